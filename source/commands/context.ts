@@ -1,0 +1,47 @@
+import type {Writable} from 'node:stream';
+
+/** Every flag the command line knows; each subcommand reads the ones it needs. */
+export type CliFlags = {
+	db?: string;
+	channel?: string;
+	json: boolean;
+	// demo
+	items?: number;
+	seed?: number;
+	reset: boolean;
+	open: boolean;
+	// list / events
+	before?: string;
+	limit?: number;
+	filter: string[];
+	after?: number;
+	// edit
+	expectVersion?: number;
+	// mcp
+	grant: string[];
+	actor?: string;
+	run?: string;
+	// codex runs
+	model?: string;
+	timeout?: number;
+	codex?: string;
+	codexConfig: string[];
+	keepApiEnv: boolean;
+};
+
+export type CommandContext = {
+	/** Positional arguments after the subcommand name. */
+	input: string[];
+	flags: CliFlags;
+	stdout: Writable;
+	stderr: Writable;
+	env: NodeJS.ProcessEnv;
+};
+
+/** A subcommand resolves to its exit code (SPEC §6: 0 ok, 1 refused or failed, 2 usage). */
+export type Command = (context: CommandContext) => Promise<number>;
+
+/** Thrown for a malformed command line; the CLI prints the message and exits 2. */
+export class UsageError extends Error {
+	override name = 'UsageError';
+}

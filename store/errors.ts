@@ -1,0 +1,51 @@
+import type {FieldProblem, Changes} from './types.js';
+
+export type StoreErrorBody =
+	| {error: 'validation_failed'; fields: FieldProblem[]}
+	| {error: 'version_conflict'; message: string; current_version: number; changed_since: Changes}
+	| {error: 'idempotency_key_reused'; message: string}
+	| {error: 'not_granted'; message: string}
+	| {error: 'not_found'; message: string}
+	| {error: 'invalid_argument'; message: string}
+	| {error: 'invalid_schema'; message: string}
+	| {error: 'invalid_import'; message: string};
+
+export type StoreErrorCode = StoreErrorBody['error'];
+
+/** Every refusal of the store: `body` is the JSON that callers (CLI, MCP, TUI) show as is. */
+export class StoreError extends Error {
+	override name = 'StoreError';
+	readonly body: StoreErrorBody;
+
+	constructor(body: StoreErrorBody) {
+		super(StoreError.describe(body));
+		this.body = body;
+	}
+
+	get code(): StoreErrorCode {
+		return this.body.error;
+	}
+
+	private static describe(body: StoreErrorBody): string {
+		if (body.error === 'validation_failed') {
+			return body.fields.map(field => field.message).join('; ');
+		}
+
+		return body.message;
+	}
+}
+
+export const notFound = (message: string) => new StoreError({error: 'not_found', message});
+export const invalidArgument = (message: string) => new StoreError({error: 'invalid_argument', message});
+
+/** A short, single-line rendering of an offending value for messages (huge values are cut). */
+export function quote(value: unknown): string {
+	let text: string;
+	try {
+		text = JSON.stringify(value) ?? String(value);
+	} catch {
+		text = String(value);
+	}
+
+	return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}

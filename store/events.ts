@@ -1,0 +1,61 @@
+import type {Db} from './database.js';
+import {invalidArgument} from './errors.js';
+import type {Actor, Changes, EventPage, EventType, StoreEvent} from './types.js';
+
+type EventRow = {sequence: number; type: EventType; item_id: string; version: number; actor_kind: Actor['kind']; run_id: string | null; changes: string; at: string};
+
+export type NewEvent = {type: EventType; item_id: string; version: number; actor: Actor; changes: Changes; at: string};
+
+export const EVENT_PAGE_LIMIT = 100;
+
+/**
+ * Appends an event with the channel's next sequence. Must run inside the write transaction:
+ * the counter bump and the insert commit or roll back together, so sequences never gap.
+ */
+export function appendEvent(db: Db, channelId: string, event: NewEvent): number {
+	const {last_sequence: sequence} = db.prepare('UPDATE channels SET last_sequence = last_sequence + 1 WHERE id = ? RETURNING last_sequence').get(channelId) as {last_sequence: number};
+	db.prepare('INSERT INTO events (channel_id, sequence, type, item_id, version, actor_kind, run_id, changes, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+		.run(channelId, sequence, event.type, event.item_id, event.version, event.actor.kind, event.actor.run_id ?? null, JSON.stringify(event.changes), event.at);
+	return sequence;
+}
+
+function eventFromRow(row: EventRow): StoreEvent {
+	const actor: Actor = row.run_id === null ? {kind: row.actor_kind} : {kind: row.actor_kind, run_id: row.run_id};
+	return {sequence: row.sequence, type: row.type, item_id: row.item_id, version: row.version, actor, changes: JSON.parse(row.changes) as Changes, at: row.at};
+}
+
+export function latestSequence(db: Db, channelId: string): number {
+	const row = db.prepare('SELECT last_sequence FROM channels WHERE id = ?').get(channelId) as {last_sequence: number} | undefined;
+	return row?.last_sequence ?? 0;
+}
+
+/** The events after a reader's own cursor; the store keeps no per-reader state. */
+export function pollEvents(db: Db, channelId: string, options: {afterSequence?: number; limit?: number} = {}): EventPage {
+	const after = options.afterSequence ?? 0;
+	const limit = options.limit ?? EVENT_PAGE_LIMIT;
+	if (!Number.isInteger(after) || after < 0) {
+		throw invalidArgument(`after_sequence must be a whole number 0 or greater, got ${JSON.stringify(after)}`);
+	}
+
+	if (!Number.isInteger(limit) || limit < 1 || limit > EVENT_PAGE_LIMIT) {
+		throw invalidArgument(`limit must be a whole number from 1 to ${EVENT_PAGE_LIMIT}, got ${JSON.stringify(limit)}`);
+	}
+
+	const rows = db.prepare('SELECT * FROM events WHERE channel_id = ? AND sequence > ? ORDER BY sequence LIMIT ?').all(channelId, after, limit + 1) as EventRow[];
+	const hasMore = rows.length > limit;
+	const events = rows.slice(0, limit).map(row => eventFromRow(row));
+	return {events, next_after_sequence: events.at(-1)?.sequence ?? after, has_more: hasMore};
+}
+
+/** What changed on an item after a version: per key, the value before the first change and after the last. */
+export function changedSince(db: Db, itemId: string, version: number): Changes {
+	const rows = db.prepare("SELECT changes FROM events WHERE item_id = ? AND version > ? AND type = 'item.updated' ORDER BY version").all(itemId, version) as Array<{changes: string}>;
+	const merged: Changes = {};
+	for (const row of rows) {
+		for (const [key, change] of Object.entries(JSON.parse(row.changes) as Changes)) {
+			merged[key] = {from: Object.hasOwn(merged, key) ? merged[key]!.from : change.from, to: change.to};
+		}
+	}
+
+	return merged;
+}

@@ -1,0 +1,64 @@
+import {quote} from '../errors.js';
+import {isPlainObject, type FieldTypeSpec} from './spec.js';
+import {isWebUrl} from './text.js';
+
+/** Largest serialized JSON value a json field holds (SPEC §2.1). */
+export const JSON_VALUE_LIMIT = 64 * 1024;
+
+const dateShape = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** True for `YYYY-MM-DD` naming a real calendar day (no 2026-02-30). */
+export function isCalendarDate(value: unknown): value is string {
+	const match = typeof value === 'string' ? dateShape.exec(value) : null;
+	if (!match) {
+		return false;
+	}
+
+	const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+	const date = new Date(Date.UTC(year, month - 1, day));
+	return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+export const date: FieldTypeSpec = {
+	checkConfig: () => undefined,
+	validate: value => (isCalendarDate(value) ? undefined : {message: `must be a date as YYYY-MM-DD, got ${quote(value)}`}),
+};
+
+export const boolean: FieldTypeSpec = {
+	checkConfig: () => undefined,
+	validate: value => (typeof value === 'boolean' ? undefined : {message: `must be true or false, got ${quote(value)}`}),
+};
+
+export const relation: FieldTypeSpec = {
+	checkConfig(config) {
+		return typeof config.channel_id === 'string' && config.channel_id !== '' ? undefined : 'config.channel_id must name the target channel';
+	},
+	validate(value, field, context) {
+		if (typeof value !== 'string' || !context.relationExists(field.config.channel_id!, value)) {
+			return {message: `must be the id of an existing item in channel ${field.config.channel_id}, got ${quote(value)}`};
+		}
+
+		return undefined;
+	},
+};
+
+export const file: FieldTypeSpec = {
+	checkConfig: () => undefined,
+	validate(value) {
+		const valid = isPlainObject(value)
+			&& Object.keys(value).length === 2
+			&& typeof value.name === 'string'
+			&& value.name !== ''
+			&& value.name.length <= 255
+			&& isWebUrl(value.url);
+		return valid ? undefined : {message: `must be {name, url} with an http(s) url, got ${quote(value)}`};
+	},
+};
+
+export const json: FieldTypeSpec = {
+	checkConfig: () => undefined,
+	validate(value) {
+		const size = Buffer.byteLength(JSON.stringify(value) ?? '');
+		return size > JSON_VALUE_LIMIT ? {message: `must be at most ${JSON_VALUE_LIMIT} bytes as JSON, got ${size}`, max: JSON_VALUE_LIMIT} : undefined;
+	},
+};

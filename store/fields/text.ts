@@ -1,0 +1,82 @@
+import {quote} from '../errors.js';
+import type {FieldTypeSpec, Refusal} from './spec.js';
+
+/** Longest text any text-like field accepts when its config sets no lower limit. */
+export const TEXT_HARD_LIMIT = 100_000;
+
+const notAString = (what: string, value: unknown): Refusal => ({message: `must be ${what}, got ${quote(value)}`});
+
+export const text: FieldTypeSpec = {
+	checkConfig(config) {
+		const limit = config.max_length;
+		if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > TEXT_HARD_LIMIT)) {
+			return `config.max_length must be an integer from 1 to ${TEXT_HARD_LIMIT}`;
+		}
+
+		return undefined;
+	},
+	validate(value, field) {
+		if (typeof value !== 'string') {
+			return notAString('a string', value);
+		}
+
+		const limit = field.config.max_length ?? TEXT_HARD_LIMIT;
+		if (value.length > limit) {
+			return {message: `must be at most ${limit} characters, got ${value.length}`, max: limit};
+		}
+
+		return undefined;
+	},
+};
+
+const emailShape = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
+
+export const email: FieldTypeSpec = {
+	checkConfig: () => undefined,
+	validate(value) {
+		if (typeof value !== 'string' || value.length > 254 || !emailShape.test(value)) {
+			return notAString('an email address like name@example.com', value);
+		}
+
+		return undefined;
+	},
+};
+
+const phoneCharacters = /^[\d +\-().]+$/;
+
+export const phone: FieldTypeSpec = {
+	checkConfig: () => undefined,
+	validate(value) {
+		if (typeof value !== 'string' || !phoneCharacters.test(value)) {
+			return notAString('a phone number of digits, spaces and + - ( ) .', value);
+		}
+
+		const digits = value.replaceAll(/\D/g, '').length;
+		if (digits < 7 || digits > 15) {
+			return {message: `must have 7 to 15 digits, got ${digits} in ${quote(value)}`};
+		}
+
+		return undefined;
+	},
+};
+
+/** True for an absolute http(s) URL; shared with the file type. */
+export function isWebUrl(value: unknown): value is string {
+	if (typeof value !== 'string' || value.length > 2048 || /\s/.test(value)) {
+		return false;
+	}
+
+	try {
+		const url = new URL(value);
+		return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+	} catch {
+		return false;
+	}
+}
+
+export const url: FieldTypeSpec = {
+	checkConfig: () => undefined,
+	validate(value) {
+		return isWebUrl(value) ? undefined : notAString('an absolute http: or https: URL', value);
+	},
+};

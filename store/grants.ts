@@ -1,0 +1,25 @@
+import {StoreError} from './errors.js';
+
+/**
+ * The channels an agent's server may touch (SPEC §2.7). Anything else, existing or not, gets the
+ * same answer, so an agent cannot probe which channels exist.
+ */
+export class Grants {
+	private readonly channels: ReadonlySet<string>;
+
+	constructor(channels: Iterable<string>) {
+		this.channels = new Set(channels);
+	}
+
+	get ids(): string[] {
+		return [...this.channels];
+	}
+
+	check(channelId: unknown): string {
+		if (typeof channelId !== 'string' || !this.channels.has(channelId)) {
+			throw new StoreError({error: 'not_granted', message: `channel ${JSON.stringify(channelId)?.slice(0, 80)} is not granted to this server; granted: ${this.ids.join(', ')}`});
+		}
+
+		return channelId;
+	}
+}

@@ -1,0 +1,125 @@
+/** Public shapes of the record store (SPEC §2). */
+
+export const FIELD_TYPES = [
+	'text',
+	'number',
+	'date',
+	'boolean',
+	'email',
+	'phone',
+	'url',
+	'select',
+	'multi_select',
+	'currency',
+	'percentage',
+	'rating',
+	'relation',
+	'file',
+	'json',
+	'formula',
+] as const;
+
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+export type SelectOption = {value: string; label: string; color?: string};
+
+export type FieldConfig = {
+	max_length?: number;
+	/** Long text is left out of previews. */
+	long?: boolean;
+	min?: number;
+	max?: number;
+	integer?: boolean;
+	options?: SelectOption[];
+	currency?: string;
+	max_stars?: number;
+	channel_id?: string;
+	expression?: string;
+};
+
+export type Field = {
+	key: string;
+	label: string;
+	type: FieldType;
+	is_required: boolean;
+	is_unique: boolean;
+	config: FieldConfig;
+};
+
+export type Channel = {id: string; name: string; fields: Field[]};
+
+export type ChannelSummary = {id: string; name: string; item_count: number; latest_sequence: number};
+
+export type Values = Record<string, unknown>;
+
+export type Item = {
+	id: string;
+	channel_id: string;
+	version: number;
+	created_at: string;
+	updated_at: string;
+	/** Stored values plus computed formulas. */
+	values: Values;
+};
+
+export type ActorKind = 'human' | 'agent' | 'import';
+export type Actor = {kind: ActorKind; run_id?: string};
+
+export type Change = {from: unknown; to: unknown};
+export type Changes = Record<string, Change>;
+
+export type EventType = 'item.created' | 'item.updated' | 'item.deleted';
+
+export type StoreEvent = {
+	sequence: number;
+	type: EventType;
+	item_id: string;
+	version: number;
+	actor: Actor;
+	changes: Changes;
+	at: string;
+};
+
+export type EventPage = {events: StoreEvent[]; next_after_sequence: number; has_more: boolean};
+
+export type ItemPreview = {id: string; version: number; updated_at: string; preview: Values};
+
+export type Page = {
+	schema: Field[];
+	items: ItemPreview[];
+	next_before_id: string | null;
+	latest_sequence: number;
+};
+
+/** One refused field of a validation_failed rejection (SPEC §2.3). */
+export type FieldProblem = {
+	key: string;
+	message: string;
+	allowed?: Array<{value: string; label: string}>;
+	min?: number;
+	max?: number;
+	known?: string[];
+	item_id?: string;
+};
+
+export type FollowUpStatus = 'open' | 'resolved' | 'dismissed';
+
+export type FollowUp = {
+	id: number;
+	channel_id: string;
+	item_id: string;
+	key: string;
+	status: FollowUpStatus;
+	attempted: unknown;
+	message: string;
+	allowed?: Array<{value: string; label: string}>;
+	min?: number;
+	max?: number;
+	run_id: string | null;
+	created_at: string;
+	updated_at: string;
+	/** How it closed: the key was set by a later edit, a person dismissed it, or the item went away. */
+	resolution: 'set' | 'dismissed' | 'item_deleted' | null;
+};
+
+export type EditResult = {ok: true; item: Item; sequence: number};
