@@ -6,7 +6,7 @@
 import {describe, expect, it} from 'vitest';
 import {bugsChannel, generateBugItems} from '../../demo-data/generate.js';
 import {execSource, readConversation, readToolOutput} from '../support/triage/history.js';
-import {type Action, idempotencyKey, nextAction, type PolicyConfig} from '../support/triage/policy.js';
+import {type Action, idempotencyKey, nextAction, type PolicyConfig, promptItemIds} from '../support/triage/policy.js';
 import {correctValues, matchOption, parseWishes, planValues, type SchemaField} from '../support/triage/wishes.js';
 
 type Item = Record<string, unknown>;
@@ -104,6 +104,13 @@ describe('finding the channel and the items', () => {
 	it('works on the listed items the prompt names, whatever their status', () => {
 		const items = [user('Triage item it2 in channel bugs.'), ...upToRead().slice(1, 5)];
 		expect(next(items)).toMatchObject({tool: 'read_record_item', args: {item_id: 'it2'}});
+	});
+
+	it('works on the "item ids:" list of sift\'s prompt, even beyond the first page', () => {
+		const prompt = 'You are triaging records in sift.\n\nWork on these items of channel "bugs" (item ids): it_0000000007, it_000000002a.\n\nUser: triage these';
+		const items = [user(prompt), ...upToRead().slice(1, 5)];
+		expect(promptItemIds(prompt)).toEqual(['it_0000000007', 'it_000000002a']);
+		expect(next(items)).toMatchObject({tool: 'read_record_item', args: {item_id: 'it_0000000007'}});
 	});
 
 	it('works on configured item ids', () => {

@@ -5,8 +5,8 @@
 // 1. list_granted_resources (unless the channel is configured) and pick the granted channel the
 //    prompt names, else the first one;
 // 2. list_record_items on that channel: the page brings the schema with option labels;
-// 3. for each target item (configured ids, else listed ids the prompt names, else listed `new`
-//    items): read_record_item, then edit_record_item with the reporter's wishes mapped to values;
+// 3. for each target item (configured ids, else an "item ids: a, b" list in the prompt, else
+//    listed ids the prompt names, else listed `new` items): read_record_item, then edit_record_item with the reporter's wishes mapped to values;
 // 4. on validation_failed, fix what the rejection's `allowed` labels allow, drop the rest and
 //    retry once; on version_conflict, re-read and retry without the fields someone else changed;
 // 5. answer with a summary of what it set and what it could not set.
@@ -21,7 +21,7 @@ import {
 export interface PolicyConfig {
 	/** The channel to triage; else the granted channel the prompt names, else the first granted. */
 	channelId?: string;
-	/** The items to triage; else the listed ids the prompt names, else every listed `new` item. */
+	/** The items to triage; else the prompt's "item ids:" list, else listed ids it names, else listed `new` items. */
 	itemIds?: string[];
 	/** 'as_written' sends select words unmapped first, to exercise the correction from `allowed`. */
 	firstAttempt?: FirstAttempt;
@@ -167,8 +167,25 @@ function chooseTargets(conversation: Conversation, config: PolicyConfig, page: P
 	if (config.itemIds) {
 		return config.itemIds;
 	}
+	const listed = promptItemIds(conversation.prompt);
+	if (listed.length > 0) {
+		return listed;
+	}
 	const named = page.items.filter(item => mentions(conversation.prompt, item.id));
 	return (named.length > 0 ? named : page.items.filter(item => item.status === 'new')).map(item => item.id);
+}
+
+/**
+ * Ids the prompt lists explicitly, as sift's runner writes them: `... (item ids): it_1, it_2.`
+ * They are read directly, so items beyond the first page are found too.
+ */
+export function promptItemIds(prompt: string): string[] {
+	const match = /\bitem ids\)?\s*:\s*([^\n]+)/i.exec(prompt);
+	if (!match) {
+		return [];
+	}
+	return match[1].split(/[\s,]+/).map(token => token.replace(/[.;:]+$/, ''))
+		.filter(token => token !== '' && !['and', 'or'].includes(token.toLowerCase()));
 }
 
 // --- 3 and 4. one item: read, edit, correct, retry -------------------------------------------
