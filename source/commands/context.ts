@@ -5,8 +5,10 @@ export type CliFlags = {
 	db?: string;
 	channel?: string;
 	json: boolean;
-	// demo
+	// demo: how many items to generate
 	items?: number;
+	// run: which items to work on (`--items ID,...`)
+	itemIds?: string[];
 	seed?: number;
 	reset: boolean;
 	open: boolean;

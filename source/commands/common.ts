@@ -1,0 +1,114 @@
+import {existsSync} from 'node:fs';
+import {homedir} from 'node:os';
+import {join, resolve} from 'node:path';
+import {openStore, StoreError, type Store} from '../../store/index.js';
+import {safeJson} from '../text/sanitize.js';
+import {UsageError, type CommandContext} from './context.js';
+
+/** $XDG_DATA_HOME/sift, else ~/.local/share/sift. */
+export function dataDir(env: NodeJS.ProcessEnv): string {
+	return join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'sift');
+}
+
+/** --db, else $SIFT_DB, else <data dir>/sift.db (SPEC §6). */
+export function databasePath(context: CommandContext): string {
+	return resolve(context.flags.db ?? (context.env.SIFT_DB || join(dataDir(context.env), 'sift.db')));
+}
+
+/** Opens an existing database; a missing file is an error here, not a new empty store. */
+export function openExistingStore(context: CommandContext): Store {
+	const path = databasePath(context);
+	if (!existsSync(path)) {
+		throw new StoreError({error: 'not_found', message: `no database at ${path}; create one with \`sift demo\` or \`sift import FILE --db ${path}\``});
+	}
+
+	return openStore(path);
+}
+
+/** --channel, else the only channel of the database. */
+export function channelOf(store: Store, context: CommandContext): string {
+	if (context.flags.channel !== undefined) {
+		store.getChannel(context.flags.channel);
+		return context.flags.channel;
+	}
+
+	const channels = store.listChannels();
+	if (channels.length === 0) {
+		throw new StoreError({error: 'not_found', message: 'this database has no channel yet; import one with `sift import FILE` or create the demo with `sift demo`'});
+	}
+
+	if (channels.length > 1) {
+		throw new UsageError(`this database has several channels (${channels.map(channel => channel.id).join(', ')}); pick one with --channel`);
+	}
+
+	return channels[0]!.id;
+}
+
+/** Runs a command body against the store and closes it whatever happens. */
+export async function withStore(context: CommandContext, body: (store: Store) => number | Promise<number>): Promise<number> {
+	const store = openExistingStore(context);
+	try {
+		return await body(store);
+	} finally {
+		store.close();
+	}
+}
+
+/** Prints JSON with --json, else the readable text. */
+export function output(context: CommandContext, json: unknown, text: () => string): void {
+	context.stdout.write(context.flags.json ? `${safeJson(json, 2)}\n` : `${text()}\n`);
+}
+
+/** `key=value` arguments: the value is JSON when it parses, else the string as typed. */
+export function parseAssignments(input: string[]): Record<string, unknown> {
+	if (input.length === 0) {
+		throw new UsageError('give at least one key=value');
+	}
+
+	const values: Record<string, unknown> = {};
+	for (const argument of input) {
+		const split = argument.indexOf('=');
+		if (split <= 0) {
+			throw new UsageError(`expected key=value, got ${JSON.stringify(argument)}`);
+		}
+
+		const key = argument.slice(0, split);
+		const raw = argument.slice(split + 1);
+		if (Object.hasOwn(values, key)) {
+			throw new UsageError(`${key} is given twice`);
+		}
+
+		Object.defineProperty(values, key, {value: parseLoose(raw), enumerable: true, writable: true, configurable: true});
+	}
+
+	return values;
+}
+
+function parseLoose(raw: string): unknown {
+	try {
+		return JSON.parse(raw) as unknown;
+	} catch {
+		return raw;
+	}
+}
+
+/** A whole-number flag or argument, refused with a usage error otherwise. */
+export function wholeNumber(value: unknown, name: string, least = 0): number | undefined {
+	if (value === undefined) {
+		return undefined;
+	}
+
+	if (typeof value !== 'number' || !Number.isInteger(value) || value < least) {
+		throw new UsageError(`${name} must be a whole number ${least} or greater`);
+	}
+
+	return value;
+}
+
+export function onlyArgument(context: CommandContext, what: string): string {
+	if (context.input.length !== 1) {
+		throw new UsageError(`expected exactly one ${what}`);
+	}
+
+	return context.input[0]!;
+}

@@ -1,0 +1,29 @@
+import type {StoreEvent} from '../../store/index.js';
+import {sanitizeValue} from '../text/sanitize.js';
+import {channelOf, output, withStore, wholeNumber} from './common.js';
+import type {Command} from './context.js';
+
+const actorOf = (event: StoreEvent) => (event.actor.run_id ? `${event.actor.kind} ${event.actor.run_id}` : event.actor.kind);
+
+function describeEvent(event: StoreEvent): string {
+	const keys = Object.keys(event.changes);
+	const changes = event.type === 'item.updated'
+		? keys.map(key => `${key}: ${sanitizeValue(event.changes[key]!.from)} → ${sanitizeValue(event.changes[key]!.to)}`).join('; ')
+		: `${keys.length} fields`;
+	return `#${event.sequence} ${event.at} ${event.type} ${event.item_id} v${event.version} by ${actorOf(event)}  ${changes}`;
+}
+
+const command: Command = async context => withStore(context, store => {
+	const channelId = channelOf(store, context);
+	const page = store.pollEvents(channelId, {
+		afterSequence: wholeNumber(context.flags.after, '--after', 0),
+		limit: wholeNumber(context.flags.limit, '--limit', 1),
+	});
+	output(context, page, () => [
+		...page.events.map(event => describeEvent(event)),
+		page.has_more ? `more: --after ${page.next_after_sequence}` : `up to date at ${page.next_after_sequence}`,
+	].join('\n'));
+	return 0;
+});
+
+export default command;
