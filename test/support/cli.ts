@@ -1,0 +1,39 @@
+import {spawnSync} from 'node:child_process';
+import {existsSync, mkdtempSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {fileURLToPath} from 'node:url';
+
+/** The built command line: tests run what users run. `npm test` builds first. */
+export const SIFT_ENTRY = fileURLToPath(new URL('../../dist/source/cli.js', import.meta.url));
+
+export type CliResult = {code: number | null; stdout: string; stderr: string};
+
+export function ensureBuilt(): void {
+	if (!existsSync(SIFT_ENTRY)) {
+		spawnSync('npx', ['tsc', '-p', 'tsconfig.json'], {cwd: fileURLToPath(new URL('../..', import.meta.url)), stdio: 'inherit'});
+	}
+}
+
+/** Runs `sift ARGS` to completion with a private data dir, so no test touches a real home. */
+export function sift(args: string[], env: NodeJS.ProcessEnv = {}): CliResult {
+	const result = spawnSync(process.execPath, [SIFT_ENTRY, ...args], {
+		encoding: 'utf8',
+		env: {...process.env, SIFT_DB: '', XDG_DATA_HOME: env.XDG_DATA_HOME ?? tempDir('sift-data-'), ...env},
+		stdio: ['ignore', 'pipe', 'pipe'],
+		timeout: 60_000,
+	});
+	return {code: result.status, stdout: result.stdout, stderr: result.stderr};
+}
+
+/** Runs `sift ARGS --json` and parses what it printed. */
+export function siftJson<T = any>(args: string[], env?: NodeJS.ProcessEnv): T {
+	const result = sift([...args, '--json'], env);
+	if (result.code !== 0) {
+		throw new Error(`sift ${args.join(' ')} exited ${result.code}: ${result.stderr}${result.stdout}`);
+	}
+
+	return JSON.parse(result.stdout) as T;
+}
+
+export const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
