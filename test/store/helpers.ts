@@ -106,6 +106,12 @@ export function snapshot(store: Store): unknown {
 	};
 }
 
+/** The snapshot minus follow-up bookkeeping: what an agent's refused write may still leave behind. */
+export function snapshotBesidesFollowUps(store: Store): unknown {
+	const {followups, sequences, ...rest} = snapshot(store) as {followups: unknown[]; sequences: Array<{name: string}>};
+	return {...rest, sequences: sequences.filter(row => row.name !== 'followups')};
+}
+
 /** All events of a channel, oldest first (pollEvents pages through them). */
 export function allEvents(store: Store, channelId: string) {
 	const events = [];
