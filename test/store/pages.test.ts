@@ -1,0 +1,171 @@
+// SPEC §2 pages on a real file: before_id cursors that stay correct while items come and go,
+// equality filters on select and boolean fields, previews, the schema and latest_sequence.
+
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {PAGE_LIMIT, PREVIEW_TEXT_LENGTH, type Store} from '../../store/index.js';
+import {cleanTempDirs, human, kitChannel, kitStore, refusal} from './helpers.js';
+
+afterAll(() => cleanTempDirs());
+
+/** Small seeded PRNG so a failure can be replayed. */
+function mulberry32(seed: number): () => number {
+	let state = seed >>> 0;
+	return () => {
+		state = (state + 0x6D_2B_79_F5) >>> 0;
+		let t = state;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+	};
+}
+
+describe('cursor stability (before_id)', () => {
+	for (const seed of [1, 2, 3]) {
+		it(`pages through while items are inserted and deleted between pages (seed ${seed})`, () => {
+			const random = mulberry32(seed);
+			const store = kitStore(Array.from({length: 300}, (_, index) => ({values: {title: `item ${index}`}})));
+			const allIds = () => (store.db.prepare("SELECT id FROM items WHERE channel_id = 'kit'").all() as Array<{id: string}>).map(row => row.id);
+			const initial = new Set(allIds());
+			const deleted = new Set<string>();
+			const seen: string[] = [];
+			let beforeId: string | null = null;
+			let pages = 0;
+
+			do {
+				const page = store.listPage('kit', {beforeId, limit: 20});
+				pages++;
+				seen.push(...page.items.map(item => item.id));
+				beforeId = page.next_before_id;
+				// Between pages: 3 inserts, and 4 deletes anywhere (seen, unseen, the cursor's own item).
+				for (let n = 0; n < 3; n++) {
+					store.createItem('kit', {title: `late ${pages}.${n}`}, human);
+				}
+
+				const live = allIds();
+				for (let n = 0; n < 4 && live.length > 0; n++) {
+					const victim = live.splice(Math.floor(random() * live.length), 1)[0]!;
+					store.deleteItem('kit', victim, human);
+					deleted.add(victim);
+				}
+			} while (beforeId !== null);
+
+			expect(pages).toBeGreaterThan(10);
+			expect(new Set(seen).size, 'no item seen twice').toBe(seen.length);
+			// Newest first: strictly decreasing ids within and across pages.
+			expect(seen).toEqual([...seen].sort().reverse());
+			const throughout = [...initial].filter(id => !deleted.has(id));
+			const seenSet = new Set(seen);
+			expect(throughout.filter(id => !seenSet.has(id)), 'every item that existed throughout is seen').toEqual([]);
+			// Items created after the pass began are newer than every cursor: never seen.
+			expect(seen.every(id => initial.has(id))).toBe(true);
+		});
+	}
+
+	it('a cursor whose own item was deleted still works', () => {
+		const store = kitStore(Array.from({length: 30}, (_, index) => ({values: {title: `i${index}`}})));
+		const first = store.listPage('kit', {limit: 10});
+		store.deleteItem('kit', first.next_before_id!, human);
+		const second = store.listPage('kit', {beforeId: first.next_before_id, limit: 10});
+		expect(second.items.map(item => item.id)[0]! < first.next_before_id!).toBe(true);
+		expect(second.items).toHaveLength(10);
+	});
+
+	it('the last page has next_before_id null; limits and cursors are checked', () => {
+		const store = kitStore(Array.from({length: 5}, (_, index) => ({values: {title: `i${index}`}})));
+		expect(store.listPage('kit', {limit: 5}).next_before_id).toBeNull();
+		expect(store.listPage('kit', {limit: 4}).next_before_id).not.toBeNull();
+		expect(store.listPage('kit').items).toHaveLength(5);
+		for (const limit of [0, PAGE_LIMIT + 1, 2.5, '10']) {
+			expect(refusal(() => store.listPage('kit', {limit: limit as number}))).toEqual({error: 'invalid_argument', message: `limit must be a whole number from 1 to ${PAGE_LIMIT}, got ${JSON.stringify(limit)}`});
+		}
+
+		for (const beforeId of ['42', 'it_', "it_0' OR 1=1", 7]) {
+			expect(refusal(() => store.listPage('kit', {beforeId: beforeId as string}))).toMatchObject({error: 'invalid_argument', message: expect.stringMatching(/^before_id must be an item id like it_0000000016, got /) as string});
+		}
+
+		expect(refusal(() => store.listPage('nope'))).toEqual({error: 'not_found', message: 'channel "nope" does not exist'});
+	});
+});
+
+describe('filters', () => {
+	const statuses = ['new', 'in_progress', 'wont_fix'];
+	let store: Store;
+	beforeAll(() => {
+		store = kitStore(Array.from({length: 120}, (_, index) => ({values: {title: `i${index}`, status: statuses[index % 3], done: index % 4 === 0}})));
+	});
+
+	it('select equality, paged with before_id', () => {
+		const ids: string[] = [];
+		let beforeId: string | null = null;
+		do {
+			const page = store.listPage('kit', {filter: {status: 'wont_fix'}, limit: 15, beforeId});
+			for (const item of page.items) {
+				expect(item.preview.status).toBe('wont_fix');
+			}
+
+			ids.push(...page.items.map(item => item.id));
+			beforeId = page.next_before_id;
+		} while (beforeId !== null);
+
+		expect(ids).toHaveLength(40);
+		expect(new Set(ids).size).toBe(40);
+	});
+
+	it('boolean equality, and filters combine', () => {
+		const trues = store.listPage('kit', {filter: {done: true}, limit: 50}).items;
+		expect(trues).toHaveLength(30);
+		expect(trues.every(item => item.preview.done === true)).toBe(true);
+		const falses = store.listPage('kit', {filter: {done: false}, limit: 50});
+		expect(falses.items.every(item => item.preview.done === false)).toBe(true);
+		expect(falses.next_before_id).not.toBeNull();
+		// index % 3 === 0 and index % 4 === 0: every 12th of 120.
+		expect(store.listPage('kit', {filter: {status: 'new', done: true}}).items).toHaveLength(10);
+	});
+
+	it('a label is not an option value: no conversion, nothing matches', () => {
+		expect(store.listPage('kit', {filter: {status: 'New'}}).items).toEqual([]);
+	});
+
+	it('a bad filter key or value gets a clear error', () => {
+		const filterable = 'filterable: done, status';
+		expect(refusal(() => store.listPage('kit', {filter: {colour: 'red'}}))).toEqual({error: 'invalid_argument', message: `filter.colour is not a select or boolean field of channel kit; ${filterable}`});
+		expect(refusal(() => store.listPage('kit', {filter: {title: 'i1'}}))).toEqual({error: 'invalid_argument', message: `filter.title is not a select or boolean field of channel kit; ${filterable}`});
+		expect(refusal(() => store.listPage('kit', {filter: JSON.parse('{"__proto__": "x"}') as Record<string, unknown>}))).toEqual({error: 'invalid_argument', message: `filter.__proto__ is not a select or boolean field of channel kit; ${filterable}`});
+		expect(refusal(() => store.listPage('kit', {filter: {done: 'yes'}}))).toEqual({error: 'invalid_argument', message: 'filter.done must be true or false, got "yes"'});
+		expect(refusal(() => store.listPage('kit', {filter: {status: 3}}))).toEqual({error: 'invalid_argument', message: 'filter.status must be an option value, got 3'});
+		expect(refusal(() => store.listPage('kit', {filter: 'status=new' as unknown as Record<string, unknown>}))).toEqual({error: 'invalid_argument', message: 'filter must be an object of {field key: value}'});
+	});
+});
+
+describe('previews and page metadata', () => {
+	it('text cut to 120 characters, long text and json left out, formulas present, the schema on every page', () => {
+		const long = 'a'.repeat(300);
+		const store = kitStore();
+		const created = store.createItem('kit', {title: 'short', summary: long, notes: 'a long note', meta: {x: 1}, points: 2, site: `https://example.com/${'p'.repeat(200)}`, status: 'new', done: false}, human);
+		store.createItem('kit', {title: 'exact', summary: 'b'.repeat(PREVIEW_TEXT_LENGTH)}, human);
+		const page = store.listPage('kit');
+		expect(page.schema).toEqual(kitChannel.fields);
+		expect(page.latest_sequence).toBe(2);
+		const [exact, first] = page.items;
+		expect(exact!.preview.summary).toBe('b'.repeat(PREVIEW_TEXT_LENGTH));
+		const preview = first!.preview;
+		expect(first).toMatchObject({id: created.item.id, version: 1, updated_at: created.item.updated_at});
+		expect(preview.summary).toHaveLength(PREVIEW_TEXT_LENGTH);
+		expect((preview.summary as string).startsWith('a'.repeat(PREVIEW_TEXT_LENGTH - 1))).toBe(true);
+		expect(preview.summary).toMatch(/…$/);
+		expect(preview.site).toHaveLength(PREVIEW_TEXT_LENGTH);
+		expect(preview).not.toHaveProperty('notes');
+		expect(preview).not.toHaveProperty('meta');
+		expect(preview).toMatchObject({title: 'short', points: 2, status: 'new', done: false, age_days: 0, double_points: 4});
+		// The full read still has it all.
+		expect(store.readItem('kit', created.item.id).values).toMatchObject({summary: long, notes: 'a long note', meta: {x: 1}});
+	});
+
+	it('latest_sequence on a page lets a reader poll from there', () => {
+		const store = kitStore([{values: {title: 'a'}}]);
+		const page = store.listPage('kit');
+		store.createItem('kit', {title: 'b'}, human);
+		const {events} = store.pollEvents('kit', {afterSequence: page.latest_sequence});
+		expect(events.map(event => event.type)).toEqual(['item.created']);
+	});
+});
