@@ -1,0 +1,57 @@
+import {StdioServerTransport} from '@modelcontextprotocol/sdk/server/stdio.js';
+import {Grants, StoreError, type Actor} from '../../store/index.js';
+import {createSiftServer} from '../mcp/server.js';
+import {databasePath, openExistingStore} from './common.js';
+import {UsageError, type Command} from './context.js';
+
+const ACTOR_KINDS = ['agent', 'human'] as const;
+
+/**
+ * `sift mcp --grant CHANNEL [--grant ...] [--actor agent|human] [--run ID] [--db FILE]`: the stdio
+ * MCP server (SPEC §3). stdout carries only JSON-RPC; every log line goes to stderr. Serves until
+ * stdin closes, then closes the store and resolves 0.
+ */
+const command: Command = async context => {
+	const grants = context.flags.grant ?? [];
+	if (grants.length === 0) {
+		throw new UsageError('sift mcp needs at least one --grant CHANNEL: the channels its tools may touch');
+	}
+
+	const kind = context.flags.actor ?? 'agent';
+	if (!(ACTOR_KINDS as readonly string[]).includes(kind)) {
+		throw new UsageError(`--actor must be agent or human, got ${JSON.stringify(kind)}`);
+	}
+
+	const runId = context.flags.run;
+	if (runId !== undefined && (runId === '' || runId.length > 128)) {
+		throw new UsageError('--run must be a run id of 1 to 128 characters');
+	}
+
+	const store = openExistingStore(context);
+	try {
+		const known = new Set(store.listChannels().map(channel => channel.id));
+		const missing = grants.filter(id => !known.has(id));
+		if (missing.length > 0) {
+			throw new StoreError({error: 'not_found', message: `--grant names ${missing.map(id => JSON.stringify(id)).join(', ')}, not a channel of ${databasePath(context)}; channels: ${[...known].join(', ') || 'none'}`});
+		}
+
+		const actor: Actor = runId === undefined ? {kind: kind as Actor['kind']} : {kind: kind as Actor['kind'], run_id: runId};
+		const log = (line: string) => context.stderr.write(`${line}\n`);
+		const server = createSiftServer({store, grants: new Grants(grants), actor, log});
+		const stdinClosed = new Promise<void>(resolve => {
+			process.stdin.once('end', resolve);
+			process.stdin.once('close', resolve);
+		});
+		const transport = new StdioServerTransport(process.stdin, context.stdout);
+		transport.onerror = error => log(`sift mcp: transport error: ${error.message}`);
+		await server.connect(transport);
+		log(`sift mcp: serving ${databasePath(context)} (grants: ${grants.join(', ')}; actor: ${kind}${runId === undefined ? '' : `, run ${runId}`})`);
+		await stdinClosed;
+		await server.close();
+		return 0;
+	} finally {
+		store.close();
+	}
+};
+
+export default command;

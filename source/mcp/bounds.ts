@@ -1,0 +1,132 @@
+import * as z from 'zod';
+
+/**
+ * Argument bounds of the MCP tools. Codex drops minimum/maximum/maxLength from tool schemas, so
+ * every bound here is also stated in words in the descriptions (see the tool modules).
+ */
+export const MAX_ID_LENGTH = 64;
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
+/** The whole `values` object as JSON (the store refuses larger writes too). */
+export const MAX_VALUES_BYTES = 1024 * 1024;
+/** Any one string inside `values` or `filter`. */
+export const MAX_STRING_LENGTH = 65_536;
+/** Arrays/objects nested inside one field's value. */
+export const MAX_NESTING = 16;
+export const MAX_FILTER_KEYS = 20;
+export const MAX_FILTER_VALUE_LENGTH = 200;
+/** Every array element and object member of one call's arguments, counted by the SDK. */
+export const MAX_INPUT_ELEMENTS = 100_000;
+
+/** A JSON value of any type, declared with an explicit type list so Codex does not read it as a string. */
+const ANY_JSON_TYPES = ['string', 'number', 'boolean', 'object', 'array', 'null'];
+
+export function idArgument(name: string, description: string) {
+	return z
+		.string({error: `${name} must be a string`})
+		.min(1, {error: `${name} must not be empty`})
+		.max(MAX_ID_LENGTH, {error: `${name} must be at most ${MAX_ID_LENGTH} characters`})
+		.describe(description);
+}
+
+export function wholeNumber(name: string, min: number, max?: number) {
+	const range = max === undefined ? `a whole number ${min} or greater` : `a whole number from ${min} to ${max}`;
+	const base = z
+		.number({error: `${name} must be ${range}`})
+		.int({error: `${name} must be ${range}`})
+		.min(min, {error: `${name} must be ${range}`});
+	return max === undefined ? base : base.max(max, {error: `${name} must be ${range}`});
+}
+
+type Shape = {depth: number; longestString: number};
+
+/** Depth of nested arrays/objects and the longest string, found without recursion; stops early past the bounds. */
+export function measure(value: unknown): Shape {
+	let depth = 0;
+	let longestString = 0;
+	const stack: Array<[unknown, number]> = [[value, 0]];
+	while (stack.length > 0) {
+		const [node, level] = stack.pop()!;
+		if (typeof node === 'string') {
+			longestString = Math.max(longestString, node.length);
+			continue;
+		}
+
+		if (node === null || typeof node !== 'object') {
+			continue;
+		}
+
+		depth = Math.max(depth, level + 1);
+		if (depth > MAX_NESTING + 1) {
+			break;
+		}
+
+		const children = Array.isArray(node) ? node : Object.entries(node as Record<string, unknown>).flat();
+		for (const child of children) {
+			stack.push([child, level + 1]);
+		}
+	}
+
+	return {depth, longestString};
+}
+
+/** `values` of edit_record_item: field key → JSON value, bounded in size, string length and depth. */
+export const valuesArgument = z
+	.record(
+		// Key lengths are checked below, not here: a refused key would be echoed whole in the error's path.
+		z.string(),
+		z.unknown().meta({type: ANY_JSON_TYPES}),
+		{error: 'values must be an object of field keys to values'},
+	)
+	.superRefine((values, context) => {
+		const longKey = Object.keys(values).find(key => key.length > MAX_ID_LENGTH);
+		if (longKey !== undefined) {
+			context.addIssue({code: 'custom', message: `a field key in values is ${longKey.length} characters long; field keys are at most ${MAX_ID_LENGTH} characters`});
+			return;
+		}
+
+		const shape = measure(values);
+		// The values object itself is one level; each field's value may nest MAX_NESTING more.
+		if (shape.depth > MAX_NESTING + 1) {
+			context.addIssue({code: 'custom', message: `values are nested too deeply: at most ${MAX_NESTING} levels of arrays/objects inside a field's value`});
+			return;
+		}
+
+		if (shape.longestString > MAX_STRING_LENGTH) {
+			context.addIssue({code: 'custom', message: `a string in values is ${shape.longestString} characters long; at most ${MAX_STRING_LENGTH} characters per string`});
+			return;
+		}
+
+		let bytes: number;
+		try {
+			bytes = Buffer.byteLength(JSON.stringify(values));
+		} catch {
+			context.addIssue({code: 'custom', message: 'values must be plain JSON'});
+			return;
+		}
+
+		if (bytes > MAX_VALUES_BYTES) {
+			context.addIssue({code: 'custom', message: `values is ${bytes} bytes as JSON; at most ${MAX_VALUES_BYTES} bytes (1 MiB)`});
+		}
+	});
+
+/** `filter` of list_record_items: equality on select (option value) and boolean fields. */
+export const filterArgument = z
+	.record(
+		z.string(),
+		z.unknown().meta({type: ['string', 'boolean']}),
+		{error: 'filter must be an object of {field key: option value or true/false}'},
+	)
+	.superRefine((filter, context) => {
+		const entries = Object.entries(filter);
+		if (entries.length > MAX_FILTER_KEYS) {
+			context.addIssue({code: 'custom', message: `filter has ${entries.length} keys; at most ${MAX_FILTER_KEYS}`});
+		}
+
+		for (const [key, value] of entries) {
+			if (key.length > MAX_ID_LENGTH) {
+				context.addIssue({code: 'custom', message: `a filter key is ${key.length} characters long; field keys are at most ${MAX_ID_LENGTH} characters`});
+			} else if (typeof value === 'string' ? value.length > MAX_FILTER_VALUE_LENGTH : typeof value !== 'boolean') {
+				context.addIssue({code: 'custom', message: `filter.${key} must be an option value (a string of at most ${MAX_FILTER_VALUE_LENGTH} characters) or true/false`});
+			}
+		}
+	});

@@ -1,0 +1,57 @@
+import type {McpServer} from '@modelcontextprotocol/sdk/server/mcp.js';
+import * as z from 'zod';
+import {idArgument, MAX_ID_LENGTH, MAX_IDEMPOTENCY_KEY_LENGTH, MAX_NESTING, MAX_STRING_LENGTH, valuesArgument, wholeNumber} from './bounds.js';
+import {runTool, type ToolContext} from './results.js';
+import {itemOutput} from './schemas.js';
+
+export const EDIT_RECORD_ITEM = 'edit_record_item';
+
+const input = z.strictObject({
+	record_channel_id: idArgument('record_channel_id', `The granted channel holding the item, at most ${MAX_ID_LENGTH} characters.`),
+	item_id: idArgument('item_id', `The item to edit, at most ${MAX_ID_LENGTH} characters.`),
+	values: valuesArgument.describe([
+		'The fields to set, as {field key: value}; fields not named stay as they are, null clears a field that is not required.',
+		'Select fields take one option value (e.g. "in_progress", not the label "In progress"); multi_select an array of option values; numbers must lie within the field\'s min and max; dates are YYYY-MM-DD.',
+		`At least one key. At most 1 MiB as JSON, each string at most ${MAX_STRING_LENGTH} characters, at most ${MAX_NESTING} levels of nesting inside a value.`,
+	].join(' ')),
+	expected_version: wholeNumber('expected_version', 1).describe('The item version you read (a whole number 1 or greater). If the item changed since, the edit is refused with version_conflict and changed_since.'),
+	idempotency_key: z
+		.string({error: 'idempotency_key must be a string'})
+		.min(1, {error: 'idempotency_key must not be empty'})
+		.max(MAX_IDEMPOTENCY_KEY_LENGTH, {error: `idempotency_key must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`})
+		.describe(`A new unique string for each distinct edit, 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters. Retrying with the same key and the same arguments returns the first result without writing twice; the same key with different arguments is refused (idempotency_key_reused).`),
+});
+
+const output = z.looseObject({
+	ok: z.literal(true),
+	item: itemOutput,
+	sequence: z.number().int().describe('The event sequence of this edit (the channel\'s latest if nothing changed).'),
+});
+
+export function registerEditRecordItem(server: McpServer, context: ToolContext): void {
+	server.registerTool(EDIT_RECORD_ITEM, {
+		title: 'Edit record item',
+		description: [
+			'Sets some fields of one item, all or nothing, and returns {ok: true, item, sequence} with the new version.',
+			'Refusals change nothing and say why as JSON: validation_failed lists every failing field with its message, and for select fields "allowed" (each option\'s value and label), for numbers "min" and "max";',
+			'version_conflict gives current_version and changed_since; not_found; idempotency_key_reused.',
+			'Values are never converted: write option values, not labels; never clamp or guess a number. A value you cannot express validly is left for a person (it is recorded as a follow-up).',
+			`Limits: ids at most ${MAX_ID_LENGTH} characters, idempotency_key 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters, expected_version a whole number 1 or greater, values at most 1 MiB as JSON with strings of at most ${MAX_STRING_LENGTH} characters and at most ${MAX_NESTING} levels of nesting.`,
+			'Cannot create or delete items or change the schema.',
+		].join(' '),
+		inputSchema: input,
+		outputSchema: output,
+		// Idempotent: a repeat with the same idempotency_key and arguments has no further effect.
+		annotations: {readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false},
+	}, args => runTool(context, EDIT_RECORD_ITEM, () => {
+		const channelId = context.grants.check(args.record_channel_id);
+		return context.store.editItem({
+			channelId,
+			itemId: args.item_id,
+			values: args.values,
+			actor: context.actor,
+			expectedVersion: args.expected_version,
+			idempotencyKey: args.idempotency_key,
+		});
+	}));
+}

@@ -1,0 +1,46 @@
+import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
+import {StoreError, type StoreErrorBody} from '../../store/index.js';
+import type {Actor, Grants, Store} from '../../store/index.js';
+
+/** What every tool module needs. */
+export type ToolContext = {
+	store: Store;
+	grants: Grants;
+	/** Recorded on every event and follow-up the server's edits produce. */
+	actor: Actor;
+	/** Where unexpected failures are logged (never stdout: that is the JSON-RPC channel). */
+	log: (line: string) => void;
+};
+
+type ErrorBody = StoreErrorBody | {error: 'internal_error'; message: string};
+
+/** A successful result: the JSON as text, and the same object as structuredContent. */
+export function jsonResult(value: object): CallToolResult {
+	return {
+		content: [{type: 'text', text: JSON.stringify(value)}],
+		structuredContent: value as Record<string, unknown>,
+	};
+}
+
+/**
+ * A refusal: the store's JSON body as text. No structuredContent: MCP clients check
+ * structuredContent against the tool's outputSchema even on errors, and a refusal is not that shape.
+ */
+export function errorResult(body: ErrorBody): CallToolResult {
+	return {content: [{type: 'text', text: JSON.stringify(body)}], isError: true};
+}
+
+/** Runs one tool body: store refusals become isError results, anything else is logged and reported. */
+export function runTool(context: ToolContext, tool: string, body: () => object): CallToolResult {
+	try {
+		return jsonResult(body());
+	} catch (error) {
+		if (error instanceof StoreError) {
+			return errorResult(error.body);
+		}
+
+		const message = error instanceof Error ? error.message : String(error);
+		context.log(`sift mcp: ${tool} failed: ${error instanceof Error && error.stack ? error.stack : message}`);
+		return errorResult({error: 'internal_error', message: `${tool} failed: ${message}`});
+	}
+}

@@ -1,0 +1,228 @@
+import {spawn, spawnSync, type ChildProcessWithoutNullStreams} from 'node:child_process';
+import {mkdtempSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {Client} from '@modelcontextprotocol/sdk/client/index.js';
+import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
+import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest';
+import {openStore, type Store} from '../../store/index.js';
+import {builtCli, callerFor, connectInProcess, jsonOf, makeDatabase, RUN_ID, snapshot, textOf, type Caller} from './fixtures.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'sift-mcp-stdio-'));
+let cli: string;
+let counter = 0;
+
+beforeAll(() => {
+	cli = builtCli();
+});
+
+afterAll(() => rmSync(dir, {recursive: true, force: true}));
+
+function freshDatabase(): string {
+	const file = path.join(dir, `s${counter++}.db`);
+	makeDatabase(file);
+	return file;
+}
+
+const serverArgs = (db: string, ...extra: string[]) => [cli, 'mcp', '--db', db, '--grant', 'bugs', '--actor', 'agent', '--run', RUN_ID, ...extra];
+
+describe('over stdio with the SDK client', () => {
+	let db: string;
+	let store: Store;
+	let client: Client;
+	let call: Caller;
+	let stderr: string;
+
+	beforeEach(async () => {
+		db = freshDatabase();
+		store = openStore(db);
+		stderr = '';
+		const transport = new StdioClientTransport({command: process.execPath, args: serverArgs(db), stderr: 'pipe', cwd: dir});
+		transport.stderr!.on('data', (chunk: Buffer) => {
+			stderr += chunk.toString();
+		});
+		client = new Client({name: 'sift-stdio-test', version: '1.0.0'});
+		await client.connect(transport);
+		call = callerFor(client);
+	});
+
+	afterEach(async () => {
+		await client.close();
+		store.close();
+	});
+
+	it('lists the same five tools as the in-process server, and logs only to stderr', async () => {
+		const {tools} = await client.listTools();
+		const local = await connectInProcess(store);
+		const expected = await local.client.listTools();
+		await local.close();
+		expect(tools).toEqual(expected.tools);
+		expect(tools.map(tool => tool.name).sort()).toEqual(['edit_record_item', 'list_granted_resources', 'list_record_items', 'poll_resource_events', 'read_record_item']);
+		expect(stderr).toContain('sift mcp: serving');
+		expect(client.getServerVersion()).toMatchObject({name: 'sift'});
+	});
+
+	it('edits through another process: the event carries actor agent and the --run id, a refusal opens a follow-up with the run id', async () => {
+		const {channels} = jsonOf(await call('list_granted_resources'));
+		expect(channels).toEqual([{id: 'bugs', name: 'Bugs', item_count: 30, latest_sequence: 30}]);
+		const page = jsonOf(await call('list_record_items', {record_channel_id: 'bugs', limit: 2}));
+		const [first, second] = page.items;
+		const item = jsonOf(await call('read_record_item', {record_channel_id: 'bugs', item_id: first.id}));
+		const owner = item.values.owner === 'mika' ? 'ren' : 'mika';
+		const edited = jsonOf(await call('edit_record_item', {record_channel_id: 'bugs', item_id: first.id, values: {owner}, expected_version: item.version, idempotency_key: 'stdio-1'}));
+		expect(edited).toMatchObject({ok: true, sequence: 31, item: {version: item.version + 1, values: {owner}}});
+
+		// The test's own connection to the same file sees the write at once.
+		expect(store.readItem('bugs', first.id)).toMatchObject({version: 2, values: {owner}});
+		const [event] = store.pollEvents('bugs', {afterSequence: 30}).events;
+		expect(event).toMatchObject({sequence: 31, item_id: first.id, actor: {kind: 'agent', run_id: RUN_ID}, changes: {owner: {from: item.values.owner, to: owner}}});
+		const polled = jsonOf(await call('poll_resource_events', {resource_type: 'record_channel', resource_id: 'bugs', after_sequence: 30}));
+		expect(polled.events).toEqual([event]);
+
+		const before = snapshot(store);
+		const refused = await call('edit_record_item', {record_channel_id: 'bugs', item_id: second.id, values: {points: 20, status: 'Won\'t fix'}, expected_version: 1, idempotency_key: 'stdio-2'});
+		expect(refused.isError).toBe(true);
+		const body = jsonOf(refused);
+		expect(body.error).toBe('validation_failed');
+		expect(body.fields.find((field: {key: string}) => field.key === 'status').allowed).toContainEqual({value: 'wont_fix', label: 'Won\'t fix'});
+		const after = snapshot(store);
+		expect(after.items).toEqual(before.items);
+		expect(after.events).toBe(before.events);
+		const followups = store.listFollowUps({itemId: second.id});
+		expect(followups).toEqual(expect.arrayContaining([
+			expect.objectContaining({key: 'points', status: 'open', attempted: 20, min: 0, max: 13, run_id: RUN_ID}),
+			expect.objectContaining({key: 'status', status: 'open', attempted: 'Won\'t fix', run_id: RUN_ID}),
+		]));
+	});
+
+	it('not_granted reads the same for an existing and a missing channel', async () => {
+		const existing = await call('list_record_items', {record_channel_id: 'secrets'});
+		const missing = await call('list_record_items', {record_channel_id: 'nowhere'});
+		expect(jsonOf(existing).error).toBe('not_granted');
+		expect(textOf(existing).replace('secrets', 'X')).toBe(textOf(missing).replace('nowhere', 'X'));
+	});
+
+	it('refuses bad arguments with a clear isError and changes nothing', async () => {
+		const item = jsonOf(await call('list_record_items', {record_channel_id: 'bugs', limit: 1})).items[0].id as string;
+		const megabyte = 'z'.repeat(1_000_000);
+		let deep: unknown = 'leaf';
+		for (let level = 0; level < 2000; level++) deep = {nested: deep};
+		const cases: Array<[string, Record<string, unknown>, RegExp]> = [
+			['list_record_items', {record_channel_id: 'bugs', limit: 0}, /limit must be a whole number from 1 to 50/],
+			['list_record_items', {record_channel_id: 'bugs', limit: 51}, /limit must be a whole number from 1 to 50/],
+			['poll_resource_events', {resource_type: 'record_channel', resource_id: 'bugs', after_sequence: -1}, /after_sequence must be a whole number 0 or greater/],
+			['read_record_item', {record_channel_id: 'bugs', item_id: item, extra: true}, /Unrecognized key: "extra"/],
+			['edit_record_item', {record_channel_id: 'bugs', item_id: item, values: {status: 'fixed'}, expected_version: '1', idempotency_key: 'b1'}, /expected_version must be a whole number 1 or greater/],
+			['edit_record_item', {record_channel_id: 'bugs', item_id: item, values: {title: megabyte}, expected_version: 1, idempotency_key: 'b2'}, /at most 65536 characters per string/],
+			['edit_record_item', {record_channel_id: 'bugs', item_id: megabyte, values: {status: 'fixed'}, expected_version: 1, idempotency_key: 'b3'}, /item_id must be at most 64 characters/],
+			['edit_record_item', {record_channel_id: 'bugs', item_id: item, values: {description: deep}, expected_version: 1, idempotency_key: 'b4'}, /nested too deeply/],
+		];
+		const before = snapshot(store);
+		for (const [name, args, message] of cases) {
+			const result = await call(name, args);
+			expect(result.isError, name).toBe(true);
+			expect(textOf(result)).toMatch(message);
+		}
+
+		expect(snapshot(store)).toEqual(before);
+	});
+});
+
+/** A raw stdio session: newline-delimited JSON-RPC written by hand, every stdout line kept. */
+class RawSession {
+	readonly child: ChildProcessWithoutNullStreams;
+	readonly lines: string[] = [];
+	stderr = '';
+	private buffer = '';
+	private readonly waiting = new Map<number, (message: any) => void>();
+
+	constructor(args: string[]) {
+		this.child = spawn(process.execPath, args, {cwd: dir, stdio: 'pipe'});
+		this.child.stderr.on('data', (chunk: Buffer) => {
+			this.stderr += chunk.toString();
+		});
+		this.child.stdout.on('data', (chunk: Buffer) => {
+			this.buffer += chunk.toString();
+			let newline: number;
+			while ((newline = this.buffer.indexOf('\n')) >= 0) {
+				const line = this.buffer.slice(0, newline);
+				this.buffer = this.buffer.slice(newline + 1);
+				this.lines.push(line);
+				const message = JSON.parse(line) as {id?: number};
+				if (message.id !== undefined) this.waiting.get(message.id)?.(message);
+			}
+		});
+	}
+
+	async request(id: number, line: string): Promise<any> {
+		const answer = new Promise(resolve => this.waiting.set(id, resolve));
+		this.child.stdin.write(`${line}\n`);
+		return answer;
+	}
+
+	async initialize(): Promise<void> {
+		await this.request(0, JSON.stringify({jsonrpc: '2.0', id: 0, method: 'initialize', params: {protocolVersion: '2025-06-18', capabilities: {}, clientInfo: {name: 'raw', version: '1'}}}));
+		this.child.stdin.write(`${JSON.stringify({jsonrpc: '2.0', method: 'notifications/initialized'})}\n`);
+	}
+
+	async exit(): Promise<number | null> {
+		this.child.stdin.end();
+		return new Promise(resolve => this.child.once('exit', code => resolve(code)));
+	}
+}
+
+describe('raw stdio', () => {
+	it('writes only JSON-RPC on stdout, survives 100,000 levels of nesting, and exits 0 when stdin closes', async () => {
+		const db = freshDatabase();
+		const session = new RawSession(serverArgs(db));
+		await session.initialize();
+		const store = openStore(db);
+		const before = snapshot(store);
+		const item = store.listPage('bugs', {limit: 1}).items[0]!.id;
+		const depth = 100_000;
+		const nested = `${'['.repeat(depth)}"x"${']'.repeat(depth)}`;
+		const deep = await session.request(1, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"edit_record_item","arguments":{"record_channel_id":"bugs","item_id":${JSON.stringify(item)},"values":{"description":${nested}},"expected_version":1,"idempotency_key":"deep"}}}`);
+		expect(deep.result.isError).toBe(true);
+		expect(deep.result.content[0].text).toMatch(/more than the maximum of 100000 elements|nested too deeply/);
+		const list = await session.request(2, JSON.stringify({jsonrpc: '2.0', id: 2, method: 'tools/call', params: {name: 'list_record_items', arguments: {record_channel_id: 'bugs', limit: 3}}}));
+		expect(list.result.structuredContent.items).toHaveLength(3);
+		expect(snapshot(store)).toEqual(before);
+		store.close();
+
+		expect(await session.exit()).toBe(0);
+		expect(session.lines.length).toBeGreaterThanOrEqual(3);
+		for (const line of session.lines) {
+			expect(JSON.parse(line)).toMatchObject({jsonrpc: '2.0'});
+		}
+
+		expect(session.stderr).toContain('sift mcp: serving');
+	});
+});
+
+describe('start-up refusals', () => {
+	const run = (args: string[]) => spawnSync(process.execPath, [cli, 'mcp', ...args], {cwd: dir, input: '', encoding: 'utf8', timeout: 30_000});
+
+	it('refuses to start without --grant (exit 2)', () => {
+		const result = run(['--db', freshDatabase()]);
+		expect(result.status).toBe(2);
+		expect(result.stderr).toContain('--grant');
+		expect(result.stdout).toBe('');
+	});
+
+	it('refuses an --actor other than agent or human (exit 2)', () => {
+		const result = run(['--db', freshDatabase(), '--grant', 'bugs', '--actor', 'import']);
+		expect(result.status).toBe(2);
+		expect(result.stderr).toContain('--actor must be agent or human');
+		expect(result.stdout).toBe('');
+	});
+
+	it('refuses a missing database and a granted channel the database does not have (exit 1)', () => {
+		const missing = run(['--db', path.join(dir, 'nothing-here.db'), '--grant', 'bugs']);
+		expect(missing.status).toBe(1);
+		expect(missing.stderr).toContain('no database at');
+		const unknown = run(['--db', freshDatabase(), '--grant', 'tasks']);
+		expect(unknown.status).toBe(1);
+		expect(unknown.stderr).toContain('"tasks"');
+		expect(unknown.stdout).toBe('');
+	});
+});
