@@ -1,0 +1,49 @@
+import {accessSync, constants, statSync} from 'node:fs';
+import path from 'node:path';
+import {packageRoot} from './paths.js';
+
+export type CodexBinary = {
+	path: string;
+	/** Which rule found it, for `sift doctor`. */
+	source: 'flag' | 'SIFT_CODEX' | 'PATH' | 'local';
+};
+
+export type BinaryLookup = {ok: true; binary: CodexBinary} | {ok: false; message: string};
+
+export const INSTALL_HINT = 'Install it with `npm install -g @openai/codex`, or pass --codex PATH (or set SIFT_CODEX).';
+
+/** Order of SPEC §4: --codex PATH, else $SIFT_CODEX, else `codex` on PATH, else node_modules/.bin/codex. */
+export function resolveCodexBinary(explicit: string | undefined, env: NodeJS.ProcessEnv = process.env): BinaryLookup {
+	if (explicit) return named(explicit, 'flag', '--codex', env);
+	if (env.SIFT_CODEX) return named(env.SIFT_CODEX, 'SIFT_CODEX', 'SIFT_CODEX', env);
+	const onPath = searchPath('codex', env.PATH ?? '');
+	if (onPath) return {ok: true, binary: {path: onPath, source: 'PATH'}};
+	const local = path.join(packageRoot(), 'node_modules', '.bin', 'codex');
+	if (isExecutableFile(local)) return {ok: true, binary: {path: local, source: 'local'}};
+	return {ok: false, message: `Codex CLI not found: no \`codex\` on PATH and none in ${local}. ${INSTALL_HINT}`};
+}
+
+/** A path the user named must exist; we never fall back silently from an explicit choice. */
+function named(file: string, source: CodexBinary['source'], origin: string, env: NodeJS.ProcessEnv): BinaryLookup {
+	const resolved = file.includes(path.sep) ? path.resolve(file) : searchPath(file, env.PATH ?? '');
+	if (resolved && isExecutableFile(resolved)) return {ok: true, binary: {path: resolved, source}};
+	return {ok: false, message: `Codex CLI not found at ${file} (from ${origin}), or it is not executable. ${INSTALL_HINT}`};
+}
+
+function searchPath(name: string, searchPathValue: string): string | undefined {
+	for (const dir of searchPathValue.split(path.delimiter)) {
+		if (!dir) continue;
+		const candidate = path.join(dir, name);
+		if (isExecutableFile(candidate)) return candidate;
+	}
+	return undefined;
+}
+
+function isExecutableFile(file: string): boolean {
+	try {
+		accessSync(file, constants.X_OK);
+		return statSync(file).isFile();
+	} catch {
+		return false;
+	}
+}

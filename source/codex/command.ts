@@ -1,0 +1,102 @@
+import type {OptionalFlag} from './probe.js';
+
+/** The tools the sift MCP server offers; Codex is allowed these and nothing else from it. */
+export const SIFT_TOOLS = [
+	'list_granted_resources',
+	'list_record_items',
+	'read_record_item',
+	'edit_record_item',
+	'poll_resource_events',
+] as const;
+
+/** Variables that switch a subscription login to paid API billing (SPEC §4). */
+export const API_ENV_KEYS = ['CODEX_API_KEY', 'OPENAI_API_KEY', 'OPENAI_BASE_URL'] as const;
+
+export const MCP_STARTUP_TIMEOUT_SEC = 30;
+
+export type CommandInput = {
+	prompt: string;
+	runId: string;
+	channelId: string;
+	/** Absolute path of the database the MCP server opens. */
+	dbPath: string;
+	/** Absolute paths: Codex starts the server from the run folder with an environment of its own. */
+	nodePath: string;
+	siftEntry: string;
+	/** Optional flags the probe found in this binary's `exec --help`. */
+	supportedFlags: readonly OptionalFlag[];
+	model?: string;
+	/** User `KEY=VALUE` overrides, passed through as `-c KEY=VALUE` in order. */
+	codexConfig?: readonly string[];
+	env: NodeJS.ProcessEnv;
+	keepApiEnv?: boolean;
+};
+
+export type CodexCommand = {args: string[]; env: NodeJS.ProcessEnv};
+
+/** Pure: the exact `codex exec` argv and environment of SPEC §4. */
+export function buildCodexCommand(input: CommandInput): CodexCommand {
+	const args = [
+		'exec',
+		'--json',
+		'--skip-git-repo-check',
+		'--ignore-user-config',
+		...(input.supportedFlags.includes('--ignore-rules') ? ['--ignore-rules'] : []),
+		'-s',
+		'read-only',
+		'-c',
+		'approval_policy="never"',
+		'-c',
+		`mcp_servers.sift=${mcpServerToml(input)}`,
+		...(input.model ? ['-m', input.model] : []),
+		...(input.codexConfig ?? []).flatMap(pair => ['-c', pair]),
+		'--',
+		input.prompt,
+	];
+	return {args, env: childEnv(input.env, input.keepApiEnv ?? false)};
+}
+
+/**
+ * This run's server as one TOML inline table. The approval mode is scoped to this server only:
+ * under approval_policy="never" Codex refuses every destructive MCP call unless it is approved.
+ */
+export function mcpServerToml(input: Pick<CommandInput, 'nodePath' | 'siftEntry' | 'dbPath' | 'channelId' | 'runId'>): string {
+	const args = [input.siftEntry, 'mcp', '--db', input.dbPath, '--grant', input.channelId, '--actor', 'agent', '--run', input.runId];
+	return inlineTable([
+		['command', tomlString(input.nodePath)],
+		['args', tomlArray(args)],
+		['required', 'true'],
+		['default_tools_approval_mode', tomlString('approve')],
+		['enabled_tools', tomlArray(SIFT_TOOLS)],
+		['startup_timeout_sec', String(MCP_STARTUP_TIMEOUT_SEC)],
+	]);
+}
+
+function inlineTable(entries: Array<[string, string]>): string {
+	return `{${entries.map(([key, value]) => `${key}=${value}`).join(', ')}}`;
+}
+
+function tomlArray(values: readonly string[]): string {
+	return `[${values.map(tomlString).join(', ')}]`;
+}
+
+/** A TOML basic string: quotes, backslashes and control characters escaped, the rest verbatim. */
+export function tomlString(value: string): string {
+	let out = '"';
+	for (const char of value) {
+		const code = char.codePointAt(0)!;
+		if (char === '"' || char === '\\') out += '\\' + char;
+		else if (char === '\n') out += '\\n';
+		else if (char === '\t') out += '\\t';
+		else if (char === '\r') out += '\\r';
+		else if (code < 0x20 || code === 0x7f) out += '\\u' + code.toString(16).padStart(4, '0');
+		else out += char;
+	}
+	return out + '"';
+}
+
+function childEnv(env: NodeJS.ProcessEnv, keepApiEnv: boolean): NodeJS.ProcessEnv {
+	const copy = {...env};
+	if (!keepApiEnv) for (const key of API_ENV_KEYS) delete copy[key];
+	return copy;
+}

@@ -1,0 +1,134 @@
+import {appendFileSync, copyFileSync, constants, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync} from 'node:fs';
+import path from 'node:path';
+import type {Outcome} from './outcome.js';
+import {isRecord, parseEventLine, type CodexEvent} from './stream.js';
+import type {Usage} from './tracker.js';
+import {runsDir} from './paths.js';
+
+export type RunStartLine = {
+	sift: 'start';
+	run_id: string;
+	started_at: string;
+	channel_id: string;
+	item_ids: string[];
+	instruction: string;
+	model: string | null;
+};
+
+export type RunEndLine = {
+	sift: 'end';
+	run_id: string;
+	finished_at: string;
+	outcome: Outcome;
+	text: string;
+	error: string | null;
+	usage: Usage | null;
+	duration_ms: number;
+	edits_applied: number;
+	rejections: number;
+	followups_opened: number;
+	exit_code: number | null;
+	signal: string | null;
+	stderr_tail: string;
+};
+
+/** A stdout line that was not a JSON object, kept verbatim inside one so the log stays valid JSONL. */
+export type RunRawLine = {sift: 'raw'; line: string};
+
+/**
+ * Appends a run's log: the start line, every stdout line as received, the end line.
+ * Each line is appended and flushed on its own so a crash of sift loses at most the line in flight.
+ */
+export class RunLogWriter {
+	constructor(readonly file: string) {
+		mkdirSync(path.dirname(file), {recursive: true});
+	}
+
+	start(line: Omit<RunStartLine, 'sift'>): void {
+		this.append({sift: 'start', ...line});
+	}
+
+	/** Codex's JSON lines go in verbatim; anything else is wrapped, never dropped. */
+	stdout(line: string): void {
+		if (parseObject(line)) appendFileSync(this.file, line + '\n');
+		else this.append({sift: 'raw', line} satisfies RunRawLine);
+	}
+
+	end(line: Omit<RunEndLine, 'sift'>): void {
+		this.append({sift: 'end', ...line});
+	}
+
+	private append(value: object): void {
+		appendFileSync(this.file, JSON.stringify(value) + '\n');
+	}
+}
+
+export type RunLog = {
+	path: string;
+	start: RunStartLine | null;
+	end: RunEndLine | null;
+	/** Codex's events, in order. */
+	events: CodexEvent[];
+	/** Set when loading dropped malformed lines: where the original was saved first. */
+	backupPath: string | null;
+};
+
+/**
+ * Reads a run log, repairing it: lines that are not JSON objects (a crash mid-write, damage) are
+ * dropped, after the original file is copied beside it. Valid lines are never dropped.
+ */
+export function loadRunLog(file: string): RunLog {
+	const content = readFileSync(file, 'utf8');
+	const lines = content.split('\n').filter(line => line.trim() !== '');
+	const valid = lines.filter(line => parseObject(line));
+	const backupPath = valid.length === lines.length ? null : repair(file, valid);
+	const log: RunLog = {path: file, start: null, end: null, events: [], backupPath};
+	for (const line of valid) addLine(log, line);
+	return log;
+}
+
+function addLine(log: RunLog, line: string): void {
+	const value = parseObject(line)!;
+	if (value.sift === 'start' && !log.start) log.start = value as RunStartLine;
+	else if (value.sift === 'end') log.end = value as RunEndLine;
+	else if (value.sift === undefined) {
+		const event = parseEventLine(line);
+		if (event) log.events.push(event);
+	}
+}
+
+function repair(file: string, valid: string[]): string {
+	const backup = uniqueBackupPath(file);
+	copyFileSync(file, backup, constants.COPYFILE_EXCL);
+	// Write beside, then rename over: the log is never half-written, even if this process dies here.
+	const temporary = `${file}.${process.pid}.tmp`;
+	writeFileSync(temporary, valid.map(line => line + '\n').join(''));
+	renameSync(temporary, file);
+	return backup;
+}
+
+function uniqueBackupPath(file: string): string {
+	const stamp = new Date().toISOString().replaceAll(/[-:.]/g, '');
+	return `${file}.${stamp}-${process.pid}.bak`;
+}
+
+function parseObject(line: string): Record<string, unknown> | undefined {
+	try {
+		const value: unknown = JSON.parse(line);
+		return isRecord(value) ? value : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Every run log in the state dir, oldest first (run ids sort by start time). */
+export function listRunLogPaths(stateDir: string): string[] {
+	const dir = runsDir(stateDir);
+	let names: string[];
+	try {
+		names = readdirSync(dir);
+	} catch {
+		return [];
+	}
+	return names.filter(name => name.endsWith('.jsonl')).sort().map(name => path.join(dir, name));
+}

@@ -1,0 +1,219 @@
+import {mkdirSync, rmSync} from 'node:fs';
+import path from 'node:path';
+import {INSTALL_HINT, resolveCodexBinary} from './binary.js';
+import {superviseChild, type ChildExit} from './child.js';
+import {buildCodexCommand} from './command.js';
+import {UpdateFeed} from './feed.js';
+import {decideOutcome, type Decision, type Outcome} from './outcome.js';
+import {newRunId, resolveStateDir, runLogPath, runWorkDir, siftEntry} from './paths.js';
+import {probeOptionalFlags} from './probe.js';
+import {buildPrompt} from './prompt.js';
+import {RunLogWriter} from './runlog.js';
+import type {Step} from './steps.js';
+import {parseEventLine} from './stream.js';
+import {RunTracker, type RunUpdate, type Usage} from './tracker.js';
+import type {Turn} from './transcript.js';
+
+export const DEFAULT_RUN_DEADLINE_MS = 1_800_000;
+const DEFAULT_KILL_GRACE_MS = 3000;
+const DEFAULT_DRAIN_GRACE_MS = 250;
+
+export type RunOptions = {
+	instruction: string;
+	channelId: string;
+	/** The records to work on; empty or absent means the instruction says which. */
+	itemIds?: string[];
+	/** The database the MCP server opens (made absolute here). */
+	dbPath: string;
+	/** Earlier turns, e.g. from loadTranscript(). */
+	transcript?: Turn[];
+	/** --codex PATH; else SIFT_CODEX, PATH, node_modules/.bin (see binary.ts). */
+	codex?: string;
+	model?: string;
+	/** `KEY=VALUE` pairs passed through as `-c KEY=VALUE`. */
+	codexConfig?: string[];
+	/** Keep CODEX_API_KEY / OPENAI_API_KEY / OPENAI_BASE_URL in Codex's environment. */
+	keepApiEnv?: boolean;
+	/** Default 1800 s, from the start of the run. */
+	timeoutMs?: number;
+	/** Between SIGTERM and SIGKILL of the run's process group; default 3 s. */
+	killGraceMs?: number;
+	/** How long stdout may stay open after Codex exited; default 250 ms. */
+	drainGraceMs?: number;
+	/** Default process.env. Codex gets this minus the API variables (see command.ts). */
+	env?: NodeJS.ProcessEnv;
+	/** Default resolveStateDir(env). */
+	stateDir?: string;
+	runId?: string;
+};
+
+export type RunResult = {
+	runId: string;
+	outcome: Outcome;
+	/** Codex's final answer (kept for partial, timed out and cancelled runs too). */
+	text: string;
+	error: string | null;
+	usage: Usage | null;
+	durationMs: number;
+	steps: Step[];
+	warnings: string[];
+	editsApplied: number;
+	rejections: number;
+	followupsOpened: number;
+	logPath: string;
+	exitCode: number | null;
+	signal: string | null;
+	stderrTail: string;
+	/** The Codex process, also its process group id; undefined when it never started. */
+	pid: number | undefined;
+};
+
+/**
+ * A run in flight.
+ * - `updates` yields every step change, answer text, warning, notice and usage report as Codex
+ *   streams it. Each `for await` replays from the first update, so late or several readers miss
+ *   nothing; iteration ends when the run is over.
+ * - `cancel()` stops the run (idempotent): the whole process group is killed and `done` resolves
+ *   with outcome `cancelled`.
+ * - `done` resolves with the result once Codex and every process it started are gone and the
+ *   run log has its end line. It rejects only if the run log cannot be written.
+ */
+export type RunHandle = {
+	runId: string;
+	logPath: string;
+	updates: AsyncIterable<RunUpdate>;
+	cancel: () => void;
+	done: Promise<RunResult>;
+};
+
+export function startRun(options: RunOptions): RunHandle {
+	const env = options.env ?? process.env;
+	const runId = options.runId ?? newRunId();
+	const stateDir = options.stateDir ?? resolveStateDir(env);
+	const logPath = runLogPath(stateDir, runId);
+	const feed = new UpdateFeed<RunUpdate>();
+	const abort = new AbortController();
+	const done = executeRun({options, env, runId, stateDir, logPath, feed, signal: abort.signal}).finally(() => feed.close());
+	return {runId, logPath, updates: feed, cancel: () => abort.abort(), done};
+}
+
+type RunContext = {
+	options: RunOptions;
+	env: NodeJS.ProcessEnv;
+	runId: string;
+	stateDir: string;
+	logPath: string;
+	feed: UpdateFeed<RunUpdate>;
+	signal: AbortSignal;
+};
+
+async function executeRun(context: RunContext): Promise<RunResult> {
+	const {options, runId} = context;
+	const startedAt = Date.now();
+	const timeoutMs = options.timeoutMs ?? DEFAULT_RUN_DEADLINE_MS;
+	const log = new RunLogWriter(context.logPath);
+	log.start({
+		run_id: runId,
+		started_at: new Date(startedAt).toISOString(),
+		channel_id: options.channelId,
+		item_ids: options.itemIds ?? [],
+		instruction: options.instruction,
+		model: options.model ?? null,
+	});
+	const tracker = new RunTracker();
+	const launched = await launch(context, startedAt + timeoutMs, line => {
+		log.stdout(line);
+		const event = parseEventLine(line);
+		if (event) for (const update of tracker.apply(event)) context.feed.push(update);
+	});
+	const child = 'exit' in launched ? launched.exit : undefined;
+	const decision = 'decision' in launched ? launched.decision : decideOutcome({...tracker, ...launched.exit, timeoutMs});
+	const result = resultOf(context, tracker, decision, child, Date.now() - startedAt);
+	log.end({
+		run_id: runId,
+		finished_at: new Date().toISOString(),
+		outcome: result.outcome,
+		text: result.text,
+		error: result.error,
+		usage: result.usage,
+		duration_ms: result.durationMs,
+		edits_applied: result.editsApplied,
+		rejections: result.rejections,
+		followups_opened: result.followupsOpened,
+		exit_code: result.exitCode,
+		signal: result.signal,
+		stderr_tail: result.stderrTail,
+	});
+	return result;
+}
+
+function resultOf(context: RunContext, tracker: RunTracker, decision: Decision, child: ChildExit | undefined, durationMs: number): RunResult {
+	return {
+		runId: context.runId,
+		outcome: decision.outcome,
+		text: tracker.text,
+		error: decision.error,
+		usage: tracker.usage,
+		durationMs,
+		steps: tracker.steps,
+		warnings: tracker.warnings,
+		editsApplied: tracker.editsApplied,
+		rejections: tracker.rejections,
+		followupsOpened: tracker.followupsOpened,
+		logPath: context.logPath,
+		exitCode: child?.exitCode ?? null,
+		signal: child?.signal ?? null,
+		stderrTail: child?.stderrTail ?? '',
+		pid: child?.pid,
+	};
+}
+
+type Launched = {exit: ChildExit} | {decision: Decision};
+
+/** Finds and starts Codex; a run that never got a process says why as a ready decision. */
+async function launch(context: RunContext, deadlineAt: number, onLine: (line: string) => void): Promise<Launched> {
+	const {options, env, runId, stateDir} = context;
+	const lookup = resolveCodexBinary(options.codex, env);
+	if (!lookup.ok) return {decision: {outcome: 'codex_missing', error: lookup.message}};
+	if (context.signal.aborted) return {decision: {outcome: 'cancelled', error: 'Cancelled before Codex started.'}};
+	let prompt: string;
+	try {
+		prompt = buildPrompt({channelId: options.channelId, itemIds: options.itemIds ?? [], instruction: options.instruction, transcript: options.transcript});
+	} catch (error) {
+		return {decision: {outcome: 'failed', error: (error as Error).message}};
+	}
+	const supportedFlags = await probeOptionalFlags(lookup.binary.path, {stateDir, env});
+	const command = buildCodexCommand({
+		prompt,
+		runId,
+		channelId: options.channelId,
+		dbPath: path.resolve(options.dbPath),
+		nodePath: process.execPath,
+		siftEntry: siftEntry(),
+		supportedFlags,
+		model: options.model,
+		codexConfig: options.codexConfig,
+		env,
+		keepApiEnv: options.keepApiEnv,
+	});
+	const workDir = runWorkDir(stateDir, runId);
+	mkdirSync(workDir, {recursive: true});
+	try {
+		const exit = await superviseChild({
+			binary: lookup.binary.path,
+			args: command.args,
+			env: command.env,
+			cwd: workDir,
+			deadlineAt,
+			signal: context.signal,
+			killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
+			drainGraceMs: options.drainGraceMs ?? DEFAULT_DRAIN_GRACE_MS,
+			onLine,
+		});
+		if (exit.startError?.code === 'ENOENT') return {decision: {outcome: 'codex_missing', error: `Codex CLI could not be started (${lookup.binary.path}: not found). ${INSTALL_HINT}`}};
+		if (exit.startError) return {decision: {outcome: 'failed', error: `Codex CLI could not be started: ${exit.startError.message}`}};
+		return {exit};
+	} finally {
+		rmSync(workDir, {recursive: true, force: true});
+	}
+}

@@ -1,0 +1,100 @@
+import type {Db} from './database.js';
+
+/** One Codex run: who asked what of which items, and how it ended. Fed by the runner, read by `sift runs`. */
+export const RUNS_SCHEMA_SQL = `
+CREATE TABLE IF NOT EXISTS runs (
+	id TEXT PRIMARY KEY,
+	channel_id TEXT NOT NULL,
+	item_ids TEXT NOT NULL,
+	instruction TEXT NOT NULL,
+	started_at TEXT NOT NULL,
+	finished_at TEXT,
+	outcome TEXT,
+	usage TEXT,
+	edits_applied INTEGER NOT NULL DEFAULT 0,
+	rejections INTEGER NOT NULL DEFAULT 0,
+	followups_opened INTEGER NOT NULL DEFAULT 0,
+	error TEXT,
+	log_path TEXT
+);
+`;
+
+export type RunStart = {
+	id: string;
+	channelId: string;
+	itemIds: string[];
+	instruction: string;
+	startedAt: string;
+	logPath: string | null;
+};
+
+export type RunEnd = {
+	finishedAt: string;
+	outcome: string;
+	usage: Record<string, number> | null;
+	editsApplied: number;
+	rejections: number;
+	followupsOpened: number;
+	error: string | null;
+};
+
+/** A runs row with its JSON columns parsed; finished_at and outcome stay null while the run is going (or if sift died). */
+export type RunRow = {
+	id: string;
+	channel_id: string;
+	item_ids: string[];
+	instruction: string;
+	started_at: string;
+	finished_at: string | null;
+	outcome: string | null;
+	usage: Record<string, number> | null;
+	edits_applied: number;
+	rejections: number;
+	followups_opened: number;
+	error: string | null;
+	log_path: string | null;
+};
+
+type StoredRunRow = Omit<RunRow, 'item_ids' | 'usage'> & {item_ids: string; usage: string | null};
+
+export function recordRunStart(db: Db, run: RunStart): void {
+	db.prepare(
+		`INSERT INTO runs (id, channel_id, item_ids, instruction, started_at, log_path)
+		 VALUES (@id, @channelId, @itemIds, @instruction, @startedAt, @logPath)`,
+	).run({...run, itemIds: JSON.stringify(run.itemIds)});
+}
+
+/** Fills in how the run ended; false when no run has this id. */
+export function recordRunEnd(db: Db, id: string, end: RunEnd): boolean {
+	const result = db
+		.prepare(
+			`UPDATE runs SET finished_at = @finishedAt, outcome = @outcome, usage = @usage, edits_applied = @editsApplied,
+			 rejections = @rejections, followups_opened = @followupsOpened, error = @error WHERE id = @id`,
+		)
+		.run({...end, id, usage: end.usage === null ? null : JSON.stringify(end.usage)});
+	return result.changes === 1;
+}
+
+/** The latest runs first (run ids sort by start time). */
+export function listRuns(db: Db, options: {limit?: number} = {}): RunRow[] {
+	const rows = db.prepare('SELECT * FROM runs ORDER BY id DESC LIMIT ?').all(options.limit ?? 50) as StoredRunRow[];
+	return rows.map(parseRow);
+}
+
+export function getRun(db: Db, id: string): RunRow | undefined {
+	const row = db.prepare('SELECT * FROM runs WHERE id = ?').get(id) as StoredRunRow | undefined;
+	return row && parseRow(row);
+}
+
+function parseRow(row: StoredRunRow): RunRow {
+	return {...row, item_ids: parseJson(row.item_ids, []), usage: row.usage === null ? null : parseJson(row.usage, null)};
+}
+
+/** A damaged JSON column reads as its empty value rather than making the whole history unreadable. */
+function parseJson<T>(text: string, fallback: T): T {
+	try {
+		return JSON.parse(text) as T;
+	} catch {
+		return fallback;
+	}
+}
