@@ -1,3 +1,4 @@
+import type {Statement} from 'better-sqlite3';
 import type {Db} from './database.js';
 import {invalidArgument} from './errors.js';
 import type {Actor, Changes, EventPage, EventType, StoreEvent} from './types.js';
@@ -13,10 +14,26 @@ export const EVENT_PAGE_LIMIT = 100;
  * the counter bump and the insert commit or roll back together, so sequences never gap.
  */
 export function appendEvent(db: Db, channelId: string, event: NewEvent): number {
-	const {last_sequence: sequence} = db.prepare('UPDATE channels SET last_sequence = last_sequence + 1 WHERE id = ? RETURNING last_sequence').get(channelId) as {last_sequence: number};
-	db.prepare('INSERT INTO events (channel_id, sequence, type, item_id, version, actor_kind, run_id, changes, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-		.run(channelId, sequence, event.type, event.item_id, event.version, event.actor.kind, event.actor.run_id ?? null, JSON.stringify(event.changes), event.at);
+	const statements = appendStatements(db);
+	const {last_sequence: sequence} = statements.bump.get(channelId) as {last_sequence: number};
+	statements.insert.run(channelId, sequence, event.type, event.item_id, event.version, event.actor.kind, event.actor.run_id ?? null, JSON.stringify(event.changes), event.at);
 	return sequence;
+}
+
+/** Prepared once per connection: preparing costs more than running on the edit path. */
+const appendCache = new WeakMap<Db, {bump: Statement; insert: Statement}>();
+
+function appendStatements(db: Db): {bump: Statement; insert: Statement} {
+	let statements = appendCache.get(db);
+	if (!statements) {
+		statements = {
+			bump: db.prepare('UPDATE channels SET last_sequence = last_sequence + 1 WHERE id = ? RETURNING last_sequence'),
+			insert: db.prepare('INSERT INTO events (channel_id, sequence, type, item_id, version, actor_kind, run_id, changes, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)'),
+		};
+		appendCache.set(db, statements);
+	}
+
+	return statements;
 }
 
 function eventFromRow(row: EventRow): StoreEvent {

@@ -1,3 +1,4 @@
+import type {Statement} from 'better-sqlite3';
 import type {Db} from './database.js';
 import {notFound, StoreError} from './errors.js';
 import type {FieldProblem, FollowUp, FollowUpStatus} from './types.js';
@@ -51,10 +52,31 @@ export function recordRefusals(db: Db, target: {channelId: string; itemId: strin
 
 /** A successful edit that sets a key closes that key's open follow-up. */
 export function resolveSetKeys(db: Db, itemId: string, keys: string[], at: string): void {
-	const resolve = db.prepare("UPDATE followups SET status = 'resolved', resolution = 'set', updated_at = ? WHERE item_id = ? AND key = ? AND status = 'open'");
-	for (const key of keys) {
-		resolve.run(at, itemId, key);
+	const statements = resolveStatements(db);
+	// Most items have no open follow-up: one indexed probe instead of an UPDATE per key.
+	if (statements.anyOpen.get(itemId) === undefined) {
+		return;
 	}
+
+	for (const key of keys) {
+		statements.resolve.run(at, itemId, key);
+	}
+}
+
+/** Prepared once per connection: preparing costs more than running on the edit path. */
+const resolveCache = new WeakMap<Db, {anyOpen: Statement; resolve: Statement}>();
+
+function resolveStatements(db: Db): {anyOpen: Statement; resolve: Statement} {
+	let statements = resolveCache.get(db);
+	if (!statements) {
+		statements = {
+			anyOpen: db.prepare("SELECT 1 FROM followups WHERE item_id = ? AND status = 'open' LIMIT 1"),
+			resolve: db.prepare("UPDATE followups SET status = 'resolved', resolution = 'set', updated_at = ? WHERE item_id = ? AND key = ? AND status = 'open'"),
+		};
+		resolveCache.set(db, statements);
+	}
+
+	return statements;
 }
 
 export function closeForDeletedItem(db: Db, itemId: string, at: string): void {

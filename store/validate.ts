@@ -43,7 +43,8 @@ export function validateValues(channel: Channel, values: unknown, context: Write
 		return [{key: 'values', message: 'values must set at least one field, got {}'}];
 	}
 
-	const fields = new Map(channel.fields.map(field => [field.key, field]));
+	// A loaded channel carries its lookup already; building one costs more than the checks themselves.
+	const fields = (channel as {fieldsByKey?: Map<string, Field>}).fieldsByKey ?? new Map(channel.fields.map(field => [field.key, field]));
 	const problems: FieldProblem[] = [];
 	for (const key of keys) {
 		const field = fields.get(key);

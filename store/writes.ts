@@ -31,12 +31,19 @@ export class ItemWriter {
 	private readonly selectItem;
 	private readonly updateItem;
 	private readonly insertItem;
+	private readonly selectSeq;
 	private readonly uniqueLookups = new Map<string, Statement<unknown[]>>();
+	/** Transaction wrappers made once: better-sqlite3 builds a wrapper per db.transaction() call. */
+	private readonly createTransaction;
+	private readonly editTransaction;
 
 	constructor(private readonly db: Db, private readonly channels: ChannelCatalog, private readonly validate: Validator = validateValues) {
 		this.selectItem = db.prepare('SELECT * FROM items WHERE id = ? AND channel_id = ?');
 		this.updateItem = db.prepare('UPDATE items SET version = ?, updated_at = ?, data = ? WHERE seq = ?');
 		this.insertItem = db.prepare('INSERT INTO items (seq, id, channel_id, version, created_at, updated_at, data) VALUES (?, ?, ?, 1, ?, ?, ?)');
+		this.selectSeq = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'items'");
+		this.createTransaction = db.transaction((channel: LoadedChannel, values: Values, actor: Actor, createdAt?: string) => this.insert(channel, values, actor, createdAt));
+		this.editTransaction = db.transaction((channel: LoadedChannel, request: EditRequest) => this.editInTransaction(channel, request));
 	}
 
 	/** The store's checks for one write, with the lookups only the database can answer. */
@@ -50,7 +57,7 @@ export class ItemWriter {
 	create(channelId: string, values: unknown, actor: Actor, createdAt?: string): EditResult {
 		const channel = this.channels.get(channelId);
 		checkPayload(values);
-		return immediate(this.db, () => this.insert(channel, values as Values, actor, createdAt));
+		return this.createTransaction.immediate(channel, values as Values, actor, createdAt);
 	}
 
 	/** Inserts one item inside the caller's transaction (the importer batches many). */
@@ -81,7 +88,7 @@ export class ItemWriter {
 		const channel = this.channels.get(request.channelId);
 		checkPayload(request.values);
 		checkExpectedVersion(request.expectedVersion);
-		const outcome = immediate(this.db, () => this.editInTransaction(channel, request));
+		const outcome = this.editTransaction.immediate(channel, request);
 		if ('refused' in outcome) {
 			throw outcome.refused;
 		}
@@ -220,7 +227,7 @@ export class ItemWriter {
 	}
 
 	private nextSeq(): number {
-		const row = this.db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'items'").get() as {seq: number} | undefined;
+		const row = this.selectSeq.get() as {seq: number} | undefined;
 		return (row?.seq ?? 0) + 1;
 	}
 }
@@ -244,7 +251,9 @@ function checkPayload(values: unknown): void {
 		throw invalidArgument('values must be an object of field keys to values');
 	}
 
-	if (Buffer.byteLength(JSON.stringify(values)) > MAX_WRITE_BYTES) {
+	const text = JSON.stringify(values);
+	// A UTF-16 unit is at most 3 UTF-8 bytes: short payloads need no byte count.
+	if (text.length * 3 > MAX_WRITE_BYTES && Buffer.byteLength(text) > MAX_WRITE_BYTES) {
 		throw invalidArgument(`values is larger than ${MAX_WRITE_BYTES} bytes as JSON`);
 	}
 }

@@ -5,7 +5,18 @@ import {isPlainObject, type FieldTypeSpec, type Refusal} from './spec.js';
 /** The allowed values with their labels: what lets a caller map "Won't fix" to `wont_fix`. */
 export const allowedOf = (field: Field) => (field.config.options ?? []).map(({value, label}) => ({value, label}));
 
-const optionValues = (field: Field) => new Set((field.config.options ?? []).map(option => option.value));
+/** Option values per field; a field's options never change after import, so the set is kept. */
+const optionSets = new WeakMap<Field, Set<string>>();
+
+function optionValues(field: Field): Set<string> {
+	let values = optionSets.get(field);
+	if (!values) {
+		values = new Set((field.config.options ?? []).map(option => option.value));
+		optionSets.set(field, values);
+	}
+
+	return values;
+}
 
 function checkOptions(config: FieldConfig): string | undefined {
 	if (!Array.isArray(config.options) || config.options.length === 0) {
