@@ -1,0 +1,54 @@
+import {Box, Text} from 'ink';
+import {sanitize} from '../sanitize.js';
+import {useTheme} from '../theme.js';
+import type {Tone} from '../state.js';
+
+export type HeaderProps = {
+	width: number;
+	channel: string;
+	total: number;
+	position: number;
+	loaded: number;
+	marked: number;
+	scope: string | null;
+	followUps: number;
+	run: {text: string; tone: Tone} | null;
+	newItems: number;
+	live: boolean;
+};
+
+const TONE_COLORS: Record<Tone, string> = {info: 'cyan', ok: 'green', warn: 'yellow', error: 'red'};
+
+const n = (value: number) => value.toLocaleString('en-US');
+
+/** One line: channel, counts, open follow-ups, run status. */
+export function Header(props: HeaderProps) {
+	const theme = useTheme();
+	const parts = [
+		`${n(props.total)} items`,
+		props.total > 0 ? `row ${n(props.position)}` : null,
+		props.marked > 0 ? `${n(props.marked)} marked` : null,
+		props.scope,
+		props.newItems > 0 ? `+${n(props.newItems)} new (r)` : null,
+		props.live ? null : 'not live',
+	].filter(Boolean).join(' · ');
+	return (
+		<Box width={props.width} height={1}>
+			<Text wrap="truncate-end">
+				<Text bold color={theme.color('cyan')}>sift</Text>
+				<Text> {sanitize(props.channel)} </Text>
+				<Text dimColor>{parts}</Text>
+				<Text> │ </Text>
+				<Text color={props.followUps > 0 ? theme.color('yellow') : undefined} bold={props.followUps > 0}>
+					{`${n(props.followUps)} follow-up${props.followUps === 1 ? '' : 's'}`}
+				</Text>
+				{props.run ? (
+					<>
+						<Text> │ </Text>
+						<Text color={theme.color(TONE_COLORS[props.run.tone])}>{props.run.text}</Text>
+					</>
+				) : null}
+			</Text>
+		</Box>
+	);
+}

@@ -1,0 +1,70 @@
+import {Box, Text} from 'ink';
+import type {Step} from '../../codex/steps.js';
+import type {RunSummary} from '../history.js';
+import {sanitize} from '../sanitize.js';
+import {useTheme} from '../theme.js';
+import {wrapLines} from './detail.js';
+import {outcomeAdvice, seconds} from './run-pane.js';
+import {fit} from '../width.js';
+
+export type HistoryProps = {
+	runs: RunSummary[];
+	cursor: number;
+	/** The opened run's steps, when one is open. */
+	open: {run: RunSummary; steps: Step[]} | null;
+	width: number;
+	height: number;
+};
+
+const TONES: Record<string, string> = {ok: 'green', partial: 'yellow', cancelled: 'yellow'};
+
+/** Past runs, newest first; Enter shows one run's steps, answer and outcome. */
+export function History({runs, cursor, open, width, height}: HistoryProps) {
+	const theme = useTheme();
+	if (open) {
+		const {run, steps} = open;
+		const advice = run.outcome ? outcomeAdvice(run.outcome) : null;
+		const lines = [
+			...(run.error ? wrapLines(sanitize(run.error), width - 2).map(text => ({text, tone: 'red'})) : []),
+			...(advice ? [{text: advice, tone: 'yellow'}] : []),
+			...(run.text ? [{text: 'Answer:', tone: 'bold'}, ...wrapLines(sanitize(run.text, {multiline: true}), width - 2).map(text => ({text, tone: ''}))] : []),
+		];
+		return (
+			<Box flexDirection="column" width={width} height={height} overflow="hidden">
+				<Text bold wrap="truncate-end">{`${sanitize(run.runId)} · ${run.outcome ?? 'unfinished'} · ${run.durationMs === null ? '?' : seconds(run.durationMs)} · Esc back`}</Text>
+				<Text dimColor wrap="truncate-end">{`› ${sanitize(run.instruction)}`}</Text>
+				{steps.slice(0, Math.max(0, height - 3 - lines.length)).map(step => (
+					<Text key={step.id} wrap="truncate-end">
+						{step.status === 'failed' ? <Text color={theme.color('red')}>✗ </Text> : (step.status === 'done' ? <Text color={theme.color('green')}>✓ </Text> : <Text>· </Text>)}
+						{sanitize(step.label)}
+						{step.result ? <Text dimColor>{`  ${sanitize(step.result)}`}</Text> : null}
+					</Text>
+				))}
+				{lines.map((line, index) => (
+					<Text key={index} wrap="truncate-end" bold={line.tone === 'bold'} color={line.tone === 'red' || line.tone === 'yellow' ? theme.color(line.tone) : undefined}>{line.text}</Text>
+				))}
+			</Box>
+		);
+	}
+
+	const room = Math.max(1, height - 2);
+	const start = Math.min(Math.max(0, cursor - room + 1), Math.max(0, runs.length - room));
+	return (
+		<Box flexDirection="column" width={width} height={height} overflow="hidden">
+			<Text bold>Run history (newest first) · Enter opens · Esc closes</Text>
+			{runs.length === 0 ? <Text dimColor>No runs yet. Press c on a row to run Codex.</Text> : null}
+			{runs.slice(start, start + room).map((run, index) => {
+				const outcome = run.outcome ?? 'unfinished';
+				return (
+					<Text key={run.runId} inverse={start + index === cursor} wrap="truncate-end">
+						{fit((run.startedAt ?? '').slice(0, 19).replace('T', ' '), 20)}
+						<Text color={theme.color(TONES[outcome] ?? 'red')}>{fit(outcome, 14)}</Text>
+						{fit(run.durationMs === null ? '' : seconds(run.durationMs), 8)}
+						{fit(`${run.itemIds.length} items, ${run.editsApplied} edits`, 20)}
+						<Text dimColor>{sanitize(run.instruction)}</Text>
+					</Text>
+				);
+			})}
+		</Box>
+	);
+}

@@ -1,0 +1,87 @@
+import {Box, Text} from 'ink';
+import type {Field} from '../../../store/index.js';
+import type {QueueEntry} from '../hooks/use-followups.js';
+import {formatValue} from '../format.js';
+import {sanitize, sanitizeValue} from '../sanitize.js';
+import type {TextState} from '../text-input.js';
+import {useTheme} from '../theme.js';
+import {TextField} from './text-field.js';
+
+export type QueueProps = {
+	entry: QueueEntry | null;
+	index: number;
+	total: number;
+	field: Field | null;
+	/** The title field's key, to name the record. */
+	nameKeys: string[];
+	optionCursor: number;
+	typing: TextState | null;
+	problem: string | null;
+	confirmDismiss: boolean;
+	width: number;
+	height: number;
+};
+
+/** The choices a follow-up offers: the allowed options with labels (from the refusal, else the schema). */
+export function queueOptions(entry: QueueEntry, field: Field | null): Array<{value: string; label: string; color?: string}> {
+	const allowed = entry.followUp.allowed ?? field?.config.options ?? [];
+	return allowed.map(option => ({value: option.value, label: option.label, color: field?.config.options?.find(candidate => candidate.value === option.value)?.color}));
+}
+
+/** One open follow-up: the record, the field, what Codex tried, why it was refused, what is allowed. */
+export function Queue(props: QueueProps) {
+	const theme = useTheme();
+	const {entry, field} = props;
+	if (!entry) {
+		return (
+			<Box flexDirection="column" width={props.width} height={props.height}>
+				<Text bold>Follow-ups</Text>
+				<Text color={theme.color('green')}>No open follow-ups: everything Codex tried was set or resolved.</Text>
+				<Text dimColor>Esc closes.</Text>
+			</Box>
+		);
+	}
+
+	const {followUp, item} = entry;
+	const name = item ? props.nameKeys.map(key => item.values[key]).filter(value => typeof value === 'string').map(value => sanitizeValue(value)).join(' · ') : '';
+	const current = item && field ? formatValue(field, item.values[followUp.key]).map(segment => segment.text).join('') : '';
+	const options = queueOptions(entry, field);
+	const range = followUp.min !== undefined || followUp.max !== undefined ? `${followUp.min ?? '…'} to ${followUp.max ?? '…'}` : null;
+	const optionRoom = Math.max(1, props.height - 9);
+	const start = Math.min(Math.max(0, props.optionCursor - optionRoom + 1), Math.max(0, options.length - optionRoom));
+	return (
+		<Box flexDirection="column" width={props.width} height={props.height} overflow="hidden">
+			<Text bold wrap="truncate-end">{`Follow-up ${props.index + 1} of ${props.total} · ${sanitize(followUp.item_id)}${name ? ` · ${name}` : ''}${item ? ` · v${item.version}` : ' · (record gone)'}`}</Text>
+			<Text wrap="truncate-end">
+				<Text dimColor>Field: </Text>
+				<Text bold>{sanitize(field?.label ?? followUp.key)}</Text>
+				<Text dimColor>{` (${sanitize(followUp.key)}) · now: `}</Text>
+				<Text>{current || '—'}</Text>
+			</Text>
+			<Text wrap="truncate-end">
+				<Text dimColor>Codex tried: </Text>
+				<Text color={theme.color('red')}>{sanitizeValue(followUp.attempted) || '""'}</Text>
+				{followUp.run_id ? <Text dimColor>{`  (${sanitize(followUp.run_id)})`}</Text> : null}
+			</Text>
+			<Text wrap="truncate-end">
+				<Text dimColor>Why: </Text>
+				<Text>{sanitize(followUp.message)}</Text>
+			</Text>
+			{range ? <Text wrap="truncate-end"><Text dimColor>Allowed: </Text>{range}</Text> : null}
+			{options.length > 0 ? <Text dimColor>Allowed values:</Text> : null}
+			{options.slice(start, start + optionRoom).map((option, index) => {
+				const selected = start + index === props.optionCursor && !props.typing;
+				return (
+					<Text key={option.value} inverse={selected} wrap="truncate-end">
+						{selected ? '› ' : '  '}
+						<Text color={theme.color(option.color)}>{sanitize(option.label)}</Text>
+						<Text dimColor>{`  ${sanitize(option.value)}`}</Text>
+					</Text>
+				);
+			})}
+			{props.typing ? <TextField label="Value: " state={props.typing} placeholder="type a value, Enter sets it, empty clears"/> : null}
+			{props.problem ? <Text color={theme.color('red')} wrap="wrap">{props.problem}</Text> : null}
+			{props.confirmDismiss ? <Text color={theme.color('yellow')} bold>Dismiss this follow-up? It will not come back unless Codex tries again. y/n</Text> : null}
+		</Box>
+	);
+}

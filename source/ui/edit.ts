@@ -1,0 +1,129 @@
+import {StoreError, type Changes, type EditResult, type Field, type FieldProblem, type Item, type Store} from '../../store/index.js';
+import type {Choice} from './components/picker.js';
+import {formatValue, plainValue} from './format.js';
+import {sanitize} from './sanitize.js';
+import type {EditOverlay} from './state.js';
+import {fit} from './width.js';
+
+/** Fields a person can set (formulas are computed). */
+export const editableFields = (fields: Field[]) => fields.filter(field => field.type !== 'formula');
+
+/** Fields picked from a list of options rather than typed. */
+export const isPicked = (field: Field) => field.type === 'select' || field.type === 'multi_select' || field.type === 'boolean';
+
+/** The option picker's choices for a field: labels in their colors, the value beside; a clear choice unless required. */
+export function optionChoices(field: Field, chosen: readonly string[] = []): Array<Choice & {value: unknown}> {
+	const choices: Array<Choice & {value: unknown}> = [];
+	if (field.type === 'boolean') {
+		choices.push({key: 'true', value: true, segments: [{text: 'Yes'}], hint: 'true'}, {key: 'false', value: false, segments: [{text: 'No'}], hint: 'false'});
+	} else {
+		for (const option of field.config.options ?? []) {
+			choices.push({key: `o:${option.value}`, value: option.value, segments: [{text: sanitize(option.label), color: option.color}], hint: sanitize(option.value), checked: chosen.includes(option.value)});
+		}
+	}
+
+	if (!field.is_required && field.type !== 'multi_select') {
+		choices.push({key: 'clear', value: null, segments: [{text: '(clear)'}], hint: 'null'});
+	}
+
+	return choices;
+}
+
+/** The field chooser: every settable field with its current value. */
+export function fieldChoices(fields: Field[], values: Record<string, unknown>): Choice[] {
+	const width = Math.min(16, Math.max(...fields.map(field => field.label.length)));
+	return editableFields(fields).map(field => ({
+		key: field.key,
+		segments: [{text: fit(sanitize(field.label), width)}],
+		hint: `${plainValue(field, values[field.key]) || '—'}${isPicked(field) ? '' : `  (${field.type})`}`,
+	}));
+}
+
+/** What a field accepts, in a few words (for the typed input's title). */
+export function fieldRules(field: Field): string {
+	const {config} = field;
+	const parts: string[] = [field.type];
+	if (config.integer) parts.push('whole number');
+	if (config.min !== undefined || config.max !== undefined) parts.push(`${config.min ?? '…'} to ${config.max ?? '…'}`);
+	if (config.max_length !== undefined) parts.push(`at most ${config.max_length} chars`);
+	if (field.type === 'date') parts.push('YYYY-MM-DD');
+	if (field.is_required) parts.push('required');
+	return parts.join(', ');
+}
+
+/** A refusal as inline lines: the store's message, then the allowed values with labels or the range. */
+export function problemNotes(problem: FieldProblem): Array<{text: string; tone: 'error' | 'info'}> {
+	const notes: Array<{text: string; tone: 'error' | 'info'}> = [{text: `Refused: ${sanitize(problem.message)}`, tone: 'error'}];
+	if (problem.allowed) {
+		notes.push({text: `Allowed: ${problem.allowed.map(option => `${sanitize(option.label)} (${sanitize(option.value)})`).join(', ')}`, tone: 'error'});
+	} else if (problem.min !== undefined || problem.max !== undefined) {
+		notes.push({text: `Allowed: ${problem.min ?? '…'} to ${problem.max ?? '…'}`, tone: 'error'});
+	}
+
+	return notes;
+}
+
+/** What changed since the version we had, as one readable line per field. */
+export function describeChanges(fields: Field[], changes: Changes): string[] {
+	return Object.entries(changes).map(([key, change]) => {
+		const field = fields.find(candidate => candidate.key === key);
+		if (!field) return `${sanitize(key)} changed`;
+		const show = (value: unknown) => plainValue(field, value) || '—';
+		return `${sanitize(field.label)}: ${show(change.from)} → ${show(change.to)}`;
+	});
+}
+
+export type EditOutcome =
+	| {kind: 'ok'; result: EditResult; before: unknown}
+	| {kind: 'refused'; problem: FieldProblem}
+	| {kind: 'conflict'; changes: Changes; item: Item | null}
+	| {kind: 'error'; message: string};
+
+/** One human edit of one field, validated by the store against the version the person saw. */
+export function editField(store: Store, channelId: string, itemId: string, key: string, value: unknown, expectedVersion: number, before: unknown): EditOutcome {
+	try {
+		const result = store.editItem({channelId, itemId, values: {[key]: value}, actor: {kind: 'human'}, expectedVersion});
+		return {kind: 'ok', result, before};
+	} catch (error) {
+		if (!(error instanceof StoreError)) {
+			return {kind: 'error', message: (error as Error).message};
+		}
+
+		const {body} = error;
+		if (body.error === 'validation_failed') {
+			return {kind: 'refused', problem: body.fields.find(problem => problem.key === key) ?? body.fields[0]!};
+		}
+
+		if (body.error === 'version_conflict') {
+			let item: Item | null = null;
+			try {
+				item = store.readItem(channelId, itemId);
+			} catch {
+				item = null;
+			}
+
+			return {kind: 'conflict', changes: body.changed_since, item};
+		}
+
+		return {kind: 'error', message: body.message};
+	}
+}
+
+/** The edit overlay's notes: the last refusal or conflict. */
+export function editNotes(overlay: EditOverlay, fields: Field[]) {
+	const notes: Array<{text: string; tone: 'error' | 'warn' | 'info'}> = [];
+	if (overlay.problem) notes.push(...problemNotes(overlay.problem));
+	if (overlay.conflict) {
+		notes.push({text: `Someone changed this record since you opened it (now v${overlay.version}); your edit was not saved:`, tone: 'warn'});
+		for (const line of describeChanges(fields, overlay.conflict)) notes.push({text: `  ${line}`, tone: 'warn'});
+		notes.push({text: 'Choose again to apply your value on top of theirs, or Esc.', tone: 'info'});
+	}
+
+	return notes;
+}
+
+/** A short safe rendering of a value for messages. */
+export const shortValue = (field: Field, value: unknown) => {
+	const text = formatValue(field, value).map(segment => segment.text).join('');
+	return text === '' ? '—' : text;
+};

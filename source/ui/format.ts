@@ -1,0 +1,271 @@
+import type {Field, SelectOption} from '../../store/index.js';
+import {sanitize, sanitizeValue} from './sanitize.js';
+
+/** A piece of a rendered value. `raw`: a value no option matches, shown dimmed as the raw value. */
+export type Segment = {text: string; color?: string; raw?: boolean};
+
+const optionOf = (field: Field, value: unknown): SelectOption | undefined => field.config.options?.find(option => option.value === value);
+
+function numberText(field: Field, value: number): string {
+	switch (field.type) {
+		case 'currency': {
+			return `${value.toFixed(2)}${field.config.currency ? ` ${sanitize(field.config.currency)}` : ''}`;
+		}
+
+		case 'percentage': {
+			return `${value}%`;
+		}
+
+		case 'rating': {
+			const stars = field.config.max_stars ?? 5;
+			return Number.isInteger(value) && value >= 0 && value <= stars ? '★'.repeat(value) + '☆'.repeat(stars - value) : String(value);
+		}
+
+		default: {
+			return String(value);
+		}
+	}
+}
+
+/** How a stored value reads to a person, as safe segments: select values as labels in their color. */
+export function formatValue(field: Field, value: unknown): Segment[] {
+	if (value === null || value === undefined) {
+		return [];
+	}
+
+	switch (field.type) {
+		case 'select': {
+			const option = optionOf(field, value);
+			return option ? [{text: sanitize(option.label), color: option.color}] : [{text: sanitizeValue(value), raw: true}];
+		}
+
+		case 'multi_select': {
+			if (!Array.isArray(value)) {
+				return [{text: sanitizeValue(value), raw: true}];
+			}
+
+			const segments: Segment[] = [];
+			for (const [index, entry] of value.entries()) {
+				if (index > 0) {
+					segments.push({text: ', '});
+				}
+
+				const option = optionOf(field, entry);
+				segments.push(option ? {text: sanitize(option.label), color: option.color} : {text: sanitizeValue(entry), raw: true});
+			}
+
+			return segments;
+		}
+
+		case 'boolean': {
+			return typeof value === 'boolean' ? [{text: value ? 'yes' : 'no'}] : [{text: sanitizeValue(value), raw: true}];
+		}
+
+		case 'number':
+		case 'currency':
+		case 'percentage':
+		case 'rating': {
+			return typeof value === 'number' ? [{text: numberText(field, value)}] : [{text: sanitizeValue(value), raw: true}];
+		}
+
+		case 'formula': {
+			return [{text: typeof value === 'number' ? String(Math.round(value * 100) / 100) : sanitizeValue(value)}];
+		}
+
+		case 'file': {
+			const name = typeof value === 'object' && value !== null ? (value as {name?: unknown}).name : undefined;
+			return [{text: typeof name === 'string' ? sanitize(name) : sanitizeValue(value)}];
+		}
+
+		default: {
+			return [{text: sanitizeValue(value)}];
+		}
+	}
+}
+
+/** The whole value as one plain line (for messages, inputs and widths). */
+export const plainValue = (field: Field, value: unknown): string => formatValue(field, value).map(segment => segment.text).join('');
+
+/** A value as the text a person edits: strings as they are, everything else as JSON. */
+export function editableText(field: Field, value: unknown): string {
+	if (value === null || value === undefined) {
+		return '';
+	}
+
+	if (typeof value === 'string') {
+		return value;
+	}
+
+	return JSON.stringify(value);
+}
+
+/**
+ * What a person typed, as the value sent to the store. Numbers for number-like fields when the
+ * text is a plain number; JSON for structured fields when it parses; otherwise the text exactly
+ * as typed, so the store can refuse "20 points" or "Friday" with its own message. Empty clears.
+ */
+export function parseTyped(field: Field, text: string): unknown {
+	if (text === '') {
+		return null;
+	}
+
+	switch (field.type) {
+		case 'number':
+		case 'currency':
+		case 'percentage':
+		case 'rating': {
+			return /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(text.trim()) && text.trim() === text ? Number(text) : text;
+		}
+
+		case 'boolean': {
+			return text === 'true' ? true : (text === 'false' ? false : text);
+		}
+
+		case 'json':
+		case 'file':
+		case 'multi_select': {
+			try {
+				return JSON.parse(text) as unknown;
+			} catch {
+				return text;
+			}
+		}
+
+		default: {
+			return text;
+		}
+	}
+}
+
+/** A column of the list: the field and its width in cells (the flexible one gets the rest). */
+export type Column = {field: Field; width: number; flex: boolean};
+
+const PRIORITY: Record<string, number> = {
+	select: 2,
+	number: 3,
+	rating: 3,
+	percentage: 3,
+	currency: 3,
+	date: 4,
+	boolean: 4,
+	formula: 5,
+	email: 6,
+	phone: 7,
+	url: 7,
+	relation: 8,
+	text: 6,
+	multi_select: 6,
+};
+
+function naturalWidth(field: Field): number {
+	const header = field.label.length;
+	switch (field.type) {
+		case 'select':
+		case 'multi_select': {
+			const widest = Math.max(0, ...(field.config.options ?? []).map(option => option.label.length));
+			return Math.min(14, Math.max(header, widest, 3));
+		}
+
+		case 'number':
+		case 'percentage':
+		case 'formula': {
+			return Math.max(header, 4);
+		}
+
+		case 'currency': {
+			return Math.max(header, 10);
+		}
+
+		case 'rating': {
+			return Math.max(header, field.config.max_stars ?? 5);
+		}
+
+		case 'date': {
+			return 10;
+		}
+
+		case 'boolean': {
+			return Math.max(header, 3);
+		}
+
+		case 'email':
+		case 'url':
+		case 'phone':
+		case 'relation': {
+			return 18;
+		}
+
+		default: {
+			return Math.min(16, Math.max(header, field.config.max_length ?? 16));
+		}
+	}
+}
+
+/** Fields fit for one row: no long text, no JSON blobs. */
+export const shortFields = (fields: Field[]) => fields.filter(field => !field.config.long && field.type !== 'json');
+
+/**
+ * Columns for a list of `width` cells, chosen from the schema: the identifying text fields first
+ * (a unique one, then the first other text field, which flexes), then selects, numbers, dates…
+ * as many as fit, shown in schema order.
+ */
+export function chooseColumns(fields: Field[], width: number, gap = 1): Column[] {
+	const short = shortFields(fields);
+	const texts = short.filter(field => field.type === 'text');
+	const key = texts.find(field => field.is_unique);
+	const flexField = texts.find(field => field !== key) ?? key ?? short[0];
+	const minFlex = Math.max(16, Math.floor(width * 0.3));
+	const chosen = new Map<Field, number>();
+	let used = minFlex + gap;
+	if (key && key !== flexField) {
+		const keyWidth = Math.min(naturalWidth(key), 14);
+		chosen.set(key, keyWidth);
+		used += keyWidth + gap;
+	}
+
+	const rest = short
+		.filter(field => field !== key && field !== flexField)
+		.map((field, index) => ({field, index, rank: PRIORITY[field.type] ?? 9}))
+		.sort((a, b) => a.rank - b.rank || a.index - b.index);
+	for (const {field} of rest) {
+		const natural = naturalWidth(field);
+		if (used + natural + gap <= width) {
+			chosen.set(field, natural);
+			used += natural + gap;
+		}
+	}
+
+	const columns: Column[] = [];
+	for (const field of short) {
+		if (field === flexField) {
+			columns.push({field, width: Math.max(minFlex, width - used + minFlex), flex: true});
+		} else if (chosen.has(field)) {
+			columns.push({field, width: chosen.get(field)!, flex: false});
+		}
+	}
+
+	return columns;
+}
+
+const PREVIEW_CUT = 120;
+
+/** A list row's preview from a full item, as the store's pages make it (no long text, text cut). */
+export function previewFromValues(fields: Field[], values: Record<string, unknown>): Record<string, unknown> {
+	const preview: Record<string, unknown> = {};
+	for (const field of shortFields(fields)) {
+		const value = values[field.key];
+		if (value === undefined || value === null) continue;
+		preview[field.key] = typeof value === 'string' && value.length > PREVIEW_CUT ? `${value.slice(0, PREVIEW_CUT - 1)}…` : value;
+	}
+
+	return preview;
+}
+
+/** The field that names a record in messages: a unique text field (a ticket), else none. */
+export const nameField = (fields: Field[]) => fields.find(field => field.type === 'text' && field.is_unique && !field.config.long);
+
+/** The field that describes a record: the first other short text field (a title). */
+export const titleField = (fields: Field[]) => {
+	const name = nameField(fields);
+	return fields.find(field => field.type === 'text' && field !== name && !field.config.long);
+};

@@ -1,0 +1,174 @@
+import {useCallback, useEffect, useReducer, useRef} from 'react';
+import {startRun, type RunHandle, type RunOptions, type RunResult} from '../../codex/runner.js';
+import type {Step} from '../../codex/steps.js';
+import type {RunUpdate, Usage} from '../../codex/tracker.js';
+import {loadTranscript, type Turn} from '../../codex/transcript.js';
+import {resolveStateDir} from '../../codex/paths.js';
+
+/** What the run pane shows. */
+export type RunView = {
+	runId: string;
+	instruction: string;
+	itemIds: string[];
+	startedAt: number;
+	finishedAt: number | null;
+	steps: Step[];
+	text: string;
+	notices: string[];
+	warnings: string[];
+	usage: Usage | null;
+	cancelling: boolean;
+	result: RunResult | null;
+	/** Set when the runner itself threw (e.g. the run log could not be written). */
+	crash: string | null;
+};
+
+export type RunAction =
+	| {type: 'start'; runId: string; instruction: string; itemIds: string[]; at: number}
+	| {type: 'update'; runId: string; update: RunUpdate}
+	| {type: 'cancelling'; runId: string}
+	| {type: 'done'; runId: string; result: RunResult; at: number}
+	| {type: 'crash'; runId: string; message: string; at: number};
+
+const MAX_NOTES = 20;
+
+export function runReducer(state: RunView | null, action: RunAction): RunView | null {
+	if (action.type === 'start') {
+		return {runId: action.runId, instruction: action.instruction, itemIds: action.itemIds, startedAt: action.at, finishedAt: null, steps: [], text: '', notices: [], warnings: [], usage: null, cancelling: false, result: null, crash: null};
+	}
+
+	if (!state || state.runId !== action.runId) {
+		return state;
+	}
+
+	switch (action.type) {
+		case 'update': {
+			const {update} = action;
+			switch (update.type) {
+				case 'step': {
+					const index = state.steps.findIndex(step => step.id === update.step.id);
+					const steps = [...state.steps];
+					if (index === -1) steps.push(update.step);
+					else steps[index] = update.step;
+					return {...state, steps};
+				}
+
+				case 'text': {
+					return {...state, text: update.text};
+				}
+
+				case 'warning': {
+					return {...state, warnings: [...state.warnings, update.message].slice(-MAX_NOTES)};
+				}
+
+				case 'notice': {
+					return {...state, notices: [...state.notices, update.message].slice(-MAX_NOTES)};
+				}
+
+				case 'usage': {
+					return {...state, usage: update.usage};
+				}
+
+				default: {
+					return state;
+				}
+			}
+		}
+
+		case 'cancelling': {
+			return {...state, cancelling: true};
+		}
+
+		case 'done': {
+			const {result} = action;
+			return {...state, finishedAt: action.at, result, steps: result.steps.length >= state.steps.length ? result.steps : state.steps, text: result.text || state.text, usage: result.usage ?? state.usage};
+		}
+
+		case 'crash': {
+			return {...state, finishedAt: action.at, crash: action.message};
+		}
+	}
+}
+
+export type RunSettings = Pick<RunOptions, 'dbPath' | 'channelId' | 'codex' | 'model' | 'codexConfig' | 'keepApiEnv' | 'env' | 'stateDir' | 'timeoutMs'>;
+
+export const isActive = (run: RunView | null) => run !== null && run.finishedAt === null;
+
+/**
+ * One Codex run at a time: starts it with the runner, folds its live updates into a RunView,
+ * cancels it (the runner kills the whole process group), and remembers this session's runs so a
+ * follow-up instruction carries the earlier turns.
+ */
+export function useRun(settings: RunSettings, onFinish?: (result: RunResult | null, view: RunView) => void) {
+	const [run, dispatch] = useReducer(runReducer, null);
+	const handle = useRef<RunHandle | null>(null);
+	const sessionRuns = useRef<string[]>([]);
+	const settingsRef = useRef(settings);
+	settingsRef.current = settings;
+	const finishRef = useRef(onFinish);
+	finishRef.current = onFinish;
+	const viewRef = useRef<RunView | null>(null);
+	viewRef.current = run;
+
+	const start = useCallback((instruction: string, itemIds: string[]) => {
+		if (handle.current) return false;
+		const current = settingsRef.current;
+		const stateDir = current.stateDir ?? resolveStateDir(current.env ?? process.env);
+		let transcript: Turn[];
+		try {
+			transcript = loadTranscript(stateDir, sessionRuns.current);
+		} catch {
+			transcript = [];
+		}
+
+		const started = startRun({...current, stateDir, instruction, itemIds, transcript});
+		handle.current = started;
+		const {runId} = started;
+		dispatch({type: 'start', runId, instruction, itemIds, at: Date.now()});
+		void (async () => {
+			try {
+				for await (const update of started.updates) {
+					dispatch({type: 'update', runId, update});
+				}
+			} catch {
+				// The feed never throws; `done` reports failures.
+			}
+		})();
+		started.done.then(result => {
+			handle.current = null;
+			sessionRuns.current.push(runId);
+			dispatch({type: 'done', runId, result, at: Date.now()});
+			finishRef.current?.(result, {...viewRef.current!, result});
+		}, (error: unknown) => {
+			handle.current = null;
+			const message = `The run could not be recorded: ${(error as Error).message}`;
+			dispatch({type: 'crash', runId, message, at: Date.now()});
+			finishRef.current?.(null, viewRef.current!);
+		});
+		return true;
+	}, []);
+
+	const cancel = useCallback(() => {
+		const current = handle.current;
+		if (!current) return false;
+		dispatch({type: 'cancelling', runId: current.runId});
+		current.cancel();
+		return true;
+	}, []);
+
+	/** Cancels any active run and waits until its processes are gone (for quitting). */
+	const shutdown = useCallback(async () => {
+		const current = handle.current;
+		if (!current) return;
+		current.cancel();
+		await current.done.catch(() => undefined);
+	}, []);
+
+	useEffect(() => () => {
+		handle.current?.cancel();
+	}, []);
+
+	return {run, start, cancel, shutdown, active: isActive(run)};
+}
+
+export type RunApi = ReturnType<typeof useRun>;

@@ -1,0 +1,32 @@
+import {useStdout} from 'ink';
+import {useEffect, useState} from 'react';
+
+export type TerminalSize = {columns: number; rows: number};
+
+const MIN_COLUMNS = 40;
+const MIN_ROWS = 10;
+
+function measure(stdout: NodeJS.WriteStream): TerminalSize {
+	return {columns: Math.max(MIN_COLUMNS, stdout.columns || 80), rows: Math.max(MIN_ROWS, stdout.rows || 24)};
+}
+
+/** The terminal's size, following resizes (with a floor so layouts never go negative). */
+export function useTerminalSize(): TerminalSize {
+	const {stdout} = useStdout();
+	const [size, setSize] = useState(() => measure(stdout));
+	useEffect(() => {
+		const update = () => {
+			setSize(previous => {
+				const next = measure(stdout);
+				return next.columns === previous.columns && next.rows === previous.rows ? previous : next;
+			});
+		};
+
+		stdout.on('resize', update);
+		update();
+		return () => {
+			stdout.off('resize', update);
+		};
+	}, [stdout]);
+	return size;
+}

@@ -1,0 +1,128 @@
+import type {Key} from 'ink';
+
+/**
+ * The one key table: the app's input router looks actions up here, and the help screen and the
+ * footer hints are rendered from it, so what the screen says is what the keys do.
+ */
+
+/** Where a key is read: the list, or one of the overlays on top of it. */
+export type Scope = 'list' | 'pane' | 'picker' | 'text' | 'queue' | 'history' | 'help' | 'confirm';
+
+export type Action =
+	| 'down' | 'up' | 'pageDown' | 'pageUp' | 'top' | 'bottom'
+	| 'open' | 'back' | 'search' | 'filter' | 'mark' | 'markAll'
+	| 'edit' | 'undo' | 'run' | 'cancelRun' | 'followUps' | 'history' | 'help' | 'quit' | 'togglePane' | 'reload'
+	| 'choose' | 'toggle' | 'submit' | 'cancel'
+	| 'type' | 'dismiss' | 'skip' | 'yes' | 'no';
+
+export type Binding = {
+	scope: Scope;
+	action: Action;
+	/** Key names as keyName() spells them: 'j', 'down', 'pagedown', 'enter', 'escape', 'space', 'ctrl+c'. */
+	keys: string[];
+	/** How the keys are written on screen. */
+	label: string;
+	description: string;
+	/** Shown in the footer of this scope. */
+	hint?: string;
+};
+
+export const BINDINGS: Binding[] = [
+	{scope: 'list', action: 'down', keys: ['j', 'down'], label: 'j ↓', description: 'next row', hint: 'move'},
+	{scope: 'list', action: 'up', keys: ['k', 'up'], label: 'k ↑', description: 'previous row'},
+	{scope: 'list', action: 'pageDown', keys: ['pagedown', 'ctrl+d'], label: 'PgDn', description: 'page down (loads more as you go)', hint: 'page'},
+	{scope: 'list', action: 'pageUp', keys: ['pageup', 'ctrl+u'], label: 'PgUp', description: 'page up'},
+	{scope: 'list', action: 'top', keys: ['g', 'home'], label: 'g', description: 'top of what is loaded (again: back to the newest)'},
+	{scope: 'list', action: 'bottom', keys: ['G', 'end'], label: 'G', description: 'bottom of what is loaded'},
+	{scope: 'list', action: 'open', keys: ['enter'], label: 'Enter', description: 'show the record in the pane', hint: 'detail'},
+	{scope: 'list', action: 'back', keys: ['escape'], label: 'Esc', description: 'close the pane, clear search and filter'},
+	{scope: 'list', action: 'search', keys: ['/'], label: '/', description: 'search the text fields', hint: 'search'},
+	{scope: 'list', action: 'filter', keys: ['f'], label: 'f', description: 'filter by a field value', hint: 'filter'},
+	{scope: 'list', action: 'mark', keys: ['space'], label: 'Space', description: 'mark or unmark the row', hint: 'mark'},
+	{scope: 'list', action: 'markAll', keys: ['V'], label: 'V', description: 'mark all loaded rows (again: unmark all)'},
+	{scope: 'list', action: 'edit', keys: ['e'], label: 'e', description: 'edit a field of the row', hint: 'edit'},
+	{scope: 'list', action: 'undo', keys: ['u'], label: 'u', description: 'undo your last edit', hint: 'undo'},
+	{scope: 'list', action: 'run', keys: ['c'], label: 'c', description: 'run Codex on the marked rows (or this one)', hint: 'codex'},
+	{scope: 'list', action: 'cancelRun', keys: ['x'], label: 'x', description: 'cancel the running Codex run'},
+	{scope: 'list', action: 'followUps', keys: ['F'], label: 'F', description: 'follow-up queue: fields Codex could not set', hint: 'follow-ups'},
+	{scope: 'list', action: 'history', keys: ['R'], label: 'R', description: 'run history'},
+	{scope: 'list', action: 'togglePane', keys: ['tab'], label: 'Tab', description: 'switch the pane between record and run'},
+	{scope: 'list', action: 'reload', keys: ['r'], label: 'r', description: 'reload from the newest record'},
+	{scope: 'list', action: 'help', keys: ['?'], label: '?', description: 'this help', hint: 'help'},
+	{scope: 'list', action: 'quit', keys: ['q', 'ctrl+c'], label: 'q', description: 'quit (asks first while a run is active)', hint: 'quit'},
+
+	{scope: 'picker', action: 'down', keys: ['j', 'down', 'tab'], label: 'j ↓', description: 'next choice', hint: 'move'},
+	{scope: 'picker', action: 'up', keys: ['k', 'up'], label: 'k ↑', description: 'previous choice'},
+	{scope: 'picker', action: 'toggle', keys: ['space'], label: 'Space', description: 'toggle an option (multiple choice)'},
+	{scope: 'picker', action: 'choose', keys: ['enter'], label: 'Enter', description: 'choose', hint: 'choose'},
+	{scope: 'picker', action: 'cancel', keys: ['escape', 'q'], label: 'Esc', description: 'back', hint: 'back'},
+
+	{scope: 'text', action: 'submit', keys: ['enter'], label: 'Enter', description: 'accept', hint: 'accept'},
+	{scope: 'text', action: 'cancel', keys: ['escape'], label: 'Esc', description: 'cancel', hint: 'cancel'},
+
+	{scope: 'queue', action: 'down', keys: ['j', 'down'], label: 'j ↓', description: 'next allowed value', hint: 'move'},
+	{scope: 'queue', action: 'up', keys: ['k', 'up'], label: 'k ↑', description: 'previous allowed value'},
+	{scope: 'queue', action: 'choose', keys: ['enter'], label: 'Enter', description: 'set the chosen value, then the next follow-up', hint: 'set'},
+	{scope: 'queue', action: 'type', keys: ['t'], label: 't', description: 'type a value', hint: 'type'},
+	{scope: 'queue', action: 'dismiss', keys: ['d'], label: 'd', description: 'dismiss the follow-up (asks first)', hint: 'dismiss'},
+	{scope: 'queue', action: 'skip', keys: ['n', 'right'], label: 'n →', description: 'next follow-up', hint: 'next'},
+	{scope: 'queue', action: 'back', keys: ['p', 'left'], label: 'p ←', description: 'previous follow-up'},
+	{scope: 'queue', action: 'cancel', keys: ['escape', 'q', 'F'], label: 'Esc', description: 'close the queue', hint: 'close'},
+
+	{scope: 'history', action: 'down', keys: ['j', 'down'], label: 'j ↓', description: 'next run', hint: 'move'},
+	{scope: 'history', action: 'up', keys: ['k', 'up'], label: 'k ↑', description: 'previous run'},
+	{scope: 'history', action: 'open', keys: ['enter'], label: 'Enter', description: 'show the run\'s steps and answer', hint: 'open'},
+	{scope: 'history', action: 'cancel', keys: ['escape', 'q', 'R'], label: 'Esc', description: 'close', hint: 'close'},
+
+	{scope: 'help', action: 'cancel', keys: ['escape', 'q', '?'], label: 'Esc', description: 'close help', hint: 'close'},
+
+	{scope: 'confirm', action: 'yes', keys: ['y', 'Y'], label: 'y', description: 'yes', hint: 'yes'},
+	{scope: 'confirm', action: 'no', keys: ['n', 'N', 'escape'], label: 'n', description: 'no', hint: 'no'},
+];
+
+export const SCOPE_TITLES: Record<Scope, string> = {
+	list: 'List',
+	pane: 'Pane',
+	picker: 'Pickers (edit, filter)',
+	text: 'Text input (search, typed values, instruction)',
+	queue: 'Follow-up queue (F)',
+	history: 'Run history (R)',
+	help: 'Help',
+	confirm: 'Questions',
+};
+
+/** The canonical name of a keypress, as the table spells keys. */
+export function keyName(input: string, key: Key): string {
+	if (key.upArrow) return 'up';
+	if (key.downArrow) return 'down';
+	if (key.leftArrow) return 'left';
+	if (key.rightArrow) return 'right';
+	if (key.pageDown) return 'pagedown';
+	if (key.pageUp) return 'pageup';
+	if (key.home) return 'home';
+	if (key.end) return 'end';
+	if (key.return) return 'enter';
+	if (key.escape) return 'escape';
+	if (key.tab) return 'tab';
+	if (key.backspace) return 'backspace';
+	if (key.delete) return 'delete';
+	if (key.ctrl && input) return `ctrl+${input.toLowerCase()}`;
+	if (input === ' ') return 'space';
+	return input;
+}
+
+const index = new Map<string, Action>();
+for (const binding of BINDINGS) {
+	for (const name of binding.keys) {
+		index.set(`${binding.scope}:${name}`, binding.action);
+	}
+}
+
+export function actionFor(scope: Scope, input: string, key: Key): Action | undefined {
+	return index.get(`${scope}:${keyName(input, key)}`);
+}
+
+/** The footer's key hints for a scope, from the table. */
+export function hintsFor(scope: Scope): Array<{label: string; hint: string}> {
+	return BINDINGS.filter(binding => binding.scope === scope && binding.hint).map(binding => ({label: binding.label, hint: binding.hint!}));
+}

@@ -1,0 +1,44 @@
+import type {Key} from 'ink';
+import {sanitize} from './sanitize.js';
+
+/** A one-line text being edited: the value and the caret (in UTF-16 units). */
+export type TextState = {value: string; pos: number};
+
+export const textState = (value = ''): TextState => ({value, pos: value.length});
+
+/**
+ * Applies one keypress to a text. Enter and Esc are the caller's (they submit or cancel);
+ * typed or pasted text is inserted with control characters removed.
+ */
+export function applyTextKey(state: TextState, input: string, key: Key): TextState {
+	const {value, pos} = state;
+	if (key.leftArrow) return {value, pos: Math.max(0, pos - 1)};
+	if (key.rightArrow) return {value, pos: Math.min(value.length, pos + 1)};
+	if (key.home || (key.ctrl && input === 'a')) return {value, pos: 0};
+	if (key.end || (key.ctrl && input === 'e')) return {value, pos: value.length};
+	if (key.ctrl && input === 'u') return {value: value.slice(pos), pos: 0};
+	if (key.ctrl && input === 'k') return {value: value.slice(0, pos), pos};
+	if (key.ctrl && input === 'w') {
+		const before = value.slice(0, pos).replace(/\S+\s*$/, '');
+		return {value: before + value.slice(pos), pos: before.length};
+	}
+
+	if (key.backspace || key.delete) {
+		return pos === 0 ? state : {value: value.slice(0, pos - 1) + value.slice(pos), pos: pos - 1};
+	}
+
+	if (key.ctrl || key.meta || key.upArrow || key.downArrow || key.tab || key.pageDown || key.pageUp || key.return || key.escape) {
+		return state;
+	}
+
+	// Pasted text may carry newlines or escapes: keep only printable characters.
+	const typed = input.replaceAll(/[\r\n\t]+/g, ' ').replaceAll(/[\u0000-\u001f\u007f-\u009f]/g, '');
+	if (!typed) return state;
+	return {value: value.slice(0, pos) + typed + value.slice(pos), pos: pos + typed.length};
+}
+
+/** The text split around the caret, escaped for display. */
+export function caretParts(state: TextState): {before: string; at: string; after: string} {
+	const at = state.value.slice(state.pos, state.pos + 1);
+	return {before: sanitize(state.value.slice(0, state.pos)), at: at ? sanitize(at) : ' ', after: sanitize(state.value.slice(state.pos + 1))};
+}

@@ -1,0 +1,44 @@
+import {mkdtempSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {bugsChannel, generateBugItems} from '../../demo-data/generate.js';
+import {openStore, type Store} from '../../store/index.js';
+
+/** A fixed clock for demo data, so tickets, titles and hostile rows are the same in every run. */
+export const FIXTURE_NOW = new Date('2025-06-02T12:00:00Z');
+
+export type DemoDb = {dir: string; dbPath: string; stateDir: string; cleanup: () => void};
+
+/** A temp folder with a demo bug database of `count` items (seeded), and a state dir for run logs. */
+export function makeDemoDb(count: number, options: {seed?: number; prefix?: string} = {}): DemoDb {
+	const dir = mkdtempSync(path.join(tmpdir(), options.prefix ?? 'sift-ui-'));
+	const dbPath = path.join(dir, 'demo.db');
+	const store = openStore(dbPath);
+	try {
+		store.importChannel({channel: bugsChannel, items: generateBugItems({count, seed: options.seed ?? 7, now: FIXTURE_NOW})});
+	} finally {
+		store.close();
+	}
+
+	return {dir, dbPath, stateDir: path.join(dir, 'state'), cleanup: () => rmSync(dir, {recursive: true, force: true})};
+}
+
+/** An empty database (no channel). */
+export function makeEmptyDb(): DemoDb {
+	const dir = mkdtempSync(path.join(tmpdir(), 'sift-ui-empty-'));
+	const dbPath = path.join(dir, 'empty.db');
+	openStore(dbPath).close();
+	return {dir, dbPath, stateDir: path.join(dir, 'state'), cleanup: () => rmSync(dir, {recursive: true, force: true})};
+}
+
+/** The item id of a ticket (the demo's unique name), by scanning pages. */
+export function idOfTicket(store: Store, ticket: string): string {
+	let before: string | null = null;
+	for (;;) {
+		const page = store.listPage('bugs', {beforeId: before, limit: 50});
+		const hit = page.items.find(item => item.preview.ticket === ticket);
+		if (hit) return hit.id;
+		if (!page.next_before_id) throw new Error(`no item with ticket ${ticket}`);
+		before = page.next_before_id;
+	}
+}

@@ -1,0 +1,196 @@
+import path from 'node:path';
+import {fileURLToPath} from 'node:url';
+import xterm from '@xterm/headless';
+import * as pty from 'node-pty';
+
+const {Terminal} = xterm;
+
+/** The repository root (this file runs from test/support or dist/test/support). */
+export function repoRoot(): string {
+	let dir = path.dirname(fileURLToPath(import.meta.url));
+	while (!dir.endsWith(`${path.sep}test${path.sep}support`) && dir !== path.dirname(dir)) dir = path.dirname(dir);
+	const up = path.resolve(dir, '..', '..');
+	return path.basename(up) === 'dist' ? path.dirname(up) : up;
+}
+
+export const CLI = () => path.join(repoRoot(), 'dist', 'source', 'cli.js');
+
+export type Keys = {
+	up: string; down: string; left: string; right: string; enter: string; escape: string; tab: string;
+	pageDown: string; pageUp: string; home: string; end: string; backspace: string; ctrlC: string; space: string;
+};
+
+export const KEYS: Keys = {
+	up: '\u001b[A', down: '\u001b[B', right: '\u001b[C', left: '\u001b[D', enter: '\r', escape: '\u001b', tab: '\t',
+	pageDown: '\u001b[6~', pageUp: '\u001b[5~', home: '\u001b[H', end: '\u001b[F', backspace: '\u007f', ctrlC: '\u0003', space: ' ',
+};
+
+export type LaunchOptions = {
+	args: string[];
+	env?: NodeJS.ProcessEnv;
+	cols?: number;
+	rows?: number;
+	cwd?: string;
+};
+
+/**
+ * The built app in a real pseudo-terminal, its output fed to a headless xterm so tests read the
+ * screen as a person sees it (escape sequences interpreted, not as raw bytes).
+ */
+export class PtyApp {
+	readonly term: InstanceType<typeof Terminal>;
+	readonly proc: pty.IPty;
+	/** Every byte the app wrote, for asserting what reached the terminal. */
+	raw = '';
+	exitCode: number | null = null;
+	readonly exited: Promise<number>;
+	private writes = Promise.resolve();
+	private readonly listeners = new Set<() => void>();
+	/** Time of the last output chunk applied to the screen. */
+	lastOutputAt = 0;
+
+	constructor(options: LaunchOptions) {
+		const cols = options.cols ?? 120;
+		const rows = options.rows ?? 36;
+		this.term = new Terminal({cols, rows, allowProposedApi: true});
+		this.proc = pty.spawn(process.execPath, [CLI(), ...options.args], {
+			name: 'xterm-256color',
+			cols,
+			rows,
+			cwd: options.cwd ?? repoRoot(),
+			env: {...process.env, FORCE_COLOR: '1', ...options.env} as Record<string, string>,
+		});
+		this.proc.onData(data => {
+			this.raw += data;
+			this.writes = this.writes.then(() => new Promise<void>(resolve => {
+				this.term.write(data, () => {
+					this.lastOutputAt = performance.now();
+					resolve();
+					for (const listener of this.listeners) listener();
+				});
+			}));
+		});
+		this.exited = new Promise(resolve => {
+			this.proc.onExit(({exitCode}) => {
+				this.exitCode = exitCode;
+				resolve(exitCode);
+				for (const listener of this.listeners) listener();
+			});
+		});
+	}
+
+	get pid(): number {
+		return this.proc.pid;
+	}
+
+	/** The screen as lines of text (trailing spaces trimmed). */
+	lines(): string[] {
+		const buffer = this.term.buffer.active;
+		const out: string[] = [];
+		for (let y = 0; y < this.term.rows; y++) {
+			out.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? '');
+		}
+
+		return out;
+	}
+
+	screen(): string {
+		return this.lines().join('\n');
+	}
+
+	/** Writes keys; each string is sent as one chunk. */
+	press(...keys: string[]): void {
+		for (const key of keys) this.proc.write(key);
+	}
+
+	type(text: string): void {
+		this.proc.write(text);
+	}
+
+	resize(cols: number, rows: number): void {
+		this.proc.resize(cols, rows);
+		this.term.resize(cols, rows);
+	}
+
+	/** Waits until the screen satisfies the predicate (checked on every output and every 50 ms). */
+	async waitFor(predicate: string | RegExp | ((screen: string) => boolean), timeoutMs = 10_000, what?: string): Promise<string> {
+		const test = typeof predicate === 'function' ? predicate : (screen: string) => (typeof predicate === 'string' ? screen.includes(predicate) : predicate.test(screen));
+		const started = performance.now();
+		return new Promise((resolve, reject) => {
+			let timer: NodeJS.Timeout | undefined;
+			const check = () => {
+				const screen = this.screen();
+				if (test(screen)) {
+					finish();
+					resolve(screen);
+					return true;
+				}
+
+				if (performance.now() - started > timeoutMs) {
+					finish();
+					reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what ?? String(predicate)}; screen:\n${screen}`));
+					return true;
+				}
+
+				return false;
+			};
+
+			const listener = () => {
+				check();
+			};
+
+			const finish = () => {
+				this.listeners.delete(listener);
+				clearInterval(timer);
+			};
+
+			if (check()) return;
+			this.listeners.add(listener);
+			timer = setInterval(check, 50);
+		});
+	}
+
+	/** Sends keys and measures until the screen satisfies the predicate: ms from the write to that frame. */
+	async timeKeys(keys: string, predicate: (screen: string) => boolean, timeoutMs = 10_000): Promise<number> {
+		const start = performance.now();
+		this.proc.write(keys);
+		await this.waitFor(predicate, timeoutMs);
+		return this.lastOutputAt > start ? this.lastOutputAt - start : performance.now() - start;
+	}
+
+	/** Quits with `q` (answering a question with `y` if one comes), else kills. */
+	async quit(timeoutMs = 5000): Promise<number | null> {
+		if (this.exitCode !== null) return this.exitCode;
+		this.press('q');
+		const timer = setTimeout(() => {
+			try {
+				this.proc.kill('SIGKILL');
+			} catch {}
+		}, timeoutMs);
+		await this.exited;
+		clearTimeout(timer);
+		return this.exitCode;
+	}
+
+	kill(): void {
+		if (this.exitCode === null) {
+			try {
+				this.proc.kill('SIGKILL');
+			} catch {}
+		}
+	}
+}
+
+export function launch(options: LaunchOptions): PtyApp {
+	return new PtyApp(options);
+}
+
+/** Whether a process exists (signal 0). */
+export function alive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === 'EPERM';
+	}
+}
