@@ -1,0 +1,25 @@
+// `npm run bench` (after a build: node dist/test/bench/run.js [--quick]). Runs each benchmark in
+// sequence and prints its table. Not part of `npm test`; nothing here is a timed test.
+//   --quick   smaller sizes and fewer repetitions, for a fast sanity run.
+
+import {benchCatchingUp} from './store-catchup.js';
+import {benchEditCost} from './store-edit.js';
+import {benchPageLatency} from './store-latency.js';
+import {benchPagingUnderChange} from './store-paging.js';
+import {benchStaleVersions} from './store-stale.js';
+
+const quick = process.argv.includes('--quick');
+const started = Date.now();
+console.log(`sift benchmarks${quick ? ' (--quick)' : ''}: node ${process.version}, ${new Date().toISOString()}`);
+
+// Store benches (SPEC §2).
+benchEditCost(quick);
+benchPagingUnderChange();
+benchCatchingUp();
+benchStaleVersions();
+benchPageLatency(quick);
+
+// Runner benchmark: the Codex runner's owner adds `import {benchRunner} from './runner.js';` above
+// and calls it here (test/bench/runner.ts).
+
+console.log(`\nall benchmarks done in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -1,0 +1,122 @@
+// Shared pieces of the benchmarks: timing, a table printer, seeded randomness, bench databases.
+
+import {existsSync, mkdirSync, mkdtempSync, renameSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {bugsChannel, generateBugItems} from '../../demo-data/generate.js';
+import {openStore, type Store, type StoreOptions} from '../../store/index.js';
+
+export type Row = Record<string, string | number>;
+
+/** Prints a titled table with right-aligned numbers; notes go underneath. */
+export function printTable(title: string, rows: Row[], notes: string[] = []): void {
+	const columns = [...new Set(rows.flatMap(row => Object.keys(row)))];
+	const cell = (value: string | number | undefined) => (value === undefined ? '' : typeof value === 'number' ? formatNumber(value) : value);
+	const widths = columns.map(column => Math.max(column.length, ...rows.map(row => cell(row[column]).length)));
+	const line = (values: string[], numeric: boolean[]) => `| ${values.map((value, index) => (numeric[index] ? value.padStart(widths[index]!) : value.padEnd(widths[index]!))).join(' | ')} |`;
+	console.log(`\n${title}`);
+	console.log(line(columns, columns.map(() => false)));
+	console.log(`|${widths.map(width => '-'.repeat(width + 2)).join('|')}|`);
+	for (const row of rows) {
+		console.log(line(columns.map(column => cell(row[column])), columns.map(column => typeof row[column] === 'number')));
+	}
+
+	for (const note of notes) {
+		console.log(note);
+	}
+}
+
+export function formatNumber(value: number): string {
+	if (Number.isInteger(value)) {
+		return String(value);
+	}
+
+	const magnitude = Math.abs(value);
+	return value.toFixed(magnitude >= 100 ? 0 : magnitude >= 10 ? 1 : magnitude >= 1 ? 2 : 3);
+}
+
+export function median(values: number[]): number {
+	const sorted = [...values].sort((a, b) => a - b);
+	const middle = sorted.length >> 1;
+	return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+export function percentile(values: number[], fraction: number): number {
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))]!;
+}
+
+/** Microseconds taken by `work`. */
+export function timeUs(work: () => unknown): number {
+	const start = process.hrtime.bigint();
+	work();
+	return Number(process.hrtime.bigint() - start) / 1000;
+}
+
+/** Seeded PRNG (mulberry32), so every run makes the same choices. */
+export function seeded(seed: number): () => number {
+	let state = seed >>> 0;
+	return () => {
+		state = (state + 0x6D_2B_79_F5) >>> 0;
+		let t = state;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+	};
+}
+
+/** A fixed clock for generated data, so cached databases are the same on every run. */
+export const BENCH_NOW = new Date('2026-01-01T00:00:00.000Z');
+
+const scratch: string[] = [];
+
+/** A fresh bugs store of `count` demo items in a scratch directory (removed by cleanScratch). */
+export function freshBugStore(count: number, options: StoreOptions = {}, seed = 1): Store {
+	const dir = mkdtempSync(join(tmpdir(), 'sift-bench-run-'));
+	scratch.push(dir);
+	const store = openStore(join(dir, 'bench.db'), options);
+	store.importChannel({channel: bugsChannel, items: generateBugItems({count, seed, now: BENCH_NOW})});
+	return store;
+}
+
+export function cleanScratch(): void {
+	for (const dir of scratch.splice(0)) {
+		rmSync(dir, {recursive: true, force: true});
+	}
+}
+
+/** Bumped when the generator or the store's file layout changes, so stale caches are not reused. */
+const CACHE_VERSION = 2;
+
+/**
+ * A read-only bench database of `count` demo items, cached under os.tmpdir()/sift-bench/ by size
+ * and seed. Built (and the import timed) only when missing; built under a temporary name and
+ * renamed, so an interrupted build never leaves a half file behind.
+ */
+export function cachedBugDatabase(count: number, seed = 1): {path: string; importSeconds?: number} {
+	const dir = join(tmpdir(), 'sift-bench');
+	mkdirSync(dir, {recursive: true});
+	const path = join(dir, `bugs-${count}-seed${seed}-v${CACHE_VERSION}.db`);
+	if (existsSync(path)) {
+		return {path};
+	}
+
+	console.log(`building the bench database of ${count} items (cached for later runs): ${path}`);
+	const building = `${path}.building-${process.pid}`;
+	const store = openStore(building);
+	const started = process.hrtime.bigint();
+	store.importChannel({channel: bugsChannel, items: generateBugItems({count, seed, now: BENCH_NOW})});
+	const importSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+	// No ANALYZE: the benches see the query plans a real store file gets.
+	store.db.pragma('wal_checkpoint(TRUNCATE)');
+	store.close();
+	for (const suffix of ['-wal', '-shm']) {
+		rmSync(building + suffix, {force: true});
+	}
+
+	renameSync(building, path);
+	return {path, importSeconds};
+}
+
+export const human = {kind: 'human'} as const;
+export const agent = (runId = 'bench') => ({kind: 'agent', run_id: runId}) as const;
