@@ -8,7 +8,8 @@ export type CodexBinary = {
 	source: 'flag' | 'SIFT_CODEX' | 'PATH' | 'local';
 };
 
-export type BinaryLookup = {ok: true; binary: CodexBinary} | {ok: false; message: string};
+/** On failure, `reason` says what was looked for; `message` adds how to install. */
+export type BinaryLookup = {ok: true; binary: CodexBinary} | {ok: false; reason: string; message: string};
 
 export const INSTALL_HINT = 'Install it with `npm install -g @openai/codex`, or pass --codex PATH (or set SIFT_CODEX).';
 
@@ -20,14 +21,18 @@ export function resolveCodexBinary(explicit: string | undefined, env: NodeJS.Pro
 	if (onPath) return {ok: true, binary: {path: onPath, source: 'PATH'}};
 	const local = path.join(packageRoot(), 'node_modules', '.bin', 'codex');
 	if (isExecutableFile(local)) return {ok: true, binary: {path: local, source: 'local'}};
-	return {ok: false, message: `Codex CLI not found: no \`codex\` on PATH and none in ${local}. ${INSTALL_HINT}`};
+	return missing(`Codex CLI not found: no \`codex\` on PATH and none in ${local}.`);
 }
 
 /** A path the user named must exist; we never fall back silently from an explicit choice. */
 function named(file: string, source: CodexBinary['source'], origin: string, env: NodeJS.ProcessEnv): BinaryLookup {
 	const resolved = file.includes(path.sep) ? path.resolve(file) : searchPath(file, env.PATH ?? '');
 	if (resolved && isExecutableFile(resolved)) return {ok: true, binary: {path: resolved, source}};
-	return {ok: false, message: `Codex CLI not found at ${file} (from ${origin}), or it is not executable. ${INSTALL_HINT}`};
+	return missing(`Codex CLI not found at ${file} (from ${origin}), or it is not executable.`);
+}
+
+function missing(reason: string): BinaryLookup {
+	return {ok: false, reason, message: `${reason} ${INSTALL_HINT}`};
 }
 
 function searchPath(name: string, searchPathValue: string): string | undefined {

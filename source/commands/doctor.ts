@@ -1,0 +1,76 @@
+import {INSTALL_HINT, resolveCodexBinary, type CodexBinary} from '../codex/binary.js';
+import {LOGIN_HINT} from '../codex/outcome.js';
+import {resolveStateDir} from '../codex/paths.js';
+import {OPTIONAL_FLAGS, probeOptionalFlags} from '../codex/probe.js';
+import {runQuick, type QuickResult} from '../codex/quick.js';
+import {sanitize} from '../text/sanitize.js';
+import {output} from './common.js';
+import type {Command, CommandContext} from './context.js';
+
+type Check = {name: string; ok: boolean; detail: string; fix: string | null};
+
+const SOURCES: Record<CodexBinary['source'], string> = {flag: '--codex', SIFT_CODEX: 'SIFT_CODEX', PATH: 'PATH', local: 'node_modules/.bin'};
+
+/** `sift doctor`: one OK/FAIL line per check of the Codex set-up, each failure with its fix. */
+const doctor: Command = async context => {
+	const checks = await runChecks(context);
+	const ok = checks.every(check => check.ok);
+	output(context, {ok, checks}, () => checks.map(line).join('\n'));
+	return ok ? 0 : 1;
+};
+
+export default doctor;
+
+async function runChecks(context: CommandContext): Promise<Check[]> {
+	const lookup = resolveCodexBinary(context.flags.codex, context.env);
+	if (!lookup.ok) {
+		const skipped = (name: string): Check => ({name, ok: false, detail: 'not checked without a codex binary', fix: null});
+		return [{name: 'codex found', ok: false, detail: lookup.reason, fix: INSTALL_HINT}, skipped('codex version'), skipped('codex login'), skipped('optional flags')];
+	}
+	const binary = lookup.binary.path;
+	const [version, login, flags] = await Promise.all([
+		runQuick(binary, ['--version'], {env: context.env}),
+		runQuick(binary, ['login', 'status'], {env: context.env}),
+		probeOptionalFlags(binary, {stateDir: resolveStateDir(context.env), env: context.env}),
+	]);
+	const missing = OPTIONAL_FLAGS.filter(flag => !flags.includes(flag));
+	return [
+		{name: 'codex found', ok: true, detail: `${binary} (from ${SOURCES[lookup.binary.source]})`, fix: null},
+		versionCheck(version),
+		loginCheck(login),
+		{
+			name: 'optional flags',
+			ok: missing.length === 0,
+			detail: missing.length === 0 ? flags.join(', ') : `missing ${missing.join(', ')}`,
+			fix: missing.length === 0 ? null : 'upgrade Codex with `npm install -g @openai/codex` (runs still work, but user rules files are loaded)',
+		},
+	];
+}
+
+function versionCheck(result: QuickResult): Check {
+	const text = firstLine(result.stdout) || firstLine(result.stderr);
+	if (result.exitCode === 0 && text) return {name: 'codex version', ok: true, detail: text, fix: null};
+	return {name: 'codex version', ok: false, detail: failureDetail(result, text), fix: `the binary does not run; reinstall it. ${INSTALL_HINT}`};
+}
+
+/** `codex login status` exits 0 when logged in, and 1 printing "Not logged in" when not. */
+function loginCheck(result: QuickResult): Check {
+	const text = firstLine(result.stderr) || firstLine(result.stdout);
+	if (result.exitCode === 0) return {name: 'codex login', ok: true, detail: text || 'logged in', fix: null};
+	return {name: 'codex login', ok: false, detail: failureDetail(result, text), fix: LOGIN_HINT};
+}
+
+function failureDetail(result: QuickResult, text: string): string {
+	if (result.startError) return result.startError;
+	if (result.timedOut) return 'no answer within the probe deadline';
+	return text || `exit code ${result.exitCode ?? 'none'}`;
+}
+
+function firstLine(text: string): string {
+	return text.trim().split('\n', 1)[0]!.trim();
+}
+
+function line(check: Check): string {
+	const mark = check.ok ? 'OK  ' : 'FAIL';
+	return `${mark} ${check.name}: ${sanitize(check.detail)}${check.fix ? ` — fix: ${check.fix}` : ''}`;
+}

@@ -1,0 +1,174 @@
+import {copyFileSync, existsSync, writeFileSync} from 'node:fs';
+import path from 'node:path';
+import {execa} from 'execa';
+import {beforeAll, describe, expect, it} from 'vitest';
+import {ensureBuilt, sift, SIFT_ENTRY} from '../support/cli.js';
+import {FAKE_CODEX, isAlive, readPids, tempDir} from './support.js';
+
+const CHANNEL = {
+	id: 'bugs',
+	name: 'Bugs',
+	fields: [
+		{key: 'ticket', label: 'Ticket', type: 'text', is_required: true, is_unique: true, config: {}},
+		{key: 'status', label: 'Status', type: 'select', is_required: false, is_unique: false, config: {options: [{value: 'new', label: 'New', color: 'gray'}]}},
+	],
+};
+
+type Setup = {db: string; env: NodeJS.ProcessEnv; ids: string[]; dir: string};
+
+function setUp(fakeEnv: Record<string, string> = {}): Setup {
+	const dir = tempDir();
+	const db = path.join(dir, 'sift.db');
+	const importFile = path.join(dir, 'bugs.json');
+	writeFileSync(importFile, JSON.stringify({channel: CHANNEL, items: ['BUG-1', 'BUG-2'].map(ticket => ({values: {ticket, status: 'new'}}))}));
+	const env = {SIFT_STATE_DIR: path.join(dir, 'state'), SIFT_CODEX: FAKE_CODEX, FAKE_CODEX_PIDFILE: path.join(dir, 'pids'), ...fakeEnv};
+	const imported = sift(['import', importFile, '--db', db], env);
+	expect(imported.code, imported.stderr).toBe(0);
+	const listed = JSON.parse(sift(['list', '--db', db, '--json'], env).stdout) as {items: Array<{id: string}>};
+	return {db, env, ids: listed.items.map(item => item.id), dir};
+}
+
+beforeAll(() => ensureBuilt());
+
+describe('sift run', () => {
+	it('--json prints the one object of SPEC §6, progress goes to stderr, the run is recorded', () => {
+		const setup = setUp();
+		const result = sift(['run', 'Triage these', '--items', setup.ids.join(','), '--db', setup.db, '--json'], setup.env);
+		expect(result.code, result.stderr).toBe(0);
+		const summary = JSON.parse(result.stdout) as Record<string, unknown>;
+		expect(Object.keys(summary).sort()).toEqual(
+			['run_id', 'outcome', 'text', 'error', 'usage', 'duration_ms', 'steps', 'edits_applied', 'rejections', 'followups_opened', 'log'].sort(),
+		);
+		expect(summary).toMatchObject({outcome: 'ok', error: null, edits_applied: 1, rejections: 1, followups_opened: 2});
+		expect(summary.steps).toContainEqual({kind: 'mcp_tool_call', label: 'edit_record_item BUG-0043', status: 'failed', result: 'rejected: points, due'});
+		expect(existsSync(summary.log as string)).toBe(true);
+		expect(result.stderr).toContain('✓ edit_record_item BUG-0042 — ok v3');
+		expect(result.stderr).toContain('✗ edit_record_item BUG-0044 — conflict');
+
+		const runs = JSON.parse(sift(['runs', '--db', setup.db, '--json'], setup.env).stdout) as Array<Record<string, unknown>>;
+		expect(runs).toHaveLength(1);
+		expect(runs[0]).toMatchObject({id: summary.run_id, outcome: 'ok', item_ids: setup.ids, instruction: 'Triage these', edits_applied: 1, rejections: 1, followups_opened: 2});
+	});
+
+	it('prints a readable summary without --json', () => {
+		const setup = setUp();
+		const result = sift(['run', 'Triage', '--db', setup.db], setup.env);
+		expect(result.code).toBe(0);
+		expect(result.stdout).toMatch(/^ok — 1 edit applied, 1 edit refused \(2 follow-ups\), \d+\.\d s\n\nSet BUG-0042/);
+		expect(result.stdout).toMatch(/\nlog: .*\.jsonl\n$/);
+	});
+
+	it.each([
+		['crash-after-answer', 3, 'partial'],
+		['auth', 4, 'auth_required'],
+		['mcp-startup-failure', 1, 'failed'],
+	])('%s exits %i (%s)', (mode, code, outcome) => {
+		const setup = setUp({FAKE_CODEX_MODE: mode});
+		const result = sift(['run', 'Triage', '--db', setup.db, '--json'], setup.env);
+		expect(result.code).toBe(code);
+		expect(JSON.parse(result.stdout)).toMatchObject({outcome});
+	});
+
+	it('--timeout stops a hanging run: exit 5', () => {
+		const setup = setUp({FAKE_CODEX_MODE: 'hang'});
+		const result = sift(['run', 'Triage', '--db', setup.db, '--timeout', '1', '--json'], setup.env);
+		expect(result.code).toBe(5);
+		expect(JSON.parse(result.stdout)).toMatchObject({outcome: 'timed_out'});
+		expect(readPids(setup.env.FAKE_CODEX_PIDFILE!).filter(isAlive)).toEqual([]);
+	});
+
+	it('a missing codex exits 1 with how to install it', () => {
+		const setup = setUp();
+		const result = sift(['run', 'Triage', '--db', setup.db, '--codex', '/nonexistent/codex'], setup.env);
+		expect(result.code).toBe(1);
+		expect(result.stdout).toContain('npm install -g @openai/codex');
+	});
+
+	it('SIGINT cancels the run: exit 130, Codex gone', async () => {
+		const setup = setUp({FAKE_CODEX_MODE: 'slow'});
+		const child = execa(process.execPath, [SIFT_ENTRY, 'run', 'Triage', '--db', setup.db, '--json'], {env: {...process.env, ...setup.env}, reject: false});
+		await new Promise<void>(resolve => {
+			child.stderr!.on('data', (chunk: Buffer) => {
+				if (chunk.toString().includes('list_record_items')) resolve();
+			});
+		});
+		child.kill('SIGINT');
+		const result = await child;
+		expect(result.exitCode).toBe(130);
+		expect(JSON.parse(String(result.stdout))).toMatchObject({outcome: 'cancelled'});
+		expect(readPids(setup.env.FAKE_CODEX_PIDFILE!).filter(isAlive)).toEqual([]);
+	});
+
+	it('refuses unknown items before starting Codex, and an empty instruction as a usage error', () => {
+		const setup = setUp();
+		const unknown = sift(['run', 'Triage', '--items', 'nope', '--db', setup.db], setup.env);
+		expect(unknown.code).toBe(1);
+		expect(unknown.stderr).toContain('nope');
+		expect(existsSync(setup.env.FAKE_CODEX_PIDFILE!)).toBe(false);
+		expect(sift(['run', '  ', '--db', setup.db], setup.env).code).toBe(2);
+	});
+});
+
+describe('sift runs', () => {
+	it('lists the history newest first, and shows one run with its steps from the log', () => {
+		const setup = setUp();
+		const first = JSON.parse(sift(['run', 'First pass', '--db', setup.db, '--json'], setup.env).stdout) as {run_id: string};
+		sift(['run', 'Second pass', '--db', setup.db, '--json'], {...setup.env, FAKE_CODEX_MODE: 'auth'});
+		const listing = sift(['runs', '--db', setup.db], setup.env);
+		expect(listing.code).toBe(0);
+		const lines = listing.stdout.trim().split('\n');
+		expect(lines).toHaveLength(2);
+		expect(lines[0]).toMatch(/auth_required .* Second pass$/);
+		expect(lines[1]).toMatch(/ok .* 1 edited, 1 refused .* First pass$/);
+
+		const detail = sift(['runs', first.run_id, '--db', setup.db], setup.env);
+		expect(detail.code).toBe(0);
+		expect(detail.stdout).toContain('failed  edit_record_item BUG-0043 — rejected: points, due');
+		expect(detail.stdout).toContain('Set BUG-0042 to in_progress');
+		expect(sift(['runs', 'run-nope', '--db', setup.db], setup.env).code).toBe(1);
+	});
+
+	it('says so when there are no runs', () => {
+		const setup = setUp();
+		expect(sift(['runs', '--db', setup.db], setup.env).stdout).toMatch(/^No runs yet/);
+	});
+});
+
+describe('sift doctor', () => {
+	it('all OK with a working, logged-in codex', () => {
+		const setup = setUp();
+		const result = sift(['doctor'], setup.env);
+		expect(result.code).toBe(0);
+		expect(result.stdout.trim().split('\n')).toEqual([
+			`OK   codex found: ${FAKE_CODEX} (from SIFT_CODEX)`,
+			'OK   codex version: codex-cli 0.171.0-fake',
+			'OK   codex login: Logged in using ChatGPT',
+			'OK   optional flags: --ignore-rules',
+		]);
+	});
+
+	it('one FAIL line each, with its fix: logged out, an old codex', () => {
+		const setup = setUp();
+		const oldCodex = path.join(setup.dir, 'codex');
+		copyFileSync(FAKE_CODEX, oldCodex);
+		const result = sift(['doctor', '--codex', oldCodex, '--json'], {...setup.env, FAKE_CODEX_LOGGED_IN: '0', FAKE_CODEX_HELP: 'old'});
+		expect(result.code).toBe(1);
+		const report = JSON.parse(result.stdout) as {ok: boolean; checks: Array<{name: string; ok: boolean; detail: string; fix: string | null}>};
+		expect(report.ok).toBe(false);
+		expect(report.checks.map(check => [check.name, check.ok])).toEqual([
+			['codex found', true],
+			['codex version', true],
+			['codex login', false],
+			['optional flags', false],
+		]);
+		expect(report.checks[2]).toMatchObject({detail: 'Not logged in', fix: expect.stringContaining('`codex login`')});
+		expect(report.checks[3]).toMatchObject({detail: 'missing --ignore-rules', fix: expect.stringContaining('npm install -g @openai/codex')});
+	});
+
+	it('without codex, says how to install it', () => {
+		const setup = setUp();
+		const result = sift(['doctor', '--codex', '/nonexistent/codex'], setup.env);
+		expect(result.code).toBe(1);
+		expect(result.stdout.split('\n')[0]).toMatch(/^FAIL codex found: .*\/nonexistent\/codex.* — fix: Install it with `npm install -g @openai\/codex`/);
+	});
+});
