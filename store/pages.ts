@@ -111,8 +111,13 @@ export function listPage(db: Db, channel: LoadedChannel, query: PageQuery = {}):
 	const before = query.beforeId === undefined || query.beforeId === null ? Number.MAX_SAFE_INTEGER : seqOfItemId(query.beforeId, 'before_id');
 	const filter = filterClauses(channel, query.filter);
 	const search = searchClause(channel, query.search);
-	const rows = db.prepare(`SELECT * FROM items WHERE channel_id = ? AND seq < ?${filter.sql}${search.sql} ORDER BY seq DESC LIMIT ?`)
-		.all(channel.id, before, ...filter.params, ...search.params, limit + 1) as ItemRow[];
+	// One read transaction: the items and latest_sequence come from the same snapshot, so a reader
+	// polling from latest_sequence never misses a write another process committed in between.
+	const {rows, latest} = db.transaction(() => ({
+		rows: db.prepare(`SELECT * FROM items WHERE channel_id = ? AND seq < ?${filter.sql}${search.sql} ORDER BY seq DESC LIMIT ?`)
+			.all(channel.id, before, ...filter.params, ...search.params, limit + 1) as ItemRow[],
+		latest: latestSequence(db, channel.id),
+	}))();
 	const items: ItemPreview[] = rows.slice(0, limit).map(row => ({
 		id: row.id,
 		version: row.version,
@@ -123,7 +128,7 @@ export function listPage(db: Db, channel: LoadedChannel, query: PageQuery = {}):
 		schema: schemaOf(channel),
 		items,
 		next_before_id: rows.length > limit ? items.at(-1)!.id : null,
-		latest_sequence: latestSequence(db, channel.id),
+		latest_sequence: latest,
 	};
 }
 

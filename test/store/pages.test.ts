@@ -2,7 +2,7 @@
 // equality filters on select and boolean fields, previews, the schema and latest_sequence.
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {PAGE_LIMIT, PREVIEW_TEXT_LENGTH, type Store} from '../../store/index.js';
+import {openStore, PAGE_LIMIT, PREVIEW_TEXT_LENGTH, type Store} from '../../store/index.js';
 import {cleanTempDirs, human, kitChannel, kitStore, refusal} from './helpers.js';
 
 afterAll(() => cleanTempDirs());
@@ -159,6 +159,32 @@ describe('previews and page metadata', () => {
 		expect(preview).toMatchObject({title: 'short', points: 2, status: 'new', done: false, age_days: 0, double_points: 4});
 		// The full read still has it all.
 		expect(store.readItem('kit', created.item.id).values).toMatchObject({summary: long, notes: 'a long note', meta: {x: 1}});
+	});
+
+	it('latest_sequence is read in the same snapshot as the items, even when another process commits in between', () => {
+		const store = kitStore([{values: {title: 'a', points: 1}}]);
+		const itemId = store.listPage('kit').items[0]!.id;
+		const other = openStore(store.path);
+		// Let another connection commit an edit right after the page's items were read: the moment
+		// the store prepares its latest_sequence query.
+		const prepare = store.db.prepare.bind(store.db);
+		let interleaved = false;
+		store.db.prepare = ((sql: string) => {
+			if (!interleaved && sql.includes('last_sequence') && !sql.includes('UPDATE')) {
+				interleaved = true;
+				other.editItem({channelId: 'kit', itemId, actor: human, values: {points: 2}});
+			}
+
+			return prepare(sql);
+		}) as typeof store.db.prepare;
+		const page = store.listPage('kit');
+		store.db.prepare = prepare;
+		expect(interleaved).toBe(true);
+		// The page shows version 1, so a reader polling from its latest_sequence must get the edit.
+		expect(page.items[0]).toMatchObject({version: 1, preview: {points: 1}});
+		const {events} = store.pollEvents('kit', {afterSequence: page.latest_sequence});
+		expect(events.map(event => [event.type, event.version])).toEqual([['item.updated', 2]]);
+		other.close();
 	});
 
 	it('latest_sequence on a page lets a reader poll from there', () => {
