@@ -18,7 +18,7 @@ export function printTable(title: string, rows: Row[], notes: string[] = []): vo
 	console.log(line(columns, columns.map(() => false)));
 	console.log(`|${widths.map(width => '-'.repeat(width + 2)).join('|')}|`);
 	for (const row of rows) {
-		console.log(line(columns.map(column => cell(row[column])), columns.map(column => typeof row[column] === 'number')));
+		console.log(line(columns.map(column => cell(row[column])), columns.map(column => typeof row[column] === 'number' || /^[\d.]+×?$/.test(String(row[column])))));
 	}
 
 	for (const note of notes) {
