@@ -8,7 +8,7 @@
 // FAKE_CODEX_PIDFILE   append this process's pid, and any grandchild's, one per line
 // FAKE_CODEX_ARGS_FILE write {argv, cwd, cwd_entries, stdin, env_keys} as JSON
 // FAKE_CODEX_CALLS     append one line per invocation (to count probes)
-// FAKE_CODEX_TIMELINE  append {mark, at} (epoch ms, sub-ms) when the first step and the answer are written
+// FAKE_CODEX_TIMELINE  append {mark, at} (epoch ms, sub-ms) at start, and when the first step and the answer are written
 // FAKE_CODEX_HELP      "old": `exec --help` does not list --ignore-rules
 // FAKE_CODEX_LOGGED_IN "0": `login status` says "Not logged in" and exits 1
 //
@@ -54,6 +54,7 @@ async function main() {
 	const options = parseExec(argv.slice(1));
 	if (!options.json) return exitWith(2, err, 'fake codex: only --json output is scripted');
 	if (options.prompt === undefined) return exitWith(2, err, 'fake codex: no prompt after --');
+	mark('started');
 	if (env.FAKE_CODEX_PIDFILE) appendFileSync(env.FAKE_CODEX_PIDFILE, `${process.pid}\n`);
 	if (env.FAKE_CODEX_ARGS_FILE) writeArgsFile(options);
 	// Like Codex: with a prompt argument and a piped stdin, stdin is read to its end first.
