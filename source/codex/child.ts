@@ -104,8 +104,8 @@ class Watch {
 	private readonly timers: NodeJS.Timeout[] = [];
 	private readonly onAbort = () => this.wake();
 
-	constructor(private readonly options: ChildOptions, exited: Promise<Exit>) {
-		this.timers.push(setTimeout(() => this.wake(), Math.max(0, options.deadlineAt - Date.now())));
+	constructor(private readonly options: ChildOptions, exited: Promise<unknown>) {
+		this.armDeadline();
 		options.signal.addEventListener('abort', this.onAbort);
 		void exited.then(() => {
 			this.exited = true;
@@ -115,6 +115,12 @@ class Watch {
 				this.wake();
 			}, options.drainGraceMs));
 		});
+	}
+
+	/** setTimeout waits at most 2^31-1 ms, so a longer deadline is reached in several hops. */
+	private armDeadline(): void {
+		const remaining = this.options.deadlineAt - Date.now();
+		this.timers.push(setTimeout(() => (remaining > MAX_TIMER_MS ? this.armDeadline() : this.wake()), Math.min(MAX_TIMER_MS, Math.max(0, remaining))));
 	}
 
 	/** True once sift must stop the run: cancelled, or past the deadline. */
@@ -136,6 +142,8 @@ class Watch {
 		this.options.signal.removeEventListener('abort', this.onAbort);
 	}
 }
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const EOF = Symbol('eof');
 
