@@ -80,16 +80,18 @@ export function openDatabase(path: string, options: {busyTimeoutMs?: number} = {
 	return db;
 }
 
+/** Bump when the schema changes; every statement in it is idempotent (IF NOT EXISTS). */
+const SCHEMA_VERSION = 2;
+
 function migrate(db: Db): void {
-	const version = db.pragma('user_version', {simple: true}) as number;
-	if (version >= 1) {
+	if ((db.pragma('user_version', {simple: true}) as number) >= SCHEMA_VERSION) {
 		return;
 	}
 
 	db.transaction(() => {
 		db.exec(SCHEMA_SQL);
 		db.exec(RUNS_SCHEMA_SQL);
-		db.pragma('user_version = 1');
+		db.pragma(`user_version = ${SCHEMA_VERSION}`);
 	}).immediate();
 }
 

@@ -1,5 +1,5 @@
 import type {Statement} from 'better-sqlite3';
-import type {Db} from './database.js';
+import {immediate, type Db} from './database.js';
 import {notFound, StoreError} from './errors.js';
 import type {FieldProblem, FollowUp, FollowUpStatus} from './types.js';
 
@@ -83,18 +83,21 @@ export function closeForDeletedItem(db: Db, itemId: string, at: string): void {
 	db.prepare("UPDATE followups SET status = 'dismissed', resolution = 'item_deleted', updated_at = ? WHERE item_id = ? AND status = 'open'").run(at, itemId);
 }
 
+/** Dismisses an open follow-up; a check-and-set in one write transaction, so a concurrent resolution is never overwritten. */
 export function dismissFollowUp(db: Db, id: number, at: string): FollowUp {
-	const row = db.prepare('SELECT * FROM followups WHERE id = ?').get(id) as FollowUpRow | undefined;
-	if (!row) {
-		throw notFound(`follow-up ${id} does not exist`);
-	}
+	return immediate(db, () => {
+		const row = db.prepare('SELECT * FROM followups WHERE id = ?').get(id) as FollowUpRow | undefined;
+		if (!row) {
+			throw notFound(`follow-up ${id} does not exist`);
+		}
 
-	if (row.status !== 'open') {
-		throw new StoreError({error: 'invalid_argument', message: `follow-up ${id} is already ${row.status}`});
-	}
+		if (row.status !== 'open') {
+			throw new StoreError({error: 'invalid_argument', message: `follow-up ${id} is already ${row.status}`});
+		}
 
-	db.prepare("UPDATE followups SET status = 'dismissed', resolution = 'dismissed', updated_at = ? WHERE id = ?").run(at, id);
-	return followUpFromRow({...row, status: 'dismissed', resolution: 'dismissed', updated_at: at});
+		db.prepare("UPDATE followups SET status = 'dismissed', resolution = 'dismissed', updated_at = ? WHERE id = ?").run(at, id);
+		return followUpFromRow({...row, status: 'dismissed', resolution: 'dismissed', updated_at: at});
+	});
 }
 
 export type FollowUpQuery = {channelId?: string; status?: FollowUpStatus; itemId?: string; runId?: string; limit?: number};

@@ -1,6 +1,7 @@
 import {FILTERABLE_TYPES, valueSql, type LoadedChannel} from './channels.js';
 import type {Db} from './database.js';
 import {invalidArgument, quote} from './errors.js';
+import {allowedOf} from './fields/index.js';
 import {isPlainObject} from './fields/spec.js';
 import {computeFormulas, parseStored, seqOfItemId, type ItemRow} from './items.js';
 import {latestSequence} from './events.js';
@@ -67,6 +68,11 @@ function filterClauses(channel: LoadedChannel, filter: unknown): {sql: string; p
 
 		if (field.type === 'boolean' ? typeof value !== 'boolean' : typeof value !== 'string') {
 			throw invalidArgument(`filter.${key} must be ${field.type === 'boolean' ? 'true or false' : 'an option value'}, got ${quote(value)}`);
+		}
+
+		if (field.type === 'select' && !field.config.options!.some(option => option.value === value)) {
+			// A label ("New") would silently match nothing: say which values exist instead.
+			throw invalidArgument(`filter.${key} must be one of the option values, got ${quote(value)}; allowed: ${allowedOf(field).map(option => `${option.value} (${option.label})`).join(', ')}`);
 		}
 
 		parts.push(` AND ${valueSql(key)} = ?`);

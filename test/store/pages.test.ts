@@ -122,8 +122,10 @@ describe('filters', () => {
 		expect(store.listPage('kit', {filter: {status: 'new', done: true}}).items).toHaveLength(10);
 	});
 
-	it('a label is not an option value: no conversion, nothing matches', () => {
-		expect(store.listPage('kit', {filter: {status: 'New'}}).items).toEqual([]);
+	it('a label is not an option value: no conversion; the refusal lists the values with labels', () => {
+		const body = refusal(() => store.listPage('kit', {filter: {status: 'New'}}));
+		expect(body).toMatchObject({error: 'invalid_argument'});
+		expect((body as {message: string}).message).toMatch(/^filter\.status must be one of the option values, got "New"; allowed: new \(New\)/);
 	});
 
 	it('a bad filter key or value gets a clear error', () => {

@@ -1,0 +1,34 @@
+// Opening a file: WAL, the busy timeout, and migration of a database made by an older sift.
+import {mkdtempSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import Database from 'better-sqlite3';
+import {describe, expect, it} from 'vitest';
+import {openStore} from '../../store/index.js';
+
+const tables = (db: Database.Database) => (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{name: string}>).map(row => row.name);
+
+describe('opening a store file', () => {
+	it('uses WAL and a busy timeout', () => {
+		const store = openStore(join(mkdtempSync(join(tmpdir(), 'sift-db-')), 's.db'));
+		expect(store.db.pragma('journal_mode', {simple: true})).toBe('wal');
+		expect(store.db.pragma('busy_timeout', {simple: true})).toBeGreaterThanOrEqual(5000);
+		store.close();
+	});
+
+	it('adds what a version-1 file lacks (the runs table) and keeps its data', () => {
+		const path = join(mkdtempSync(join(tmpdir(), 'sift-db-')), 'old.db');
+		const store = openStore(path);
+		store.importChannel({channel: {id: 'c', name: 'C', fields: [{key: 't', label: 'T', type: 'text'}]}, items: [{values: {t: 'kept'}}]});
+		store.close();
+		const old = new Database(path);
+		old.exec('DROP TABLE runs');
+		old.pragma('user_version = 1');
+		old.close();
+
+		const reopened = openStore(path);
+		expect(tables(reopened.db)).toContain('runs');
+		expect(reopened.listPage('c').items[0]!.preview).toEqual({t: 'kept'});
+		reopened.close();
+	});
+});
