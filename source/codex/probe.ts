@@ -21,7 +21,7 @@ export function probeCachePath(stateDir: string): string {
  */
 export async function probeOptionalFlags(
 	binary: string,
-	options: {stateDir: string; env?: NodeJS.ProcessEnv},
+	options: {stateDir: string; env?: NodeJS.ProcessEnv; signal?: AbortSignal},
 ): Promise<OptionalFlag[]> {
 	const mtimeMs = statSync(binary).mtimeMs;
 	const cached = memory.get(binary) ?? readCache(options.stateDir)[binary];
@@ -29,7 +29,7 @@ export async function probeOptionalFlags(
 		memory.set(binary, cached);
 		return cached.flags;
 	}
-	const help = await runQuick(binary, ['exec', '--help'], {env: options.env});
+	const help = await runQuick(binary, ['exec', '--help'], {env: options.env, signal: options.signal});
 	const flags = flagsListedIn(help.stdout);
 	// A failed probe proves nothing about the binary, so it is not remembered.
 	if (help.exitCode === 0) remember(options.stateDir, binary, {mtimeMs, flags});

@@ -17,7 +17,7 @@ export type QuickResult = {
 export async function runQuick(
 	binary: string,
 	args: string[],
-	options: {env?: NodeJS.ProcessEnv; timeoutMs?: number} = {},
+	options: {env?: NodeJS.ProcessEnv; timeoutMs?: number; signal?: AbortSignal} = {},
 ): Promise<QuickResult> {
 	const result = await execa(binary, args, {
 		stdin: 'ignore',
@@ -25,8 +25,9 @@ export async function runQuick(
 		env: options.env ?? process.env,
 		extendEnv: false,
 		timeout: options.timeoutMs ?? PROBE_DEADLINE_MS,
+		...(options.signal ? {cancelSignal: options.signal} : {}),
 	});
-	const spawnFailed = result.failed && result.exitCode === undefined && !result.timedOut && !result.isTerminated;
+	const spawnFailed = result.failed && result.exitCode === undefined && !result.timedOut && !result.isTerminated && !result.isCanceled;
 	return {
 		exitCode: result.exitCode,
 		stdout: String(result.stdout ?? ''),

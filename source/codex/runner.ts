@@ -175,14 +175,15 @@ async function launch(context: RunContext, deadlineAt: number, onLine: (line: st
 	const {options, env, runId, stateDir} = context;
 	const lookup = resolveCodexBinary(options.codex, env);
 	if (!lookup.ok) return {decision: {outcome: 'codex_missing', error: lookup.message}};
-	if (context.signal.aborted) return {decision: {outcome: 'cancelled', error: 'Cancelled before Codex started.'}};
 	let prompt: string;
 	try {
 		prompt = buildPrompt({channelId: options.channelId, itemIds: options.itemIds ?? [], instruction: options.instruction, transcript: options.transcript});
 	} catch (error) {
 		return {decision: {outcome: 'failed', error: (error as Error).message}};
 	}
-	const supportedFlags = await probeOptionalFlags(lookup.binary.path, {stateDir, env});
+	const supportedFlags = await probeOptionalFlags(lookup.binary.path, {stateDir, env, signal: context.signal});
+	// cancel() can first be called here: startRun has returned by the time the probe yields.
+	if (context.signal.aborted) return {decision: {outcome: 'cancelled', error: 'Cancelled before Codex started.'}};
 	const command = buildCodexCommand({
 		prompt,
 		runId,

@@ -269,3 +269,23 @@ describe('runner', () => {
 		expect(log.end).toMatchObject({outcome: 'ok', text: run.result.text, edits_applied: 1, rejections: 1, followups_opened: 2});
 	});
 });
+
+describe('runner cancelled before Codex starts', () => {
+	it('never spawns Codex', async () => {
+		const dir = tempDir();
+		const pidFile = path.join(dir, 'pids');
+		const handle = startRun({
+			instruction: 'Triage',
+			channelId: 'bugs',
+			dbPath: path.join(dir, 'sift.db'),
+			codex: FAKE_CODEX,
+			stateDir: path.join(dir, 'state'),
+			env: {...process.env, FAKE_CODEX_PIDFILE: pidFile},
+		});
+		handle.cancel();
+		const result = await handle.done;
+		expect(result.outcome).toBe('cancelled');
+		expect(result.pid).toBeUndefined();
+		expect(readPids(pidFile)).toEqual([]);
+	});
+});
