@@ -69,9 +69,10 @@ export async function superviseChild(options: ChildOptions): Promise<ChildExit> 
 	const watch = new Watch(options, exited);
 	try {
 		await readUntilDone(lines, watch, options.onLine);
+	} finally {
+		// Also when onLine throws (the run log cannot be written): the run's processes still go.
 		await terminateGroup(group, exited, options.killGraceMs);
 		await within(stderrClosed, options.drainGraceMs);
-	} finally {
 		watch.dispose();
 		untrackGroup(group);
 		child.stdout!.destroy();

@@ -1,4 +1,4 @@
-import {copyFileSync, existsSync, readFileSync} from 'node:fs';
+import {copyFileSync, existsSync, readFileSync, rmSync} from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {startRun, type RunOptions, type RunResult} from '../../source/codex/runner.js';
@@ -287,5 +287,32 @@ describe('runner cancelled before Codex starts', () => {
 		expect(result.outcome).toBe('cancelled');
 		expect(result.pid).toBeUndefined();
 		expect(readPids(pidFile)).toEqual([]);
+	});
+});
+
+describe('runner whose log cannot be written mid-run', () => {
+	it('rejects done, and still kills the whole group', async () => {
+		const dir = tempDir();
+		const pidFile = path.join(dir, 'pids');
+		const handle = startRun({
+			instruction: 'Triage',
+			channelId: 'bugs',
+			dbPath: path.join(dir, 'sift.db'),
+			codex: FAKE_CODEX,
+			stateDir: path.join(dir, 'state'),
+			killGraceMs: 300,
+			env: {...process.env, FAKE_CODEX_MODE: 'slow', FAKE_CODEX_PIDFILE: pidFile},
+		});
+		for await (const update of handle.updates) {
+			if (update.type === 'step') {
+				rmSync(path.join(dir, 'state', 'runs'), {recursive: true});
+				break;
+			}
+		}
+		await expect(handle.done).rejects.toThrow(/ENOENT/);
+		const pids = readPids(pidFile);
+		expect(pids).toHaveLength(1);
+		expect(pids.filter(isAlive)).toEqual([]);
+		expect(liveGroupMembers(pids[0]!)).toEqual([]);
 	});
 });
