@@ -1,8 +1,5 @@
 import {existsSync} from 'node:fs';
-import {render} from 'ink';
 import {openStore, StoreError} from '../../store/index.js';
-import {App} from '../ui/app.js';
-import {makeTheme} from '../ui/theme.js';
 import {databasePath} from './common.js';
 import type {Command} from './context.js';
 
@@ -23,10 +20,18 @@ const tui: Command = async context => {
 		return 2;
 	}
 
+	// Raw mode before anything renders: keys typed while Ink mounts are neither echoed nor line-buffered.
+	stdin.setRawMode(true);
+	// React's production build unless asked otherwise: development checks cost every frame. This
+	// file holds no JSX (which would load React before this line); the app is imported below.
+	process.env.NODE_ENV ??= 'production';
+	const {startApp} = await import('../ui/start.js');
+
 	let store;
 	try {
 		store = openStore(dbPath);
 	} catch (error) {
+		stdin.setRawMode(false);
 		context.stderr.write(`sift: cannot open ${dbPath}: ${(error as Error).message}\n`);
 		return 1;
 	}
@@ -41,19 +46,16 @@ const tui: Command = async context => {
 			}
 		}
 
-		const instance = render(
-			<App
-				store={store}
-				dbPath={dbPath}
-				channelId={context.flags.channel}
-				theme={makeTheme(context.env)}
-				run={{codex: context.flags.codex, model: context.flags.model, codexConfig: context.flags.codexConfig, keepApiEnv: context.flags.keepApiEnv, env: context.env, timeoutMs: context.flags.timeout === undefined ? undefined : context.flags.timeout * 1000}}
-			/>,
-			{exitOnCtrlC: false, patchConsole: true, maxFps: 60},
-		);
-		await instance.waitUntilExit();
+		await startApp({
+			store,
+			dbPath,
+			channelId: context.flags.channel,
+			env: context.env,
+			run: {codex: context.flags.codex, model: context.flags.model, codexConfig: context.flags.codexConfig, keepApiEnv: context.flags.keepApiEnv, env: context.env, timeoutMs: context.flags.timeout === undefined ? undefined : context.flags.timeout * 1000},
+		});
 		return 0;
 	} finally {
+		if (stdin.isTTY) stdin.setRawMode(false);
 		store.close();
 	}
 };

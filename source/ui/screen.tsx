@@ -1,4 +1,4 @@
-import {Box, Text, useApp, useInput, type Key} from 'ink';
+import {Box, Text, useApp, type Key} from 'ink';
 import {useCallback, useEffect, useMemo, useRef, useState} from 'react';
 import type {Field, FollowUp, Item, Store, StoreEvent} from '../../store/index.js';
 import {resolveStateDir} from '../codex/paths.js';
@@ -19,6 +19,7 @@ import {chooseColumns, editableText, nameField, parseTyped, previewFromValues, t
 import {loadRunHistory, runSteps, type RunSummary} from './history.js';
 import {useEvents} from './hooks/use-events.js';
 import {useFollowUps} from './hooks/use-followups.js';
+import {useKeyQueue} from './hooks/use-keys.js';
 import {usePage, type ListQuery} from './hooks/use-page.js';
 import {useRun, type RunSettings, type RunView} from './hooks/use-run.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
@@ -681,7 +682,7 @@ export function Screen({store, channelId, dbPath, run: runOptions}: ScreenProps)
 		else if (action === 'open' && history[overlay.cursor]) setOverlay({...overlay, open: true});
 	};
 
-	useInput((input, key) => {
+	useKeyQueue((input, key) => {
 		if (keyName(input, key) === 'ctrl+c') {
 			if (run.active && overlay.kind !== 'confirm') setOverlay({kind: 'confirm', question: 'A Codex run is active. Cancel it and quit? y/n', action: 'quit'});
 			else quit();
@@ -698,7 +699,7 @@ export function Screen({store, channelId, dbPath, run: runOptions}: ScreenProps)
 			case 'help': { if (actionFor('help', input, key) === 'cancel') setOverlay(NONE); break; }
 			default: { break; }
 		}
-	});
+	}, () => scopeOf(overlay) === 'text');
 
 	// ---- render ----------------------------------------------------------------------------
 

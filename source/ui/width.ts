@@ -43,14 +43,18 @@ export function cellWidth(text: string): number {
 	return width;
 }
 
-/** Cuts text to at most `width` cells, ending in `…` when something was cut. */
-export function truncate(text: string, width: number): string {
+/**
+ * Cuts text to at most `width` cells, ending in `marker` when something was cut. The list uses
+ * the ASCII `~` (as tig does): a line of printable ASCII takes Ink's fast measuring path, which
+ * keeps a keypress to its frame markedly faster on a screen full of cut titles.
+ */
+export function truncate(text: string, width: number, marker = '…'): string {
 	if (width <= 0) {
 		return '';
 	}
 
 	if (ASCII.test(text)) {
-		return text.length <= width ? text : `${text.slice(0, width - 1)}…`;
+		return text.length <= width ? text : `${text.slice(0, width - 1)}${marker}`;
 	}
 
 	if (cellWidth(text) <= width) {
@@ -69,12 +73,12 @@ export function truncate(text: string, width: number): string {
 		used += w;
 	}
 
-	return `${out}…`;
+	return `${out}${marker}`;
 }
 
 /** Truncates, then pads with spaces to exactly `width` cells. */
-export function fit(text: string, width: number): string {
-	const cut = truncate(text, width);
+export function fit(text: string, width: number, marker = '…'): string {
+	const cut = truncate(text, width, marker);
 	const pad = width - cellWidth(cut);
 	return pad > 0 ? cut + ' '.repeat(pad) : cut;
 }

@@ -31,6 +31,10 @@ export type LaunchOptions = {
 	cols?: number;
 	rows?: number;
 	cwd?: string;
+	/** Flags for node itself (e.g. --cpu-prof). */
+	nodeArgs?: string[];
+	/** Another script instead of the CLI (for harness tests). */
+	entry?: string;
 };
 
 /**
@@ -53,7 +57,7 @@ export class PtyApp {
 		const cols = options.cols ?? 120;
 		const rows = options.rows ?? 36;
 		this.term = new Terminal({cols, rows, allowProposedApi: true});
-		this.proc = pty.spawn(process.execPath, [CLI(), ...options.args], {
+		this.proc = pty.spawn(process.execPath, [...(options.nodeArgs ?? []), options.entry ?? CLI(), ...options.args], {
 			name: 'xterm-256color',
 			cols,
 			rows,

@@ -22,6 +22,8 @@ export type ListProps = {
 };
 
 const GUTTER = 2;
+/** Cut marker inside rows: ASCII keeps rows on Ink's fast width path (see width.ts). */
+const CUT = '~';
 
 /** Segments cut to exactly `width` cells. */
 function fitSegments(segments: Segment[], width: number): Segment[] {
@@ -34,7 +36,7 @@ function fitSegments(segments: Segment[], width: number): Segment[] {
 			out.push(segment);
 			left -= w;
 		} else {
-			out.push({...segment, text: truncate(segment.text, left)});
+			out.push({...segment, text: truncate(segment.text, left, CUT)});
 			left -= cellWidth(out.at(-1)!.text);
 			break;
 		}
@@ -68,9 +70,9 @@ const ListRow = memo(function ListRow({row, columns, selected, marked, changed}:
 /** The list: a header line of column labels, then one line per row of the viewport. */
 export function List(props: ListProps) {
 	const visible = props.rows.slice(props.top, props.top + Math.max(0, props.height - 1));
-	const labels = props.columns.map(column => fit(sanitize(column.field.label), column.width)).join(' ');
+	const labels = props.columns.map(column => fit(sanitize(column.field.label), column.width, CUT)).join(' ');
 	return (
-		<Box flexDirection="column" width={props.width} height={props.height} overflow="hidden">
+		<Box flexDirection="column" width={props.width} height={props.height}>
 			<Text bold wrap="truncate-end">{' '.repeat(GUTTER)}{labels}</Text>
 			{props.rows.length === 0 ? <Text dimColor>{props.empty}</Text> : null}
 			{visible.map((row, index) => (
