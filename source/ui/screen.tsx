@@ -282,6 +282,12 @@ export function Screen({store, channelId, dbPath, run: runOptions}: ScreenProps)
 	const submitEdit = useCallback((o: EditOverlay, value: unknown) => {
 		const field = o.field!;
 		const before = o.values[field.key];
+		if (JSON.stringify(before ?? null) === JSON.stringify(value ?? null)) {
+			setOverlay(NONE);
+			say(`${o.name}: ${sanitize(field.label)} is already ${shortValue(field, value)}; nothing changed.`);
+			return;
+		}
+
 		const outcome = editField(store, channelId, o.itemId, field.key, value, o.version, before);
 		switch (outcome.kind) {
 			case 'ok': {

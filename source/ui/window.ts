@@ -76,7 +76,8 @@ export function prependPage(w: PageWindow, page: FetchedPage): PageWindow {
 	}
 
 	const added = page.items.length;
-	return {...w, rows, sizes, firstPage: w.firstPage - 1, nextBefore, cursor: w.cursor + added, top: w.top + added};
+	const last = Math.max(0, rows.length - 1);
+	return {...w, rows, sizes, firstPage: w.firstPage - 1, nextBefore, cursor: Math.min(last, w.cursor + added), top: Math.min(last, w.top + added)};
 }
 
 /** Moves the cursor (clamped to what is loaded) and keeps it inside a viewport of `height` rows. */

@@ -84,8 +84,9 @@ export function RunPane({run, now, frame, width, height}: RunPaneProps) {
 		}
 	}
 
-	if (run.usage || run.result) {
-		const usage = run.usage ? `${n(run.usage.input_tokens)} in (${n(run.usage.cached_input_tokens)} cached) · ${n(run.usage.output_tokens)} out` : 'no usage reported';
+	const usageSeen = run.usage ?? run.result?.usage ?? null;
+	if (usageSeen || run.result) {
+		const usage = usageSeen ? `${n(usageSeen.input_tokens)} in (${n(usageSeen.cached_input_tokens)} cached) · ${n(usageSeen.output_tokens)} out` : 'no usage reported';
 		const counts = run.result ? ` · ${run.result.editsApplied} edits · ${run.result.rejections} refused · ${run.result.followupsOpened} follow-ups` : '';
 		tail.push(<Text key="usage" dimColor wrap="truncate-end">{`usage: ${usage}${counts}`}</Text>);
 	}
@@ -112,11 +113,13 @@ export function RunPane({run, now, frame, width, height}: RunPaneProps) {
 			{run.steps.length === 0 && running ? <Text dimColor>  waiting for Codex…</Text> : null}
 			{steps.map(step => (
 				<Text key={step.id} wrap="truncate-end">
-					{step.status === 'running' ? <Text color={theme.color('cyan')}>{`${SPINNER[frame % SPINNER.length]} `}</Text> : null}
+					{step.status === 'running' && running ? <Text color={theme.color('cyan')}>{`${SPINNER[frame % SPINNER.length]} `}</Text> : null}
+					{step.status === 'running' && !running ? <Text dimColor>- </Text> : null}
 					{step.status === 'done' ? <Text color={theme.color('green')}>✓ </Text> : null}
 					{step.status === 'failed' ? <Text color={theme.color('red')}>✗ </Text> : null}
 					<Text>{sanitize(step.label)}</Text>
 					{step.result ? <Text dimColor>{`  ${sanitize(step.result)}`}</Text> : null}
+					{step.status === 'running' && !running ? <Text dimColor>  (never finished)</Text> : null}
 				</Text>
 			))}
 			{answerLines.length > 0 && answerRoom > 0 ? (
