@@ -156,7 +156,7 @@ const HOSTILE_TITLES = [
 ];
 
 /** mulberry32: a tiny, fast, seeded 32-bit PRNG. Returns floats in [0, 1). */
-function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
 	let a = seed >>> 0;
 	return () => {
 		a = (a + 0x6d2b79f5) | 0;

@@ -3,7 +3,7 @@
 import {existsSync, mkdirSync, mkdtempSync, renameSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import {bugsChannel, generateBugItems} from '../../demo-data/generate.js';
+import {bugsChannel, generateBugItems, mulberry32} from '../../demo-data/generate.js';
 import {openStore, type Store, type StoreOptions} from '../../store/index.js';
 
 export type Row = Record<string, string | number>;
@@ -53,17 +53,8 @@ export function timeUs(work: () => unknown): number {
 	return Number(process.hrtime.bigint() - start) / 1000;
 }
 
-/** Seeded PRNG (mulberry32), so every run makes the same choices. */
-export function seeded(seed: number): () => number {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6D_2B_79_F5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-	};
-}
+/** Seeded PRNG, so every run makes the same choices. */
+export const seeded = mulberry32;
 
 /** A fixed clock for generated data, so cached databases are the same on every run. */
 export const BENCH_NOW = new Date('2026-01-01T00:00:00.000Z');

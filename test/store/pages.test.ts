@@ -3,21 +3,10 @@
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {openStore, PAGE_LIMIT, PREVIEW_TEXT_LENGTH, type Store} from '../../store/index.js';
+import {mulberry32} from '../../demo-data/generate.js';
 import {cleanTempDirs, human, kitChannel, kitStore, refusal} from './helpers.js';
 
 afterAll(() => cleanTempDirs());
-
-/** Small seeded PRNG so a failure can be replayed. */
-function mulberry32(seed: number): () => number {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6D_2B_79_F5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-	};
-}
 
 describe('cursor stability (before_id)', () => {
 	for (const seed of [1, 2, 3]) {
