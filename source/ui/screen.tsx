@@ -47,7 +47,7 @@ const FILTERABLE = new Set(['select', 'boolean']);
 export function defaultInstruction(fields: Field[], count: number): string {
 	const settable = fields.filter(field => field.type !== 'formula' && !field.is_unique && (field.type === 'select' || field.type === 'number' || field.type === 'date' || field.type === 'multi_select')).map(field => field.key);
 	const what = count === 1 ? 'this record' : `these ${count} records`;
-	return `Triage ${what}: read each one and set ${settable.join(', ') || 'its fields'} from what its text asks for, using only values the schema allows (option values, not labels). Where a wish does not fit the schema, do not guess: leave that field and say what you could not set and why.`;
+	return `Triage ${what}: read ${count === 1 ? 'it' : 'each one'} and set ${settable.join(', ') || 'its fields'} from what its text asks for, using only values the schema allows (option values, not labels). Where a wish does not fit the schema, do not guess: leave that field and say what you could not set and why.`;
 }
 
 function scopeOf(overlay: Overlay): Scope {
