@@ -16,7 +16,8 @@ import {RunPane, seconds, SPINNER} from './components/run-pane.js';
 import {TextField} from './components/text-field.js';
 import {editField, editNotes, fieldChoices, fieldRules, isPicked, editableFields, optionChoices, shortValue, describeChanges, problemNotes} from './edit.js';
 import {chooseColumns, editableText, nameField, parseTyped, previewFromValues, titleField} from './format.js';
-import {loadRunHistory, runSteps, type RunSummary} from './history.js';
+import type {RunSummary} from './history.js';
+import type {Step} from '../codex/steps.js';
 import {useEvents} from './hooks/use-events.js';
 import {useFollowUps} from './hooks/use-followups.js';
 import {useKeyQueue} from './hooks/use-keys.js';
@@ -499,8 +500,10 @@ export function Screen({store, channelId, dbPath, run: runOptions}: ScreenProps)
 
 			case 'followUps': { openQueue(); break; }
 			case 'history': {
-				setHistory(loadRunHistory(stateDir));
-				setOverlay({kind: 'history', cursor: 0, open: false});
+				void import('./history.js').then(({loadRunHistory}) => {
+					setHistory(loadRunHistory(stateDir));
+					setOverlay({kind: 'history', cursor: 0, open: false});
+				});
 				break;
 			}
 
@@ -709,11 +712,18 @@ export function Screen({store, channelId, dbPath, run: runOptions}: ScreenProps)
 
 	// ---- render ----------------------------------------------------------------------------
 
-	const openHistory = useMemo(() => {
-		if (overlay.kind !== 'history' || !overlay.open) return null;
-		const chosen = history[overlay.cursor];
-		return chosen ? {run: chosen, steps: runSteps(chosen.logPath)} : null;
-	}, [overlay, history]);
+	const [openHistory, setOpenHistory] = useState<{run: RunSummary; steps: Step[]} | null>(null);
+	const historyOpen = overlay.kind === 'history' && overlay.open ? history[overlay.cursor] ?? null : null;
+	useEffect(() => {
+		if (!historyOpen) {
+			setOpenHistory(null);
+			return;
+		}
+
+		void import('./history.js').then(({runSteps}) => {
+			setOpenHistory({run: historyOpen, steps: runSteps(historyOpen.logPath)});
+		});
+	}, [historyOpen]);
 
 	const scopeText = [
 		page.query.search ? `search "${sanitize(page.query.search)}"` : null,

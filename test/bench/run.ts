@@ -8,6 +8,7 @@ import {benchEditCost} from './store-edit.js';
 import {benchPageLatency} from './store-latency.js';
 import {benchPagingUnderChange} from './store-paging.js';
 import {benchStaleVersions} from './store-stale.js';
+import {benchUi} from './ui.js';
 
 const quick = process.argv.includes('--quick');
 const started = Date.now();
@@ -22,5 +23,8 @@ benchPageLatency(quick);
 
 // Codex runner (SPEC §4): wrapper lag behind a fake codex's own timeline.
 await benchRunner();
+
+// The TUI (SPEC §5, issue 5): the built app in a pseudo-terminal.
+await benchUi(quick);
 
 console.log(`\nall benchmarks done in ${((Date.now() - started) / 1000).toFixed(1)} s`);

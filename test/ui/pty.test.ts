@@ -112,7 +112,7 @@ describe('the TUI in a pseudo-terminal', () => {
 	});
 
 	it('runs Codex on marked rows: steps show live, and a row edited meanwhile changes in place', async () => {
-		const app = start({env: {FAKE_CODEX_MODE: 'slow', FAKE_CODEX_DELAY_MS: '250'}});
+		const app = start({env: {FAKE_CODEX_MODE: 'slow', FAKE_CODEX_DELAY_MS: '400'}});
 		await app.waitFor('BUG-1600');
 		app.press(' ', ' ');
 		await app.waitFor('2 marked');

@@ -1,9 +1,9 @@
 import {useCallback, useEffect, useReducer, useRef} from 'react';
-import {startRun, type RunHandle, type RunOptions, type RunResult} from '../../codex/runner.js';
+import type {RunHandle, RunOptions, RunResult} from '../../codex/runner.js';
 import type {Step} from '../../codex/steps.js';
 import type {RunUpdate, Usage} from '../../codex/tracker.js';
-import {loadTranscript, type Turn} from '../../codex/transcript.js';
-import {resolveStateDir} from '../../codex/paths.js';
+import type {Turn} from '../../codex/transcript.js';
+import {newRunId, resolveStateDir} from '../../codex/paths.js';
 
 /** What the run pane shows. */
 export type RunView = {
@@ -110,47 +110,70 @@ export function useRun(settings: RunSettings, onFinish?: (result: RunResult | nu
 	const viewRef = useRef<RunView | null>(null);
 	viewRef.current = run;
 
+	const starting = useRef(false);
+
+	/**
+	 * Starts a run (false if one is already going). The runner's modules load on the first run,
+	 * not at launch: the first frame does not wait for code it may never need.
+	 */
 	const start = useCallback((instruction: string, itemIds: string[]) => {
-		if (handle.current) return false;
+		if (handle.current || starting.current) return false;
+		starting.current = true;
 		const current = settingsRef.current;
 		const stateDir = current.stateDir ?? resolveStateDir(current.env ?? process.env);
-		let transcript: Turn[];
-		try {
-			transcript = loadTranscript(stateDir, sessionRuns.current);
-		} catch {
-			transcript = [];
-		}
-
-		const started = startRun({...current, stateDir, instruction, itemIds, transcript});
-		handle.current = started;
-		const {runId} = started;
+		const runId = newRunId();
 		dispatch({type: 'start', runId, instruction, itemIds, at: Date.now()});
 		void (async () => {
+			const [{startRun}, {loadTranscript}] = await Promise.all([import('../../codex/runner.js'), import('../../codex/transcript.js')]);
+			let transcript: Turn[];
 			try {
-				for await (const update of started.updates) {
-					dispatch({type: 'update', runId, update});
-				}
+				transcript = loadTranscript(stateDir, sessionRuns.current);
 			} catch {
-				// The feed never throws; `done` reports failures.
+				transcript = [];
 			}
-		})();
-		started.done.then(result => {
+
+			const started = startRun({...current, stateDir, instruction, itemIds, transcript, runId});
+			handle.current = started;
+			starting.current = false;
+			if (cancelEarly.current) {
+				cancelEarly.current = false;
+				started.cancel();
+			}
+
+			started.done.then(result => {
+				handle.current = null;
+				sessionRuns.current.push(runId);
+				dispatch({type: 'done', runId, result, at: Date.now()});
+				finishRef.current?.(result, {...viewRef.current!, result});
+			}, (error: unknown) => {
+				handle.current = null;
+				const message = `The run could not be recorded: ${(error as Error).message}`;
+				dispatch({type: 'crash', runId, message, at: Date.now()});
+				finishRef.current?.(null, viewRef.current!);
+			});
+			for await (const update of started.updates) {
+				dispatch({type: 'update', runId, update});
+			}
+		})().catch((error: unknown) => {
+			starting.current = false;
 			handle.current = null;
-			sessionRuns.current.push(runId);
-			dispatch({type: 'done', runId, result, at: Date.now()});
-			finishRef.current?.(result, {...viewRef.current!, result});
-		}, (error: unknown) => {
-			handle.current = null;
-			const message = `The run could not be recorded: ${(error as Error).message}`;
-			dispatch({type: 'crash', runId, message, at: Date.now()});
+			dispatch({type: 'crash', runId, message: `Codex could not be started: ${(error as Error).message}`, at: Date.now()});
 			finishRef.current?.(null, viewRef.current!);
 		});
 		return true;
 	}, []);
 
+	const cancelEarly = useRef(false);
 	const cancel = useCallback(() => {
 		const current = handle.current;
-		if (!current) return false;
+		if (!current) {
+			if (!starting.current || !viewRef.current) return false;
+			// Still loading the runner: cancel as soon as it exists.
+			cancelEarly.current = true;
+			dispatch({type: 'cancelling', runId: viewRef.current.runId});
+			return true;
+		}
+
 		dispatch({type: 'cancelling', runId: current.runId});
 		current.cancel();
 		return true;
@@ -158,6 +181,11 @@ export function useRun(settings: RunSettings, onFinish?: (result: RunResult | nu
 
 	/** Cancels any active run and waits until its processes are gone (for quitting). */
 	const shutdown = useCallback(async () => {
+		for (let waited = 0; starting.current && waited < 5000; waited += 20) {
+			// eslint-disable-next-line no-await-in-loop
+			await new Promise(resolve => setTimeout(resolve, 20));
+		}
+
 		const current = handle.current;
 		if (!current) return;
 		current.cancel();
