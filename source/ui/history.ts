@@ -1,3 +1,5 @@
+import type {Db} from '../../store/database.js';
+import {listRuns} from '../../store/runs.js';
 import {loadRunLog, listRunLogPaths} from '../codex/runlog.js';
 import type {Step} from '../codex/steps.js';
 import {RunTracker} from '../codex/tracker.js';
@@ -20,8 +22,50 @@ export type RunSummary = {
 	logPath: string;
 };
 
-/** The newest runs first, read from the run logs (damaged logs are repaired on the way). */
-export function loadRunHistory(stateDir: string, limit = 30): RunSummary[] {
+/**
+ * The newest runs first: this database's runs table, each with its answer from its log; runs
+ * that only left a log in the state dir (not recorded in this database) come after.
+ */
+export function loadRunHistory(stateDir: string, db: Db | null, limit = 50): RunSummary[] {
+	const fromTable: RunSummary[] = [];
+	if (db) {
+		try {
+			for (const row of listRuns(db, {limit})) {
+				let end;
+				try {
+					end = row.log_path ? loadRunLog(row.log_path).end : null;
+				} catch {
+					end = null;
+				}
+
+				fromTable.push({
+					runId: row.id,
+					channelId: row.channel_id,
+					startedAt: row.started_at,
+					outcome: row.outcome,
+					instruction: row.instruction,
+					itemIds: row.item_ids,
+					durationMs: end?.duration_ms ?? (row.finished_at ? Date.parse(row.finished_at) - Date.parse(row.started_at) : null),
+					editsApplied: row.edits_applied,
+					rejections: row.rejections,
+					followupsOpened: row.followups_opened,
+					error: row.error,
+					text: end?.text ?? '',
+					logPath: row.log_path ?? '',
+				});
+			}
+		} catch {
+			// An older file without the runs table: the logs still tell.
+		}
+	}
+
+	const known = new Set(fromTable.map(run => run.runId));
+	const fromLogs = loadLogHistory(stateDir, limit).filter(run => !known.has(run.runId));
+	return [...fromTable, ...fromLogs].slice(0, limit);
+}
+
+/** Runs as their logs tell them (damaged logs are repaired on the way). */
+function loadLogHistory(stateDir: string, limit: number): RunSummary[] {
 	const paths = listRunLogPaths(stateDir).slice(-limit).reverse();
 	const runs: RunSummary[] = [];
 	for (const path of paths) {

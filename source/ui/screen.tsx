@@ -139,7 +139,7 @@ export function Screen({store, channelId, dbPath, run: runOptions}: ScreenProps)
 		say(`Codex ${result.outcome} in ${seconds(result.durationMs)}: ${counts}${extra}${result.followupsOpened > 0 ? ' · F to resolve' : ''}`, tone);
 	}, [followUps, say]);
 
-	const run = useRun({...runOptions, dbPath, channelId}, onRunFinish);
+	const run = useRun({...runOptions, dbPath, channelId}, store.db, onRunFinish);
 
 	// Live updates: rows change in place from the event log.
 	const refreshRow = useCallback((id: string) => {
@@ -501,7 +501,7 @@ export function Screen({store, channelId, dbPath, run: runOptions}: ScreenProps)
 			case 'followUps': { openQueue(); break; }
 			case 'history': {
 				void import('./history.js').then(({loadRunHistory}) => {
-					setHistory(loadRunHistory(stateDir));
+					setHistory(loadRunHistory(stateDir, store.db));
 					setOverlay({kind: 'history', cursor: 0, open: false});
 				});
 				break;

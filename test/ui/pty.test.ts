@@ -133,6 +133,15 @@ describe('the TUI in a pseudo-terminal', () => {
 		expect(done).toMatch(/✗ edit_record_item BUG-0043\s+rejected: points, due/);
 		expect(done).toContain('usage: 5,120 in (1,024 cached) · 312 out');
 		expect(done).toContain('Could not set');
+		// R: the run history, from the runs table (and the log for the answer).
+		app.press('R');
+		const history = await app.waitFor('Run history');
+		expect(history).toMatch(/ok\s+[\d.]+s\s+2 items, 1 edits\s+Triage these 2 records/);
+		app.press(KEYS.enter);
+		const opened = await app.waitFor(/✗ edit_record_item BUG-0043\s+rejected: points, due/);
+		expect(opened).toContain('Answer:');
+		app.press(KEYS.escape, KEYS.escape);
+		await app.waitFor(text => !text.includes('Run history'));
 		expect(await app.quit()).toBe(0);
 	});
 

@@ -1,4 +1,5 @@
 import {useCallback, useEffect, useReducer, useRef} from 'react';
+import type {Db} from '../../../store/database.js';
 import type {RunHandle, RunOptions, RunResult} from '../../codex/runner.js';
 import type {Step} from '../../codex/steps.js';
 import type {RunUpdate, Usage} from '../../codex/tracker.js';
@@ -99,7 +100,7 @@ export const isActive = (run: RunView | null) => run !== null && run.finishedAt 
  * cancels it (the runner kills the whole process group), and remembers this session's runs so a
  * follow-up instruction carries the earlier turns.
  */
-export function useRun(settings: RunSettings, onFinish?: (result: RunResult | null, view: RunView) => void) {
+export function useRun(settings: RunSettings, db: Db | null, onFinish?: (result: RunResult | null, view: RunView) => void) {
 	const [run, dispatch] = useReducer(runReducer, null);
 	const handle = useRef<RunHandle | null>(null);
 	const sessionRuns = useRef<string[]>([]);
@@ -124,7 +125,7 @@ export function useRun(settings: RunSettings, onFinish?: (result: RunResult | nu
 		const runId = newRunId();
 		dispatch({type: 'start', runId, instruction, itemIds, at: Date.now()});
 		void (async () => {
-			const [{startRun}, {loadTranscript}] = await Promise.all([import('../../codex/runner.js'), import('../../codex/transcript.js')]);
+			const [{startRun}, {startRecordedRun}, {loadTranscript}] = await Promise.all([import('../../codex/runner.js'), import('../../codex/record.js'), import('../../codex/transcript.js')]);
 			let transcript: Turn[];
 			try {
 				transcript = loadTranscript(stateDir, sessionRuns.current);
@@ -132,7 +133,9 @@ export function useRun(settings: RunSettings, onFinish?: (result: RunResult | nu
 				transcript = [];
 			}
 
-			const started = startRun({...current, stateDir, instruction, itemIds, transcript, runId});
+			// With the store at hand the run also goes into its runs table (R shows it from there).
+			const options = {...current, stateDir, instruction, itemIds, transcript, runId};
+			const started = db ? startRecordedRun(db, options) : startRun(options);
 			handle.current = started;
 			starting.current = false;
 			if (cancelEarly.current) {
@@ -161,7 +164,7 @@ export function useRun(settings: RunSettings, onFinish?: (result: RunResult | nu
 			finishRef.current?.(null, viewRef.current!);
 		});
 		return true;
-	}, []);
+	}, [db]);
 
 	const cancelEarly = useRef(false);
 	const cancel = useCallback(() => {
