@@ -1,4 +1,4 @@
-import {Box, Text, useApp, useInput} from 'ink';
+import {Box, Text, useApp, useInput} from '#ink';
 import {useState} from 'react';
 import type {ChannelSummary, Store} from '../../store/index.js';
 import {EmptyScreen} from './components/empty.js';

@@ -1,4 +1,4 @@
-import type {Key} from 'ink';
+import type {Key} from '#ink';
 
 /**
  * The one key table: the app's input router looks actions up here, and the help screen and the

@@ -1,4 +1,4 @@
-import {Box, Text, useApp, type Key} from 'ink';
+import {Box, Text, useApp, type Key} from '#ink';
 import {useCallback, useEffect, useMemo, useRef, useState} from 'react';
 import type {Field, FollowUp, Item, Store, StoreEvent} from '../../store/index.js';
 import {resolveStateDir} from '../codex/paths.js';

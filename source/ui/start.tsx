@@ -1,4 +1,4 @@
-import {render} from 'ink';
+import {render} from '#ink';
 import type {Store} from '../../store/index.js';
 import {App, type AppProps} from './app.js';
 import {makeTheme} from './theme.js';

@@ -1,4 +1,4 @@
-import type {Key} from 'ink';
+import type {Key} from '#ink';
 import {sanitize} from './sanitize.js';
 
 /** A one-line text being edited: the value and the caret (in UTF-16 units). */

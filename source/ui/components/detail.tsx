@@ -1,4 +1,4 @@
-import {Box, Text} from 'ink';
+import {Box, Text} from '#ink';
 import type {ReactElement} from 'react';
 import type {Field, Item} from '../../../store/index.js';
 import {formatValue} from '../format.js';

@@ -1,4 +1,4 @@
-import {Box, Text} from 'ink';
+import {Box, Text} from '#ink';
 import type {ReactNode} from 'react';
 import {useTheme} from '../theme.js';
 import type {Message} from '../state.js';

@@ -1,4 +1,4 @@
-import {Box, Text} from 'ink';
+import {Box, Text} from '#ink';
 import {BINDINGS, SCOPE_TITLES, type Scope} from '../keys.js';
 import {fit} from '../width.js';
 

@@ -1,4 +1,4 @@
-import {Box, Text} from 'ink';
+import {Box, Text} from '#ink';
 import type {Step} from '../../codex/steps.js';
 import type {RunSummary} from '../history.js';
 import {sanitize} from '../sanitize.js';

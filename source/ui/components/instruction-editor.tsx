@@ -1,4 +1,4 @@
-import {Box, Text} from 'ink';
+import {Box, Text} from '#ink';
 import {caretParts, type TextState} from '../text-input.js';
 import {wrapLines} from './detail.js';
 

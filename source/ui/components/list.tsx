@@ -1,4 +1,4 @@
-import {Box, Text} from 'ink';
+import {Box, Text} from '#ink';
 import {memo} from 'react';
 import type {Column, Segment} from '../format.js';
 import {formatValue} from '../format.js';

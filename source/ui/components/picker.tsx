@@ -1,4 +1,4 @@
-import {Box, Text} from 'ink';
+import {Box, Text} from '#ink';
 import type {Segment} from '../format.js';
 import {sanitize} from '../sanitize.js';
 import {useTheme} from '../theme.js';

@@ -1,4 +1,4 @@
-import {Box, Text} from 'ink';
+import {Box, Text} from '#ink';
 import type {Field} from '../../../store/index.js';
 import type {QueueEntry} from '../hooks/use-followups.js';
 import {formatValue} from '../format.js';

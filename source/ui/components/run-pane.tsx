@@ -1,4 +1,4 @@
-import {Box, Text} from 'ink';
+import {Box, Text} from '#ink';
 import type {ReactElement} from 'react';
 import type {RunView} from '../hooks/use-run.js';
 import {sanitize} from '../sanitize.js';

@@ -1,4 +1,4 @@
-import {Text} from 'ink';
+import {Text} from '#ink';
 import {caretParts, type TextState} from '../text-input.js';
 
 /** A one-line input with a visible caret (inverse), text escaped. */

@@ -1,4 +1,4 @@
-import {useInput, type Key} from 'ink';
+import {useInput, type Key} from '#ink';
 import {appendFileSync} from 'node:fs';
 import {useEffect, useRef, useState} from 'react';
 

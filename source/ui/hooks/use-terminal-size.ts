@@ -1,4 +1,4 @@
-import {useStdout} from 'ink';
+import {useStdout} from '#ink';
 import {useEffect, useState} from 'react';
 
 export type TerminalSize = {columns: number; rows: number};
