@@ -1,5 +1,5 @@
 import type {Field, Page} from '../../store/index.js';
-import {displayValue, shortFields} from '../text/format.js';
+import {formatValue, shortFields} from '../text/format.js';
 import {channelOf, output, withStore, wholeNumber} from './common.js';
 import {UsageError, type Command} from './context.js';
 
@@ -30,8 +30,9 @@ function renderPage(page: Page): string {
 	const widths = fields.map(field => (field.key === 'title' ? 48 : 14));
 	const header = ['id'.padEnd(13), 'v'.padEnd(3), ...fields.map((field, index) => pad(field.label, widths[index]!))].join(' ');
 	const rows = page.items.map(item => [item.id, String(item.version).padEnd(3), ...fields.map((field, index) => {
-		const shown = displayValue(field, item.preview[field.key]);
-		return pad(shown.unknown ? `?${shown.text}` : shown.text, widths[index]!);
+		// A value no option matches is shown raw and marked, never as a label.
+		const text = formatValue(field, item.preview[field.key]).map(segment => (segment.raw ? `?${segment.text}` : segment.text)).join('');
+		return pad(text, widths[index]!);
 	})].join(' '));
 	const next = page.next_before_id ? `next page: --before ${page.next_before_id}` : 'end of channel';
 	return [header, ...rows, `${page.items.length} items; ${next}`].join('\n');

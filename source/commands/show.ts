@@ -1,4 +1,4 @@
-import {displayValue} from '../text/format.js';
+import {plainValue} from '../text/format.js';
 import {sanitize} from '../text/sanitize.js';
 import {channelOf, onlyArgument, output, withStore} from './common.js';
 import type {Command} from './context.js';
@@ -12,7 +12,7 @@ const command: Command = async context => withStore(context, store => {
 		`${item.id}  version ${item.version}  created ${item.created_at}  updated ${item.updated_at}`,
 		...fields.map(field => {
 			const value = item.values[field.key];
-			const text = field.config.long && typeof value === 'string' ? sanitize(value, {multiline: true}) : displayValue(field, value).text;
+			const text = field.config.long && typeof value === 'string' ? sanitize(value, {multiline: true}) : plainValue(field, value);
 			return `${sanitize(field.label)} (${field.key}): ${text}`;
 		}),
 	].join('\n'));

@@ -1,38 +1,90 @@
-import type {Field} from '../../store/index.js';
-import {sanitizeValue} from './sanitize.js';
+import type {Field, SelectOption} from '../../store/index.js';
+import {sanitize, sanitizeValue} from './sanitize.js';
 
-/** How a stored value reads to a person: select values as their labels, everything escaped. */
-export type DisplayValue = {text: string; color?: string; /** A value no option matches: shown raw, never as a label. */ unknown?: boolean};
+/** A piece of a rendered value. `raw`: a value no option matches, shown dimmed as the raw value. */
+export type Segment = {text: string; color?: string; raw?: boolean};
 
-const optionFor = (field: Field, value: unknown) => field.config.options?.find(option => option.value === value);
+const optionOf = (field: Field, value: unknown): SelectOption | undefined => field.config.options?.find(option => option.value === value);
 
-export function displayValue(field: Field, value: unknown): DisplayValue {
+function numberText(field: Field, value: number): string {
+	switch (field.type) {
+		case 'currency': {
+			return `${value.toFixed(2)}${field.config.currency ? ` ${sanitize(field.config.currency)}` : ''}`;
+		}
+
+		case 'percentage': {
+			return `${value}%`;
+		}
+
+		case 'rating': {
+			const stars = field.config.max_stars ?? 5;
+			return Number.isInteger(value) && value >= 0 && value <= stars ? '★'.repeat(value) + '☆'.repeat(stars - value) : String(value);
+		}
+
+		default: {
+			return String(value);
+		}
+	}
+}
+
+/** How a stored value reads to a person, as safe segments: select values as labels in their color. */
+export function formatValue(field: Field, value: unknown): Segment[] {
 	if (value === null || value === undefined) {
-		return {text: ''};
+		return [];
 	}
 
-	if (field.type === 'select') {
-		const option = optionFor(field, value);
-		return option ? {text: sanitizeValue(option.label), color: option.color} : {text: sanitizeValue(value), unknown: true};
-	}
+	switch (field.type) {
+		case 'select': {
+			const option = optionOf(field, value);
+			return option ? [{text: sanitize(option.label), color: option.color}] : [{text: sanitizeValue(value), raw: true}];
+		}
 
-	if (field.type === 'multi_select' && Array.isArray(value)) {
-		const labels = value.map(entry => optionFor(field, entry)?.label ?? `?${String(entry)}`);
-		return {text: sanitizeValue(labels.join(', ')), unknown: labels.some((label, index) => label === `?${String(value[index])}`)};
-	}
+		case 'multi_select': {
+			if (!Array.isArray(value)) {
+				return [{text: sanitizeValue(value), raw: true}];
+			}
 
-	if (field.type === 'boolean') {
-		return {text: value ? 'yes' : 'no'};
-	}
+			const segments: Segment[] = [];
+			for (const [index, entry] of value.entries()) {
+				if (index > 0) {
+					segments.push({text: ', '});
+				}
 
-	if (field.type === 'file' && typeof value === 'object') {
-		return {text: sanitizeValue((value as {name?: unknown}).name)};
-	}
+				const option = optionOf(field, entry);
+				segments.push(option ? {text: sanitize(option.label), color: option.color} : {text: sanitizeValue(entry), raw: true});
+			}
 
-	return {text: sanitizeValue(value)};
+			return segments;
+		}
+
+		case 'boolean': {
+			return typeof value === 'boolean' ? [{text: value ? 'yes' : 'no'}] : [{text: sanitizeValue(value), raw: true}];
+		}
+
+		case 'number':
+		case 'currency':
+		case 'percentage':
+		case 'rating': {
+			return typeof value === 'number' ? [{text: numberText(field, value)}] : [{text: sanitizeValue(value), raw: true}];
+		}
+
+		case 'formula': {
+			return [{text: typeof value === 'number' ? String(Math.round(value * 100) / 100) : sanitizeValue(value)}];
+		}
+
+		case 'file': {
+			const name = typeof value === 'object' && value !== null ? (value as {name?: unknown}).name : undefined;
+			return [{text: typeof name === 'string' ? sanitize(name) : sanitizeValue(value)}];
+		}
+
+		default: {
+			return [{text: sanitizeValue(value)}];
+		}
+	}
 }
 
-/** Fields that fit on one row of a list: short, human-readable ones, in schema order. */
-export function shortFields(fields: Field[]): Field[] {
-	return fields.filter(field => !field.config.long && field.type !== 'json' && field.type !== 'file' && field.type !== 'multi_select');
-}
+/** The whole value as one plain line (for messages, inputs, widths and the command line). */
+export const plainValue = (field: Field, value: unknown): string => formatValue(field, value).map(segment => segment.text).join('');
+
+/** Fields fit for one row: no long text, no JSON blobs. */
+export const shortFields = (fields: Field[]) => fields.filter(field => !field.config.long && field.type !== 'json');

@@ -5,7 +5,7 @@ import {EmptyScreen} from './components/empty.js';
 import {Picker} from './components/picker.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
 import {actionFor, keyName} from './keys.js';
-import {sanitize} from './sanitize.js';
+import {sanitize} from '../text/sanitize.js';
 import {Screen, type ScreenProps} from './screen.js';
 import {makeTheme, ThemeProvider, type Theme} from './theme.js';
 

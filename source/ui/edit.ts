@@ -1,7 +1,7 @@
 import {StoreError, type Changes, type EditResult, type Field, type FieldProblem, type Item, type Store} from '../../store/index.js';
 import type {Choice} from './components/picker.js';
-import {formatValue, plainValue} from './format.js';
-import {sanitize} from './sanitize.js';
+import {formatValue, plainValue} from '../text/format.js';
+import {sanitize} from '../text/sanitize.js';
 import type {EditOverlay} from './state.js';
 import {fit} from './width.js';
 

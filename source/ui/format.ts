@@ -1,90 +1,5 @@
-import type {Field, SelectOption} from '../../store/index.js';
-import {sanitize, sanitizeValue} from './sanitize.js';
-
-/** A piece of a rendered value. `raw`: a value no option matches, shown dimmed as the raw value. */
-export type Segment = {text: string; color?: string; raw?: boolean};
-
-const optionOf = (field: Field, value: unknown): SelectOption | undefined => field.config.options?.find(option => option.value === value);
-
-function numberText(field: Field, value: number): string {
-	switch (field.type) {
-		case 'currency': {
-			return `${value.toFixed(2)}${field.config.currency ? ` ${sanitize(field.config.currency)}` : ''}`;
-		}
-
-		case 'percentage': {
-			return `${value}%`;
-		}
-
-		case 'rating': {
-			const stars = field.config.max_stars ?? 5;
-			return Number.isInteger(value) && value >= 0 && value <= stars ? '★'.repeat(value) + '☆'.repeat(stars - value) : String(value);
-		}
-
-		default: {
-			return String(value);
-		}
-	}
-}
-
-/** How a stored value reads to a person, as safe segments: select values as labels in their color. */
-export function formatValue(field: Field, value: unknown): Segment[] {
-	if (value === null || value === undefined) {
-		return [];
-	}
-
-	switch (field.type) {
-		case 'select': {
-			const option = optionOf(field, value);
-			return option ? [{text: sanitize(option.label), color: option.color}] : [{text: sanitizeValue(value), raw: true}];
-		}
-
-		case 'multi_select': {
-			if (!Array.isArray(value)) {
-				return [{text: sanitizeValue(value), raw: true}];
-			}
-
-			const segments: Segment[] = [];
-			for (const [index, entry] of value.entries()) {
-				if (index > 0) {
-					segments.push({text: ', '});
-				}
-
-				const option = optionOf(field, entry);
-				segments.push(option ? {text: sanitize(option.label), color: option.color} : {text: sanitizeValue(entry), raw: true});
-			}
-
-			return segments;
-		}
-
-		case 'boolean': {
-			return typeof value === 'boolean' ? [{text: value ? 'yes' : 'no'}] : [{text: sanitizeValue(value), raw: true}];
-		}
-
-		case 'number':
-		case 'currency':
-		case 'percentage':
-		case 'rating': {
-			return typeof value === 'number' ? [{text: numberText(field, value)}] : [{text: sanitizeValue(value), raw: true}];
-		}
-
-		case 'formula': {
-			return [{text: typeof value === 'number' ? String(Math.round(value * 100) / 100) : sanitizeValue(value)}];
-		}
-
-		case 'file': {
-			const name = typeof value === 'object' && value !== null ? (value as {name?: unknown}).name : undefined;
-			return [{text: typeof name === 'string' ? sanitize(name) : sanitizeValue(value)}];
-		}
-
-		default: {
-			return [{text: sanitizeValue(value)}];
-		}
-	}
-}
-
-/** The whole value as one plain line (for messages, inputs and widths). */
-export const plainValue = (field: Field, value: unknown): string => formatValue(field, value).map(segment => segment.text).join('');
+import type {Field} from '../../store/index.js';
+import {shortFields} from '../text/format.js';
 
 /** A value as the text a person edits: strings as they are, everything else as JSON. */
 export function editableText(field: Field, value: unknown): string {
@@ -201,8 +116,6 @@ function naturalWidth(field: Field): number {
 	}
 }
 
-/** Fields fit for one row: no long text, no JSON blobs. */
-export const shortFields = (fields: Field[]) => fields.filter(field => !field.config.long && field.type !== 'json');
 
 /**
  * Columns for a list of `width` cells, chosen from the schema: the identifying text fields first

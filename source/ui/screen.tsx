@@ -25,7 +25,7 @@ import {usePage, type ListQuery} from './hooks/use-page.js';
 import {useRun, type RunSettings, type RunView} from './hooks/use-run.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
 import {actionFor, hintsFor, keyName, type Scope} from './keys.js';
-import {sanitize, sanitizeValue} from './sanitize.js';
+import {sanitize, sanitizeValue} from '../text/sanitize.js';
 import {NONE, type EditOverlay, type Message, type Overlay, type Pane, type Tone, type UndoEntry} from './state.js';
 import {applyTextKey, textState, type TextState} from './text-input.js';
 import {useTheme} from './theme.js';

@@ -1,5 +1,5 @@
 import type {Key} from '#ink';
-import {sanitize} from './sanitize.js';
+import {sanitize} from '../text/sanitize.js';
 
 /** A one-line text being edited: the value and the caret (in UTF-16 units). */
 export type TextState = {value: string; pos: number};

@@ -78,7 +78,7 @@ describe('sift demo, channels, list, show', () => {
 			expect(result.stdout).not.toMatch(/[\u001b\u0007\u202e\u009b]/);
 		}
 
-		expect(sift(['show', created.item.id, '--db', db]).stdout).toContain('\\x1b]0;pwned\\x07');
+		expect(sift(['show', created.item.id, '--db', db]).stdout).toContain('␛]0;pwned␇');
 	});
 });
 

@@ -1,8 +1,8 @@
 import {Box, Text} from '#ink';
 import type {ReactElement} from 'react';
 import type {Field, Item} from '../../../store/index.js';
-import {formatValue} from '../format.js';
-import {sanitize, sanitizeValue} from '../sanitize.js';
+import {formatValue} from '../../text/format.js';
+import {sanitize, sanitizeValue} from '../../text/sanitize.js';
 import {useTheme} from '../theme.js';
 import {fit, truncate} from '../width.js';
 

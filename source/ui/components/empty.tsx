@@ -1,5 +1,5 @@
 import {Box, Text} from '#ink';
-import {sanitize} from '../sanitize.js';
+import {sanitize} from '../../text/sanitize.js';
 import {useTheme} from '../theme.js';
 
 /** What a database without a channel opens on: how to get records into it. */

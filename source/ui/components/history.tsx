@@ -1,7 +1,7 @@
 import {Box, Text} from '#ink';
 import type {Step} from '../../codex/steps.js';
 import type {RunSummary} from '../history.js';
-import {sanitize} from '../sanitize.js';
+import {sanitize} from '../../text/sanitize.js';
 import {useTheme} from '../theme.js';
 import {wrapLines} from './detail.js';
 import {outcomeAdvice, seconds} from './run-pane.js';

@@ -1,8 +1,8 @@
 import {Box, Text} from '#ink';
 import {memo} from 'react';
-import type {Column, Segment} from '../format.js';
-import {formatValue} from '../format.js';
-import {sanitize} from '../sanitize.js';
+import {formatValue, type Segment} from '../../text/format.js';
+import type {Column} from '../format.js';
+import {sanitize} from '../../text/sanitize.js';
 import {useTheme} from '../theme.js';
 import type {Row} from '../window.js';
 import {cellWidth, fit, truncate} from '../width.js';

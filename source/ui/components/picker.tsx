@@ -1,6 +1,6 @@
 import {Box, Text} from '#ink';
-import type {Segment} from '../format.js';
-import {sanitize} from '../sanitize.js';
+import type {Segment} from '../../text/format.js';
+import {sanitize} from '../../text/sanitize.js';
 import {useTheme} from '../theme.js';
 
 export type Choice = {

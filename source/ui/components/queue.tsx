@@ -1,8 +1,8 @@
 import {Box, Text} from '#ink';
 import type {Field} from '../../../store/index.js';
 import type {QueueEntry} from '../hooks/use-followups.js';
-import {formatValue} from '../format.js';
-import {sanitize, sanitizeValue} from '../sanitize.js';
+import {formatValue} from '../../text/format.js';
+import {sanitize, sanitizeValue} from '../../text/sanitize.js';
 import type {TextState} from '../text-input.js';
 import {useTheme} from '../theme.js';
 import {TextField} from './text-field.js';

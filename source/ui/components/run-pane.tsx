@@ -1,7 +1,7 @@
 import {Box, Text} from '#ink';
 import type {ReactElement} from 'react';
 import type {RunView} from '../hooks/use-run.js';
-import {sanitize} from '../sanitize.js';
+import {sanitize} from '../../text/sanitize.js';
 import {useTheme} from '../theme.js';
 import {wrapLines} from './detail.js';
 

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest';
 import {generateBugItems} from '../../demo-data/generate.js';
-import {isClean, sanitize, sanitizeValue} from '../../source/ui/sanitize.js';
+import {isClean, sanitize, sanitizeValue} from '../../source/text/sanitize.js';
 import {cellWidth, fit, truncate} from '../../source/ui/width.js';
 
 // Nothing a terminal would act on: C0 (but newline where allowed), DEL, C1, bidi controls, separators.
