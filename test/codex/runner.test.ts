@@ -98,7 +98,8 @@ describe('runner against the fake codex, one test per mode', () => {
 		expect(run.result.text).toBe('');
 		expect(run.result.signal).toBe('SIGKILL');
 		expect(run.elapsedMs).toBeGreaterThanOrEqual(1450);
-		expect(run.elapsedMs).toBeLessThan(1500 + 300 + 1500);
+		// Well inside the hang (which never ends by itself): the deadline, the kill grace, and slack for a loaded machine.
+		expect(run.elapsedMs).toBeLessThan(1500 + 300 + 5000);
 		expectNothingAlive(run);
 	});
 
