@@ -23,7 +23,7 @@ export const LOGIN_HINT = 'Run `codex login` and try again.';
 
 /** SPEC §4 outcome rules. The exit status never decides on its own; it only words the last fallback. */
 export function decideOutcome(facts: OutcomeFacts): Decision {
-	if (facts.stoppedBy === 'cancel') return {outcome: 'cancelled', error: 'Cancelled; Codex was stopped.'};
+	if (facts.stoppedBy === 'cancel') return {outcome: 'cancelled', error: 'Cancelled: Codex and every process it started were stopped.'};
 	if (facts.stoppedBy === 'deadline') {
 		return {outcome: 'timed_out', error: `Codex did not finish within ${Math.round(facts.timeoutMs / 1000)} s; it was stopped.`};
 	}

@@ -160,7 +160,7 @@ describe('the TUI in a pseudo-terminal', () => {
 		await app.waitFor('Cancel the Codex run?');
 		app.press('y');
 		const screen = await app.waitFor('✗ Codex cancelled', 15_000);
-		expect(screen).toContain('Cancelled; Codex was stopped.');
+		expect(screen).toContain('Cancelled: Codex and every process it started were');
 		expect(pids.filter(pid => alive(pid))).toEqual([]);
 		expect(await app.quit()).toBe(0);
 	});

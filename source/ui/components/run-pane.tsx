@@ -34,10 +34,6 @@ export function outcomeAdvice(outcome: string): string | null {
 			return 'The run hit its deadline and was stopped; what it changed before stays changed.';
 		}
 
-		case 'cancelled': {
-			return 'Cancelled: Codex and every process it started were stopped.';
-		}
-
 		case 'partial': {
 			return 'Codex answered but did not finish its turn; check the rows it touched.';
 		}
