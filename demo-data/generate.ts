@@ -11,28 +11,8 @@
 // <P> one of 1 2 3 5 8 13 20, <D> "Friday" or a YYYY-MM-DD date 1..30 days after `now`,
 // <A> an area label ("Sync"). parseTriageWishes() reads it back.
 
+import type {Channel, SelectOption} from '../store/index.js';
 import channelFile from './bugs.channel.json' with {type: 'json'};
-
-export interface SelectOption {
-	value: string;
-	label: string;
-	color: string;
-}
-
-export interface FieldSchema {
-	key: string;
-	label: string;
-	type: string;
-	is_required: boolean;
-	is_unique: boolean;
-	config: Record<string, unknown>;
-}
-
-export interface ChannelSchema {
-	id: string;
-	name: string;
-	fields: FieldSchema[];
-}
 
 export interface GeneratedItem {
 	values: Record<string, unknown>;
@@ -49,7 +29,7 @@ export type TriageWishKey = 'status' | 'owner' | 'severity' | 'points' | 'due' |
 export type TriageWishes = Record<TriageWishKey, string>;
 
 /** The channel of bugs.channel.json (the `channel` member of the import file). */
-export const bugsChannel: ChannelSchema = (channelFile as unknown as {channel: ChannelSchema}).channel;
+export const bugsChannel: Channel = (channelFile as unknown as {channel: Channel}).channel;
 
 export const TRIAGE_WISH_KEYS: readonly TriageWishKey[] = ['status', 'owner', 'severity', 'points', 'due', 'area'];
 

@@ -1,3 +1,4 @@
+import type {Channel, Field} from '../../store/index.js';
 import {mkdtemp, readFile, rm} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
@@ -23,15 +24,7 @@ const STATUS = {new: 'New', triaged: 'Triaged', in_progress: 'In progress', fixe
 const OWNER = {aiko: 'Aiko', mika: 'Mika', ren: 'Ren'};
 const SEVERITY = {s1: 'S1 Critical', s2: 'S2 Major', s3: 'S3 Minor', s4: 'S4 Trivial'};
 
-interface Field {
-	key: string;
-	label: string;
-	type: string;
-	is_required: boolean;
-	is_unique: boolean;
-	config: Record<string, unknown>;
-}
-const fields = (channelFile as unknown as {channel: {id: string; name: string; fields: Field[]}}).channel.fields;
+const fields = (channelFile as unknown as {channel: Channel}).channel.fields;
 const field = (key: string): Field => {
 	const found = fields.find(f => f.key === key);
 	if (!found) {
@@ -39,7 +32,7 @@ const field = (key: string): Field => {
 	}
 	return found;
 };
-const optionsOf = (key: string) => field(key).config['options'] as Array<{value: string; label: string; color: string}>;
+const optionsOf = (key: string) => field(key).config.options!;
 const AREA_VALUES = new Set(optionsOf('area').map(o => o.value));
 const AREA_LABELS = new Set(optionsOf('area').map(o => o.label));
 
