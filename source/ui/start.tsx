@@ -7,9 +7,11 @@ export type StartOptions = {store: Store; dbPath: string; channelId?: string; en
 
 /** Renders the app on the terminal and resolves when the person quits. */
 export async function startApp(options: StartOptions): Promise<void> {
+	// Ink holds a frame back until 1/maxFps after the last one; at its default a keypress that follows
+	// a prefetch render waited up to 33 ms. Renders happen on state changes only, so a high cap is cheap.
 	const instance = render(
 		<App store={options.store} dbPath={options.dbPath} channelId={options.channelId} theme={makeTheme(options.env)} run={options.run}/>,
-		{exitOnCtrlC: false, patchConsole: true, maxFps: 60},
+		{exitOnCtrlC: false, patchConsole: true, maxFps: 250},
 	);
 	await instance.waitUntilExit();
 }
