@@ -3,6 +3,25 @@ import {openStore, StoreError} from '../../store/index.js';
 import {databasePath} from './common.js';
 import type {Command} from './context.js';
 
+const CI_MARKERS = ['CI', 'CONTINUOUS_INTEGRATION'] as const;
+
+/**
+ * Ink decides once, when it loads, that a CI environment gets no live frames (only the last one,
+ * at exit). We already know there is a terminal (stdin is a TTY), so the markers are hidden while
+ * Ink loads and put back at once: Codex and other children still see them.
+ */
+async function loadWithoutCiMarkers<T>(load: () => Promise<T>): Promise<T> {
+	const saved = CI_MARKERS.map(name => [name, process.env[name]] as const);
+	for (const [name] of saved) delete process.env[name];
+	try {
+		return await load();
+	} finally {
+		for (const [name, value] of saved) {
+			if (value !== undefined) process.env[name] = value;
+		}
+	}
+}
+
 /**
  * `sift [--db FILE] [--channel ID]`: the Ink TUI. Resolves when the person quits; any Codex run
  * still going is cancelled (its whole process group) before the promise resolves.
@@ -25,7 +44,7 @@ const tui: Command = async context => {
 	// React's production build unless asked otherwise: development checks cost every frame. This
 	// file holds no JSX (which would load React before this line); the app is imported below.
 	process.env.NODE_ENV ??= 'production';
-	const {startApp} = await import('../ui/start.js');
+	const {startApp} = await loadWithoutCiMarkers(async () => import('../ui/start.js'));
 
 	let store;
 	try {

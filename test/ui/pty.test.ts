@@ -224,4 +224,12 @@ describe('the TUI in a pseudo-terminal', () => {
 		expect(app.raw).not.toMatch(/\u001b\[(3[0-7]|9[0-7]|38;)/);
 		expect(await app.quit()).toBe(0);
 	});
+
+	it('draws live frames even where CI is set in the environment (Ink would otherwise hold every frame back)', async () => {
+		const app = start({env: {CI: 'true', CONTINUOUS_INTEGRATION: '1'}});
+		await app.waitFor('BUG-1600');
+		app.press('j');
+		await app.waitFor('row 2');
+		expect(await app.quit()).toBe(0);
+	});
 });
