@@ -24,8 +24,8 @@ function rssMb(pid: number): number {
 	return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
 
-function open(dbPath: string, env: NodeJS.ProcessEnv = {}): PtyApp {
-	return launch({args: ['--db', dbPath, '--codex', FAKE_CODEX()], cols: COLS, rows: ROWS, env});
+function open(dbPath: string, env: NodeJS.ProcessEnv = {}, nodeArgs: string[] = []): PtyApp {
+	return launch({args: ['--db', dbPath, '--codex', FAKE_CODEX()], cols: COLS, rows: ROWS, env, nodeArgs});
 }
 
 async function close(app: PtyApp): Promise<void> {
@@ -94,8 +94,10 @@ async function keySteps(app: PtyApp, count: number): Promise<number[]> {
 	return times;
 }
 
-async function deepRss(dbPath: string, pages: number): Promise<{start: number; deep: number}> {
-	const app = open(dbPath);
+const HEAP_CAP_MB = 48;
+
+async function deepRss(dbPath: string, pages: number, nodeArgs: string[] = []): Promise<{start: number; deep: number}> {
+	const app = open(dbPath, {}, nodeArgs);
 	await app.waitFor(firstFrame, 20_000);
 	await new Promise(resolve => setTimeout(resolve, 300));
 	const start = rssMb(app.pid);
@@ -188,6 +190,10 @@ export async function benchUi(quick = false): Promise<Row[]> {
 	rows.push({figure: `RSS at ${largeLabel} vs 1k (MB, 25 pages down)`, measured: `${rssLarge.deep.toFixed(0)} vs ${rssSmall.deep.toFixed(0)} = ${(rssLarge.deep / rssSmall.deep).toFixed(2)}× (at launch ${rssLarge.start.toFixed(0)} vs ${rssSmall.start.toFixed(0)})`, goal: '≤ 1.2×'});
 	const rssDeep = await deepRss(large, quick ? 100 : 400);
 	rows.push({figure: `RSS at ${largeLabel}, ${quick ? 100 : 400} pages down (MB)`, measured: `${rssDeep.deep.toFixed(0)} (at launch ${rssDeep.start.toFixed(0)}; window kept: ${8 * 50} rows)`, goal: 'flat'});
+	// The same walk with V8's heap capped: if what grew above were kept rows, this would run out of
+	// memory; staying flat shows the growth is garbage V8 had not yet collected.
+	const rssCapped = await deepRss(large, quick ? 100 : 400, [`--max-old-space-size=${HEAP_CAP_MB}`]);
+	rows.push({figure: `same, heap capped at ${HEAP_CAP_MB} MB (MB)`, measured: `${rssCapped.deep.toFixed(0)} (at launch ${rssCapped.start.toFixed(0)})`, goal: 'flat'});
 
 	const events = await eventToRow(scratchDb, quick ? 5 : 12);
 	rows.push({figure: 'event to row while a run is active (ms)', measured: fmt(events), goal: '≤ 300'});
