@@ -20,11 +20,11 @@ const TRIAGE_STEPS = [
 
 const ANSWER_START = 'Set BUG-0042 to in_progress for aiko.';
 
-async function runFake(mode: string, options: Partial<RunOptions> & {fakeEnv?: Record<string, string>; onUpdate?: (update: RunUpdate, cancel: () => void) => void} = {}): Promise<FakeRun> {
+/** Starts a run of the fake codex in a fresh folder; its pids are recorded in `pidFile`. */
+function startFake(mode: string, options: Partial<RunOptions> & {fakeEnv?: Record<string, string>} = {}) {
 	const dir = tempDir();
 	const pidFile = path.join(dir, 'pids');
-	const {fakeEnv, onUpdate, ...runOptions} = options;
-	const began = performance.now();
+	const {fakeEnv, ...runOptions} = options;
 	const handle = startRun({
 		instruction: 'Triage these bugs',
 		channelId: 'bugs',
@@ -37,6 +37,13 @@ async function runFake(mode: string, options: Partial<RunOptions> & {fakeEnv?: R
 		env: {...process.env, FAKE_CODEX_MODE: mode, FAKE_CODEX_PIDFILE: pidFile, ...fakeEnv},
 		...runOptions,
 	});
+	return {handle, dir, pidFile};
+}
+
+async function runFake(mode: string, options: Partial<RunOptions> & {fakeEnv?: Record<string, string>; onUpdate?: (update: RunUpdate, cancel: () => void) => void} = {}): Promise<FakeRun> {
+	const {onUpdate, ...startOptions} = options;
+	const began = performance.now();
+	const {handle, dir, pidFile} = startFake(mode, startOptions);
 	const updates: Timed[] = [];
 	const reading = (async () => {
 		for await (const update of handle.updates) {
@@ -273,16 +280,7 @@ describe('runner', () => {
 
 describe('runner cancelled before Codex starts', () => {
 	it('never spawns Codex', async () => {
-		const dir = tempDir();
-		const pidFile = path.join(dir, 'pids');
-		const handle = startRun({
-			instruction: 'Triage',
-			channelId: 'bugs',
-			dbPath: path.join(dir, 'sift.db'),
-			codex: FAKE_CODEX,
-			stateDir: path.join(dir, 'state'),
-			env: {...process.env, FAKE_CODEX_PIDFILE: pidFile},
-		});
+		const {handle, pidFile} = startFake('normal');
 		handle.cancel();
 		const result = await handle.done;
 		expect(result.outcome).toBe('cancelled');
@@ -293,17 +291,7 @@ describe('runner cancelled before Codex starts', () => {
 
 describe('runner whose log cannot be written mid-run', () => {
 	it('rejects done, and still kills the whole group', async () => {
-		const dir = tempDir();
-		const pidFile = path.join(dir, 'pids');
-		const handle = startRun({
-			instruction: 'Triage',
-			channelId: 'bugs',
-			dbPath: path.join(dir, 'sift.db'),
-			codex: FAKE_CODEX,
-			stateDir: path.join(dir, 'state'),
-			killGraceMs: 300,
-			env: {...process.env, FAKE_CODEX_MODE: 'slow', FAKE_CODEX_PIDFILE: pidFile},
-		});
+		const {handle, dir, pidFile} = startFake('slow', {killGraceMs: 300});
 		for await (const update of handle.updates) {
 			if (update.type === 'step') {
 				rmSync(path.join(dir, 'state', 'runs'), {recursive: true});
