@@ -12,6 +12,7 @@ export type Action =
 	| 'down' | 'up' | 'pageDown' | 'pageUp' | 'top' | 'bottom'
 	| 'open' | 'back' | 'search' | 'filter' | 'mark' | 'markAll'
 	| 'edit' | 'undo' | 'run' | 'cancelRun' | 'followUps' | 'history' | 'help' | 'quit' | 'togglePane' | 'reload'
+	| 'scrollPaneDown' | 'scrollPaneUp'
 	| 'choose' | 'toggle' | 'submit' | 'cancel'
 	| 'type' | 'dismiss' | 'skip' | 'yes' | 'no';
 
@@ -47,6 +48,8 @@ export const BINDINGS: Binding[] = [
 	{scope: 'list', action: 'followUps', keys: ['F'], label: 'F', description: 'follow-up queue: fields Codex could not set', hint: 'follow-ups'},
 	{scope: 'list', action: 'history', keys: ['R'], label: 'R', description: 'run history'},
 	{scope: 'list', action: 'togglePane', keys: ['tab'], label: 'Tab', description: 'switch the pane between record and run'},
+	{scope: 'list', action: 'scrollPaneDown', keys: ['J'], label: 'J', description: 'scroll the record pane down (long descriptions)'},
+	{scope: 'list', action: 'scrollPaneUp', keys: ['K'], label: 'K', description: 'scroll the record pane up'},
 	{scope: 'list', action: 'reload', keys: ['r'], label: 'r', description: 'reload from the newest record'},
 	{scope: 'list', action: 'help', keys: ['?'], label: '?', description: 'this help', hint: 'help'},
 	{scope: 'list', action: 'quit', keys: ['q', 'ctrl+c'], label: 'q', description: 'quit (asks first while a run is active)', hint: 'quit'},

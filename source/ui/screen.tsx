@@ -41,6 +41,8 @@ export type ScreenProps = {
 /** Side-by-side pane from this width on; below it the pane sits under the list. */
 const SIDE_PANE_COLUMNS = 140;
 const CHANGED_MS = 3000;
+/** Lines J and K scroll the record pane by. */
+const PANE_SCROLL_STEP = 5;
 
 const FILTERABLE = new Set(['select', 'boolean']);
 
@@ -94,6 +96,8 @@ export function Screen({store, channelId, dbPath, run: runOptions}: ScreenProps)
 	}, []);
 	const [overlay, setOverlay] = useState<Overlay>(NONE);
 	const [pane, setPane] = useState<Pane>('none');
+	// Lines the record pane is scrolled by; a new record or pane starts at the top.
+	const [paneScroll, setPaneScroll] = useState(0);
 	const [marks, setMarks] = useState<ReadonlySet<string>>(new Set());
 	const [changed, setChanged] = useState<ReadonlyMap<string, number>>(new Map());
 	const [detailTick, setDetailTick] = useState(0);
@@ -236,6 +240,10 @@ export function Screen({store, channelId, dbPath, run: runOptions}: ScreenProps)
 		}
 		// eslint-disable-next-line react-hooks/exhaustive-deps
 	}, [pane, row?.id, row?.version, detailTick, store, channelId]);
+
+	useEffect(() => {
+		setPaneScroll(0);
+	}, [pane, row?.id]);
 
 	// ---- actions ---------------------------------------------------------------------------
 
@@ -514,6 +522,8 @@ export function Screen({store, channelId, dbPath, run: runOptions}: ScreenProps)
 				break;
 			}
 
+			case 'scrollPaneDown': { setPaneScroll(lines => lines + PANE_SCROLL_STEP); break; }
+			case 'scrollPaneUp': { setPaneScroll(lines => Math.max(0, lines - PANE_SCROLL_STEP)); break; }
 			case 'reload': { relist(page.query, 'Reloaded from the newest record.'); break; }
 			case 'help': { setOverlay({kind: 'help'}); break; }
 			case 'quit': {
@@ -798,7 +808,7 @@ export function Screen({store, channelId, dbPath, run: runOptions}: ScreenProps)
 		} else if (pane === 'run' && run.run) {
 			paneNode = <RunPane run={run.run} now={now} frame={frame} width={paneWidth} height={paneHeight}/>;
 		} else if (pane === 'detail' || pane === 'run') {
-			paneNode = <Detail fields={fields} item={detail.item} error={detail.error} flagged={detail.flagged} width={paneWidth} height={paneHeight}/>;
+			paneNode = <Detail fields={fields} item={detail.item} error={detail.error} flagged={detail.flagged} width={paneWidth} height={paneHeight} scroll={paneScroll}/>;
 		}
 
 		const list = (

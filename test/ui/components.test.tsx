@@ -8,6 +8,7 @@ import {List} from '../../source/ui/components/list.js';
 import {Picker} from '../../source/ui/components/picker.js';
 import {Queue} from '../../source/ui/components/queue.js';
 import {RunPane} from '../../source/ui/components/run-pane.js';
+import {Detail} from '../../source/ui/components/detail.js';
 import {Help} from '../../source/ui/components/help.js';
 import {optionChoices} from '../../source/ui/edit.js';
 import {chooseColumns} from '../../source/ui/format.js';
@@ -215,5 +216,27 @@ describe('NO_COLOR', () => {
 		expect(makeTheme({}).color('constructor')).toBeUndefined();
 		const {lastFrame} = show(<Picker title="t" choices={optionChoices(field('severity'))} cursor={0} width={40} height={6}/>);
 		expect(lastFrame()).not.toMatch(/\u001b\[3\dm/);
+	});
+});
+
+describe('Detail', () => {
+	const fields = bugsChannel.fields as Field[];
+	const longItem = {
+		id: 'it_0000000007', channel_id: 'bugs', version: 1, created_at: '', updated_at: '2026-11-30T00:00:00Z',
+		values: {ticket: 'BUG-0007', title: 'Long one', status: 'new', description: Array.from({length: 30}, (_, index) => `line ${index + 1}`).join('\n')},
+	};
+
+	it('shows what fits and says how much more lies below', () => {
+		const frame = plain(show(<Detail fields={fields} item={longItem} error={null} flagged={new Set()} width={60} height={12}/>).lastFrame());
+		expect(frame).toContain('BUG-0007');
+		expect(frame).not.toContain('line 30');
+		expect(frame).toMatch(/↓ \d+ more lines \(J\)/);
+	});
+
+	it('scrolls, clamped so the last line stays on the pane', () => {
+		const frame = plain(show(<Detail fields={fields} item={longItem} error={null} flagged={new Set()} width={60} height={12} scroll={500}/>).lastFrame());
+		expect(frame).toContain('line 30');
+		expect(frame).toMatch(/↑ \d+ more lines \(K\)/);
+		expect(frame).not.toMatch(/more lines \(J\)/);
 	});
 });

@@ -14,6 +14,8 @@ export type DetailProps = {
 	height: number;
 	/** Keys with an open follow-up on this record. */
 	flagged: ReadonlySet<string>;
+	/** Lines scrolled past (clamped so the last line stays on the pane). */
+	scroll?: number;
 };
 
 /** Wraps text to `width` cells per line (simple word wrap; long words are cut). */
@@ -39,6 +41,25 @@ export function wrapLines(text: string, width: number): string[] {
 	}
 
 	return lines;
+}
+
+/** The lines that fit, from `scroll` on, with a marker where more lies above or below. */
+function scrolled(lines: ReactElement[], height: number, scroll: number): ReactElement[] {
+	if (lines.length <= height) {
+		return lines;
+	}
+
+	const start = Math.min(scroll, lines.length - height);
+	const shown = lines.slice(start, start + height);
+	if (start > 0) {
+		shown[0] = <Text key="more-above" dimColor>{`↑ ${start + 1} more lines (K)`}</Text>;
+	}
+
+	if (start + height < lines.length) {
+		shown[shown.length - 1] = <Text key="more-below" dimColor>{`↓ ${lines.length - start - height + 1} more lines (J)`}</Text>;
+	}
+
+	return shown;
 }
 
 /** The full record: every field with its label, formulas computed, long text wrapped. */
@@ -85,7 +106,7 @@ export function Detail(props: DetailProps) {
 		);
 	}
 
-	const shown = lines.slice(0, Math.max(1, props.height));
+	const shown = scrolled(lines, Math.max(1, props.height), props.scroll ?? 0);
 	return (
 		<Box flexDirection="column" width={props.width} height={props.height} overflow="hidden">
 			{shown}
