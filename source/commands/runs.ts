@@ -6,6 +6,7 @@ import {RunTracker} from '../codex/tracker.js';
 import {sanitize} from '../text/sanitize.js';
 import {output, wholeNumber, withStore} from './common.js';
 import {UsageError, type Command} from './context.js';
+import {counted} from '../text/format.js';
 
 const DEFAULT_LIMIT = 20;
 
@@ -67,7 +68,7 @@ function detailText(detail: ReturnType<typeof runDetail>): string {
 		`channel ${detail.channel_id}${detail.item_ids.length > 0 ? `, items ${detail.item_ids.join(', ')}` : ''}`,
 		`started ${detail.started_at}${detail.finished_at ? `, finished ${detail.finished_at}` : ''}`,
 		`instruction: ${oneLine(detail.instruction, 500)}`,
-		`${detail.edits_applied} edits applied, ${detail.rejections} refused, ${detail.followups_opened} follow-ups`,
+		`${counted(detail.edits_applied, 'edit')} applied, ${detail.rejections} refused, ${counted(detail.followups_opened, 'follow-up')}`,
 	];
 	if (detail.error) lines.push(`error: ${sanitize(detail.error)}`);
 	for (const step of detail.steps) lines.push(`  ${step.status.padEnd(7)} ${sanitize(step.label)}${step.result ? ` — ${sanitize(step.result)}` : ''}`);

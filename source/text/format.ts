@@ -88,3 +88,6 @@ export const plainValue = (field: Field, value: unknown): string => formatValue(
 
 /** Fields fit for one row: no long text, no JSON blobs. */
 export const shortFields = (fields: Field[]) => fields.filter(field => !field.config.long && field.type !== 'json');
+
+/** "1 edit", "2 edits", "0 follow-ups": a count with its noun. */
+export const counted = (count: number, noun: string, plural = `${noun}s`) => `${count.toLocaleString('en-US')} ${count === 1 ? noun : plural}`;

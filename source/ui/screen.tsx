@@ -30,6 +30,7 @@ import {NONE, type EditOverlay, type Message, type Overlay, type Pane, type Tone
 import {applyTextKey, textState, type TextState} from './text-input.js';
 import {useTheme} from './theme.js';
 import {absoluteIndex, rowAt} from './window.js';
+import {counted} from '../text/format.js';
 
 export type ScreenProps = {
 	store: Store;
@@ -137,7 +138,7 @@ export function Screen({store, channelId, dbPath, run: runOptions}: ScreenProps)
 			return;
 		}
 
-		const counts = `${result.editsApplied} edits, ${result.rejections} refused, ${result.followupsOpened} follow-ups`;
+		const counts = `${counted(result.editsApplied, 'edit')}, ${result.rejections} refused, ${counted(result.followupsOpened, 'follow-up')}`;
 		const tone: Tone = result.outcome === 'ok' ? 'ok' : (result.outcome === 'partial' || result.outcome === 'cancelled' ? 'warn' : 'error');
 		const extra = result.outcome === 'auth_required' ? ' — run `codex login`, then c again' : (result.outcome === 'codex_missing' ? ' — install with `npm install -g @openai/codex` or pass --codex PATH' : '');
 		say(`Codex ${result.outcome} in ${seconds(result.durationMs)}: ${counts}${extra}${result.followupsOpened > 0 ? ' · F to resolve' : ''}`, tone);
@@ -386,7 +387,7 @@ export function Screen({store, channelId, dbPath, run: runOptions}: ScreenProps)
 			setPane('run');
 			setMarks(new Set());
 			setOverlay(NONE);
-			say(`Codex started on ${itemIds.length} record${itemIds.length === 1 ? '' : 's'} · x cancels`);
+			say(`Codex started on ${counted(itemIds.length, 'record')} · x cancels`);
 		}
 	}, [run, say]);
 
@@ -422,7 +423,7 @@ export function Screen({store, channelId, dbPath, run: runOptions}: ScreenProps)
 			undo.current.push({itemId: updated.id, name: nameOf(item.values, item.id), key: followUp.key, before: outcome.before, after: value, version: updated.version});
 			const open = followUps.load();
 			const label = field ? sanitize(field.label) : sanitize(followUp.key);
-			say(`${nameOf(item.values, item.id)}: ${label} set to ${field ? shortValue(field, value) : sanitizeValue(value)} · ${open.length} follow-up${open.length === 1 ? '' : 's'} left`, 'ok');
+			say(`${nameOf(item.values, item.id)}: ${label} set to ${field ? shortValue(field, value) : sanitizeValue(value)} · ${counted(open.length, 'follow-up')} left`, 'ok');
 			setOverlay({...overlay, index: Math.min(overlay.index, Math.max(0, open.length - 1)), optionCursor: 0, typing: null, problem: null});
 			events.poll();
 		} else if (outcome.kind === 'refused') {

@@ -41,6 +41,9 @@ export type LaunchOptions = {
  * The built app in a real pseudo-terminal, its output fed to a headless xterm so tests read the
  * screen as a person sees it (escape sequences interpreted, not as raw bytes).
  */
+const BEGIN_FRAME = '\u001B[?2026h';
+const END_FRAME = '\u001B[?2026l';
+
 export class PtyApp {
 	readonly term: InstanceType<typeof Terminal>;
 	readonly proc: pty.IPty;
@@ -69,6 +72,7 @@ export class PtyApp {
 			this.writes = this.writes.then(() => new Promise<void>(resolve => {
 				this.term.write(data, () => {
 					this.lastOutputAt = performance.now();
+					this.trackFrame(data);
 					resolve();
 					for (const listener of this.listeners) listener();
 				});
@@ -81,6 +85,18 @@ export class PtyApp {
 				for (const listener of this.listeners) listener();
 			});
 		});
+	}
+
+	/**
+	 * Ink wraps each frame in a synchronized update (ESC[?2026h … ESC[?2026l). While one is open
+	 * the screen is half drawn, so waitFor() does not judge it.
+	 */
+	private frameOpen = false;
+
+	private trackFrame(data: string): void {
+		const opened = data.lastIndexOf(BEGIN_FRAME);
+		const closed = data.lastIndexOf(END_FRAME);
+		if (opened !== closed) this.frameOpen = opened > closed;
 	}
 
 	get pid(): number {
@@ -124,7 +140,7 @@ export class PtyApp {
 			let timer: NodeJS.Timeout | undefined;
 			const check = () => {
 				const screen = this.screen();
-				if (test(screen)) {
+				if (!this.frameOpen && test(screen)) {
 					finish();
 					resolve(screen);
 					return true;

@@ -142,7 +142,7 @@ describe('RunPane', () => {
 		expect(frame).toContain('Answer:');
 		expect(frame).toContain('Set BUG-0042 to in_progress.␛]0;x␇');
 		expect(frame).toContain('- read_record_item BUG-␛[31m0044  (never finished)');
-		expect(frame).toContain('usage: 5,120 in (1,024 cached) · 312 out · 1 edits · 1 refused · 2 follow-ups');
+		expect(frame).toContain('usage: 5,120 in (1,024 cached) · 312 out · 1 edit · 1 refused · 2 follow-ups');
 	});
 
 	it('explains auth_required and codex_missing with the fix', () => {

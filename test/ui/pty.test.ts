@@ -136,7 +136,7 @@ describe('the TUI in a pseudo-terminal', () => {
 		// R: the run history, from the runs table (and the log for the answer).
 		app.press('R');
 		const history = await app.waitFor('Run history');
-		expect(history).toMatch(/ok\s+[\d.]+s\s+2 items, 1 edits\s+Triage these 2 records/);
+		expect(history).toMatch(/ok\s+[\d.]+s\s+2 items, 1 edit\s+Triage these 2 records/);
 		app.press(KEYS.enter);
 		const opened = await app.waitFor(/✗ edit_record_item BUG-0043\s+rejected: points, due/);
 		expect(opened).toContain('Answer:');
@@ -159,8 +159,8 @@ describe('the TUI in a pseudo-terminal', () => {
 		app.press('x');
 		await app.waitFor('Cancel the Codex run?');
 		app.press('y');
-		const screen = await app.waitFor('✗ Codex cancelled', 15_000);
-		expect(screen).toContain('Cancelled: Codex and every process it started were');
+		const screen = await app.waitFor(text => text.includes('✗ Codex cancelled') && text.includes('Cancelled: Codex and every process it started were'), 15_000, 'the cancelled run pane');
+		expect(screen).toContain('usage: no usage reported');
 		expect(pids.filter(pid => alive(pid))).toEqual([]);
 		expect(await app.quit()).toBe(0);
 	});

@@ -2,6 +2,7 @@ import {Box, Text} from '#ink';
 import {sanitize} from '../../text/sanitize.js';
 import {useTheme} from '../theme.js';
 import type {Tone} from '../state.js';
+import {counted} from '../../text/format.js';
 
 export type HeaderProps = {
 	width: number;
@@ -40,7 +41,7 @@ export function Header(props: HeaderProps) {
 				<Text dimColor>{parts}</Text>
 				<Text> │ </Text>
 				<Text color={props.followUps > 0 ? theme.color('yellow') : undefined} bold={props.followUps > 0}>
-					{`${n(props.followUps)} follow-up${props.followUps === 1 ? '' : 's'}`}
+					{counted(props.followUps, 'follow-up')}
 				</Text>
 				{props.run ? (
 					<>

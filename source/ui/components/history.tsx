@@ -6,6 +6,7 @@ import {useTheme} from '../theme.js';
 import {wrapLines} from './detail.js';
 import {outcomeAdvice, seconds} from './run-pane.js';
 import {fit} from '../width.js';
+import {counted} from '../../text/format.js';
 
 export type HistoryProps = {
 	runs: RunSummary[];
@@ -60,7 +61,7 @@ export function History({runs, cursor, open, width, height}: HistoryProps) {
 						{fit((run.startedAt ?? '').slice(0, 19).replace('T', ' '), 20)}
 						<Text color={theme.color(TONES[outcome] ?? 'red')}>{fit(outcome, 14)}</Text>
 						{fit(run.durationMs === null ? '' : seconds(run.durationMs), 8)}
-						{fit(`${run.itemIds.length} items, ${run.editsApplied} edits`, 20)}
+						{fit(`${counted(run.itemIds.length, 'item')}, ${counted(run.editsApplied, 'edit')}`, 20)}
 						<Text dimColor>{sanitize(run.instruction)}</Text>
 					</Text>
 				);

@@ -4,6 +4,7 @@ import type {RunView} from '../hooks/use-run.js';
 import {sanitize} from '../../text/sanitize.js';
 import {useTheme} from '../theme.js';
 import {wrapLines} from './detail.js';
+import {counted} from '../../text/format.js';
 
 export const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
@@ -55,7 +56,7 @@ export function RunPane({run, now, frame, width, height}: RunPaneProps) {
 	const head: ReactElement = running ? (
 		<Text wrap="truncate-end">
 			<Text color={theme.color('cyan')}>{SPINNER[frame % SPINNER.length]} Codex {run.cancelling ? 'cancelling…' : 'running'}</Text>
-			<Text dimColor>{` ${elapsed} · ${run.itemIds.length} item${run.itemIds.length === 1 ? '' : 's'} · ${run.steps.length} step${run.steps.length === 1 ? '' : 's'} · x cancels`}</Text>
+			<Text dimColor>{` ${elapsed} · ${counted(run.itemIds.length, 'item')} · ${counted(run.steps.length, 'step')} · x cancels`}</Text>
 		</Text>
 	) : (
 		<Text wrap="truncate-end">
@@ -83,7 +84,7 @@ export function RunPane({run, now, frame, width, height}: RunPaneProps) {
 	const usageSeen = run.usage ?? run.result?.usage ?? null;
 	if (usageSeen || run.result) {
 		const usage = usageSeen ? `${n(usageSeen.input_tokens)} in (${n(usageSeen.cached_input_tokens)} cached) · ${n(usageSeen.output_tokens)} out` : 'no usage reported';
-		const counts = run.result ? ` · ${run.result.editsApplied} edits · ${run.result.rejections} refused · ${run.result.followupsOpened} follow-ups` : '';
+		const counts = run.result ? ` · ${counted(run.result.editsApplied, 'edit')} · ${run.result.rejections} refused · ${counted(run.result.followupsOpened, 'follow-up')}` : '';
 		tail.push(<Text key="usage" dimColor wrap="truncate-end">{`usage: ${usage}${counts}`}</Text>);
 	}
 
