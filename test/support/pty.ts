@@ -44,6 +44,9 @@ export type LaunchOptions = {
 const BEGIN_FRAME = '\u001B[?2026h';
 const END_FRAME = '\u001B[?2026l';
 
+/** The list row that starts with `name` (a pane beside the list may mention it too). */
+export const rowOf = (screen: string, name: string) => screen.split('\n').find(line => line.slice(0, 20).includes(name)) ?? '';
+
 export class PtyApp {
 	readonly term: InstanceType<typeof Terminal>;
 	readonly proc: pty.IPty;

@@ -4,7 +4,7 @@ import {parseTriageWishes} from '../../demo-data/generate.js';
 import {openStore, type Store} from '../../store/index.js';
 import {codexLocalArgs, makeCodexHome, SCRIPTED_MODEL} from '../support/codex-local.js';
 import {makeDemoDb, type DemoDb} from '../support/pty-fixtures.js';
-import {KEYS, launch, repoRoot, type PtyApp} from '../support/pty.js';
+import {KEYS, launch, repoRoot, rowOf, type PtyApp} from '../support/pty.js';
 import {startResponsesEndpoint, type ResponsesEndpoint} from '../support/responses-endpoint.js';
 
 // The whole chain a person uses: the built TUI in a pseudo-terminal launches the real Codex CLI,
@@ -50,8 +50,6 @@ function targetRow(): {index: number; id: string; ticket: string; statusLabel: s
 	throw new Error('the fixture has no new item asking for 20 points');
 }
 
-/** The list row of a ticket (the run pane beside it may name the ticket too). */
-const rowOf = (screen: string, ticket: string) => screen.split('\n').find(line => line.slice(0, 20).includes(ticket)) ?? '';
 
 describe('the TUI with the real Codex CLI', () => {
 	it('runs Codex on the current row: steps live, the row changes to the value Codex set, the refused points become a follow-up', async () => {

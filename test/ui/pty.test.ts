@@ -3,7 +3,7 @@ import path from 'node:path';
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
 import {openStore, StoreError, type Store} from '../../store/index.js';
 import {idOfTicket, makeDemoDb, type DemoDb} from '../support/pty-fixtures.js';
-import {alive, CLI, KEYS, launch, repoRoot, type PtyApp} from '../support/pty.js';
+import {alive, CLI, KEYS, launch, repoRoot, rowOf, type PtyApp} from '../support/pty.js';
 
 // The built app (`npm test` builds first) in a real pseudo-terminal; the screen is read back
 // through a headless xterm, so what is asserted is what a person would see.
@@ -44,7 +44,6 @@ function start(options: {env?: NodeJS.ProcessEnv; cols?: number; rows?: number} 
 	return app;
 }
 
-const rowOf = (screen: string, ticket: string) => screen.split('\n').find(line => line.includes(ticket)) ?? '';
 const fieldIndex = (key: string) => store.getChannel('bugs').fields.filter(field => field.type !== 'formula').findIndex(field => field.key === key);
 const rowNumber = (screen: string) => Number(/row ([\d,]+)/.exec(screen)?.[1]?.replaceAll(',', '') ?? 0);
 
