@@ -73,13 +73,3 @@ export function validateValues(channel: Channel, values: unknown, context: Write
 }
 
 export const writableKeys = (channel: Channel) => channel.fields.filter(field => field.type !== 'formula').map(field => field.key);
-
-/** Copies only own, known keys, so `__proto__` and friends can never reach an object's prototype. */
-export function ownValues(values: Values): Values {
-	const copy: Values = Object.create(null) as Values;
-	for (const key of Object.keys(values)) {
-		copy[key] = values[key];
-	}
-
-	return copy;
-}
