@@ -3,6 +3,7 @@ import {startRecordedRun} from '../codex/record.js';
 import type {RunResult} from '../codex/runner.js';
 import type {Step} from '../codex/steps.js';
 import type {RunUpdate} from '../codex/tracker.js';
+import {counted} from '../text/format.js';
 import {sanitize} from '../text/sanitize.js';
 import {channelOf, databasePath, output, wholeNumber, withStore} from './common.js';
 import {UsageError, type Command} from './context.js';
@@ -87,14 +88,10 @@ export function runJson(result: RunResult) {
 }
 
 function summary(result: RunResult): string {
-	const counts = `${plural(result.editsApplied, 'edit')} applied, ${plural(result.rejections, 'edit')} refused (${plural(result.followupsOpened, 'follow-up')})`;
+	const counts = `${counted(result.editsApplied, 'edit')} applied, ${counted(result.rejections, 'edit')} refused (${counted(result.followupsOpened, 'follow-up')})`;
 	const lines = [`${result.outcome} — ${counts}, ${(result.durationMs / 1000).toFixed(1)} s`];
 	if (result.error) lines.push(`error: ${sanitize(result.error, {multiline: true})}`);
 	if (result.text) lines.push('', sanitize(result.text, {multiline: true}), '');
 	lines.push(`log: ${result.logPath}`);
 	return lines.join('\n');
-}
-
-function plural(count: number, noun: string): string {
-	return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
