@@ -1,4 +1,5 @@
 import {isRecord} from './stream.js';
+import {counted} from '../text/format.js';
 
 export type StepStatus = 'running' | 'done' | 'failed';
 
@@ -144,10 +145,8 @@ function todoProgress(items: unknown): string {
 	return `${done}/${items.length}`;
 }
 
-function count(list: unknown, noun: string): string {
-	const n = Array.isArray(list) ? list.length : 0;
-	return `${n} ${noun}${n === 1 ? '' : 's'}`;
-}
+/** "3 items": the length of a list the stream reported, with its noun. */
+const count = (list: unknown, noun: string) => counted(Array.isArray(list) ? list.length : 0, noun);
 
 function text(value: unknown): string {
 	return typeof value === 'string' ? value : '';
