@@ -136,7 +136,8 @@ async function main(): Promise<number> {
 		const {default: command} = await load();
 		return await command({input: rest, flags: flagsFor(name, cli.flags), stdout: process.stdout, stderr: process.stderr, env: process.env});
 	} catch (error) {
-		return report(error, cli.flags.json);
+		// The MCP server's stdout carries JSON-RPC only, so its refusals always go to stderr.
+		return report(error, cli.flags.json && name !== 'mcp');
 	}
 }
 

@@ -225,4 +225,11 @@ describe('start-up refusals', () => {
 		expect(unknown.stderr).toContain('"tasks"');
 		expect(unknown.stdout).toBe('');
 	});
+
+	it('keeps stdout for JSON-RPC even with --json: the refusal goes to stderr', () => {
+		const result = run(['--db', freshDatabase(), '--grant', 'tasks', '--json']);
+		expect(result.status).toBe(1);
+		expect(result.stderr).toContain('"tasks"');
+		expect(result.stdout).toBe('');
+	});
 });
