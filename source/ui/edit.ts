@@ -8,6 +8,11 @@ import {fit} from './width.js';
 /** Fields a person can set (formulas are computed). */
 export const editableFields = (fields: Field[]) => fields.filter(field => field.type !== 'formula');
 
+const FILTERABLE = new Set(['select', 'boolean']);
+
+/** Fields the list can be filtered by. */
+export const filterableFields = (fields: Field[]) => fields.filter(field => FILTERABLE.has(field.type));
+
 /** Fields picked from a list of options rather than typed. */
 export const isPicked = (field: Field) => field.type === 'select' || field.type === 'multi_select' || field.type === 'boolean';
 

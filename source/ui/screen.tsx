@@ -3,18 +3,14 @@ import {useCallback, useEffect, useMemo, useRef, useState} from 'react';
 import type {Field, FollowUp, Item, Store, StoreEvent} from '../../store/index.js';
 import {resolveStateDir} from '../codex/paths.js';
 import type {RunResult} from '../codex/runner.js';
-import {Detail} from './components/detail.js';
+import {Body} from './components/body.js';
 import {Footer} from './components/footer.js';
 import {Header} from './components/header.js';
-import {Help} from './components/help.js';
-import {History} from './components/history.js';
-import {InstructionEditor} from './components/instruction-editor.js';
-import {List, LIST_GUTTER} from './components/list.js';
-import {Picker} from './components/picker.js';
-import {Queue, queueOptions} from './components/queue.js';
-import {RunPane, seconds, SPINNER} from './components/run-pane.js';
+import {LIST_GUTTER} from './components/list.js';
+import {paneFor} from './components/pane.js';
+import {queueOptions} from './components/queue.js';
 import {TextField} from './components/text-field.js';
-import {editField, editNotes, fieldChoices, fieldRules, isPicked, editableFields, optionChoices, shortValue, describeChanges, problemNotes} from './edit.js';
+import {editField, editableFields, filterableFields, isPicked, optionChoices, shortValue, describeChanges, problemNotes} from './edit.js';
 import {chooseColumns, editableText, nameField, parseTyped, previewFromValues, titleField} from './format.js';
 import type {RunSummary} from './history.js';
 import type {Step} from '../codex/steps.js';
@@ -25,6 +21,8 @@ import {usePage, type ListQuery} from './hooks/use-page.js';
 import {useRun, type RunSettings, type RunView} from './hooks/use-run.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
 import {actionFor, hintsFor, keyName, type Scope} from './keys.js';
+import {screenLayout} from './layout.js';
+import {runFinishMessage, runStatus} from './run-status.js';
 import {sanitize, sanitizeValue} from '../text/sanitize.js';
 import {NONE, type EditOverlay, type Message, type Overlay, type Pane, type Tone, type UndoEntry} from './state.js';
 import {applyTextKey, textState, type TextState} from './text-input.js';
@@ -39,13 +37,9 @@ export type ScreenProps = {
 	run: Omit<RunSettings, 'dbPath' | 'channelId'>;
 };
 
-/** Side-by-side pane from this width on; below it the pane sits under the list. */
-const SIDE_PANE_COLUMNS = 140;
 const CHANGED_MS = 3000;
 /** Lines J and K scroll the record pane by. */
 const PANE_SCROLL_STEP = 5;
-
-const FILTERABLE = new Set(['select', 'boolean']);
 
 /** The default instruction: triage the chosen records from what their text asks for. */
 export function defaultInstruction(fields: Field[], count: number): string {
@@ -68,15 +62,15 @@ function scopeOf(overlay: Overlay): Scope {
 	}
 }
 
-function runStatus(run: RunView | null, now: number, frame: number): {text: string; tone: Tone} | null {
-	if (!run) return null;
-	if (run.finishedAt === null) {
-		return {text: `${SPINNER[frame % SPINNER.length]} Codex ${run.cancelling ? 'cancelling' : 'running'} ${seconds(now - run.startedAt)} · ${run.steps.length} steps`, tone: 'info'};
-	}
-
-	const outcome = run.result?.outcome ?? 'failed';
-	const tone: Tone = outcome === 'ok' ? 'ok' : (outcome === 'partial' || outcome === 'cancelled' ? 'warn' : 'error');
-	return {text: `Codex ${outcome} ${seconds(run.finishedAt - run.startedAt)}`, tone};
+/** The list's search and filter in words, for the header and the empty list ('' when neither). */
+function describeQuery(query: ListQuery, fields: Field[]): string {
+	return [
+		query.search ? `search "${sanitize(query.search)}"` : null,
+		...Object.entries(query.filter ?? {}).map(([key, value]) => {
+			const field = fields.find(candidate => candidate.key === key);
+			return `${sanitize(field?.label ?? key)} = ${field ? shortValue(field, value) : sanitizeValue(value)}`;
+		}),
+	].filter(Boolean).join(', ');
 }
 
 /** The triage screen of one channel: header, list, pane, footer, and every key. */
@@ -109,16 +103,8 @@ export function Screen({store, channelId, dbPath, run: runOptions}: ScreenProps)
 	const quitting = useRef(false);
 	const stateDir = useMemo(() => runOptions.stateDir ?? resolveStateDir(runOptions.env ?? process.env), [runOptions.stateDir, runOptions.env]);
 
-	// Layout.
-	const bodyHeight = Math.max(4, size.rows - 1 - 2 - 1);
-	const fullOverlay = overlay.kind === 'help' || overlay.kind === 'queue' || overlay.kind === 'history';
-	const paneContent = overlay.kind === 'edit' || overlay.kind === 'instruction' || overlay.kind === 'filter' ? overlay.kind : pane;
-	const paneOpen = paneContent !== 'none';
-	const side = size.columns >= SIDE_PANE_COLUMNS;
-	const paneWidth = paneOpen && side ? Math.min(72, Math.floor(size.columns * 0.42)) : size.columns;
-	const listWidth = paneOpen && side ? size.columns - paneWidth - 1 : size.columns;
-	const paneHeight = paneOpen ? (side ? bodyHeight : Math.max(6, Math.min(bodyHeight - 5, Math.floor(bodyHeight * 0.45)))) : 0;
-	const listHeight = paneOpen && !side ? bodyHeight - paneHeight : bodyHeight;
+	const layout = screenLayout(size, overlay, pane);
+	const {bodyHeight, paneWidth, paneHeight, listWidth, listHeight} = layout;
 
 	const page = usePage(store, channelId, {height: listHeight - 1, onError: text => say(sanitize(text), 'error')});
 	const {window: win} = page;
@@ -133,15 +119,11 @@ export function Screen({store, channelId, dbPath, run: runOptions}: ScreenProps)
 
 	const onRunFinish = useCallback((result: RunResult | null, view: RunView) => {
 		followUps.refreshCount();
-		if (!result) {
-			say(view.crash ?? 'The run failed.', 'error');
-			return;
+		if (!result) say(view.crash ?? 'The run failed.', 'error');
+		else {
+			const {text, tone} = runFinishMessage(result);
+			say(text, tone);
 		}
-
-		const counts = `${counted(result.editsApplied, 'edit')}, ${result.rejections} refused, ${counted(result.followupsOpened, 'follow-up')}`;
-		const tone: Tone = result.outcome === 'ok' ? 'ok' : (result.outcome === 'partial' || result.outcome === 'cancelled' ? 'warn' : 'error');
-		const extra = result.outcome === 'auth_required' ? ' — run `codex login`, then c again' : (result.outcome === 'codex_missing' ? ' — install with `npm install -g @openai/codex` or pass --codex PATH' : '');
-		say(`Codex ${result.outcome} in ${seconds(result.durationMs)}: ${counts}${extra}${result.followupsOpened > 0 ? ' · F to resolve' : ''}`, tone);
 	}, [followUps, say]);
 
 	const run = useRun({...runOptions, dbPath, channelId}, store.db, onRunFinish);
@@ -540,7 +522,7 @@ export function Screen({store, channelId, dbPath, run: runOptions}: ScreenProps)
 	const onPicker = (input: string, key: Key) => {
 		const action = actionFor('picker', input, key);
 		if (overlay.kind === 'filter') {
-			const filterFields = fields.filter(field => FILTERABLE.has(field.type));
+			const filterFields = filterableFields(fields);
 			const choicesLength = overlay.stage === 'field' ? filterFields.length + 1 : optionChoices(overlay.field!).length;
 			if (action === 'down') setOverlay({...overlay, cursor: (overlay.cursor + 1) % choicesLength});
 			else if (action === 'up') setOverlay({...overlay, cursor: (overlay.cursor - 1 + choicesLength) % choicesLength});
@@ -736,103 +718,8 @@ export function Screen({store, channelId, dbPath, run: runOptions}: ScreenProps)
 		});
 	}, [historyOpen]);
 
-	const scopeText = [
-		page.query.search ? `search "${sanitize(page.query.search)}"` : null,
-		...Object.entries(page.query.filter ?? {}).map(([key, value]) => {
-			const field = fields.find(candidate => candidate.key === key);
-			return `${sanitize(field?.label ?? key)} = ${field ? shortValue(field, value) : sanitizeValue(value)}`;
-		}),
-	].filter(Boolean).join(', ');
-
-	let body;
-	if (overlay.kind === 'help') {
-		body = <Help width={size.columns} height={bodyHeight}/>;
-	} else if (overlay.kind === 'queue') {
-		body = (
-			<Queue
-				entry={queueEntry}
-				index={overlay.index}
-				total={followUps.queue.length}
-				field={queueField}
-				nameKeys={[nameKey, titleKey].filter((key): key is string => key !== undefined)}
-				optionCursor={overlay.optionCursor}
-				typing={overlay.typing}
-				problem={overlay.problem}
-				confirmDismiss={overlay.confirmDismiss}
-				width={size.columns}
-				height={bodyHeight}
-			/>
-		);
-	} else if (overlay.kind === 'history') {
-		body = <History runs={history} cursor={overlay.cursor} open={openHistory} width={size.columns} height={bodyHeight}/>;
-	} else {
-		let paneNode = null;
-		if (overlay.kind === 'edit') {
-			if (overlay.stage === 'field') {
-				paneNode = <Picker title={`Edit ${overlay.name} (v${overlay.version}): choose a field`} choices={fieldChoices(fields, overlay.values)} cursor={overlay.fieldCursor} width={paneWidth} height={paneHeight} notes={editNotes(overlay, fields)}/>;
-			} else if (overlay.stage === 'options') {
-				const field = overlay.field!;
-				paneNode = (
-					<Picker
-						title={`${overlay.name} · ${field.label}${field.type === 'multi_select' ? ' (Space ticks, Enter saves)' : ''}`}
-						choices={optionChoices(field, overlay.chosen)}
-						cursor={overlay.optionCursor}
-						multiple={field.type === 'multi_select'}
-						width={paneWidth}
-						height={paneHeight}
-						notes={editNotes(overlay, fields)}
-					/>
-				);
-			} else {
-				const field = overlay.field!;
-				const notes = editNotes(overlay, fields);
-				paneNode = (
-					<Box flexDirection="column" width={paneWidth} height={paneHeight}>
-						<Text bold wrap="truncate-end">{`${overlay.name} · ${sanitize(field.label)} (${fieldRules(field)})`}</Text>
-						<TextField label="> " state={overlay.text} placeholder="empty clears the field"/>
-						<Text dimColor>Enter saves · Esc back · typed exactly as you type it</Text>
-						{notes.map((note, index) => <Text key={index} wrap="truncate-end" color={note.tone === 'error' ? theme.color('red') : (note.tone === 'warn' ? theme.color('yellow') : undefined)}>{note.text}</Text>)}
-					</Box>
-				);
-			}
-		} else if (overlay.kind === 'filter') {
-			if (overlay.stage === 'field') {
-				const choices = [...fields.filter(field => FILTERABLE.has(field.type)).map(field => ({key: field.key, segments: [{text: sanitize(field.label)}], hint: page.query.filter?.[field.key] === undefined ? '' : `= ${sanitizeValue(page.query.filter[field.key])}`})), {key: '__clear', segments: [{text: '(no filter)'}]}];
-				paneNode = <Picker title="Filter by which field?" choices={choices} cursor={overlay.cursor} width={paneWidth} height={paneHeight}/>;
-			} else {
-				const field = overlay.field!;
-				const choices = optionChoices(field).map(choice => (choice.value === null ? {...choice, segments: [{text: '(any)'}], hint: ''} : choice));
-				paneNode = <Picker title={`Show rows whose ${field.label} is…`} choices={choices} cursor={overlay.cursor} width={paneWidth} height={paneHeight}/>;
-			}
-		} else if (overlay.kind === 'instruction') {
-			paneNode = <InstructionEditor text={overlay.text} targets={overlay.itemIds.length === 1 ? `${nameOf(win.rows.find(candidate => candidate.id === overlay.itemIds[0])?.preview, overlay.itemIds[0]!)}` : `${overlay.itemIds.length} marked records`} width={paneWidth} height={paneHeight}/>;
-		} else if (pane === 'run' && run.run) {
-			paneNode = <RunPane run={run.run} now={now} frame={frame} width={paneWidth} height={paneHeight}/>;
-		} else if (pane === 'detail' || pane === 'run') {
-			paneNode = <Detail fields={fields} item={detail.item} error={detail.error} flagged={detail.flagged} width={paneWidth} height={paneHeight} scroll={paneScroll}/>;
-		}
-
-		const list = (
-			<List
-				rows={win.rows}
-				columns={columns}
-				top={win.top}
-				cursor={win.cursor}
-				height={listHeight}
-				width={listWidth}
-				marks={marks}
-				changed={changedIds}
-				empty={scopeText ? `Nothing matches ${scopeText}. Esc clears.` : 'This channel has no records yet.'}
-			/>
-		);
-		body = paneNode ? (
-			<Box flexDirection={side ? 'row' : 'column'} height={bodyHeight}>
-				{list}
-				{side ? <Box width={1}/> : null}
-				{paneNode}
-			</Box>
-		) : list;
-	}
+	const scopeText = describeQuery(page.query, fields);
+	const paneNode = paneFor({overlay, pane, fields, filter: page.query.filter, nameOfRow: id => nameOf(win.rows.find(candidate => candidate.id === id)?.preview, id), run: run.run, now, frame, detail, scroll: paneScroll, width: paneWidth, height: paneHeight});
 
 	let prompt;
 	if (overlay.kind === 'search') prompt = <TextField label="/ " state={overlay.text} placeholder="search the text fields · Enter · Esc"/>;
@@ -853,7 +740,16 @@ export function Screen({store, channelId, dbPath, run: runOptions}: ScreenProps)
 				newItems={newItems}
 				live={!events.stopped}
 			/>
-			<Box height={bodyHeight} flexDirection="column">{body}</Box>
+			<Box height={bodyHeight} flexDirection="column">
+				<Body
+					overlay={overlay}
+					layout={layout}
+					queue={{entry: queueEntry, total: followUps.queue.length, field: queueField, nameKeys: [nameKey, titleKey].filter((key): key is string => key !== undefined)}}
+					history={{runs: history, open: openHistory}}
+					list={{rows: win.rows, columns, top: win.top, cursor: win.cursor, marks, changed: changedIds, empty: scopeText ? `Nothing matches ${scopeText}. Esc clears.` : 'This channel has no records yet.'}}
+					pane={paneNode}
+				/>
+			</Box>
 			<Footer width={size.columns} hints={hintsFor(scope)} message={message} prompt={prompt}/>
 		</Box>
 	);

@@ -1,0 +1,56 @@
+import {Box} from '#ink';
+import type {ReactNode} from 'react';
+import type {Field} from '../../../store/index.js';
+import type {Step} from '../../codex/steps.js';
+import type {QueueEntry} from '../hooks/use-followups.js';
+import type {RunSummary} from '../history.js';
+import type {Layout} from '../layout.js';
+import type {Overlay} from '../state.js';
+import {Help} from './help.js';
+import {History} from './history.js';
+import {List, type ListProps} from './list.js';
+import {Queue} from './queue.js';
+
+export type BodyProps = {
+	overlay: Overlay;
+	layout: Layout;
+	queue: {entry: QueueEntry | null; total: number; field: Field | null; nameKeys: string[]};
+	history: {runs: RunSummary[]; open: {run: RunSummary; steps: Step[]} | null};
+	list: Omit<ListProps, 'height' | 'width'>;
+	/** What the pane shows, or null when it is closed. */
+	pane: ReactNode | null;
+};
+
+/** The body between header and footer: a full-screen overlay (help, queue, history), or the list with its pane. */
+export function Body({overlay, layout, queue, history, list, pane}: BodyProps) {
+	const {columns, bodyHeight} = layout;
+	if (overlay.kind === 'help') return <Help width={columns} height={bodyHeight}/>;
+	if (overlay.kind === 'queue') {
+		return (
+			<Queue
+				entry={queue.entry}
+				index={overlay.index}
+				total={queue.total}
+				field={queue.field}
+				nameKeys={queue.nameKeys}
+				optionCursor={overlay.optionCursor}
+				typing={overlay.typing}
+				problem={overlay.problem}
+				confirmDismiss={overlay.confirmDismiss}
+				width={columns}
+				height={bodyHeight}
+			/>
+		);
+	}
+
+	if (overlay.kind === 'history') return <History runs={history.runs} cursor={overlay.cursor} open={history.open} width={columns} height={bodyHeight}/>;
+	const listNode = <List {...list} height={layout.listHeight} width={layout.listWidth}/>;
+	if (!pane) return listNode;
+	return (
+		<Box flexDirection={layout.side ? 'row' : 'column'} height={bodyHeight}>
+			{listNode}
+			{layout.side ? <Box width={1}/> : null}
+			{pane}
+		</Box>
+	);
+}

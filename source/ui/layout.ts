@@ -1,0 +1,28 @@
+import type {Overlay, Pane} from './state.js';
+
+/** Side-by-side pane from this width on; below it the pane sits under the list. */
+const SIDE_PANE_COLUMNS = 140;
+
+export type Layout = {
+	columns: number;
+	bodyHeight: number;
+	/** The pane stands beside the list (else under it). */
+	side: boolean;
+	paneWidth: number;
+	paneHeight: number;
+	listWidth: number;
+	listHeight: number;
+};
+
+/** Where the list and the pane go on a terminal of this size, with this overlay and pane open. */
+export function screenLayout(size: {columns: number; rows: number}, overlay: Overlay, pane: Pane): Layout {
+	const bodyHeight = Math.max(4, size.rows - 1 - 2 - 1);
+	const paneContent = overlay.kind === 'edit' || overlay.kind === 'instruction' || overlay.kind === 'filter' ? overlay.kind : pane;
+	const paneOpen = paneContent !== 'none';
+	const side = size.columns >= SIDE_PANE_COLUMNS;
+	const paneWidth = paneOpen && side ? Math.min(72, Math.floor(size.columns * 0.42)) : size.columns;
+	const listWidth = paneOpen && side ? size.columns - paneWidth - 1 : size.columns;
+	const paneHeight = paneOpen ? (side ? bodyHeight : Math.max(6, Math.min(bodyHeight - 5, Math.floor(bodyHeight * 0.45)))) : 0;
+	const listHeight = paneOpen && !side ? bodyHeight - paneHeight : bodyHeight;
+	return {columns: size.columns, bodyHeight, side, paneWidth, paneHeight, listWidth, listHeight};
+}
