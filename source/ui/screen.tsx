@@ -1,6 +1,6 @@
-import {Box, Text, useApp, type Key} from '#ink';
+import {Box, Text, type Key} from '#ink';
 import {useCallback, useEffect, useMemo, useRef, useState} from 'react';
-import type {Field, FollowUp, Item, Store, StoreEvent} from '../../store/index.js';
+import type {Field, Store} from '../../store/index.js';
 import {resolveStateDir} from '../codex/paths.js';
 import type {RunResult} from '../codex/runner.js';
 import {Body} from './components/body.js';
@@ -10,21 +10,26 @@ import {LIST_GUTTER} from './components/list.js';
 import {paneFor} from './components/pane.js';
 import {queueOptions} from './components/queue.js';
 import {TextField} from './components/text-field.js';
-import {editField, editableFields, filterableFields, isPicked, optionChoices, shortValue, describeChanges, problemNotes} from './edit.js';
-import {chooseColumns, editableText, nameField, parseTyped, previewFromValues, titleField} from './format.js';
-import type {RunSummary} from './history.js';
-import type {Step} from '../codex/steps.js';
+import {editableFields, filterableFields, optionChoices, shortValue} from './edit.js';
+import {chooseColumns, nameField, parseTyped, titleField} from './format.js';
+import {useClock} from './hooks/use-clock.js';
+import {useDetail} from './hooks/use-detail.js';
+import {useEdit} from './hooks/use-edit.js';
 import {useEvents} from './hooks/use-events.js';
 import {useFollowUps} from './hooks/use-followups.js';
 import {useKeyQueue} from './hooks/use-keys.js';
+import {useLiveRows} from './hooks/use-live-rows.js';
 import {usePage, type ListQuery} from './hooks/use-page.js';
+import {typingFor, useQueueActions} from './hooks/use-queue-actions.js';
+import {useQuit} from './hooks/use-quit.js';
 import {useRun, type RunSettings, type RunView} from './hooks/use-run.js';
+import {useRunHistory} from './hooks/use-run-history.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
 import {actionFor, hintsFor, keyName, type Scope} from './keys.js';
 import {screenLayout} from './layout.js';
 import {runFinishMessage, runStatus} from './run-status.js';
 import {sanitize, sanitizeValue} from '../text/sanitize.js';
-import {NONE, type EditOverlay, type Message, type Overlay, type Pane, type Tone, type UndoEntry} from './state.js';
+import {NONE, type Message, type Overlay, type Pane, type Tone, type UndoEntry} from './state.js';
 import {applyTextKey, textState, type TextState} from './text-input.js';
 import {useTheme} from './theme.js';
 import {absoluteIndex, rowAt} from './window.js';
@@ -37,7 +42,6 @@ export type ScreenProps = {
 	run: Omit<RunSettings, 'dbPath' | 'channelId'>;
 };
 
-const CHANGED_MS = 3000;
 /** Lines J and K scroll the record pane by. */
 const PANE_SCROLL_STEP = 5;
 
@@ -75,7 +79,6 @@ function describeQuery(query: ListQuery, fields: Field[]): string {
 
 /** The triage screen of one channel: header, list, pane, footer, and every key. */
 export function Screen({store, channelId, dbPath, run: runOptions}: ScreenProps) {
-	const {exit} = useApp();
 	const theme = useTheme();
 	const size = useTerminalSize();
 	const channel = useMemo(() => store.getChannel(channelId), [store, channelId]);
@@ -83,8 +86,6 @@ export function Screen({store, channelId, dbPath, run: runOptions}: ScreenProps)
 	const nameKey = useMemo(() => nameField(fields)?.key, [fields]);
 	const titleKey = useMemo(() => titleField(fields)?.key, [fields]);
 	const [summary] = useState(() => store.listChannels().find(candidate => candidate.id === channelId));
-	const [total, setTotal] = useState(summary?.item_count ?? 0);
-	const [newItems, setNewItems] = useState(0);
 	const [message, setMessageState] = useState<Message | null>(null);
 	const say = useCallback((text: string, tone: Tone = 'info') => {
 		setMessageState({text, tone});
@@ -94,13 +95,7 @@ export function Screen({store, channelId, dbPath, run: runOptions}: ScreenProps)
 	// Lines the record pane is scrolled by; a new record or pane starts at the top.
 	const [paneScroll, setPaneScroll] = useState(0);
 	const [marks, setMarks] = useState<ReadonlySet<string>>(new Set());
-	const [changed, setChanged] = useState<ReadonlyMap<string, number>>(new Map());
-	const [detailTick, setDetailTick] = useState(0);
-	const [frame, setFrame] = useState(0);
-	const [now, setNow] = useState(Date.now());
-	const [history, setHistory] = useState<RunSummary[]>([]);
 	const undo = useRef<UndoEntry[]>([]);
-	const quitting = useRef(false);
 	const stateDir = useMemo(() => runOptions.stateDir ?? resolveStateDir(runOptions.env ?? process.env), [runOptions.stateDir, runOptions.env]);
 
 	const layout = screenLayout(size, overlay, pane);
@@ -111,6 +106,7 @@ export function Screen({store, channelId, dbPath, run: runOptions}: ScreenProps)
 	const columns = useMemo(() => chooseColumns(fields, listWidth - LIST_GUTTER), [fields, listWidth]);
 	const row = rowAt(win);
 	const followUps = useFollowUps(store, channelId);
+	const live = useLiveRows({store, channelId, fields, page, followUps, initialTotal: summary?.item_count ?? 0});
 
 	const nameOf = useCallback((values: Record<string, unknown> | undefined, id: string) => {
 		const name = nameKey ? values?.[nameKey] : undefined;
@@ -128,101 +124,17 @@ export function Screen({store, channelId, dbPath, run: runOptions}: ScreenProps)
 
 	const run = useRun({...runOptions, dbPath, channelId}, store.db, onRunFinish);
 
-	// Live updates: rows change in place from the event log.
-	const refreshRow = useCallback((id: string) => {
-		let item: Item;
-		try {
-			item = store.readItem(channelId, id);
-		} catch {
-			page.patch(id, current => ({...current, deleted: true}));
-			return;
-		}
-
-		page.patch(id, current => (current.version >= item.version && !current.deleted ? current : {...current, version: item.version, updated_at: item.updated_at, preview: previewFromValues(fields, item.values)}));
-	}, [store, channelId, page, fields]);
-
-	const onEvents = useCallback((events: StoreEvent[]) => {
-		const touched = new Set<string>();
-		let created = 0;
-		let deleted = 0;
-		for (const event of events) {
-			if (event.type === 'item.created') created++;
-			else if (event.type === 'item.deleted') {
-				deleted++;
-				page.patch(event.item_id, current => ({...current, deleted: true}));
-			} else touched.add(event.item_id);
-		}
-
-		for (const id of touched) refreshRow(id);
-		if (created || deleted) {
-			setTotal(value => value + created - deleted);
-			if (created) setNewItems(value => value + created);
-		}
-
-		if (touched.size > 0) {
-			const until = Date.now() + CHANGED_MS;
-			setChanged(previous => {
-				const next = new Map(previous);
-				for (const id of touched) next.set(id, until);
-				return next;
-			});
-			setDetailTick(value => value + 1);
-		}
-
-		followUps.refreshCount();
-	}, [page, refreshRow, followUps]);
-
 	const events = useEvents({
 		store,
 		channelId,
 		after: summary?.latest_sequence ?? 0,
 		active: run.active,
-		onEvents,
+		onEvents: live.onEvents,
 		onFail: text => say(sanitize(text), 'error'),
 	});
 
-	// Clock for the spinner and elapsed time, only while a run is active.
-	useEffect(() => {
-		if (!run.active) {
-			setNow(Date.now());
-			return;
-		}
-
-		const timer = setInterval(() => {
-			setFrame(value => value + 1);
-			setNow(Date.now());
-		}, 120);
-		return () => {
-			clearInterval(timer);
-		};
-	}, [run.active]);
-
-	// Expire the "changed just now" markers.
-	useEffect(() => {
-		if (changed.size === 0) return;
-		const timer = setTimeout(() => {
-			const at = Date.now();
-			setChanged(previous => new Map([...previous].filter(([, until]) => until > at)));
-		}, 1000);
-		return () => {
-			clearTimeout(timer);
-		};
-	}, [changed]);
-
-	const changedIds = useMemo(() => new Set(changed.keys()), [changed]);
-
-	// The detail pane follows the cursor.
-	const detail = useMemo(() => {
-		if (pane !== 'detail' || !row) return {item: null, error: null, flagged: new Set<string>()};
-		try {
-			const item = store.readItem(channelId, row.id);
-			const flagged = new Set(store.listFollowUps({itemId: row.id, status: 'open'}).map(followUp => followUp.key));
-			return {item, error: null, flagged};
-		} catch (error) {
-			return {item: null, error: (error as Error).message, flagged: new Set<string>()};
-		}
-		// eslint-disable-next-line react-hooks/exhaustive-deps
-	}, [pane, row?.id, row?.version, detailTick, store, channelId]);
+	const {frame, now} = useClock(run.active);
+	const detail = useDetail(store, channelId, pane, row, live.detailTick);
 
 	useEffect(() => {
 		setPaneScroll(0);
@@ -230,134 +142,15 @@ export function Screen({store, channelId, dbPath, run: runOptions}: ScreenProps)
 
 	// ---- actions ---------------------------------------------------------------------------
 
-	const quit = useCallback(() => {
-		if (quitting.current) return;
-		quitting.current = true;
-		if (run.active) {
-			say('Stopping Codex…', 'warn');
-			void run.shutdown().then(() => {
-				exit();
-			});
-		} else {
-			exit();
-		}
-	}, [run, exit, say]);
+	const quit = useQuit(run, say);
 
+	const {clearNewItems} = live;
 	const relist = useCallback((query: ListQuery, note?: string) => {
 		if (page.relist(query)) {
-			setNewItems(0);
+			clearNewItems();
 			if (note) say(note);
 		}
-	}, [page, say]);
-
-	const openEdit = useCallback(() => {
-		if (!row) return;
-		try {
-			const item = store.readItem(channelId, row.id);
-			setOverlay({kind: 'edit', itemId: item.id, name: nameOf(item.values, item.id), version: item.version, values: item.values, stage: 'field', fieldCursor: 0, field: null, optionCursor: 0, chosen: [], text: textState(), problem: null, conflict: null});
-		} catch (error) {
-			say(sanitize((error as Error).message), 'error');
-		}
-	}, [row, store, channelId, nameOf, say]);
-
-	const chooseField = useCallback((o: EditOverlay, field: Field) => {
-		const value = o.values[field.key];
-		if (isPicked(field)) {
-			const choices = optionChoices(field);
-			const at = choices.findIndex(choice => choice.value === value);
-			setOverlay({...o, stage: 'options', field, optionCursor: Math.max(0, at), chosen: Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : [], problem: null, conflict: null});
-		} else {
-			setOverlay({...o, stage: 'text', field, text: textState(editableText(field, value)), problem: null, conflict: null});
-		}
-	}, []);
-
-	const submitEdit = useCallback((o: EditOverlay, value: unknown) => {
-		const field = o.field!;
-		const before = o.values[field.key];
-		if (JSON.stringify(before ?? null) === JSON.stringify(value ?? null)) {
-			setOverlay(NONE);
-			say(`${o.name}: ${sanitize(field.label)} is already ${shortValue(field, value)}; nothing changed.`);
-			return;
-		}
-
-		const outcome = editField(store, channelId, o.itemId, field.key, value, o.version, before);
-		switch (outcome.kind) {
-			case 'ok': {
-				const {item} = outcome.result;
-				page.patch(item.id, current => ({...current, version: item.version, updated_at: item.updated_at, preview: previewFromValues(fields, item.values)}));
-				undo.current.push({itemId: item.id, name: o.name, key: field.key, before, after: value, version: item.version});
-				if (undo.current.length > 100) undo.current.shift();
-				setOverlay(NONE);
-				setDetailTick(tick => tick + 1);
-				followUps.refreshCount();
-				say(`${o.name}: ${sanitize(field.label)} ${shortValue(field, before)} → ${shortValue(field, value)} (v${item.version}) · u undoes`, 'ok');
-				events.poll();
-				break;
-			}
-
-			case 'refused': {
-				setOverlay({...o, problem: outcome.problem, conflict: null});
-				say(`Not saved: ${sanitize(outcome.problem.message)}`, 'error');
-				break;
-			}
-
-			case 'conflict': {
-				if (outcome.item) {
-					const {item} = outcome;
-					page.patch(item.id, current => ({...current, version: item.version, updated_at: item.updated_at, preview: previewFromValues(fields, item.values)}));
-					setOverlay({...o, version: item.version, values: item.values, conflict: outcome.changes, problem: null});
-				} else {
-					setOverlay(NONE);
-				}
-
-				setDetailTick(tick => tick + 1);
-				say(`Not saved: ${o.name} changed since you opened it`, 'warn');
-				break;
-			}
-
-			case 'error': {
-				say(`Not saved: ${sanitize(outcome.message)}`, 'error');
-				break;
-			}
-		}
-	}, [store, channelId, page, fields, followUps, say, events]);
-
-	const undoLast = useCallback(() => {
-		const entry = undo.current.pop();
-		if (!entry) {
-			say('Nothing to undo: no edit of yours in this session.', 'warn');
-			return;
-		}
-
-		const field = fields.find(candidate => candidate.key === entry.key)!;
-		const apply = (version: number) => editField(store, channelId, entry.itemId, entry.key, entry.before, version, entry.after);
-		let outcome = apply(entry.version);
-		if (outcome.kind === 'conflict') {
-			if (Object.hasOwn(outcome.changes, entry.key)) {
-				const [line] = describeChanges(fields, {[entry.key]: outcome.changes[entry.key]!});
-				say(`Not undone: ${entry.name} ${line} was changed by someone else since your edit.`, 'error');
-				if (outcome.item) refreshRow(entry.itemId);
-				return;
-			}
-
-			// Other fields changed since: ours did not, so undo on top of the current version.
-			if (outcome.item) outcome = apply(outcome.item.version);
-		}
-
-		if (outcome.kind === 'ok') {
-			const {item} = outcome.result;
-			page.patch(item.id, current => ({...current, version: item.version, updated_at: item.updated_at, preview: previewFromValues(fields, item.values)}));
-			setDetailTick(tick => tick + 1);
-			followUps.refreshCount();
-			say(`Undone: ${entry.name} ${sanitize(field.label)} back to ${shortValue(field, entry.before)} (v${item.version})`, 'ok');
-		} else if (outcome.kind === 'refused') {
-			say(`Not undone: ${sanitize(outcome.problem.message)}`, 'error');
-		} else if (outcome.kind === 'conflict') {
-			say(`Not undone: ${entry.name} keeps changing; try again.`, 'error');
-		} else {
-			say(`Not undone: ${sanitize(outcome.message)}`, 'error');
-		}
-	}, [fields, store, channelId, page, followUps, say, refreshRow]);
+	}, [page, say, clearNewItems]);
 
 	const startRun = useCallback((instruction: string, itemIds: string[]) => {
 		if (!instruction.trim()) {
@@ -373,50 +166,10 @@ export function Screen({store, channelId, dbPath, run: runOptions}: ScreenProps)
 		}
 	}, [run, say]);
 
-	// ---- the follow-up queue ---------------------------------------------------------------
-
-	const queueEntry = useMemo(() => {
-		if (overlay.kind !== 'queue') return null;
-		const followUp: FollowUp | undefined = followUps.queue[overlay.index];
-		return followUp ? followUps.entry(followUp) : null;
-		// eslint-disable-next-line react-hooks/exhaustive-deps
-	}, [overlay.kind, overlay.kind === 'queue' ? overlay.index : -1, followUps.queue, detailTick]);
-	const queueField = queueEntry ? fields.find(field => field.key === queueEntry.followUp.key) ?? null : null;
-
-	const openQueue = useCallback(() => {
-		const open = followUps.load();
-		setOverlay({kind: 'queue', index: 0, optionCursor: 0, typing: null, problem: null, confirmDismiss: false});
-		if (open.length === 0) say('No open follow-ups.', 'ok');
-	}, [followUps, say]);
-
-	const resolveQueue = useCallback((value: unknown) => {
-		if (overlay.kind !== 'queue' || !queueEntry) return;
-		const {followUp, item} = queueEntry;
-		if (!item) {
-			say('That record is gone; dismiss the follow-up (d).', 'warn');
-			return;
-		}
-
-		const field = queueField;
-		const outcome = editField(store, channelId, item.id, followUp.key, value, item.version, item.values[followUp.key]);
-		if (outcome.kind === 'ok') {
-			const updated = outcome.result.item;
-			page.patch(updated.id, current => ({...current, version: updated.version, updated_at: updated.updated_at, preview: previewFromValues(fields, updated.values)}));
-			undo.current.push({itemId: updated.id, name: nameOf(item.values, item.id), key: followUp.key, before: outcome.before, after: value, version: updated.version});
-			const open = followUps.load();
-			const label = field ? sanitize(field.label) : sanitize(followUp.key);
-			say(`${nameOf(item.values, item.id)}: ${label} set to ${field ? shortValue(field, value) : sanitizeValue(value)} · ${counted(open.length, 'follow-up')} left`, 'ok');
-			setOverlay({...overlay, index: Math.min(overlay.index, Math.max(0, open.length - 1)), optionCursor: 0, typing: null, problem: null});
-			events.poll();
-		} else if (outcome.kind === 'refused') {
-			setOverlay({...overlay, problem: problemNotes(outcome.problem).map(note => note.text).join('\n')});
-		} else if (outcome.kind === 'conflict') {
-			setDetailTick(tick => tick + 1);
-			setOverlay({...overlay, problem: `The record changed since: ${describeChanges(fields, outcome.changes).join('; ')}. Check and choose again.`});
-		} else {
-			setOverlay({...overlay, problem: sanitize(outcome.message)});
-		}
-	}, [overlay, queueEntry, queueField, store, channelId, page, fields, followUps, nameOf, say, events]);
+	const pollEvents = events.poll;
+	const {openEdit, chooseField, submitEdit, undoLast} = useEdit({store, channelId, fields, row, nameOf, say, setOverlay, live, followUps, pollEvents, undo});
+	const {queueEntry, queueField, openQueue, resolveQueue, dismissQueueEntry} = useQueueActions({store, channelId, fields, overlay, setOverlay, followUps, live, nameOf, say, pollEvents, undo});
+	const {history, openHistory, showHistory} = useRunHistory(stateDir, store.db, overlay, setOverlay);
 
 	// ---- the key router --------------------------------------------------------------------
 
@@ -490,14 +243,7 @@ export function Screen({store, channelId, dbPath, run: runOptions}: ScreenProps)
 			}
 
 			case 'followUps': { openQueue(); break; }
-			case 'history': {
-				void import('./history.js').then(({loadRunHistory}) => {
-					setHistory(loadRunHistory(stateDir, store.db));
-					setOverlay({kind: 'history', cursor: 0, open: false});
-				});
-				break;
-			}
-
+			case 'history': { showHistory(); break; }
 			case 'togglePane': {
 				if (pane === 'run') setPane(row ? 'detail' : 'none');
 				else if (run.run) setPane('run');
@@ -628,12 +374,12 @@ export function Screen({store, channelId, dbPath, run: runOptions}: ScreenProps)
 			case 'choose': {
 				if (!queueEntry) break;
 				if (options.length > 0) resolveQueue(options[overlay.optionCursor]!.value);
-				else setOverlay({...overlay, typing: textState(typeof queueEntry.followUp.attempted === 'string' || typeof queueEntry.followUp.attempted === 'number' ? String(queueEntry.followUp.attempted) : ''), problem: null});
+				else setOverlay({...overlay, typing: typingFor(queueEntry), problem: null});
 				break;
 			}
 
 			case 'type': {
-				if (queueEntry) setOverlay({...overlay, typing: textState(typeof queueEntry.followUp.attempted === 'string' || typeof queueEntry.followUp.attempted === 'number' ? String(queueEntry.followUp.attempted) : ''), problem: null});
+				if (queueEntry) setOverlay({...overlay, typing: typingFor(queueEntry), problem: null});
 				break;
 			}
 
@@ -649,15 +395,7 @@ export function Screen({store, channelId, dbPath, run: runOptions}: ScreenProps)
 		const action = actionFor('confirm', input, key);
 		if (overlay.kind === 'queue' && overlay.confirmDismiss) {
 			if (action === 'yes' && queueEntry) {
-				try {
-					store.dismissFollowUp(queueEntry.followUp.id);
-					const open = followUps.load();
-					say(`Follow-up dismissed · ${open.length} left`, 'ok');
-					setOverlay({...overlay, confirmDismiss: false, index: Math.min(overlay.index, Math.max(0, open.length - 1)), optionCursor: 0, problem: null});
-					setDetailTick(tick => tick + 1);
-				} catch (error) {
-					setOverlay({...overlay, confirmDismiss: false, problem: sanitize((error as Error).message)});
-				}
+				dismissQueueEntry();
 			} else if (action === 'no') {
 				setOverlay({...overlay, confirmDismiss: false});
 			}
@@ -705,19 +443,6 @@ export function Screen({store, channelId, dbPath, run: runOptions}: ScreenProps)
 
 	// ---- render ----------------------------------------------------------------------------
 
-	const [openHistory, setOpenHistory] = useState<{run: RunSummary; steps: Step[]} | null>(null);
-	const historyOpen = overlay.kind === 'history' && overlay.open ? history[overlay.cursor] ?? null : null;
-	useEffect(() => {
-		if (!historyOpen) {
-			setOpenHistory(null);
-			return;
-		}
-
-		void import('./history.js').then(({runSteps}) => {
-			setOpenHistory({run: historyOpen, steps: runSteps(historyOpen.logPath)});
-		});
-	}, [historyOpen]);
-
 	const scopeText = describeQuery(page.query, fields);
 	const paneNode = paneFor({overlay, pane, fields, filter: page.query.filter, nameOfRow: id => nameOf(win.rows.find(candidate => candidate.id === id)?.preview, id), run: run.run, now, frame, detail, scroll: paneScroll, width: paneWidth, height: paneHeight});
 
@@ -730,14 +455,14 @@ export function Screen({store, channelId, dbPath, run: runOptions}: ScreenProps)
 			<Header
 				width={size.columns}
 				channel={channel.name}
-				total={total}
+				total={live.total}
 				position={row ? absoluteIndex(win, win.cursor) + 1 : 0}
 				loaded={win.rows.length}
 				marked={marks.size}
 				scope={scopeText || null}
 				followUps={followUps.count}
 				run={runStatus(run.run, now, frame)}
-				newItems={newItems}
+				newItems={live.newItems}
 				live={!events.stopped}
 			/>
 			<Box height={bodyHeight} flexDirection="column">
@@ -746,7 +471,7 @@ export function Screen({store, channelId, dbPath, run: runOptions}: ScreenProps)
 					layout={layout}
 					queue={{entry: queueEntry, total: followUps.queue.length, field: queueField, nameKeys: [nameKey, titleKey].filter((key): key is string => key !== undefined)}}
 					history={{runs: history, open: openHistory}}
-					list={{rows: win.rows, columns, top: win.top, cursor: win.cursor, marks, changed: changedIds, empty: scopeText ? `Nothing matches ${scopeText}. Esc clears.` : 'This channel has no records yet.'}}
+					list={{rows: win.rows, columns, top: win.top, cursor: win.cursor, marks, changed: live.changedIds, empty: scopeText ? `Nothing matches ${scopeText}. Esc clears.` : 'This channel has no records yet.'}}
 					pane={paneNode}
 				/>
 			</Box>
