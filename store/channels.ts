@@ -50,10 +50,16 @@ export class ChannelCatalog {
 		this.cache.delete(id);
 	}
 
-	summaries(): ChannelSummary[] {
+	/** Ids and names only: no item counting, which scans a channel's index (tens of ms at 1M items). */
+	names(): Array<{id: string; name: string}> {
+		return this.db.prepare('SELECT id, name FROM channels ORDER BY id').all() as Array<{id: string; name: string}>;
+	}
+
+	/** Every channel with its item count and latest sequence; `onlyId` counts one channel alone. */
+	summaries(onlyId?: string): ChannelSummary[] {
 		return this.db.prepare(`SELECT c.id, c.name, c.last_sequence AS latest_sequence,
 			(SELECT count(*) FROM items i WHERE i.channel_id = c.id) AS item_count
-			FROM channels c ORDER BY c.id`).all() as ChannelSummary[];
+			FROM channels c WHERE ? IS NULL OR c.id = ? ORDER BY c.id`).all(onlyId ?? null, onlyId ?? null) as ChannelSummary[];
 	}
 
 	/** Writes a new channel and the indexes its unique and filterable fields need. */

@@ -27,8 +27,20 @@ export class Store {
 		this.db.close();
 	}
 
+	/** Every channel with its item count and latest sequence. */
 	listChannels(): ChannelSummary[] {
 		return this.channels.summaries();
+	}
+
+	/** Channel ids and names, without counting items: for choosing and checking a channel. */
+	listChannelNames(): Array<{id: string; name: string}> {
+		return this.channels.names();
+	}
+
+	/** One channel's item count and latest sequence. */
+	channelSummary(channelId: string): ChannelSummary {
+		this.channels.get(channelId);
+		return this.channels.summaries(channelId)[0]!;
 	}
 
 	getChannel(channelId: string): Channel {

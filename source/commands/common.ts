@@ -32,7 +32,7 @@ export function channelOf(store: Store, context: CommandContext): string {
 		return context.flags.channel;
 	}
 
-	const channels = store.listChannels();
+	const channels = store.listChannelNames();
 	if (channels.length === 0) {
 		throw new StoreError({error: 'not_found', message: 'this database has no channel yet; import one with `sift import FILE` or create the demo with `sift demo`'});
 	}

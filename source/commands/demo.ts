@@ -13,7 +13,7 @@ const DEFAULT_SEED = 1;
 function checkResettable(path: string): void {
 	const store = openStore(path);
 	try {
-		const others = store.listChannels().filter(channel => channel.id !== bugsChannel.id);
+		const others = store.listChannelNames().filter(channel => channel.id !== bugsChannel.id);
 		if (others.length > 0) {
 			throw new UsageError(`${path} holds other channels (${others.map(channel => channel.id).join(', ')}); --reset only replaces a demo database`);
 		}

@@ -29,7 +29,7 @@ const command: Command = async context => {
 
 	const store = openExistingStore(context);
 	try {
-		const known = new Set(store.listChannels().map(channel => channel.id));
+		const known = new Set(store.listChannelNames().map(channel => channel.id));
 		const missing = grants.filter(id => !known.has(id));
 		if (missing.length > 0) {
 			throw new StoreError({error: 'not_found', message: `--grant names ${missing.map(id => JSON.stringify(id)).join(', ')}, not a channel of ${databasePath(context)}; channels: ${[...known].join(', ') || 'none'}`});

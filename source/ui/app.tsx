@@ -18,7 +18,9 @@ export type AppProps = {
 	theme?: Theme;
 };
 
-function ChannelChooser({channels, onChoose}: {channels: ChannelSummary[]; onChoose: (id: string) => void}) {
+function ChannelChooser({store, onChoose}: {store: Store; onChoose: (id: string) => void}) {
+	// Item counts are shown only here, so they are counted only when the chooser opens.
+	const [channels] = useState<ChannelSummary[]>(() => store.listChannels());
 	const {exit} = useApp();
 	const size = useTerminalSize();
 	const [cursor, setCursor] = useState(0);
@@ -51,7 +53,7 @@ function Empty({dbPath}: {dbPath: string}) {
 
 /** The TUI: the empty-database screen, a channel chooser, or the triage screen of one channel. */
 export function App(props: AppProps) {
-	const [channels] = useState(() => props.store.listChannels());
+	const [channels] = useState(() => props.store.listChannelNames());
 	const [channelId, setChannelId] = useState<string | undefined>(() => props.channelId ?? (channels.length === 1 ? channels[0]!.id : undefined));
 	const theme = props.theme ?? makeTheme();
 	let content;
@@ -62,7 +64,7 @@ export function App(props: AppProps) {
 	} else if (channels.length === 0) {
 		content = <Empty dbPath={props.dbPath}/>;
 	} else {
-		content = <ChannelChooser channels={channels} onChoose={setChannelId}/>;
+		content = <ChannelChooser store={props.store} onChoose={setChannelId}/>;
 	}
 
 	return <ThemeProvider theme={theme}>{content}</ThemeProvider>;

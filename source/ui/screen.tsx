@@ -62,7 +62,7 @@ export function Screen({store, channelId, dbPath, run: runOptions}: ScreenProps)
 	const {fields} = channel;
 	const nameKey = useMemo(() => nameField(fields)?.key, [fields]);
 	const titleKey = useMemo(() => titleField(fields)?.key, [fields]);
-	const [summary] = useState(() => store.listChannels().find(candidate => candidate.id === channelId));
+	const [summary] = useState(() => store.channelSummary(channelId));
 	const [message, setMessageState] = useState<Message | null>(null);
 	const say = useCallback((text: string, tone: Tone = 'info') => {
 		setMessageState({text, tone});
