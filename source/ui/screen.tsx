@@ -122,9 +122,9 @@ export function Screen({store, channelId, dbPath, run: runOptions}: ScreenProps)
 			return;
 		}
 
+		// Marks stay: starting, finishing or cancelling a run never clears them; only the person does.
 		if (run.start(instruction, itemIds)) {
 			setPane('run');
-			setMarks(new Set());
 			setOverlay(NONE);
 			say(`Codex started on ${counted(itemIds.length, 'record')} · x cancels`);
 		}
