@@ -30,6 +30,7 @@ import {routeKey, scopeOf} from './input/route.js';
 import {hintsFor} from './keys.js';
 import {screenLayout} from './layout.js';
 import {runFinishMessage, runStatus} from './run-status.js';
+import {tuiRunSettings} from './run-settings.js';
 import {NONE, type Message, type Overlay, type Pane, type Tone, type UndoEntry} from './state.js';
 import {useTheme} from './theme.js';
 import {absoluteIndex, rowAt} from './window.js';
@@ -99,7 +100,7 @@ export function Screen({store, channelId, dbPath, run: runOptions, pollRetryMaxM
 		}
 	}, [followUps, say]);
 
-	const run = useRun({...runOptions, dbPath, channelId}, store.db, onRunFinish);
+	const run = useRun(tuiRunSettings(runOptions, dbPath, channelId), store.db, onRunFinish);
 	const events = useEvents({store, channelId, after: summary?.latest_sequence ?? 0, active: run.active, onEvents: live.onEvents, onNotice: (text, tone) => say(sanitize(text), tone), retryMaxMs: pollRetryMaxMs});
 	const {frame, now} = useClock(run.active);
 	const detail = useDetail(store, channelId, pane, row, live.detailTick);
