@@ -66,7 +66,7 @@ describe('live updates recover', () => {
 			frame = await app.waitFor(text => text.includes('Live updates resumed.'), 'the resumed notice');
 			expect(frame).not.toContain('not live');
 			editFromElsewhere('BUG-0039', {status: 'wont_fix', owner: 'mika'});
-			frame = await app.waitFor(text => /Won't fix\s+Mika/.test(rowOf(text, 'BUG-0039')), 'the row edited elsewhere');
+			await app.waitFor(text => /Won't fix\s+Mika/.test(rowOf(text, 'BUG-0039')), 'the row edited elsewhere');
 		} finally {
 			app.unmount();
 		}

@@ -111,6 +111,14 @@ describe('the alternate screen', () => {
 		expect(app.screen()).toContain('Error: boom from a timer');
 		expect(app.screen()).not.toContain('drawn on the alternate screen');
 	});
+	it('is left once however many exit paths restore the terminal', async () => {
+		const app = start({entry: path.join(repoRoot(), 'test', 'support', 'alt-screen-crash.mjs'), args: ['twice']});
+		expect(await app.exited).toBe(0);
+		await new Promise(resolve => setTimeout(resolve, 50));
+		expect(count(app.raw, ENTER_ALT)).toBe(1);
+		expect(count(app.raw, LEAVE_ALT)).toBe(1);
+		expect(app.term.buffer.active.type).toBe('normal');
+	});
 });
 
 describe('live updates in the built app', () => {
