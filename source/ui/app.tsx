@@ -15,6 +15,7 @@ export type AppProps = {
 	/** --channel; else the only channel, else a chooser. */
 	channelId?: string;
 	run: ScreenProps['run'];
+	pollRetryMaxMs?: ScreenProps['pollRetryMaxMs'];
 	theme?: Theme;
 };
 
@@ -58,7 +59,7 @@ export function App(props: AppProps) {
 	const theme = props.theme ?? makeTheme();
 	let content;
 	if (channelId !== undefined && (channels.some(channel => channel.id === channelId))) {
-		content = <Screen key={channelId} store={props.store} channelId={channelId} dbPath={props.dbPath} run={props.run}/>;
+		content = <Screen key={channelId} store={props.store} channelId={channelId} dbPath={props.dbPath} run={props.run} pollRetryMaxMs={props.pollRetryMaxMs}/>;
 	} else if (channelId !== undefined) {
 		content = <Box><Text color={theme.color('red')}>{`No channel ${sanitize(channelId)} in ${sanitize(props.dbPath)}.`}</Text></Box>;
 	} else if (channels.length === 0) {

@@ -30,6 +30,7 @@ import {routeKey, scopeOf} from './input/route.js';
 import {hintsFor} from './keys.js';
 import {screenLayout} from './layout.js';
 import {runFinishMessage, runStatus} from './run-status.js';
+import {tuiRunSettings} from './run-settings.js';
 import {NONE, type Message, type Overlay, type Pane, type Tone, type UndoEntry} from './state.js';
 import {useTheme} from './theme.js';
 import {absoluteIndex, rowAt} from './window.js';
@@ -41,6 +42,8 @@ export type ScreenProps = {
 	channelId: string;
 	dbPath: string;
 	run: Omit<RunSettings, 'dbPath' | 'channelId'>;
+	/** The longest wait between retries of a failed event poll (ms); 30 s unless set. */
+	pollRetryMaxMs?: number;
 };
 
 /** The list's search and filter in words, for the header and the empty list ('' when neither). */
@@ -55,7 +58,7 @@ function describeQuery(query: ListQuery, fields: Field[]): string {
 }
 
 /** The triage screen of one channel: header, list, pane, footer, and every key. */
-export function Screen({store, channelId, dbPath, run: runOptions}: ScreenProps) {
+export function Screen({store, channelId, dbPath, run: runOptions, pollRetryMaxMs}: ScreenProps) {
 	const theme = useTheme();
 	const size = useTerminalSize();
 	const channel = useMemo(() => store.getChannel(channelId), [store, channelId]);
@@ -97,8 +100,8 @@ export function Screen({store, channelId, dbPath, run: runOptions}: ScreenProps)
 		}
 	}, [followUps, say]);
 
-	const run = useRun({...runOptions, dbPath, channelId}, store.db, onRunFinish);
-	const events = useEvents({store, channelId, after: summary?.latest_sequence ?? 0, active: run.active, onEvents: live.onEvents, onFail: text => say(sanitize(text), 'error')});
+	const run = useRun(tuiRunSettings(runOptions, dbPath, channelId), store.db, onRunFinish);
+	const events = useEvents({store, channelId, after: summary?.latest_sequence ?? 0, active: run.active, onEvents: live.onEvents, onNotice: (text, tone) => say(sanitize(text), tone), retryMaxMs: pollRetryMaxMs});
 	const {frame, now} = useClock(run.active);
 	const detail = useDetail(store, channelId, pane, row, live.detailTick);
 
@@ -122,9 +125,9 @@ export function Screen({store, channelId, dbPath, run: runOptions}: ScreenProps)
 			return;
 		}
 
+		// Marks stay: starting, finishing or cancelling a run never clears them; only the person does.
 		if (run.start(instruction, itemIds)) {
 			setPane('run');
-			setMarks(new Set());
 			setOverlay(NONE);
 			say(`Codex started on ${counted(itemIds.length, 'record')} · x cancels`);
 		}
@@ -159,7 +162,7 @@ export function Screen({store, channelId, dbPath, run: runOptions}: ScreenProps)
 				followUps={followUps.count}
 				run={runStatus(run.run, now, frame)}
 				newItems={live.newItems}
-				live={!events.stopped}
+				live={events.live}
 			/>
 			<Box height={layout.bodyHeight} flexDirection="column">
 				<Body

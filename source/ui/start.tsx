@@ -1,17 +1,26 @@
 import {render} from '#ink';
 import type {Store} from '../../store/index.js';
 import {App, type AppProps} from './app.js';
+import {retryMaxFromEnv} from './poll-schedule.js';
+import {enterAltScreen, restoreTerminal} from './terminal.js';
 import {makeTheme} from './theme.js';
+
+export {restoreTerminal} from './terminal.js';
 
 export type StartOptions = {store: Store; dbPath: string; channelId?: string; env: NodeJS.ProcessEnv; run: AppProps['run']};
 
-/** Renders the app on the terminal and resolves when the person quits. */
+/** Renders the app on the terminal's alternate screen and resolves when the person quits. */
 export async function startApp(options: StartOptions): Promise<void> {
-	// Ink holds a frame back until 1/maxFps after the last one; at its default a keypress that follows
-	// a prefetch render waited up to 33 ms. Renders happen on state changes only, so a high cap is cheap.
-	const instance = render(
-		<App store={options.store} dbPath={options.dbPath} channelId={options.channelId} theme={makeTheme(options.env)} run={options.run}/>,
-		{exitOnCtrlC: false, patchConsole: true, maxFps: 250},
-	);
-	await instance.waitUntilExit();
+	enterAltScreen();
+	try {
+		// Ink holds a frame back until 1/maxFps after the last one; at its default a keypress that follows
+		// a prefetch render waited up to 33 ms. Renders happen on state changes only, so a high cap is cheap.
+		const instance = render(
+			<App store={options.store} dbPath={options.dbPath} channelId={options.channelId} theme={makeTheme(options.env)} run={options.run} pollRetryMaxMs={retryMaxFromEnv(options.env)}/>,
+			{exitOnCtrlC: false, patchConsole: true, maxFps: 250},
+		);
+		await instance.waitUntilExit();
+	} finally {
+		restoreTerminal();
+	}
 }

@@ -1,0 +1,9 @@
+import type {RunSettings} from './hooks/use-run.js';
+
+/** A run started from the TUI ends after 10 minutes unless --timeout says otherwise (`sift run` keeps 30). */
+export const TUI_RUN_DEADLINE_MS = 600_000;
+
+/** The settings of the screen's runs: its database and channel, and the TUI's own default deadline. */
+export function tuiRunSettings(options: Omit<RunSettings, 'dbPath' | 'channelId'>, dbPath: string, channelId: string): RunSettings {
+	return {...options, timeoutMs: options.timeoutMs ?? TUI_RUN_DEADLINE_MS, dbPath, channelId};
+}

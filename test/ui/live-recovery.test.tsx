@@ -1,0 +1,93 @@
+import {render} from 'ink-testing-library';
+import {afterEach, beforeEach, describe, expect, it} from 'vitest';
+import {App} from '../../source/ui/app.js';
+import {makeTheme} from '../../source/ui/theme.js';
+import {openStore, type Store} from '../../store/index.js';
+import {idOfTicket, makeDemoDb, type DemoDb} from '../support/pty-fixtures.js';
+import {tick} from './helpers.js';
+
+// The app's event poll on a real SQLite file that another connection makes unreadable for a
+// while. A connection that is already open keeps reading a file whatever its permissions or
+// name, so the lever is the events table itself: renamed away, every poll fails ("no such
+// table: events"); renamed back, polls succeed again.
+
+let db: DemoDb;
+let store: Store;
+let other: Store;
+
+beforeEach(() => {
+	db = makeDemoDb(40, {prefix: 'sift-live-'});
+	store = openStore(db.dbPath);
+	other = openStore(db.dbPath);
+});
+
+afterEach(() => {
+	store.close();
+	other.close();
+	db.cleanup();
+});
+
+function renderScreen() {
+	const instance = render(<App store={store} dbPath={db.dbPath} theme={makeTheme({NO_COLOR: '1'})} run={{stateDir: db.stateDir, codexConfig: []}} pollRetryMaxMs={200}/>);
+	const frame = () => instance.lastFrame() ?? '';
+	const waitFor = async (test: (text: string) => boolean, what: string, timeoutMs = 8000) => {
+		const started = Date.now();
+		while (!test(frame())) {
+			if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}; last frame:\n${frame()}`);
+			await tick(20);
+		}
+
+		return frame();
+	};
+
+	return {...instance, frame, waitFor};
+}
+
+const rowOf = (frame: string, ticket: string) => frame.split('\n').find(line => line.includes(ticket)) ?? '';
+
+function editFromElsewhere(ticket: string, values: Record<string, unknown>) {
+	const id = idOfTicket(other, ticket);
+	other.editItem({channelId: 'bugs', itemId: id, values, actor: {kind: 'human'}, expectedVersion: other.readItem('bugs', id).version});
+}
+
+describe('live updates recover', () => {
+	it('after the event log could not be read for a while', async () => {
+		const app = renderScreen();
+		try {
+			await app.waitFor(text => text.includes('BUG-0040'), 'the list');
+			other.db.exec('ALTER TABLE events RENAME TO events_away');
+			let frame = await app.waitFor(text => text.includes('Live updates paused'), 'the paused notice');
+			expect(frame).toContain('no such table: events');
+			expect(frame).toContain('not live');
+			// Several retries pass (the cap is 200 ms); the notice is not repeated or replaced.
+			await tick(1000);
+			expect(app.frame()).toContain('Live updates paused');
+			other.db.exec('ALTER TABLE events_away RENAME TO events');
+			frame = await app.waitFor(text => text.includes('Live updates resumed.'), 'the resumed notice');
+			expect(frame).not.toContain('not live');
+			editFromElsewhere('BUG-0039', {status: 'wont_fix', owner: 'mika'});
+			await app.waitFor(text => /Won't fix\s+Mika/.test(rowOf(text, 'BUG-0039')), 'the row edited elsewhere');
+		} finally {
+			app.unmount();
+		}
+	});
+
+	it('says once that the channel is gone, and resumes when it is listed again', async () => {
+		const app = renderScreen();
+		try {
+			await app.waitFor(text => text.includes('BUG-0040'), 'the list');
+			other.db.pragma('foreign_keys = OFF');
+			other.db.exec("ALTER TABLE events RENAME TO events_away; UPDATE channels SET id = 'bugs_away' WHERE id = 'bugs'");
+			const frame = await app.waitFor(text => text.includes('Channel bugs is no longer in this database'), 'the gone notice');
+			expect(frame).toContain('not live');
+			await tick(800);
+			expect(app.frame()).toContain('Channel bugs is no longer in this database');
+			other.db.exec("UPDATE channels SET id = 'bugs' WHERE id = 'bugs_away'; ALTER TABLE events_away RENAME TO events");
+			await app.waitFor(text => text.includes('Live updates resumed.'), 'the resumed notice');
+			editFromElsewhere('BUG-0038', {status: 'wont_fix', owner: 'ren'});
+			await app.waitFor(text => /Won't fix\s+Ren/.test(rowOf(text, 'BUG-0038')), 'the row edited elsewhere');
+		} finally {
+			app.unmount();
+		}
+	});
+});
