@@ -100,6 +100,12 @@ export class StdioLineTransport implements Transport {
 			return;
 		}
 
+		const protoKey = hiddenArgumentKey(json);
+		if (protoKey) {
+			this.refuse(idOf(json), ErrorCode.InvalidParams, protoKey);
+			return;
+		}
+
 		this.onmessage?.(message.data);
 	}
 
@@ -133,6 +139,20 @@ export function idAtEdges(head: string, tail: string): RequestId | undefined {
 	} catch {
 		return undefined;
 	}
+}
+
+/**
+ * The SDK reads tool arguments into a zod record, which drops a `__proto__` key without a word;
+ * refused here, before that, like any other key a tool does not take.
+ */
+function hiddenArgumentKey(json: unknown): string | undefined {
+	const {method, params} = json as {method?: unknown; params?: {name?: unknown; arguments?: unknown}};
+	const args = params?.arguments;
+	if (method !== 'tools/call' || typeof args !== 'object' || args === null || !Object.hasOwn(args, '__proto__')) {
+		return undefined;
+	}
+
+	return `Invalid arguments for tool ${String(params?.name).slice(0, 64)}: Unrecognized key: "__proto__"`;
 }
 
 function idOf(json: unknown): RequestId | undefined {
