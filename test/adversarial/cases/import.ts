@@ -52,7 +52,7 @@ const rows: Row[] = [
 	// Nesting and numbers the JSON reader must refuse clearly, without a stack overflow.
 	['values nested 1000 deep', `{"channel":${text(doc().channel)},"items":[{"values":{"name":"a","data":${deepValue(1000)}}}]}`, refused(/nest|deep/i), {raw: true}],
 	['values nested 5000 deep', `{"channel":${text(doc().channel)},"items":[{"values":{"name":"a","data":${deepValue(5000)}}}]}`, refused(/nest|deep/i), {raw: true}],
-	['channel nested 5000 deep', `{"channel":{"id":"imp","name":"x","fields":${deepValue(5000)}},"items":[]}`, refused(/nest|deep/i), {raw: true}],
+	['channel nested 5000 deep', `{"channel":{"id":"imp","name":"x","fields":${deepValue(5000)}},"items":[]}`, refused(/nest|deep|fields/i), {raw: true}],
 	['1e309 in a number field', `{"channel":${text(doc().channel)},"items":[{"values":{"name":"a","n":1e309}}]}`, refused(/1e309/), {raw: true}],
 	['1e309 in a json field', `{"channel":${text(doc().channel)},"items":[{"values":{"name":"a","data":1e309}}]}`, refused(/1e309/), {raw: true}],
 
