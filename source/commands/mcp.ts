@@ -1,6 +1,6 @@
-import {StdioServerTransport} from '@modelcontextprotocol/sdk/server/stdio.js';
 import {Grants, StoreError, type Actor} from '../../store/index.js';
 import {createSiftServer} from '../mcp/server.js';
+import {StdioLineTransport} from '../mcp/stdio-transport.js';
 import {databasePath, openExistingStore} from './common.js';
 import {UsageError, type Command} from './context.js';
 
@@ -42,7 +42,7 @@ const command: Command = async context => {
 			process.stdin.once('end', resolve);
 			process.stdin.once('close', resolve);
 		});
-		const transport = new StdioServerTransport(process.stdin, context.stdout);
+		const transport = new StdioLineTransport(process.stdin, context.stdout, {log});
 		transport.onerror = error => log(`sift mcp: transport error: ${error.message}`);
 		await server.connect(transport);
 		log(`sift mcp: serving ${databasePath(context)} (grants: ${grants.join(', ')}; actor: ${kind}${runId === undefined ? '' : `, run ${runId}`})`);

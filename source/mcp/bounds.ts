@@ -69,64 +69,77 @@ export function measure(value: unknown): Shape {
 	return {depth, longestString};
 }
 
-/** `values` of edit_record_item: field key → JSON value, bounded in size, string length and depth. */
-export const valuesArgument = z
-	.record(
-		// Key lengths are checked below, not here: a refused key would be echoed whole in the error's path.
-		z.string(),
-		z.unknown().meta({type: ANY_JSON_TYPES}),
-		{error: 'values must be an object of field keys to values'},
-	)
-	.superRefine((values, context) => {
-		const longKey = Object.keys(values).find(key => key.length > MAX_ID_LENGTH);
-		if (longKey !== undefined) {
-			context.addIssue({code: 'custom', message: `a field key in values is ${longKey.length} characters long; field keys are at most ${MAX_ID_LENGTH} characters`});
-			return;
-		}
+type JsonObject = Record<string, unknown>;
 
-		const shape = measure(values);
-		// The values object itself is one level; each field's value may nest MAX_NESTING more.
-		if (shape.depth > MAX_NESTING + 1) {
-			context.addIssue({code: 'custom', message: `values are nested too deeply: at most ${MAX_NESTING} levels of arrays/objects inside a field's value`});
-			return;
-		}
+const isJsonObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-		if (shape.longestString > MAX_STRING_LENGTH) {
-			context.addIssue({code: 'custom', message: `a string in values is ${shape.longestString} characters long; at most ${MAX_STRING_LENGTH} characters per string`});
-			return;
-		}
-
-		let bytes: number;
-		try {
-			bytes = Buffer.byteLength(JSON.stringify(values));
-		} catch {
-			context.addIssue({code: 'custom', message: 'values must be plain JSON'});
-			return;
-		}
-
-		if (bytes > MAX_VALUES_BYTES) {
-			context.addIssue({code: 'custom', message: `values is ${bytes} bytes as JSON; at most ${MAX_VALUES_BYTES} bytes (1 MiB)`});
-		}
-	});
-
-/** `filter` of list_record_items: equality on select (option value) and boolean fields. */
-export const filterArgument = z
-	.record(
-		z.string(),
-		z.unknown().meta({type: ['string', 'boolean']}),
-		{error: 'filter must be an object of {field key: option value or true/false}'},
-	)
-	.superRefine((filter, context) => {
-		const entries = Object.entries(filter);
-		if (entries.length > MAX_FILTER_KEYS) {
-			context.addIssue({code: 'custom', message: `filter has ${entries.length} keys; at most ${MAX_FILTER_KEYS}`});
-		}
-
-		for (const [key, value] of entries) {
-			if (key.length > MAX_ID_LENGTH) {
-				context.addIssue({code: 'custom', message: `a filter key is ${key.length} characters long; field keys are at most ${MAX_ID_LENGTH} characters`});
-			} else if (typeof value === 'string' ? value.length > MAX_FILTER_VALUE_LENGTH : typeof value !== 'boolean') {
-				context.addIssue({code: 'custom', message: `filter.${key} must be an option value (a string of at most ${MAX_FILTER_VALUE_LENGTH} characters) or true/false`});
+/**
+ * A JSON object argument of {string key: value}, passed on as received. Not a zod record: zod
+ * drops a `__proto__` key without a word, so `{"__proto__": "x"}` would reach the store as {}
+ * (an empty filter lists everything). Kept whole, such a key is refused by name like any unknown key.
+ */
+function jsonObjectArgument(valueTypes: string[], notAnObject: string, check: (object: JsonObject, context: z.RefinementCtx) => void) {
+	return z
+		.unknown()
+		.meta({type: 'object', propertyNames: {type: 'string'}, additionalProperties: {type: valueTypes}})
+		.superRefine((value, context) => {
+			if (isJsonObject(value)) {
+				check(value, context);
+			} else {
+				context.addIssue({code: 'custom', message: notAnObject});
 			}
+		})
+		.transform(value => value as JsonObject);
+}
+
+/** `values` of edit_record_item: field key → JSON value, bounded in size, string length and depth. */
+export const valuesArgument = jsonObjectArgument(ANY_JSON_TYPES, 'values must be an object of field keys to values', (values, context) => {
+	const longKey = Object.keys(values).find(key => key.length > MAX_ID_LENGTH);
+	if (longKey !== undefined) {
+		context.addIssue({code: 'custom', message: `a field key in values is ${longKey.length} characters long; field keys are at most ${MAX_ID_LENGTH} characters`});
+		return;
+	}
+
+	const shape = measure(values);
+	// The values object itself is one level; each field's value may nest MAX_NESTING more.
+	if (shape.depth > MAX_NESTING + 1) {
+		context.addIssue({code: 'custom', message: `values are nested too deeply: at most ${MAX_NESTING} levels of arrays/objects inside a field's value`});
+		return;
+	}
+
+	if (shape.longestString > MAX_STRING_LENGTH) {
+		context.addIssue({code: 'custom', message: `a string in values is ${shape.longestString} characters long; at most ${MAX_STRING_LENGTH} characters per string`});
+		return;
+	}
+
+	let bytes: number;
+	try {
+		bytes = Buffer.byteLength(JSON.stringify(values));
+	} catch {
+		context.addIssue({code: 'custom', message: 'values must be plain JSON'});
+		return;
+	}
+
+	if (bytes > MAX_VALUES_BYTES) {
+		context.addIssue({code: 'custom', message: `values is ${bytes} bytes as JSON; at most ${MAX_VALUES_BYTES} bytes (1 MiB)`});
+	}
+});
+
+/**
+ * `filter` of list_record_items: equality on select (option value) and boolean fields. Which keys
+ * are fields is the store's to say (it names the filterable fields), so every key is passed on.
+ */
+export const filterArgument = jsonObjectArgument(['string', 'boolean'], 'filter must be an object of {field key: option value or true/false}', (filter, context) => {
+	const entries = Object.entries(filter);
+	if (entries.length > MAX_FILTER_KEYS) {
+		context.addIssue({code: 'custom', message: `filter has ${entries.length} keys; at most ${MAX_FILTER_KEYS}`});
+	}
+
+	for (const [key, value] of entries) {
+		if (key.length > MAX_ID_LENGTH) {
+			context.addIssue({code: 'custom', message: `a filter key is ${key.length} characters long; field keys are at most ${MAX_ID_LENGTH} characters`});
+		} else if (typeof value === 'string' ? value.length > MAX_FILTER_VALUE_LENGTH : typeof value !== 'boolean') {
+			context.addIssue({code: 'custom', message: `filter.${key} must be an option value (a string of at most ${MAX_FILTER_VALUE_LENGTH} characters) or true/false`});
 		}
-	});
+	}
+});

@@ -135,6 +135,8 @@ class RawSession {
 	stderr = '';
 	private buffer = '';
 	private readonly waiting = new Map<number, (message: any) => void>();
+	/** Answers that carry no id (to lines whose id could not be read), in order. */
+	private readonly anonymous: Array<(message: any) => void> = [];
 
 	constructor(args: string[]) {
 		this.child = spawn(process.execPath, args, {cwd: dir, stdio: 'pipe'});
@@ -149,13 +151,21 @@ class RawSession {
 				this.buffer = this.buffer.slice(newline + 1);
 				this.lines.push(line);
 				const message = JSON.parse(line) as {id?: number};
-				if (message.id !== undefined) this.waiting.get(message.id)?.(message);
+				if (message.id === undefined) this.anonymous.shift()?.(message);
+				else this.waiting.get(message.id)?.(message);
 			}
 		});
 	}
 
 	async request(id: number, line: string): Promise<any> {
 		const answer = new Promise(resolve => this.waiting.set(id, resolve));
+		this.child.stdin.write(`${line}\n`);
+		return answer;
+	}
+
+	/** Writes a line whose answer carries no id, and waits for that answer. */
+	async anonymousRequest(line: string): Promise<any> {
+		const answer = new Promise(resolve => this.anonymous.push(resolve));
 		this.child.stdin.write(`${line}\n`);
 		return answer;
 	}
@@ -196,6 +206,61 @@ describe('raw stdio', () => {
 		}
 
 		expect(session.stderr).toContain('sift mcp: serving');
+	});
+});
+
+describe('messages the transport cannot take', () => {
+	const elevenMiB = 11 * 1024 * 1024;
+
+	it('answers a message over 10 MiB from the SDK client with a JSON-RPC error naming the limit, and serves on', async () => {
+		const db = freshDatabase();
+		const store = openStore(db);
+		const before = snapshot(store);
+		let stderr = '';
+		const transport = new StdioClientTransport({command: process.execPath, args: serverArgs(db), stderr: 'pipe', cwd: dir});
+		transport.stderr!.on('data', (chunk: Buffer) => {
+			stderr += chunk.toString();
+		});
+		const client = new Client({name: 'sift-stdio-test', version: '1.0.0'});
+		await client.connect(transport);
+		const call = callerFor(client);
+		try {
+			const item = store.listPage('bugs', {limit: 1}).items[0]!.id;
+			const oversized = call('edit_record_item', {record_channel_id: 'bugs', item_id: item, values: {title: 'x'.repeat(elevenMiB)}, expected_version: 1, idempotency_key: 'huge'});
+			await expect(oversized).rejects.toMatchObject({code: -32600, message: expect.stringMatching(/message too large: \d+ bytes; one MCP message may be at most 10485760 bytes \(10 MiB\)/)});
+			const {channels} = jsonOf(await call('list_granted_resources'));
+			expect(channels).toEqual([{id: 'bugs', name: 'Bugs', item_count: 30, latest_sequence: 30}]);
+			expect(snapshot(store)).toEqual(before);
+			expect(stderr).toMatch(/sift mcp: skipped a message of \d+ bytes, over the limit of 10485760 bytes/);
+		} finally {
+			await client.close();
+			store.close();
+		}
+	});
+
+	it('answers an oversized line with the id it starts with, a line that is not JSON and one that is not JSON-RPC, then exits 0', async () => {
+		const db = freshDatabase();
+		const session = new RawSession(serverArgs(db));
+		await session.initialize();
+		const huge = await session.request(7, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"list_record_items","arguments":{"record_channel_id":"bugs","filter":{"status":"${'y'.repeat(elevenMiB)}"}}}}`);
+		expect(huge.error).toMatchObject({code: -32600, message: expect.stringContaining('10 MiB')});
+		const notJson = await session.anonymousRequest('{"jsonrpc":"2.0","id":8,"method":');
+		expect(notJson).toMatchObject({jsonrpc: '2.0', error: {code: -32700, message: expect.stringContaining('not JSON')}});
+		const notRpc = await session.request(9, '{"id":9,"hello":"there"}');
+		expect(notRpc.error).toMatchObject({code: -32600, message: expect.stringContaining('not a JSON-RPC 2.0 message')});
+		const list = await session.request(10, JSON.stringify({jsonrpc: '2.0', id: 10, method: 'tools/call', params: {name: 'list_record_items', arguments: {record_channel_id: 'bugs', limit: 2}}}));
+		expect(list.result.structuredContent.items).toHaveLength(2);
+		expect(await session.exit()).toBe(0);
+	});
+
+	it('refuses __proto__ as a filter key over the wire, naming the filterable fields', async () => {
+		const db = freshDatabase();
+		const session = new RawSession(serverArgs(db));
+		await session.initialize();
+		const answer = await session.request(1, '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_record_items","arguments":{"record_channel_id":"bugs","filter":{"__proto__":"x"}}}}');
+		expect(answer.result.isError).toBe(true);
+		expect(JSON.parse(answer.result.content[0].text)).toEqual({error: 'invalid_argument', message: 'filter.__proto__ is not a select or boolean field of channel bugs; filterable: status, owner, severity, area'});
+		expect(await session.exit()).toBe(0);
 	});
 });
 
