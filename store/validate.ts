@@ -1,4 +1,5 @@
 import {FIELD_SPECS, type ValidationContext} from './fields/index.js';
+import {valueShapeProblem} from './fields/shape.js';
 import {isPlainObject} from './fields/spec.js';
 import type {Channel, Field, FieldProblem, Values} from './types.js';
 
@@ -18,6 +19,11 @@ const problem = (key: string, rest: Omit<FieldProblem, 'key' | 'message'> & {mes
 function checkOne(field: Field, value: unknown, context: WriteContext): FieldProblem | undefined {
 	if (value === null) {
 		return field.is_required ? problem(field.key, {message: 'is required and cannot be cleared'}) : undefined;
+	}
+
+	const shape = valueShapeProblem(value);
+	if (shape) {
+		return problem(field.key, {message: shape.message});
 	}
 
 	const refusal = FIELD_SPECS[field.type].validate(value, field, context);

@@ -2,6 +2,8 @@ import type {Field, FieldConfig, FieldProblem} from '../types.js';
 
 /** What a validator may ask the database while checking a value. */
 export type ValidationContext = {
+	/** False for a channel the writer is not granted: its items are neither checked nor linked to. Absent: all are. */
+	mayRelateTo?(channelId: string): boolean;
 	relationExists(channelId: string, itemId: string): boolean;
 };
 

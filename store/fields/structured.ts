@@ -34,7 +34,13 @@ export const relation: FieldTypeSpec = {
 		return typeof config.channel_id === 'string' && config.channel_id !== '' ? undefined : 'config.channel_id must name the target channel';
 	},
 	validate(value, field, context) {
-		if (typeof value !== 'string' || !context.relationExists(field.config.channel_id!, value)) {
+		const target = field.config.channel_id!;
+		// Refused before any lookup: the answer must not tell whether the item exists there.
+		if (context.mayRelateTo && !context.mayRelateTo(target)) {
+			return {message: `relates to channel ${target}, which is not granted to this writer, got ${quote(value)}`};
+		}
+
+		if (typeof value !== 'string' || !context.relationExists(target, value)) {
 			return {message: `must be the id of an existing item in channel ${field.config.channel_id}, got ${quote(value)}`};
 		}
 
