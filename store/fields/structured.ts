@@ -20,16 +20,19 @@ export function isCalendarDate(value: unknown): value is string {
 }
 
 export const date: FieldTypeSpec = {
+	configKeys: [],
 	checkConfig: () => undefined,
 	validate: value => (isCalendarDate(value) ? undefined : {message: `must be a date as YYYY-MM-DD, got ${quote(value)}`}),
 };
 
 export const boolean: FieldTypeSpec = {
+	configKeys: [],
 	checkConfig: () => undefined,
 	validate: value => (typeof value === 'boolean' ? undefined : {message: `must be true or false, got ${quote(value)}`}),
 };
 
 export const relation: FieldTypeSpec = {
+	configKeys: ['channel_id'],
 	checkConfig(config) {
 		return typeof config.channel_id === 'string' && config.channel_id !== '' ? undefined : 'config.channel_id must name the target channel';
 	},
@@ -49,6 +52,7 @@ export const relation: FieldTypeSpec = {
 };
 
 export const file: FieldTypeSpec = {
+	configKeys: [],
 	checkConfig: () => undefined,
 	validate(value) {
 		const valid = isPlainObject(value)
@@ -62,6 +66,7 @@ export const file: FieldTypeSpec = {
 };
 
 export const json: FieldTypeSpec = {
+	configKeys: [],
 	checkConfig: () => undefined,
 	validate(value) {
 		const size = Buffer.byteLength(JSON.stringify(value) ?? '');
