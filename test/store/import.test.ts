@@ -70,6 +70,14 @@ describe('import refusals leave the database unchanged', () => {
 		expect(refusedImport(channelWith(field({type: 'relation', config: {channel_id: 'ghost'}})))).toEqual({error: 'invalid_schema', message: 'field f relates to channel "ghost", which does not exist'});
 	});
 
+	it('config entries are checked per field type, naming the field and the entry', () => {
+		expect(refusedImport(channelWith(field({config: {long: 'yes'}})))).toEqual({error: 'invalid_schema', message: 'field f: config.long must be true or false'});
+		expect(refusedImport(channelWith(field({config: {options: [{value: 'a', label: 'A'}]}})))).toEqual({error: 'invalid_schema', message: 'field f: config.options does not apply to a text field (it takes max_length, long)'});
+		expect(refusedImport(channelWith(field({type: 'date', config: {max_length: 3}})))).toEqual({error: 'invalid_schema', message: 'field f: config.max_length does not apply to a date field (it takes no config)'});
+		expect(refusedImport(channelWith(field({type: 'number', config: {long: true}})))).toEqual({error: 'invalid_schema', message: 'field f: config.long does not apply to a number field (it takes min, max, integer)'});
+		expect(refusedImport(channelWith(field({type: 'select', config: {options: [{value: 'a', label: 'A'}], channel_id: 'kit'}})))).toEqual({error: 'invalid_schema', message: 'field f: config.channel_id does not apply to a select field (it takes options)'});
+	});
+
 	it('a channel id that already exists', () => {
 		expect(refusedImport(kitChannel, [{values: {title: 'again'}}])).toEqual({error: 'invalid_import', message: 'channel "kit" already exists in this database'});
 	});
