@@ -100,7 +100,7 @@ export class JsonScanner {
 			this.fail(`${what} is not valid JSON: ${(error as Error).message}`);
 		}
 
-		const duplicate = findDuplicateKey(text);
+		const duplicate = findDuplicateKey(text, value);
 		if (duplicate !== undefined) {
 			this.fail(`${what} has the key ${JSON.stringify(duplicate)} twice in one object`);
 		}

@@ -65,6 +65,13 @@ describe('import files', () => {
 		expect(findDuplicateKey('{"a": "a", "b": {"a": 1}, "c": [{"a": 1}, {"a": 2}], "d": "\\"a\\""}')).toBeUndefined();
 		expect(findDuplicateKey('{"a": [1, {"x": 1}], "b": {"c": {}, "d": []}, "a": 2}')).toBe('a');
 		expect(findDuplicateKey('[{"x": 1, "y": {"z": "\\\\", "z": 2}}]')).toBe('z');
+		// With the parsed value, counting settles most texts; a quote-colon inside a string falls back to the scan.
+		const withParsed = (text: string) => findDuplicateKey(text, JSON.parse(text));
+		expect(withParsed('{"a": 1, "b": {"a": [1, {"c": 2}]}}')).toBeUndefined();
+		expect(withParsed('{"a": 1, "b": {"c": 1, "c" : 2}}')).toBe('c');
+		expect(withParsed('{"a": "he said \\"no\\": twice", "b": 1}')).toBeUndefined();
+		expect(withParsed('{"a": "he said \\"no\\": twice", "a": 1}')).toBe('a');
+		expect(withParsed(`[${'{"k": 1},'.repeat(200_000)}{"k": 1, "k": 2}]`)).toBe('k');
 	});
 });
 
