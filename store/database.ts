@@ -1,4 +1,4 @@
-import {existsSync, readFileSync, statSync} from 'node:fs';
+import {closeSync, existsSync, openSync, readFileSync, readSync, statSync} from 'node:fs';
 import {dirname} from 'node:path';
 import Database from 'better-sqlite3';
 import {StoreError} from './errors.js';
@@ -96,6 +96,10 @@ const DEFAULT_BUSY_TIMEOUT_MS = 10_000;
 const DEFAULT_LOCK_WAIT_MS = 30 * 60_000;
 /** The tables that make a file a sift store. */
 const SIFT_TABLES = ['channels', 'items', 'events'];
+/** SQLite's application_id for sift stores ("sift" in ASCII): the file header says whose it is. */
+const SIFT_APPLICATION_ID = 0x73_69_66_74;
+const SQLITE_HEADER = 'SQLite format 3\u0000';
+const APPLICATION_ID_OFFSET = 68;
 
 const notAStore = (path: string, why: string) => new StoreError({error: 'not_a_store', message: `${path} is not a sift database (${why})`});
 
@@ -148,6 +152,10 @@ function openWritable(path: string, options: OpenOptions): Db {
 		// NORMAL in WAL mode keeps every commit atomic and durable across a process crash.
 		db.pragma('synchronous = NORMAL');
 		db.pragma('foreign_keys = ON');
+		if (db.pragma('application_id', {simple: true}) !== SIFT_APPLICATION_ID) {
+			db.pragma(`application_id = ${SIFT_APPLICATION_ID}`);
+		}
+
 		if (options.onLockWait) {
 			lockPolicies.set(db, {onWait: options.onLockWait, waitMs: options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS, noticed: false});
 		}
@@ -168,6 +176,11 @@ function checkIsStore(path: string, forCreate: boolean): void {
 		}
 
 		throw notAStore(path, 'an empty file');
+	}
+
+	// The common case, settled from the file header alone (no second connection to open).
+	if (headerNamesSift(path)) {
+		return;
 	}
 
 	let tables: string[];
@@ -194,6 +207,19 @@ function checkIsStore(path: string, forCreate: boolean): void {
 	const missing = SIFT_TABLES.filter(name => !tables.includes(name));
 	if (missing.length > 0) {
 		throw notAStore(path, tables.length === 0 ? 'an SQLite database with no tables' : `an SQLite database without sift's ${missing.join(', ')} tables`);
+	}
+}
+
+/** True when the file's header is SQLite's and carries sift's application_id. */
+function headerNamesSift(path: string): boolean {
+	const header = Buffer.alloc(APPLICATION_ID_OFFSET + 4);
+	const fd = openSync(path, 'r');
+	try {
+		return readSync(fd, header, 0, header.length, 0) === header.length
+			&& header.toString('latin1', 0, SQLITE_HEADER.length) === SQLITE_HEADER
+			&& header.readUInt32BE(APPLICATION_ID_OFFSET) === SIFT_APPLICATION_ID;
+	} finally {
+		closeSync(fd);
 	}
 }
 

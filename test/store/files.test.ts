@@ -85,6 +85,8 @@ describe('only an explicit create makes a store', () => {
 			expect(['', '-wal', '-shm'].map(suffix => existsSync(path + suffix) && mode(path + suffix))).toEqual([0o600, 0o600, 0o600]);
 			expect(isDatabaseReadableByOthers(path)).toBe(false);
 			store.close();
+			// The header names the file as sift's (application_id "sift"), which lets opening skip a look inside.
+			expect(readFileSync(path).subarray(68, 72).toString('latin1')).toBe('sift');
 			// A later connection recreates -wal and -shm as private as the file.
 			const again = openStore(path);
 			again.createItem('kit', {title: 'y'}, human);
