@@ -1,3 +1,4 @@
+import {quote} from './errors.js';
 import {FIELD_SPECS, type ValidationContext} from './fields/index.js';
 import {valueShapeProblem} from './fields/shape.js';
 import {isPlainObject} from './fields/spec.js';
@@ -32,7 +33,7 @@ function checkOne(field: Field, value: unknown, context: WriteContext): FieldPro
 	}
 
 	const holder = field.is_unique ? context.holderOf(field, value) : undefined;
-	return holder === undefined ? undefined : problem(field.key, {message: `must be unique, but item ${holder} already has ${JSON.stringify(value)}`, item_id: holder});
+	return holder === undefined ? undefined : problem(field.key, {message: `must be unique, but item ${holder} already has ${quote(value)}`, item_id: holder});
 }
 
 /**

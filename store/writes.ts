@@ -2,7 +2,7 @@ import {createHash} from 'node:crypto';
 import type {Statement} from 'better-sqlite3';
 import {valueSql, type ChannelCatalog, type LoadedChannel} from './channels.js';
 import {immediate, withWriteLock, type Db} from './database.js';
-import {invalidArgument, notFound, StoreError} from './errors.js';
+import {invalidArgument, notFound, quote, StoreError} from './errors.js';
 import {appendEvent, changedSince} from './events.js';
 import type {Grants} from './grants.js';
 import {closeForDeletedItem, recordRefusals, resolveSetKeys} from './followups.js';
@@ -199,7 +199,7 @@ export class ItemWriter {
 		}
 
 		if (stored.fingerprint !== fingerprint) {
-			throw new StoreError({error: 'idempotency_key_reused', message: `idempotency_key ${JSON.stringify(key)} was already used with different arguments; use a new key for a new edit`});
+			throw new StoreError({error: 'idempotency_key_reused', message: `idempotency_key ${quote(key)} was already used with different arguments; use a new key for a new edit`});
 		}
 
 		return JSON.parse(stored.result) as EditResult;
@@ -208,7 +208,7 @@ export class ItemWriter {
 	private loadRow(channelId: string, itemId: string): ItemRow {
 		const row = typeof itemId === 'string' ? (this.selectItem.get(itemId, channelId) as ItemRow | undefined) : undefined;
 		if (!row) {
-			throw notFound(`item ${JSON.stringify(itemId)} does not exist in channel ${channelId}`);
+			throw notFound(`item ${quote(itemId)} does not exist in channel ${channelId}`);
 		}
 
 		return row;
@@ -278,7 +278,7 @@ function checkPayload(values: unknown): void {
 
 function checkExpectedVersion(version: unknown): void {
 	if (version !== undefined && (!Number.isInteger(version) || (version as number) < 1)) {
-		throw invalidArgument(`expected_version must be a whole number 1 or greater, got ${JSON.stringify(version)}`);
+		throw invalidArgument(`expected_version must be a whole number 1 or greater, got ${quote(version)}`);
 	}
 }
 

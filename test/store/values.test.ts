@@ -93,6 +93,15 @@ describe('numbers JSON cannot hold are refused, showing what was written', () =>
 		store.close();
 	});
 
+	it('arguments that overflow are shown as written too', () => {
+		const {store, path, id} = kitFile();
+		expect(refusedUnchanged(path, () => store.editItem({channelId: 'kit', itemId: id, values: {title: 'x'}, actor: human, expectedVersion: Number.POSITIVE_INFINITY})))
+			.toEqual({error: 'invalid_argument', message: 'expected_version must be a whole number 1 or greater, got Infinity'});
+		expect(refusedUnchanged(path, () => store.pollEvents('kit', {afterSequence: Number.POSITIVE_INFINITY})))
+			.toEqual({error: 'invalid_argument', message: 'after_sequence must be a whole number 0 or greater, got Infinity'});
+		store.close();
+	});
+
 	it('quote() shows a non-finite number as written, not as null', () => {
 		expect(quote(Number.POSITIVE_INFINITY)).toBe('Infinity');
 		expect(quote(nested(100_000))).toBe('[...]');
