@@ -1,5 +1,5 @@
 import type {Db} from './database.js';
-import {notFound} from './errors.js';
+import {notFound, quote} from './errors.js';
 import {parseFormula, type FormulaNode} from './formula.js';
 import type {Channel, ChannelSummary, Field} from './types.js';
 
@@ -37,7 +37,7 @@ export class ChannelCatalog {
 
 		const row = this.db.prepare('SELECT id, name, fields FROM channels WHERE id = ?').get(id) as {id: string; name: string; fields: string} | undefined;
 		if (!row) {
-			throw notFound(`channel ${JSON.stringify(id)} does not exist`);
+			throw notFound(`channel ${quote(id)} does not exist`);
 		}
 
 		const channel = loadChannel({id: row.id, name: row.name, fields: JSON.parse(row.fields) as Field[]});

@@ -1,7 +1,13 @@
-import {mkdirSync} from 'node:fs';
+import {existsSync} from 'node:fs';
 import {dirname} from 'node:path';
 import Database from 'better-sqlite3';
+import {StoreError} from './errors.js';
+import {canWrite, createPrivateFile, ensurePrivateDir, removeStoreFiles, restrictCompanions} from './files.js';
 import {RUNS_SCHEMA_SQL} from './runs.js';
+import {checkIsStore, openReadOnly, SIFT_APPLICATION_ID} from './store-file.js';
+import {setLockPolicy, withWriteLock} from './write-lock.js';
+
+export {withWriteLock} from './write-lock.js';
 
 export type Db = Database.Database;
 
@@ -37,11 +43,14 @@ CREATE TABLE IF NOT EXISTS events (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS events_by_item ON events(item_id, version);
 CREATE TABLE IF NOT EXISTS idempotency (
-	key TEXT PRIMARY KEY,
+	channel_id TEXT NOT NULL,
+	actor TEXT NOT NULL,
+	key TEXT NOT NULL,
 	fingerprint TEXT NOT NULL,
 	result TEXT NOT NULL,
-	at TEXT NOT NULL
-);
+	at TEXT NOT NULL,
+	PRIMARY KEY (channel_id, actor, key)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS followups (
 	id INTEGER PRIMARY KEY AUTOINCREMENT,
 	channel_id TEXT NOT NULL,
@@ -62,26 +71,118 @@ CREATE UNIQUE INDEX IF NOT EXISTS followups_open_per_field ON followups(item_id,
 CREATE INDEX IF NOT EXISTS followups_by_channel ON followups(channel_id, status, id);
 `;
 
+export type OpenOptions = {
+	/**
+	 * Create the file when it is missing (its directories 0700, the file 0600). Only commands that
+	 * make a store (import, demo) pass it; everything else opens an existing store or fails.
+	 */
+	create?: boolean;
+	/** How long a write waits for another process's write lock before it fails, or before onLockWait. */
+	busyTimeoutMs?: number;
+	/**
+	 * Called once per open store when a write has waited busyTimeoutMs for another process (a long
+	 * import, say); the write then keeps waiting up to lockWaitMs instead of failing. The caller says
+	 * so to its user: the store itself prints nothing.
+	 */
+	onLockWait?: () => void;
+	lockWaitMs?: number;
+};
+
+export type OpenedDatabase = {
+	db: Db;
+	/** The file (or its directory) is not writable here: reads work, writes are refused. */
+	readOnly: boolean;
+	/** What this open created, so a command that fails right after can remove it again. */
+	created: {file: boolean; dirs: string[]};
+};
+
+const DEFAULT_BUSY_TIMEOUT_MS = 10_000;
+const DEFAULT_LOCK_WAIT_MS = 30 * 60_000;
+
 /**
- * Opens (creating if needed) a store file: WAL so readers never block the writer, a busy
- * timeout so several processes can share the file, and the schema brought up to date.
+ * Opens a store file: WAL so readers never block the writer, a busy timeout so several processes
+ * can share the file, and the schema brought up to date. A file that is not a sift store is only
+ * ever opened read-only, to look, and refused; one this process cannot write is served read-only.
  */
-export function openDatabase(path: string, options: {busyTimeoutMs?: number} = {}): Db {
-	if (path !== ':memory:') {
-		mkdirSync(dirname(path), {recursive: true});
+export function openDatabase(path: string, options: OpenOptions = {}): OpenedDatabase {
+	const timeout = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+	const created = {file: false, dirs: [] as string[]};
+	if (path === ':memory:') {
+		return {db: openWritable(path, options), readOnly: false, created};
 	}
 
-	const db = new Database(path, {timeout: options.busyTimeoutMs ?? 10_000});
-	db.pragma('journal_mode = WAL');
-	// NORMAL in WAL mode keeps every commit atomic and durable across a process crash.
-	db.pragma('synchronous = NORMAL');
-	db.pragma('foreign_keys = ON');
-	migrate(db);
-	return db;
+	if (existsSync(path)) {
+		checkIsStore(path, options.create === true);
+	} else if (options.create) {
+		created.dirs = ensurePrivateDir(dirname(path));
+		createPrivateFile(path);
+		created.file = true;
+	} else {
+		throw new StoreError({error: 'not_found', message: `no database at ${path}`});
+	}
+
+	if (!created.file && !canWrite(path)) {
+		return {db: openReadOnly(path, timeout), readOnly: true, created};
+	}
+
+	try {
+		const db = openWritable(path, options);
+		if (created.file) {
+			restrictCompanions(path);
+		}
+
+		return {db, readOnly: false, created};
+	} catch (error) {
+		if (created.file) {
+			removeStoreFiles(path, created.dirs);
+		}
+
+		throw error;
+	}
 }
 
-/** Bump when the schema changes; every statement in it is idempotent (IF NOT EXISTS). */
-const SCHEMA_VERSION = 2;
+function openWritable(path: string, options: OpenOptions): Db {
+	const db = new Database(path, {timeout: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS, fileMustExist: path !== ':memory:'});
+	try {
+		db.pragma('journal_mode = WAL');
+		// NORMAL in WAL mode keeps every commit atomic and durable across a process crash.
+		db.pragma('synchronous = NORMAL');
+		db.pragma('foreign_keys = ON');
+		if (db.pragma('application_id', {simple: true}) !== SIFT_APPLICATION_ID) {
+			db.pragma(`application_id = ${SIFT_APPLICATION_ID}`);
+		}
+
+		if (options.onLockWait) {
+			setLockPolicy(db, options.onLockWait, options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS);
+		}
+
+		migrate(db);
+		return db;
+	} catch (error) {
+		db.close();
+		throw error;
+	}
+}
+
+/**
+ * Bump when the schema changes. Steps run in order inside one transaction and are idempotent;
+ * SCHEMA_SQL then creates whatever is missing (IF NOT EXISTS).
+ */
+const SCHEMA_VERSION = 3;
+
+/**
+ * v3: idempotency keys belong to a channel and an actor (before, one global namespace: a key used
+ * on one channel was refused on another). The old table cannot say whose its keys were, so it is
+ * dropped; a retry of an edit made before the upgrade then applies as a new edit.
+ */
+function scopeIdempotencyKeys(db: Db): void {
+	const columns = (db.prepare("SELECT name FROM pragma_table_info('idempotency')").all() as Array<{name: string}>).map(row => row.name);
+	if (columns.length > 0 && !columns.includes('channel_id')) {
+		db.exec('DROP TABLE idempotency');
+	}
+}
+
+const MIGRATION_STEPS: Array<(db: Db) => void> = [scopeIdempotencyKeys];
 
 function migrate(db: Db): void {
 	if ((db.pragma('user_version', {simple: true}) as number) >= SCHEMA_VERSION) {
@@ -89,6 +190,10 @@ function migrate(db: Db): void {
 	}
 
 	db.transaction(() => {
+		for (const step of MIGRATION_STEPS) {
+			step(db);
+		}
+
 		db.exec(SCHEMA_SQL);
 		db.exec(RUNS_SCHEMA_SQL);
 		db.pragma(`user_version = ${SCHEMA_VERSION}`);
@@ -97,5 +202,5 @@ function migrate(db: Db): void {
 
 /** Runs `work` inside BEGIN IMMEDIATE: the write lock is taken up front, so no reader upgrades late. */
 export function immediate<T>(db: Db, work: () => T): T {
-	return db.transaction(work).immediate();
+	return withWriteLock(db, () => db.transaction(work).immediate());
 }

@@ -1,3 +1,4 @@
+import {cutCodePoints} from './text.js';
 import type {FieldProblem, Changes} from './types.js';
 
 export type StoreErrorBody =
@@ -8,7 +9,9 @@ export type StoreErrorBody =
 	| {error: 'not_found'; message: string}
 	| {error: 'invalid_argument'; message: string}
 	| {error: 'invalid_schema'; message: string}
-	| {error: 'invalid_import'; message: string};
+	| {error: 'invalid_import'; message: string}
+	| {error: 'not_a_store'; message: string}
+	| {error: 'read_only'; message: string};
 
 export type StoreErrorCode = StoreErrorBody['error'];
 
@@ -40,12 +43,18 @@ export const invalidArgument = (message: string) => new StoreError({error: 'inva
 
 /** A short, single-line rendering of an offending value for messages (huge values are cut). */
 export function quote(value: unknown): string {
+	// JSON would show a number too large for it (Infinity, from 1e309) as null: show what was written.
+	if (typeof value === 'number' && !Number.isFinite(value)) {
+		return String(value);
+	}
+
 	let text: string;
 	try {
 		text = JSON.stringify(value) ?? String(value);
 	} catch {
-		text = String(value);
+		// Too deep to serialise (or a cycle): String() would recurse just as deep.
+		text = Array.isArray(value) ? '[...]' : (typeof value === 'object' && value !== null ? '{...}' : String(value));
 	}
 
-	return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+	return cutCodePoints(text, 80, '...');
 }

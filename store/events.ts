@@ -1,6 +1,6 @@
 import type {Statement} from 'better-sqlite3';
 import type {Db} from './database.js';
-import {invalidArgument} from './errors.js';
+import {invalidArgument, quote} from './errors.js';
 import type {Actor, Changes, EventPage, EventType, StoreEvent} from './types.js';
 
 type EventRow = {sequence: number; type: EventType; item_id: string; version: number; actor_kind: Actor['kind']; run_id: string | null; changes: string; at: string};
@@ -51,11 +51,11 @@ export function pollEvents(db: Db, channelId: string, options: {afterSequence?: 
 	const after = options.afterSequence ?? 0;
 	const limit = options.limit ?? EVENT_PAGE_LIMIT;
 	if (!Number.isInteger(after) || after < 0) {
-		throw invalidArgument(`after_sequence must be a whole number 0 or greater, got ${JSON.stringify(after)}`);
+		throw invalidArgument(`after_sequence must be a whole number 0 or greater, got ${quote(after)}`);
 	}
 
 	if (!Number.isInteger(limit) || limit < 1 || limit > EVENT_PAGE_LIMIT) {
-		throw invalidArgument(`limit must be a whole number from 1 to ${EVENT_PAGE_LIMIT}, got ${JSON.stringify(limit)}`);
+		throw invalidArgument(`limit must be a whole number from 1 to ${EVENT_PAGE_LIMIT}, got ${quote(limit)}`);
 	}
 
 	const rows = db.prepare('SELECT * FROM events WHERE channel_id = ? AND sequence > ? ORDER BY sequence LIMIT ?').all(channelId, after, limit + 1) as EventRow[];

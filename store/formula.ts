@@ -221,6 +221,11 @@ export function dayOf(text: unknown): number | null {
 
 export const todayDay = (now = Date.now()) => Math.floor(now / DAY_MS);
 
+/**
+ * A number result; one that overflows (or is NaN) is null, like any other undefined result, so
+ * text and JSON show the same empty value rather than "Infinity" in one and null in the other
+ * (docs/reference.md#formulas).
+ */
 const num = (value: number): FormulaValue => (Number.isFinite(value) ? {kind: 'number', value} : null);
 
 function numbersOf(values: FormulaValue[]): number[] | null {
@@ -277,7 +282,8 @@ function applyBinary(operator: '+' | '-' | '*' | '/', left: FormulaValue, right:
 export function evaluateFormula(node: FormulaNode, scope: FormulaScope): FormulaValue {
 	switch (node.kind) {
 		case 'number': {
-			return {kind: 'number', value: node.value};
+			// A literal of 309 digits or more reads as Infinity.
+			return num(node.value);
 		}
 
 		case 'name': {
@@ -301,7 +307,7 @@ export function evaluateFormula(node: FormulaNode, scope: FormulaScope): Formula
 
 /** The stored shape of a formula result: a number, a YYYY-MM-DD day, or null. */
 export function formulaOutput(value: FormulaValue): number | string | null {
-	if (value === null) {
+	if (value === null || !Number.isFinite(value.value)) {
 		return null;
 	}
 

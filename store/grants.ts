@@ -1,4 +1,4 @@
-import {StoreError} from './errors.js';
+import {quote, StoreError} from './errors.js';
 
 /**
  * The channels an agent's server may touch (SPEC §2.7). Anything else, existing or not, gets the
@@ -15,9 +15,14 @@ export class Grants {
 		return [...this.channels];
 	}
 
+	/** True when the channel is granted; for questions that must not reveal whether others exist. */
+	has(channelId: string): boolean {
+		return this.channels.has(channelId);
+	}
+
 	check(channelId: unknown): string {
 		if (typeof channelId !== 'string' || !this.channels.has(channelId)) {
-			throw new StoreError({error: 'not_granted', message: `channel ${JSON.stringify(channelId)?.slice(0, 80)} is not granted to this server; granted: ${this.ids.join(', ')}`});
+			throw new StoreError({error: 'not_granted', message: `channel ${quote(channelId)} is not granted to this server; granted: ${this.ids.join(', ')}`});
 		}
 
 		return channelId;

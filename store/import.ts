@@ -3,6 +3,7 @@ import {immediate, type Db} from './database.js';
 import {quote, StoreError} from './errors.js';
 import {isPlainObject} from './fields/spec.js';
 import {checkChannel} from './schema.js';
+import {normalizeTimestamp} from './timestamps.js';
 import type {Channel} from './types.js';
 import type {ItemWriter} from './writes.js';
 
@@ -22,11 +23,16 @@ function checkItem(raw: unknown, index: number): ImportItem {
 		throw invalidImport(`items[${index}] has an unknown key ${quote(extra)}; items take "values" and "created_at"`);
 	}
 
-	if (raw.created_at !== undefined && (typeof raw.created_at !== 'string' || Number.isNaN(Date.parse(raw.created_at)))) {
-		throw invalidImport(`items[${index}].created_at must be an ISO date-time, got ${quote(raw.created_at)}`);
+	if (raw.created_at === undefined) {
+		return raw as ImportItem;
 	}
 
-	return raw as ImportItem;
+	const createdAt = normalizeTimestamp(raw.created_at);
+	if (createdAt === undefined) {
+		throw invalidImport(`items[${index}].created_at must be an ISO 8601 date (YYYY-MM-DD) or date-time with Z or an offset (2026-01-31T09:30:00Z), got ${quote(raw.created_at)}`);
+	}
+
+	return {values: raw.values, created_at: createdAt};
 }
 
 /** Names the failing item in a refusal, so a bad row in a large file can be found. */

@@ -1,10 +1,13 @@
 export {openStore, Store, type StoreOptions} from './store.js';
+export {ensurePrivateDir, isDatabaseReadableByOthers, removeStoreFiles} from './files.js';
 export {StoreError, type StoreErrorBody, type StoreErrorCode} from './errors.js';
 export {Grants} from './grants.js';
 export {checkChannel} from './schema.js';
 export {PAGE_LIMIT, PREVIEW_TEXT_LENGTH, type PageQuery} from './pages.js';
 export {EVENT_PAGE_LIMIT} from './events.js';
 export {MAX_WRITE_BYTES, type EditRequest} from './writes.js';
+export {MAX_VALUE_NESTING} from './fields/shape.js';
+export {cutCodePoints} from './text.js';
 export type {ImportSource, ImportItem} from './import.js';
 export type {FollowUpQuery} from './followups.js';
 export * from './types.js';

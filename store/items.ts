@@ -1,5 +1,5 @@
 import type {LoadedChannel} from './channels.js';
-import {invalidArgument} from './errors.js';
+import {invalidArgument, quote} from './errors.js';
 import {dayOf, evaluateFormula, formulaOutput, todayDay, type FormulaValue} from './formula.js';
 import type {Item, Values} from './types.js';
 
@@ -14,7 +14,7 @@ export const itemIdOf = (seq: number) => ID_PREFIX + seq.toString(36).padStart(I
 /** The creation counter behind an id, for cursors; refuses anything that is not an id. */
 export function seqOfItemId(id: unknown, argument: string): number {
 	if (typeof id !== 'string' || id.length !== ID_PREFIX.length + ID_DIGITS || !id.startsWith(ID_PREFIX) || !/^[0-9a-z]+$/.test(id.slice(ID_PREFIX.length))) {
-		throw invalidArgument(`${argument} must be an item id like ${itemIdOf(42)}, got ${JSON.stringify(id)?.slice(0, 60)}`);
+		throw invalidArgument(`${argument} must be an item id like ${itemIdOf(42)}, got ${quote(id)}`);
 	}
 
 	return Number.parseInt(id.slice(ID_PREFIX.length), 36);

@@ -5,6 +5,7 @@ import {allowedOf} from './fields/index.js';
 import {isPlainObject} from './fields/spec.js';
 import {computeFormulas, parseStored, seqOfItemId, type ItemRow} from './items.js';
 import {latestSequence} from './events.js';
+import {cutCodePoints} from './text.js';
 import type {Channel, Field, ItemPreview, Page, Values} from './types.js';
 
 export const PAGE_LIMIT = 50;
@@ -19,7 +20,7 @@ export type PageQuery = {
 };
 
 /** A text value for a preview: cut to 120 characters, with an ellipsis so the cut shows. */
-const cut = (text: string) => (text.length > PREVIEW_TEXT_LENGTH ? `${text.slice(0, PREVIEW_TEXT_LENGTH - 1)}…` : text);
+const cut = (text: string) => cutCodePoints(text, PREVIEW_TEXT_LENGTH);
 
 function previewValue(field: Field, value: unknown): unknown {
 	if (typeof value === 'string' && (field.type === 'text' || field.type === 'url')) {

@@ -8,7 +8,8 @@ const SLUG = /^[a-z][a-z0-9_-]{0,63}$/;
 const KEY = /^[a-z][a-z0-9_]{0,63}$/;
 /** Keys that would collide with item metadata or object machinery. */
 const RESERVED_KEYS = new Set(['id', 'version', 'created_at', 'updated_at', 'values', 'constructor', 'prototype']);
-const CONFIG_KEYS = new Set(['max_length', 'long', 'min', 'max', 'integer', 'options', 'currency', 'max_stars', 'channel_id', 'expression']);
+/** Every config entry some field type takes. */
+const CONFIG_KEYS: ReadonlySet<string> = new Set(Object.values(FIELD_SPECS).flatMap(spec => spec.configKeys));
 const FORMULA_INPUTS = new Set<FieldType>(['number', 'currency', 'percentage', 'rating', 'date']);
 
 const invalid = (message: string) => new StoreError({error: 'invalid_schema', message});
@@ -53,6 +54,11 @@ function checkField(raw: unknown, index: number, seen: Set<string>): Field {
 	}
 
 	const fieldType = type as FieldType;
+	const takes: readonly string[] = FIELD_SPECS[fieldType].configKeys;
+	const misplaced = Object.keys(config).find(name => !takes.includes(name));
+	if (misplaced !== undefined) {
+		throw invalid(`field ${key}: config.${misplaced} does not apply to a ${fieldType} field (${takes.length === 0 ? 'it takes no config' : `it takes ${takes.join(', ')}`})`);
+	}
 	const problem = FIELD_SPECS[fieldType].checkConfig(config as FieldConfig);
 	if (problem) {
 		throw invalid(`field ${key}: ${problem}`);

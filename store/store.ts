@@ -1,5 +1,5 @@
 import {ChannelCatalog, type LoadedChannel} from './channels.js';
-import {openDatabase, type Db} from './database.js';
+import {openDatabase, type Db, type OpenOptions} from './database.js';
 import {pollEvents, latestSequence} from './events.js';
 import {countOpenFollowUps, dismissFollowUp, listFollowUps, type FollowUpQuery} from './followups.js';
 import {importChannel, type ImportSource} from './import.js';
@@ -7,20 +7,34 @@ import {itemFromRow, type ItemRow} from './items.js';
 import {listPage, type PageQuery} from './pages.js';
 import type {Actor, Channel, ChannelSummary, EditResult, EventPage, FollowUp, Item} from './types.js';
 import {ItemWriter, type EditRequest, type Validator} from './writes.js';
-import {notFound} from './errors.js';
+import {notFound, quote, StoreError} from './errors.js';
 
-export type StoreOptions = {busyTimeoutMs?: number; /** For benchmarks only: replaces validation. */ validator?: Validator};
+export type StoreOptions = OpenOptions & {/** For benchmarks only: replaces validation. */ validator?: Validator};
 
 /** The record store: one SQLite file, every read and write of SPEC §2. */
 export class Store {
 	readonly db: Db;
+	/** The file is not writable by this process: reads are served, every write is refused. */
+	readonly readOnly: boolean;
+	/** What opening created (with `create: true`): a command that then fails removes it again. */
+	readonly created: {file: boolean; dirs: string[]};
 	private readonly channels: ChannelCatalog;
 	private readonly writer: ItemWriter;
 
 	constructor(readonly path: string, options: StoreOptions = {}) {
-		this.db = openDatabase(path, options);
+		const opened = openDatabase(path, options);
+		this.db = opened.db;
+		this.readOnly = opened.readOnly;
+		this.created = opened.created;
 		this.channels = new ChannelCatalog(this.db);
 		this.writer = new ItemWriter(this.db, this.channels, options.validator);
+	}
+
+	/** Refuses a write up front on a read-only store, with a message that says why. */
+	private checkWritable(): void {
+		if (this.readOnly) {
+			throw new StoreError({error: 'read_only', message: `${this.path} is read-only for this user: reading works, writing needs write access to the file and its directory`});
+		}
 	}
 
 	close(): void {
@@ -49,10 +63,12 @@ export class Store {
 	}
 
 	importChannel(source: ImportSource): {channel: Channel; items_created: number} {
+		this.checkWritable();
 		return importChannel(this.db, this.channels, this.writer, source);
 	}
 
 	createItem(channelId: string, values: unknown, actor: Actor): EditResult {
+		this.checkWritable();
 		return this.writer.create(channelId, values, actor);
 	}
 
@@ -60,17 +76,19 @@ export class Store {
 		const channel = this.channels.get(channelId);
 		const row = this.db.prepare('SELECT * FROM items WHERE id = ? AND channel_id = ?').get(itemId, channelId) as ItemRow | undefined;
 		if (!row) {
-			throw notFound(`item ${JSON.stringify(itemId)?.slice(0, 80)} does not exist in channel ${channelId}`);
+			throw notFound(`item ${quote(itemId)} does not exist in channel ${channelId}`);
 		}
 
 		return itemFromRow(channel, row);
 	}
 
 	editItem(request: EditRequest): EditResult {
+		this.checkWritable();
 		return this.writer.edit(request);
 	}
 
 	deleteItem(channelId: string, itemId: string, actor: Actor, expectedVersion?: number) {
+		this.checkWritable();
 		return this.writer.delete(channelId, itemId, actor, expectedVersion);
 	}
 
@@ -97,6 +115,7 @@ export class Store {
 	}
 
 	dismissFollowUp(id: number): FollowUp {
+		this.checkWritable();
 		return dismissFollowUp(this.db, id, new Date().toISOString());
 	}
 

@@ -1,4 +1,6 @@
+import {quote} from './errors.js';
 import {FIELD_SPECS, type ValidationContext} from './fields/index.js';
+import {valueShapeProblem} from './fields/shape.js';
 import {isPlainObject} from './fields/spec.js';
 import type {Channel, Field, FieldProblem, Values} from './types.js';
 
@@ -20,13 +22,18 @@ function checkOne(field: Field, value: unknown, context: WriteContext): FieldPro
 		return field.is_required ? problem(field.key, {message: 'is required and cannot be cleared'}) : undefined;
 	}
 
+	const shape = valueShapeProblem(value);
+	if (shape) {
+		return problem(field.key, {message: shape.message});
+	}
+
 	const refusal = FIELD_SPECS[field.type].validate(value, field, context);
 	if (refusal) {
 		return problem(field.key, refusal);
 	}
 
 	const holder = field.is_unique ? context.holderOf(field, value) : undefined;
-	return holder === undefined ? undefined : problem(field.key, {message: `must be unique, but item ${holder} already has ${JSON.stringify(value)}`, item_id: holder});
+	return holder === undefined ? undefined : problem(field.key, {message: `must be unique, but item ${holder} already has ${quote(value)}`, item_id: holder});
 }
 
 /**

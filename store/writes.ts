@@ -1,10 +1,12 @@
 import {createHash} from 'node:crypto';
 import type {Statement} from 'better-sqlite3';
 import {valueSql, type ChannelCatalog, type LoadedChannel} from './channels.js';
-import {immediate, type Db} from './database.js';
-import {invalidArgument, notFound, StoreError} from './errors.js';
+import {immediate, withWriteLock, type Db} from './database.js';
+import {invalidArgument, notFound, quote, StoreError} from './errors.js';
 import {appendEvent, changedSince} from './events.js';
+import type {Grants} from './grants.js';
 import {closeForDeletedItem, recordRefusals, resolveSetKeys} from './followups.js';
+import {valueShapeProblem} from './fields/shape.js';
 import {isPlainObject} from './fields/spec.js';
 import {itemFromRow, itemIdOf, parseStored, type ItemRow} from './items.js';
 import type {Actor, Changes, EditResult, Field, FieldProblem, Values} from './types.js';
@@ -17,6 +19,11 @@ export type EditRequest = {
 	actor: Actor;
 	expectedVersion?: number;
 	idempotencyKey?: string;
+	/**
+	 * The channels the writer may touch (an agent's server grants). A relation may only point into
+	 * one of them. Without grants (a person at the CLI or TUI) every channel is granted.
+	 */
+	grants?: Grants;
 };
 
 export type Validator = typeof validateValues;
@@ -47,8 +54,9 @@ export class ItemWriter {
 	}
 
 	/** The store's checks for one write, with the lookups only the database can answer. */
-	context(channel: LoadedChannel, itemId?: string): WriteContext {
+	context(channel: LoadedChannel, itemId?: string, grants?: Grants): WriteContext {
 		return {
+			mayRelateTo: channelId => grants === undefined || grants.has(channelId),
 			relationExists: (channelId, id) => this.db.prepare('SELECT 1 FROM items WHERE id = ? AND channel_id = ?').get(id, channelId) !== undefined,
 			holderOf: (field, value) => this.holderOf(channel, field, value, itemId),
 		};
@@ -57,7 +65,7 @@ export class ItemWriter {
 	create(channelId: string, values: unknown, actor: Actor, createdAt?: string): EditResult {
 		const channel = this.channels.get(channelId);
 		checkPayload(values);
-		return this.createTransaction.immediate(channel, values as Values, actor, createdAt);
+		return withWriteLock(this.db, () => this.createTransaction.immediate(channel, values as Values, actor, createdAt));
 	}
 
 	/** Inserts one item inside the caller's transaction (the importer batches many). */
@@ -88,7 +96,7 @@ export class ItemWriter {
 		const channel = this.channels.get(request.channelId);
 		checkPayload(request.values);
 		checkExpectedVersion(request.expectedVersion);
-		const outcome = this.editTransaction.immediate(channel, request);
+		const outcome = withWriteLock(this.db, () => this.editTransaction.immediate(channel, request));
 		if ('refused' in outcome) {
 			throw outcome.refused;
 		}
@@ -117,7 +125,7 @@ export class ItemWriter {
 
 	private editInTransaction(channel: LoadedChannel, request: EditRequest): EditResult | {refused: StoreError} {
 		const fingerprint = request.idempotencyKey === undefined ? undefined : fingerprintOf(request);
-		const replay = fingerprint === undefined ? undefined : this.replay(request.idempotencyKey!, fingerprint);
+		const replay = fingerprint === undefined ? undefined : this.replay(request, fingerprint);
 		if (replay) {
 			return replay;
 		}
@@ -126,7 +134,7 @@ export class ItemWriter {
 		this.checkVersion(row, request.expectedVersion);
 		const values = request.values as Values;
 		const at = new Date().toISOString();
-		const problems = this.validate(channel, values, this.context(channel, row.id), false);
+		const problems = this.validate(channel, values, this.context(channel, row.id, request.grants), false);
 		if (problems.length > 0) {
 			// The refusal is the answer, but an agent's refusals are kept as follow-ups: commit those alone.
 			this.openFollowUps(channel, request, problems, at);
@@ -136,7 +144,8 @@ export class ItemWriter {
 		const result = this.apply(channel, row, values, request.actor, at);
 		resolveSetKeys(this.db, row.id, Object.keys(values), at);
 		if (fingerprint !== undefined) {
-			this.db.prepare('INSERT INTO idempotency (key, fingerprint, result, at) VALUES (?, ?, ?, ?)').run(request.idempotencyKey, fingerprint, JSON.stringify(result), at);
+			this.db.prepare('INSERT INTO idempotency (channel_id, actor, key, fingerprint, result, at) VALUES (?, ?, ?, ?, ?, ?)')
+				.run(channel.id, actorScope(request.actor), request.idempotencyKey, fingerprint, JSON.stringify(result), at);
 		}
 
 		return result;
@@ -180,14 +189,17 @@ export class ItemWriter {
 		recordRefusals(this.db, {channelId: channel.id, itemId: request.itemId, runId: request.actor.run_id}, problems, request.values as Values, settable, at);
 	}
 
-	private replay(key: string, fingerprint: string): EditResult | undefined {
-		const stored = this.db.prepare('SELECT fingerprint, result FROM idempotency WHERE key = ?').get(key) as {fingerprint: string; result: string} | undefined;
+	/** Keys are the caller's own: one channel and one actor's namespace, so no key is ever taken by someone else. */
+	private replay(request: EditRequest, fingerprint: string): EditResult | undefined {
+		const key = request.idempotencyKey!;
+		const stored = this.db.prepare('SELECT fingerprint, result FROM idempotency WHERE channel_id = ? AND actor = ? AND key = ?')
+			.get(request.channelId, actorScope(request.actor), key) as {fingerprint: string; result: string} | undefined;
 		if (!stored) {
 			return undefined;
 		}
 
 		if (stored.fingerprint !== fingerprint) {
-			throw new StoreError({error: 'idempotency_key_reused', message: `idempotency_key ${JSON.stringify(key)} was already used with different arguments; use a new key for a new edit`});
+			throw new StoreError({error: 'idempotency_key_reused', message: `idempotency_key ${quote(key)} was already used with different arguments; use a new key for a new edit`});
 		}
 
 		return JSON.parse(stored.result) as EditResult;
@@ -196,7 +208,7 @@ export class ItemWriter {
 	private loadRow(channelId: string, itemId: string): ItemRow {
 		const row = typeof itemId === 'string' ? (this.selectItem.get(itemId, channelId) as ItemRow | undefined) : undefined;
 		if (!row) {
-			throw notFound(`item ${JSON.stringify(itemId)} does not exist in channel ${channelId}`);
+			throw notFound(`item ${quote(itemId)} does not exist in channel ${channelId}`);
 		}
 
 		return row;
@@ -251,6 +263,12 @@ function checkPayload(values: unknown): void {
 		throw invalidArgument('values must be an object of field keys to values');
 	}
 
+	// Before anything serialises the values: a deep enough value overflows JSON.stringify's stack.
+	const tooDeep = Object.keys(values).filter(key => valueShapeProblem(values[key])?.tooDeep);
+	if (tooDeep.length > 0) {
+		throw new StoreError({error: 'validation_failed', fields: tooDeep.map(key => ({key, message: `values.${key} ${valueShapeProblem(values[key])!.message}`}))});
+	}
+
 	const text = JSON.stringify(values);
 	// A UTF-16 unit is at most 3 UTF-8 bytes: short payloads need no byte count.
 	if (text.length * 3 > MAX_WRITE_BYTES && Buffer.byteLength(text) > MAX_WRITE_BYTES) {
@@ -260,9 +278,12 @@ function checkPayload(values: unknown): void {
 
 function checkExpectedVersion(version: unknown): void {
 	if (version !== undefined && (!Number.isInteger(version) || (version as number) < 1)) {
-		throw invalidArgument(`expected_version must be a whole number 1 or greater, got ${JSON.stringify(version)}`);
+		throw invalidArgument(`expected_version must be a whole number 1 or greater, got ${quote(version)}`);
 	}
 }
+
+/** Who an idempotency key belongs to: the actor kind and, for an agent, its run. */
+const actorScope = (actor: Actor) => `${actor.kind}:${actor.run_id ?? ''}`;
 
 /** Same key + same arguments = the same edit; the fingerprint is what "same" means. */
 function fingerprintOf(request: EditRequest): string {

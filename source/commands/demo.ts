@@ -26,7 +26,7 @@ function checkResettable(path: string): void {
 function createDemo(path: string, count: number, seed: number): void {
 	const building = `${path}.building-${process.pid}`;
 	removeDatabase(building);
-	const store = openStore(building);
+	const store = openStore(building, {create: true});
 	try {
 		store.importChannel({channel: bugsChannel, items: generateBugItems({count, seed})});
 		store.db.pragma('wal_checkpoint(TRUNCATE)');

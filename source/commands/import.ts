@@ -1,5 +1,4 @@
-import {existsSync, rmSync} from 'node:fs';
-import {openStore} from '../../store/index.js';
+import {openStore, removeStoreFiles} from '../../store/index.js';
 import {readImportFile} from '../import/read-import-file.js';
 import {sanitizeValue} from '../text/sanitize.js';
 import {databasePath, onlyArgument, output} from './common.js';
@@ -7,17 +6,14 @@ import type {Command} from './context.js';
 
 /** Removes a database file this command created, with its WAL companions. */
 export function removeDatabase(path: string): void {
-	for (const suffix of ['', '-wal', '-shm']) {
-		rmSync(path + suffix, {force: true});
-	}
+	removeStoreFiles(path);
 }
 
 const command: Command = async context => {
 	const file = onlyArgument(context, 'FILE to import');
 	const path = databasePath(context);
-	const isNew = !existsSync(path);
 	const source = readImportFile(file);
-	const store = openStore(path);
+	const store = openStore(path, {create: true});
 	try {
 		const result = store.importChannel(source);
 		output(context, {channel_id: result.channel.id, items_created: result.items_created, db: path},
@@ -26,8 +22,8 @@ const command: Command = async context => {
 		return 0;
 	} catch (error) {
 		store.close();
-		if (isNew) {
-			removeDatabase(path);
+		if (store.created.file) {
+			removeStoreFiles(path, store.created.dirs);
 		}
 
 		throw error;

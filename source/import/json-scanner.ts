@@ -1,4 +1,5 @@
 import {closeSync, openSync, readSync} from 'node:fs';
+import {findDuplicateKey} from './duplicate-keys.js';
 
 /** A problem reading an import file; the message names the file and the byte offset. */
 export class ImportFileError extends Error {
@@ -8,6 +9,8 @@ export class ImportFileError extends Error {
 const CHUNK = 1 << 20;
 const [SPACE, TAB, LF, CR] = [0x20, 0x09, 0x0a, 0x0d];
 const [QUOTE, BACKSLASH, COMMA, OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CLOSE_BRACKET] = [0x22, 0x5c, 0x2c, 0x7b, 0x7d, 0x5b, 0x5d];
+
+const BYTE_ORDER_MARK = Buffer.from([0xef, 0xbb, 0xbf]);
 
 const isSpace = (byte: number) => byte === SPACE || byte === TAB || byte === LF || byte === CR;
 
@@ -81,14 +84,28 @@ export class JsonScanner {
 		return true;
 	}
 
-	/** The next complete value, parsed; `what` names it in errors. */
+	/** True when the file starts with a UTF-8 byte order mark, which JSON does not allow. */
+	startsWithByteOrderMark(): boolean {
+		const head = Buffer.alloc(BYTE_ORDER_MARK.length);
+		return readSync(this.fd, head, 0, head.length, 0) === head.length && head.equals(BYTE_ORDER_MARK);
+	}
+
+	/** The next complete value, parsed; `what` names it in errors. A key twice in one object is refused. */
 	value(what: string): unknown {
 		const text = this.take(true)!;
+		let value: unknown;
 		try {
-			return JSON.parse(text) as unknown;
+			value = JSON.parse(text) as unknown;
 		} catch (error) {
 			this.fail(`${what} is not valid JSON: ${(error as Error).message}`);
 		}
+
+		const duplicate = findDuplicateKey(text, value);
+		if (duplicate !== undefined) {
+			this.fail(`${what} has the key ${JSON.stringify(duplicate)} twice in one object`);
+		}
+
+		return value;
 	}
 
 	/** Passes over the next value without keeping it. */

@@ -52,6 +52,7 @@ export function registerEditRecordItem(server: McpServer, context: ToolContext):
 			actor: context.actor,
 			expectedVersion: args.expected_version,
 			idempotencyKey: args.idempotency_key,
+			grants: context.grants,
 		});
 	}));
 }

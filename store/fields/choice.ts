@@ -53,6 +53,7 @@ const notAnOption = (field: Field, got: string): Refusal => ({
 });
 
 export const select: FieldTypeSpec = {
+	configKeys: ['options'],
 	checkConfig: checkOptions,
 	validate(value, field) {
 		return typeof value === 'string' && optionValues(field).has(value) ? undefined : notAnOption(field, quote(value));
@@ -60,6 +61,7 @@ export const select: FieldTypeSpec = {
 };
 
 export const multiSelect: FieldTypeSpec = {
+	configKeys: ['options'],
 	checkConfig: checkOptions,
 	validate(value, field) {
 		if (!Array.isArray(value)) {

@@ -7,6 +7,7 @@ import {boolean, date, file, json, relation} from './structured.js';
 import {email, phone, text, url} from './text.js';
 
 const formula: FieldTypeSpec = {
+	configKeys: ['expression'],
 	checkConfig(config) {
 		try {
 			parseFormula(config.expression!);

@@ -4,6 +4,7 @@ import {checkBounds, checkRange, isFiniteNumber, type FieldTypeSpec, type Refusa
 const notANumber = (value: unknown): Refusal => ({message: `must be a number, got ${quote(value)}`});
 
 export const number: FieldTypeSpec = {
+	configKeys: ['min', 'max', 'integer'],
 	checkConfig(config) {
 		if (config.integer !== undefined && typeof config.integer !== 'boolean') {
 			return 'config.integer must be true or false';
@@ -27,6 +28,7 @@ export const number: FieldTypeSpec = {
 const hasAtMostTwoDecimals = (value: number) => Math.abs(Math.round(value * 100) - value * 100) < 1e-6;
 
 export const currency: FieldTypeSpec = {
+	configKeys: ['currency', 'min', 'max'],
 	checkConfig(config) {
 		if (config.currency !== undefined && (typeof config.currency !== 'string' || !/^[A-Z]{3}$/.test(config.currency))) {
 			return 'config.currency must be an ISO 4217 code such as "EUR"';
@@ -48,6 +50,7 @@ export const currency: FieldTypeSpec = {
 };
 
 export const percentage: FieldTypeSpec = {
+	configKeys: ['min', 'max'],
 	checkConfig: checkBounds,
 	validate(value, field) {
 		if (!isFiniteNumber(value)) {
@@ -59,6 +62,7 @@ export const percentage: FieldTypeSpec = {
 };
 
 export const rating: FieldTypeSpec = {
+	configKeys: ['max_stars'],
 	checkConfig(config) {
 		const stars = config.max_stars;
 		if (stars !== undefined && (!Number.isInteger(stars) || stars < 1 || stars > 10)) {

@@ -2,6 +2,8 @@ import type {Field, FieldConfig, FieldProblem} from '../types.js';
 
 /** What a validator may ask the database while checking a value. */
 export type ValidationContext = {
+	/** False for a channel the writer is not granted: its items are neither checked nor linked to. Absent: all are. */
+	mayRelateTo?(channelId: string): boolean;
 	relationExists(channelId: string, itemId: string): boolean;
 };
 
@@ -10,6 +12,8 @@ export type Refusal = Omit<FieldProblem, 'key' | 'message'> & {message: string};
 
 /** One field type: how to check its config at import, and a non-null value on write. */
 export type FieldTypeSpec = {
+	/** The config entries this type takes; any other is refused at import. */
+	configKeys: ReadonlyArray<keyof FieldConfig>;
 	/** Returns a problem with the config, or undefined when it is usable. */
 	checkConfig(config: FieldConfig): string | undefined;
 	/** Returns why a non-null value is refused, or undefined when it is accepted as is. */

@@ -20,21 +20,30 @@ export function isCalendarDate(value: unknown): value is string {
 }
 
 export const date: FieldTypeSpec = {
+	configKeys: [],
 	checkConfig: () => undefined,
 	validate: value => (isCalendarDate(value) ? undefined : {message: `must be a date as YYYY-MM-DD, got ${quote(value)}`}),
 };
 
 export const boolean: FieldTypeSpec = {
+	configKeys: [],
 	checkConfig: () => undefined,
 	validate: value => (typeof value === 'boolean' ? undefined : {message: `must be true or false, got ${quote(value)}`}),
 };
 
 export const relation: FieldTypeSpec = {
+	configKeys: ['channel_id'],
 	checkConfig(config) {
 		return typeof config.channel_id === 'string' && config.channel_id !== '' ? undefined : 'config.channel_id must name the target channel';
 	},
 	validate(value, field, context) {
-		if (typeof value !== 'string' || !context.relationExists(field.config.channel_id!, value)) {
+		const target = field.config.channel_id!;
+		// Refused before any lookup: the answer must not tell whether the item exists there.
+		if (context.mayRelateTo && !context.mayRelateTo(target)) {
+			return {message: `relates to channel ${target}, which is not granted to this writer, got ${quote(value)}`};
+		}
+
+		if (typeof value !== 'string' || !context.relationExists(target, value)) {
 			return {message: `must be the id of an existing item in channel ${field.config.channel_id}, got ${quote(value)}`};
 		}
 
@@ -43,6 +52,7 @@ export const relation: FieldTypeSpec = {
 };
 
 export const file: FieldTypeSpec = {
+	configKeys: [],
 	checkConfig: () => undefined,
 	validate(value) {
 		const valid = isPlainObject(value)
@@ -56,6 +66,7 @@ export const file: FieldTypeSpec = {
 };
 
 export const json: FieldTypeSpec = {
+	configKeys: [],
 	checkConfig: () => undefined,
 	validate(value) {
 		const size = Buffer.byteLength(JSON.stringify(value) ?? '');

@@ -7,7 +7,12 @@ export const TEXT_HARD_LIMIT = 100_000;
 const notAString = (what: string, value: unknown): Refusal => ({message: `must be ${what}, got ${quote(value)}`});
 
 export const text: FieldTypeSpec = {
+	configKeys: ['max_length', 'long'],
 	checkConfig(config) {
+		if (config.long !== undefined && typeof config.long !== 'boolean') {
+			return 'config.long must be true or false';
+		}
+
 		const limit = config.max_length;
 		if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > TEXT_HARD_LIMIT)) {
 			return `config.max_length must be an integer from 1 to ${TEXT_HARD_LIMIT}`;
@@ -32,6 +37,7 @@ export const text: FieldTypeSpec = {
 const emailShape = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
 
 export const email: FieldTypeSpec = {
+	configKeys: [],
 	checkConfig: () => undefined,
 	validate(value) {
 		if (typeof value !== 'string' || value.length > 254 || !emailShape.test(value)) {
@@ -45,6 +51,7 @@ export const email: FieldTypeSpec = {
 const phoneCharacters = /^[\d +\-().]+$/;
 
 export const phone: FieldTypeSpec = {
+	configKeys: [],
 	checkConfig: () => undefined,
 	validate(value) {
 		if (typeof value !== 'string' || !phoneCharacters.test(value)) {
@@ -75,6 +82,7 @@ export function isWebUrl(value: unknown): value is string {
 }
 
 export const url: FieldTypeSpec = {
+	configKeys: [],
 	checkConfig: () => undefined,
 	validate(value) {
 		return isWebUrl(value) ? undefined : notAString('an absolute http: or https: URL', value);

@@ -65,7 +65,7 @@ const scratch: string[] = [];
 export function freshBugStore(count: number, options: StoreOptions = {}, seed = 1): Store {
 	const dir = mkdtempSync(join(tmpdir(), 'sift-bench-run-'));
 	scratch.push(dir);
-	const store = openStore(join(dir, 'bench.db'), options);
+	const store = openStore(join(dir, 'bench.db'), {...options, create: true});
 	store.importChannel({channel: bugsChannel, items: generateBugItems({count, seed, now: BENCH_NOW})});
 	return store;
 }
@@ -94,7 +94,7 @@ export function cachedBugDatabase(count: number, seed = 1): {path: string; impor
 
 	console.log(`building the bench database of ${count} items (cached for later runs): ${path}`);
 	const building = `${path}.building-${process.pid}`;
-	const store = openStore(building);
+	const store = openStore(building, {create: true});
 	const started = process.hrtime.bigint();
 	store.importChannel({channel: bugsChannel, items: generateBugItems({count, seed, now: BENCH_NOW})});
 	const importSeconds = Number(process.hrtime.bigint() - started) / 1e9;

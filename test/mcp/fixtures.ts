@@ -21,7 +21,7 @@ export const secretsChannel = {
 
 /** A fresh database file: the demo bugs channel with `count` items and a small other channel. */
 export function makeDatabase(file: string, count = 30): void {
-	const store = openStore(file);
+	const store = openStore(file, {create: true});
 	try {
 		store.importChannel({channel: bugsChannel, items: generateBugItems({count, seed: 11, now: NOW})});
 		store.importChannel({channel: secretsChannel, items: [{values: {note: 'not for agents'}}]});

@@ -10,7 +10,7 @@ const tables = (db: Database.Database) => (db.prepare("SELECT name FROM sqlite_m
 
 describe('opening a store file', () => {
 	it('uses WAL and a busy timeout', () => {
-		const store = openStore(join(mkdtempSync(join(tmpdir(), 'sift-db-')), 's.db'));
+		const store = openStore(join(mkdtempSync(join(tmpdir(), 'sift-db-')), 's.db'), {create: true});
 		expect(store.db.pragma('journal_mode', {simple: true})).toBe('wal');
 		expect(store.db.pragma('busy_timeout', {simple: true})).toBeGreaterThanOrEqual(5000);
 		store.close();
@@ -18,7 +18,7 @@ describe('opening a store file', () => {
 
 	it('adds what a version-1 file lacks (the runs table) and keeps its data', () => {
 		const path = join(mkdtempSync(join(tmpdir(), 'sift-db-')), 'old.db');
-		const store = openStore(path);
+		const store = openStore(path, {create: true});
 		store.importChannel({channel: {id: 'c', name: 'C', fields: [{key: 't', label: 'T', type: 'text'}]}, items: [{values: {t: 'kept'}}]});
 		store.close();
 		const old = new Database(path);
@@ -35,7 +35,7 @@ describe('opening a store file', () => {
 
 describe('channel listings', () => {
 	it('names without counts, one summary, and all summaries agree', () => {
-		const store = openStore(join(mkdtempSync(join(tmpdir(), 'sift-db-')), 'c.db'));
+		const store = openStore(join(mkdtempSync(join(tmpdir(), 'sift-db-')), 'c.db'), {create: true});
 		const field = {key: 't', label: 'T', type: 'text'};
 		store.importChannel({channel: {id: 'a', name: 'A', fields: [field]}, items: [{values: {t: '1'}}, {values: {t: '2'}}]});
 		store.importChannel({channel: {id: 'b', name: 'B', fields: [field]}, items: [{values: {t: '3'}}]});

@@ -320,7 +320,7 @@ describe('formulas are computed on read (SPEC §2.1)', () => {
 	it('a reopened file computes the same way', () => {
 		const dir = tempDir();
 		const path = join(dir, 'f.db');
-		const first = openStore(path);
+		const first = openStore(path, {create: true});
 		first.importChannel({channel: kitChannel, items: [{values: {title: 'x', points: 6}, created_at: new Date(Date.now() - 3 * DAY_MS).toISOString()}]});
 		first.close();
 		const second = openStore(path);

@@ -1,6 +1,7 @@
 // Shared set-up for the store tests: real SQLite files in a temp dir, a channel with every field type.
 
-import {mkdtempSync, rmSync} from 'node:fs';
+import {createHash} from 'node:crypto';
+import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {expect} from 'vitest';
@@ -72,7 +73,7 @@ export function cleanTempDirs(): void {
 
 /** A store on a new file, with the kit channel imported (no items unless given). */
 export function kitStore(items: unknown[] = [], options: StoreOptions = {}): Store {
-	const store = openStore(join(tempDir(), 'kit.db'), options);
+	const store = openStore(join(tempDir(), 'kit.db'), {...options, create: true});
 	store.importChannel({channel: kitChannel, items});
 	return store;
 }
@@ -149,4 +150,26 @@ export function expectVersionsMatchEvents(store: Store, channelId: string): void
 		expect(row.version, `${row.id}: version = 1 + update events`).toBe(1 + own.filter(event => event.type === 'item.updated').length);
 		expect(own.map(event => event.version)).toEqual(own.map((_, index) => index + 1));
 	}
+}
+
+/**
+ * sha256 over a database file and its write-ahead log, as bytes: what a write would change
+ * (a refused write rolls back before anything reaches either). Missing files hash as absent.
+ */
+export function fileDigest(path: string): string {
+	const hash = createHash('sha256');
+	for (const file of [path, `${path}-wal`]) {
+		hash.update(existsSync(file) ? readFileSync(file) : Buffer.from('absent'));
+		hash.update('\u0000');
+	}
+
+	return hash.digest('hex');
+}
+
+/** Runs `work`, which must throw a StoreError, and checks the file is byte-identical afterwards. */
+export function refusedUnchanged(path: string, work: () => unknown): StoreErrorBody {
+	const before = fileDigest(path);
+	const body = refusal(work);
+	expect(fileDigest(path), 'the database file is unchanged').toBe(before);
+	return body;
 }

@@ -16,7 +16,7 @@ describe('import refusals leave the database unchanged', () => {
 	let store: Store;
 
 	beforeEach(() => {
-		store = openStore(join(tempDir(), 'import.db'));
+		store = openStore(join(tempDir(), 'import.db'), {create: true});
 		store.importChannel({channel: kitChannel, items: [{values: {title: 'kept'}}]});
 	});
 
@@ -70,6 +70,14 @@ describe('import refusals leave the database unchanged', () => {
 		expect(refusedImport(channelWith(field({type: 'relation', config: {channel_id: 'ghost'}})))).toEqual({error: 'invalid_schema', message: 'field f relates to channel "ghost", which does not exist'});
 	});
 
+	it('config entries are checked per field type, naming the field and the entry', () => {
+		expect(refusedImport(channelWith(field({config: {long: 'yes'}})))).toEqual({error: 'invalid_schema', message: 'field f: config.long must be true or false'});
+		expect(refusedImport(channelWith(field({config: {options: [{value: 'a', label: 'A'}]}})))).toEqual({error: 'invalid_schema', message: 'field f: config.options does not apply to a text field (it takes max_length, long)'});
+		expect(refusedImport(channelWith(field({type: 'date', config: {max_length: 3}})))).toEqual({error: 'invalid_schema', message: 'field f: config.max_length does not apply to a date field (it takes no config)'});
+		expect(refusedImport(channelWith(field({type: 'number', config: {long: true}})))).toEqual({error: 'invalid_schema', message: 'field f: config.long does not apply to a number field (it takes min, max, integer)'});
+		expect(refusedImport(channelWith(field({type: 'select', config: {options: [{value: 'a', label: 'A'}], channel_id: 'kit'}})))).toEqual({error: 'invalid_schema', message: 'field f: config.channel_id does not apply to a select field (it takes options)'});
+	});
+
 	it('a channel id that already exists', () => {
 		expect(refusedImport(kitChannel, [{values: {title: 'again'}}])).toEqual({error: 'invalid_import', message: 'channel "kit" already exists in this database'});
 	});
@@ -79,7 +87,7 @@ describe('import refusals leave the database unchanged', () => {
 		expect(refusedImport(good, ['title'])).toEqual({error: 'invalid_import', message: 'items[0] must be an object with a "values" object'});
 		expect(refusedImport(good, [{title: 'x'}])).toEqual({error: 'invalid_import', message: 'items[0] must be an object with a "values" object'});
 		expect(refusedImport(good, [{values: {title: 'x'}, id: 'it_0000000001'}])).toEqual({error: 'invalid_import', message: 'items[0] has an unknown key "id"; items take "values" and "created_at"'});
-		expect(refusedImport(good, [{values: {title: 'x'}, created_at: 'yesterday'}])).toEqual({error: 'invalid_import', message: 'items[0].created_at must be an ISO date-time, got "yesterday"'});
+		expect(refusedImport(good, [{values: {title: 'x'}, created_at: 'yesterday'}])).toEqual({error: 'invalid_import', message: 'items[0].created_at must be an ISO 8601 date (YYYY-MM-DD) or date-time with Z or an offset (2026-01-31T09:30:00Z), got "yesterday"'});
 		expect(refusedImport(good, [JSON.parse('{"values": {"title": "x"}, "__proto__": {"values": 1}}')])).toEqual({error: 'invalid_import', message: 'items[0] has an unknown key "__proto__"; items take "values" and "created_at"'});
 		expect(refusedImport(good, [{values: JSON.parse('{"title": "x", "constructor": 1}')}])).toEqual({error: 'invalid_import', message: 'items[0]: values.constructor is not a field of this channel'});
 	});
@@ -113,7 +121,7 @@ describe('import refusals leave the database unchanged', () => {
 
 describe('import', () => {
 	it('streams a generator of demo items in one transaction, with import events', () => {
-		const store = openStore(join(tempDir(), 'bugs.db'));
+		const store = openStore(join(tempDir(), 'bugs.db'), {create: true});
 		const result = store.importChannel({channel: bugsChannel, items: generateBugItems({count: 500, seed: 9})});
 		expect(result.items_created).toBe(500);
 		expect(store.listChannels()).toEqual([{id: 'bugs', name: 'Bugs', item_count: 500, latest_sequence: 500}]);

@@ -82,7 +82,7 @@ function run(args: string[], onReady?: (control: Control) => void): Promise<Chil
 }
 
 function raceStore(items: number): {store: Store; ids: string[]} {
-	const store = openStore(join(tempDir('sift-race-'), 'race.db'));
+	const store = openStore(join(tempDir('sift-race-'), 'race.db'), {create: true});
 	store.importChannel({channel: raceChannel, items: Array.from({length: items}, (_, index) => ({values: {title: `item ${index}`, counter: 0, a: 'start', b: 'start'}}))});
 	const ids = store.listPage('race').items.map(item => item.id).reverse();
 	return {store, ids};

@@ -13,7 +13,7 @@ export type DemoDb = {dir: string; dbPath: string; stateDir: string; cleanup: ()
 export function makeDemoDb(count: number, options: {seed?: number; prefix?: string} = {}): DemoDb {
 	const dir = mkdtempSync(path.join(tmpdir(), options.prefix ?? 'sift-ui-'));
 	const dbPath = path.join(dir, 'demo.db');
-	const store = openStore(dbPath);
+	const store = openStore(dbPath, {create: true});
 	try {
 		store.importChannel({channel: bugsChannel, items: generateBugItems({count, seed: options.seed ?? 7, now: FIXTURE_NOW})});
 	} finally {
@@ -27,7 +27,7 @@ export function makeDemoDb(count: number, options: {seed?: number; prefix?: stri
 export function makeEmptyDb(): DemoDb {
 	const dir = mkdtempSync(path.join(tmpdir(), 'sift-ui-empty-'));
 	const dbPath = path.join(dir, 'empty.db');
-	openStore(dbPath).close();
+	openStore(dbPath, {create: true}).close();
 	return {dir, dbPath, stateDir: path.join(dir, 'state'), cleanup: () => rmSync(dir, {recursive: true, force: true})};
 }
 
