@@ -125,7 +125,7 @@ export function resolveItem(store: Store, channelId: string, name: string): stri
 	const matches = store.findItemsNamed(channelId, name);
 	const ids = [...new Set(matches.map(match => match.item_id))];
 	if (ids.length === 0) {
-		throw new StoreError({error: 'not_found', message: `no item named ${shownName(name)} in channel ${channelId}: it is neither an item id nor the value of a unique field`});
+		throw new StoreError({error: 'not_found', message: `item ${shownName(name)} does not exist in channel ${channelId}: no item has that id or that value in a unique field`});
 	}
 
 	if (ids.length > 1) {
