@@ -80,4 +80,10 @@ async function main(argv: string[]): Promise<number> {
 	}
 }
 
+// A reader that stops early (`sift list --all --json | head`) ends the output, not in a crash.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+	if (error.code !== 'EPIPE') throw error;
+	process.exit(process.exitCode ?? 0);
+});
+
 process.exitCode = await main(process.argv.slice(2));
