@@ -6,7 +6,7 @@ import type {Command} from './commands/context.js';
 import {UsageError} from './commands/context.js';
 import {commandHelp, mainHelp} from './commands/help.js';
 import {ImportFileError} from './import/read-import-file.js';
-import {describeRefusal} from './text/refusal.js';
+import {refusalLine} from './commands/common.js';
 import {safeJson, sanitize} from './text/sanitize.js';
 
 /** Subcommands load on demand: the MCP server should not pay for React at start-up. */
@@ -35,7 +35,7 @@ function version(): string {
 	return manifest.version;
 }
 
-/** Every failure is one `sift:` line on stderr (a refusal may add indented detail lines). */
+/** Every failure is one `sift:` line on stderr, with the fix when there is one. */
 function report(error: unknown, command: string, json: boolean): number {
 	if (debugging() && error instanceof Error) process.stderr.write(`${error.stack ?? ''}\n`);
 	if (error instanceof UsageError) {
@@ -46,7 +46,7 @@ function report(error: unknown, command: string, json: boolean): number {
 
 	if (error instanceof StoreError) {
 		if (json) process.stdout.write(`${safeJson(error.body, 2)}\n`);
-		process.stderr.write(`sift: ${describeRefusal(error.body)}\n`);
+		process.stderr.write(`sift: ${refusalLine(error.body)}\n`);
 		return 1;
 	}
 

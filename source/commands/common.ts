@@ -1,8 +1,9 @@
 import {existsSync, readdirSync, rmSync} from 'node:fs';
 import {homedir} from 'node:os';
 import {dirname, join, resolve} from 'node:path';
-import {openStore, StoreError, type Store} from '../../store/index.js';
-import {safeJson, sanitize} from '../text/sanitize.js';
+import {openStore, StoreError, type Store, type StoreErrorBody} from '../../store/index.js';
+import {hintFor} from '../text/refusal.js';
+import {safeJson, sanitize, sanitizeValue} from '../text/sanitize.js';
 import {UsageError, type CommandContext} from './context.js';
 
 /** $XDG_DATA_HOME/sift, else ~/.local/share/sift. */
@@ -172,3 +173,20 @@ export function sweepDeadBuilds(dir: string): string[] {
 
 /** The folder of the database this command line points at, where a demo build would leave files. */
 export const databaseDir = (context: CommandContext) => dirname(databasePath(context));
+
+/** A store refusal as one line (what was refused, and what is allowed instead), values escaped. */
+export function refusalLine(body: StoreErrorBody): string {
+	if (body.error === 'validation_failed') {
+		return `refused: ${body.fields.map(problem => {
+			const hint = hintFor(problem);
+			return `${sanitizeValue(problem.message)}${hint ? ` (${sanitizeValue(hint)})` : ''}`;
+		}).join('; ')}`;
+	}
+
+	if (body.error === 'version_conflict') {
+		const changes = Object.entries(body.changed_since).map(([key, change]) => `${sanitize(key)}: ${sanitizeValue(change.from)} → ${sanitizeValue(change.to)}`);
+		return `${sanitizeValue(body.message)}${changes.length > 0 ? `; changed since: ${changes.join(', ')}` : ''}`;
+	}
+
+	return sanitizeValue(body.message);
+}

@@ -1,7 +1,6 @@
 import {StoreError, type Changes, type EditResult, type Item, type Store} from '../../store/index.js';
-import {describeRefusal} from '../text/refusal.js';
 import {sanitize, sanitizeValue} from '../text/sanitize.js';
-import {channelOf, output, parseAssignments, resolveItem, withStore} from './common.js';
+import {channelOf, output, parseAssignments, refusalLine, resolveItem, withStore} from './common.js';
 import {UsageError, type Command, type CommandContext} from './context.js';
 
 export const describeChanges = (changes: Changes) =>
@@ -64,7 +63,7 @@ function summaryLine(outcome: Outcome): string {
 		return `ok         ${label}: ${item.version === outcome.before.version ? 'unchanged' : `now version ${item.version}`}`;
 	}
 
-	return `${outcome.status.padEnd(10)} ${name}: ${describeRefusal(outcome.error.body).replaceAll(/\n\s*/g, ' ')}`;
+	return `${outcome.status.padEnd(10)} ${name}: ${refusalLine(outcome.error.body)}`;
 }
 
 const summaryJson = (outcome: Outcome) => (outcome.status === 'ok'

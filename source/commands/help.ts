@@ -157,6 +157,7 @@ export function mainHelp(): string {
 		column('-h, --help', 'print help (`sift COMMAND --help` for one command)', 14),
 		column('--version', 'print the version', 14),
 		'',
+		'`sift help COMMAND` (or `sift COMMAND --help`) shows a command\'s options; `sift help tui` the TUI\'s.',
 		EXIT_NOTE + ' `sift run --help` lists the run\'s own.',
 	];
 	return `${lines.join('\n')}\n`;

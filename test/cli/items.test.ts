@@ -86,6 +86,16 @@ describe('edit several items', () => {
 		expect(refused.stdout).toMatch(/^0 ok, 2 failed$/m);
 	});
 
+	it('a refusal is one sift: line naming each refused value with what is allowed', () => {
+		const db = demoDatabase(2);
+		const result = sift(['edit', 'BUG-0001', 'status=Fixed', 'points=20', '--db', db]);
+		expect(result.code).toBe(1);
+		expect(result.stderr).toMatch(/^sift: refused: values\.status must be one of the option values, got "Fixed" \(allowed: new \(New\), .*fixed \(Fixed\).*\); values\.points must be between 0 and 13, got 20 \(allowed: 0 to 13\)\n$/);
+		expect(sift(['edit', 'BUG-0001', 'points=2', '--expect-version', '1', '--db', db]).code).toBe(0);
+		const stale = sift(['edit', 'BUG-0001', 'points=3', '--expect-version', '1', '--db', db]);
+		expect(stale.stderr).toMatch(/^sift: item it_0000000001 is at version 2, not 1: read it again and merge; changed since: points: \d* → 2\n$/);
+	});
+
 	it('delete --expect-version refuses a stale version and deletes at the right one', () => {
 		const db = demoDatabase(2);
 		expect(sift(['edit', 'it_0000000001', 'points=2', '--db', db]).code).toBe(0);
