@@ -1,44 +1,13 @@
 #!/usr/bin/env node
-import meow from 'meow';
+import {readFileSync} from 'node:fs';
 import {StoreError} from '../store/index.js';
-import type {Command, CliFlags} from './commands/context.js';
+import {commandName, commandOf, interpret, tokenize} from './commands/arguments.js';
+import type {Command} from './commands/context.js';
 import {UsageError} from './commands/context.js';
+import {commandHelp, mainHelp} from './commands/help.js';
 import {ImportFileError} from './import/read-import-file.js';
-import {describeRefusal} from './text/refusal.js';
+import {refusalLine} from './commands/common.js';
 import {safeJson, sanitize} from './text/sanitize.js';
-
-const help = `
-	Usage
-	  sift [--db FILE] [--channel ID]          open the TUI
-	  sift demo [--items N] [--seed S] [--reset] [--no-open]
-	  sift import FILE
-	  sift channels
-	  sift list [--before ID] [--limit N] [--filter key=value]
-	  sift show ITEM
-	  sift edit ITEM key=value... [--expect-version N]
-	  sift add key=value...
-	  sift delete ITEM
-	  sift events [--after N] [--limit N]
-	  sift followups [dismiss ID]
-	  sift mcp --grant CHANNEL [--actor agent] [--run ID]
-	  sift run "INSTRUCTION" [--items ID,...] [--model M] [--timeout S]
-	  sift runs
-	  sift doctor
-
-	Options for every command
-	  --db FILE         the database (default: $SIFT_DB, else $XDG_DATA_HOME/sift/sift.db)
-	  --channel ID      the channel (default: the only one)
-	  --json            print JSON
-
-	Options for commands that launch Codex
-	  --codex PATH            the codex binary (default: $SIFT_CODEX, codex on PATH, the local one)
-	  --model M               the model
-	  --codex-config K=V      passed to codex as -c K=V (repeatable)
-	  --keep-api-env          keep CODEX_API_KEY / OPENAI_API_KEY / OPENAI_BASE_URL for codex
-
-	Values given as key=value are read as JSON when they parse, else as text.
-	Exit codes: 0 ok, 1 refused or failed, 2 usage error.
-`;
 
 /** Subcommands load on demand: the MCP server should not pay for React at start-up. */
 const COMMANDS: Record<string, () => Promise<{default: Command}>> = {
@@ -59,86 +28,62 @@ const COMMANDS: Record<string, () => Promise<{default: Command}>> = {
 	doctor: async () => import('./commands/doctor.js'),
 };
 
-function parseArguments() {
-	return meow(help, {
-		importMeta: import.meta,
-		allowUnknownFlags: false,
-		flags: {
-			db: {type: 'string'},
-			channel: {type: 'string'},
-			json: {type: 'boolean', default: false},
-			items: {type: 'string'},
-			seed: {type: 'number'},
-			reset: {type: 'boolean', default: false},
-			open: {type: 'boolean', default: true},
-			before: {type: 'string'},
-			limit: {type: 'number'},
-			filter: {type: 'string', isMultiple: true, default: []},
-			after: {type: 'number'},
-			expectVersion: {type: 'number'},
-			grant: {type: 'string', isMultiple: true, default: []},
-			actor: {type: 'string'},
-			run: {type: 'string'},
-			model: {type: 'string'},
-			timeout: {type: 'number'},
-			codex: {type: 'string'},
-			codexConfig: {type: 'string', isMultiple: true, default: []},
-			keepApiEnv: {type: 'boolean', default: false},
-		},
-	});
+const debugging = () => process.env.SIFT_DEBUG === '1';
+
+function version(): string {
+	const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {version: string};
+	return manifest.version;
 }
 
-/** `--items` is a count for `demo` and a list of ids for `run`; the command decides. */
-function flagsFor(name: string, raw: ReturnType<typeof parseArguments>['flags']): CliFlags {
-	const {items, ...rest} = raw;
-	if (name === 'demo' && items !== undefined) {
-		const count = Number(items);
-		if (!Number.isInteger(count)) {
-			throw new UsageError(`--items must be a whole number for demo, got ${JSON.stringify(items)}`);
-		}
-
-		return {...rest, items: count};
-	}
-
-	return {...rest, itemIds: items === undefined ? undefined : items.split(',').map(id => id.trim()).filter(Boolean)};
-}
-
-function report(error: unknown, json: boolean): number {
+/** Every failure is one `sift:` line on stderr, with the fix when there is one. */
+function report(error: unknown, command: string, json: boolean): number {
+	if (debugging() && error instanceof Error) process.stderr.write(`${error.stack ?? ''}\n`);
 	if (error instanceof UsageError) {
-		process.stderr.write(`sift: ${sanitize(error.message)}\nRun \`sift --help\` for usage.\n`);
+		const help = Object.hasOwn(COMMANDS, command) ? `${commandName(command)} --help` : 'sift --help';
+		process.stderr.write(`sift: ${sanitize(error.message)}; see \`${help}\`\n`);
 		return 2;
 	}
 
 	if (error instanceof StoreError) {
-		if (json) {
-			process.stdout.write(`${safeJson(error.body, 2)}\n`);
-		} else {
-			process.stderr.write(`sift: ${describeRefusal(error.body)}\n`);
-		}
-
+		if (json) process.stdout.write(`${safeJson(error.body, 2)}\n`);
+		process.stderr.write(`sift: ${refusalLine(error.body)}\n`);
 		return 1;
 	}
 
-	process.stderr.write(`sift: ${sanitize(error instanceof ImportFileError ? error.message : String((error as Error)?.message ?? error))}\n`);
+	const message = (error instanceof Error ? error.message : String(error)).trim().replaceAll(/\s*\n\s*/g, '; ');
+	const expected = error instanceof ImportFileError || debugging();
+	process.stderr.write(`sift: ${sanitize(message)}${expected ? '' : ' (SIFT_DEBUG=1 shows where)'}\n`);
 	return 1;
 }
 
-async function main(): Promise<number> {
-	const cli = parseArguments();
-	const [first, ...rest] = cli.input;
-	const name = first === undefined ? 'tui' : first;
+async function main(argv: string[]): Promise<number> {
+	const tokens = tokenize(argv);
+	const command = commandOf(tokens);
+	const json = tokens.some(token => token.kind === 'option' && token.name === 'json');
 	try {
-		const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-		if (!load) {
-			throw new UsageError(`unknown command ${JSON.stringify(name)}`);
+		const invocation = interpret(tokens, command);
+		if (invocation.kind === 'version') {
+			process.stdout.write(`${version()}\n`);
+			return 0;
 		}
 
-		const {default: command} = await load();
-		return await command({input: rest, flags: flagsFor(name, cli.flags), stdout: process.stdout, stderr: process.stderr, env: process.env});
+		if (invocation.kind === 'help') {
+			process.stdout.write(invocation.command === undefined ? mainHelp() : commandHelp(invocation.command));
+			return 0;
+		}
+
+		const {default: run} = await COMMANDS[invocation.command]!();
+		return await run({input: invocation.input, flags: invocation.flags, stdout: process.stdout, stderr: process.stderr, env: process.env});
 	} catch (error) {
 		// The MCP server's stdout carries JSON-RPC only, so its refusals always go to stderr.
-		return report(error, cli.flags.json && name !== 'mcp');
+		return report(error, command, json && command !== 'mcp');
 	}
 }
 
-process.exitCode = await main();
+// A reader that stops early (`sift list --all --json | head`) ends the output, not in a crash.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+	if (error.code !== 'EPIPE') throw error;
+	process.exit(process.exitCode ?? 0);
+});
+
+process.exitCode = await main(process.argv.slice(2));

@@ -4,6 +4,7 @@ import {pollEvents, latestSequence} from './events.js';
 import {countOpenFollowUps, dismissFollowUp, listFollowUps, type FollowUpQuery} from './followups.js';
 import {importChannel, type ImportSource} from './import.js';
 import {itemFromRow, type ItemRow} from './items.js';
+import {itemsNamed, type NameMatch} from './lookup.js';
 import {listPage, type PageQuery} from './pages.js';
 import type {Actor, Channel, ChannelSummary, EditResult, EventPage, FollowUp, Item} from './types.js';
 import {ItemWriter, type EditRequest, type Validator} from './writes.js';
@@ -80,6 +81,11 @@ export class Store {
 		}
 
 		return itemFromRow(channel, row);
+	}
+
+	/** The items `name` names: by id, or by the value of a unique field (for `sift show BUG-0042`). */
+	findItemsNamed(channelId: string, name: string): NameMatch[] {
+		return itemsNamed(this.db, this.channels.get(channelId), name);
 	}
 
 	editItem(request: EditRequest): EditResult {

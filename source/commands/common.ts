@@ -1,8 +1,9 @@
-import {existsSync} from 'node:fs';
+import {existsSync, readdirSync, rmSync} from 'node:fs';
 import {homedir} from 'node:os';
-import {join, resolve} from 'node:path';
-import {openStore, StoreError, type Store} from '../../store/index.js';
-import {safeJson} from '../text/sanitize.js';
+import {dirname, join, resolve} from 'node:path';
+import {openStore, StoreError, type Store, type StoreErrorBody} from '../../store/index.js';
+import {hintFor} from '../text/refusal.js';
+import {safeJson, sanitize, sanitizeValue} from '../text/sanitize.js';
 import {UsageError, type CommandContext} from './context.js';
 
 /** $XDG_DATA_HOME/sift, else ~/.local/share/sift. */
@@ -10,7 +11,7 @@ export function dataDir(env: NodeJS.ProcessEnv): string {
 	return join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'sift');
 }
 
-/** --db, else $SIFT_DB, else <data dir>/sift.db (SPEC §6). */
+/** --db, else $SIFT_DB, else <data dir>/sift.db: the one default database (docs/reference.md). */
 export function databasePath(context: CommandContext): string {
 	return resolve(context.flags.db ?? (context.env.SIFT_DB || join(dataDir(context.env), 'sift.db')));
 }
@@ -56,7 +57,8 @@ export async function withStore(context: CommandContext, body: (store: Store) =>
 
 /** Prints JSON with --json, else the readable text. */
 export function output(context: CommandContext, json: unknown, text: () => string): void {
-	context.stdout.write(context.flags.json ? `${safeJson(json, 2)}\n` : `${text()}\n`);
+	// The text's parts are escaped where they are built; escaping the whole again is a safety net.
+	context.stdout.write(context.flags.json ? `${safeJson(json, 2)}\n` : `${sanitize(text(), {multiline: true})}\n`);
 }
 
 /** `key=value` arguments: the value is JSON when it parses, else the string as typed. */
@@ -111,4 +113,80 @@ export function onlyArgument(context: CommandContext, what: string): string {
 	}
 
 	return context.input[0]!;
+}
+
+/** A name as it may appear in a message: quoted, cut short, escaped. */
+export const shownName = (name: string) => sanitize(JSON.stringify(name.length > 60 ? `${name.slice(0, 60)}…` : name));
+
+/**
+ * The item ITEM names: an item id, or the value of a unique field (`BUG-0042`). A name two items
+ * answer to is refused, listing them, rather than guessed.
+ */
+export function resolveItem(store: Store, channelId: string, name: string): string {
+	const matches = store.findItemsNamed(channelId, name);
+	const ids = [...new Set(matches.map(match => match.item_id))];
+	if (ids.length === 0) {
+		throw new StoreError({error: 'not_found', message: `item ${shownName(name)} does not exist in channel ${channelId}: no item has that id or that value in a unique field`});
+	}
+
+	if (ids.length > 1) {
+		const candidates = matches.map(match => `${match.item_id} (${match.by === 'id' ? 'id' : `${match.by.field} = ${shownName(name)}`})`);
+		throw new StoreError({error: 'invalid_argument', message: `${shownName(name)} names ${ids.length} items: ${candidates.join(', ')}; name one by its id`});
+	}
+
+	return ids[0]!;
+}
+
+const BUILDING = /^(.+)\.building-(\d+)(-wal|-shm|-journal)?$/;
+
+function processAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === 'EPERM';
+	}
+}
+
+/**
+ * Removes the half-built databases (`NAME.building-PID` and their WAL files) that a killed
+ * `sift demo` left in `dir`, keeping those whose builder is still alive. Returns the removed names.
+ */
+export function sweepDeadBuilds(dir: string): string[] {
+	let names: string[];
+	try {
+		names = readdirSync(dir);
+	} catch {
+		return [];
+	}
+
+	const removed: string[] = [];
+	for (const name of names) {
+		const match = BUILDING.exec(name);
+		if (!match || processAlive(Number(match[2]))) continue;
+		rmSync(join(dir, name), {force: true});
+		removed.push(name);
+	}
+
+	return removed;
+}
+
+/** The folder of the database this command line points at, where a demo build would leave files. */
+export const databaseDir = (context: CommandContext) => dirname(databasePath(context));
+
+/** A store refusal as one line (what was refused, and what is allowed instead), values escaped. */
+export function refusalLine(body: StoreErrorBody): string {
+	if (body.error === 'validation_failed') {
+		return `refused: ${body.fields.map(problem => {
+			const hint = hintFor(problem);
+			return `${sanitizeValue(problem.message)}${hint ? ` (${sanitizeValue(hint)})` : ''}`;
+		}).join('; ')}`;
+	}
+
+	if (body.error === 'version_conflict') {
+		const changes = Object.entries(body.changed_since).map(([key, change]) => `${sanitize(key)}: ${sanitizeValue(change.from)} → ${sanitizeValue(change.to)}`);
+		return `${sanitizeValue(body.message)}${changes.length > 0 ? `; changed since: ${changes.join(', ')}` : ''}`;
+	}
+
+	return sanitizeValue(body.message);
 }

@@ -16,6 +16,8 @@ export type CliFlags = {
 	before?: string;
 	limit?: number;
 	filter: string[];
+	// list: every page
+	all: boolean;
 	after?: number;
 	// edit
 	expectVersion?: number;
@@ -23,6 +25,7 @@ export type CliFlags = {
 	grant: string[];
 	actor?: string;
 	run?: string;
+	ownerPid?: number;
 	// codex runs
 	model?: string;
 	timeout?: number;
@@ -40,7 +43,7 @@ export type CommandContext = {
 	env: NodeJS.ProcessEnv;
 };
 
-/** A subcommand resolves to its exit code (SPEC §6: 0 ok, 1 refused or failed, 2 usage). */
+/** A subcommand resolves to its exit code (0 ok, 1 refused or failed, 2 usage). */
 export type Command = (context: CommandContext) => Promise<number>;
 
 /** Thrown for a malformed command line; the CLI prints the message and exits 2. */

@@ -1,10 +1,12 @@
-import {channelOf, onlyArgument, output, withStore, wholeNumber} from './common.js';
+import {channelOf, onlyArgument, output, resolveItem, withStore} from './common.js';
 import type {Command} from './context.js';
 
+/** `sift delete ITEM [--expect-version N]`: without the version, whatever is current is deleted. */
 const command: Command = async context => withStore(context, store => {
-	const itemId = onlyArgument(context, 'ITEM id');
+	const name = onlyArgument(context, 'ITEM (an id or a unique value)');
 	const channelId = channelOf(store, context);
-	const result = store.deleteItem(channelId, itemId, {kind: 'human'}, wholeNumber(context.flags.expectVersion, '--expect-version', 1));
+	const itemId = resolveItem(store, channelId, name);
+	const result = store.deleteItem(channelId, itemId, {kind: 'human'}, context.flags.expectVersion);
 	output(context, result, () => `deleted ${itemId} (event ${result.sequence})`);
 	return 0;
 });

@@ -1,22 +1,20 @@
-import {existsSync, renameSync} from 'node:fs';
-import {join, resolve} from 'node:path';
+import {existsSync, mkdirSync, renameSync} from 'node:fs';
+import {dirname} from 'node:path';
 import {openStore} from '../../store/index.js';
 import {bugsChannel, generateBugItems} from '../../demo-data/generate.js';
-import {dataDir, output, wholeNumber} from './common.js';
+import {databasePath, output, sweepDeadBuilds, wholeNumber} from './common.js';
 import {UsageError, type Command} from './context.js';
 import {removeDatabase} from './import.js';
 
 const DEFAULT_ITEMS = 1000;
 const DEFAULT_SEED = 1;
 
-/** --reset deletes a file: only ever one that holds nothing but the demo channel. */
-function checkResettable(path: string): void {
+/** Which channels the database at `path` holds besides the demo, and whether it has the demo. */
+function channelsOf(path: string): {hasDemo: boolean; others: string[]} {
 	const store = openStore(path);
 	try {
-		const others = store.listChannelNames().filter(channel => channel.id !== bugsChannel.id);
-		if (others.length > 0) {
-			throw new UsageError(`${path} holds other channels (${others.map(channel => channel.id).join(', ')}); --reset only replaces a demo database`);
-		}
+		const ids = store.listChannelNames().map(channel => channel.id);
+		return {hasDemo: ids.includes(bugsChannel.id), others: ids.filter(id => id !== bugsChannel.id)};
 	} finally {
 		store.close();
 	}
@@ -39,26 +37,49 @@ function createDemo(path: string, count: number, seed: number): void {
 	removeDatabase(building);
 }
 
+/** Adds the demo channel to a database that holds other channels: one transaction, all or nothing. */
+function addDemo(path: string, count: number, seed: number): void {
+	const store = openStore(path);
+	try {
+		store.importChannel({channel: bugsChannel, items: generateBugItems({count, seed})});
+	} finally {
+		store.close();
+	}
+}
+
+/**
+ * `sift demo`: the demo channel in the default database (the one every other command opens
+ * without --db), then the TUI. An existing database gains the channel; --reset rebuilds it, and
+ * is refused when the database holds anything but the demo.
+ */
 const command: Command = async context => {
-	const path = resolve(context.flags.db ?? join(dataDir(context.env), 'demo.db'));
+	const path = databasePath(context);
 	const count = wholeNumber(context.flags.items, '--items', 1) ?? DEFAULT_ITEMS;
 	const seed = wholeNumber(context.flags.seed, '--seed', 0) ?? DEFAULT_SEED;
-	const exists = existsSync(path);
-	if (exists && context.flags.reset) {
-		checkResettable(path);
+	mkdirSync(dirname(path), {recursive: true});
+	sweepDeadBuilds(dirname(path));
+	const existing = existsSync(path) ? channelsOf(path) : undefined;
+	if (existing && context.flags.reset && existing.others.length > 0) {
+		throw new UsageError(`${path} holds other channels (${existing.others.join(', ')}); --reset only replaces a database that holds nothing but the demo`);
 	}
 
-	if (!exists || context.flags.reset) {
+	let created = false;
+	if (!existing || context.flags.reset) {
 		context.stderr.write(`creating the demo database with ${count} items at ${path}…\n`);
 		createDemo(path, count, seed);
+		created = true;
+	} else if (!existing.hasDemo) {
+		context.stderr.write(`adding the demo channel with ${count} items to ${path}…\n`);
+		addDemo(path, count, seed);
+		created = true;
 	}
 
 	if (context.flags.open) {
 		const {default: tui} = await import('./tui.js');
-		return tui({...context, flags: {...context.flags, db: path}});
+		return tui({...context, flags: {...context.flags, db: path, channel: bugsChannel.id}});
 	}
 
-	output(context, {db: path, created: !exists || context.flags.reset}, () => `demo database ready at ${path}\nopen it with: sift --db ${path}`);
+	output(context, {db: path, created}, () => `demo ready in ${path}\nopen it with: sift${context.flags.db === undefined ? '' : ` --db ${path}`}`);
 	return 0;
 };
 

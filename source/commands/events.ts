@@ -1,6 +1,6 @@
 import type {StoreEvent} from '../../store/index.js';
-import {sanitizeValue} from '../text/sanitize.js';
-import {channelOf, output, withStore, wholeNumber} from './common.js';
+import {sanitize, sanitizeValue} from '../text/sanitize.js';
+import {channelOf, output, withStore} from './common.js';
 import type {Command} from './context.js';
 
 const actorOf = (event: StoreEvent) => (event.actor.run_id ? `${event.actor.kind} ${event.actor.run_id}` : event.actor.kind);
@@ -10,14 +10,15 @@ function describeEvent(event: StoreEvent): string {
 	const changes = event.type === 'item.updated'
 		? keys.map(key => `${key}: ${sanitizeValue(event.changes[key]!.from)} → ${sanitizeValue(event.changes[key]!.to)}`).join('; ')
 		: `${keys.length} fields`;
-	return `#${event.sequence} ${event.at} ${event.type} ${event.item_id} v${event.version} by ${actorOf(event)}  ${changes}`;
+	// Every part comes from the database, the run id from an agent's command line: all escaped.
+	return sanitize(`#${event.sequence} ${event.at} ${event.type} ${event.item_id} v${event.version} by ${actorOf(event)}  ${changes}`);
 }
 
 const command: Command = async context => withStore(context, store => {
 	const channelId = channelOf(store, context);
 	const page = store.pollEvents(channelId, {
-		afterSequence: wholeNumber(context.flags.after, '--after', 0),
-		limit: wholeNumber(context.flags.limit, '--limit', 1),
+		afterSequence: context.flags.after,
+		limit: context.flags.limit,
 	});
 	output(context, page, () => [
 		...page.events.map(event => describeEvent(event)),

@@ -1,13 +1,13 @@
 import type {FollowUp} from '../../store/index.js';
 import {hintFor} from '../text/refusal.js';
-import {sanitizeValue} from '../text/sanitize.js';
+import {sanitize, sanitizeValue} from '../text/sanitize.js';
 import {channelOf, output, withStore} from './common.js';
 import {UsageError, type Command} from './context.js';
 
 function describeFollowUp(followUp: FollowUp): string {
 	const hint = hintFor(followUp);
 	return [
-		`#${followUp.id} ${followUp.item_id} ${followUp.key}: tried ${sanitizeValue(JSON.stringify(followUp.attempted))}${followUp.run_id ? ` (run ${followUp.run_id})` : ''}`,
+		sanitize(`#${followUp.id} ${followUp.item_id} ${followUp.key}: tried ${sanitizeValue(JSON.stringify(followUp.attempted))}${followUp.run_id ? ` (run ${followUp.run_id})` : ''}`),
 		`    ${sanitizeValue(followUp.message)}`,
 		...(hint ? [`    ${sanitizeValue(hint)}`] : []),
 	].join('\n');

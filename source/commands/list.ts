@@ -1,7 +1,10 @@
-import type {Field, Page} from '../../store/index.js';
+import {once} from 'node:events';
+import type {Writable} from 'node:stream';
+import type {Field, ItemPreview, Page, PageQuery, Store} from '../../store/index.js';
 import {formatValue, shortFields} from '../text/format.js';
-import {channelOf, output, withStore, wholeNumber} from './common.js';
-import {UsageError, type Command} from './context.js';
+import {safeJson, sanitize} from '../text/sanitize.js';
+import {channelOf, output, withStore} from './common.js';
+import {UsageError, type Command, type CommandContext} from './context.js';
 
 /** `--filter key=value`: booleans as true/false, everything else as the option value typed. */
 function parseFilters(filters: string[]): Record<string, unknown> | undefined {
@@ -23,29 +26,126 @@ function parseFilters(filters: string[]): Record<string, unknown> | undefined {
 	return filter;
 }
 
-const pad = (text: string, width: number) => (text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width));
-
-function renderPage(page: Page): string {
-	const fields: Field[] = shortFields(page.schema).slice(0, 6);
-	const widths = fields.map(field => (field.key === 'title' ? 48 : 14));
-	const header = ['id'.padEnd(13), 'v'.padEnd(3), ...fields.map((field, index) => pad(field.label, widths[index]!))].join(' ');
-	const rows = page.items.map(item => [item.id, String(item.version).padEnd(3), ...fields.map((field, index) => {
-		// A value no option matches is shown raw and marked, never as a label.
-		const text = formatValue(field, item.preview[field.key]).map(segment => (segment.raw ? `?${segment.text}` : segment.text)).join('');
-		return pad(text, widths[index]!);
-	})].join(' '));
-	const next = page.next_before_id ? `next page: --before ${page.next_before_id}` : 'end of channel';
-	return [header, ...rows, `${page.items.length} items; ${next}`].join('\n');
+/** The store query the flags ask for; new selection flags (a query, a sort) belong here. */
+export function queryOf(context: CommandContext): PageQuery {
+	return {beforeId: context.flags.before, limit: context.flags.limit, filter: parseFilters(context.flags.filter)};
 }
 
-const command: Command = async context => withStore(context, store => {
+/** Every page from the query's cursor on, one at a time: memory stays at one page. */
+export function * pages(store: Store, channelId: string, query: PageQuery): Generator<Page> {
+	let beforeId = query.beforeId;
+	do {
+		const page = store.listPage(channelId, {...query, beforeId});
+		yield page;
+		beforeId = page.next_before_id;
+	} while (beforeId);
+}
+
+/** The terminal's width: the TTY's, else $COLUMNS, else 80. */
+export function terminalWidth(stdout: Writable, env: NodeJS.ProcessEnv): number {
+	const tty = (stdout as Writable & {columns?: number}).columns;
+	if (tty !== undefined && tty > 0) return tty;
+	const columns = Number(env.COLUMNS);
+	return Number.isInteger(columns) && columns > 0 ? columns : 80;
+}
+
+type Column = {title: string; width: number; field?: Field};
+
+const ID_WIDTH = 13;
+const VERSION_WIDTH = 3;
+const length = (text: string) => [...text].length;
+
+/**
+ * The columns that fit `width`: id and version, then the short fields in schema order while each
+ * still fits at its least width; the room left widens the title first, then the rest, up to what
+ * their labels and the sample items need.
+ */
+export function layoutColumns(schema: Field[], width: number, sample: ItemPreview[]): Column[] {
+	const columns: Column[] = [{title: 'id', width: ID_WIDTH}, {title: 'v', width: VERSION_WIDTH}];
+	const wanted = new Map<Column, number>();
+	let used = ID_WIDTH + 1 + VERSION_WIDTH;
+	for (const field of shortFields(schema).slice(0, 8)) {
+		const column: Column = {title: field.label, width: 0, field};
+		const natural = Math.min(field.key === 'title' ? 60 : 16, Math.max(length(sanitize(field.label)), ...sample.map(item => length(sanitize(cell(column, item))))));
+		column.width = Math.min(natural, field.key === 'title' ? 20 : 10);
+		if (used + 1 + column.width > width) break;
+		columns.push(column);
+		wanted.set(column, natural);
+		used += 1 + column.width;
+	}
+
+	const widen = (column: Column) => {
+		const grow = Math.max(0, Math.min(width - used, wanted.get(column)! - column.width));
+		column.width += grow;
+		used += grow;
+	};
+
+	const fieldColumns = columns.filter(column => column.field);
+	for (const column of fieldColumns.filter(candidate => candidate.field!.key === 'title')) widen(column);
+	for (const column of fieldColumns) widen(column);
+	return columns;
+}
+
+/** Cuts or pads to exactly `width` code points; a cut shows as an ellipsis. */
+function fit(text: string, width: number): string {
+	const points = [...text];
+	return points.length > width ? `${points.slice(0, Math.max(0, width - 1)).join('')}…` : text + ' '.repeat(width - points.length);
+}
+
+const clip = (line: string, width: number) => {
+	const points = [...line.trimEnd()];
+	return points.length > width ? points.slice(0, width).join('') : points.join('');
+};
+
+function cell(column: Column, item: ItemPreview): string {
+	if (!column.field) return column.title === 'id' ? item.id : String(item.version);
+	// A value no option matches is shown raw and marked, never as a label.
+	return formatValue(column.field, item.preview[column.field.key]).map(segment => (segment.raw ? `?${segment.text}` : segment.text)).join('');
+}
+
+const row = (columns: Column[], texts: string[], width: number) => clip(columns.map((column, index) => fit(sanitize(texts[index]!), column.width)).join(' '), width);
+const headerOf = (columns: Column[], width: number) => row(columns, columns.map(column => column.title), width);
+const rowsOf = (columns: Column[], items: ItemPreview[], width: number) => items.map(item => row(columns, columns.map(column => cell(column, item)), width));
+
+function renderPage(page: Page, width: number): string {
+	const columns = layoutColumns(page.schema, width, page.items);
+	const next = page.next_before_id ? `next page: --before ${page.next_before_id}` : 'end of channel';
+	return [headerOf(columns, width), ...rowsOf(columns, page.items, width), clip(`${page.items.length} items; ${next}`, width)].join('\n');
+}
+
+/** Writes and waits when the pipe is full, so a slow reader holds memory at one page. */
+async function write(stdout: Writable, text: string): Promise<void> {
+	if (!stdout.write(text)) await once(stdout, 'drain');
+}
+
+/** `--all`: every page, written as it is read (JSON Lines with --json). */
+async function streamAll(store: Store, context: CommandContext, channelId: string): Promise<void> {
+	const width = terminalWidth(context.stdout, context.env);
+	let columns: Column[] | undefined;
+	let count = 0;
+	for (const page of pages(store, channelId, queryOf(context))) {
+		if (context.flags.json) {
+			await write(context.stdout, page.items.map(item => `${safeJson(item)}\n`).join(''));
+		} else {
+			const header = columns ? [] : [headerOf(columns = layoutColumns(page.schema, width, page.items), width)];
+			await write(context.stdout, [...header, ...rowsOf(columns, page.items, width)].map(line => `${line}\n`).join(''));
+		}
+
+		count += page.items.length;
+	}
+
+	if (!context.flags.json) await write(context.stdout, `${clip(`${count} items`, width)}\n`);
+}
+
+const command: Command = async context => withStore(context, async store => {
 	const channelId = channelOf(store, context);
-	const page = store.listPage(channelId, {
-		beforeId: context.flags.before,
-		limit: wholeNumber(context.flags.limit, '--limit', 1),
-		filter: parseFilters(context.flags.filter),
-	});
-	output(context, page, () => renderPage(page));
+	if (context.flags.all) {
+		await streamAll(store, context, channelId);
+		return 0;
+	}
+
+	const page = store.listPage(channelId, queryOf(context));
+	output(context, page, () => renderPage(page, terminalWidth(context.stdout, context.env)));
 	return 0;
 });
 

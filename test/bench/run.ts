@@ -3,6 +3,7 @@
 //   --quick   smaller sizes and fewer repetitions, for a fast sanity run.
 
 import {benchRunner} from './runner.js';
+import {benchStart} from './start.js';
 import {benchCatchingUp} from './store-catchup.js';
 import {benchEditCost} from './store-edit.js';
 import {benchPageLatency} from './store-latency.js';
@@ -26,5 +27,8 @@ await benchRunner();
 
 // The TUI (SPEC §5, issue 5): the built app in a pseudo-terminal.
 await benchUi(quick);
+
+// npm start (issue: no dead ends for a new user): a second start from a fresh clone to the first frame.
+await benchStart();
 
 console.log(`\nall benchmarks done in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -192,10 +192,11 @@ describe('sift import', () => {
 describe('usage errors exit 2', () => {
 	const cases: Array<[string[], RegExp]> = [
 		[['bogus'], /unknown command "bogus"/],
-		[['edit'], /expected ITEM key=value/],
-		[['edit', 'it_0000000001', 'novalue'], /expected key=value/],
-		[['list', '--limit', '0'], /--limit must be a whole number 1 or greater/],
-		[['list', '--no-such-flag'], /Unknown flag/],
+		[['edit'], /expected ITEM\.\.\. key=value\.\.\.: name at least one item/],
+		[['edit', 'it_0000000001', 'novalue'], /give at least one key=value/],
+		[['edit', 'it_0000000001', 'x=1', 'novalue'], /expected key=value, got "novalue"/],
+		[['list', '--limit', '0'], /--limit must be from 1 to 50, got 0/],
+		[['list', '--no-such-flag'], /unknown flag --no-such-flag; see `sift list --help`/],
 		[['followups', 'dismiss', 'abc'], /sift followups dismiss ID/],
 	];
 	for (const [args, message] of cases) {

@@ -1,5 +1,6 @@
 import {spawnSync} from 'node:child_process';
-import {existsSync, mkdtempSync} from 'node:fs';
+import {createHash} from 'node:crypto';
+import {existsSync, mkdtempSync, readFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
@@ -37,3 +38,22 @@ export function siftJson<T = any>(args: string[], env?: NodeJS.ProcessEnv): T {
 }
 
 export const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
+
+/** The sha256 of a file and its WAL companions: "byte-identical" means all of them unchanged. */
+export function fileDigest(path: string): string {
+	const hash = createHash('sha256');
+	for (const suffix of ['', '-wal', '-shm']) {
+		hash.update(suffix);
+		hash.update(existsSync(path + suffix) ? readFileSync(path + suffix) : Buffer.from('absent'));
+	}
+
+	return hash.digest('hex');
+}
+
+/** A demo database of `items` items in a temp folder, made by the built CLI. */
+export function demoDatabase(items = 20): string {
+	const db = join(tempDir('sift-cli-'), 'demo.db');
+	const result = sift(['demo', '--db', db, '--items', String(items), '--no-open']);
+	if (result.code !== 0) throw new Error(`sift demo failed: ${result.stderr}`);
+	return db;
+}

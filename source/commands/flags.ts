@@ -1,0 +1,62 @@
+import {EVENT_PAGE_LIMIT, PAGE_LIMIT} from '../../store/index.js';
+import type {CliFlags} from './context.js';
+
+/**
+ * One flag of the command line. The same definition drives parsing (type, range, repeatability)
+ * and the `--help` text, so the two cannot disagree.
+ */
+export type FlagSpec = {
+	/** The long name as typed, without the dashes. */
+	name: string;
+	/** The CliFlags key it fills. */
+	key: keyof CliFlags;
+	kind: 'boolean' | 'string' | 'integer' | 'list';
+	/** What the value looks like in help (`N`, `FILE`). */
+	value?: string;
+	/** Allowed range of an integer. */
+	min?: number;
+	max?: number;
+	/** May be given more than once (each value is kept). */
+	multiple?: boolean;
+	/** The value stored when the flag is given (boolean flags only). */
+	sets?: boolean;
+	help: string;
+};
+
+const flag = (spec: FlagSpec): FlagSpec => spec;
+
+export const FLAGS = {
+	db: flag({name: 'db', key: 'db', kind: 'string', value: 'FILE', help: 'the database (default: $SIFT_DB, else $XDG_DATA_HOME/sift/sift.db)'}),
+	channel: flag({name: 'channel', key: 'channel', kind: 'string', value: 'ID', help: 'the channel (default: the only one)'}),
+	json: flag({name: 'json', key: 'json', kind: 'boolean', help: 'print JSON'}),
+	demoItems: flag({name: 'items', key: 'items', kind: 'integer', value: 'N', min: 1, max: 10_000_000, help: 'how many demo items to generate (default 1000)'}),
+	seed: flag({name: 'seed', key: 'seed', kind: 'integer', value: 'S', min: 0, max: 2 ** 31 - 1, help: 'the generator seed (default 1)'}),
+	reset: flag({name: 'reset', key: 'reset', kind: 'boolean', help: 'rebuild the demo channel (refused when the database holds other channels)'}),
+	noOpen: flag({name: 'no-open', key: 'open', kind: 'boolean', sets: false, help: 'do not open the TUI afterwards'}),
+	before: flag({name: 'before', key: 'before', kind: 'string', value: 'ID', help: 'the page after this item id (the cursor the previous page printed)'}),
+	listLimit: flag({name: 'limit', key: 'limit', kind: 'integer', value: 'N', min: 1, max: PAGE_LIMIT, help: `items per page, 1 to ${PAGE_LIMIT} (default ${PAGE_LIMIT})`}),
+	all: flag({name: 'all', key: 'all', kind: 'boolean', help: 'every item, page after page (JSON Lines with --json)'}),
+	filter: flag({name: 'filter', key: 'filter', kind: 'string', value: 'KEY=VALUE', multiple: true, help: 'only items whose select or boolean field has this value (repeatable)'}),
+	after: flag({name: 'after', key: 'after', kind: 'integer', value: 'N', min: 0, max: Number.MAX_SAFE_INTEGER, help: 'events after this sequence number (default 0)'}),
+	eventLimit: flag({name: 'limit', key: 'limit', kind: 'integer', value: 'N', min: 1, max: EVENT_PAGE_LIMIT, help: `events per page, 1 to ${EVENT_PAGE_LIMIT} (default ${EVENT_PAGE_LIMIT})`}),
+	runsLimit: flag({name: 'limit', key: 'limit', kind: 'integer', value: 'N', min: 1, max: 1000, help: 'how many runs, newest first (default 20)'}),
+	expectVersion: flag({name: 'expect-version', key: 'expectVersion', kind: 'integer', value: 'N', min: 1, max: Number.MAX_SAFE_INTEGER, help: 'refuse unless the item is at version N'}),
+	grant: flag({name: 'grant', key: 'grant', kind: 'string', value: 'CHANNEL', multiple: true, help: 'a channel the tools may touch (repeatable, at least one)'}),
+	actor: flag({name: 'actor', key: 'actor', kind: 'string', value: 'KIND', help: 'who the edits are recorded as: agent (default) or human'}),
+	run: flag({name: 'run', key: 'run', kind: 'string', value: 'ID', help: 'the run the edits belong to'}),
+	ownerPid: flag({name: 'owner-pid', key: 'ownerPid', kind: 'integer', value: 'PID', min: 1, max: 2 ** 31 - 1, help: 'exit once this process is gone'}),
+	runItems: flag({name: 'items', key: 'itemIds', kind: 'list', value: 'ID,...', help: 'the items to work on (default: the agent chooses)'}),
+	model: flag({name: 'model', key: 'model', kind: 'string', value: 'M', help: 'the model'}),
+	timeout: flag({name: 'timeout', key: 'timeout', kind: 'integer', value: 'S', min: 1, max: 86_400, help: 'the run\'s deadline in seconds'}),
+	codex: flag({name: 'codex', key: 'codex', kind: 'string', value: 'PATH', help: 'the codex binary (default: $SIFT_CODEX, codex on PATH, the local one)'}),
+	codexConfig: flag({name: 'codex-config', key: 'codexConfig', kind: 'string', value: 'K=V', multiple: true, help: 'passed to codex as -c K=V (repeatable)'}),
+	keepApiEnv: flag({name: 'keep-api-env', key: 'keepApiEnv', kind: 'boolean', help: 'keep CODEX_API_KEY / OPENAI_API_KEY / OPENAI_BASE_URL for codex'}),
+} as const;
+
+/** The flags of everything that launches Codex. */
+export const CODEX_FLAGS: FlagSpec[] = [FLAGS.codex, FLAGS.model, FLAGS.codexConfig, FLAGS.keepApiEnv, FLAGS.timeout];
+
+/** What a command line holds before any flag is given. */
+export function defaultFlags(): CliFlags {
+	return {json: false, reset: false, open: true, all: false, filter: [], grant: [], codexConfig: [], keepApiEnv: false};
+}

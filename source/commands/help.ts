@@ -1,0 +1,206 @@
+import {CODEX_FLAGS, FLAGS, type FlagSpec} from './flags.js';
+
+/** One subcommand as the command line knows it: how it is typed, its flags, its help. */
+export type CommandSpec = {
+	/** A few words for the list of commands. */
+	brief: string;
+	usage: string;
+	summary: string;
+	flags: FlagSpec[];
+	/** Paragraphs after the flags: value rules, defaults, exit codes. */
+	notes?: string[];
+};
+
+const VALUES_NOTE = 'Values given as key=value are read as JSON when they parse (5, true, null), else as text.';
+const ITEM_NOTE = 'ITEM is an item id (it_0000000042) or the value of a unique field (BUG-0042); a name two items answer to is refused, listing both.';
+const EXIT_NOTE = 'Exit codes: 0 ok, 1 refused or failed, 2 usage error.';
+
+/** Every subcommand, keyed by the name typed after `sift`; `tui` is `sift` with no subcommand. */
+export const COMMAND_SPECS: Record<string, CommandSpec> = {
+	tui: {
+		brief: 'open the TUI',
+		usage: 'sift [--db FILE] [--channel ID]',
+		summary: 'Open the TUI on a database.',
+		flags: [FLAGS.db, FLAGS.channel, ...CODEX_FLAGS],
+	},
+	demo: {
+		brief: 'load the demo channel, then open the TUI',
+		usage: 'sift demo [--items N] [--seed S] [--reset] [--no-open]',
+		summary: 'Load the demo bug-tracker channel into the database, then open the TUI.',
+		flags: [FLAGS.db, FLAGS.demoItems, FLAGS.seed, FLAGS.reset, FLAGS.noOpen, FLAGS.json, ...CODEX_FLAGS],
+		notes: ['The channel is generated when the database does not have it yet, or again with --reset. It goes into the default database, so every other command finds it without --db.'],
+	},
+	import: {
+		brief: 'import a channel from a JSON file',
+		usage: 'sift import FILE',
+		summary: 'Import a channel and its items from a JSON file, all or nothing.',
+		flags: [FLAGS.db, FLAGS.json],
+		notes: ['FILE holds {"channel": {"id", "name", "fields": [...]}, "items": [{"values": {...}}]}.'],
+	},
+	channels: {
+		brief: 'list the channels',
+		usage: 'sift channels',
+		summary: 'List the channels with their item counts.',
+		flags: [FLAGS.db, FLAGS.json],
+	},
+	list: {
+		brief: 'list items, a page at a time or --all',
+		usage: 'sift list [--before ID] [--limit N] [--filter KEY=VALUE] [--all]',
+		summary: 'List items, newest first, one page at a time (or all of them with --all).',
+		flags: [FLAGS.db, FLAGS.channel, FLAGS.json, FLAGS.before, FLAGS.listLimit, FLAGS.filter, FLAGS.all],
+		notes: ['The table fits the terminal\'s width ($COLUMNS when not a terminal, else 80).'],
+	},
+	show: {
+		brief: 'show one item',
+		usage: 'sift show ITEM',
+		summary: 'Show one item with every field.',
+		flags: [FLAGS.db, FLAGS.channel, FLAGS.json],
+		notes: [ITEM_NOTE],
+	},
+	edit: {
+		brief: 'set fields of one or more items',
+		usage: 'sift edit ITEM... key=value... [--expect-version N]',
+		summary: 'Set fields of one or more items; each item is its own validated, versioned write.',
+		flags: [FLAGS.db, FLAGS.channel, FLAGS.json, FLAGS.expectVersion],
+		notes: [
+			ITEM_NOTE,
+			VALUES_NOTE,
+			'Without --expect-version the edit applies to whatever version is current; scripts that read an item first should pass the version they read.',
+			'With several items, a line per item says ok, refused or conflict; the exit code is 1 if any failed.',
+		],
+	},
+	add: {
+		brief: 'create an item',
+		usage: 'sift add key=value...',
+		summary: 'Create an item.',
+		flags: [FLAGS.db, FLAGS.channel, FLAGS.json],
+		notes: [VALUES_NOTE],
+	},
+	delete: {
+		brief: 'delete an item',
+		usage: 'sift delete ITEM [--expect-version N]',
+		summary: 'Delete an item.',
+		flags: [FLAGS.db, FLAGS.channel, FLAGS.json, FLAGS.expectVersion],
+		notes: [ITEM_NOTE, 'Without --expect-version the item is deleted whatever its current version; scripts that read it first should pass the version they read.'],
+	},
+	events: {
+		brief: 'print the change events',
+		usage: 'sift events [--after N] [--limit N]',
+		summary: 'Print the channel\'s change events in order.',
+		flags: [FLAGS.db, FLAGS.channel, FLAGS.json, FLAGS.after, FLAGS.eventLimit],
+	},
+	followups: {
+		brief: 'list or dismiss the open follow-ups',
+		usage: 'sift followups [dismiss ID]',
+		summary: 'List the open follow-ups (values the store refused from an agent), or dismiss one.',
+		flags: [FLAGS.db, FLAGS.channel, FLAGS.json],
+	},
+	mcp: {
+		brief: 'serve the agent tools over stdio (MCP)',
+		usage: 'sift mcp --grant CHANNEL [--actor agent] [--run ID]',
+		summary: 'Serve the agent tools over stdio (MCP). stdout carries JSON-RPC only.',
+		flags: [FLAGS.db, FLAGS.grant, FLAGS.actor, FLAGS.run, FLAGS.ownerPid],
+	},
+	run: {
+		brief: 'a headless Codex run',
+		usage: 'sift run "INSTRUCTION" [--items ID,...] [--model M] [--timeout S]',
+		summary: 'A headless Codex run: progress lines on stderr, a summary on stdout.',
+		flags: [FLAGS.db, FLAGS.channel, FLAGS.json, FLAGS.runItems, ...CODEX_FLAGS],
+		notes: [
+			'Exit codes (the run\'s outcome):\n'
+			+ '  0    ok\n'
+			+ '  1    failed, or codex_missing (no codex binary found)\n'
+			+ '  2    usage error\n'
+			+ '  3    partial (some edits refused)\n'
+			+ '  4    auth_required (codex is not logged in)\n'
+			+ '  5    timed_out\n'
+			+ '  130  cancelled (Ctrl+C)\n'
+			+ 'A run whose sift died shows the outcome abandoned in `sift runs` only.',
+		],
+	},
+	runs: {
+		brief: 'the run history',
+		usage: 'sift runs [RUN_ID] [--limit N]',
+		summary: 'The run history of this database, or one run with its steps.',
+		flags: [FLAGS.db, FLAGS.json, FLAGS.runsLimit],
+	},
+	doctor: {
+		brief: 'check the Codex set-up',
+		usage: 'sift doctor',
+		summary: 'Check the Codex set-up: binary, version, login, flags; each failure with its fix.',
+		flags: [FLAGS.json, FLAGS.codex],
+	},
+};
+
+/** `  left  right`, the right side wrapped under itself when the line would pass 78 columns. */
+function column(left: string, right: string, width: number): string {
+	const hang = ' '.repeat(width + 4);
+	return wrap(`${hang}${right}`).replace(hang, `  ${left.padEnd(width)}  `);
+}
+
+function flagLabel(spec: FlagSpec): string {
+	if (spec.name === 'help') return '-h, --help';
+	return spec.value ? `--${spec.name} ${spec.value}` : `--${spec.name}`;
+}
+
+/** Word-wraps a paragraph to `width` columns, keeping its own line breaks. */
+function wrap(text: string, width = 78): string {
+	return text.split('\n').map(line => {
+		const indent = /^\s*/.exec(line)![0];
+		const lines: string[] = [];
+		let current = '';
+		for (const word of line.trim().split(' ')) {
+			if (current && indent.length + current.length + 1 + word.length > width) {
+				lines.push(indent + current);
+				current = word;
+			} else {
+				current = current ? `${current} ${word}` : word;
+			}
+		}
+
+		lines.push(indent + current);
+		return lines.join('\n');
+	}).join('\n');
+}
+
+/** `sift COMMAND --help`. */
+export function commandHelp(name: string): string {
+	const spec = COMMAND_SPECS[name]!;
+	const flags = [...spec.flags, {name: 'help', help: 'print this help'} as FlagSpec];
+	const width = Math.max(...flags.map(flag => flagLabel(flag).length));
+	const lines = [
+		`Usage: ${spec.usage}`,
+		'',
+		wrap(spec.summary),
+		'',
+		'Options',
+		...flags.map(flag => column(flagLabel(flag), flag.help, width)),
+	];
+	for (const note of spec.notes ?? []) lines.push('', wrap(note));
+	if (name !== 'run') lines.push('', EXIT_NOTE);
+	return `${lines.join('\n')}\n`;
+}
+
+/** `sift --help`. */
+export function mainHelp(): string {
+	const names = Object.keys(COMMAND_SPECS);
+	const lines = [
+		'Usage: sift [COMMAND] [options]',
+		'',
+		'Keyboard triage of record channels in the terminal, with the Codex CLI agent.',
+		'',
+		'Commands',
+		...names.map(name => column(name === 'tui' ? '(none)' : name, COMMAND_SPECS[name]!.brief, 10)),
+		'',
+		`Options for most commands`,
+		column(flagLabel(FLAGS.db), 'the database (default: $SIFT_DB, else the data dir\'s sift.db)', 14),
+		column(flagLabel(FLAGS.channel), FLAGS.channel.help, 14),
+		column(flagLabel(FLAGS.json), FLAGS.json.help, 14),
+		column('-h, --help', 'print help (`sift COMMAND --help` for one command)', 14),
+		column('--version', 'print the version', 14),
+		'',
+		wrap('`sift help COMMAND` (or `sift COMMAND --help`) shows a command\'s options; `sift help tui` the TUI\'s.'),
+		wrap(EXIT_NOTE + ' `sift run --help` lists the run\'s own.'),
+	];
+	return `${lines.join('\n')}\n`;
+}

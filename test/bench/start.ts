@@ -1,0 +1,72 @@
+// `npm start` a second time, from a fresh clone, to the TUI's first frame (docs: the second start
+// must not rebuild). Steps, each timed:
+//   install-time build   `npm run prepare` in the clone (what `npm install` runs), if the clone has one
+//   first npm start      creates the demo database, then the first frame
+//   second npm start     the figure that matters: spawn → first frame, nothing to rebuild
+// SIFT_BENCH_REF=<commit> measures another commit (e.g. the one before the change) the same way.
+
+import {execFileSync, spawnSync} from 'node:child_process';
+import {existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {launch, repoRoot} from '../support/pty.js';
+import {printTable, type Row} from './support.js';
+
+const NPM_CLI = path.join(path.dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js');
+const firstFrame = (screen: string) => /row 1\b/.test(screen) && /BUG-\d+/.test(screen);
+
+function freshClone(ref: string | undefined): string {
+	const dir = mkdtempSync(path.join(tmpdir(), 'sift-bench-start-'));
+	execFileSync('git', ['clone', '--quiet', '--no-hardlinks', repoRoot(), dir]);
+	if (ref) execFileSync('git', ['-C', dir, 'checkout', '--quiet', ref]);
+	// The dependencies as installed here: the bench measures sift's start, not npm's download.
+	symlinkSync(realpathSync(path.join(repoRoot(), 'node_modules')), path.join(dir, 'node_modules'));
+	return dir;
+}
+
+/** `npm start` in a pseudo-terminal until the first frame; then q, and the time it took. */
+async function timedStart(cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
+	const started = performance.now();
+	const app = launch({entry: NPM_CLI, args: ['start', '--silent'], cwd, env, cols: 140, rows: 40});
+	try {
+		await app.waitFor(firstFrame, 180_000);
+		return app.lastOutputAt - started;
+	} finally {
+		app.press('q');
+		const timer = setTimeout(() => app.kill(), 5000);
+		await app.exited;
+		clearTimeout(timer);
+	}
+}
+
+export async function benchStart(): Promise<void> {
+	if (!existsSync(NPM_CLI)) {
+		console.log(`\nnpm start: skipped, npm not found at ${NPM_CLI}`);
+		return;
+	}
+
+	const ref = process.env.SIFT_BENCH_REF || undefined;
+	const clone = freshClone(ref);
+	const data = mkdtempSync(path.join(tmpdir(), 'sift-bench-data-'));
+	const env = {XDG_DATA_HOME: data, SIFT_DB: ''};
+	try {
+		const rows: Row[] = [];
+		const scripts = (JSON.parse(readFileSync(path.join(clone, 'package.json'), 'utf8')) as {scripts: Record<string, string>}).scripts;
+		if (scripts.prepare) {
+			const started = performance.now();
+			const built = spawnSync(process.execPath, [NPM_CLI, 'run', 'prepare', '--silent'], {cwd: clone, stdio: 'ignore'});
+			if (built.status !== 0) throw new Error('npm run prepare failed in the clone');
+			rows.push({step: 'install-time build (npm run prepare)', ms: Math.round(performance.now() - started)});
+		}
+
+		rows.push({step: 'first npm start (creates the demo)', ms: Math.round(await timedStart(clone, env))});
+		rows.push({step: 'second npm start → first frame', ms: Math.round(await timedStart(clone, env))});
+		printTable(`npm start from a fresh clone of ${ref ?? 'HEAD'} (target: second start ≤ 3000 ms)`, rows);
+	} finally {
+		rmSync(clone, {recursive: true, force: true});
+		rmSync(data, {recursive: true, force: true});
+	}
+}
+
+// Run alone: node dist/test/bench/start.js
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) await benchStart();
