@@ -1,6 +1,7 @@
 import {mkdirSync} from 'node:fs';
 import {dirname} from 'node:path';
 import Database from 'better-sqlite3';
+import {migrateToChannelIndexes} from './channels.js';
 import {RUNS_SCHEMA_SQL} from './runs.js';
 
 export type Db = Database.Database;
@@ -81,16 +82,22 @@ export function openDatabase(path: string, options: {busyTimeoutMs?: number} = {
 }
 
 /** Bump when the schema changes; every statement in it is idempotent (IF NOT EXISTS). */
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
 
 function migrate(db: Db): void {
-	if ((db.pragma('user_version', {simple: true}) as number) >= SCHEMA_VERSION) {
+	const version = db.pragma('user_version', {simple: true}) as number;
+	if (version >= SCHEMA_VERSION) {
 		return;
 	}
 
 	db.transaction(() => {
 		db.exec(SCHEMA_SQL);
 		db.exec(RUNS_SCHEMA_SQL);
+		// Version 3: per-channel partial indexes replace the indexes over every channel's rows.
+		if (version < 3) {
+			migrateToChannelIndexes(db);
+		}
+
 		db.pragma(`user_version = ${SCHEMA_VERSION}`);
 	}).immediate();
 }

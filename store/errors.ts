@@ -1,3 +1,4 @@
+import type {QueryRefusal} from './query/types.js';
 import type {FieldProblem, Changes} from './types.js';
 
 export type StoreErrorBody =
@@ -8,7 +9,8 @@ export type StoreErrorBody =
 	| {error: 'not_found'; message: string}
 	| {error: 'invalid_argument'; message: string}
 	| {error: 'invalid_schema'; message: string}
-	| {error: 'invalid_import'; message: string};
+	| {error: 'invalid_import'; message: string}
+	| QueryRefusal;
 
 export type StoreErrorCode = StoreErrorBody['error'];
 
@@ -29,6 +31,10 @@ export class StoreError extends Error {
 	private static describe(body: StoreErrorBody): string {
 		if (body.error === 'validation_failed') {
 			return body.fields.map(field => field.message).join('; ');
+		}
+
+		if (body.error === 'bad_query') {
+			return `bad query term ${JSON.stringify(body.term)}: ${body.message}`;
 		}
 
 		return body.message;
