@@ -189,29 +189,27 @@ export function pageStatements(channelId: string, where: SqlPart, order: Order, 
 	}
 
 	const key = order.key;
-	const orderBy = `${key} ${direction}, seq ${direction}`;
-	const valuePhase: Phase = {
-		condition: after && after.value !== null
-			? {sql: `${key} ${beyond}= ? AND (${key} ${beyond} ? OR seq ${beyond} ?)`, params: [after.value, after.value, after.seq]}
-			: {sql: `${key} IS NOT NULL`, params: []},
-		orderBy,
-	};
-	const nullPhase: Phase = {
-		condition: after && after.value === null ? {sql: `${key} IS NULL AND seq ${beyond} ?`, params: [after.seq]} : {sql: `${key} IS NULL`, params: []},
-		orderBy,
-	};
+	const bySeq = `seq ${direction}`;
+	const byKey = `${key} ${direction}, seq ${direction}`;
+	// Each phase is one seek into the order's index, so a page costs the same at any depth.
+	const sameValue = (position: Position): Phase => ({condition: {sql: `${key} = ? AND seq ${beyond} ?`, params: [position.value, position.seq]}, orderBy: bySeq});
+	const laterValues = (position: Position): Phase => ({condition: {sql: `${key} ${beyond} ?`, params: [position.value]}, orderBy: byKey});
+	// "Set" as a range (every number and string is >= -infinity), so SQLite seeks past the unset
+	// values instead of scanning them.
+	const allValues: Phase = {condition: {sql: `${key} >= -9e999`, params: []}, orderBy: byKey};
+	// Ordered by seq alone: ordering by the (constant) key as well makes SQLite sort every unset row.
+	const unset = (position: Position | null): Phase => ({condition: position ? {sql: `${key} IS NULL AND seq ${beyond} ?`, params: [position.seq]} : {sql: `${key} IS NULL`, params: []}, orderBy: bySeq});
 	// Unset values come last in the order, so first when reading against it.
-	const nullsFirst = !forward;
+	let phases: Phase[];
 	if (!after) {
-		return (nullsFirst ? [nullPhase, valuePhase] : [valuePhase, nullPhase]).map(select);
+		phases = forward ? [allValues, unset(null)] : [unset(null), allValues];
+	} else if (after.value === null) {
+		phases = forward ? [unset(after)] : [unset(after), allValues];
+	} else {
+		phases = forward ? [sameValue(after), laterValues(after), unset(null)] : [sameValue(after), laterValues(after)];
 	}
 
-	const inNulls = after.value === null;
-	if (nullsFirst) {
-		return (inNulls ? [nullPhase, valuePhase] : [valuePhase]).map(select);
-	}
-
-	return (inNulls ? [nullPhase] : [valuePhase, nullPhase]).map(select);
+	return phases.map(select);
 }
 
 /** The statement that counts what a query's terms match. */
