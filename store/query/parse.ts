@@ -149,7 +149,7 @@ class TermParser {
 			return {kind: 'range', key: field.key, low, high, negated};
 		}
 
-		const parts = token.quoted ? [value] : value.split(',');
+		const {parts} = token;
 		if (parts.some(part => part === '')) {
 			throw this.refuse(token, `${field.key} has an empty value in its list`);
 		}

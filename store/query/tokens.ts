@@ -11,8 +11,10 @@ export type Token = {
 	key: string | null;
 	/** The value with its quotes removed. */
 	value: string;
-	/** The value was written in quotes: taken literally (no lists, operators or `none`). */
+	/** The value had quotes somewhere: no operators or `none` then; quoted text is literal. */
 	quoted: boolean;
+	/** The value as a list: split at commas outside quotes, quotes removed. */
+	parts: string[];
 };
 
 export type TokenProblem = {raw: string; message: string};
@@ -72,7 +74,7 @@ function readTerm(raw: string): Token | string {
 			return `needs a value after "${key}:"`;
 		}
 
-		return {raw, negated, key: key.toLowerCase(), value: unquoted, quoted: value.includes('"')};
+		return {raw, negated, key: key.toLowerCase(), value: unquoted, quoted: value.includes('"'), parts: splitList(value)};
 	}
 
 	const words = body.replaceAll('"', '');
@@ -80,5 +82,25 @@ function readTerm(raw: string): Token | string {
 		return 'is empty';
 	}
 
-	return {raw, negated, key: null, value: words, quoted: body.includes('"')};
+	return {raw, negated, key: null, value: words, quoted: body.includes('"'), parts: [words]};
+}
+
+/** `a,"b, c",d` → a | b, c | d */
+function splitList(value: string): string[] {
+	const parts: string[] = [];
+	let current = '';
+	let quoted = false;
+	for (const char of value) {
+		if (char === '"') {
+			quoted = !quoted;
+		} else if (char === ',' && !quoted) {
+			parts.push(current);
+			current = '';
+		} else {
+			current += char;
+		}
+	}
+
+	parts.push(current);
+	return parts;
 }

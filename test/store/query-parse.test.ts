@@ -43,6 +43,8 @@ describe('terms', () => {
 		}
 
 		expect(terms('status:"won\'t fix"')).toEqual([{kind: 'any_of', key: 'status', values: ['wont_fix'], negated: false}]);
+		expect(terms('status:NEW,"won\'t fix",in_progress')).toEqual([{kind: 'any_of', key: 'status', values: ['new', 'wont_fix', 'in_progress'], negated: false}]);
+		expect(terms('title:"a, b",c')).toEqual([{kind: 'contains', key: 'title', needles: ['a, b', 'c'], negated: false}]);
 	});
 
 	it('field:a,b is any of; -field:value is not; several terms all hold', () => {
