@@ -183,7 +183,7 @@ const positionOf = (row: SortedRow): Position => ({value: row.sort_value, seq: r
 export function listPage(db: Db, channel: LoadedChannel, request: PageQuery = {}): Page {
 	const limit = checkLimit(request.limit ?? PAGE_LIMIT, PAGE_LIMIT);
 	const query = queryOf(channel, request);
-	const order = orderOf(channel, query.sort);
+	const order = orderOf(channel, query.sort, query.terms);
 	const name = sortName(query.sort);
 	const start = startOf(request, name);
 	const forward = start.side === 'after';

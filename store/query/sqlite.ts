@@ -156,18 +156,26 @@ export type Order = {
 	key: string | null;
 	/** The index that yields rows in this order (forced, so the plan never depends on statistics). */
 	index: string | null;
+	/**
+	 * The index for the items without a sort value, read by seq: the sort's own, or that of a
+	 * `field:value` term on a select or boolean when there is one — it skips the unset items the
+	 * term would reject (`owner:aiko sort:due` when no item of aiko's lacks a due date).
+	 */
+	unsetIndex: string | null;
 };
 
-export function orderOf(channel: Channel & Fields, sort: Sort): Order {
+export function orderOf(channel: Channel & Fields, sort: Sort, terms: Term[] = []): Order {
 	if (sort.key === 'id') {
-		return {sort, key: null, index: null};
+		return {sort, key: null, index: null, unsetIndex: null};
 	}
 
 	const field = channel.fieldsByKey.get(sort.key)!;
-	return {sort, key: orderKeySql(field), index: orderIndexName(channel.id, field.key)};
+	const index = orderIndexName(channel.id, field.key);
+	const equality = terms.find(term => term.kind === 'any_of' && !term.negated && term.values.length === 1 && ['select', 'boolean'].includes(channel.fieldsByKey.get(term.key)!.type));
+	return {sort, key: orderKeySql(field), index, unsetIndex: equality && 'key' in equality ? orderIndexName(channel.id, equality.key) : index};
 }
 
-type Phase = {condition: SqlPart; orderBy: string};
+type Phase = {condition: SqlPart; orderBy: string; index?: string | null};
 
 /**
  * The statements that read up to `limit` rows after `after` (null: from the first row), going
@@ -179,26 +187,25 @@ export function pageStatements(channelId: string, where: SqlPart, order: Order, 
 	const descending = order.sort.descending === forward;
 	const direction = descending ? 'DESC' : 'ASC';
 	const beyond = descending ? '<' : '>';
-	const from = order.index ? `items INDEXED BY "${order.index}"` : 'items';
 	const select = (phase: Phase): SqlPart => ({
-		sql: `SELECT items.*, ${order.key ?? 'NULL'} AS sort_value FROM ${from} WHERE ${channelScopeSql(channelId)} AND ${phase.condition.sql}${where.sql} ORDER BY ${phase.orderBy} LIMIT ?`,
+		sql: `SELECT items.*, ${order.key ?? 'NULL'} AS sort_value FROM ${phase.index ? `items INDEXED BY "${phase.index}"` : 'items'} WHERE ${channelScopeSql(channelId)} AND ${phase.condition.sql}${where.sql} ORDER BY ${phase.orderBy} LIMIT ?`,
 		params: [...phase.condition.params, ...where.params, limit],
 	});
 	if (order.key === null) {
-		return [select({condition: after ? {sql: `seq ${beyond} ?`, params: [after.seq]} : {sql: '1', params: []}, orderBy: `seq ${direction}`})];
+		return [select({condition: after ? {sql: `seq ${beyond} ?`, params: [after.seq]} : {sql: '1', params: []}, orderBy: `seq ${direction}`, index: null})];
 	}
 
 	const key = order.key;
 	const bySeq = `seq ${direction}`;
 	const byKey = `${key} ${direction}, seq ${direction}`;
 	// Each phase is one seek into the order's index, so a page costs the same at any depth.
-	const sameValue = (position: Position): Phase => ({condition: {sql: `${key} = ? AND seq ${beyond} ?`, params: [position.value, position.seq]}, orderBy: bySeq});
-	const laterValues = (position: Position): Phase => ({condition: {sql: `${key} ${beyond} ?`, params: [position.value]}, orderBy: byKey});
+	const sameValue = (position: Position): Phase => ({condition: {sql: `${key} = ? AND seq ${beyond} ?`, params: [position.value, position.seq]}, orderBy: bySeq, index: order.index});
+	const laterValues = (position: Position): Phase => ({condition: {sql: `${key} ${beyond} ?`, params: [position.value]}, orderBy: byKey, index: order.index});
 	// "Set" as a range (every number and string is >= -infinity), so SQLite seeks past the unset
 	// values instead of scanning them.
-	const allValues: Phase = {condition: {sql: `${key} >= -9e999`, params: []}, orderBy: byKey};
+	const allValues: Phase = {condition: {sql: `${key} >= -9e999`, params: []}, orderBy: byKey, index: order.index};
 	// Ordered by seq alone: ordering by the (constant) key as well makes SQLite sort every unset row.
-	const unset = (position: Position | null): Phase => ({condition: position ? {sql: `${key} IS NULL AND seq ${beyond} ?`, params: [position.seq]} : {sql: `${key} IS NULL`, params: []}, orderBy: bySeq});
+	const unset = (position: Position | null): Phase => ({condition: position ? {sql: `${key} IS NULL AND seq ${beyond} ?`, params: [position.seq]} : {sql: `${key} IS NULL`, params: []}, orderBy: bySeq, index: order.unsetIndex});
 	// Unset values come last in the order, so first when reading against it.
 	let phases: Phase[];
 	if (!after) {
