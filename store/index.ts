@@ -8,3 +8,5 @@ export {MAX_WRITE_BYTES, type EditRequest} from './writes.js';
 export type {ImportSource, ImportItem} from './import.js';
 export type {FollowUpQuery} from './followups.js';
 export * from './types.js';
+export {parseQuery, isRefusal, type ParseOptions} from './query/parse.js';
+export type {Query, QueryRefusal, Term, Sort} from './query/types.js';
