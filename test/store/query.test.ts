@@ -348,6 +348,25 @@ describe('per-channel indexes', () => {
 		reopened.close();
 	});
 
+	it('uniqueness checks read through the channel\'s partial index on the unique field', () => {
+		const imported = kitStore(kitItems(20));
+		const taken = storedItems(imported).find(item => typeof item.values.code === 'string')!.values.code;
+		// A fresh store on the file: its writer prepares the lookup on first use, watched here.
+		const store = openStore(imported.path);
+		const plans: string[] = [];
+		const prepare = store.db.prepare.bind(store.db);
+		store.db.prepare = ((sql: string) => {
+			if (sql.includes('AND id != ?')) {
+				plans.push(...(prepare(`EXPLAIN QUERY PLAN ${sql}`).all('x', 'y') as Array<{detail: string}>).map(row => row.detail));
+			}
+
+			return prepare(sql);
+		}) as typeof store.db.prepare;
+		expect(refusal(() => store.createItem('kit', {title: 'twin', code: taken}, human))).toMatchObject({error: 'validation_failed', fields: [{key: 'code'}]});
+		store.db.prepare = prepare;
+		expect(plans).toEqual([expect.stringMatching(/^SEARCH items USING INDEX items:kit:code \(<expr>=\?\)/) as string]);
+	});
+
 	it('sorted pages read through the sort field\'s index (no sort of the whole channel)', () => {
 		const store = kitStore(kitItems(50));
 		const plans: string[] = [];
