@@ -109,6 +109,10 @@ class TermParser {
 			return {kind: 'words', needle: token.value.toLowerCase(), negated};
 		}
 
+		if (token.key === 'sort') {
+			throw this.refuse(token, 'a sort term cannot be negated; write sort:-field for descending order');
+		}
+
 		if (token.key === 'has' && !this.fields.has('has')) {
 			if (token.value.toLowerCase() !== 'followup' && token.value.toLowerCase() !== 'followups') {
 				throw this.refuse(token, `has: takes followup, got "${token.value}"`, {known: ['followup']});

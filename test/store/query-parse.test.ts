@@ -173,5 +173,6 @@ describe('refusals name the term, what is wrong, and what is allowed', () => {
 		expect(refused('sort:-title')).toMatchObject({term: 'sort:-title', message: `title cannot be sorted (a text field that is not unique); sortable: ${sortable.join(', ')}`});
 		expect(refused('sort:tags')).toMatchObject({message: expect.stringMatching(/^tags cannot be sorted \(a multi_select field\)/) as string});
 		expect(refused('sort:due sort:-points')).toEqual({error: 'bad_query', term: 'sort:-points', message: 'a query takes one sort term'});
+		expect(refused('-sort:due')).toEqual({error: 'bad_query', term: '-sort:due', message: 'a sort term cannot be negated; write sort:-field for descending order'});
 	});
 });
