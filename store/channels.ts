@@ -1,6 +1,7 @@
 import type {Db} from './database.js';
 import {notFound, quote} from './errors.js';
 import {parseFormula, type FormulaNode} from './formula.js';
+import {channelIndexes} from './query/sqlite.js';
 import type {Channel, ChannelSummary, Field} from './types.js';
 
 /** A channel as the store uses it: the schema plus what is derived from it once. */
@@ -12,8 +13,7 @@ export type LoadedChannel = Channel & {
 /** Field types whose values can be filtered by equality and are indexed for it. */
 export const FILTERABLE_TYPES = new Set(['select', 'boolean']);
 
-/** SQL for a stored value; keys are checked identifiers, so inlining them is safe. */
-export const valueSql = (key: string) => `json_extract(data, '$.${key}')`;
+export {valueSql} from './query/sqlite.js';
 
 export function loadChannel(raw: Channel): LoadedChannel {
 	return {
@@ -62,14 +62,32 @@ export class ChannelCatalog {
 			FROM channels c WHERE ? IS NULL OR c.id = ? ORDER BY c.id`).all(onlyId ?? null, onlyId ?? null) as ChannelSummary[];
 	}
 
-	/** Writes a new channel and the indexes its unique and filterable fields need. */
+	/** Writes a new channel and the indexes its sorted, filtered and unique fields need. */
 	insert(channel: Channel, at: string): void {
 		this.db.prepare('INSERT INTO channels (id, name, fields, created_at) VALUES (?, ?, ?, ?)').run(channel.id, channel.name, JSON.stringify(channel.fields), at);
-		for (const field of channel.fields) {
-			if (field.is_unique || FILTERABLE_TYPES.has(field.type)) {
-				const name = `items_${channel.id}_${field.key}`.replaceAll(/\W/g, '_');
-				this.db.exec(`CREATE INDEX IF NOT EXISTS "${name}" ON items(channel_id, ${valueSql(field.key)}, seq)`);
-			}
-		}
+		createChannelIndexes(this.db, channel);
+	}
+}
+
+function createChannelIndexes(db: Db, channel: Channel): void {
+	for (const index of channelIndexes(channel)) {
+		db.exec(index.sql);
+	}
+}
+
+/**
+ * Migration to per-channel indexes: drops the indexes that covered every channel's rows
+ * (`items_<channel>_<key>` on (channel_id, value, seq), which evaluated one channel's JSON paths
+ * on every other channel's rows) and creates each channel's partial indexes. Idempotent.
+ */
+export function migrateToChannelIndexes(db: Db): void {
+	const old = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'items' AND name LIKE 'items\\_%' ESCAPE '\\' AND name != 'items_by_channel' AND sql LIKE '%json_extract%'").all() as Array<{name: string}>;
+	for (const {name} of old) {
+		db.exec(`DROP INDEX "${name.replaceAll('"', '""')}"`);
+	}
+
+	const channels = db.prepare('SELECT id, name, fields FROM channels').all() as Array<{id: string; name: string; fields: string}>;
+	for (const row of channels) {
+		createChannelIndexes(db, {id: row.id, name: row.name, fields: JSON.parse(row.fields) as Field[]});
 	}
 }

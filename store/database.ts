@@ -1,6 +1,7 @@
 import {existsSync} from 'node:fs';
 import {dirname} from 'node:path';
 import Database from 'better-sqlite3';
+import {migrateToChannelIndexes} from './channels.js';
 import {StoreError} from './errors.js';
 import {canWrite, createPrivateFile, ensurePrivateDir, removeStoreFiles, restrictCompanions} from './files.js';
 import {RUNS_SCHEMA_SQL} from './runs.js';
@@ -182,10 +183,13 @@ function scopeIdempotencyKeys(db: Db): void {
 	}
 }
 
+/** v3: per-channel partial indexes replace the indexes over every channel's rows. */
 const MIGRATION_STEPS: Array<(db: Db) => void> = [scopeIdempotencyKeys];
+const AFTER_SCHEMA_STEPS: Array<(db: Db) => void> = [migrateToChannelIndexes];
 
 function migrate(db: Db): void {
-	if ((db.pragma('user_version', {simple: true}) as number) >= SCHEMA_VERSION) {
+	const version = db.pragma('user_version', {simple: true}) as number;
+	if (version >= SCHEMA_VERSION) {
 		return;
 	}
 
@@ -196,6 +200,10 @@ function migrate(db: Db): void {
 
 		db.exec(SCHEMA_SQL);
 		db.exec(RUNS_SCHEMA_SQL);
+		for (const step of AFTER_SCHEMA_STEPS) {
+			step(db);
+		}
+
 		db.pragma(`user_version = ${SCHEMA_VERSION}`);
 	}).immediate();
 }

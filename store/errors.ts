@@ -1,3 +1,4 @@
+import type {QueryRefusal} from './query/types.js';
 import {cutCodePoints} from './text.js';
 import type {FieldProblem, Changes} from './types.js';
 
@@ -11,7 +12,8 @@ export type StoreErrorBody =
 	| {error: 'invalid_schema'; message: string}
 	| {error: 'invalid_import'; message: string}
 	| {error: 'not_a_store'; message: string}
-	| {error: 'read_only'; message: string};
+	| {error: 'read_only'; message: string}
+	| QueryRefusal;
 
 export type StoreErrorCode = StoreErrorBody['error'];
 
@@ -32,6 +34,10 @@ export class StoreError extends Error {
 	private static describe(body: StoreErrorBody): string {
 		if (body.error === 'validation_failed') {
 			return body.fields.map(field => field.message).join('; ');
+		}
+
+		if (body.error === 'bad_query') {
+			return `bad query term ${JSON.stringify(body.term)}: ${body.message}`;
 		}
 
 		return body.message;

@@ -11,3 +11,5 @@ export {cutCodePoints} from './text.js';
 export type {ImportSource, ImportItem} from './import.js';
 export type {FollowUpQuery} from './followups.js';
 export * from './types.js';
+export {parseQuery, isRefusal, type ParseOptions} from './query/parse.js';
+export type {Query, QueryRefusal, Term, Sort} from './query/types.js';

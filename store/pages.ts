@@ -1,24 +1,40 @@
-import {FILTERABLE_TYPES, valueSql, type LoadedChannel} from './channels.js';
+import {FILTERABLE_TYPES, type LoadedChannel} from './channels.js';
 import type {Db} from './database.js';
-import {invalidArgument, quote} from './errors.js';
+import {invalidArgument, quote, StoreError} from './errors.js';
 import {allowedOf} from './fields/index.js';
 import {isPlainObject} from './fields/spec.js';
 import {computeFormulas, parseStored, seqOfItemId, type ItemRow} from './items.js';
 import {latestSequence} from './events.js';
+import {decodeCursor, encodeCursor, type Cursor} from './query/cursor.js';
+import {isRefusal, parseQuery} from './query/parse.js';
+import {countStatement, orderOf, pageStatements, whereSql, type Position} from './query/sqlite.js';
+import {DEFAULT_SORT, sortName, type Query, type Term} from './query/types.js';
 import {cutCodePoints} from './text.js';
 import type {Channel, Field, ItemPreview, Page, Values} from './types.js';
 
 export const PAGE_LIMIT = 50;
 export const PREVIEW_TEXT_LENGTH = 120;
+const MAX_QUERY_LENGTH = 2000;
 
 export type PageQuery = {
+	/** The default order's cursor: the last id seen; the next page holds older items. */
 	beforeId?: string | null;
 	limit?: number;
+	/** Equality on select (option value) and boolean fields. */
 	filter?: Record<string, unknown>;
 	/** Case-insensitive substring match over the short text fields (not long text). */
 	search?: string;
+	/** Query language text (docs/reference.md#query-language), `sort:` included. */
+	where?: string;
+	/** `field` or `-field`, as a `sort:` term would give it. */
+	sort?: string;
+	/** A next_cursor or prev_cursor of an earlier page of the same order. */
+	cursor?: string | null;
+	/** `end`: the last page of the order (the oldest items by default), for jumping to the end. */
+	from?: 'start' | 'end';
+	/** The moment relative dates in `where` count from (default: now). */
+	now?: Date;
 };
-
 /** A text value for a preview: cut to 120 characters, with an ellipsis so the cut shows. */
 const cut = (text: string) => cutCodePoints(text, PREVIEW_TEXT_LENGTH);
 
@@ -48,23 +64,21 @@ export function previewOf(channel: LoadedChannel, stored: Values, createdAt: str
 	return preview;
 }
 
-/** Equality filters on select and boolean fields, as SQL against the indexed values. */
-function filterClauses(channel: LoadedChannel, filter: unknown): {sql: string; params: unknown[]} {
+/** `filter` as query terms: equality on select (exact option values) and boolean fields. */
+function filterTerms(channel: LoadedChannel, filter: unknown): Term[] {
 	if (filter === undefined || filter === null) {
-		return {sql: '', params: []};
+		return [];
 	}
 
 	if (!isPlainObject(filter)) {
 		throw invalidArgument('filter must be an object of {field key: value}');
 	}
 
-	const parts: string[] = [];
-	const params: unknown[] = [];
-	for (const [key, value] of Object.entries(filter)) {
+	const filterable = channel.fields.filter(candidate => FILTERABLE_TYPES.has(candidate.type)).map(candidate => candidate.key);
+	return Object.entries(filter).map(([key, value]): Term => {
 		const field = channel.fieldsByKey.get(key);
 		if (!field || !FILTERABLE_TYPES.has(field.type)) {
-			const usable = channel.fields.filter(candidate => FILTERABLE_TYPES.has(candidate.type)).map(candidate => candidate.key);
-			throw invalidArgument(`filter.${key} is not a select or boolean field of channel ${channel.id}; filterable: ${usable.join(', ')}`);
+			throw invalidArgument(`filter.${key} is not a select or boolean field of channel ${channel.id}; filterable: ${filterable.join(', ')}`);
 		}
 
 		if (field.type === 'boolean' ? typeof value !== 'boolean' : typeof value !== 'string') {
@@ -76,29 +90,49 @@ function filterClauses(channel: LoadedChannel, filter: unknown): {sql: string; p
 			throw invalidArgument(`filter.${key} must be one of the option values, got ${quote(value)}; allowed: ${allowedOf(field).map(option => `${option.value} (${option.label})`).join(', ')}`);
 		}
 
-		parts.push(` AND ${valueSql(key)} = ?`);
-		params.push(typeof value === 'boolean' ? Number(value) : value);
-	}
-
-	return {sql: parts.join(''), params};
+		return {kind: 'any_of', key, values: [value as string | boolean], negated: false};
+	});
 }
 
-function searchClause(channel: LoadedChannel, search: unknown): {sql: string; params: unknown[]} {
+function searchTerms(search: unknown): Term[] {
 	if (search === undefined || search === '') {
-		return {sql: '', params: []};
+		return [];
 	}
 
 	if (typeof search !== 'string' || search.length > 200) {
 		throw invalidArgument('search must be a string of at most 200 characters');
 	}
 
-	const keys = channel.fields.filter(field => ['text', 'email', 'url'].includes(field.type) && !field.config.long).map(field => field.key);
-	if (keys.length === 0) {
-		return {sql: ' AND 0', params: []};
+	return [{kind: 'words', needle: search.toLowerCase(), negated: false}];
+}
+
+/** The query text parsed for the channel, or the store's refusal of its first bad term. */
+export function parseWhere(channel: LoadedChannel, where: unknown, now?: Date): Query {
+	if (where === undefined || where === null) {
+		return {terms: [], sort: DEFAULT_SORT};
 	}
 
-	const needle = search.toLowerCase();
-	return {sql: ` AND (${keys.map(key => `instr(lower(${valueSql(key)}), ?) > 0`).join(' OR ')})`, params: keys.map(() => needle)};
+	if (typeof where !== 'string' || where.length > MAX_QUERY_LENGTH) {
+		throw invalidArgument(`where must be query text of at most ${MAX_QUERY_LENGTH} characters`);
+	}
+
+	const parsed = parseQuery(where, channel, {now});
+	if (isRefusal(parsed)) {
+		throw new StoreError(parsed);
+	}
+
+	return parsed;
+}
+
+/** Everything a page request asks for, as one query (where, sort, filter and search together). */
+function queryOf(channel: LoadedChannel, request: PageQuery): Query {
+	if (request.sort !== undefined && (typeof request.sort !== 'string' || !/^-?[a-z0-9_]+$/i.test(request.sort))) {
+		throw invalidArgument(`sort must be a field key or -key, got ${quote(request.sort)}`);
+	}
+
+	const text = request.sort === undefined ? request.where : `${request.where ?? ''} sort:${request.sort}`;
+	const query = parseWhere(channel, text, request.now);
+	return {terms: [...query.terms, ...filterTerms(channel, request.filter), ...searchTerms(request.search)], sort: query.sort};
 }
 
 export function checkLimit(limit: unknown, most: number, name = 'limit'): number {
@@ -109,34 +143,99 @@ export function checkLimit(limit: unknown, most: number, name = 'limit'): number
 	return limit as number;
 }
 
+/** Where the requested page starts, from a cursor, a before_id, or one end of the order. */
+function startOf(request: PageQuery, order: string): Cursor | {side: 'after' | 'before'; position: null} {
+	const given = [request.cursor, request.beforeId].filter(value => value !== undefined && value !== null).length;
+	if (given > 1 || (given === 1 && request.from !== undefined)) {
+		throw invalidArgument('give at most one of cursor, before_id and from');
+	}
+
+	if (request.from !== undefined && request.from !== 'start' && request.from !== 'end') {
+		throw invalidArgument(`from must be "start" or "end", got ${quote(request.from)}`);
+	}
+
+	if (request.cursor !== undefined && request.cursor !== null) {
+		return decodeCursor(request.cursor, order);
+	}
+
+	if (request.beforeId !== undefined && request.beforeId !== null) {
+		const seq = seqOfItemId(request.beforeId, 'before_id');
+		if (order !== sortName(DEFAULT_SORT)) {
+			throw invalidArgument(`before_id pages the default order (newest first); with sort:${order} use cursor`);
+		}
+
+		return {order, side: 'after', position: {value: null, seq}};
+	}
+
+	return {side: request.from === 'end' ? 'before' : 'after', position: null};
+}
+
+type SortedRow = ItemRow & {sort_value: number | string | null};
+
+const positionOf = (row: SortedRow): Position => ({value: row.sort_value, seq: row.seq});
+
 /**
- * One page, newest first. The cursor is the last id seen: the next page holds items created
- * before it, so inserts and deletes elsewhere can never shift, repeat or skip an item.
+ * One page of the channel's items that match the query, in the query's order (newest first by
+ * default). Paging is keyset-based: a cursor is the position of the last (or first) item seen —
+ * its sort value and creation counter — so inserts, deletes and edits elsewhere can never shift,
+ * repeat or skip an item. `before_id` is that cursor for the default order; `next_cursor` and
+ * `prev_cursor` (returned when the request uses where, sort, cursor or from) work for every order.
  */
-export function listPage(db: Db, channel: LoadedChannel, query: PageQuery = {}): Page {
-	const limit = checkLimit(query.limit ?? PAGE_LIMIT, PAGE_LIMIT);
-	const before = query.beforeId === undefined || query.beforeId === null ? Number.MAX_SAFE_INTEGER : seqOfItemId(query.beforeId, 'before_id');
-	const filter = filterClauses(channel, query.filter);
-	const search = searchClause(channel, query.search);
+export function listPage(db: Db, channel: LoadedChannel, request: PageQuery = {}): Page {
+	const limit = checkLimit(request.limit ?? PAGE_LIMIT, PAGE_LIMIT);
+	const query = queryOf(channel, request);
+	const order = orderOf(channel, query.sort, query.terms);
+	const name = sortName(query.sort);
+	const start = startOf(request, name);
+	const forward = start.side === 'after';
+	const statements = pageStatements(channel.id, whereSql(channel, query.terms), order, forward, start.position, limit + 1);
 	// One read transaction: the items and latest_sequence come from the same snapshot, so a reader
 	// polling from latest_sequence never misses a write another process committed in between.
-	const {rows, latest} = db.transaction(() => ({
-		rows: db.prepare(`SELECT * FROM items WHERE channel_id = ? AND seq < ?${filter.sql}${search.sql} ORDER BY seq DESC LIMIT ?`)
-			.all(channel.id, before, ...filter.params, ...search.params, limit + 1) as ItemRow[],
-		latest: latestSequence(db, channel.id),
-	}))();
-	const items: ItemPreview[] = rows.slice(0, limit).map(row => ({
+	const {rows, latest} = db.transaction(() => {
+		const read: SortedRow[] = [];
+		for (const statement of statements) {
+			const wanted = limit + 1 - read.length;
+			if (wanted <= 0) break;
+			statement.params[statement.params.length - 1] = wanted;
+			read.push(...(db.prepare(statement.sql).all(...statement.params) as SortedRow[]));
+		}
+
+		return {rows: read, latest: latestSequence(db, channel.id)};
+	})();
+	const more = rows.length > limit;
+	const kept = rows.slice(0, limit);
+	// Read against the order, the rows come last-first: put them back in the order.
+	const inOrder = forward ? kept : kept.reverse();
+	const items: ItemPreview[] = inOrder.map(row => ({
 		id: row.id,
 		version: row.version,
 		updated_at: row.updated_at,
 		preview: previewOf(channel, parseStored(row), row.created_at),
 	}));
-	return {
+	const first = inOrder[0];
+	const last = inOrder.at(-1);
+	const cursor = (side: Cursor['side'], position: Position) => encodeCursor({order: name, side, position});
+	// More lies after this page when more rows were read going forward, or when it was reached
+	// going backward from a position (which is after it); likewise before it, mirrored.
+	const moreAfter = forward ? more : start.position !== null;
+	const moreBefore = forward ? start.position !== null : more;
+	const nextCursor = moreAfter ? (last ? cursor('after', positionOf(last)) : cursor('after', start.position!)) : null;
+	const prevCursor = moreBefore ? (first ? cursor('before', positionOf(first)) : cursor('before', start.position!)) : null;
+	const page: Page = {
 		schema: schemaOf(channel),
 		items,
-		next_before_id: rows.length > limit ? items.at(-1)!.id : null,
+		next_before_id: name === sortName(DEFAULT_SORT) && moreAfter && last ? last.id : null,
 		latest_sequence: latest,
 	};
+	const paged = request.where !== undefined || request.sort !== undefined || request.cursor !== undefined || request.from !== undefined;
+	return paged ? {...page, next_cursor: nextCursor, prev_cursor: prevCursor} : page;
+}
+
+/** How many of the channel's items match the query's terms (its sort is ignored). */
+export function countMatches(db: Db, channel: LoadedChannel, where: string, now?: Date): number {
+	const query = parseWhere(channel, where, now);
+	const statement = countStatement(channel.id, whereSql(channel, query.terms));
+	return (db.prepare(statement.sql).get(...statement.params) as {n: number}).n;
 }
 
 /** The schema as callers see it: plain fields, without the store's derived lookups. */

@@ -5,7 +5,7 @@ import {countOpenFollowUps, dismissFollowUp, listFollowUps, type FollowUpQuery} 
 import {importChannel, type ImportSource} from './import.js';
 import {itemFromRow, type ItemRow} from './items.js';
 import {itemsNamed, type NameMatch} from './lookup.js';
-import {listPage, type PageQuery} from './pages.js';
+import {countMatches, listPage, type PageQuery} from './pages.js';
 import type {Actor, Channel, ChannelSummary, EditResult, EventPage, FollowUp, Item} from './types.js';
 import {ItemWriter, type EditRequest, type Validator} from './writes.js';
 import {notFound, quote, StoreError} from './errors.js';
@@ -100,6 +100,11 @@ export class Store {
 
 	listPage(channelId: string, query: PageQuery = {}) {
 		return listPage(this.db, this.channels.get(channelId), query);
+	}
+
+	/** How many items match `where` (query language; its sort is ignored). Reads every candidate row: not for hot paths at 1M items. */
+	countMatches(channelId: string, where: string, now?: Date): number {
+		return countMatches(this.db, this.channels.get(channelId), where, now);
 	}
 
 	pollEvents(channelId: string, options: {afterSequence?: number; limit?: number} = {}): EventPage {

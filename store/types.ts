@@ -89,6 +89,9 @@ export type Page = {
 	items: ItemPreview[];
 	next_before_id: string | null;
 	latest_sequence: number;
+	/** Cursors for any order, returned when a page was asked for by where, sort, cursor or from. */
+	next_cursor?: string | null;
+	prev_cursor?: string | null;
 };
 
 /** One refused field of a validation_failed rejection (SPEC §2.3). */

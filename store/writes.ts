@@ -1,6 +1,7 @@
 import {createHash} from 'node:crypto';
 import type {Statement} from 'better-sqlite3';
-import {valueSql, type ChannelCatalog, type LoadedChannel} from './channels.js';
+import type {ChannelCatalog, LoadedChannel} from './channels.js';
+import {channelScopeSql, valueSql} from './query/sqlite.js';
 import {immediate, withWriteLock, type Db} from './database.js';
 import {invalidArgument, notFound, quote, StoreError} from './errors.js';
 import {appendEvent, changedSince} from './events.js';
@@ -229,12 +230,13 @@ export class ItemWriter {
 		const cacheKey = `${channel.id}\u0000${field.key}`;
 		let lookup = this.uniqueLookups.get(cacheKey);
 		if (!lookup) {
-			lookup = this.db.prepare(`SELECT id FROM items WHERE channel_id = ? AND ${valueSql(field.key)} = ? AND id != ? LIMIT 1`);
+			// The channel as a literal, so the lookup uses the channel's partial index on the field.
+			lookup = this.db.prepare(`SELECT id FROM items WHERE ${channelScopeSql(channel.id)} AND ${valueSql(field.key)} = ? AND id != ? LIMIT 1`);
 			this.uniqueLookups.set(cacheKey, lookup);
 		}
 
 		const bound = typeof value === 'boolean' ? Number(value) : (typeof value === 'object' ? JSON.stringify(value) : value);
-		const row = lookup.get(channel.id, bound, exceptId ?? '') as {id: string} | undefined;
+		const row = lookup.get(bound, exceptId ?? '') as {id: string} | undefined;
 		return row?.id;
 	}
 

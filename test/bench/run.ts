@@ -6,8 +6,10 @@ import {benchRunner} from './runner.js';
 import {benchStart} from './start.js';
 import {benchCatchingUp} from './store-catchup.js';
 import {benchEditCost} from './store-edit.js';
+import {benchIndexCost} from './store-index-cost.js';
 import {benchPageLatency} from './store-latency.js';
 import {benchPagingUnderChange} from './store-paging.js';
+import {benchQueryLatency} from './store-query-latency.js';
 import {benchStaleVersions} from './store-stale.js';
 import {benchUi} from './ui.js';
 
@@ -21,6 +23,10 @@ benchPagingUnderChange();
 benchCatchingUp();
 benchStaleVersions();
 benchPageLatency(quick);
+
+// The query language (docs/reference.md#query-language): sorted and filtered pages at depth, and what each index costs a write.
+benchQueryLatency(quick);
+benchIndexCost(quick);
 
 // Codex runner (SPEC §4): wrapper lag behind a fake codex's own timeline.
 await benchRunner();

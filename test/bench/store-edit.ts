@@ -12,7 +12,7 @@ const POINTS = [1, 2, 3, 5, 8, 13];
 const AREAS = ['sync', 'ui', 'storage', 'auth', 'api', 'search'];
 
 /** The n-th edit of an item: all six fields differ from its (n-1)-th, so every edit really writes. */
-function sixFields(n: number): Record<string, unknown> {
+export function sixFields(n: number): Record<string, unknown> {
 	const day = new Date(Date.UTC(2026, 0, 1 + (n % 28))).toISOString().slice(0, 10);
 	return {status: STATUSES[n % 4], owner: OWNERS[n % 3], severity: SEVERITIES[n % 4], points: POINTS[n % 6], area: AREAS[n % 6], due: day};
 }

@@ -81,7 +81,7 @@ function context(input: string[], db: string) {
 		stderr += String(chunk);
 		done();
 	}});
-	const flags = {db, json: true, reset: false, open: false, filter: [], grant: [], codexConfig: [], keepApiEnv: false} satisfies CliFlags;
+	const flags = {db, json: true, all: false, reset: false, open: false, filter: [], grant: [], codexConfig: [], keepApiEnv: false} satisfies CliFlags;
 	return {context: {input, flags, stdout: sink(), stderr: sink(), env: {}}, output: () => stderr};
 }
 

@@ -1,0 +1,258 @@
+/**
+ * The query language (docs/reference.md#query-language), parsed against one channel's schema.
+ * Pure: no SQL and no clock of its own (relative dates are taken from `now`).
+ *
+ *   field:value   field:a,b   -field:value   field:none   field:>5   field:<=2026-12-07
+ *   field:1..3    due:<today  due:<+7d       has:followup "two words"   bare words
+ *   sort:field    sort:-field
+ */
+
+import {allowedOf} from '../fields/choice.js';
+import {isCalendarDate} from '../fields/structured.js';
+import type {Field, FieldType} from '../types.js';
+import {tokenize, type Token} from './tokens.js';
+import {DEFAULT_SORT, type Query, type QueryRefusal, type Sort, type Term, type TermValue} from './types.js';
+
+type ChannelSchema = {fields: Field[]};
+
+const NUMERIC_TYPES = new Set<FieldType>(['number', 'currency', 'percentage', 'rating']);
+const TEXT_TYPES = new Set<FieldType>(['text', 'email', 'url', 'phone']);
+/** Types ordered by their stored value (select fields by option order instead). */
+const ORDERED_TYPES = new Set<FieldType>([...NUMERIC_TYPES, 'date']);
+
+/** The text fields bare words search: short ones (not long text), and unique ones. */
+export const isShortText = (field: Field) => ['text', 'email', 'url'].includes(field.type) && (!field.config.long || field.is_unique);
+
+/**
+ * Fields a page can be sorted by: each has an index for it, so every page costs the same at any
+ * depth. Plain text is not sortable unless unique (it is not indexed).
+ */
+export const isSortable = (field: Field) => field.type === 'select' || field.type === 'boolean' || ORDERED_TYPES.has(field.type) || (TEXT_TYPES.has(field.type) && field.is_unique);
+
+/** Fields a term can name: everything stored (formulas are computed on read, so not queryable). */
+const isQueryable = (field: Field) => field.type !== 'formula';
+
+const RELATIVE_DATE = /^([+-])(\d{1,5})([dw])$/;
+const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+
+class Refused {
+	constructor(readonly body: QueryRefusal) {}
+}
+
+export type ParseOptions = {
+	/** The moment relative dates (`today`, `+7d`) count from; its local calendar day is "today". */
+	now?: Date;
+};
+
+/** Parses `text` for `channel`: the query, or a refusal naming the first bad term. */
+export function parseQuery(text: string, channel: ChannelSchema, options: ParseOptions = {}): Query | QueryRefusal {
+	const tokens = tokenize(text);
+	if (!Array.isArray(tokens)) {
+		return {error: 'bad_query', term: tokens.raw, message: `${tokens.raw} ${tokens.message}`};
+	}
+
+	const parser = new TermParser(channel, options.now ?? new Date());
+	try {
+		const terms: Term[] = [];
+		let sort: Sort | undefined;
+		for (const token of tokens) {
+			if (token.key === 'sort' && !token.negated) {
+				if (sort) {
+					throw parser.refuse(token, 'a query takes one sort term');
+				}
+
+				sort = parser.sort(token);
+			} else {
+				terms.push(parser.term(token));
+			}
+		}
+
+		return {terms, sort: sort ?? DEFAULT_SORT};
+	} catch (error) {
+		if (error instanceof Refused) {
+			return error.body;
+		}
+
+		throw error;
+	}
+}
+
+export const isRefusal = (parsed: Query | QueryRefusal): parsed is QueryRefusal => 'error' in parsed;
+
+class TermParser {
+	private readonly fields: Map<string, Field>;
+
+	constructor(private readonly channel: ChannelSchema, private readonly now: Date) {
+		this.fields = new Map(channel.fields.map(field => [field.key, field]));
+	}
+
+	refuse(token: Token, message: string, extra: Pick<QueryRefusal, 'known' | 'allowed'> = {}): Refused {
+		return new Refused({error: 'bad_query', term: token.raw, message, ...extra});
+	}
+
+	sort(token: Token): Sort {
+		const descending = token.value.startsWith('-');
+		const key = (descending ? token.value.slice(1) : token.value).toLowerCase();
+		const sortable = ['id', ...this.channel.fields.filter(isSortable).map(field => field.key)];
+		if (!sortable.includes(key)) {
+			const field = this.fields.get(key);
+			const why = field ? `${key} cannot be sorted (a ${field.type} field${TEXT_TYPES.has(field.type) ? ' that is not unique' : ''})` : `${key} is not a field of this channel`;
+			throw this.refuse(token, `${why}; sortable: ${sortable.join(', ')}`, {known: sortable});
+		}
+
+		return {key, descending};
+	}
+
+	term(token: Token): Term {
+		const {negated} = token;
+		if (token.key === null) {
+			return {kind: 'words', needle: token.value.toLowerCase(), negated};
+		}
+
+		if (token.key === 'sort') {
+			throw this.refuse(token, 'a sort term cannot be negated; write sort:-field for descending order');
+		}
+
+		if (token.key === 'has' && !this.fields.has('has')) {
+			if (token.value.toLowerCase() !== 'followup' && token.value.toLowerCase() !== 'followups') {
+				throw this.refuse(token, `has: takes followup, got "${token.value}"`, {known: ['followup']});
+			}
+
+			return {kind: 'has_followup', negated};
+		}
+
+		const field = this.fields.get(token.key);
+		if (!field || !isQueryable(field)) {
+			const known = [...this.channel.fields.filter(isQueryable).map(candidate => candidate.key), 'has', 'sort'];
+			const why = field ? `${token.key} is a formula field, computed when read, and cannot be queried` : `${token.key} is not a field of this channel`;
+			throw this.refuse(token, `${why}; known: ${known.join(', ')}`, {known});
+		}
+
+		if (!token.quoted && token.value.toLowerCase() === 'none') {
+			return {kind: 'none', key: field.key, negated};
+		}
+
+		return this.valueTerm(token, field);
+	}
+
+	private valueTerm(token: Token, field: Field): Term {
+		const {negated, value} = token;
+		const comparison = token.quoted ? null : /^(<=|>=|<|>)(.*)$/.exec(value);
+		const range = token.quoted ? -1 : value.indexOf('..');
+		if (comparison || range >= 0) {
+			if (!ORDERED_TYPES.has(field.type)) {
+				throw this.refuse(token, `${field.key} is a ${field.type} field; comparisons and ranges work on number, currency, percentage, rating and date fields`);
+			}
+
+			if (comparison) {
+				return {kind: 'compare', key: field.key, op: comparison[1] as '<', value: this.orderedValue(token, field, comparison[2]!), negated};
+			}
+
+			const low = this.orderedValue(token, field, value.slice(0, range));
+			const high = this.orderedValue(token, field, value.slice(range + 2));
+			return {kind: 'range', key: field.key, low, high, negated};
+		}
+
+		const {parts} = token;
+		if (parts.some(part => part === '')) {
+			throw this.refuse(token, `${field.key} has an empty value in its list`);
+		}
+
+		if (TEXT_TYPES.has(field.type)) {
+			return {kind: 'contains', key: field.key, needles: parts.map(part => part.toLowerCase()), negated};
+		}
+
+		if (field.type === 'file' || field.type === 'json') {
+			throw this.refuse(token, `${field.key} is a ${field.type} field; it can only be tested with ${field.key}:none`);
+		}
+
+		const values = parts.map(part => this.exactValue(token, field, part));
+		return {kind: 'any_of', key: field.key, values, negated};
+	}
+
+	private exactValue(token: Token, field: Field, text: string): TermValue {
+		switch (field.type) {
+			case 'select':
+			case 'multi_select': {
+				return this.option(token, field, text);
+			}
+
+			case 'boolean': {
+				const lower = text.toLowerCase();
+				if (lower !== 'true' && lower !== 'false') {
+					throw this.refuse(token, `${field.key} is a boolean field: use true, false or none, got "${text}"`);
+				}
+
+				return lower === 'true';
+			}
+
+			case 'relation': {
+				return text;
+			}
+
+			default: {
+				return this.orderedValue(token, field, text);
+			}
+		}
+	}
+
+	/** An option by its value, or else by its label, case-insensitive either way. */
+	private option(token: Token, field: Field, text: string): string {
+		const options = field.config.options ?? [];
+		const lower = text.toLowerCase();
+		const match = options.find(option => option.value === text)
+			?? options.find(option => option.value.toLowerCase() === lower)
+			?? options.find(option => option.label.toLowerCase() === lower);
+		if (!match) {
+			const allowed = allowedOf(field);
+			throw this.refuse(token, `"${text}" is not an option of ${field.key}; allowed: ${allowed.map(option => `${option.value} (${option.label})`).join(', ')}`, {allowed});
+		}
+
+		return match.value;
+	}
+
+	/** A number for numeric fields, an ISO date (absolute or relative to now) for dates. */
+	private orderedValue(token: Token, field: Field, text: string): number | string {
+		if (field.type === 'date') {
+			const date = this.date(text);
+			if (date === null) {
+				throw this.refuse(token, `${field.key} is a date field: use YYYY-MM-DD, today, tomorrow, yesterday, +Nd, -Nd, +Nw or -Nw, got "${text}"`);
+			}
+
+			return date;
+		}
+
+		if (!NUMBER.test(text)) {
+			throw this.refuse(token, `${field.key} is a ${field.type} field: use a number, got "${text}"`);
+		}
+
+		return Number(text);
+	}
+
+	private date(text: string): string | null {
+		const lower = text.toLowerCase();
+		if (isCalendarDate(lower)) {
+			return lower;
+		}
+
+		const named: Record<string, number> = {today: 0, tomorrow: 1, yesterday: -1};
+		if (Object.hasOwn(named, lower)) {
+			return localDay(this.now, named[lower]!);
+		}
+
+		const relative = RELATIVE_DATE.exec(lower);
+		if (!relative) {
+			return null;
+		}
+
+		const days = Number(relative[2]) * (relative[3] === 'w' ? 7 : 1);
+		return localDay(this.now, relative[1] === '-' ? -days : days);
+	}
+}
+
+/** The local calendar day `offset` days from `now`, as YYYY-MM-DD. */
+export function localDay(now: Date, offset = 0): string {
+	const day = new Date(now.getFullYear(), now.getMonth(), now.getDate() + offset);
+	const pad = (n: number) => String(n).padStart(2, '0');
+	return `${String(day.getFullYear()).padStart(4, '0')}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}`;
+}

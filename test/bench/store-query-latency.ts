@@ -1,0 +1,81 @@
+// Sorted and filtered page latency at 1k, 100k and 1M items: the first page of a query and a deep
+// page 90% of the way through its matches, through store.listPage with the query's keyset cursor.
+// The deep cursor is made from the item at that depth (found once with a slow OFFSET query), as a
+// reader who paged that far would hold it. Bench files are cached under os.tmpdir()/sift-bench/.
+
+import {openStore, type Store} from '../../store/index.js';
+import {encodeCursor} from '../../store/query/cursor.js';
+import {parseQuery} from '../../store/query/parse.js';
+import {orderOf, whereSql} from '../../store/query/sqlite.js';
+import {sortName, type Query} from '../../store/query/types.js';
+import {BENCH_NOW, cachedBugDatabase, median, printTable, timeUs, type Row} from './support.js';
+
+/** Sorted, sorted and filtered, and filtered in the default order. */
+const QUERIES = [
+	'sort:-severity',
+	'sort:due',
+	'-status:fixed,wont_fix sort:-severity',
+	'owner:aiko sort:due',
+	'status:triaged,in_progress sort:-points',
+	'severity:s1,s2 area:sync',
+];
+
+function ms(work: () => unknown, repeats: number): number {
+	work();
+	return median(Array.from({length: repeats}, () => timeUs(work))) / 1000;
+}
+
+/** The cursor a reader holds after paging to `depth` matches: the position of the item there. */
+function cursorAt(store: Store, query: Query, depth: number): string {
+	const channel = store.loadedChannel('bugs');
+	const order = orderOf(channel, query.sort, query.terms);
+	const where = whereSql(channel, query.terms);
+	const direction = query.sort.descending ? 'DESC' : 'ASC';
+	const key = order.key ?? 'NULL';
+	const row = store.db.prepare(`SELECT seq, ${key} AS value FROM items NOT INDEXED WHERE channel_id = 'bugs'${where.sql} ORDER BY (${key}) IS NULL, ${key} ${direction}, seq ${direction} LIMIT 1 OFFSET ?`)
+		.get(...where.params, depth - 1) as {seq: number; value: number | string | null};
+	return encodeCursor({order: sortName(query.sort), side: 'after', position: {value: row.value, seq: row.seq}});
+}
+
+function measure(store: Store, size: number, text: string): Row {
+	const query = parseQuery(text, store.loadedChannel('bugs'), {now: BENCH_NOW}) as Query;
+	const matches = store.countMatches('bugs', text, BENCH_NOW);
+	const depth = Math.floor((matches * 0.9) / 50) * 50;
+	const cursor = depth > 0 ? cursorAt(store, query, depth) : null;
+	const repeats = size >= 500_000 ? 11 : 21;
+	const first = ms(() => store.listPage('bugs', {where: text, now: BENCH_NOW}), repeats);
+	const deep = cursor ? ms(() => store.listPage('bugs', {where: text, cursor, now: BENCH_NOW}), repeats) : Number.NaN;
+	const last = ms(() => store.listPage('bugs', {where: text, from: 'end', now: BENCH_NOW}), repeats);
+	return {
+		items: size,
+		query: text,
+		matches,
+		'deep page at': depth,
+		'first ms': first,
+		'deep ms': deep,
+		'deep/first': (deep / first).toFixed(2),
+		'from end ms': last,
+	};
+}
+
+export function benchQueryLatency(quick: boolean): Row[] {
+	const sizes = quick ? [1000, 20_000] : [1000, 100_000, 1_000_000];
+	const rows: Row[] = [];
+	const notes: string[] = [];
+	for (const size of sizes) {
+		const {path, importSeconds} = cachedBugDatabase(size);
+		notes.push(importSeconds === undefined ? `${size} items: cached ${path}` : `${size} items: built ${path}; importing took ${importSeconds.toFixed(2)} s`);
+		const store = openStore(path);
+		for (const text of QUERIES) {
+			rows.push(measure(store, size, text));
+		}
+
+		store.close();
+	}
+
+	const largest = rows.filter(row => row.items === sizes.at(-1) && String(row.query).includes('sort:'));
+	const met = largest.every(row => Number(row['deep/first']) <= 1.5);
+	notes.push(`goal: sorted (and filtered) deep/first ≤ 1.5 at ${sizes.at(-1)} items: ${met ? 'met' : 'NOT met'} (worst ${Math.max(...largest.map(row => Number(row['deep/first']))).toFixed(2)})`);
+	printTable('Query page latency: 50 items a page through store.listPage(where); deep = 90% through the matches by keyset cursor', rows, notes);
+	return rows;
+}
