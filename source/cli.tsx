@@ -20,7 +20,7 @@ const help = `
 	  sift delete ITEM
 	  sift events [--after N] [--limit N]
 	  sift followups [dismiss ID]
-	  sift mcp --grant CHANNEL [--actor agent] [--run ID]
+	  sift mcp --grant CHANNEL [--actor agent] [--run ID] [--owner-pid PID]
 	  sift run "INSTRUCTION" [--items ID,...] [--model M] [--timeout S]
 	  sift runs
 	  sift doctor
@@ -79,6 +79,7 @@ function parseArguments() {
 			grant: {type: 'string', isMultiple: true, default: []},
 			actor: {type: 'string'},
 			run: {type: 'string'},
+			ownerPid: {type: 'number'},
 			model: {type: 'string'},
 			timeout: {type: 'number'},
 			codex: {type: 'string'},

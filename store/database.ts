@@ -1,7 +1,7 @@
 import {mkdirSync} from 'node:fs';
 import {dirname} from 'node:path';
 import Database from 'better-sqlite3';
-import {RUNS_SCHEMA_SQL} from './runs.js';
+import {migrateRunsOwnership, RUNS_SCHEMA_SQL} from './runs.js';
 
 export type Db = Database.Database;
 
@@ -81,7 +81,7 @@ export function openDatabase(path: string, options: {busyTimeoutMs?: number} = {
 }
 
 /** Bump when the schema changes; every statement in it is idempotent (IF NOT EXISTS). */
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
 
 function migrate(db: Db): void {
 	if ((db.pragma('user_version', {simple: true}) as number) >= SCHEMA_VERSION) {
@@ -90,6 +90,8 @@ function migrate(db: Db): void {
 
 	db.transaction(() => {
 		db.exec(SCHEMA_SQL);
+		// Runs made before version 3 have no owner_pid / process_group yet: added before the index on them.
+		if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'runs'").get()) migrateRunsOwnership(db);
 		db.exec(RUNS_SCHEMA_SQL);
 		db.pragma(`user_version = ${SCHEMA_VERSION}`);
 	}).immediate();

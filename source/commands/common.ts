@@ -2,6 +2,7 @@ import {existsSync} from 'node:fs';
 import {homedir} from 'node:os';
 import {join, resolve} from 'node:path';
 import {openStore, StoreError, type Store} from '../../store/index.js';
+import {reapAbandonedRuns} from '../codex/reap.js';
 import {safeJson} from '../text/sanitize.js';
 import {UsageError, type CommandContext} from './context.js';
 
@@ -22,7 +23,10 @@ export function openExistingStore(context: CommandContext): Store {
 		throw new StoreError({error: 'not_found', message: `no database at ${path}; create one with \`sift demo\` or \`sift import FILE --db ${path}\``});
 	}
 
-	return openStore(path);
+	const store = openStore(path);
+	// Every start of sift closes the runs a killed sift left behind (cheap when there are none).
+	reapAbandonedRuns(store.db, context.env);
+	return store;
 }
 
 /** --channel, else the only channel of the database. */
