@@ -47,7 +47,8 @@ type CacheEntry = {mtimeMs: number; checkedAt: number};
  */
 export async function preflightLogin(binary: string, options: LoginOptions & {stateDir: string; now?: number}): Promise<LoginCheck> {
 	const now = options.now ?? Date.now();
-	const key = `${binary}\0${options.keepApiEnv ? 'keep' : 'scrub'}`;
+	// Another CODEX_HOME is another login; kept API variables can log in on their own.
+	const key = [binary, options.env.CODEX_HOME ?? '', options.keepApiEnv ? 'keep' : 'scrub'].join('\0');
 	const mtimeMs = modifiedAt(binary);
 	const cached = readCache(options.stateDir)[key];
 	if (cached && cached.mtimeMs === mtimeMs && now - cached.checkedAt >= 0 && now - cached.checkedAt < LOGIN_CACHE_MS) {

@@ -141,7 +141,7 @@ async function executeRun(context: RunContext): Promise<RunResult> {
 	const stall = new StallWatch(stallNoticeMs(options, context.env), message => context.feed.push({type: 'stall', message}));
 	let launched: Launched;
 	try {
-		launched = await launch(context, startedAt + timeoutMs, line => {
+		launched = await launch(context, startedAt + timeoutMs, () => stall.begin(), line => {
 			log.stdout(line);
 			const event = parseEventLine(line);
 			const updates = event ? tracker.apply(event) : [];
@@ -193,11 +193,15 @@ function describeActivity(event: CodexEvent | undefined, updates: RunUpdate[]): 
  */
 class StallWatch {
 	private lastHeardAt = Date.now();
-	private last = 'nothing yet';
+	private last = 'Codex started';
 	private timer: NodeJS.Timeout | undefined;
 
-	constructor(private readonly intervalMs: number, private readonly say: (message: string) => void) {
-		this.arm(intervalMs);
+	constructor(private readonly intervalMs: number, private readonly say: (message: string) => void) {}
+
+	/** Codex runs: its silence counts from now. */
+	begin(): void {
+		this.lastHeardAt = Date.now();
+		this.arm(this.intervalMs);
 	}
 
 	heard(activity: string): void {
@@ -218,7 +222,7 @@ class StallWatch {
 
 	private fire(): void {
 		const silentMs = Date.now() - this.lastHeardAt;
-		this.say(`no progress from Codex for ${Math.round(silentMs / 1000)} s (last: ${this.last})`);
+		this.say(`no progress from Codex for ${Math.max(1, Math.round(silentMs / 1000))} s (last: ${this.last})`);
 		this.arm(this.intervalMs);
 	}
 }
@@ -248,7 +252,7 @@ function resultOf(context: RunContext, tracker: RunTracker, decision: Decision, 
 type Launched = ({exit: ChildExit} | {decision: Decision}) & {loginCommand: string | null};
 
 /** Finds and starts Codex; a run that never got a process says why as a ready decision. */
-async function launch(context: RunContext, deadlineAt: number, onLine: (line: string) => void): Promise<Launched> {
+async function launch(context: RunContext, deadlineAt: number, onSpawn: () => void, onLine: (line: string) => void): Promise<Launched> {
 	const {options, env, runId, stateDir} = context;
 	const lookup = resolveCodexBinary(options.codex, env);
 	if (!lookup.ok) return {decision: {outcome: 'codex_missing', error: lookup.message}, loginCommand: null};
@@ -295,7 +299,10 @@ async function launch(context: RunContext, deadlineAt: number, onLine: (line: st
 			killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
 			drainGraceMs: options.drainGraceMs ?? DEFAULT_DRAIN_GRACE_MS,
 			onLine,
-			onSpawn: options.hooks?.spawned,
+			onSpawn(group) {
+				onSpawn();
+				options.hooks?.spawned?.(group);
+			},
 		});
 		if (exit.startError?.code === 'ENOENT') return ready({outcome: 'codex_missing', error: `Codex CLI could not be started (${binary}: not found). ${INSTALL_HINT}`});
 		if (exit.startError) return ready({outcome: 'failed', error: `Codex CLI could not be started: ${exit.startError.message}`});

@@ -10,7 +10,8 @@
 // FAKE_CODEX_CALLS     append one line per invocation (to count probes)
 // FAKE_CODEX_TIMELINE  append {mark, at} (epoch ms, sub-ms) at start, and when the first step and the answer are written
 // FAKE_CODEX_HELP      "old": `exec --help` does not list --ignore-rules
-// FAKE_CODEX_LOGGED_IN "0": `login status` says "Not logged in" and exits 1
+// FAKE_CODEX_LOGGED_IN "0": `login status` says "Not logged in" and exits 1; "api-key": logged in
+//                      only while OPENAI_API_KEY is in its environment
 //
 // stdout and stderr are written with blocking writeSync, so a reader that does not drain a pipe
 // really blocks this process, as it would block Codex.
@@ -46,6 +47,7 @@ async function main() {
 	if (argv[0] === '--version' || argv[0] === '-V') return exitWith(0, out, 'codex-cli 0.171.0-fake');
 	if (argv[0] === 'login' && argv[1] === 'status') {
 		if (env.FAKE_CODEX_LOGGED_IN === '0') return exitWith(1, err, 'Not logged in');
+		if (env.FAKE_CODEX_LOGGED_IN === 'api-key') return env.OPENAI_API_KEY ? exitWith(0, err, 'Logged in using an API key') : exitWith(1, err, 'Not logged in');
 		return exitWith(0, err, 'Logged in using ChatGPT');
 	}
 	if (argv[0] !== 'exec') return exitWith(2, err, `error: unrecognized subcommand '${argv[0] ?? ''}'`);
