@@ -93,13 +93,16 @@ describe('no Codex outlives `sift run`', () => {
 
 describe('stalls are visible', () => {
 	it('says "no progress from Codex" after each silent interval, naming the last step', async () => {
-		const setup = setUp({FAKE_CODEX_MODE: 'hang', SIFT_STALL_NOTICE_MS: '400'});
-		const result = sift(['run', 'Triage', '--db', setup.db, '--timeout', '2'], setup.env);
-		expect(result.code).toBe(5);
-		const stalls = result.stderr.split('\n').filter(line => line.includes('no progress from Codex for'));
-		expect(stalls.length).toBeGreaterThanOrEqual(2);
-		expect(stalls.every(line => /^ {2}! no progress from Codex for \d+ s \(last: .+\)$/.test(line))).toBe(true);
-		expect(stalls.some(line => /\(last: list_record_items.*\(running\)\)$/.test(line))).toBe(true);
+		const setup = setUp();
+		const run = await startHangingRun(setup, {SIFT_STALL_NOTICE_MS: '300'});
+		const stalls = () => run.stderr().split('\n').filter(line => line.includes('no progress from Codex for'));
+		for (const stopAt = Date.now() + 20_000; stalls().length < 2 && Date.now() < stopAt; ) await new Promise(resolve => setTimeout(resolve, 100));
+		run.child.kill('SIGINT');
+		await run.child;
+		expect(stalls().length).toBeGreaterThanOrEqual(2);
+		expect(stalls().every(line => /^ {2}! no progress from Codex for \d+ s \(last: .+\)$/.test(line))).toBe(true);
+		// Codex's last line before it went silent was the start of this tool call.
+		expect(stalls().at(-1)).toMatch(/\(last: list_record_items.*\(running\)\)$/);
 	});
 });
 
