@@ -24,7 +24,9 @@ export type LoginOptions = {env: NodeJS.ProcessEnv; keepApiEnv?: boolean; timeou
 export async function checkLogin(binary: string, options: LoginOptions): Promise<LoginCheck> {
 	const command = buildLoginStatusCommand({env: options.env, keepApiEnv: options.keepApiEnv});
 	const result = await runQuick(binary, command.args, {env: command.env, timeoutMs: options.timeoutMs, signal: options.signal});
-	const text = firstLine(result.stderr) || firstLine(result.stdout);
+	// Codex may print warnings first (e.g. about its home folder): the line about the login is the one to show.
+	const lines = `${result.stderr}\n${result.stdout}`.split('\n').map(line => line.trim()).filter(Boolean);
+	const text = lines.find(line => /logged|log in|login|unauthori[sz]ed|\b401\b/i.test(line)) ?? lines[0] ?? '';
 	const advice = loginCommand(binary, options.env);
 	if (result.exitCode === 0) return {state: 'logged_in', detail: text || 'logged in', command: advice};
 	if (result.startError) return {state: 'unknown', detail: result.startError, command: advice};
@@ -96,6 +98,14 @@ function remember(stateDir: string, key: string, entry: CacheEntry): void {
 	}
 }
 
-function firstLine(text: string): string {
-	return text.trim().split('\n', 1)[0]!.trim();
+/**
+ * Whether a run needs Codex's own login. With `--codex-config model_provider=...` the run talks to
+ * another provider (its own key, a local endpoint), where `codex login status` says nothing about
+ * whether the run can work: only the default OpenAI provider is checked. (The user's config file
+ * is ignored by runs, so the overrides are the whole story.)
+ */
+export function loginRequired(codexConfig: readonly string[] = []): boolean {
+	const provider = codexConfig.filter(pair => /^\s*model_provider\s*=/.test(pair)).at(-1);
+	if (provider === undefined) return true;
+	return /^\s*model_provider\s*=\s*["']?openai["']?\s*$/.test(provider);
 }

@@ -5,7 +5,7 @@ import {superviseChild, type ChildExit} from './child.js';
 import {buildCodexCommand} from './command.js';
 import {trackActiveRun} from './active.js';
 import {UpdateFeed} from './feed.js';
-import {preflightLogin} from './login.js';
+import {loginRequired, preflightLogin} from './login.js';
 import {decideOutcome, notLoggedIn, type Decision, type Outcome} from './outcome.js';
 import {newRunId, resolveStateDir, runLogPath, runWorkDir, siftEntry} from './paths.js';
 import {probeOptionalFlags} from './probe.js';
@@ -266,9 +266,9 @@ async function launch(context: RunContext, deadlineAt: number, onSpawn: () => vo
 		return ready({outcome: 'failed', error: (error as Error).message});
 	}
 	// The same check as `sift doctor`: without a login, Codex would only fail later and slower.
-	const preflight = await preflightLogin(binary, {env, keepApiEnv: options.keepApiEnv, stateDir, signal: context.signal});
+	const preflight = loginRequired(options.codexConfig) ? await preflightLogin(binary, {env, keepApiEnv: options.keepApiEnv, stateDir, signal: context.signal}) : undefined;
 	if (context.signal.aborted) return ready({outcome: 'cancelled', error: 'Cancelled before Codex started.'});
-	if (preflight.state === 'logged_out') return ready(notLoggedIn(`Codex is not logged in (\`codex login status\` says: ${preflight.detail})`, preflight.command));
+	if (preflight?.state === 'logged_out') return ready(notLoggedIn(`Codex is not logged in (\`codex login status\` says: ${preflight.detail})`, preflight.command));
 	const supportedFlags = await probeOptionalFlags(binary, {stateDir, env, signal: context.signal});
 	// cancel() can first be called here: startRun has returned by the time the probe yields.
 	if (context.signal.aborted) return ready({outcome: 'cancelled', error: 'Cancelled before Codex started.'});

@@ -1,5 +1,5 @@
 import {INSTALL_HINT, resolveCodexBinary, type CodexBinary} from '../codex/binary.js';
-import {checkLogin, type LoginCheck} from '../codex/login.js';
+import {checkLogin, loginRequired, type LoginCheck} from '../codex/login.js';
 import {loginHint} from '../codex/outcome.js';
 import {resolveStateDir} from '../codex/paths.js';
 import {OPTIONAL_FLAGS, probeOptionalFlags} from '../codex/probe.js';
@@ -32,7 +32,7 @@ async function runChecks(context: CommandContext): Promise<Check[]> {
 	const [version, login, flags] = await Promise.all([
 		runQuick(binary, ['--version'], {env: context.env}),
 		// The very check a run makes before it starts (same command, same scrubbed environment).
-		checkLogin(binary, {env: context.env, keepApiEnv: context.flags.keepApiEnv}),
+		loginRequired(context.flags.codexConfig) ? checkLogin(binary, {env: context.env, keepApiEnv: context.flags.keepApiEnv}) : undefined,
 		probeOptionalFlags(binary, {stateDir: resolveStateDir(context.env), env: context.env}),
 	]);
 	const missing = OPTIONAL_FLAGS.filter(flag => !flags.includes(flag));
@@ -55,7 +55,8 @@ function versionCheck(result: QuickResult): Check {
 	return {name: 'codex version', ok: false, detail: failureDetail(result, text), fix: `the binary does not run; reinstall it. ${INSTALL_HINT}`};
 }
 
-function loginCheck(login: LoginCheck): Check {
+function loginCheck(login: LoginCheck | undefined): Check {
+	if (!login) return {name: 'codex login', ok: true, detail: 'not needed: --codex-config picks another model provider', fix: null};
 	if (login.state === 'logged_in') return {name: 'codex login', ok: true, detail: login.detail, fix: null};
 	return {name: 'codex login', ok: false, detail: login.detail, fix: loginHint(login.command)};
 }
