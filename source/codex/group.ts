@@ -14,7 +14,7 @@ export type TerminationSignal = (typeof TERMINATION_SIGNALS)[number];
 const SIGNAL_NUMBERS: Record<TerminationSignal, number> = {SIGHUP: 1, SIGINT: 2, SIGTERM: 15};
 
 /** If stopping after a signal takes longer than this, sift exits anyway (its groups are killed on exit). */
-const FORCED_EXIT_MS = 5000;
+const FORCED_EXIT_MS = 8000;
 
 /**
  * While installed, SIGINT, SIGTERM and SIGHUP (the terminal closed) stop sift's runs instead of
