@@ -51,13 +51,16 @@ export function isProcessAlive(pid: number): boolean {
 }
 
 /**
- * Kills what is left of an abandoned run: SIGKILL to its group if a member still runs. On Linux
- * only when a live member's command line names the run, so a group id reused since is left alone.
+ * Kills what is left of an abandoned run: SIGKILL to its group if a member still runs. The group
+ * id is Codex's pid. While Codex (the leader) lives, its command line must name the run, so a
+ * group id reused since is left alone (on Linux, where that can be read); once the leader is gone
+ * the id cannot be reused while members are left, so they are the run's.
  * True when the group was signalled.
  */
 export function killAbandonedGroup(group: number, runId: string): boolean {
 	if (!groupIsRunning(group)) return false;
-	if (process.platform === 'linux' && !liveMembers(group).some(pid => commandLineOf(pid).includes(runId))) return false;
+	const leader = String(group);
+	if (process.platform === 'linux' && isRunningMember(leader, group) && !commandLineOf(leader).includes(runId)) return false;
 	return signalGroup(group, 'SIGKILL');
 }
 

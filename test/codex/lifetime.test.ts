@@ -1,5 +1,5 @@
 import {execFileSync} from 'node:child_process';
-import {mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync} from 'node:fs';
+import {existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import {execa, type ResultPromise} from 'execa';
@@ -7,7 +7,7 @@ import {beforeAll, describe, expect, it} from 'vitest';
 import {loadRunHistory} from '../../source/ui/history.js';
 import {ensureBuilt, sift, SIFT_ENTRY} from '../support/cli.js';
 import {setUp, type Setup} from './cli-setup.js';
-import {FAKE_CODEX, liveGroupMembers, readPids, tempDir} from './support.js';
+import {FAKE_CODEX, isAlive, liveGroupMembers, readPids, tempDir} from './support.js';
 
 beforeAll(() => ensureBuilt());
 
@@ -76,6 +76,34 @@ describe('no Codex outlives `sift run`', () => {
 		expect(listing.stdout).toMatch(new RegExp(`^${run.runId}  abandoned`));
 		expect(await runIsGone(run.runId, run.group)).toBe(true);
 		expect(runsJson(setup)).toMatchObject([{id: run.runId, outcome: 'abandoned', error: expect.stringContaining('gone')}]);
+	});
+
+	it('SIGKILL: the orphaned Codex loses write access at once — its MCP server refuses a later edit and exits within 2 s', async () => {
+		const setup = setUp();
+		const trigger = path.join(setup.dir, 'edit-now');
+		const answer = path.join(setup.dir, 'edit-answer');
+		const run = await startHangingRun(setup, {
+			FAKE_CODEX_MODE: 'mcp-hang',
+			FAKE_CODEX_EDIT: JSON.stringify({record_channel_id: 'bugs', item_id: setup.ids[0], values: {ticket: 'HIJACKED'}}),
+			FAKE_CODEX_EDIT_TRIGGER: trigger,
+			FAKE_CODEX_EDIT_RESULT: answer,
+		});
+		// The fake codex writes its own pid, then its MCP server's (sift renames its process: argv does not show it).
+		const [, server] = readPids(setup.env.FAKE_CODEX_PIDFILE!);
+		expect(liveGroupMembers(run.group)).toContain(server);
+		run.child.kill('SIGKILL');
+		await run.child;
+		writeFileSync(trigger, '');
+		for (const stopAt = Date.now() + 10_000; !existsSync(answer) && Date.now() < stopAt; ) await new Promise(resolve => setTimeout(resolve, 50));
+		expect(readFileSync(answer, 'utf8')).toBe('closed');
+		expect(isAlive(server!)).toBe(false);
+		// The Codex itself is still there (nothing could stop it yet); its edit was not applied.
+		expect(liveGroupMembers(run.group).length).toBeGreaterThan(0);
+		const tickets = (JSON.parse(sift(['list', '--db', setup.db, '--json'], setup.env).stdout) as {items: Array<{preview: {ticket: string}}>}).items.map(item => item.preview.ticket);
+		expect(tickets).not.toContain('HIJACKED');
+		// That `sift list` was a sift start: it closed the run and killed what was left.
+		expect(await runIsGone(run.runId, run.group)).toBe(true);
+		expect(runsJson(setup)).toMatchObject([{id: run.runId, outcome: 'abandoned'}]);
 	});
 
 	it('a run of a live sift is left alone by another sift', async () => {
