@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import {migrateToChannelIndexes} from './channels.js';
 import {StoreError} from './errors.js';
 import {canWrite, createPrivateFile, ensurePrivateDir, removeStoreFiles, restrictCompanions} from './files.js';
-import {RUNS_SCHEMA_SQL} from './runs.js';
+import {migrateRunsOwnership, RUNS_SCHEMA_SQL} from './runs.js';
 import {checkIsStore, openReadOnly, SIFT_APPLICATION_ID} from './store-file.js';
 import {setLockPolicy, withWriteLock} from './write-lock.js';
 
@@ -183,8 +183,14 @@ function scopeIdempotencyKeys(db: Db): void {
 	}
 }
 
+/** v3: runs made before it have no owner_pid / process_group yet; added before the index on them. */
+function addRunOwnership(db: Db): void {
+	if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'runs'").get()) migrateRunsOwnership(db);
+}
+
+/** Steps before SCHEMA_SQL, in order. */
+const MIGRATION_STEPS: Array<(db: Db) => void> = [scopeIdempotencyKeys, addRunOwnership];
 /** v3: per-channel partial indexes replace the indexes over every channel's rows. */
-const MIGRATION_STEPS: Array<(db: Db) => void> = [scopeIdempotencyKeys];
 const AFTER_SCHEMA_STEPS: Array<(db: Db) => void> = [migrateToChannelIndexes];
 
 function migrate(db: Db): void {

@@ -15,9 +15,23 @@ CREATE TABLE IF NOT EXISTS runs (
 	rejections INTEGER NOT NULL DEFAULT 0,
 	followups_opened INTEGER NOT NULL DEFAULT 0,
 	error TEXT,
-	log_path TEXT
+	log_path TEXT,
+	owner_pid INTEGER,
+	process_group INTEGER
 );
+CREATE INDEX IF NOT EXISTS runs_unfinished ON runs(id) WHERE finished_at IS NULL;
 `;
+
+/**
+ * Adds the columns that tie a run to its processes (the sift that owns it, Codex's process group)
+ * to a runs table made before they existed, and the index of unfinished runs. Idempotent.
+ */
+export function migrateRunsOwnership(db: Db): void {
+	const columns = new Set((db.prepare('PRAGMA table_info(runs)').all() as Array<{name: string}>).map(column => column.name));
+	if (!columns.has('owner_pid')) db.exec('ALTER TABLE runs ADD COLUMN owner_pid INTEGER');
+	if (!columns.has('process_group')) db.exec('ALTER TABLE runs ADD COLUMN process_group INTEGER');
+	db.exec('CREATE INDEX IF NOT EXISTS runs_unfinished ON runs(id) WHERE finished_at IS NULL');
+}
 
 export type RunStart = {
 	id: string;
@@ -26,6 +40,8 @@ export type RunStart = {
 	instruction: string;
 	startedAt: string;
 	logPath: string | null;
+	/** The sift process that runs it: when it is gone, so is every reason for the run to go on. */
+	ownerPid?: number | null;
 };
 
 export type RunEnd = {
@@ -36,6 +52,8 @@ export type RunEnd = {
 	rejections: number;
 	followupsOpened: number;
 	error: string | null;
+	/** Leave a run that already has its end alone (another sift may have just finished it). */
+	onlyIfUnfinished?: boolean;
 };
 
 /** A runs row with its JSON columns parsed; finished_at and outcome stay null while the run is going (or if sift died). */
@@ -53,15 +71,29 @@ export type RunRow = {
 	followups_opened: number;
 	error: string | null;
 	log_path: string | null;
+	owner_pid: number | null;
+	process_group: number | null;
 };
 
 type StoredRunRow = Omit<RunRow, 'item_ids' | 'usage'> & {item_ids: string; usage: string | null};
 
 export function recordRunStart(db: Db, run: RunStart): void {
 	db.prepare(
-		`INSERT INTO runs (id, channel_id, item_ids, instruction, started_at, log_path)
-		 VALUES (@id, @channelId, @itemIds, @instruction, @startedAt, @logPath)`,
-	).run({...run, itemIds: JSON.stringify(run.itemIds)});
+		`INSERT INTO runs (id, channel_id, item_ids, instruction, started_at, log_path, owner_pid)
+		 VALUES (@id, @channelId, @itemIds, @instruction, @startedAt, @logPath, @ownerPid)`,
+	).run({...run, itemIds: JSON.stringify(run.itemIds), ownerPid: run.ownerPid ?? null});
+}
+
+/** Codex's process group, once it started: what must be killed if the run is abandoned. */
+export function recordRunProcessGroup(db: Db, id: string, group: number): void {
+	db.prepare('UPDATE runs SET process_group = ? WHERE id = ?').run(group, id);
+}
+
+export type UnfinishedRun = {id: string; owner_pid: number | null; process_group: number | null; log_path: string | null};
+
+/** Runs without an end, through the partial index: cheap enough for every start of sift. */
+export function listUnfinishedRuns(db: Db): UnfinishedRun[] {
+	return db.prepare('SELECT id, owner_pid, process_group, log_path FROM runs WHERE finished_at IS NULL').all() as UnfinishedRun[];
 }
 
 /** Fills in how the run ended; false when no run has this id. */
@@ -69,9 +101,9 @@ export function recordRunEnd(db: Db, id: string, end: RunEnd): boolean {
 	const result = db
 		.prepare(
 			`UPDATE runs SET finished_at = @finishedAt, outcome = @outcome, usage = @usage, edits_applied = @editsApplied,
-			 rejections = @rejections, followups_opened = @followupsOpened, error = @error WHERE id = @id`,
+			 rejections = @rejections, followups_opened = @followupsOpened, error = @error WHERE id = @id${end.onlyIfUnfinished ? ' AND finished_at IS NULL' : ''}`,
 		)
-		.run({...end, id, usage: end.usage === null ? null : JSON.stringify(end.usage)});
+		.run({...withoutFlag(end), id, usage: end.usage === null ? null : JSON.stringify(end.usage)});
 	return result.changes === 1;
 }
 
@@ -97,4 +129,9 @@ function parseJson<T>(text: string, fallback: T): T {
 	} catch {
 		return fallback;
 	}
+}
+
+function withoutFlag(end: RunEnd): Omit<RunEnd, 'onlyIfUnfinished'> {
+	const {onlyIfUnfinished: _ignored, ...rest} = end;
+	return rest;
 }

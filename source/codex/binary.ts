@@ -1,4 +1,4 @@
-import {accessSync, constants, statSync} from 'node:fs';
+import {accessSync, constants, realpathSync, statSync} from 'node:fs';
 import path from 'node:path';
 import {packageRoot} from './paths.js';
 
@@ -33,6 +33,28 @@ function named(file: string, source: CodexBinary['source'], origin: string, env:
 
 function missing(reason: string): BinaryLookup {
 	return {ok: false, reason, message: `${reason} ${INSTALL_HINT}`};
+}
+
+/**
+ * The login command as the person can type it: `codex login` when `codex` on PATH is the binary
+ * in use, else the binary's own path (quoted for a shell if it needs to be).
+ */
+export function loginCommand(binary: string, env: NodeJS.ProcessEnv = process.env): string {
+	const onPath = searchPath('codex', env.PATH ?? '');
+	if (onPath && sameFile(onPath, binary)) return 'codex login';
+	return `${shellWord(binary)} login`;
+}
+
+function sameFile(a: string, b: string): boolean {
+	try {
+		return realpathSync(a) === realpathSync(b);
+	} catch {
+		return path.resolve(a) === path.resolve(b);
+	}
+}
+
+function shellWord(word: string): string {
+	return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }
 
 function searchPath(name: string, searchPathValue: string): string | undefined {

@@ -19,6 +19,8 @@ export type ChildOptions = {
 	/** How long stdout may stay open after the child exited (a grandchild can hold it forever). */
 	drainGraceMs: number;
 	onLine: (line: string) => void;
+	/** Told the group id as soon as the child runs, before its first line. */
+	onSpawn?: (group: number) => void;
 };
 
 export type ChildExit = {
@@ -68,6 +70,7 @@ export async function superviseChild(options: ChildOptions): Promise<ChildExit> 
 	trackGroup(group);
 	const watch = new Watch(options, exited);
 	try {
+		options.onSpawn?.(group);
 		await readUntilDone(lines, watch, options.onLine);
 	} finally {
 		// Also when onLine throws (the run log cannot be written): the run's processes still go.

@@ -23,6 +23,8 @@ export type CommandInput = {
 	/** Absolute paths: Codex starts the server from the run folder with an environment of its own. */
 	nodePath: string;
 	siftEntry: string;
+	/** The sift process that owns the run: the MCP server stops serving once it is gone. */
+	ownerPid: number;
 	/** Optional flags the probe found in this binary's `exec --help`. */
 	supportedFlags: readonly OptionalFlag[];
 	model?: string;
@@ -60,8 +62,8 @@ export function buildCodexCommand(input: CommandInput): CodexCommand {
  * This run's server as one TOML inline table. The approval mode is scoped to this server only:
  * under approval_policy="never" Codex refuses every destructive MCP call unless it is approved.
  */
-export function mcpServerToml(input: Pick<CommandInput, 'nodePath' | 'siftEntry' | 'dbPath' | 'channelId' | 'runId'>): string {
-	const args = [input.siftEntry, 'mcp', '--db', input.dbPath, '--grant', input.channelId, '--actor', 'agent', '--run', input.runId];
+export function mcpServerToml(input: Pick<CommandInput, 'nodePath' | 'siftEntry' | 'dbPath' | 'channelId' | 'runId' | 'ownerPid'>): string {
+	const args = [input.siftEntry, 'mcp', '--db', input.dbPath, '--grant', input.channelId, '--actor', 'agent', '--run', input.runId, '--owner-pid', String(input.ownerPid)];
 	return inlineTable([
 		['command', tomlString(input.nodePath)],
 		['args', tomlArray(args)],
@@ -93,6 +95,14 @@ export function tomlString(value: string): string {
 		else out += char;
 	}
 	return out + '"';
+}
+
+/**
+ * `codex login status`, in the environment a run gets: what `sift doctor` reports and what the
+ * preflight before a run checks are the same question asked the same way.
+ */
+export function buildLoginStatusCommand(input: Pick<CommandInput, 'env' | 'keepApiEnv'>): CodexCommand {
+	return {args: ['login', 'status'], env: childEnv(input.env, input.keepApiEnv ?? false)};
 }
 
 function childEnv(env: NodeJS.ProcessEnv, keepApiEnv: boolean): NodeJS.ProcessEnv {

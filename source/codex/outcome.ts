@@ -1,4 +1,8 @@
-export const OUTCOMES = ['ok', 'partial', 'failed', 'auth_required', 'timed_out', 'cancelled', 'codex_missing'] as const;
+/**
+ * `abandoned` is never decided here: it is recorded for a run whose sift died (SIGKILL, a crash)
+ * before the run ended, when a later sift finds it (see reap.ts).
+ */
+export const OUTCOMES = ['ok', 'partial', 'failed', 'auth_required', 'timed_out', 'cancelled', 'codex_missing', 'abandoned'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
 /** What the run learned from the stream, stderr and the process, in the terms of SPEC §4. */
@@ -14,12 +18,15 @@ export type OutcomeFacts = {
 	stderrTail: string;
 	exitCode: number | null;
 	signal: string | null;
+	/** How to log in with the binary in use (`codex login`, else its path); see binary.ts. */
+	loginCommand?: string;
 };
 
 export type Decision = {outcome: Outcome; error: string | null};
 
 const AUTH_PATTERN = /\b401\b|unauthori[sz]ed|not logged in|please log in|sign in/i;
-export const LOGIN_HINT = 'Run `codex login` and try again.';
+export const loginHint = (command = 'codex login') => `Run \`${command}\` and try again.`;
+export const LOGIN_HINT = loginHint();
 
 /** SPEC §4 outcome rules. The exit status never decides on its own; it only words the last fallback. */
 export function decideOutcome(facts: OutcomeFacts): Decision {
@@ -27,20 +34,25 @@ export function decideOutcome(facts: OutcomeFacts): Decision {
 	if (facts.stoppedBy === 'deadline') {
 		return {outcome: 'timed_out', error: `Codex did not finish within ${Math.round(facts.timeoutMs / 1000)} s; it was stopped.`};
 	}
-	if (facts.turnFailedMessage !== null) return failure(facts.turnFailedMessage);
+	if (facts.turnFailedMessage !== null) return failure(facts.turnFailedMessage, facts.loginCommand);
 	if (facts.text && facts.turnCompleted) return {outcome: 'ok', error: null};
 	if (facts.text) return {outcome: 'partial', error: `Codex stopped after answering, before finishing its turn (${exitDescription(facts)}).`};
 	if (facts.turnCompleted) return {outcome: 'failed', error: 'Codex finished its turn without an answer.'};
-	return failure(facts.lastErrorMessage ?? stderrReason(facts.stderrTail) ?? `Codex ended before finishing its turn (${exitDescription(facts)}).`);
+	return failure(facts.lastErrorMessage ?? stderrReason(facts.stderrTail) ?? `Codex ended before finishing its turn (${exitDescription(facts)}).`, facts.loginCommand);
 }
 
 export function isAuthFailure(message: string): boolean {
 	return AUTH_PATTERN.test(message);
 }
 
-function failure(message: string): Decision {
-	if (isAuthFailure(message)) return {outcome: 'auth_required', error: `Codex is not logged in or its login was refused (${message}). ${LOGIN_HINT}`};
+function failure(message: string, loginCommand?: string): Decision {
+	if (isAuthFailure(message)) return notLoggedIn(`Codex is not logged in or its login was refused (${message})`, loginCommand);
 	return {outcome: 'failed', error: message};
+}
+
+/** auth_required, with the login command that works for the binary in use. */
+export function notLoggedIn(reason: string, loginCommand?: string): Decision {
+	return {outcome: 'auth_required', error: `${reason}. ${loginHint(loginCommand)}`};
 }
 
 /**

@@ -1,35 +1,51 @@
 import type {Db} from '../../store/database.js';
-import {recordRunEnd, recordRunStart} from '../../store/runs.js';
+import {recordRunEnd, recordRunProcessGroup, recordRunStart} from '../../store/runs.js';
 import {newRunId, resolveStateDir, runLogPath} from './paths.js';
+import {RunLogWriter} from './runlog.js';
 import {startRun, type RunHandle, type RunOptions} from './runner.js';
 
 /**
  * startRun, with the run in the store's runs table: the row exists before Codex (and the MCP
- * server that tags its writes with the run id) starts, and is completed before `done` resolves.
+ * server that tags its writes with the run id) starts, names this process as its owner, gets
+ * Codex's process group as soon as it runs, and is completed before `done` resolves. A later sift
+ * uses owner and group to stop and close a run this process could not (see reap.ts).
+ * Throws, recording nothing, when the run log cannot be written.
  */
 export function startRecordedRun(db: Db, options: RunOptions): RunHandle {
 	const runId = options.runId ?? newRunId();
 	const stateDir = options.stateDir ?? resolveStateDir(options.env ?? process.env);
+	const logPath = runLogPath(stateDir, runId);
+	RunLogWriter.assertWritable(logPath);
 	recordRunStart(db, {
 		id: runId,
 		channelId: options.channelId,
 		itemIds: options.itemIds ?? [],
 		instruction: options.instruction,
 		startedAt: new Date().toISOString(),
-		logPath: runLogPath(stateDir, runId),
+		logPath,
+		ownerPid: process.pid,
 	});
-	const handle = startRun({...options, runId, stateDir});
-	const done = handle.done.then(result => {
-		recordRunEnd(db, result.runId, {
-			finishedAt: new Date().toISOString(),
-			outcome: result.outcome,
-			usage: result.usage,
-			editsApplied: result.editsApplied,
-			rejections: result.rejections,
-			followupsOpened: result.followupsOpened,
-			error: result.error,
-		});
-		return result;
+	return startRun({
+		...options,
+		runId,
+		stateDir,
+		hooks: {
+			spawned(group) {
+				recordRunProcessGroup(db, runId, group);
+				options.hooks?.spawned?.(group);
+			},
+			finished(result) {
+				recordRunEnd(db, result.runId, {
+					finishedAt: new Date().toISOString(),
+					outcome: result.outcome,
+					usage: result.usage,
+					editsApplied: result.editsApplied,
+					rejections: result.rejections,
+					followupsOpened: result.followupsOpened,
+					error: result.error,
+				});
+				options.hooks?.finished?.(result);
+			},
+		},
 	});
-	return {...handle, done};
 }

@@ -1,4 +1,4 @@
-import {appendFileSync, copyFileSync, constants, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync} from 'node:fs';
+import {appendFileSync, closeSync, copyFileSync, constants, mkdirSync, openSync, readFileSync, readdirSync, realpathSync, renameSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import type {Outcome} from './outcome.js';
 import {isRecord, parseEventLine, type CodexEvent} from './stream.js';
@@ -44,6 +44,20 @@ export class RunLogWriter {
 		mkdirSync(path.dirname(file), {recursive: true});
 	}
 
+	/**
+	 * Throws a one-line error unless the log can be created and appended to: checked before a run
+	 * is recorded, so a run whose log cannot be written never starts (nor stays "unfinished").
+	 */
+	static assertWritable(file: string): void {
+		try {
+			mkdirSync(path.dirname(file), {recursive: true});
+			closeSync(openSync(file, 'a'));
+		} catch (error) {
+			const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+			throw new RunLogError(`cannot write the run log ${file} (${reason}); make ${path.dirname(file)} writable, or point SIFT_STATE_DIR elsewhere`);
+		}
+	}
+
 	start(line: Omit<RunStartLine, 'sift'>): void {
 		this.append({sift: 'start', ...line});
 	}
@@ -63,6 +77,10 @@ export class RunLogWriter {
 	}
 }
 
+export class RunLogError extends Error {
+	override name = 'RunLogError';
+}
+
 export type RunLog = {
 	path: string;
 	start: RunStartLine | null;
@@ -76,12 +94,13 @@ export type RunLog = {
 /**
  * Reads a run log, repairing it: lines that are not JSON objects (a crash mid-write, damage) are
  * dropped, after the original file is copied beside it. Valid lines are never dropped.
+ * With `repair: false` the bad lines are skipped and the file is left as it is (for reading only).
  */
-export function loadRunLog(file: string): RunLog {
+export function loadRunLog(file: string, options: {repair?: boolean} = {}): RunLog {
 	const content = readFileSync(file, 'utf8');
 	const lines = content.split('\n').filter(line => line.trim() !== '');
 	const valid = lines.filter(line => parseObject(line));
-	const backupPath = valid.length === lines.length ? null : repair(file, valid);
+	const backupPath = valid.length === lines.length || options.repair === false ? null : repair(file, valid);
 	const log: RunLog = {path: file, start: null, end: null, events: [], backupPath};
 	for (const line of valid) addLine(log, line);
 	return log;
@@ -116,6 +135,22 @@ function parseObject(line: string): Record<string, unknown> | undefined {
 	try {
 		const value: unknown = JSON.parse(line);
 		return isRecord(value) ? value : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * The log file a runs row names, if it is a run log of this state dir: its real path (symlinks
+ * followed) is a `.jsonl` file directly inside `<state dir>/runs`. Anything else — a database
+ * naming some other file — is never read or rewritten; undefined then, and when it does not exist.
+ */
+export function runLogInside(stateDir: string, logPath: string | null): string | undefined {
+	if (!logPath) return undefined;
+	try {
+		const real = realpathSync(logPath);
+		const dir = realpathSync(runsDir(stateDir));
+		return path.dirname(real) === dir && real.endsWith('.jsonl') ? real : undefined;
 	} catch {
 		return undefined;
 	}

@@ -1,20 +1,24 @@
 import {mkdirSync, rmSync} from 'node:fs';
 import path from 'node:path';
-import {INSTALL_HINT, resolveCodexBinary} from './binary.js';
+import {INSTALL_HINT, loginCommand, resolveCodexBinary} from './binary.js';
 import {superviseChild, type ChildExit} from './child.js';
 import {buildCodexCommand} from './command.js';
+import {trackActiveRun} from './active.js';
 import {UpdateFeed} from './feed.js';
-import {decideOutcome, type Decision, type Outcome} from './outcome.js';
+import {loginRequired, preflightLogin} from './login.js';
+import {decideOutcome, notLoggedIn, type Decision, type Outcome} from './outcome.js';
 import {newRunId, resolveStateDir, runLogPath, runWorkDir, siftEntry} from './paths.js';
 import {probeOptionalFlags} from './probe.js';
 import {buildPrompt} from './prompt.js';
 import {RunLogWriter} from './runlog.js';
 import type {Step} from './steps.js';
-import {parseEventLine} from './stream.js';
+import {parseEventLine, type CodexEvent} from './stream.js';
 import {RunTracker, type RunUpdate, type Usage} from './tracker.js';
 import type {Turn} from './transcript.js';
 
 export const DEFAULT_RUN_DEADLINE_MS = 1_800_000;
+/** How long Codex may stay silent before the run says so, and again after each further such span. */
+export const DEFAULT_STALL_NOTICE_MS = 60_000;
 const DEFAULT_KILL_GRACE_MS = 3000;
 const DEFAULT_DRAIN_GRACE_MS = 250;
 
@@ -45,6 +49,15 @@ export type RunOptions = {
 	/** Default resolveStateDir(env). */
 	stateDir?: string;
 	runId?: string;
+	/** Default $SIFT_STALL_NOTICE_MS, else 60 s. */
+	stallNoticeMs?: number;
+	/** Told when Codex started (its pid is its process group) and when the result is final, before `done` resolves. */
+	hooks?: RunHooks;
+};
+
+export type RunHooks = {
+	spawned?: (group: number) => void;
+	finished?: (result: RunResult) => void;
 };
 
 export type RunResult = {
@@ -66,6 +79,8 @@ export type RunResult = {
 	stderrTail: string;
 	/** The Codex process, also its process group id; undefined when it never started. */
 	pid: number | undefined;
+	/** How to log in with the binary this run used (`codex login`, else its path); null without a binary. */
+	loginCommand: string | null;
 };
 
 /**
@@ -94,7 +109,9 @@ export function startRun(options: RunOptions): RunHandle {
 	const feed = new UpdateFeed<RunUpdate>();
 	const abort = new AbortController();
 	const done = executeRun({options, env, runId, stateDir, logPath, feed, signal: abort.signal}).finally(() => feed.close());
-	return {runId, logPath, updates: feed, cancel: () => abort.abort(), done};
+	const handle: RunHandle = {runId, logPath, updates: feed, cancel: () => abort.abort(), done};
+	trackActiveRun(handle);
+	return handle;
 }
 
 type RunContext = {
@@ -121,14 +138,23 @@ async function executeRun(context: RunContext): Promise<RunResult> {
 		model: options.model ?? null,
 	});
 	const tracker = new RunTracker();
-	const launched = await launch(context, startedAt + timeoutMs, line => {
-		log.stdout(line);
-		const event = parseEventLine(line);
-		if (event) for (const update of tracker.apply(event)) context.feed.push(update);
-	});
+	const stall = new StallWatch(stallNoticeMs(options, context.env), message => context.feed.push({type: 'stall', message}));
+	let launched: Launched;
+	try {
+		launched = await launch(context, startedAt + timeoutMs, () => stall.begin(), line => {
+			log.stdout(line);
+			const event = parseEventLine(line);
+			const updates = event ? tracker.apply(event) : [];
+			stall.heard(describeActivity(event, updates));
+			for (const update of updates) context.feed.push(update);
+		});
+	} finally {
+		stall.stop();
+	}
+
 	const child = 'exit' in launched ? launched.exit : undefined;
-	const decision = 'decision' in launched ? launched.decision : decideOutcome({...tracker, ...launched.exit, timeoutMs});
-	const result = resultOf(context, tracker, decision, child, Date.now() - startedAt);
+	const decision = 'decision' in launched ? launched.decision : decideOutcome({...tracker, ...launched.exit, timeoutMs, loginCommand: launched.loginCommand ?? undefined});
+	const result = resultOf(context, tracker, decision, child, Date.now() - startedAt, launched.loginCommand);
 	log.end({
 		run_id: runId,
 		finished_at: new Date().toISOString(),
@@ -144,10 +170,64 @@ async function executeRun(context: RunContext): Promise<RunResult> {
 		signal: result.signal,
 		stderr_tail: result.stderrTail,
 	});
+	options.hooks?.finished?.(result);
 	return result;
 }
 
-function resultOf(context: RunContext, tracker: RunTracker, decision: Decision, child: ChildExit | undefined, durationMs: number): RunResult {
+function stallNoticeMs(options: RunOptions, env: NodeJS.ProcessEnv): number {
+	const fromEnv = Number(env.SIFT_STALL_NOTICE_MS);
+	return options.stallNoticeMs ?? (Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : DEFAULT_STALL_NOTICE_MS);
+}
+
+/** The last thing Codex was seen doing, for the stall notice. */
+function describeActivity(event: CodexEvent | undefined, updates: RunUpdate[]): string {
+	const step = updates.filter(update => update.type === 'step').at(-1);
+	if (step?.type === 'step') return `${step.step.label}${step.step.status === 'running' ? ' (running)' : ` (${step.step.status})`}`;
+	if (updates.some(update => update.type === 'text')) return 'writing its answer';
+	return event ? `a ${event.type} event` : 'a line that was not an event';
+}
+
+/**
+ * Says when Codex has been silent for a whole interval, then again after every further interval,
+ * until it is heard from again or the run ends. Only a notice: the deadline still decides.
+ */
+class StallWatch {
+	private lastHeardAt = Date.now();
+	private last = 'Codex started';
+	private timer: NodeJS.Timeout | undefined;
+
+	constructor(private readonly intervalMs: number, private readonly say: (message: string) => void) {}
+
+	/** Codex runs: its silence counts from now. */
+	begin(): void {
+		this.lastHeardAt = Date.now();
+		this.arm(this.intervalMs);
+	}
+
+	heard(activity: string): void {
+		this.lastHeardAt = Date.now();
+		this.last = activity;
+		this.arm(this.intervalMs);
+	}
+
+	stop(): void {
+		clearTimeout(this.timer);
+	}
+
+	private arm(delay: number): void {
+		clearTimeout(this.timer);
+		this.timer = setTimeout(() => this.fire(), delay);
+		this.timer.unref();
+	}
+
+	private fire(): void {
+		const silentMs = Date.now() - this.lastHeardAt;
+		this.say(`no progress from Codex for ${Math.max(1, Math.round(silentMs / 1000))} s (last: ${this.last})`);
+		this.arm(this.intervalMs);
+	}
+}
+
+function resultOf(context: RunContext, tracker: RunTracker, decision: Decision, child: ChildExit | undefined, durationMs: number, loginCommand: string | null): RunResult {
 	return {
 		runId: context.runId,
 		outcome: decision.outcome,
@@ -165,25 +245,33 @@ function resultOf(context: RunContext, tracker: RunTracker, decision: Decision, 
 		signal: child?.signal ?? null,
 		stderrTail: child?.stderrTail ?? '',
 		pid: child?.pid,
+		loginCommand,
 	};
 }
 
-type Launched = {exit: ChildExit} | {decision: Decision};
+type Launched = ({exit: ChildExit} | {decision: Decision}) & {loginCommand: string | null};
 
 /** Finds and starts Codex; a run that never got a process says why as a ready decision. */
-async function launch(context: RunContext, deadlineAt: number, onLine: (line: string) => void): Promise<Launched> {
+async function launch(context: RunContext, deadlineAt: number, onSpawn: () => void, onLine: (line: string) => void): Promise<Launched> {
 	const {options, env, runId, stateDir} = context;
 	const lookup = resolveCodexBinary(options.codex, env);
-	if (!lookup.ok) return {decision: {outcome: 'codex_missing', error: lookup.message}};
+	if (!lookup.ok) return {decision: {outcome: 'codex_missing', error: lookup.message}, loginCommand: null};
+	const binary = lookup.binary.path;
+	const login = loginCommand(binary, env);
+	const ready = (decision: Decision): Launched => ({decision, loginCommand: login});
 	let prompt: string;
 	try {
 		prompt = buildPrompt({channelId: options.channelId, itemIds: options.itemIds ?? [], instruction: options.instruction, transcript: options.transcript});
 	} catch (error) {
-		return {decision: {outcome: 'failed', error: (error as Error).message}};
+		return ready({outcome: 'failed', error: (error as Error).message});
 	}
-	const supportedFlags = await probeOptionalFlags(lookup.binary.path, {stateDir, env, signal: context.signal});
+	// The same check as `sift doctor`: without a login, Codex would only fail later and slower.
+	const preflight = loginRequired(options.codexConfig) ? await preflightLogin(binary, {env, keepApiEnv: options.keepApiEnv, stateDir, signal: context.signal}) : undefined;
+	if (context.signal.aborted) return ready({outcome: 'cancelled', error: 'Cancelled before Codex started.'});
+	if (preflight?.state === 'logged_out') return ready(notLoggedIn(`Codex is not logged in (\`codex login status\` says: ${preflight.detail})`, preflight.command));
+	const supportedFlags = await probeOptionalFlags(binary, {stateDir, env, signal: context.signal});
 	// cancel() can first be called here: startRun has returned by the time the probe yields.
-	if (context.signal.aborted) return {decision: {outcome: 'cancelled', error: 'Cancelled before Codex started.'}};
+	if (context.signal.aborted) return ready({outcome: 'cancelled', error: 'Cancelled before Codex started.'});
 	const command = buildCodexCommand({
 		prompt,
 		runId,
@@ -191,6 +279,7 @@ async function launch(context: RunContext, deadlineAt: number, onLine: (line: st
 		dbPath: path.resolve(options.dbPath),
 		nodePath: process.execPath,
 		siftEntry: siftEntry(),
+		ownerPid: process.pid,
 		supportedFlags,
 		model: options.model,
 		codexConfig: options.codexConfig,
@@ -201,7 +290,7 @@ async function launch(context: RunContext, deadlineAt: number, onLine: (line: st
 	mkdirSync(workDir, {recursive: true});
 	try {
 		const exit = await superviseChild({
-			binary: lookup.binary.path,
+			binary,
 			args: command.args,
 			env: command.env,
 			cwd: workDir,
@@ -210,10 +299,14 @@ async function launch(context: RunContext, deadlineAt: number, onLine: (line: st
 			killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
 			drainGraceMs: options.drainGraceMs ?? DEFAULT_DRAIN_GRACE_MS,
 			onLine,
+			onSpawn(group) {
+				onSpawn();
+				options.hooks?.spawned?.(group);
+			},
 		});
-		if (exit.startError?.code === 'ENOENT') return {decision: {outcome: 'codex_missing', error: `Codex CLI could not be started (${lookup.binary.path}: not found). ${INSTALL_HINT}`}};
-		if (exit.startError) return {decision: {outcome: 'failed', error: `Codex CLI could not be started: ${exit.startError.message}`}};
-		return {exit};
+		if (exit.startError?.code === 'ENOENT') return ready({outcome: 'codex_missing', error: `Codex CLI could not be started (${binary}: not found). ${INSTALL_HINT}`});
+		if (exit.startError) return ready({outcome: 'failed', error: `Codex CLI could not be started: ${exit.startError.message}`});
+		return {exit, loginCommand: login};
 	} finally {
 		rmSync(workDir, {recursive: true, force: true});
 	}

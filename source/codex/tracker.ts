@@ -12,7 +12,9 @@ export type RunUpdate =
 	| {type: 'warning'; message: string}
 	/** A top-level error event, such as "Reconnecting... 2/5": not fatal by itself. */
 	| {type: 'notice'; message: string}
-	| {type: 'usage'; usage: Usage};
+	| {type: 'usage'; usage: Usage}
+	/** Not from the stream but from its silence: no line from Codex for a while (see runner.ts). */
+	| {type: 'stall'; message: string};
 
 const PHASES: Record<string, ItemPhase> = {'item.started': 'started', 'item.updated': 'updated', 'item.completed': 'completed'};
 

@@ -4,6 +4,7 @@ import {dirname, join, resolve} from 'node:path';
 import {openStore, StoreError, type Store, type StoreErrorBody} from '../../store/index.js';
 import {hintFor} from '../text/refusal.js';
 import {safeJson, sanitize, sanitizeValue} from '../text/sanitize.js';
+import {reapAbandonedRuns} from '../codex/reap.js';
 import {UsageError, type CommandContext} from './context.js';
 
 /** $XDG_DATA_HOME/sift, else ~/.local/share/sift. */
@@ -23,7 +24,10 @@ export function openExistingStore(context: CommandContext): Store {
 		throw new StoreError({error: 'not_found', message: `no database at ${path}; create one with \`sift demo\` or \`sift import FILE --db ${path}\``});
 	}
 
-	return openStore(path);
+	const store = openStore(path);
+	// Every start of sift closes the runs a killed sift left behind (cheap when there are none).
+	reapAbandonedRuns(store.db, context.env);
+	return store;
 }
 
 /** --channel, else the only channel of the database. */

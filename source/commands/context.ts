@@ -25,6 +25,7 @@ export type CliFlags = {
 	grant: string[];
 	actor?: string;
 	run?: string;
+	/** mcp: stop serving once this process is gone */
 	ownerPid?: number;
 	// codex runs
 	model?: string;

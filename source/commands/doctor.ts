@@ -1,5 +1,6 @@
 import {INSTALL_HINT, resolveCodexBinary, type CodexBinary} from '../codex/binary.js';
-import {LOGIN_HINT} from '../codex/outcome.js';
+import {checkLogin, loginRequired, type LoginCheck} from '../codex/login.js';
+import {loginHint} from '../codex/outcome.js';
 import {resolveStateDir} from '../codex/paths.js';
 import {OPTIONAL_FLAGS, probeOptionalFlags} from '../codex/probe.js';
 import {runQuick, type QuickResult} from '../codex/quick.js';
@@ -30,7 +31,8 @@ async function runChecks(context: CommandContext): Promise<Check[]> {
 	const binary = lookup.binary.path;
 	const [version, login, flags] = await Promise.all([
 		runQuick(binary, ['--version'], {env: context.env}),
-		runQuick(binary, ['login', 'status'], {env: context.env}),
+		// The very check a run makes before it starts (same command, same scrubbed environment).
+		loginRequired(context.flags.codexConfig) ? checkLogin(binary, {env: context.env, keepApiEnv: context.flags.keepApiEnv}) : undefined,
 		probeOptionalFlags(binary, {stateDir: resolveStateDir(context.env), env: context.env}),
 	]);
 	const missing = OPTIONAL_FLAGS.filter(flag => !flags.includes(flag));
@@ -53,11 +55,10 @@ function versionCheck(result: QuickResult): Check {
 	return {name: 'codex version', ok: false, detail: failureDetail(result, text), fix: `the binary does not run; reinstall it. ${INSTALL_HINT}`};
 }
 
-/** `codex login status` exits 0 when logged in, and 1 printing "Not logged in" when not. */
-function loginCheck(result: QuickResult): Check {
-	const text = firstLine(result.stderr) || firstLine(result.stdout);
-	if (result.exitCode === 0) return {name: 'codex login', ok: true, detail: text || 'logged in', fix: null};
-	return {name: 'codex login', ok: false, detail: failureDetail(result, text), fix: LOGIN_HINT};
+function loginCheck(login: LoginCheck | undefined): Check {
+	if (!login) return {name: 'codex login', ok: true, detail: 'not needed: --codex-config picks another model provider', fix: null};
+	if (login.state === 'logged_in') return {name: 'codex login', ok: true, detail: login.detail, fix: null};
+	return {name: 'codex login', ok: false, detail: login.detail, fix: loginHint(login.command)};
 }
 
 function failureDetail(result: QuickResult, text: string): string {

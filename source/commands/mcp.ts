@@ -1,7 +1,8 @@
 import {Grants, StoreError, type Actor} from '../../store/index.js';
 import {createSiftServer} from '../mcp/server.js';
+import {isProcessAlive} from '../codex/group.js';
 import {StdioLineTransport} from '../mcp/stdio-transport.js';
-import {databasePath, openExistingStore} from './common.js';
+import {databasePath, openExistingStore, wholeNumber} from './common.js';
 import {UsageError, type Command} from './context.js';
 
 const ACTOR_KINDS = ['agent', 'human'] as const;
@@ -27,6 +28,8 @@ const command: Command = async context => {
 		throw new UsageError('--run must be a run id of 1 to 128 characters');
 	}
 
+	const ownerPid = wholeNumber(context.flags.ownerPid, '--owner-pid', 1);
+
 	const store = openExistingStore(context);
 	try {
 		const known = new Set(store.listChannelNames().map(channel => channel.id));
@@ -45,13 +48,45 @@ const command: Command = async context => {
 		const transport = new StdioLineTransport(process.stdin, context.stdout, {log});
 		transport.onerror = error => log(`sift mcp: transport error: ${error.message}`);
 		await server.connect(transport);
-		log(`sift mcp: serving ${databasePath(context)} (grants: ${grants.join(', ')}; actor: ${kind}${runId === undefined ? '' : `, run ${runId}`})`);
-		await stdinClosed;
+		const owner = ownerPid === undefined ? undefined : watchOwner(ownerPid, transport);
+		log(`sift mcp: serving ${databasePath(context)} (grants: ${grants.join(', ')}; actor: ${kind}${runId === undefined ? '' : `, run ${runId}`}${ownerPid === undefined ? '' : `; owner ${ownerPid}`})`);
+		const ownerGone = await Promise.race([stdinClosed.then(() => false), owner?.gone ?? new Promise<never>(() => undefined)]);
+		owner?.dispose();
 		await server.close();
-		return 0;
+		if (!ownerGone) return 0;
+		log(`sift mcp: the sift that started this server (pid ${ownerPid}) is gone; no more requests are served`);
+		// Nothing reads stdin any more: without this the open pipe would keep the process alive.
+		process.stdin.destroy();
+		return 1;
 	} finally {
 		store.close();
 	}
 };
 
 export default command;
+
+/** How often the owner is looked for: an orphaned Codex loses write access within this (plus the exit). */
+const OWNER_POLL_MS = 500;
+
+/**
+ * The MCP server of a run serves only while the sift that owns the run lives: polled, and checked
+ * again before every incoming message, so a request that arrives after the owner died is never
+ * handled — the Codex left behind by a killed sift cannot change a record.
+ */
+function watchOwner(ownerPid: number, transport: StdioLineTransport) {
+	let resolveGone: (gone: true) => void = () => undefined;
+	const gone = new Promise<true>(resolve => (resolveGone = resolve));
+	const check = () => {
+		if (isProcessAlive(ownerPid)) return true;
+		resolveGone(true);
+		return false;
+	};
+
+	const timer = setInterval(check, OWNER_POLL_MS);
+	const handle = transport.onmessage;
+	transport.onmessage = message => {
+		if (check()) handle?.(message);
+	};
+
+	return {gone, dispose: () => clearInterval(timer)};
+}

@@ -1,4 +1,5 @@
 import type {Outcome} from '../codex/outcome.js';
+import {handleTerminationSignals} from '../codex/group.js';
 import {startRecordedRun} from '../codex/record.js';
 import type {RunResult} from '../codex/runner.js';
 import type {Step} from '../codex/steps.js';
@@ -17,6 +18,8 @@ export const EXIT_CODES: Record<Outcome, number> = {
 	auth_required: 4,
 	timed_out: 5,
 	cancelled: 130,
+	// Never the outcome of a run this command waits for: recorded later for a run whose sift died.
+	abandoned: 1,
 };
 
 const STATUS_MARK: Record<Step['status'], string> = {running: '…', done: '✓', failed: '✗'};
@@ -44,14 +47,15 @@ const run: Command = async context => {
 			env: context.env,
 		});
 		context.stderr.write(`sift: run ${handle.runId} on ${channelId}${itemIds.length > 0 ? ` (${itemIds.length} items)` : ''}\n`);
-		process.once('SIGINT', handle.cancel);
+		// Ctrl+C, kill, a closed terminal: the run (its whole process group) stops before sift exits.
+		const uninstall = handleTerminationSignals(() => handle.cancel());
 		try {
 			for await (const update of handle.updates) context.stderr.write(progressLine(update));
 			const result = await handle.done;
 			output(context, runJson(result), () => summary(result));
 			return EXIT_CODES[result.outcome];
 		} finally {
-			process.off('SIGINT', handle.cancel);
+			uninstall();
 		}
 	});
 };
@@ -64,6 +68,7 @@ function progressLine(update: RunUpdate): string {
 			return `  ${STATUS_MARK[update.step.status]} ${sanitize(update.step.label)}${update.step.result ? ` — ${sanitize(update.step.result)}` : ''}\n`;
 		case 'notice':
 		case 'warning':
+		case 'stall':
 			return `  ! ${sanitize(update.message)}\n`;
 		default:
 			return '';

@@ -1,8 +1,6 @@
-import {existsSync} from 'node:fs';
 import {StoreError} from '../../store/index.js';
-import {getRun, listRuns, type RunRow} from '../../store/runs.js';
-import {loadRunLog, type RunLog} from '../codex/runlog.js';
-import {RunTracker} from '../codex/tracker.js';
+import {historySteps, loadHistoryRun, loadRunHistory, type HistoryRun} from '../codex/history.js';
+import {resolveStateDir} from '../codex/paths.js';
 import {sanitize} from '../text/sanitize.js';
 import {output, wholeNumber, withStore} from './common.js';
 import {UsageError, type Command} from './context.js';
@@ -10,20 +8,24 @@ import {counted} from '../text/format.js';
 
 const DEFAULT_LIMIT = 20;
 
-/** `sift runs [RUN_ID]`: the run history, or one run with its steps replayed from its log. */
+/**
+ * `sift runs [RUN_ID]`: the run history of this database, or one run with its steps replayed from
+ * its log. The same list as R in the TUI (codex/history.ts); logs are read, never rewritten.
+ */
 const runs: Command = async context => {
 	if (context.input.length > 1) throw new UsageError('expected at most one run id');
 	const limit = wholeNumber(context.flags.limit, '--limit', 1) ?? DEFAULT_LIMIT;
+	const stateDir = resolveStateDir(context.env);
 	return withStore(context, store => {
 		const [runId] = context.input;
 		if (runId === undefined) {
-			const rows = listRuns(store.db, {limit}).map(withLoggedOutcome);
+			const rows = loadRunHistory(store.db, stateDir, limit).map(rowJson);
 			output(context, rows, () => historyText(rows));
 			return 0;
 		}
-		const row = getRun(store.db, runId);
-		if (!row) throw new StoreError({error: 'not_found', message: `no run ${JSON.stringify(runId).slice(0, 80)} in this database; \`sift runs\` lists them`});
-		const detail = runDetail(withLoggedOutcome(row));
+		const run = loadHistoryRun(store.db, stateDir, runId);
+		if (!run) throw new StoreError({error: 'not_found', message: `no run ${JSON.stringify(runId).slice(0, 80)} in this database; \`sift runs\` lists them`});
+		const detail = runDetail(run);
 		output(context, detail, () => detailText(detail));
 		return 0;
 	});
@@ -31,49 +33,46 @@ const runs: Command = async context => {
 
 export default runs;
 
-/**
- * A row without an outcome is a run in flight, or one whose sift died before writing it; its log
- * may still have the end line (sift died after the log, before the table), so that is the fallback.
- */
-function withLoggedOutcome(row: RunRow): RunRow {
-	if (row.outcome !== null) return row;
-	const end = readLog(row)?.end;
-	return end ? {...row, outcome: end.outcome, finished_at: end.finished_at, error: end.error, usage: end.usage} : row;
+/** The row as `--json` prints it: the table's columns (the log itself stays out). */
+function rowJson(run: HistoryRun) {
+	const {log: _log, text: _text, duration_ms: _duration, ...row} = run;
+	return row;
 }
 
-function readLog(row: RunRow): RunLog | undefined {
-	return row.log_path && existsSync(row.log_path) ? loadRunLog(row.log_path) : undefined;
+type RunJson = ReturnType<typeof rowJson>;
+
+function runDetail(run: HistoryRun) {
+	return {
+		...rowJson(run),
+		text: run.text,
+		steps: historySteps(run).map(({kind, label, status, result}) => ({kind, label, status, result})),
+		// The row names a log, but not one this state dir's runs folder holds (or it is gone): shown without it.
+		log_shown: run.log !== undefined,
+	};
 }
 
-function runDetail(row: RunRow) {
-	const log = readLog(row);
-	const tracker = new RunTracker();
-	for (const event of log?.events ?? []) tracker.apply(event);
-	return {...row, text: log?.end?.text ?? tracker.text, steps: tracker.steps.map(({kind, label, status, result}) => ({kind, label, status, result}))};
-}
-
-function historyText(rows: RunRow[]): string {
+function historyText(rows: RunJson[]): string {
 	if (rows.length === 0) return 'No runs yet. Start one with `sift run "INSTRUCTION"`, or with c in the TUI.';
 	return rows
 		.map(row => {
 			const counts = `${row.edits_applied} edited, ${row.rejections} refused`;
-			return `${row.id}  ${(row.outcome ?? 'unfinished').padEnd(13)} ${String(row.item_ids.length).padStart(3)} items  ${counts.padEnd(22)} ${oneLine(row.instruction)}`;
+			return `${sanitize(row.id)}  ${sanitize(row.outcome ?? 'unfinished').padEnd(13)} ${String(row.item_ids.length).padStart(3)} items  ${counts.padEnd(22)} ${oneLine(row.instruction)}`;
 		})
 		.join('\n');
 }
 
 function detailText(detail: ReturnType<typeof runDetail>): string {
 	const lines = [
-		`${detail.id}  ${detail.outcome ?? 'unfinished'}`,
-		`channel ${detail.channel_id}${detail.item_ids.length > 0 ? `, items ${detail.item_ids.join(', ')}` : ''}`,
-		`started ${detail.started_at}${detail.finished_at ? `, finished ${detail.finished_at}` : ''}`,
+		`${sanitize(detail.id)}  ${sanitize(detail.outcome ?? 'unfinished')}`,
+		sanitize(`channel ${detail.channel_id}${detail.item_ids.length > 0 ? `, items ${detail.item_ids.join(', ')}` : ''}`),
+		sanitize(`started ${detail.started_at}${detail.finished_at ? `, finished ${detail.finished_at}` : ''}`),
 		`instruction: ${oneLine(detail.instruction, 500)}`,
 		`${counted(detail.edits_applied, 'edit')} applied, ${detail.rejections} refused, ${counted(detail.followups_opened, 'follow-up')}`,
 	];
 	if (detail.error) lines.push(`error: ${sanitize(detail.error)}`);
 	for (const step of detail.steps) lines.push(`  ${step.status.padEnd(7)} ${sanitize(step.label)}${step.result ? ` — ${sanitize(step.result)}` : ''}`);
 	if (detail.text) lines.push('', sanitize(detail.text, {multiline: true}));
-	if (detail.log_path) lines.push('', `log: ${detail.log_path}`);
+	if (detail.log_path) lines.push('', `log: ${sanitize(detail.log_path)}${detail.log_shown ? '' : ' (not read: not a run log of this state dir, or missing)'}`);
 	return lines.join('\n');
 }
 

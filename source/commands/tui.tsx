@@ -1,7 +1,12 @@
 import {existsSync} from 'node:fs';
 import {openStore, StoreError} from '../../store/index.js';
-import {databasePath} from './common.js';
+import {exitCodeOfSignal} from '../codex/group.js';
+import {reapAbandonedRuns} from '../codex/reap.js';
+import {databasePath, wholeNumber} from './common.js';
 import type {Command} from './context.js';
+
+/** A run started from the TUI is stopped after 10 minutes unless --timeout says otherwise (`sift run`: 30). */
+const TUI_DEADLINE_S = 600;
 
 const CI_MARKERS = ['CI', 'CONTINUOUS_INTEGRATION'] as const;
 
@@ -28,6 +33,7 @@ async function loadWithoutCiMarkers<T>(load: () => Promise<T>): Promise<T> {
  */
 const tui: Command = async context => {
 	const dbPath = databasePath(context);
+	const timeoutSeconds = wholeNumber(context.flags.timeout, '--timeout', 1) ?? TUI_DEADLINE_S;
 	if (!existsSync(dbPath)) {
 		context.stderr.write(`sift: no database at ${dbPath}; start the demo with \`sift demo\`, or import a channel with \`sift import FILE --db ${dbPath}\`\n`);
 		return 1;
@@ -65,14 +71,15 @@ const tui: Command = async context => {
 			}
 		}
 
-		await startApp({
+		reapAbandonedRuns(store.db, context.env);
+		const signal = await startApp({
 			store,
 			dbPath,
 			channelId: context.flags.channel,
 			env: context.env,
-			run: {codex: context.flags.codex, model: context.flags.model, codexConfig: context.flags.codexConfig, keepApiEnv: context.flags.keepApiEnv, env: context.env, timeoutMs: context.flags.timeout === undefined ? undefined : context.flags.timeout * 1000},
+			run: {codex: context.flags.codex, model: context.flags.model, codexConfig: context.flags.codexConfig, keepApiEnv: context.flags.keepApiEnv, env: context.env, timeoutMs: timeoutSeconds * 1000},
 		});
-		return 0;
+		return signal ? exitCodeOfSignal(signal) : 0;
 	} finally {
 		if (stdin.isTTY) stdin.setRawMode(false);
 		store.close();

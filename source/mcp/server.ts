@@ -43,5 +43,6 @@ export function createSiftServer(options: SiftServerOptions): McpServer {
 	registerReadRecordItem(server, context);
 	registerEditRecordItem(server, context);
 	registerPollResourceEvents(server, context);
+	server.server.registerCapabilities({tools: {listChanged: false}}); // the tool set never changes while serving
 	return server;
 }

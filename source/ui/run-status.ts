@@ -20,6 +20,6 @@ export function runStatus(run: RunView | null, now: number, frame: number): {tex
 /** The message when a run ends: its outcome, what it did, and what to do next. */
 export function runFinishMessage(result: RunResult): {text: string; tone: Tone} {
 	const counts = `${counted(result.editsApplied, 'edit')}, ${result.rejections} refused, ${counted(result.followupsOpened, 'follow-up')}`;
-	const extra = result.outcome === 'auth_required' ? ' — run `codex login`, then c again' : (result.outcome === 'codex_missing' ? ' — install with `npm install -g @openai/codex` or pass --codex PATH' : '');
+	const extra = result.outcome === 'auth_required' ? ` — run \`${result.loginCommand ?? 'codex login'}\`, then c again` : (result.outcome === 'codex_missing' ? ' — install with `npm install -g @openai/codex` or pass --codex PATH' : '');
 	return {text: `Codex ${result.outcome} in ${seconds(result.durationMs)}: ${counts}${extra}${result.followupsOpened > 0 ? ' · F to resolve' : ''}`, tone: outcomeTone(result.outcome)};
 }

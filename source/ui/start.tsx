@@ -1,5 +1,7 @@
 import {render} from '#ink';
 import type {Store} from '../../store/index.js';
+import {stopActiveRuns} from '../codex/active.js';
+import {handleTerminationSignals, type TerminationSignal} from '../codex/group.js';
 import {App, type AppProps} from './app.js';
 import {retryMaxFromEnv} from './poll-schedule.js';
 import {enterAltScreen, restoreTerminal} from './terminal.js';
@@ -9,9 +11,13 @@ export {restoreTerminal} from './terminal.js';
 
 export type StartOptions = {store: Store; dbPath: string; channelId?: string; env: NodeJS.ProcessEnv; run: AppProps['run']};
 
-/** Renders the app on the terminal's alternate screen and resolves when the person quits. */
-export async function startApp(options: StartOptions): Promise<void> {
+/**
+ * Renders the app on the terminal's alternate screen and resolves when the person quits, or with the
+ * signal that ended it (SIGTERM, SIGHUP when the terminal closes, SIGINT): any run is stopped first.
+ */
+export async function startApp(options: StartOptions): Promise<TerminationSignal | undefined> {
 	enterAltScreen();
+	let caught: TerminationSignal | undefined;
 	try {
 		// Ink holds a frame back until 1/maxFps after the last one; at its default a keypress that follows
 		// a prefetch render waited up to 33 ms. Renders happen on state changes only, so a high cap is cheap.
@@ -19,8 +25,18 @@ export async function startApp(options: StartOptions): Promise<void> {
 			<App store={options.store} dbPath={options.dbPath} channelId={options.channelId} theme={makeTheme(options.env)} run={options.run} pollRetryMaxMs={retryMaxFromEnv(options.env)}/>,
 			{exitOnCtrlC: false, patchConsole: true, maxFps: 250},
 		);
-		await instance.waitUntilExit();
+		const uninstall = handleTerminationSignals(signal => {
+			caught ??= signal;
+			void stopActiveRuns().finally(() => instance.unmount());
+		});
+		try {
+			await instance.waitUntilExit();
+		} finally {
+			uninstall();
+		}
 	} finally {
 		restoreTerminal();
 	}
+
+	return caught;
 }

@@ -1,7 +1,7 @@
 import {execFileSync} from 'node:child_process';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';
-import {buildCodexCommand, tomlString, type CommandInput} from '../../source/codex/command.js';
+import {buildCodexCommand, buildLoginStatusCommand, tomlString, type CommandInput} from '../../source/codex/command.js';
 import {packageRoot} from '../../source/codex/paths.js';
 import {tempDir} from './support.js';
 
@@ -12,12 +12,13 @@ const INPUT: CommandInput = {
 	dbPath: '/data/sift.db',
 	nodePath: '/usr/bin/node',
 	siftEntry: '/opt/sift/dist/source/cli.js',
+	ownerPid: 4242,
 	supportedFlags: ['--ignore-rules'],
 	env: {PATH: '/usr/bin', HOME: '/home/a', OPENAI_API_KEY: 'sk', CODEX_API_KEY: 'ck', OPENAI_BASE_URL: 'http://x'},
 };
 
 const SERVER =
-	'mcp_servers.sift={command="/usr/bin/node", args=["/opt/sift/dist/source/cli.js", "mcp", "--db", "/data/sift.db", "--grant", "bugs", "--actor", "agent", "--run", "run-20250102T030405006Z-abc123"], required=true, default_tools_approval_mode="approve", enabled_tools=["list_granted_resources", "list_record_items", "read_record_item", "edit_record_item", "poll_resource_events"], startup_timeout_sec=30}';
+	'mcp_servers.sift={command="/usr/bin/node", args=["/opt/sift/dist/source/cli.js", "mcp", "--db", "/data/sift.db", "--grant", "bugs", "--actor", "agent", "--run", "run-20250102T030405006Z-abc123", "--owner-pid", "4242"], required=true, default_tools_approval_mode="approve", enabled_tools=["list_granted_resources", "list_record_items", "read_record_item", "edit_record_item", "poll_resource_events"], startup_timeout_sec=30}';
 
 describe('buildCodexCommand', () => {
 	it('builds exactly the argv of SPEC §4', () => {
@@ -52,6 +53,11 @@ describe('buildCodexCommand', () => {
 		expect(buildCodexCommand({...INPUT, keepApiEnv: true}).env).toEqual(INPUT.env);
 		expect(INPUT.env.OPENAI_API_KEY).toBe('sk');
 	});
+
+	it('asks `codex login status` in the same scrubbed environment as the run', () => {
+		expect(buildLoginStatusCommand(INPUT)).toEqual({args: ['login', 'status'], env: buildCodexCommand(INPUT).env});
+		expect(buildLoginStatusCommand({...INPUT, keepApiEnv: true}).env).toEqual(INPUT.env);
+	});
 });
 
 describe('tomlString', () => {
@@ -73,7 +79,7 @@ describe('tomlString', () => {
 		const [server] = JSON.parse(listed) as Array<{name: string; transport: {command: string; args: string[]}; startup_timeout_sec: number}>;
 		expect(server!.name).toBe('sift');
 		expect(server!.transport.command).toBe('/usr/bin/node');
-		expect(server!.transport.args).toEqual(['/opt/sift/dist/source/cli.js', 'mcp', '--db', dbPath, '--grant', 'bu"gs', '--actor', 'agent', '--run', INPUT.runId]);
+		expect(server!.transport.args).toEqual(['/opt/sift/dist/source/cli.js', 'mcp', '--db', dbPath, '--grant', 'bu"gs', '--actor', 'agent', '--run', INPUT.runId, '--owner-pid', '4242']);
 		expect(server!.startup_timeout_sec).toBe(30);
 	});
 });

@@ -1,32 +1,10 @@
-import {copyFileSync, existsSync, writeFileSync} from 'node:fs';
+import {copyFileSync, existsSync} from 'node:fs';
 import path from 'node:path';
 import {execa} from 'execa';
 import {beforeAll, describe, expect, it} from 'vitest';
 import {ensureBuilt, sift, SIFT_ENTRY} from '../support/cli.js';
-import {FAKE_CODEX, isAlive, readPids, tempDir} from './support.js';
-
-const CHANNEL = {
-	id: 'bugs',
-	name: 'Bugs',
-	fields: [
-		{key: 'ticket', label: 'Ticket', type: 'text', is_required: true, is_unique: true, config: {}},
-		{key: 'status', label: 'Status', type: 'select', is_required: false, is_unique: false, config: {options: [{value: 'new', label: 'New', color: 'gray'}]}},
-	],
-};
-
-type Setup = {db: string; env: NodeJS.ProcessEnv; ids: string[]; dir: string};
-
-function setUp(fakeEnv: Record<string, string> = {}): Setup {
-	const dir = tempDir();
-	const db = path.join(dir, 'sift.db');
-	const importFile = path.join(dir, 'bugs.json');
-	writeFileSync(importFile, JSON.stringify({channel: CHANNEL, items: ['BUG-1', 'BUG-2'].map(ticket => ({values: {ticket, status: 'new'}}))}));
-	const env = {SIFT_STATE_DIR: path.join(dir, 'state'), SIFT_CODEX: FAKE_CODEX, FAKE_CODEX_PIDFILE: path.join(dir, 'pids'), ...fakeEnv};
-	const imported = sift(['import', importFile, '--db', db], env);
-	expect(imported.code, imported.stderr).toBe(0);
-	const listed = JSON.parse(sift(['list', '--db', db, '--json'], env).stdout) as {items: Array<{id: string}>};
-	return {db, env, ids: listed.items.map(item => item.id), dir};
-}
+import {setUp} from './cli-setup.js';
+import {FAKE_CODEX, isAlive, readPids} from './support.js';
 
 beforeAll(() => ensureBuilt());
 
@@ -161,7 +139,7 @@ describe('sift doctor', () => {
 			['codex login', false],
 			['optional flags', false],
 		]);
-		expect(report.checks[2]).toMatchObject({detail: 'Not logged in', fix: expect.stringContaining('`codex login`')});
+		expect(report.checks[2]).toMatchObject({detail: 'Not logged in', fix: expect.stringContaining(`\`${oldCodex} login\``)});
 		expect(report.checks[3]).toMatchObject({detail: 'missing --ignore-rules', fix: expect.stringContaining('npm install -g @openai/codex')});
 	});
 

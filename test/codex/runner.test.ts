@@ -136,7 +136,8 @@ describe('runner against the fake codex, one test per mode', () => {
 		const run = await runFake('auth');
 		expect(run.result.outcome).toBe('auth_required');
 		expect(run.result.error).toContain('401 Unauthorized');
-		expect(run.result.error).toContain('`codex login`');
+		// FAKE_CODEX is not `codex` on PATH: the advice names the binary itself, so it works as typed.
+		expect(run.result.error).toContain(`\`${FAKE_CODEX} login\``);
 		expect(run.result.steps).toEqual([]);
 		expect(run.result.text).toBe('');
 		expect(run.elapsedMs).toBeLessThan(10_000);

@@ -42,6 +42,8 @@ describe('runs table', () => {
 			followups_opened: 3,
 			error: 'stopped after answering',
 			log_path: '/state/runs/run-1.jsonl',
+			owner_pid: null,
+			process_group: null,
 		});
 	});
 

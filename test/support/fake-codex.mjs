@@ -3,18 +3,22 @@
 // The event shapes are those of codex-rs/exec/src/exec_events.rs (codex 0.171).
 //
 // FAKE_CODEX_MODE      normal | slow | hang | crash-before-answer | crash-after-answer | auth |
-//                      stderr-flood | noise | reconnecting | grandchild | mcp-startup-failure
+//                      stderr-flood | noise | reconnecting | grandchild | mcp-startup-failure |
+//                      mcp-hang (starts the sift MCP server of its -c, then hangs like hang)
+// FAKE_CODEX_EDIT      mcp-hang: the edit_record_item arguments (JSON) to send once FAKE_CODEX_EDIT_TRIGGER
+//                      exists; the server's answer (or "closed") is written to FAKE_CODEX_EDIT_RESULT
 // FAKE_CODEX_DELAY_MS  pause before each stdout line (default 2; slow mode 150)
 // FAKE_CODEX_PIDFILE   append this process's pid, and any grandchild's, one per line
 // FAKE_CODEX_ARGS_FILE write {argv, cwd, cwd_entries, stdin, env_keys} as JSON
 // FAKE_CODEX_CALLS     append one line per invocation (to count probes)
 // FAKE_CODEX_TIMELINE  append {mark, at} (epoch ms, sub-ms) at start, and when the first step and the answer are written
 // FAKE_CODEX_HELP      "old": `exec --help` does not list --ignore-rules
-// FAKE_CODEX_LOGGED_IN "0": `login status` says "Not logged in" and exits 1
+// FAKE_CODEX_LOGGED_IN "0": `login status` says "Not logged in" and exits 1; "api-key": logged in
+//                      only while OPENAI_API_KEY is in its environment
 //
 // stdout and stderr are written with blocking writeSync, so a reader that does not drain a pipe
 // really blocks this process, as it would block Codex.
-import {appendFileSync, fstatSync, readdirSync, writeFileSync, writeSync} from 'node:fs';
+import {appendFileSync, existsSync, fstatSync, readdirSync, writeFileSync, writeSync} from 'node:fs';
 import {spawn} from 'node:child_process';
 
 const argv = process.argv.slice(2);
@@ -46,6 +50,7 @@ async function main() {
 	if (argv[0] === '--version' || argv[0] === '-V') return exitWith(0, out, 'codex-cli 0.171.0-fake');
 	if (argv[0] === 'login' && argv[1] === 'status') {
 		if (env.FAKE_CODEX_LOGGED_IN === '0') return exitWith(1, err, 'Not logged in');
+		if (env.FAKE_CODEX_LOGGED_IN === 'api-key') return env.OPENAI_API_KEY ? exitWith(0, err, 'Logged in using an API key') : exitWith(1, err, 'Not logged in');
 		return exitWith(0, err, 'Logged in using ChatGPT');
 	}
 	if (argv[0] !== 'exec') return exitWith(2, err, `error: unrecognized subcommand '${argv[0] ?? ''}'`);
@@ -212,6 +217,16 @@ const SCRIPTS = {
 		await play(emit, [...opening, ...triage(options.channel).slice(0, 2)]);
 		setInterval(() => undefined, 1000);
 	},
+	async 'mcp-hang'({options, emit}) {
+		process.on('SIGTERM', () => undefined);
+		const server = await startMcpServer(options);
+		await play(emit, [...opening, ...triage(options.channel).slice(0, 2)]);
+		if (!env.FAKE_CODEX_EDIT) return setInterval(() => undefined, 1000);
+		while (!existsSync(env.FAKE_CODEX_EDIT_TRIGGER)) await sleep(20);
+		const answer = await server.request('tools/call', {name: 'edit_record_item', arguments: JSON.parse(env.FAKE_CODEX_EDIT)});
+		writeFileSync(env.FAKE_CODEX_EDIT_RESULT, answer === undefined ? 'closed' : JSON.stringify(answer));
+		setInterval(() => undefined, 1000);
+	},
 	async 'crash-before-answer'({options, emit}) {
 		await play(emit, [...opening, ...triage(options.channel).slice(0, 4)]);
 		panic('fake crash before the answer');
@@ -271,5 +286,39 @@ const SCRIPTS = {
 		process.exit(1);
 	},
 };
+
+/** Starts the server of `-c mcp_servers.sift={command=..., args=[...]}` as Codex does, and says hello. */
+async function startMcpServer(options) {
+	const server = options.config.find(value => value.startsWith('mcp_servers.sift='));
+	// TOML basic strings as the runner writes them are also JSON strings.
+	const command = JSON.parse(server.match(/command=("(?:[^"\\]|\\.)*")/)[1]);
+	const args = JSON.parse(server.match(/args=(\[.*?\]), required/)[1]);
+	const child = spawn(command, args, {stdio: ['pipe', 'pipe', 'ignore']});
+	if (env.FAKE_CODEX_PIDFILE) appendFileSync(env.FAKE_CODEX_PIDFILE, `${child.pid}\n`);
+	const waiting = new Map();
+	let buffered = '';
+	let nextId = 1;
+	child.stdout.on('data', chunk => {
+		buffered += chunk.toString();
+		for (let end = buffered.indexOf('\n'); end !== -1; end = buffered.indexOf('\n')) {
+			const message = JSON.parse(buffered.slice(0, end));
+			buffered = buffered.slice(end + 1);
+			waiting.get(message.id)?.(message);
+		}
+	});
+	child.stdout.on('close', () => {
+		for (const resolve of waiting.values()) resolve(undefined);
+	});
+	child.stdin.on('error', () => undefined);
+	const send = message => child.stdin.write(JSON.stringify({jsonrpc: '2.0', ...message}) + '\n');
+	const request = (method, params) => new Promise(resolve => {
+		const id = nextId++;
+		waiting.set(id, resolve);
+		send({id, method, params});
+	});
+	await request('initialize', {protocolVersion: '2025-06-18', capabilities: {}, clientInfo: {name: 'fake-codex', version: '0'}});
+	send({method: 'notifications/initialized'});
+	return {request};
+}
 
 await main();

@@ -16,15 +16,19 @@ export type RunPaneProps = {
 	height: number;
 };
 
-const OUTCOME_TONE: Record<string, string> = {ok: 'green', partial: 'yellow', failed: 'red', auth_required: 'red', timed_out: 'red', cancelled: 'yellow', codex_missing: 'red'};
+const OUTCOME_TONE: Record<string, string> = {ok: 'green', partial: 'yellow', failed: 'red', auth_required: 'red', timed_out: 'red', cancelled: 'yellow', codex_missing: 'red', abandoned: 'red'};
 
 export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
 
 /** What to do about an outcome that needs the person. */
-export function outcomeAdvice(outcome: string): string | null {
+export function outcomeAdvice(outcome: string, loginCommand = 'codex login'): string | null {
 	switch (outcome) {
 		case 'auth_required': {
-			return 'Codex is not logged in (or its login was refused). Fix: run `codex login` in a shell, then press c to run again.';
+			return `Codex is not logged in (or its login was refused). Fix: run \`${loginCommand}\` in a shell, then press c to run again.`;
+		}
+
+		case 'abandoned': {
+			return 'The sift that ran this was killed before the run ended; a later sift stopped what was left of it.';
 		}
 
 		case 'codex_missing': {
@@ -74,7 +78,7 @@ export function RunPane({run, now, frame, width, height}: RunPaneProps) {
 		}
 	}
 
-	const advice = outcome ? outcomeAdvice(outcome) : null;
+	const advice = outcome ? outcomeAdvice(outcome, run.result?.loginCommand ?? undefined) : null;
 	if (advice) {
 		for (const [index, line] of wrapLines(advice, textWidth).entries()) {
 			tail.push(<Text key={`adv${index}`} color={theme.color('yellow')} wrap="truncate-end">{line}</Text>);
@@ -88,7 +92,7 @@ export function RunPane({run, now, frame, width, height}: RunPaneProps) {
 		tail.push(<Text key="usage" dimColor wrap="truncate-end">{`usage: ${usage}${counts}`}</Text>);
 	}
 
-	const lastNote = run.warnings.at(-1) ?? run.notices.at(-1);
+	const lastNote = run.stall ?? run.warnings.at(-1) ?? run.notices.at(-1);
 	if (running && lastNote) {
 		tail.push(<Text key="note" color={theme.color('yellow')} wrap="truncate-end">{`! ${sanitize(lastNote)}`}</Text>);
 	}

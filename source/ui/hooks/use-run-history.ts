@@ -24,7 +24,7 @@ export function useRunHistory(stateDir: string, db: Db | null, overlay: Overlay,
 		}
 
 		void import('../history.js').then(({runSteps}) => {
-			setOpenHistory({run: historyOpen, steps: runSteps(historyOpen.logPath)});
+			setOpenHistory({run: historyOpen, steps: runSteps(historyOpen)});
 		});
 	}, [historyOpen]);
 

@@ -18,6 +18,8 @@ export type RunView = {
 	notices: string[];
 	warnings: string[];
 	usage: Usage | null;
+	/** "no progress from Codex for N s (last: …)" while Codex is silent; cleared by its next update. */
+	stall?: string | null;
 	cancelling: boolean;
 	result: RunResult | null;
 	/** Set when the runner itself threw (e.g. the run log could not be written). */
@@ -35,7 +37,7 @@ const MAX_NOTES = 20;
 
 export function runReducer(state: RunView | null, action: RunAction): RunView | null {
 	if (action.type === 'start') {
-		return {runId: action.runId, instruction: action.instruction, itemIds: action.itemIds, startedAt: action.at, finishedAt: null, steps: [], text: '', notices: [], warnings: [], usage: null, cancelling: false, result: null, crash: null};
+		return {runId: action.runId, instruction: action.instruction, itemIds: action.itemIds, startedAt: action.at, finishedAt: null, steps: [], text: '', notices: [], warnings: [], usage: null, stall: null, cancelling: false, result: null, crash: null};
 	}
 
 	if (!state || state.runId !== action.runId) {
@@ -45,6 +47,8 @@ export function runReducer(state: RunView | null, action: RunAction): RunView | 
 	switch (action.type) {
 		case 'update': {
 			const {update} = action;
+			if (update.type === 'stall') return {...state, stall: update.message};
+			state = !state.stall ? state : {...state, stall: null};
 			switch (update.type) {
 				case 'step': {
 					const index = state.steps.findIndex(step => step.id === update.step.id);

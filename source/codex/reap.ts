@@ -1,0 +1,48 @@
+import type {Db} from '../../store/database.js';
+import {listUnfinishedRuns, recordRunEnd, type UnfinishedRun} from '../../store/runs.js';
+import {isProcessAlive, killAbandonedGroup} from './group.js';
+import {resolveStateDir} from './paths.js';
+import {loadRunLog, runLogInside} from './runlog.js';
+
+export const ABANDONED_MESSAGE = 'The sift that ran this was gone (killed, or it crashed) before the run ended; a later sift stopped what was left of it.';
+
+/**
+ * Closes the runs whose sift is gone (SIGKILL cannot be caught, so nothing else does): kills what
+ * is left of the run's process group and records the outcome `abandoned` — or the outcome its log
+ * already has, when sift died between writing the log's end and the table. Runs of a live sift are
+ * left alone. Costs one indexed query when there is nothing to do; never throws (a read-only
+ * database, a busy one: the next start tries again). Returns the ids it closed.
+ */
+export function reapAbandonedRuns(db: Db, env: NodeJS.ProcessEnv = process.env): string[] {
+	try {
+		const orphaned = listUnfinishedRuns(db).filter(run => run.owner_pid !== null && run.owner_pid !== process.pid && !isProcessAlive(run.owner_pid));
+		return orphaned.filter(run => reap(db, run, env)).map(run => run.id);
+	} catch {
+		return [];
+	}
+}
+
+function reap(db: Db, run: UnfinishedRun, env: NodeJS.ProcessEnv): boolean {
+	if (run.process_group !== null) killAbandonedGroup(run.process_group, run.id);
+	const end = loggedEnd(run, env);
+	return recordRunEnd(db, run.id, {
+		finishedAt: end?.finished_at ?? new Date().toISOString(),
+		outcome: end?.outcome ?? 'abandoned',
+		usage: end?.usage ?? null,
+		editsApplied: end?.edits_applied ?? 0,
+		rejections: end?.rejections ?? 0,
+		followupsOpened: end?.followups_opened ?? 0,
+		error: end ? end.error : ABANDONED_MESSAGE,
+		onlyIfUnfinished: true,
+	});
+}
+
+function loggedEnd(run: UnfinishedRun, env: NodeJS.ProcessEnv) {
+	const file = runLogInside(resolveStateDir(env), run.log_path);
+	if (!file) return undefined;
+	try {
+		return loadRunLog(file, {repair: false}).end ?? undefined;
+	} catch {
+		return undefined;
+	}
+}

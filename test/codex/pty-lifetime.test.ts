@@ -1,0 +1,110 @@
+import {readFileSync} from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
+import {makeDemoDb, type DemoDb} from '../support/pty-fixtures.js';
+import {KEYS, launch, type PtyApp} from '../support/pty.js';
+import {sift} from '../support/cli.js';
+import {FAKE_CODEX, liveGroupMembers, readPids} from './support.js';
+
+// The built TUI in a pseudo-terminal: whatever ends it (kill, a closed terminal, SIGKILL), no
+// Codex it started is left running; and a logged-out Codex is caught before a run starts.
+
+let db: DemoDb;
+const apps: PtyApp[] = [];
+
+beforeAll(() => {
+	db = makeDemoDb(40, {prefix: 'sift-pty-life-'});
+});
+
+afterEach(async () => {
+	for (const app of apps.splice(0)) {
+		app.kill();
+		await app.exited;
+	}
+});
+
+afterAll(() => db?.cleanup());
+
+function start(env: NodeJS.ProcessEnv): PtyApp {
+	const app = launch({args: ['--db', db.dbPath, '--codex', FAKE_CODEX], cols: 140, rows: 36, env: {SIFT_STATE_DIR: db.stateDir, ...env}});
+	apps.push(app);
+	return app;
+}
+
+/** Opens the TUI, starts a run on the first row, and waits until Codex shows its first step. */
+async function startHangingRun(pidFile: string): Promise<{app: PtyApp; group: number}> {
+	const app = start({FAKE_CODEX_MODE: 'hang', FAKE_CODEX_PIDFILE: pidFile});
+	await app.waitFor('BUG-', 15_000);
+	app.press('c');
+	await app.waitFor('Run Codex on');
+	app.press(KEYS.enter);
+	await app.waitFor(/list_record_items bugs/, 15_000);
+	const [group] = readPids(pidFile);
+	expect(liveGroupMembers(group!).length).toBeGreaterThan(0);
+	return {app, group: group!};
+}
+
+async function groupGone(group: number, withinMs = 3000): Promise<boolean> {
+	for (const stopAt = Date.now() + withinMs; Date.now() < stopAt; await new Promise(resolve => setTimeout(resolve, 100))) {
+		if (liveGroupMembers(group).length === 0) return true;
+	}
+
+	return liveGroupMembers(group).length === 0;
+}
+
+function outcomes(): Array<{id: string; outcome: string | null}> {
+	const handle = new Database(db.dbPath, {readonly: true});
+	try {
+		return handle.prepare('SELECT id, outcome FROM runs ORDER BY id DESC').all() as Array<{id: string; outcome: string | null}>;
+	} finally {
+		handle.close();
+	}
+}
+
+describe('the TUI stops its Codex on every way out', () => {
+	it.each([
+		['SIGTERM', 143],
+		['SIGHUP', 129],
+	] as const)('%s: the run group is killed, the run recorded as cancelled, exit %i', async (signal, code) => {
+		const {app, group} = await startHangingRun(path.join(db.dir, `pids-${signal}`));
+		app.proc.kill(signal);
+		expect(await groupGone(group)).toBe(true);
+		expect(await app.exited).toBe(code);
+		expect(outcomes()[0]).toMatchObject({outcome: 'cancelled'});
+	});
+
+	it('SIGKILL: the next sift records the run as abandoned and kills what is left', async () => {
+		const {app, group} = await startHangingRun(path.join(db.dir, 'pids-SIGKILL'));
+		app.proc.kill('SIGKILL');
+		await app.exited;
+		const [latest] = outcomes();
+		expect(latest!.outcome).toBeNull();
+		const listing = sift(['runs', '--db', db.dbPath], {SIFT_STATE_DIR: db.stateDir});
+		expect(listing.code).toBe(0);
+		expect(listing.stdout).toMatch(new RegExp(`^${latest!.id}  abandoned`));
+		expect(await groupGone(group)).toBe(true);
+	});
+});
+
+describe('the TUI checks the login before a run', () => {
+	it('c then Enter with a logged-out Codex ends as auth_required, advising a login command that works as typed', async () => {
+		const calls = path.join(db.dir, 'calls-auth');
+		// A state dir of its own: the runs above left a "logged in" answer cached in theirs, for a minute.
+		const app = start({FAKE_CODEX_LOGGED_IN: '0', FAKE_CODEX_CALLS: calls, SIFT_STATE_DIR: path.join(db.dir, 'state-auth')});
+		await app.waitFor('BUG-', 15_000);
+		app.press('c');
+		await app.waitFor('Run Codex on');
+		app.press(KEYS.enter);
+		const screen = await app.waitFor(text => text.includes('✗ Codex auth_required') && text.includes('then press c to run again'), 15_000, 'the auth_required run pane');
+		// The run pane is right of the list and wraps long lines: read its column, without the breaks.
+		const lines = screen.split('\n');
+		const column = lines.find(line => line.includes('✗ Codex auth_required'))!.indexOf('✗ Codex auth_required');
+		const pane = lines.map(line => line.slice(column)).join('').replaceAll(/\s+/g, '');
+		expect(pane).toContain(`Fix:run\`${FAKE_CODEX}login\`inashell`);
+		expect(screen).toContain(`run \`${FAKE_CODEX} login\`, then c again`);
+		const invocations = readFileSync(calls, 'utf8').trim().split('\n').map(line => JSON.parse(line) as string[]);
+		expect(invocations.filter(argv => argv[0] === 'exec')).toEqual([]);
+		expect(await app.quit()).toBe(0);
+	});
+});
