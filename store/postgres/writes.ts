@@ -132,7 +132,7 @@ export class PgItemWriter {
 		const idempotency = request.idempotencyKey === undefined ? undefined : {key: request.idempotencyKey, actor: actorScope(request.actor), fingerprint: fingerprintOf(request)};
 		if (idempotency) {
 			// Two requests with one key queue here, so the second sees the first's stored result.
-			await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${channel.id}\u0000${idempotency.actor}\u0000${idempotency.key}`]);
+			await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${channel.id}\u001f${idempotency.actor}\u001f${idempotency.key}`]);
 			const {rows} = await client.query<{fingerprint: string; result: EditResult}>('SELECT fingerprint, result FROM idempotency WHERE channel_id = $1 AND actor = $2 AND key = $3', [channel.id, idempotency.actor, idempotency.key]);
 			if (rows[0]) {
 				if (rows[0].fingerprint !== idempotency.fingerprint) {
