@@ -2,6 +2,7 @@
 // sequence and prints its table. Not part of `npm test`; nothing here is a timed test.
 //   --quick   smaller sizes and fewer repetitions, for a fast sanity run.
 
+import {benchPgStore} from './pg-store.js';
 import {benchRunner} from './runner.js';
 import {benchCatchingUp} from './store-catchup.js';
 import {benchEditCost} from './store-edit.js';
@@ -20,6 +21,9 @@ benchPagingUnderChange();
 benchCatchingUp();
 benchStaleVersions();
 benchPageLatency(quick);
+
+// The PostgreSQL store (team mode): import and page latency at 1M.
+await benchPgStore(quick);
 
 // Codex runner (SPEC §4): wrapper lag behind a fake codex's own timeline.
 await benchRunner();
