@@ -14,6 +14,7 @@ import type {AsyncImportSource, ImportResult} from '../api.js';
 import {atImportItem, channelExists, checkImportItem, creationChanges, missingRelationTarget, storedValues} from '../write-rules.js';
 import {channelIndexSql} from './channels.js';
 import {inTransaction} from './connect.js';
+import {existingItems} from './writes.js';
 import {EVENTS_CHANNEL} from './events.js';
 
 const BATCH_SIZE = 5000;
@@ -30,23 +31,17 @@ class ImportLookups {
 
 	/** Relations to other channels, looked up once per batch. */
 	async prefetch(pool: pg.Pool, batch: Array<{values: Values}>): Promise<void> {
-		const wanted = new Set<string>();
+		const wanted: Array<{channelId: string; id: unknown}> = [];
 		for (const {values} of batch) {
 			for (const [key, value] of Object.entries(values)) {
 				const field = this.channel.fieldsByKey.get(key);
 				if (field?.type === 'relation' && field.config.channel_id !== this.channel.id && typeof value === 'string') {
-					wanted.add(value);
+					wanted.push({channelId: field.config.channel_id!, id: value});
 				}
 			}
 		}
 
-		this.external = new Set();
-		if (wanted.size > 0) {
-			const {rows} = await pool.query<{channel_id: string; id: string}>('SELECT channel_id, id FROM items WHERE id = ANY($1::text[])', [[...wanted]]);
-			for (const row of rows) {
-				this.external.add(`${row.channel_id}\u0000${row.id}`);
-			}
-		}
+		this.external = await existingItems(pool, wanted);
 	}
 
 	context(): WriteContext {
@@ -81,8 +76,8 @@ async function reserveSeqs(pool: pg.Pool, count: number): Promise<number[]> {
 const INSERT_BATCH = `WITH batch AS (
 		SELECT * FROM json_to_recordset($1::json) AS b(seq bigint, id text, created_at text, data jsonb, changes json, sequence bigint)
 	), added AS (
-		INSERT INTO items (seq, id, channel_id, version, created_at, updated_at, data)
-		SELECT seq, id, $2, 1, created_at, $3, data FROM batch
+		INSERT INTO items (channel_id, seq, id, version, created_at, updated_at, data)
+		SELECT $2, seq, id, 1, created_at, $3, data FROM batch
 	)
 	INSERT INTO events (channel_id, sequence, type, item_id, version, actor_kind, run_id, changes, at)
 	SELECT $2, sequence, 'item.created', id, 1, 'import', NULL, changes, $3 FROM batch`;

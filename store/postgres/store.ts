@@ -20,7 +20,7 @@ import {EventListener} from './listen.js';
 import {listPage} from './pages.js';
 import {pgRuns} from './runs.js';
 import {migrate} from './schema.js';
-import {ITEM_COLUMNS, pgItem, PgItemWriter, type PgItemRow} from './writes.js';
+import {findItem, pgItem, PgItemWriter} from './writes.js';
 
 /** PostgreSQL refusals that are the caller's input, not the store's fault, as one clear line. */
 function translate(error: unknown): unknown {
@@ -106,14 +106,12 @@ class PgStore implements AsyncStore {
 
 	async readItem(channelId: string, itemId: string): Promise<Item> {
 		const channel = await this.channels.get(channelId);
-		const {rows} = typeof itemId === 'string'
-			? await this.pool.query<PgItemRow>(`SELECT ${ITEM_COLUMNS} FROM items WHERE id = $1 AND channel_id = $2`, [itemId, channelId])
-			: {rows: []};
-		if (!rows[0]) {
+		const row = await findItem(this.pool, channelId, itemId);
+		if (!row) {
 			throw itemNotFound(channelId, itemId);
 		}
 
-		return pgItem(channel, rows[0]);
+		return pgItem(channel, row);
 	}
 
 	async editItem(request: EditRequest): Promise<EditResult> {

@@ -5,7 +5,7 @@
 import type pg from 'pg';
 import type {LoadedChannel} from '../channels.js';
 import {StoreError} from '../errors.js';
-import {itemFromRow, itemIdOf} from '../items.js';
+import {itemFromRow, itemIdOf, seqOfItemId} from '../items.js';
 import type {Actor, EditResult, FieldProblem, Item, Values} from '../types.js';
 import {validateValues, type WriteContext} from '../validate.js';
 import type {EditRequest, Validator} from '../writes.js';
@@ -21,12 +21,50 @@ export const ITEM_COLUMNS = 'seq, id, channel_id, version, created_at, updated_a
 
 export const pgItem = (channel: LoadedChannel, row: PgItemRow): Item => itemFromRow(channel, {...row, data: ''}, row.data);
 
+/** The creation counter behind an id, or undefined for anything that is not an id (which then exists nowhere). */
+export function seqOf(id: unknown): number | undefined {
+	try {
+		return seqOfItemId(id, 'id');
+	} catch {
+		return undefined;
+	}
+}
+
+/** One item by channel and id, optionally locked until the transaction ends. */
+export async function findItem(client: pg.ClientBase | pg.Pool, channelId: string, itemId: unknown, lock = false): Promise<PgItemRow | undefined> {
+	const seq = seqOf(itemId);
+	if (seq === undefined) {
+		return undefined;
+	}
+
+	const {rows} = await client.query<PgItemRow>(`SELECT ${ITEM_COLUMNS} FROM items WHERE channel_id = $1 AND seq = $2${lock ? ' FOR UPDATE' : ''}`, [channelId, seq]);
+	return rows[0];
+}
+
+/** Which of (channel, id) pairs exist, as "channel\0id" keys. */
+export async function existingItems(client: pg.ClientBase | pg.Pool, wanted: Array<{channelId: string; id: unknown}>): Promise<Set<string>> {
+	const pairs = wanted.flatMap(({channelId, id}) => {
+		const seq = seqOf(id);
+		return seq === undefined ? [] : [{channelId, seq}];
+	});
+	const existing = new Set<string>();
+	if (pairs.length > 0) {
+		const {rows} = await client.query<{channel_id: string; id: string}>(`SELECT i.channel_id, i.id FROM unnest($1::text[], $2::bigint[]) AS t(channel_id, seq)
+			JOIN items i ON i.channel_id = t.channel_id AND i.seq = t.seq`, [pairs.map(pair => pair.channelId), pairs.map(pair => pair.seq)]);
+		for (const row of rows) {
+			existing.add(`${row.channel_id}\u0000${row.id}`);
+		}
+	}
+
+	return existing;
+}
+
 /**
  * The answers validation needs from the database, fetched before it runs (validation itself is
  * synchronous): which related items exist, and which other item holds a unique value.
  */
 export async function writeContext(client: pg.ClientBase, channel: LoadedChannel, values: Values, exceptId = ''): Promise<WriteContext> {
-	const related: string[] = [];
+	const related: Array<{channelId: string; id: unknown}> = [];
 	const unique: Array<{key: string; value: unknown}> = [];
 	for (const [key, value] of Object.entries(values)) {
 		const field = channel.fieldsByKey.get(key);
@@ -35,7 +73,7 @@ export async function writeContext(client: pg.ClientBase, channel: LoadedChannel
 		}
 
 		if (field.type === 'relation' && typeof value === 'string') {
-			related.push(value);
+			related.push({channelId: field.config.channel_id!, id: value});
 		}
 
 		if (field.is_unique) {
@@ -43,13 +81,7 @@ export async function writeContext(client: pg.ClientBase, channel: LoadedChannel
 		}
 	}
 
-	const existing = new Set<string>();
-	if (related.length > 0) {
-		const {rows} = await client.query<{channel_id: string; id: string}>('SELECT channel_id, id FROM items WHERE id = ANY($1::text[])', [related]);
-		for (const row of rows) {
-			existing.add(`${row.channel_id}\u0000${row.id}`);
-		}
-	}
+	const existing = await existingItems(client, related);
 
 	const holders = new Map<string, string>();
 	for (const {key, value} of unique) {
@@ -73,14 +105,12 @@ async function lockChannel(client: pg.ClientBase, channelId: string): Promise<vo
 }
 
 async function lockItem(client: pg.ClientBase, channelId: string, itemId: string): Promise<PgItemRow> {
-	const {rows} = typeof itemId === 'string'
-		? await client.query<PgItemRow>(`SELECT ${ITEM_COLUMNS} FROM items WHERE id = $1 AND channel_id = $2 FOR UPDATE`, [itemId, channelId])
-		: {rows: []};
-	if (!rows[0]) {
+	const row = await findItem(client, channelId, itemId, true);
+	if (!row) {
 		throw itemNotFound(channelId, itemId);
 	}
 
-	return rows[0];
+	return row;
 }
 
 async function checkVersion(client: pg.ClientBase, row: PgItemRow, expected: number | undefined): Promise<void> {
@@ -111,7 +141,7 @@ export class PgItemWriter {
 		const {rows} = await client.query<{seq: number}>("SELECT nextval('item_seq') AS seq");
 		const seq = rows[0]!.seq;
 		const row: PgItemRow = {seq, id: itemIdOf(seq), channel_id: channel.id, version: 1, created_at: at, updated_at: at, data: stored};
-		await client.query('INSERT INTO items (seq, id, channel_id, version, created_at, updated_at, data) VALUES ($1, $2, $3, 1, $4, $4, $5)', [seq, row.id, channel.id, at, JSON.stringify(stored)]);
+		await client.query('INSERT INTO items (channel_id, seq, id, version, created_at, updated_at, data) VALUES ($3, $1, $2, 1, $4, $4, $5)', [seq, row.id, channel.id, at, JSON.stringify(stored)]);
 		const sequence = await appendEvent(client, channel.id, {type: 'item.created', item_id: row.id, version: 1, actor, changes: creationChanges(stored), at});
 		return {ok: true, item: pgItem(channel, row), sequence};
 	}
@@ -176,7 +206,7 @@ export class PgItemWriter {
 		}
 
 		const version = row.version + 1;
-		await client.query('UPDATE items SET version = $1, updated_at = $2, data = $3 WHERE seq = $4', [version, at, JSON.stringify(after), row.seq]);
+		await client.query('UPDATE items SET version = $1, updated_at = $2, data = $3 WHERE channel_id = $4 AND seq = $5', [version, at, JSON.stringify(after), channel.id, row.seq]);
 		const sequence = await appendEvent(client, channel.id, {type: 'item.updated', item_id: row.id, version, actor, changes, at});
 		return {ok: true, item: pgItem(channel, {...row, version, updated_at: at, data: after}), sequence};
 	}
@@ -200,7 +230,7 @@ export class PgItemWriter {
 			const row = await lockItem(client, channel.id, itemId);
 			await checkVersion(client, row, expectedVersion);
 			const at = new Date().toISOString();
-			await client.query('DELETE FROM items WHERE seq = $1', [row.seq]);
+			await client.query('DELETE FROM items WHERE channel_id = $1 AND seq = $2', [channel.id, row.seq]);
 			await closeForDeletedItem(client, itemId, at);
 			const sequence = await appendEvent(client, channel.id, {type: 'item.deleted', item_id: itemId, version: row.version + 1, actor, changes: deletionChanges(row.data), at});
 			return {ok: true as const, item_id: itemId, sequence};
