@@ -1,5 +1,5 @@
 // The store's asynchronous interface: one contract, two backends. A file path opens the embedded
-// SQLite store; a postgres:// URL opens the shared PostgreSQL store (docs/reference.md#store).
+// SQLite store; a postgres:// URL opens the shared PostgreSQL store.
 
 import type {LoadedChannel} from './channels.js';
 import type {FollowUpQuery} from './followups.js';

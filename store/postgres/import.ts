@@ -73,14 +73,35 @@ async function reserveSeqs(pool: pg.Pool, count: number): Promise<number[]> {
 	return rows.map(row => row.seq).sort((a, b) => a - b);
 }
 
+/**
+ * One statement per batch inserts the items and their created events. The JSON texts travel as one
+ * string each, split on U+001E: JSON.stringify escapes every control character, so the separator
+ * never occurs inside a value, and the server splits a string far faster than it parses a JSON envelope.
+ */
 const INSERT_BATCH = `WITH batch AS (
-		SELECT * FROM json_to_recordset($1::json) AS b(seq bigint, id text, created_at text, data jsonb, changes json, sequence bigint)
+		SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], string_to_array($4, E'\\x1e'), string_to_array($5, E'\\x1e')) WITH ORDINALITY
+			AS b(seq, id, created_at, data, changes, n)
 	), added AS (
 		INSERT INTO items (channel_id, seq, id, version, created_at, updated_at, data)
-		SELECT $2, seq, id, 1, created_at, $3, data FROM batch
+		SELECT $6, seq, id, 1, created_at, $7, data::jsonb FROM batch
 	)
 	INSERT INTO events (channel_id, sequence, type, item_id, version, actor_kind, run_id, changes, at)
-	SELECT $2, sequence, 'item.created', id, 1, 'import', NULL, changes, $3 FROM batch`;
+	SELECT $6, $8::bigint + n - 1, 'item.created', id, 1, 'import', NULL, changes::json, $7 FROM batch`;
+
+const SEPARATOR = '\u001e';
+
+function batchParameters(rows: Prepared[], channelId: string, at: string): unknown[] {
+	return [
+		rows.map(row => row.seq),
+		rows.map(row => row.id),
+		rows.map(row => row.created_at),
+		rows.map(row => JSON.stringify(row.data)).join(SEPARATOR),
+		rows.map(row => JSON.stringify(row.changes)).join(SEPARATOR),
+		channelId,
+		at,
+		rows[0]!.sequence,
+	];
+}
 
 async function checkTargets(client: pg.ClientBase, channel: Channel): Promise<void> {
 	if ((await client.query('SELECT 1 FROM channels WHERE id = $1', [channel.id])).rowCount) {
@@ -135,7 +156,7 @@ export async function importChannel(pool: pg.Pool, validate: Validator, source: 
 				throw failure;
 			}
 
-			inFlight = client.query(INSERT_BATCH, [JSON.stringify(rows), channel.id, at]).catch((error: unknown) => {
+			inFlight = client.query(INSERT_BATCH, batchParameters(rows, channel.id, at)).catch((error: unknown) => {
 				failure = error;
 			});
 		};
