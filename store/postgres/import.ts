@@ -11,7 +11,7 @@ import type {Channel, Values} from '../types.js';
 import type {WriteContext} from '../validate.js';
 import type {Validator} from '../writes.js';
 import type {AsyncImportSource, ImportResult} from '../api.js';
-import {atImportItem, channelExists, checkImportItem, creationChanges, missingRelationTarget, storedValues} from '../write-rules.js';
+import {atImportItem, channelExists, checkImportItem, missingRelationTarget, storedValues} from '../write-rules.js';
 import {channelIndexSql} from './channels.js';
 import {inTransaction} from './connect.js';
 import {existingItems} from './writes.js';
@@ -19,7 +19,24 @@ import {EVENTS_CHANNEL} from './events.js';
 
 const BATCH_SIZE = 5000;
 
-type Prepared = {seq: number; id: string; created_at: string; data: Values; changes: unknown; sequence: number};
+type Prepared = {seq: number; id: string; created_at: string; data: string; changes: string; sequence: number};
+
+/**
+ * The stored values and their created event's changes as JSON, each value serialized once: the
+ * same text JSON.stringify gives for the values and for {key: {from: null, to: value}}.
+ */
+function jsonTexts(stored: Values): {data: string; changes: string} {
+	const data: string[] = [];
+	const changes: string[] = [];
+	for (const key of Object.keys(stored)) {
+		const name = JSON.stringify(key);
+		const value = JSON.stringify(stored[key]);
+		data.push(`${name}:${value}`);
+		changes.push(`${name}:{"from":null,"to":${value}}`);
+	}
+
+	return {data: `{${data.join(',')}}`, changes: `{${changes.join(',')}}`};
+}
 
 /** What validation asks while importing: the new channel's items are all in this import, so it answers from memory. */
 class ImportLookups {
@@ -95,8 +112,8 @@ function batchParameters(rows: Prepared[], channelId: string, at: string): unkno
 		rows.map(row => row.seq),
 		rows.map(row => row.id),
 		rows.map(row => row.created_at),
-		rows.map(row => JSON.stringify(row.data)).join(SEPARATOR),
-		rows.map(row => JSON.stringify(row.changes)).join(SEPARATOR),
+		rows.map(row => row.data).join(SEPARATOR),
+		rows.map(row => row.changes).join(SEPARATOR),
 		channelId,
 		at,
 		rows[0]!.sequence,
@@ -149,7 +166,7 @@ export async function importChannel(pool: pg.Pool, validate: Validator, source: 
 				const id = itemIdOf(seq);
 				const stored = storedValues({}, item.values);
 				lookups.remember(id, stored);
-				return {seq, id, created_at: item.created_at ?? at, data: stored, changes: creationChanges(stored), sequence: index - batch.length + offset + 1};
+				return {seq, id, created_at: item.created_at ?? at, ...jsonTexts(stored), sequence: index - batch.length + offset + 1};
 			});
 			await inFlight;
 			if (failure !== undefined) {

@@ -183,6 +183,28 @@ describe.each(BACKENDS)('store contract on $name', (backend: Backend) => {
 		});
 	});
 
+	it('imported values and their created events keep every character, in batches of any size', async () => {
+		const store = track(await backend.open());
+		const tricky = 'sep\u001erecord "quoted" back\\slash\nline\ttab é 😀 \u202e';
+		const count = 12_345;
+		async function* items() {
+			for (let n = 0; n < count; n++) {
+				yield {values: n === 7 ? {title: 'x', summary: tricky, meta: {deep: [tricky, 1.5, null, true]}} : {title: `item ${n}`, points: n % 14}};
+			}
+		}
+
+		expect((await store.importChannel({channel: kitChannel, items: items()})).items_created).toBe(count);
+		const events = await allEvents(store, 'kit');
+		expect(events.map(event => event.sequence)).toEqual(events.map((_, index) => index + 1));
+		const seventh = events[7]!;
+		expect(seventh).toMatchObject({type: 'item.created', version: 1, actor: {kind: 'import'}});
+		expect(seventh.changes).toEqual({title: {from: null, to: 'x'}, summary: {from: null, to: tricky}, meta: {from: null, to: {deep: [tricky, 1.5, null, true]}}});
+		const item = await store.readItem('kit', seventh.item_id);
+		expect(item.values).toMatchObject({summary: tricky, meta: {deep: [tricky, 1.5, null, true]}});
+		expect((await store.readItem('kit', events.at(-1)!.item_id)).values).toMatchObject({title: `item ${count - 1}`, points: (count - 1) % 14});
+		expect(await store.channelSummary('kit')).toEqual({id: 'kit', name: 'Kit', item_count: count, latest_sequence: count});
+	});
+
 	describe('versions and idempotency', () => {
 		it('a stale expected_version is refused with what changed since, from the event log', async () => {
 			const store = await kit([{values: {title: 'seed', status: 'new'}}]);
