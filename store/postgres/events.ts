@@ -16,16 +16,18 @@ type EventRow = {sequence: number; type: EventType; item_id: string; version: nu
  * the caller's transaction. The UPDATE locks the channel row until commit: the next writer waits,
  * so sequences never gap or repeat, and a rollback takes the bump back with everything else.
  * pg_notify inside a transaction is delivered on commit, never for a rolled-back write.
+ * `before` adds the write the event records, as data-modifying CTEs of the same statement (its
+ * parameters follow the event's eight): one round trip for the whole edit.
  */
-export async function appendEvent(client: pg.ClientBase, channelId: string, event: NewEvent): Promise<number> {
-	const {rows} = await client.query<{sequence: number}>(`WITH bump AS (
+export async function appendEvent(client: pg.ClientBase, channelId: string, event: NewEvent, before?: {ctes: string; params: unknown[]}): Promise<number> {
+	const {rows} = await client.query<{sequence: number}>(`WITH ${before ? `${before.ctes}, ` : ''}bump AS (
 			UPDATE channels SET last_sequence = last_sequence + 1 WHERE id = $1 RETURNING last_sequence
 		), added AS (
 			INSERT INTO events (channel_id, sequence, type, item_id, version, actor_kind, run_id, changes, at)
 			SELECT $1, last_sequence, $2, $3, $4, $5, $6, $7, $8 FROM bump RETURNING sequence
 		)
 		SELECT sequence, pg_notify('${EVENTS_CHANNEL}', $1 || ':' || sequence) FROM added`,
-	[channelId, event.type, event.item_id, event.version, event.actor.kind, event.actor.run_id ?? null, JSON.stringify(event.changes), event.at]);
+	[channelId, event.type, event.item_id, event.version, event.actor.kind, event.actor.run_id ?? null, JSON.stringify(event.changes), event.at, ...(before?.params ?? [])]);
 	return rows[0]!.sequence;
 }
 

@@ -29,9 +29,13 @@ export async function recordRefusals(client: pg.ClientBase, target: {channelId: 
 	return kept.length;
 }
 
+/** The statement that closes the open follow-ups of the keys an edit set; the arguments are its parameter references. */
+export const resolveSetKeysSql = (at: string, itemId: string, keys: string) =>
+	`UPDATE followups SET status = 'resolved', resolution = 'set', updated_at = ${at} WHERE item_id = ${itemId} AND key = ANY(${keys}::text[]) AND status = 'open'`;
+
 /** A successful edit that sets a key closes that key's open follow-up. */
 export async function resolveSetKeys(client: pg.ClientBase, itemId: string, keys: string[], at: string): Promise<void> {
-	await client.query("UPDATE followups SET status = 'resolved', resolution = 'set', updated_at = $1 WHERE item_id = $2 AND key = ANY($3::text[]) AND status = 'open'", [at, itemId, keys]);
+	await client.query(resolveSetKeysSql('$1', '$2', '$3'), [at, itemId, keys]);
 }
 
 export async function closeForDeletedItem(client: pg.ClientBase, itemId: string, at: string): Promise<void> {

@@ -13,7 +13,7 @@ import {actorScope, changesOf, checkExpectedVersion, checkPayload, creationChang
 import {channelLiteral, valueSql} from './channels.js';
 import {inTransaction} from './connect.js';
 import {appendEvent, changedSince, latestSequence} from './events.js';
-import {closeForDeletedItem, recordRefusals, resolveSetKeys} from './followups.js';
+import {closeForDeletedItem, recordRefusals, resolveSetKeys, resolveSetKeysSql} from './followups.js';
 
 export type PgItemRow = {seq: number; id: string; channel_id: string; version: number; created_at: string; updated_at: string; data: Values};
 
@@ -189,7 +189,6 @@ export class PgItemWriter {
 		}
 
 		const result = await this.apply(client, channel, row, values, request.actor, at);
-		await resolveSetKeys(client, row.id, Object.keys(values), at);
 		if (idempotency) {
 			await client.query('INSERT INTO idempotency (channel_id, actor, key, fingerprint, result, at) VALUES ($1, $2, $3, $4, $5, $6)', [channel.id, idempotency.actor, idempotency.key, idempotency.fingerprint, JSON.stringify(result), at]);
 		}
@@ -201,13 +200,21 @@ export class PgItemWriter {
 	private async apply(client: pg.ClientBase, channel: LoadedChannel, row: PgItemRow, values: Values, actor: Actor, at: string): Promise<EditResult> {
 		const after = storedValues(row.data, values);
 		const changes = changesOf(row.data, after, Object.keys(values));
+		const keys = Object.keys(values);
 		if (Object.keys(changes).length === 0) {
+			// Nothing to record, but setting a key still closes its open follow-up.
+			await resolveSetKeys(client, row.id, keys, at);
 			return {ok: true, item: pgItem(channel, row), sequence: await latestSequence(client, channel.id)};
 		}
 
 		const version = row.version + 1;
-		await client.query('UPDATE items SET version = $1, updated_at = $2, data = $3 WHERE channel_id = $4 AND seq = $5', [version, at, JSON.stringify(after), channel.id, row.seq]);
-		const sequence = await appendEvent(client, channel.id, {type: 'item.updated', item_id: row.id, version, actor, changes, at});
+		// The item update, its event and closing the set keys' follow-ups travel as one statement.
+		const sequence = await appendEvent(client, channel.id, {type: 'item.updated', item_id: row.id, version, actor, changes, at}, {
+			ctes: `updated AS (
+				UPDATE items SET version = $4, updated_at = $8, data = $9 WHERE channel_id = $1 AND seq = $10
+			), resolved AS (${resolveSetKeysSql('$8', '$3', '$11')})`,
+			params: [JSON.stringify(after), row.seq, keys],
+		});
 		return {ok: true, item: pgItem(channel, {...row, version, updated_at: at, data: after}), sequence};
 	}
 
