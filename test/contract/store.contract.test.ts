@@ -336,6 +336,18 @@ describe.each(BACKENDS)('store contract on $name', (backend: Backend) => {
 		});
 	});
 
+	it('concurrent writers of one unique value: exactly one wins, the others are told who holds it', async () => {
+		const store = await kit(Array.from({length: 8}, (_, n) => ({values: {title: `item ${n}`}})));
+		const ids = await allItemIds(store, 'kit');
+		const second = track(await openSame(backend));
+		const outcomes = await Promise.allSettled(ids.map((itemId, n) => (n % 2 === 0 ? store : second).editItem({channelId: 'kit', itemId, values: {code: 'SAME'}, actor: human})));
+		const winners = outcomes.flatMap((outcome, n) => (outcome.status === 'fulfilled' ? [ids[n]!] : []));
+		expect(winners).toHaveLength(1);
+		for (const outcome of outcomes.filter(each => each.status === 'rejected')) {
+			expect((outcome as PromiseRejectedResult).reason.body).toMatchObject({error: 'validation_failed', fields: [{key: 'code', item_id: winners[0]}]});
+		}
+	});
+
 	describe('follow-ups', () => {
 		it('an agent refusal opens one per settable field; a repeat refreshes it; setting resolves; a person dismisses', async () => {
 			const store = await kit([{values: {title: 'one'}}, {values: {title: 'two'}}]);
