@@ -81,7 +81,8 @@ describePg('PostgreSQL store only', () => {
 	}
 
 	it('4 processes x 500 conflicting read-then-edit increments lose no update', async () => {
-		const {store, url, ids} = await raceStore(3);
+		// Few items for many writers: collisions are certain, yet most attempts still land.
+		const {store, url, ids} = await raceStore(6);
 		const workers = 4;
 		const edits = 500;
 		const controls: Control[] = [];
@@ -101,7 +102,7 @@ describePg('PostgreSQL store only', () => {
 		const reports = results.map(result => JSON.parse(result.stdout.trim().split('\n').at(-1)!) as {edits: number; conflicts: number});
 		const counters = await Promise.all(ids.map(async id => (await store.readItem('race', id)).values.counter as number));
 		expect(counters.reduce((a, b) => a + b)).toBe(workers * edits);
-		expect(await expectGapFree(store, 'race')).toBe(3 + workers * edits);
+		expect(await expectGapFree(store, 'race')).toBe(ids.length + workers * edits);
 		await expectVersionsMatchEvents(store, 'race');
 		// The writers really did collide, and every collision was a clean version_conflict.
 		expect(reports.reduce((sum, report) => sum + report.conflicts, 0)).toBeGreaterThan(0);
