@@ -8,14 +8,19 @@ import {EVENTS_CHANNEL} from './events.js';
 
 type Listener = (sequence: number) => void;
 
+const RECONNECT_MS = 500;
+
 export class EventListener {
 	private client: pg.Client | undefined;
 	private connecting: Promise<pg.Client> | undefined;
 	private readonly listeners = new Map<string, Set<Listener>>();
+	private retry: NodeJS.Timeout | undefined;
+	private closed = false;
 
 	constructor(private readonly target: Target) {}
 
 	async listen(channelId: string, onSequence: Listener): Promise<Unlisten> {
+		this.closed = false;
 		await this.connection();
 		let set = this.listeners.get(channelId);
 		if (!set) {
@@ -33,10 +38,26 @@ export class EventListener {
 	}
 
 	async close(): Promise<void> {
+		this.closed = true;
+		clearTimeout(this.retry);
 		const client = this.client ?? (await this.connecting?.catch(() => undefined));
 		this.client = undefined;
 		this.connecting = undefined;
 		await client?.end().catch(() => {});
+	}
+
+	private reconnectSoon(): void {
+		const listening = [...this.listeners.values()].some(listeners => listeners.size > 0);
+		if (this.closed || !listening) {
+			return;
+		}
+
+		clearTimeout(this.retry);
+		this.retry = setTimeout(() => {
+			this.connection().catch(() => this.reconnectSoon());
+		}, RECONNECT_MS);
+		// A pending retry never keeps the process alive on its own.
+		this.retry.unref();
 	}
 
 	private async connection(): Promise<pg.Client> {
@@ -51,13 +72,19 @@ export class EventListener {
 	private async connect(): Promise<pg.Client> {
 		const client = makeClient(this.target);
 		client.on('notification', message => this.deliver(message.payload ?? ''));
-		// A dropped connection ends push until the next listen(); readers keep reading by cursor.
-		client.on('error', () => {
-			if (this.client === client) {
-				this.client = undefined;
-				this.connecting = undefined;
+		// A dropped connection (a server restart, a killed backend) is replaced while anyone listens;
+		// what was committed meanwhile is found by the readers' cursors, not replayed here.
+		const dropped = () => {
+			if (this.client !== client) {
+				return;
 			}
-		});
+
+			this.client = undefined;
+			this.connecting = undefined;
+			this.reconnectSoon();
+		};
+		client.on('error', dropped);
+		client.on('end', dropped);
 		try {
 			await client.connect();
 			await client.query(`LISTEN ${EVENTS_CHANNEL}`);
@@ -65,6 +92,12 @@ export class EventListener {
 			this.connecting = undefined;
 			await client.end().catch(() => {});
 			throw connectionError(this.target, error);
+		}
+
+		if (this.closed) {
+			// Closed while connecting: nobody will end this connection later.
+			await client.end().catch(() => {});
+			throw connectionError(this.target, new Error('the store was closed'));
 		}
 
 		this.client = client;

@@ -150,6 +150,24 @@ describePg('PostgreSQL store only', () => {
 		expect((await refusalOf(() => other.listen!('nope', () => {}))).error).toBe('not_found');
 	});
 
+	it('a listener whose connection is killed reconnects and hears later commits', async () => {
+		const {store, url, ids} = await raceStore(1);
+		const other = await openStore(url);
+		const heard: number[] = [];
+		const unlisten = await other.listen!('race', sequence => heard.push(sequence));
+		const admin = new pg.Client({connectionString: url});
+		await admin.connect();
+		const killed = await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'");
+		expect(killed.rowCount).toBe(1);
+		// Commits keep coming; once the listener is back, it hears them.
+		await expect.poll(async () => {
+			await store.editItem({channelId: 'race', itemId: ids[0]!, values: {a: String(Date.now())}, actor: {kind: 'human'}});
+			return heard.length;
+		}, {timeout: 10_000, interval: 200}).toBeGreaterThan(0);
+		await admin.end();
+		await unlisten();
+	});
+
 	it('opening the same new database from several stores at once migrates it once', async () => {
 		const url = await database.freshSchemaUrl();
 		const stores = await Promise.all(Array.from({length: 4}, () => openStore(url)));
