@@ -2,6 +2,7 @@
 // sequence and prints its table. Not part of `npm test`; nothing here is a timed test.
 //   --quick   smaller sizes and fewer repetitions, for a fast sanity run.
 
+import {benchPgStore} from './pg-store.js';
 import {benchRunner} from './runner.js';
 import {benchStart} from './start.js';
 import {benchCatchingUp} from './store-catchup.js';
@@ -27,6 +28,9 @@ benchPageLatency(quick);
 // The query language (docs/reference.md#query-language): sorted and filtered pages at depth, and what each index costs a write.
 benchQueryLatency(quick);
 benchIndexCost(quick);
+
+// The PostgreSQL store (team mode): import and page latency at 1M.
+await benchPgStore(quick);
 
 // Codex runner (SPEC §4): wrapper lag behind a fake codex's own timeline.
 await benchRunner();

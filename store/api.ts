@@ -1,0 +1,90 @@
+// The store's asynchronous interface: one contract, two backends. A file path opens the embedded
+// SQLite store; a postgres:// URL opens the shared PostgreSQL store.
+
+import type {LoadedChannel} from './channels.js';
+import type {FollowUpQuery} from './followups.js';
+import type {PageQuery} from './pages.js';
+import type {RunEnd, RunRow, RunStart} from './runs.js';
+import type {Actor, Channel, ChannelSummary, EditResult, EventPage, FollowUp, Item, Page} from './types.js';
+import type {EditRequest, Validator} from './writes.js';
+
+/** An import: the channel definition and its items, which may arrive lazily (a file being read, a generator). */
+export type AsyncImportSource = {channel: unknown; items: Iterable<unknown> | AsyncIterable<unknown>};
+
+export type ImportResult = {channel: Channel; items_created: number};
+
+export type DeleteResult = {ok: true; item_id: string; sequence: number};
+
+/** The runs of the Codex runner: started, ended, listed newest first. */
+export type RunsApi = {
+	start(run: RunStart): Promise<void>;
+	/** Fills in how a run ended; false when no run has this id. */
+	end(id: string, end: RunEnd): Promise<boolean>;
+	list(options?: {limit?: number}): Promise<RunRow[]>;
+	get(id: string): Promise<RunRow | undefined>;
+};
+
+/** Stops a listener; resolves once nothing more will be delivered. */
+export type Unlisten = () => Promise<void>;
+
+export interface AsyncStore {
+	readonly backend: 'sqlite' | 'postgres';
+	/** Where the store lives: a file path, or the URL without its password. */
+	readonly location: string;
+
+	close(): Promise<void>;
+
+	/** Every channel with its item count and latest sequence. */
+	listChannels(): Promise<ChannelSummary[]>;
+	/** Channel ids and names, without counting items: for choosing and checking a channel. */
+	listChannelNames(): Promise<Array<{id: string; name: string}>>;
+	/** One channel's item count and latest sequence. */
+	channelSummary(channelId: string): Promise<ChannelSummary>;
+	getChannel(channelId: string): Promise<Channel>;
+	/** The channel with its derived lookups, for adapters that render schema-aware views. */
+	loadedChannel(channelId: string): Promise<LoadedChannel>;
+
+	/** A new channel and its items in one all-or-nothing transaction. */
+	importChannel(source: AsyncImportSource): Promise<ImportResult>;
+
+	createItem(channelId: string, values: unknown, actor: Actor): Promise<EditResult>;
+	readItem(channelId: string, itemId: string): Promise<Item>;
+	/** idempotency → version → validation → merge → bump → event → follow-ups, all or nothing. */
+	editItem(request: EditRequest): Promise<EditResult>;
+	deleteItem(channelId: string, itemId: string, actor: Actor, expectedVersion?: number): Promise<DeleteResult>;
+
+	/** One page newest first; `beforeId` is the last id seen, a cursor inserts and deletes cannot shift. */
+	listPage(channelId: string, query?: PageQuery): Promise<Page>;
+	pollEvents(channelId: string, options?: {afterSequence?: number; limit?: number}): Promise<EventPage>;
+	latestSequence(channelId: string): Promise<number>;
+
+	listFollowUps(query?: FollowUpQuery): Promise<FollowUp[]>;
+	countOpenFollowUps(channelId: string): Promise<number>;
+	dismissFollowUp(id: number): Promise<FollowUp>;
+
+	readonly runs: RunsApi;
+
+	/**
+	 * Push on PostgreSQL: `onSequence` gets a channel's new sequence after each commit. Notifications
+	 * are a hint (one may be lost): readers still read by their cursor. Undefined on SQLite, where
+	 * readers poll.
+	 */
+	readonly listen?: (channelId: string, onSequence: (sequence: number) => void) => Promise<Unlisten>;
+}
+
+export type AsyncStoreOptions = {busyTimeoutMs?: number; /** For benchmarks only: replaces validation. */ validator?: Validator};
+
+/** True for the locations the PostgreSQL backend serves. */
+export const isPostgresUrl = (location: string) => /^postgres(ql)?:\/\//i.test(location);
+
+/** Opens the store at `location`: a postgres:// or postgresql:// URL, or else a SQLite file path. */
+export async function openAsyncStore(location: string, options: AsyncStoreOptions = {}): Promise<AsyncStore> {
+	if (isPostgresUrl(location)) {
+		// Loaded on demand: the embedded default never pays for the PostgreSQL client.
+		const {openPostgresStore} = await import('./postgres/store.js');
+		return openPostgresStore(location, options);
+	}
+
+	const {openSqliteAsyncStore} = await import('./sqlite-async.js');
+	return openSqliteAsyncStore(location, options);
+}

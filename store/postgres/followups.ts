@@ -1,0 +1,80 @@
+// Follow-ups on PostgreSQL: the same bookkeeping as the SQLite store, as SQL for this backend.
+
+import type pg from 'pg';
+import {notFound, StoreError} from '../errors.js';
+import type {FollowUpQuery} from '../followups.js';
+import type {FieldProblem, FollowUp} from '../types.js';
+
+type FollowUpRow = Omit<FollowUp, 'allowed' | 'min' | 'max'> & {allowed: FollowUp['allowed'] | null; min: number | null; max: number | null};
+
+const COLUMNS = 'id, channel_id, item_id, key, status, attempted, message, allowed, min, max, run_id, created_at, updated_at, resolution';
+
+function followUpFromRow(row: FollowUpRow): FollowUp {
+	const {allowed, min, max, ...rest} = row;
+	return {...rest, ...(allowed === null ? {} : {allowed}), ...(min === null ? {} : {min}), ...(max === null ? {} : {max})};
+}
+
+/** Opens or refreshes one follow-up per refused field a person can set. */
+export async function recordRefusals(client: pg.ClientBase, target: {channelId: string; itemId: string; runId?: string}, problems: FieldProblem[], values: Record<string, unknown>, settable: (key: string) => boolean, at: string): Promise<number> {
+	const kept = problems.filter(problem => settable(problem.key) && Object.hasOwn(values, problem.key));
+	for (const problem of kept) {
+		await client.query(`INSERT INTO followups (channel_id, item_id, key, status, attempted, message, allowed, min, max, run_id, created_at, updated_at)
+			VALUES ($1, $2, $3, 'open', $4, $5, $6, $7, $8, $9, $10, $10)
+			ON CONFLICT (item_id, key) WHERE status = 'open' DO UPDATE SET
+				attempted = excluded.attempted, message = excluded.message, allowed = excluded.allowed,
+				min = excluded.min, max = excluded.max, run_id = excluded.run_id, updated_at = excluded.updated_at`,
+		[target.channelId, target.itemId, problem.key, JSON.stringify(values[problem.key]), problem.message, problem.allowed ? JSON.stringify(problem.allowed) : null, problem.min ?? null, problem.max ?? null, target.runId ?? null, at]);
+	}
+
+	return kept.length;
+}
+
+/** The statement that closes the open follow-ups of the keys an edit set; the arguments are its parameter references. */
+export const resolveSetKeysSql = (at: string, itemId: string, keys: string) =>
+	`UPDATE followups SET status = 'resolved', resolution = 'set', updated_at = ${at} WHERE item_id = ${itemId} AND key = ANY(${keys}::text[]) AND status = 'open'`;
+
+/** A successful edit that sets a key closes that key's open follow-up. */
+export async function resolveSetKeys(client: pg.ClientBase, itemId: string, keys: string[], at: string): Promise<void> {
+	await client.query(resolveSetKeysSql('$1', '$2', '$3'), [at, itemId, keys]);
+}
+
+export async function closeForDeletedItem(client: pg.ClientBase, itemId: string, at: string): Promise<void> {
+	await client.query("UPDATE followups SET status = 'dismissed', resolution = 'item_deleted', updated_at = $1 WHERE item_id = $2 AND status = 'open'", [at, itemId]);
+}
+
+/** Dismisses an open follow-up; the row lock means a concurrent resolution is never overwritten. */
+export async function dismissFollowUp(client: pg.ClientBase, id: number, at: string): Promise<FollowUp> {
+	const {rows} = await client.query<FollowUpRow>(`SELECT ${COLUMNS} FROM followups WHERE id = $1 FOR UPDATE`, [id]);
+	const row = rows[0];
+	if (!row) {
+		throw notFound(`follow-up ${id} does not exist`);
+	}
+
+	if (row.status !== 'open') {
+		throw new StoreError({error: 'invalid_argument', message: `follow-up ${id} is already ${row.status}`});
+	}
+
+	await client.query("UPDATE followups SET status = 'dismissed', resolution = 'dismissed', updated_at = $1 WHERE id = $2", [at, id]);
+	return followUpFromRow({...row, status: 'dismissed', resolution: 'dismissed', updated_at: at});
+}
+
+export async function listFollowUps(pool: pg.Pool, query: FollowUpQuery = {}): Promise<FollowUp[]> {
+	const clauses: string[] = [];
+	const params: unknown[] = [];
+	for (const [column, value] of [['channel_id', query.channelId], ['status', query.status], ['item_id', query.itemId], ['run_id', query.runId]] as const) {
+		if (value !== undefined) {
+			params.push(value);
+			clauses.push(`${column} = $${params.length}`);
+		}
+	}
+
+	params.push(query.limit ?? 10_000);
+	const where = clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '';
+	const {rows} = await pool.query<FollowUpRow>(`SELECT ${COLUMNS} FROM followups ${where} ORDER BY id LIMIT $${params.length}`, params);
+	return rows.map(row => followUpFromRow(row));
+}
+
+export async function countOpenFollowUps(pool: pg.Pool, channelId: string): Promise<number> {
+	const {rows} = await pool.query<{n: number}>("SELECT count(*) AS n FROM followups WHERE channel_id = $1 AND status = 'open'", [channelId]);
+	return rows[0]!.n;
+}

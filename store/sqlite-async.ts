@@ -1,0 +1,121 @@
+// The embedded SQLite store behind the asynchronous interface: today's synchronous Store, each
+// call answered as a promise (a throw becomes a rejection). SQLite has no push: readers poll.
+
+import type {AsyncImportSource, AsyncStore, AsyncStoreOptions, DeleteResult, ImportResult, RunsApi} from './api.js';
+import type {LoadedChannel} from './channels.js';
+import type {FollowUpQuery} from './followups.js';
+import type {PageQuery} from './pages.js';
+import {getRun, listRuns, recordRunEnd, recordRunStart} from './runs.js';
+import {openStore, type Store} from './store.js';
+import type {Actor, Channel, ChannelSummary, EditResult, EventPage, FollowUp, Item, Page} from './types.js';
+import type {EditRequest} from './writes.js';
+
+const isAsyncIterable = (items: unknown): items is AsyncIterable<unknown> => typeof (items as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function';
+
+/**
+ * The SQLite importer runs in one synchronous transaction, so items that arrive asynchronously
+ * are gathered first; a synchronous iterable (a generator) still streams straight through.
+ */
+async function syncItems(items: Iterable<unknown> | AsyncIterable<unknown>): Promise<Iterable<unknown>> {
+	if (!isAsyncIterable(items)) {
+		return items;
+	}
+
+	const gathered: unknown[] = [];
+	for await (const item of items) {
+		gathered.push(item);
+	}
+
+	return gathered;
+}
+
+export class SqliteAsyncStore implements AsyncStore {
+	readonly backend = 'sqlite' as const;
+	readonly location: string;
+	readonly runs: RunsApi;
+	readonly listen = undefined;
+
+	/** The synchronous store underneath, for callers not yet moved to the asynchronous interface. */
+	constructor(readonly sync: Store) {
+		this.location = sync.path;
+		const {db} = sync;
+		this.runs = {
+			start: async run => recordRunStart(db, run),
+			end: async (id, end) => recordRunEnd(db, id, end),
+			list: async options => listRuns(db, options),
+			get: async id => getRun(db, id),
+		};
+	}
+
+	async close(): Promise<void> {
+		this.sync.close();
+	}
+
+	async listChannels(): Promise<ChannelSummary[]> {
+		return this.sync.listChannels();
+	}
+
+	async listChannelNames(): Promise<Array<{id: string; name: string}>> {
+		return this.sync.listChannelNames();
+	}
+
+	async channelSummary(channelId: string): Promise<ChannelSummary> {
+		return this.sync.channelSummary(channelId);
+	}
+
+	async getChannel(channelId: string): Promise<Channel> {
+		return this.sync.getChannel(channelId);
+	}
+
+	async loadedChannel(channelId: string): Promise<LoadedChannel> {
+		return this.sync.loadedChannel(channelId);
+	}
+
+	async importChannel(source: AsyncImportSource): Promise<ImportResult> {
+		return this.sync.importChannel({channel: source.channel, items: await syncItems(source.items)});
+	}
+
+	async createItem(channelId: string, values: unknown, actor: Actor): Promise<EditResult> {
+		return this.sync.createItem(channelId, values, actor);
+	}
+
+	async readItem(channelId: string, itemId: string): Promise<Item> {
+		return this.sync.readItem(channelId, itemId);
+	}
+
+	async editItem(request: EditRequest): Promise<EditResult> {
+		return this.sync.editItem(request);
+	}
+
+	async deleteItem(channelId: string, itemId: string, actor: Actor, expectedVersion?: number): Promise<DeleteResult> {
+		return this.sync.deleteItem(channelId, itemId, actor, expectedVersion);
+	}
+
+	async listPage(channelId: string, query: PageQuery = {}): Promise<Page> {
+		return this.sync.listPage(channelId, query);
+	}
+
+	async pollEvents(channelId: string, options: {afterSequence?: number; limit?: number} = {}): Promise<EventPage> {
+		return this.sync.pollEvents(channelId, options);
+	}
+
+	async latestSequence(channelId: string): Promise<number> {
+		return this.sync.latestSequence(channelId);
+	}
+
+	async listFollowUps(query: FollowUpQuery = {}): Promise<FollowUp[]> {
+		return this.sync.listFollowUps(query);
+	}
+
+	async countOpenFollowUps(channelId: string): Promise<number> {
+		return this.sync.countOpenFollowUps(channelId);
+	}
+
+	async dismissFollowUp(id: number): Promise<FollowUp> {
+		return this.sync.dismissFollowUp(id);
+	}
+}
+
+export async function openSqliteAsyncStore(path: string, options: AsyncStoreOptions = {}): Promise<SqliteAsyncStore> {
+	return new SqliteAsyncStore(openStore(path, options));
+}

@@ -1,0 +1,205 @@
+// Backend-neutral rules of a write, a page and an event read: pure functions with no database.
+// The PostgreSQL backend uses them; the SQLite modules (writes.ts, import.ts, events.ts, pages.ts)
+// hold the same rules inline today and are meant to import them from here.
+
+import {createHash} from 'node:crypto';
+import {FILTERABLE_TYPES, type LoadedChannel} from './channels.js';
+import {invalidArgument, quote, StoreError} from './errors.js';
+import {allowedOf} from './fields/index.js';
+import {isPlainObject} from './fields/spec.js';
+import {EVENT_PAGE_LIMIT} from './events.js';
+import type {ImportItem} from './import.js';
+import type {Actor, Changes, Values} from './types.js';
+import {MAX_WRITE_BYTES, type EditRequest} from './writes.js';
+
+export const sameValue = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
+
+/** The merged stored values: nulls clear a key, so stored data never holds a null. */
+export function storedValues(before: Values, values: Values): Values {
+	const after: Values = {...before};
+	for (const key of Object.keys(values)) {
+		if (values[key] === null) {
+			delete after[key];
+		} else {
+			after[key] = values[key];
+		}
+	}
+
+	return after;
+}
+
+/** The changes an edit makes: only keys whose value really differs. */
+export function changesOf(before: Values, after: Values, keys: string[]): Changes {
+	const changes: Changes = {};
+	for (const key of keys) {
+		const from = before[key] ?? null;
+		const to = after[key] ?? null;
+		if (!sameValue(from, to)) {
+			changes[key] = {from, to};
+		}
+	}
+
+	return changes;
+}
+
+/** A create's changes: every stored key from null. */
+export function creationChanges(stored: Values): Changes {
+	const changes: Changes = {};
+	for (const [key, to] of Object.entries(stored)) {
+		changes[key] = {from: null, to};
+	}
+
+	return changes;
+}
+
+/** A delete's changes: every stored key to null. */
+export function deletionChanges(stored: Values): Changes {
+	const changes: Changes = {};
+	for (const [key, from] of Object.entries(stored)) {
+		changes[key] = {from, to: null};
+	}
+
+	return changes;
+}
+
+export function checkPayload(values: unknown): void {
+	if (!isPlainObject(values)) {
+		throw invalidArgument('values must be an object of field keys to values');
+	}
+
+	const text = JSON.stringify(values);
+	// A UTF-16 unit is at most 3 UTF-8 bytes: short payloads need no byte count.
+	if (text.length * 3 > MAX_WRITE_BYTES && Buffer.byteLength(text) > MAX_WRITE_BYTES) {
+		throw invalidArgument(`values is larger than ${MAX_WRITE_BYTES} bytes as JSON`);
+	}
+}
+
+export function checkExpectedVersion(version: unknown): void {
+	if (version !== undefined && (!Number.isInteger(version) || (version as number) < 1)) {
+		throw invalidArgument(`expected_version must be a whole number 1 or greater, got ${JSON.stringify(version)}`);
+	}
+}
+
+/** Same key + same arguments = the same edit; the fingerprint is what "same" means. */
+export function fingerprintOf(request: EditRequest): string {
+	const values = request.values as Values;
+	const canonical = JSON.stringify([request.channelId, request.itemId, request.expectedVersion ?? null, Object.keys(values).sort().map(key => [key, values[key]])]);
+	return createHash('sha256').update(canonical).digest('base64url');
+}
+
+/** Idempotency keys are scoped per channel and actor: two agents cannot collide on a key. */
+export const actorScope = (actor: Actor) => `${actor.kind}:${actor.run_id ?? ''}`;
+
+export const keyReused = (key: string) => new StoreError({error: 'idempotency_key_reused', message: `idempotency_key ${JSON.stringify(key)} was already used with different arguments; use a new key for a new edit`});
+
+export const versionConflict = (itemId: string, current: number, expected: number, changedSince: Changes) => new StoreError({
+	error: 'version_conflict',
+	message: `item ${itemId} is at version ${current}, not ${expected}: read it again and merge`,
+	current_version: current,
+	changed_since: changedSince,
+});
+
+export const itemNotFound = (channelId: string, itemId: unknown) => new StoreError({error: 'not_found', message: `item ${JSON.stringify(itemId)?.slice(0, 80)} does not exist in channel ${channelId}`});
+
+/** Folds update events (oldest first) into per key: the value before the first change and after the last. */
+export function mergeChanges(updates: Changes[]): Changes {
+	const merged: Changes = {};
+	for (const changes of updates) {
+		for (const [key, change] of Object.entries(changes)) {
+			merged[key] = {from: Object.hasOwn(merged, key) ? merged[key]!.from : change.from, to: change.to};
+		}
+	}
+
+	return merged;
+}
+
+/** The checked cursor and limit of an event read. */
+export function checkEventQuery(options: {afterSequence?: number; limit?: number}): {after: number; limit: number} {
+	const after = options.afterSequence ?? 0;
+	const limit = options.limit ?? EVENT_PAGE_LIMIT;
+	if (!Number.isInteger(after) || after < 0) {
+		throw invalidArgument(`after_sequence must be a whole number 0 or greater, got ${JSON.stringify(after)}`);
+	}
+
+	if (!Number.isInteger(limit) || limit < 1 || limit > EVENT_PAGE_LIMIT) {
+		throw invalidArgument(`limit must be a whole number from 1 to ${EVENT_PAGE_LIMIT}, got ${JSON.stringify(limit)}`);
+	}
+
+	return {after, limit};
+}
+
+/** Equality filters on select and boolean fields, checked: a label or unknown key is refused, naming what exists. */
+export function checkFilter(channel: LoadedChannel, filter: unknown): Array<{key: string; value: string | boolean}> {
+	if (filter === undefined || filter === null) {
+		return [];
+	}
+
+	if (!isPlainObject(filter)) {
+		throw invalidArgument('filter must be an object of {field key: value}');
+	}
+
+	return Object.entries(filter).map(([key, value]) => {
+		const field = channel.fieldsByKey.get(key);
+		if (!field || !FILTERABLE_TYPES.has(field.type)) {
+			const usable = channel.fields.filter(candidate => FILTERABLE_TYPES.has(candidate.type)).map(candidate => candidate.key);
+			throw invalidArgument(`filter.${key} is not a select or boolean field of channel ${channel.id}; filterable: ${usable.join(', ')}`);
+		}
+
+		if (field.type === 'boolean' ? typeof value !== 'boolean' : typeof value !== 'string') {
+			throw invalidArgument(`filter.${key} must be ${field.type === 'boolean' ? 'true or false' : 'an option value'}, got ${quote(value)}`);
+		}
+
+		if (field.type === 'select' && !field.config.options!.some(option => option.value === value)) {
+			// A label ("New") would silently match nothing: say which values exist instead.
+			throw invalidArgument(`filter.${key} must be one of the option values, got ${quote(value)}; allowed: ${allowedOf(field).map(option => `${option.value} (${option.label})`).join(', ')}`);
+		}
+
+		return {key, value: value as string | boolean};
+	});
+}
+
+/** The keys a search looks in: short text fields (long text is not searched). */
+export function searchKeys(channel: LoadedChannel, search: unknown): string[] | undefined {
+	if (search === undefined || search === '') {
+		return undefined;
+	}
+
+	if (typeof search !== 'string' || search.length > 200) {
+		throw invalidArgument('search must be a string of at most 200 characters');
+	}
+
+	return channel.fields.filter(field => ['text', 'email', 'url'].includes(field.type) && !field.config.long).map(field => field.key);
+}
+
+const invalidImport = (message: string) => new StoreError({error: 'invalid_import', message});
+
+/** One imported item's shape: a values object and an optional ISO created_at, nothing else. */
+export function checkImportItem(raw: unknown, index: number): ImportItem {
+	if (!isPlainObject(raw) || !isPlainObject(raw.values)) {
+		throw invalidImport(`items[${index}] must be an object with a "values" object`);
+	}
+
+	const extra = Object.keys(raw).find(key => key !== 'values' && key !== 'created_at');
+	if (extra !== undefined) {
+		throw invalidImport(`items[${index}] has an unknown key ${quote(extra)}; items take "values" and "created_at"`);
+	}
+
+	if (raw.created_at !== undefined && (typeof raw.created_at !== 'string' || Number.isNaN(Date.parse(raw.created_at)))) {
+		throw invalidImport(`items[${index}].created_at must be an ISO date-time, got ${quote(raw.created_at)}`);
+	}
+
+	return raw as ImportItem;
+}
+
+/** Names the failing item in a refusal, so a bad row in a large file can be found. */
+export function atImportItem(error: unknown, index: number): unknown {
+	if (error instanceof StoreError && error.body.error === 'validation_failed') {
+		return invalidImport(`items[${index}]: ${error.message}`);
+	}
+
+	return error;
+}
+
+export const channelExists = (id: string) => invalidImport(`channel ${quote(id)} already exists in this database`);
+
+export const missingRelationTarget = (key: string, target: unknown) => new StoreError({error: 'invalid_schema', message: `field ${key} relates to channel ${quote(target)}, which does not exist`});
