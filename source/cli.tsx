@@ -24,6 +24,10 @@ const help = `
 	  sift run "INSTRUCTION" [--items ID,...] [--model M] [--timeout S]
 	  sift runs
 	  sift doctor
+	  sift serve [--listen HOST:PORT] [--allow-host H]... [--rate N]
+	  sift token create --grant CHANNEL[,...] [--actor agent|human] [--name N] [--expires 30d]
+	  sift token list | sift token revoke NAME
+	  sift run "INSTRUCTION" --server URL      the agent reaches the store through sift serve
 
 	Options for every command
 	  --db FILE         the database (default: $SIFT_DB, else $XDG_DATA_HOME/sift/sift.db)
@@ -57,6 +61,8 @@ const COMMANDS: Record<string, () => Promise<{default: Command}>> = {
 	run: async () => import('./commands/run.js'),
 	runs: async () => import('./commands/runs.js'),
 	doctor: async () => import('./commands/doctor.js'),
+	serve: async () => import('./commands/serve.js'),
+	token: async () => import('./commands/token.js'),
 };
 
 function parseArguments() {
@@ -84,6 +90,13 @@ function parseArguments() {
 			codex: {type: 'string'},
 			codexConfig: {type: 'string', isMultiple: true, default: []},
 			keepApiEnv: {type: 'boolean', default: false},
+			// serve / token / run --server
+			listen: {type: 'string'},
+			allowHost: {type: 'string', isMultiple: true, default: []},
+			rate: {type: 'number'},
+			name: {type: 'string'},
+			expires: {type: 'string'},
+			server: {type: 'string'},
 		},
 	});
 }

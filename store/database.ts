@@ -2,6 +2,7 @@ import {mkdirSync} from 'node:fs';
 import {dirname} from 'node:path';
 import Database from 'better-sqlite3';
 import {RUNS_SCHEMA_SQL} from './runs.js';
+import {TOKENS_SCHEMA_SQL} from './tokens.js';
 
 export type Db = Database.Database;
 
@@ -81,7 +82,7 @@ export function openDatabase(path: string, options: {busyTimeoutMs?: number} = {
 }
 
 /** Bump when the schema changes; every statement in it is idempotent (IF NOT EXISTS). */
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
 
 function migrate(db: Db): void {
 	if ((db.pragma('user_version', {simple: true}) as number) >= SCHEMA_VERSION) {
@@ -91,6 +92,8 @@ function migrate(db: Db): void {
 	db.transaction(() => {
 		db.exec(SCHEMA_SQL);
 		db.exec(RUNS_SCHEMA_SQL);
+		// Version 3: bearer tokens of `sift serve` (store/tokens.ts).
+		db.exec(TOKENS_SCHEMA_SQL);
 		db.pragma(`user_version = ${SCHEMA_VERSION}`);
 	}).immediate();
 }

@@ -8,3 +8,4 @@ export {MAX_WRITE_BYTES, type EditRequest} from './writes.js';
 export type {ImportSource, ImportItem} from './import.js';
 export type {FollowUpQuery} from './followups.js';
 export * from './types.js';
+export {TOKEN_PREFIX, type TokenActor, type TokenIdentity, type TokenInfo, type TokenRequest} from './tokens.js';

@@ -2,7 +2,7 @@ import {mkdirSync, rmSync} from 'node:fs';
 import path from 'node:path';
 import {INSTALL_HINT, resolveCodexBinary} from './binary.js';
 import {superviseChild, type ChildExit} from './child.js';
-import {buildCodexCommand} from './command.js';
+import {buildCodexCommand, type McpHttpServer} from './command.js';
 import {UpdateFeed} from './feed.js';
 import {decideOutcome, type Decision, type Outcome} from './outcome.js';
 import {newRunId, resolveStateDir, runLogPath, runWorkDir, siftEntry} from './paths.js';
@@ -45,6 +45,8 @@ export type RunOptions = {
 	/** Default resolveStateDir(env). */
 	stateDir?: string;
 	runId?: string;
+	/** Reach the tools through `sift serve` (source/serve/run-token.ts mints the token). */
+	server?: McpHttpServer;
 };
 
 export type RunResult = {
@@ -196,6 +198,7 @@ async function launch(context: RunContext, deadlineAt: number, onLine: (line: st
 		codexConfig: options.codexConfig,
 		env,
 		keepApiEnv: options.keepApiEnv,
+		server: options.server,
 	});
 	const workDir = runWorkDir(stateDir, runId);
 	mkdirSync(workDir, {recursive: true});
