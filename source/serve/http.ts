@@ -94,7 +94,8 @@ export async function startServe(options: ServeOptions): Promise<SiftHttpServer>
 
 		const path = pathOf(request);
 		if (path === '/healthz' && request.method === 'GET') {
-			reply(response, 200, {status: 'ok'});
+			// This request is one of those in flight.
+			reply(response, 200, {status: 'ok', in_flight: inFlight - 1});
 			return;
 		}
 
