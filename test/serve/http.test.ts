@@ -123,7 +123,7 @@ describe('Host and Origin (DNS rebinding)', () => {
 
 	it('the listen address, localhost and the same Origin are allowed', async () => {
 		const port = server.port;
-		for (const headers of [{Host: `127.0.0.1:${port}`}, {Host: `localhost:${port}`}, {Host: `127.0.0.1:${port}`, Origin: `http://localhost:${port}`}]) {
+		for (const headers of <Array<Record<string, string>>>[{Host: `127.0.0.1:${port}`}, {Host: `localhost:${port}`}, {Host: `127.0.0.1:${port}`, Origin: `http://localhost:${port}`}]) {
 			expect((await post(list, {...auth(), ...headers})).status).toBe(200);
 		}
 	});
