@@ -116,13 +116,25 @@ export function revokeToken(db: Db, name: string, now = new Date()): TokenInfo {
 export function verifyToken(db: Db, secret: string, now = new Date()): TokenIdentity | null {
 	if (!secret.startsWith(TOKEN_PREFIX) || secret.length > 256) return null;
 	const presented = Buffer.from(hashToken(secret), 'hex');
-	const row = db.prepare('SELECT * FROM tokens WHERE hash = ?').get(presented.toString('hex')) as TokenRow | undefined;
+	const row = byHash(db).get(presented.toString('hex')) as TokenRow | undefined;
 	if (!row || !timingSafeEqual(presented, Buffer.from(row.hash, 'hex'))) return null;
 	if (row.revoked_at !== null) return null;
 	if (row.expires_at !== null && Date.parse(row.expires_at) <= now.getTime()) return null;
 	const info = infoOf(row);
 	const actor: Actor = info.run_id === null ? {kind: info.actor} : {kind: info.actor, run_id: info.run_id};
 	return {name: info.name, grants: info.grants, actor};
+}
+
+/** Every request looks its token up: the statement is prepared once per connection. */
+const lookups = new WeakMap<Db, ReturnType<Db['prepare']>>();
+function byHash(db: Db): ReturnType<Db['prepare']> {
+	let statement = lookups.get(db);
+	if (!statement) {
+		statement = db.prepare('SELECT * FROM tokens WHERE hash = ?');
+		lookups.set(db, statement);
+	}
+
+	return statement;
 }
 
 /** Records that a token was used; writes only when the stored time is older than `staleMs`. */

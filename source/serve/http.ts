@@ -6,6 +6,7 @@ import type {JSONRPCMessage} from '@modelcontextprotocol/sdk/types.js';
 import {Grants, type Store, type TokenIdentity} from '../../store/index.js';
 import {createSiftServer} from '../mcp/server.js';
 import {MAX_BODY_BYTES, readBody} from './body.js';
+import {ServerPool} from './pool.js';
 import {AllowedHosts, formatHost} from './hosts.js';
 import {RateLimiter} from './rate.js';
 
@@ -55,6 +56,9 @@ export async function startServe(options: ServeOptions): Promise<SiftHttpServer>
 	const limiter = new RateLimiter(options.rate ?? DEFAULT_RATE);
 	const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
 	let allowed = new AllowedHosts([]);
+	const pools = new Map<string, ServerPool>();
+	/** When each token's last use was written, so the store is asked at most once a minute per token. */
+	const touched = new Map<string, number>();
 	let inFlight = 0;
 	let draining = false;
 	const idle: Array<() => void> = [];
@@ -143,7 +147,14 @@ export async function startServe(options: ServeOptions): Promise<SiftHttpServer>
 		if (Array.isArray(message) && message.length > 1 && !rateAllows(response, entry, identity, message.length - 1)) return;
 		if (options.callDelayMs && entry.method === 'tools/call') await delay(options.callDelayMs);
 		await dispatch(request, response, message, identity, entry);
-		if (response.statusCode < 400) options.store.touchToken(identity.name);
+		if (response.statusCode < 400) touch(identity.name);
+	}
+
+	function touch(name: string): void {
+		const now = Date.now();
+		if (now - (touched.get(name) ?? 0) < 60_000) return;
+		touched.set(name, now);
+		options.store.touchToken(name);
 	}
 
 	function authenticate(request: IncomingMessage): TokenIdentity | null {
@@ -160,7 +171,17 @@ export async function startServe(options: ServeOptions): Promise<SiftHttpServer>
 	}
 
 	async function dispatch(request: IncomingMessage, response: ServerResponse, message: unknown, identity: TokenIdentity, entry: RequestLog): Promise<void> {
-		const mcp = createSiftServer({store: options.store, grants: new Grants(identity.grants), actor: identity.actor, log});
+		// A token's grants and actor never change, so its servers can be reused across its requests.
+		const key = JSON.stringify([identity.name, identity.grants, identity.actor]);
+		let pool = pools.get(key);
+		if (!pool) {
+			// Tokens come and go (one per run): forget them all rather than grow without bound.
+			if (pools.size >= 1000) pools.clear();
+			pool = new ServerPool(() => createSiftServer({store: options.store, grants: new Grants(identity.grants), actor: identity.actor, log}));
+			pools.set(key, pool);
+		}
+
+		const mcp = pool.take();
 		const transport = new StreamableHTTPServerTransport({sessionIdGenerator: undefined, enableJsonResponse: true});
 		const send = transport.send.bind(transport);
 		transport.send = async (reply, sendOptions) => {
@@ -169,8 +190,9 @@ export async function startServe(options: ServeOptions): Promise<SiftHttpServer>
 		};
 
 		response.once('close', () => {
-			void transport.close();
-			void mcp.close();
+			// A server whose client went away mid-call may still be finishing it: not reused.
+			const reusable = response.writableFinished;
+			void mcp.close().then(() => reusable && pool.give(mcp), () => {});
 		});
 		await mcp.connect(transport);
 		await transport.handleRequest(request, response, message);

@@ -3,6 +3,7 @@
 //   --quick   smaller sizes and fewer repetitions, for a fast sanity run.
 
 import {benchRunner} from './runner.js';
+import {benchServe} from './serve.js';
 import {benchCatchingUp} from './store-catchup.js';
 import {benchEditCost} from './store-edit.js';
 import {benchPageLatency} from './store-latency.js';
@@ -23,6 +24,9 @@ benchPageLatency(quick);
 
 // Codex runner (SPEC §4): wrapper lag behind a fake codex's own timeline.
 await benchRunner();
+
+// Team mode: the agent tools over HTTP (`sift serve`) under load.
+await benchServe(quick);
 
 // The TUI (SPEC §5, issue 5): the built app in a pseudo-terminal.
 await benchUi(quick);
