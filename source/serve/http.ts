@@ -153,6 +153,7 @@ export async function startServe(options: ServeOptions): Promise<SiftHttpServer>
 	function touch(name: string): void {
 		const now = Date.now();
 		if (now - (touched.get(name) ?? 0) < 60_000) return;
+		if (touched.size >= 10_000) touched.clear();
 		touched.set(name, now);
 		options.store.touchToken(name);
 	}

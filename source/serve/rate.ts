@@ -15,6 +15,9 @@ export class RateLimiter {
 	/** Takes `cost` from the key's bucket: 0 when allowed, else whole seconds until it would be. */
 	take(key: string, cost = 1): number {
 		const now = this.now();
+		// One bucket per token ever seen (a token per run): drop them all now and then; a dropped
+		// bucket comes back full, which only forgives a burst.
+		if (this.buckets.size >= 10_000 && !this.buckets.has(key)) this.buckets.clear();
 		const bucket = this.buckets.get(key) ?? {tokens: this.rate, at: now};
 		bucket.tokens = Math.min(this.rate, bucket.tokens + ((now - bucket.at) / 1000) * this.rate);
 		bucket.at = now;

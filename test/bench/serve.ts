@@ -4,6 +4,7 @@
 // after which the load stops and says so.
 
 import {spawn, type ChildProcess} from 'node:child_process';
+import {Agent, request} from 'node:http';
 import {copyFileSync, mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
@@ -132,11 +133,37 @@ async function httpOverStdio(url: string, db: string, repeats: number) {
 	const http = await httpClient(url, token);
 	const httpUs = await readMedianUs(caller(http), id, repeats);
 	await http.close();
+	const rawUs = await readMedianUs(rawCaller(url, token), id, repeats);
 	const stdio = new Client({name: 'sift-bench', version: '1.0.0'});
 	await stdio.connect(new StdioClientTransport({command: process.execPath, args: [SIFT_ENTRY, 'mcp', '--db', db, '--grant', 'bugs'], stderr: 'ignore'}));
 	const stdioUs = await readMedianUs(caller(stdio), id, repeats);
 	await stdio.close();
-	return {'read_record_item': 'one call, sequential', 'stdio µs': stdioUs, 'HTTP µs': httpUs, 'HTTP adds µs': httpUs - stdioUs, repeats};
+	return [
+		{client: 'SDK client (fetch)', 'stdio µs': stdioUs, 'HTTP µs': httpUs, 'HTTP adds µs': httpUs - stdioUs, repeats},
+		{client: 'node:http keep-alive, raw JSON-RPC', 'stdio µs': stdioUs, 'HTTP µs': rawUs, 'HTTP adds µs': rawUs - stdioUs, repeats},
+	];
+}
+
+/** tools/call as one plain POST on a kept-alive connection: the server's share without the SDK client's. */
+function rawCaller(url: string, token: string): Call {
+	const agent = new Agent({keepAlive: true, maxSockets: 1});
+	const target = new URL(`${url}/mcp`);
+	return async (name, args = {}) => {
+		const body = JSON.stringify({jsonrpc: '2.0', id: 1, method: 'tools/call', params: {name, arguments: args}});
+		const text = await new Promise<string>((resolve, reject) => {
+			const sent = request(target, {method: 'POST', agent, headers: {'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Authorization: `Bearer ${token}`, 'Content-Length': Buffer.byteLength(body)}}, response => {
+				let received = '';
+				response.setEncoding('utf8');
+				response.on('data', chunk => {
+					received += chunk;
+				});
+				response.on('end', () => resolve(received));
+			});
+			sent.on('error', reject);
+			sent.end(body);
+		});
+		return (JSON.parse(text) as {result: CallToolResult}).result;
+	};
 }
 
 export async function benchServe(quick = false): Promise<void> {
@@ -150,8 +177,8 @@ export async function benchServe(quick = false): Promise<void> {
 		printTable(`sift serve: ${clients} MCP clients × ${calls} calls on loopback (30% list, 50% read, 20% read+edit; ${ITEMS} items, SQLite)`, [await load(url, db, clients, calls)], [
 			'One token per client, the rate limit lifted (--rate 1000000) to measure capacity; the server is the built CLI in its own process.',
 		]);
-		printTable('What HTTP adds over stdio for one call (median)', [await httpOverStdio(url, db, quick ? 100 : 500)], [
-			'HTTP: a new MCP server and transport per request (stateless), the token checked against the store on each request.',
+		printTable('What HTTP adds over stdio for one read_record_item call, sequential (median)', await httpOverStdio(url, db, quick ? 100 : 500), [
+			'HTTP: a new transport per request (stateless; MCP servers reused per token), the token checked against the store on each request.',
 		]);
 	} finally {
 		await stop(child);
