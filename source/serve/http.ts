@@ -155,7 +155,12 @@ export async function startServe(options: ServeOptions): Promise<SiftHttpServer>
 		if (now - (touched.get(name) ?? 0) < 60_000) return;
 		if (touched.size >= 10_000) touched.clear();
 		touched.set(name, now);
-		options.store.touchToken(name);
+		try {
+			options.store.touchToken(name);
+		} catch (error) {
+			// Best effort: a busy store must not fail a request that was served.
+			log(JSON.stringify({at: new Date().toISOString(), warning: `last use of token ${name} not recorded: ${String((error as Error)?.message ?? error).slice(0, 200)}`}));
+		}
 	}
 
 	function authenticate(request: IncomingMessage): TokenIdentity | null {
