@@ -1,6 +1,7 @@
 import {spawn, type ChildProcess} from 'node:child_process';
-import {rmSync} from 'node:fs';
+import {readFileSync, rmSync} from 'node:fs';
 import path from 'node:path';
+import {fileURLToPath} from 'node:url';
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
 import {ensureBuilt, sift, SIFT_ENTRY, siftJson, tempDir} from '../support/cli.js';
 import {makeDatabase} from '../mcp/fixtures.js';
@@ -112,6 +113,30 @@ describe('sift serve (the built CLI)', () => {
 		// The log line of the drained call names the token, never its secret.
 		expect(server.stderr()).toMatch(/"token":"drain","method":"tools\/call","tool":"list_granted_resources","outcome":"ok"/);
 		expect(server.stderr()).not.toContain(secret);
+	});
+
+	it('sift run --server: Codex reaches the store through sift serve with a token that ends with the run', async () => {
+		const server = await serve();
+		const out = path.join(dir, 'seen-cli.json');
+		const codex = fileURLToPath(new URL('token-codex.mjs', import.meta.url));
+		const run = sift(['run', 'Triage the bugs', '--channel', 'bugs', '--server', server.url, '--codex', codex, '--timeout', '60', '--db', db, '--json'], {
+			FAKE_CODEX_MODE: 'normal',
+			TOKEN_CODEX_OUT: out,
+			SIFT_STATE_DIR: path.join(dir, 'state'),
+		});
+		expect(run.code, run.stderr).toBe(0);
+		const {run_id: runId} = JSON.parse(run.stdout) as {run_id: string};
+		const seen = JSON.parse(readFileSync(out, 'utf8')) as {argv: string[]; token: string; status: {code: number}};
+		expect(seen.status.code).toBe(200);
+		expect(seen.argv.join(' ')).toContain(`url="${server.url}/mcp"`);
+		expect(run.stdout + run.stderr).not.toContain(seen.token);
+		const [info] = siftJson<Array<{name: string; run_id: string; revoked_at: string | null}>>(['token', 'list', '--db', db]).filter(token => token.run_id === runId);
+		expect(info).toMatchObject({name: `run-${runId}`});
+		expect(info!.revoked_at).not.toBeNull();
+		const after = await rawRequest(server.url, {headers: {...MCP_HEADERS, Authorization: `Bearer ${seen.token}`}, body: toolCall('list_granted_resources')});
+		expect(after.status).toBe(401);
+		server.process.kill('SIGTERM');
+		expect(await server.exited).toBe(0);
 	});
 
 	it.each([
