@@ -233,9 +233,10 @@ export async function startServe(options: ServeOptions): Promise<SiftHttpServer>
 }
 
 function pathOf(request: IncomingMessage): string {
+	// Without the query (which some clients use for secrets), and short enough for a log line.
 	const url = request.url ?? '/';
 	const query = url.indexOf('?');
-	return query === -1 ? url : url.slice(0, query);
+	return (query === -1 ? url : url.slice(0, query)).slice(0, 200);
 }
 
 function reply(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
