@@ -26,6 +26,8 @@ const COMMANDS: Record<string, () => Promise<{default: Command}>> = {
 	run: async () => import('./commands/run.js'),
 	runs: async () => import('./commands/runs.js'),
 	doctor: async () => import('./commands/doctor.js'),
+	serve: async () => import('./commands/serve.js'),
+	token: async () => import('./commands/token.js'),
 };
 
 const debugging = () => process.env.SIFT_DEBUG === '1';

@@ -5,6 +5,7 @@ import {migrateToChannelIndexes} from './channels.js';
 import {StoreError} from './errors.js';
 import {canWrite, createPrivateFile, ensurePrivateDir, removeStoreFiles, restrictCompanions} from './files.js';
 import {migrateRunsOwnership, RUNS_SCHEMA_SQL} from './runs.js';
+import {TOKENS_SCHEMA_SQL} from './tokens.js';
 import {checkIsStore, openReadOnly, SIFT_APPLICATION_ID} from './store-file.js';
 import {setLockPolicy, withWriteLock} from './write-lock.js';
 
@@ -206,6 +207,8 @@ function migrate(db: Db): void {
 
 		db.exec(SCHEMA_SQL);
 		db.exec(RUNS_SCHEMA_SQL);
+		// Bearer tokens of `sift serve` (store/tokens.ts).
+		db.exec(TOKENS_SCHEMA_SQL);
 		for (const step of AFTER_SCHEMA_STEPS) {
 			step(db);
 		}

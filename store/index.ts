@@ -13,3 +13,4 @@ export type {FollowUpQuery} from './followups.js';
 export * from './types.js';
 export {parseQuery, isRefusal, type ParseOptions} from './query/parse.js';
 export type {Query, QueryRefusal, Term, Sort} from './query/types.js';
+export {TOKEN_PREFIX, type TokenActor, type TokenIdentity, type TokenInfo, type TokenRequest} from './tokens.js';

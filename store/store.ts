@@ -9,6 +9,7 @@ import {countMatches, listPage, type PageQuery} from './pages.js';
 import type {Actor, Channel, ChannelSummary, EditResult, EventPage, FollowUp, Item} from './types.js';
 import {ItemWriter, type EditRequest, type Validator} from './writes.js';
 import {notFound, quote, StoreError} from './errors.js';
+import {createToken, listTokens, revokeToken, touchToken, verifyToken, type TokenIdentity, type TokenInfo, type TokenRequest} from './tokens.js';
 
 export type StoreOptions = OpenOptions & {/** For benchmarks only: replaces validation. */ validator?: Validator};
 
@@ -133,6 +134,31 @@ export class Store {
 	/** The channel with its derived lookups, for adapters that render schema-aware views. */
 	loadedChannel(channelId: string): LoadedChannel {
 		return this.channels.get(channelId);
+	}
+
+	// Bearer tokens of `sift serve` (store/tokens.ts).
+
+	/** Returns the secret once; only its hash is kept. */
+	createToken(request: TokenRequest): {token: string; info: TokenInfo} {
+		return createToken(this.db, request);
+	}
+
+	listTokens(): TokenInfo[] {
+		return listTokens(this.db);
+	}
+
+	revokeToken(name: string): TokenInfo {
+		return revokeToken(this.db, name);
+	}
+
+	/** Null for an unknown, revoked or expired secret; never writes. */
+	verifyToken(secret: string, now?: Date): TokenIdentity | null {
+		return verifyToken(this.db, secret, now);
+	}
+
+	/** Notes a token's use (at most one write a minute per token). */
+	touchToken(name: string): void {
+		touchToken(this.db, name);
 	}
 }
 

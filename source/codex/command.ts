@@ -14,6 +14,12 @@ export const API_ENV_KEYS = ['CODEX_API_KEY', 'OPENAI_API_KEY', 'OPENAI_BASE_URL
 
 export const MCP_STARTUP_TIMEOUT_SEC = 30;
 
+/** Codex reads the bearer token for `sift serve` from this variable (never from argv). */
+export const MCP_TOKEN_ENV = 'SIFT_MCP_TOKEN';
+
+/** The tools through `sift serve`: its MCP endpoint and a token minted for this run. */
+export type McpHttpServer = {url: string; token: string};
+
 export type CommandInput = {
 	prompt: string;
 	runId: string;
@@ -32,6 +38,8 @@ export type CommandInput = {
 	codexConfig?: readonly string[];
 	env: NodeJS.ProcessEnv;
 	keepApiEnv?: boolean;
+	/** When set, Codex reaches the tools over HTTP instead of starting `sift mcp`. */
+	server?: McpHttpServer;
 };
 
 export type CodexCommand = {args: string[]; env: NodeJS.ProcessEnv};
@@ -49,13 +57,13 @@ export function buildCodexCommand(input: CommandInput): CodexCommand {
 		'-c',
 		'approval_policy="never"',
 		'-c',
-		`mcp_servers.sift=${mcpServerToml(input)}`,
+		`mcp_servers.sift=${input.server ? httpMcpServerToml(input.server.url) : mcpServerToml(input)}`,
 		...(input.model ? ['-m', input.model] : []),
 		...(input.codexConfig ?? []).flatMap(pair => ['-c', pair]),
 		'--',
 		input.prompt,
 	];
-	return {args, env: childEnv(input.env, input.keepApiEnv ?? false)};
+	return {args, env: withMcpToken(childEnv(input.env, input.keepApiEnv ?? false), input.server)};
 }
 
 /**
@@ -72,6 +80,26 @@ export function mcpServerToml(input: Pick<CommandInput, 'nodePath' | 'siftEntry'
 		['enabled_tools', tomlArray(SIFT_TOOLS)],
 		['startup_timeout_sec', String(MCP_STARTUP_TIMEOUT_SEC)],
 	]);
+}
+
+/** The HTTP variant: same approval and tools, the token read by Codex from the environment. */
+export function httpMcpServerToml(url: string): string {
+	return inlineTable([
+		['url', tomlString(url)],
+		['bearer_token_env_var', tomlString(MCP_TOKEN_ENV)],
+		['required', 'true'],
+		['default_tools_approval_mode', tomlString('approve')],
+		['enabled_tools', tomlArray(SIFT_TOOLS)],
+		['startup_timeout_sec', String(MCP_STARTUP_TIMEOUT_SEC)],
+	]);
+}
+
+/** Only a run over HTTP gets a token, and only its own: an inherited one is dropped. */
+function withMcpToken(env: NodeJS.ProcessEnv, server: McpHttpServer | undefined): NodeJS.ProcessEnv {
+	const copy = {...env};
+	delete copy[MCP_TOKEN_ENV];
+	if (server) copy[MCP_TOKEN_ENV] = server.token;
+	return copy;
 }
 
 function inlineTable(entries: Array<[string, string]>): string {

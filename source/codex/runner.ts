@@ -2,7 +2,7 @@ import {mkdirSync, rmSync} from 'node:fs';
 import path from 'node:path';
 import {INSTALL_HINT, loginCommand, resolveCodexBinary} from './binary.js';
 import {superviseChild, type ChildExit} from './child.js';
-import {buildCodexCommand} from './command.js';
+import {buildCodexCommand, type McpHttpServer} from './command.js';
 import {trackActiveRun} from './active.js';
 import {UpdateFeed} from './feed.js';
 import {loginRequired, preflightLogin} from './login.js';
@@ -49,6 +49,8 @@ export type RunOptions = {
 	/** Default resolveStateDir(env). */
 	stateDir?: string;
 	runId?: string;
+	/** Reach the tools through `sift serve` (source/serve/run-token.ts mints the token). */
+	server?: McpHttpServer;
 	/** Default $SIFT_STALL_NOTICE_MS, else 60 s. */
 	stallNoticeMs?: number;
 	/** Told when Codex started (its pid is its process group) and when the result is final, before `done` resolves. */
@@ -285,6 +287,7 @@ async function launch(context: RunContext, deadlineAt: number, onSpawn: () => vo
 		codexConfig: options.codexConfig,
 		env,
 		keepApiEnv: options.keepApiEnv,
+		server: options.server,
 	});
 	const workDir = runWorkDir(stateDir, runId);
 	mkdirSync(workDir, {recursive: true});

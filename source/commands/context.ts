@@ -33,6 +33,13 @@ export type CliFlags = {
 	codex?: string;
 	codexConfig: string[];
 	keepApiEnv: boolean;
+	// serve / token / run --server
+	listen?: string;
+	allowHost?: string[];
+	rate?: number;
+	name?: string;
+	expires?: string;
+	server?: string;
 };
 
 export type CommandContext = {

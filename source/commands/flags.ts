@@ -51,6 +51,13 @@ export const FLAGS = {
 	codex: flag({name: 'codex', key: 'codex', kind: 'string', value: 'PATH', help: 'the codex binary (default: $SIFT_CODEX, codex on PATH, the local one)'}),
 	codexConfig: flag({name: 'codex-config', key: 'codexConfig', kind: 'string', value: 'K=V', multiple: true, help: 'passed to codex as -c K=V (repeatable)'}),
 	keepApiEnv: flag({name: 'keep-api-env', key: 'keepApiEnv', kind: 'boolean', help: 'keep CODEX_API_KEY / OPENAI_API_KEY / OPENAI_BASE_URL for codex'}),
+	listen: flag({name: 'listen', key: 'listen', kind: 'string', value: 'HOST:PORT', help: 'where to listen (default 127.0.0.1:7345)'}),
+	allowHost: flag({name: 'allow-host', key: 'allowHost', kind: 'string', value: 'HOST', multiple: true, help: 'another Host (and Origin) the server answers to (repeatable)'}),
+	rate: flag({name: 'rate', key: 'rate', kind: 'integer', value: 'N', min: 1, max: 1_000_000, help: 'requests a second allowed per token (default 50)'}),
+	tokenGrant: flag({name: 'grant', key: 'grant', kind: 'string', value: 'CHANNEL[,...]', multiple: true, help: 'the channels the token may touch'}),
+	tokenName: flag({name: 'name', key: 'name', kind: 'string', value: 'N', help: 'the token\'s name (default: generated)'}),
+	expires: flag({name: 'expires', key: 'expires', kind: 'string', value: 'DURATION', help: 'lifetime such as 30d, 12h, 90m, or never (default 30d)'}),
+	server: flag({name: 'server', key: 'server', kind: 'string', value: 'URL', help: 'reach the store through `sift serve` at URL instead of a local MCP server'}),
 } as const;
 
 /** The flags of everything that launches Codex. */

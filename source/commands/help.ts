@@ -103,9 +103,9 @@ export const COMMAND_SPECS: Record<string, CommandSpec> = {
 	},
 	run: {
 		brief: 'a headless Codex run',
-		usage: 'sift run "INSTRUCTION" [--items ID,...] [--model M] [--timeout S]',
+		usage: 'sift run "INSTRUCTION" [--items ID,...] [--model M] [--timeout S] [--server URL]',
 		summary: 'A headless Codex run: progress lines on stderr, a summary on stdout.',
-		flags: [FLAGS.db, FLAGS.channel, FLAGS.json, FLAGS.runItems, ...CODEX_FLAGS],
+		flags: [FLAGS.db, FLAGS.channel, FLAGS.json, FLAGS.runItems, FLAGS.server, ...CODEX_FLAGS],
 		notes: [
 			'Exit codes (the run\'s outcome):\n'
 			+ '  0    ok\n'
@@ -123,6 +123,19 @@ export const COMMAND_SPECS: Record<string, CommandSpec> = {
 		usage: 'sift runs [RUN_ID] [--limit N]',
 		summary: 'The run history of this database, or one run with its steps.',
 		flags: [FLAGS.db, FLAGS.json, FLAGS.runsLimit],
+	},
+	serve: {
+		brief: 'serve the agent tools over HTTP (MCP), with tokens',
+		usage: 'sift serve [--listen HOST:PORT] [--allow-host HOST]... [--rate N]',
+		summary: 'Serve the agent tools over MCP Streamable HTTP at /mcp; every request needs a bearer token from `sift token create`.',
+		flags: [FLAGS.db, FLAGS.listen, FLAGS.allowHost, FLAGS.rate],
+		notes: ['SIGTERM stops accepting, lets requests in flight finish (up to 10 s), then exits 0. See docs/team-mode.md.'],
+	},
+	token: {
+		brief: 'create, list or revoke tokens for sift serve',
+		usage: 'sift token create --grant CHANNEL[,...] [--actor agent|human] [--name N] [--expires 30d] | sift token list | sift token revoke NAME',
+		summary: 'Bearer tokens for `sift serve`: a token is printed once; the store keeps only its hash.',
+		flags: [FLAGS.db, FLAGS.json, FLAGS.tokenGrant, FLAGS.actor, FLAGS.tokenName, FLAGS.expires],
 	},
 	doctor: {
 		brief: 'check the Codex set-up',

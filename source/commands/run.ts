@@ -5,6 +5,7 @@ import type {RunResult} from '../codex/runner.js';
 import type {Step} from '../codex/steps.js';
 import type {RunUpdate} from '../codex/tracker.js';
 import {counted} from '../text/format.js';
+import {mcpEndpoint, startServerRun} from '../serve/run-token.js';
 import {sanitize} from '../text/sanitize.js';
 import {channelOf, databasePath, output, wholeNumber, withStore} from './common.js';
 import {UsageError, type Command} from './context.js';
@@ -29,12 +30,14 @@ const run: Command = async context => {
 	const instruction = context.input.join(' ').trim();
 	if (!instruction) throw new UsageError('give the instruction, e.g. sift run "triage the new bugs"');
 	const timeoutSeconds = wholeNumber(context.flags.timeout, '--timeout', 1);
+	const endpoint = context.flags.server === undefined ? undefined : mcpEndpoint(context.flags.server);
+	if (endpoint === null) throw new UsageError(`--server must be the http(s) URL of sift serve, e.g. http://127.0.0.1:7345; got ${JSON.stringify(context.flags.server)}`);
 	return withStore(context, async store => {
 		const channelId = channelOf(store, context);
 		const itemIds = context.flags.itemIds ?? [];
 		// Unknown ids are refused here (exit 1), not left for the agent to stumble over.
 		for (const id of itemIds) store.readItem(channelId, id);
-		const handle = startRecordedRun(store.db, {
+		const runOptions = {
 			instruction,
 			channelId,
 			itemIds,
@@ -45,7 +48,9 @@ const run: Command = async context => {
 			keepApiEnv: context.flags.keepApiEnv,
 			timeoutMs: timeoutSeconds === undefined ? undefined : timeoutSeconds * 1000,
 			env: context.env,
-		});
+		};
+		// --server: the agent reaches the store through `sift serve` with a token for this run only.
+		const handle = endpoint === undefined ? startRecordedRun(store.db, runOptions) : startServerRun(store, {...runOptions, endpoint});
 		context.stderr.write(`sift: run ${handle.runId} on ${channelId}${itemIds.length > 0 ? ` (${itemIds.length} items)` : ''}\n`);
 		// Ctrl+C, kill, a closed terminal: the run (its whole process group) stops before sift exits.
 		const uninstall = handleTerminationSignals(() => handle.cancel());

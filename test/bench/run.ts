@@ -5,6 +5,7 @@
 import {benchPgStore} from './pg-store.js';
 import {benchRunner} from './runner.js';
 import {benchStart} from './start.js';
+import {benchServe} from './serve.js';
 import {benchCatchingUp} from './store-catchup.js';
 import {benchEditCost} from './store-edit.js';
 import {benchIndexCost} from './store-index-cost.js';
@@ -34,6 +35,9 @@ await benchPgStore(quick);
 
 // Codex runner (SPEC §4): wrapper lag behind a fake codex's own timeline.
 await benchRunner();
+
+// Team mode: the agent tools over HTTP (`sift serve`) under load.
+await benchServe(quick);
 
 // The TUI (SPEC §5, issue 5): the built app in a pseudo-terminal.
 await benchUi(quick);

@@ -1,0 +1,41 @@
+import type {Store} from '../../store/index.js';
+import {newRunId} from '../codex/paths.js';
+import {startRecordedRun} from '../codex/record.js';
+import {DEFAULT_RUN_DEADLINE_MS, type RunHandle, type RunOptions} from '../codex/runner.js';
+
+/** `URL` as given to `sift run --server`, to the MCP endpoint of that server; null when it is no http(s) URL. */
+export function mcpEndpoint(serverUrl: string): string | null {
+	let url: URL;
+	try {
+		url = new URL(serverUrl);
+	} catch {
+		return null;
+	}
+
+	if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash) return null;
+	return `${url.origin}${url.pathname.replace(/\/+$/, '')}/mcp`;
+}
+
+/**
+ * A recorded run whose agent reaches the tools through `sift serve` at `endpoint`, with a token
+ * minted for this run alone: actor agent, this run id, this run's channel, expiring at its
+ * deadline. The token goes only into Codex's environment and is revoked when the run ends,
+ * whatever the outcome.
+ */
+export function startServerRun(store: Store, options: RunOptions & {endpoint: string}): RunHandle {
+	const {endpoint, ...runOptions} = options;
+	const runId = runOptions.runId ?? newRunId();
+	const deadline = Date.now() + (runOptions.timeoutMs ?? DEFAULT_RUN_DEADLINE_MS);
+	const name = `run-${runId}`;
+	const {token} = store.createToken({name, grants: [runOptions.channelId], actor: 'agent', runId, expiresAt: new Date(deadline).toISOString()});
+	const revoke = () => store.revokeToken(name);
+	let handle: RunHandle;
+	try {
+		handle = startRecordedRun(store.db, {...runOptions, runId, server: {url: endpoint, token}});
+	} catch (error) {
+		revoke();
+		throw error;
+	}
+
+	return {...handle, done: handle.done.finally(revoke)};
+}

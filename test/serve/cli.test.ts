@@ -1,0 +1,151 @@
+import {spawn, type ChildProcess} from 'node:child_process';
+import {readFileSync, rmSync} from 'node:fs';
+import path from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
+import {ensureBuilt, sift, SIFT_ENTRY, siftJson, tempDir} from '../support/cli.js';
+import {makeDatabase} from '../mcp/fixtures.js';
+import {databaseHash, MCP_HEADERS, rawRequest, toolCall} from './support.js';
+
+const dir = tempDir('sift-serve-cli-');
+const db = path.join(dir, 'team.db');
+beforeAll(() => {
+	ensureBuilt();
+	makeDatabase(db);
+});
+afterAll(() => rmSync(dir, {recursive: true, force: true}));
+
+describe('sift token', () => {
+	it('create prints the token once; list shows it without secret or hash; revoke ends it', () => {
+		const created = sift(['token', 'create', '--grant', 'bugs,secrets', '--name', 'ci-bot', '--expires', '12h', '--db', db]);
+		expect(created.code).toBe(0);
+		const secret = created.stdout.split('\n')[0]!;
+		expect(secret).toMatch(/^sift_[\w-]{43}$/);
+		expect(created.stdout).toMatch(/shown only this once/);
+
+		const listed = siftJson<Array<Record<string, unknown>>>(['token', 'list', '--db', db]);
+		const entry = listed.find(token => token.name === 'ci-bot')!;
+		expect(entry).toMatchObject({grants: ['bugs', 'secrets'], actor: 'agent', revoked_at: null, last_used_at: null});
+		expect(Date.parse(entry.expires_at as string) - Date.parse(entry.created_at as string)).toBe(12 * 3_600_000);
+		expect(JSON.stringify(listed)).not.toContain(secret);
+		expect(JSON.stringify(listed)).not.toContain('hash');
+		const table = sift(['token', 'list', '--db', db]);
+		expect(table.stdout).toMatch(/^NAME\s+ACTOR\s+GRANTS\s+CREATED\s+EXPIRES\s+LAST USED\s+STATUS/);
+		expect(table.stdout).toMatch(/ci-bot\s+agent\s+bugs,secrets\s.*\sactive/);
+
+		expect(sift(['token', 'revoke', 'ci-bot', '--db', db]).code).toBe(0);
+		expect(sift(['token', 'list', '--db', db]).stdout).toMatch(/ci-bot\s.*\srevoked/);
+		expect(sift(['token', 'revoke', 'nobody', '--db', db]).code).toBe(1);
+	});
+
+	it.each([
+		[['--grant', 'nope'], 1, /"nope", not a channel; channels: bugs, secrets/],
+		[[], 2, /needs --grant CHANNEL/],
+		[['--grant', 'bugs', '--expires', 'tomorrow'], 2, /--expires must be a duration/],
+		[['--grant', 'bugs', '--actor', 'root'], 2, /--actor must be agent or human/],
+		[['--grant', 'bugs', '--name', 'has space'], 1, /token name "has space" must be/],
+	])('create %j is refused (exit %i) and writes nothing', (args, code, message) => {
+		const before = databaseHash(db);
+		const result = sift(['token', 'create', ...args, '--db', db]);
+		expect(result.code).toBe(code);
+		expect(result.stderr).toMatch(message);
+		expect(result.stdout).toBe('');
+		expect(databaseHash(db)).toBe(before);
+	});
+
+	it('a name is used once', () => {
+		expect(sift(['token', 'create', '--grant', 'bugs', '--name', 'twice', '--db', db]).code).toBe(0);
+		const again = sift(['token', 'create', '--grant', 'bugs', '--name', 'twice', '--db', db]);
+		expect(again.code).toBe(1);
+		expect(again.stderr).toMatch(/already exists/);
+	});
+});
+
+describe('sift serve (the built CLI)', () => {
+	let child: ChildProcess | undefined;
+	afterEach(() => {
+		if (child && child.exitCode === null) child.kill('SIGKILL');
+	});
+
+	/** Starts `sift serve` on a free port; resolves with its URL once it listens. */
+	async function serve(env: Record<string, string> = {}) {
+		const started = spawn(process.execPath, [SIFT_ENTRY, 'serve', '--db', db, '--listen', '127.0.0.1:0'], {env: {...process.env, ...env}, stdio: ['ignore', 'pipe', 'pipe']});
+		child = started;
+		let stderr = '';
+		const exited = new Promise<number | null>(resolve => started.once('exit', code => resolve(code)));
+		const url = await new Promise<string>((resolve, reject) => {
+			started.stderr!.on('data', chunk => {
+				stderr += String(chunk);
+				const match = /sift serve: (http:\/\/[^\s]+)\/mcp/.exec(stderr);
+				if (match) resolve(match[1]!);
+			});
+			void exited.then(code => reject(new Error(`sift serve exited ${code}: ${stderr}`)));
+		});
+		return {url, exited, stderr: () => stderr, process: started};
+	}
+
+	it('SIGTERM: a call in flight completes, a new one is refused, the process exits 0', async () => {
+		const secret = sift(['token', 'create', '--grant', 'bugs', '--name', 'drain', '--db', db]).stdout.split('\n')[0]!;
+		const server = await serve({SIFT_SERVE_TEST_CALL_DELAY_MS: '1500'});
+		const headers = {...MCP_HEADERS, Authorization: `Bearer ${secret}`};
+		const slow = rawRequest(server.url, {headers, body: toolCall('list_granted_resources')});
+		// Wait until the slow call is being handled.
+		for (let attempt = 0; ; attempt++) {
+			if (attempt > 500) throw new Error('the slow call never reached the server');
+			const health = JSON.parse((await rawRequest(server.url, {method: 'GET', path: '/healthz'})).body) as {in_flight: number};
+			if (health.in_flight > 0) break;
+			await new Promise(resolve => setTimeout(resolve, 20));
+		}
+
+		server.process.kill('SIGTERM');
+		await new Promise(resolve => setTimeout(resolve, 200));
+		const late = await rawRequest(server.url, {headers, body: toolCall('list_granted_resources')}).then(
+			response => response.status,
+			(error: NodeJS.ErrnoException) => error.code,
+		);
+		expect([503, 'ECONNREFUSED']).toContain(late);
+		const answered = await slow;
+		expect(answered.status).toBe(200);
+		expect(JSON.parse(answered.body).result.structuredContent.channels[0].id).toBe('bugs');
+		expect(await server.exited).toBe(0);
+		expect(server.stderr()).toMatch(/SIGTERM, finishing 1 request\(s\) in flight/);
+		expect(server.stderr()).toMatch(/sift serve: stopped\n/);
+		// The log line of the drained call names the token, never its secret.
+		expect(server.stderr()).toMatch(/"token":"drain","method":"tools\/call","tool":"list_granted_resources","outcome":"ok"/);
+		expect(server.stderr()).not.toContain(secret);
+	});
+
+	it('sift run --server: Codex reaches the store through sift serve with a token that ends with the run', async () => {
+		const server = await serve();
+		const out = path.join(dir, 'seen-cli.json');
+		const codex = fileURLToPath(new URL('token-codex.mjs', import.meta.url));
+		const run = sift(['run', 'Triage the bugs', '--channel', 'bugs', '--server', server.url, '--codex', codex, '--timeout', '60', '--db', db, '--json'], {
+			FAKE_CODEX_MODE: 'normal',
+			TOKEN_CODEX_OUT: out,
+			SIFT_STATE_DIR: path.join(dir, 'state'),
+		});
+		expect(run.code, run.stderr).toBe(0);
+		const {run_id: runId} = JSON.parse(run.stdout) as {run_id: string};
+		const seen = JSON.parse(readFileSync(out, 'utf8')) as {argv: string[]; token: string; status: {code: number}};
+		expect(seen.status.code).toBe(200);
+		expect(seen.argv.join(' ')).toContain(`url="${server.url}/mcp"`);
+		expect(run.stdout + run.stderr).not.toContain(seen.token);
+		const [info] = siftJson<Array<{name: string; run_id: string; revoked_at: string | null}>>(['token', 'list', '--db', db]).filter(token => token.run_id === runId);
+		expect(info).toMatchObject({name: `run-${runId}`});
+		expect(info!.revoked_at).not.toBeNull();
+		const after = await rawRequest(server.url, {headers: {...MCP_HEADERS, Authorization: `Bearer ${seen.token}`}, body: toolCall('list_granted_resources')});
+		expect(after.status).toBe(401);
+		server.process.kill('SIGTERM');
+		expect(await server.exited).toBe(0);
+	});
+
+	it.each([
+		[['serve', '--listen', 'nowhere:99999'], /--listen must be HOST:PORT/],
+		[['serve', '--rate', '0'], /--rate must be/],
+		[['run', 'triage', '--server', 'ftp://x'], /--server must be the http\(s\) URL/],
+	])('%j is a usage error', (args, message) => {
+		const result = sift([...args, '--db', db]);
+		expect(result.code).toBe(2);
+		expect(result.stderr).toMatch(message);
+	});
+});

@@ -1,0 +1,147 @@
+import {createHash} from 'node:crypto';
+import {existsSync, readFileSync} from 'node:fs';
+import {request as httpRequest} from 'node:http';
+import {Client} from '@modelcontextprotocol/sdk/client/index.js';
+import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {startServe, type ServeOptions} from '../../source/serve/http.js';
+import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
+import type {Actor, Store} from '../../store/index.js';
+import type {Caller} from '../mcp/fixtures.js';
+
+/** A token for `grants` and `actor`, minted straight in the store. */
+export function mintToken(store: Store, grants: string[], actor: Actor = {kind: 'agent'}, extra: {name?: string; expiresAt?: string} = {}): string {
+	return store.createToken({grants, actor: actor.kind === 'human' ? 'human' : 'agent', runId: actor.run_id, ...extra}).token;
+}
+
+const endpoints = new WeakMap<Client, {url: string; token: string}>();
+
+/** An MCP client over HTTP with the SDK's own transport, sending `token` as a bearer token. */
+export async function httpClient(url: string, token: string): Promise<Client> {
+	const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {requestInit: {headers: {Authorization: `Bearer ${token}`}}});
+	const client = new Client({name: 'sift-http-test', version: '1.0.0'});
+	await client.connect(transport);
+	endpoints.set(client, {url, token});
+	return client;
+}
+
+/**
+ * test/mcp/fixtures.ts `callerFor` over HTTP. Arguments nested deeper than JSON.stringify can
+ * recurse (the SDK client serialises with it) are sent as raw JSON text instead, so the server
+ * still gets to refuse them.
+ */
+export function httpCallerFor(client: Client): Caller {
+	return async (name, args = {}) => {
+		try {
+			return (await client.callTool({name, arguments: args})) as CallToolResult;
+		} catch (error) {
+			const endpoint = endpoints.get(client);
+			if (!(error instanceof RangeError) || !endpoint) throw error;
+			const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":${JSON.stringify(name)},"arguments":${encodeDeep(args)}}}`;
+			const response = await fetch(`${endpoint.url}/mcp`, {method: 'POST', headers: {...MCP_HEADERS, Authorization: `Bearer ${endpoint.token}`}, body});
+			return ((await response.json()) as {result: CallToolResult}).result;
+		}
+	};
+}
+
+/** Text to emit as is while encoding. */
+class Raw {
+	constructor(readonly text: string) {}
+}
+
+/** JSON text of plain data without recursion, for values nested too deep for JSON.stringify. */
+function encodeDeep(value: unknown): string {
+	const out: string[] = [];
+	const stack: unknown[] = [value];
+	while (stack.length > 0) {
+		const next = stack.pop();
+		if (next instanceof Raw) {
+			out.push(next.text);
+		} else if (Array.isArray(next)) {
+			out.push('[');
+			stack.push(new Raw(']'));
+			for (let index = next.length - 1; index >= 0; index--) {
+				stack.push(next[index]);
+				if (index > 0) stack.push(new Raw(','));
+			}
+		} else if (next && typeof next === 'object') {
+			out.push('{');
+			stack.push(new Raw('}'));
+			const entries = Object.entries(next);
+			for (let index = entries.length - 1; index >= 0; index--) {
+				stack.push(entries[index]![1], new Raw(`${JSON.stringify(entries[index]![0])}:`));
+				if (index > 0) stack.push(new Raw(','));
+			}
+		} else {
+			out.push(JSON.stringify(next) ?? 'null');
+		}
+	}
+
+	return out.join('');
+}
+
+/**
+ * What test/mcp/fixtures.ts `connectInProcess` gives, over HTTP: `sift serve` on a free port
+ * with a token for these grants and this actor, and the SDK client talking to it.
+ */
+export async function connectOverHttp(store: Store, actor: Actor = {kind: 'agent', run_id: 'run-mcp-test'}, grants = ['bugs'], options: Partial<ServeOptions> = {}) {
+	const logs: string[] = [];
+	const server = await startServe({store, port: 0, log: line => logs.push(line), ...options});
+	const client = await httpClient(server.url, mintToken(store, grants, actor));
+	return {
+		client,
+		logs,
+		server,
+		async close() {
+			await client.close();
+			await server.drain(2000);
+		},
+	};
+}
+
+/** sha256 of the database file and its write-ahead log: any write shows up in one of them. */
+export function databaseHash(file: string): string {
+	const hash = createHash('sha256');
+	for (const part of [file, `${file}-wal`]) hash.update(existsSync(part) ? readFileSync(part) : Buffer.alloc(0));
+	return hash.digest('hex');
+}
+
+export type RawResponse = {status: number; headers: Record<string, string | string[] | undefined>; body: string};
+
+/** One raw HTTP request, headers exactly as given (fetch would not let a test set Host). */
+export async function rawRequest(url: string, options: {method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer; chunked?: boolean}): Promise<RawResponse> {
+	const target = new URL(url);
+	return new Promise((resolve, reject) => {
+		const request = httpRequest({host: target.hostname, port: target.port, method: options.method ?? 'POST', path: options.path ?? '/mcp', headers: options.headers, agent: false}, response => {
+			const chunks: Buffer[] = [];
+			response.on('data', chunk => chunks.push(chunk as Buffer));
+			response.on('end', () => resolve({status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks).toString('utf8')}));
+			response.on('error', reject);
+		});
+		// The server may answer (413) and close before the whole body is sent; the answer is what counts.
+		request.on('error', reject);
+		if (options.body !== undefined && options.chunked) {
+			const body = Buffer.from(options.body);
+			const step = 64 * 1024;
+			const writeFrom = (offset: number): void => {
+				if (offset >= body.length) {
+					request.end();
+					return;
+				}
+
+				if (request.write(body.subarray(offset, offset + step))) writeFrom(offset + step);
+				else request.once('drain', () => writeFrom(offset + step));
+			};
+
+			writeFrom(0);
+		} else {
+			request.end(options.body);
+		}
+	});
+}
+
+/** A JSON-RPC tools/call body. */
+export function toolCall(name: string, args: Record<string, unknown> = {}, id = 1): string {
+	return JSON.stringify({jsonrpc: '2.0', id, method: 'tools/call', params: {name, arguments: args}});
+}
+
+export const MCP_HEADERS = {'Content-Type': 'application/json', Accept: 'application/json, text/event-stream'};
