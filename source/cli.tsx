@@ -53,7 +53,8 @@ function report(error: unknown, command: string, json: boolean): number {
 	}
 
 	const message = (error instanceof Error ? error.message : String(error)).trim().replaceAll(/\s*\n\s*/g, '; ');
-	const expected = error instanceof ImportFileError || debugging();
+	// Errors that mark themselves `expected` already say what went wrong and how to fix it.
+	const expected = error instanceof ImportFileError || (error as {expected?: unknown})?.expected === true || debugging();
 	process.stderr.write(`sift: ${sanitize(message)}${expected ? '' : ' (SIFT_DEBUG=1 shows where)'}\n`);
 	return 1;
 }

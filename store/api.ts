@@ -72,7 +72,7 @@ export interface AsyncStore {
 	readonly listen?: (channelId: string, onSequence: (sequence: number) => void) => Promise<Unlisten>;
 }
 
-export type AsyncStoreOptions = {busyTimeoutMs?: number; /** For benchmarks only: replaces validation. */ validator?: Validator};
+export type AsyncStoreOptions = {/** SQLite: create the file when missing (PostgreSQL creates its schema on open). */ create?: boolean; busyTimeoutMs?: number; /** For benchmarks only: replaces validation. */ validator?: Validator};
 
 /** True for the locations the PostgreSQL backend serves. */
 export const isPostgresUrl = (location: string) => /^postgres(ql)?:\/\//i.test(location);

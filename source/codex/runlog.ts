@@ -77,8 +77,10 @@ export class RunLogWriter {
 	}
 }
 
+/** A run log that cannot be written: the message names the file and the fix, so no debug hint is added. */
 export class RunLogError extends Error {
 	override name = 'RunLogError';
+	readonly expected = true;
 }
 
 export type RunLog = {
