@@ -1,4 +1,4 @@
-// The seeded demo generator for the bug-tracker channel (SPEC §7).
+// The seeded demo generator for the bug-tracker channel.
 //
 // The output is a pure function of (count, seed, now): the same three give the same items,
 // byte for byte. `now` defaults to the current time; created_at values and due dates are

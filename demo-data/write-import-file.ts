@@ -1,4 +1,4 @@
-// Streams a complete import file (SPEC §6: {"channel": ..., "items": [...]}) for the demo
+// Streams a complete import file ({"channel": ..., "items": [...]}, the import format of docs/reference.md#command-line) for the demo
 // bug channel to disk, item by item, without holding the document in memory.
 
 import {createWriteStream} from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The formula language of SPEC §2.1: numbers, field keys, `created_at`, + - * /, parentheses,
+ * The formula language: numbers, field keys, `created_at`, + - * /, parentheses,
  * today(), days_between(a, b), round(x), min(...), max(...). Parsed by hand into a tree and
  * walked; nothing is ever handed to eval or Function.
  */

@@ -1,7 +1,7 @@
 import {quote, StoreError} from './errors.js';
 
 /**
- * The channels an agent's server may touch (SPEC §2.7). Anything else, existing or not, gets the
+ * The channels an agent's server may touch (docs/reference.md#grants). Anything else, existing or not, gets the
  * same answer, so an agent cannot probe which channels exist.
  */
 export class Grants {

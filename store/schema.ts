@@ -1,5 +1,5 @@
 import {quote, StoreError} from './errors.js';
-import {FIELD_SPECS} from './fields/index.js';
+import {FIELD_TYPE_TABLE} from './fields/index.js';
 import {isPlainObject} from './fields/spec.js';
 import {namesIn, parseFormula} from './formula.js';
 import {FIELD_TYPES, type Channel, type Field, type FieldConfig, type FieldType} from './types.js';
@@ -9,7 +9,7 @@ const KEY = /^[a-z][a-z0-9_]{0,63}$/;
 /** Keys that would collide with item metadata or object machinery. */
 const RESERVED_KEYS = new Set(['id', 'version', 'created_at', 'updated_at', 'values', 'constructor', 'prototype']);
 /** Every config entry some field type takes. */
-const CONFIG_KEYS: ReadonlySet<string> = new Set(Object.values(FIELD_SPECS).flatMap(spec => spec.configKeys));
+const CONFIG_KEYS: ReadonlySet<string> = new Set(Object.values(FIELD_TYPE_TABLE).flatMap(spec => spec.configKeys));
 const FORMULA_INPUTS = new Set<FieldType>(['number', 'currency', 'percentage', 'rating', 'date']);
 
 const invalid = (message: string) => new StoreError({error: 'invalid_schema', message});
@@ -54,12 +54,12 @@ function checkField(raw: unknown, index: number, seen: Set<string>): Field {
 	}
 
 	const fieldType = type as FieldType;
-	const takes: readonly string[] = FIELD_SPECS[fieldType].configKeys;
+	const takes: readonly string[] = FIELD_TYPE_TABLE[fieldType].configKeys;
 	const misplaced = Object.keys(config).find(name => !takes.includes(name));
 	if (misplaced !== undefined) {
 		throw invalid(`field ${key}: config.${misplaced} does not apply to a ${fieldType} field (${takes.length === 0 ? 'it takes no config' : `it takes ${takes.join(', ')}`})`);
 	}
-	const problem = FIELD_SPECS[fieldType].checkConfig(config as FieldConfig);
+	const problem = FIELD_TYPE_TABLE[fieldType].checkConfig(config as FieldConfig);
 	if (problem) {
 		throw invalid(`field ${key}: ${problem}`);
 	}

@@ -13,7 +13,7 @@ import {createToken, listTokens, revokeToken, touchToken, verifyToken, type Toke
 
 export type StoreOptions = OpenOptions & {/** For benchmarks only: replaces validation. */ validator?: Validator};
 
-/** The record store: one SQLite file, every read and write of SPEC §2. */
+/** The record store: one SQLite file, every read and write of the record contract (docs/reference.md#records). */
 export class Store {
 	readonly db: Db;
 	/** The file is not writable by this process: reads are served, every write is refused. */

@@ -4,7 +4,7 @@ import {invalidArgument, notFound, quote} from './errors.js';
 import type {Actor} from './types.js';
 
 /**
- * Bearer tokens of `sift serve` (docs/team-mode.md#security). The secret is shown once at creation;
+ * Bearer tokens of `sift serve` (docs/team-mode.md#security-model). The secret is shown once at creation;
  * only its sha256 is kept, so a copy of the database grants nothing.
  */
 export const TOKENS_SCHEMA_SQL = `

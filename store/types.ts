@@ -1,4 +1,4 @@
-/** Public shapes of the record store (SPEC §2). */
+/** Public shapes of the record store (docs/reference.md#records). */
 
 export const FIELD_TYPES = [
 	'text',
@@ -94,7 +94,7 @@ export type Page = {
 	prev_cursor?: string | null;
 };
 
-/** One refused field of a validation_failed rejection (SPEC §2.3). */
+/** One refused field of a validation_failed rejection (docs/reference.md#validation). */
 export type FieldProblem = {
 	key: string;
 	message: string;

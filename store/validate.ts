@@ -1,5 +1,5 @@
 import {quote} from './errors.js';
-import {FIELD_SPECS, type ValidationContext} from './fields/index.js';
+import {FIELD_TYPE_TABLE, type ValidationContext} from './fields/index.js';
 import {valueShapeProblem} from './fields/shape.js';
 import {isPlainObject} from './fields/spec.js';
 import type {Channel, Field, FieldProblem, Values} from './types.js';
@@ -27,7 +27,7 @@ function checkOne(field: Field, value: unknown, context: WriteContext): FieldPro
 		return problem(field.key, {message: shape.message});
 	}
 
-	const refusal = FIELD_SPECS[field.type].validate(value, field, context);
+	const refusal = FIELD_TYPE_TABLE[field.type].validate(value, field, context);
 	if (refusal) {
 		return problem(field.key, refusal);
 	}

@@ -92,7 +92,7 @@ export class ItemWriter {
 		return {ok: true, item: itemFromRow(channel, row, stored), sequence};
 	}
 
-	/** SPEC §2.4: idempotency → version → validation → merge → bump → event → follow-ups, all or nothing. */
+	/** The edit transaction (docs/reference.md#the-edit-transaction): idempotency → version → validation → merge → bump → event → follow-ups, all or nothing. */
 	edit(request: EditRequest): EditResult {
 		const channel = this.channels.get(request.channelId);
 		checkPayload(request.values);

@@ -13,7 +13,7 @@ export type BinaryLookup = {ok: true; binary: CodexBinary} | {ok: false; reason:
 
 export const INSTALL_HINT = 'Install it with `npm install -g @openai/codex`, or pass --codex PATH (or set SIFT_CODEX).';
 
-/** Order of SPEC §4: --codex PATH, else $SIFT_CODEX, else `codex` on PATH, else node_modules/.bin/codex. */
+/** Lookup order (docs/reference.md#codex-runs): --codex PATH, else $SIFT_CODEX, else `codex` on PATH, else node_modules/.bin/codex. */
 export function resolveCodexBinary(explicit: string | undefined, env: NodeJS.ProcessEnv = process.env): BinaryLookup {
 	if (explicit) return named(explicit, 'flag', '--codex', env);
 	if (env.SIFT_CODEX) return named(env.SIFT_CODEX, 'SIFT_CODEX', 'SIFT_CODEX', env);

@@ -3,7 +3,7 @@ import {execa} from 'execa';
 import {terminateGroup, trackGroup, untrackGroup, within} from './group.js';
 import {LineSplitter} from './stream.js';
 
-/** SPEC §4: the stderr kept for messages; the rest is read and dropped so the child never blocks on a full pipe. */
+/** The tail of stderr kept for messages; the rest is read and dropped so the child never blocks on a full pipe. */
 export const STDERR_TAIL_BYTES = 4000;
 
 export type ChildOptions = {

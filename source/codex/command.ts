@@ -9,7 +9,7 @@ export const SIFT_TOOLS = [
 	'poll_resource_events',
 ] as const;
 
-/** Variables that switch a subscription login to paid API billing (SPEC §4). */
+/** Variables that switch a subscription login to paid API billing; left out of Codex's environment unless --keep-api-env. */
 export const API_ENV_KEYS = ['CODEX_API_KEY', 'OPENAI_API_KEY', 'OPENAI_BASE_URL'] as const;
 
 export const MCP_STARTUP_TIMEOUT_SEC = 30;
@@ -44,7 +44,7 @@ export type CommandInput = {
 
 export type CodexCommand = {args: string[]; env: NodeJS.ProcessEnv};
 
-/** Pure: the exact `codex exec` argv and environment of SPEC §4. */
+/** Pure: the exact `codex exec` argv and environment (docs/reference.md#codex-runs). */
 export function buildCodexCommand(input: CommandInput): CodexCommand {
 	const args = [
 		'exec',

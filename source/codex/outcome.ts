@@ -5,7 +5,7 @@
 export const OUTCOMES = ['ok', 'partial', 'failed', 'auth_required', 'timed_out', 'cancelled', 'codex_missing', 'abandoned'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
-/** What the run learned from the stream, stderr and the process, in the terms of SPEC §4. */
+/** What the run learned from the stream, stderr and the process, in the terms of the run outcomes (docs/reference.md#run-outcomes). */
 export type OutcomeFacts = {
 	/** Set when sift itself ended the run. */
 	stoppedBy: 'deadline' | 'cancel' | null;
@@ -28,7 +28,7 @@ const AUTH_PATTERN = /\b401\b|unauthori[sz]ed|not logged in|please log in|sign i
 export const loginHint = (command = 'codex login') => `Run \`${command}\` and try again.`;
 export const LOGIN_HINT = loginHint();
 
-/** SPEC §4 outcome rules. The exit status never decides on its own; it only words the last fallback. */
+/** The outcome rules (docs/reference.md#run-outcomes). The exit status never decides on its own; it only words the last fallback. */
 export function decideOutcome(facts: OutcomeFacts): Decision {
 	if (facts.stoppedBy === 'cancel') return {outcome: 'cancelled', error: 'Cancelled: Codex and every process it started were stopped.'};
 	if (facts.stoppedBy === 'deadline') {

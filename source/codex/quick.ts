@@ -1,6 +1,6 @@
 import {execa} from 'execa';
 
-/** SPEC §4: probes (help, version, login status) get five minutes, never forever. */
+/** Probes of the binary (help, version, login status) get five minutes, never forever. */
 export const PROBE_DEADLINE_MS = 300_000;
 
 export type QuickResult = {

@@ -8,7 +8,7 @@ export type Turn = {user: string; assistant: string; partial: boolean};
 const ANSWERED = new Set(['ok', 'partial']);
 
 /**
- * Rebuilds the conversation from run logs (SPEC §4): only a paired start and end line of the
+ * Rebuilds the conversation from run logs: only a paired start and end line of the
  * same run count, and only `ok`/`partial` runs with an answer. Tool calls and their raw output
  * are never replayed: a record's text must not come back to the model as if someone had said it.
  */

@@ -1,7 +1,7 @@
 import {parseArgs} from 'node:util';
 import {UsageError, type CliFlags} from './context.js';
 import {defaultFlags, FLAGS, type FlagSpec} from './flags.js';
-import {COMMAND_SPECS} from './help.js';
+import {COMMAND_TABLE} from './help.js';
 
 /** What the command line asks for. */
 export type Invocation =
@@ -42,18 +42,18 @@ export function interpret(tokens: Token[], command: string): Invocation {
 	const positionals = tokens.flatMap(token => (token.kind === 'positional' ? [token.value] : []));
 	if (command === 'help') {
 		const topic = positionals[1];
-		if (topic !== undefined && !Object.hasOwn(COMMAND_SPECS, topic)) throw new UsageError(`unknown command ${JSON.stringify(topic)}`);
+		if (topic !== undefined && !Object.hasOwn(COMMAND_TABLE, topic)) throw new UsageError(`unknown command ${JSON.stringify(topic)}`);
 		return {kind: 'help', command: topic};
 	}
 
-	if (!Object.hasOwn(COMMAND_SPECS, command)) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+	if (!Object.hasOwn(COMMAND_TABLE, command)) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
 	if (options.some(token => token.name === 'help')) return {kind: 'help', command: command === 'tui' ? undefined : command};
 	if (options.some(token => token.name === 'version')) {
 		if (command !== 'tui' || tokens.length !== 1) throw new UsageError('--version takes nothing else: sift --version');
 		return {kind: 'version'};
 	}
 
-	const allowed = new Map(COMMAND_SPECS[command]!.flags.map(spec => [spec.name, spec]));
+	const allowed = new Map(COMMAND_TABLE[command]!.flags.map(spec => [spec.name, spec]));
 	const flags = defaultFlags();
 	const seen = new Set<string>();
 	for (const token of options) {

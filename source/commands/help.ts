@@ -16,7 +16,7 @@ const ITEM_NOTE = 'ITEM is an item id (it_0000000042) or the value of a unique f
 const EXIT_NOTE = 'Exit codes: 0 ok, 1 refused or failed, 2 usage error.';
 
 /** Every subcommand, keyed by the name typed after `sift`; `tui` is `sift` with no subcommand. */
-export const COMMAND_SPECS: Record<string, CommandSpec> = {
+export const COMMAND_TABLE: Record<string, CommandSpec> = {
 	tui: {
 		brief: 'open the TUI',
 		usage: 'sift [--db FILE] [--channel ID]',
@@ -178,7 +178,7 @@ function wrap(text: string, width = 78): string {
 
 /** `sift COMMAND --help`. */
 export function commandHelp(name: string): string {
-	const spec = COMMAND_SPECS[name]!;
+	const spec = COMMAND_TABLE[name]!;
 	const flags = [...spec.flags, {name: 'help', help: 'print this help'} as FlagSpec];
 	const width = Math.max(...flags.map(flag => flagLabel(flag).length));
 	const lines = [
@@ -196,14 +196,14 @@ export function commandHelp(name: string): string {
 
 /** `sift --help`. */
 export function mainHelp(): string {
-	const names = Object.keys(COMMAND_SPECS);
+	const names = Object.keys(COMMAND_TABLE);
 	const lines = [
 		'Usage: sift [COMMAND] [options]',
 		'',
 		'Keyboard triage of record channels in the terminal, with the Codex CLI agent.',
 		'',
 		'Commands',
-		...names.map(name => column(name === 'tui' ? '(none)' : name, COMMAND_SPECS[name]!.brief, 10)),
+		...names.map(name => column(name === 'tui' ? '(none)' : name, COMMAND_TABLE[name]!.brief, 10)),
 		'',
 		`Options for most commands`,
 		column(flagLabel(FLAGS.db), 'the database (default: $SIFT_DB, else the data dir\'s sift.db)', 14),

@@ -9,7 +9,7 @@ const ACTOR_KINDS = ['agent', 'human'] as const;
 
 /**
  * `sift mcp --grant CHANNEL [--grant ...] [--actor agent|human] [--run ID] [--db FILE]`: the stdio
- * MCP server (SPEC §3). stdout carries only JSON-RPC; every log line goes to stderr. Serves until
+ * MCP server (docs/reference.md#agent-tools). stdout carries only JSON-RPC; every log line goes to stderr. Serves until
  * stdin closes, then closes the store and resolves 0.
  */
 const command: Command = async context => {

@@ -10,7 +10,7 @@ import {sanitize} from '../text/sanitize.js';
 import {channelOf, databasePath, output, wholeNumber, withStore} from './common.js';
 import {UsageError, type Command} from './context.js';
 
-/** SPEC §6: `sift run` exit codes. */
+/** `sift run` exit codes, one per outcome (docs/reference.md#exit-codes). */
 export const EXIT_CODES: Record<Outcome, number> = {
 	ok: 0,
 	failed: 1,
@@ -80,7 +80,7 @@ function progressLine(update: RunUpdate): string {
 	}
 }
 
-/** The one object of `sift run --json` (SPEC §6). */
+/** The one object of `sift run --json` (docs/reference.md#exit-codes). */
 export function runJson(result: RunResult) {
 	return {
 		run_id: result.runId,

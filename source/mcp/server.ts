@@ -26,7 +26,7 @@ const INSTRUCTIONS = [
 	'Write select fields as option values, not labels. When an edit is refused, the JSON says why (allowed values with labels, min and max): correct what you can; anything you cannot set validly is kept for a person as a follow-up.',
 ].join(' ');
 
-/** The sift MCP server: the five tools of SPEC §3 over one store, limited to the granted channels. */
+/** The sift MCP server: the five agent tools (docs/reference.md#agent-tools) over one store, limited to the granted channels. */
 export function createSiftServer(options: SiftServerOptions): McpServer {
 	const server = new McpServer(
 		{name: SERVER_NAME, version: SERVER_VERSION},

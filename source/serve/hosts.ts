@@ -1,5 +1,5 @@
 /**
- * Host and Origin checks against DNS rebinding (docs/team-mode.md#security): a page on another
+ * Host and Origin checks against DNS rebinding (docs/team-mode.md#security-model): a page on another
  * site that resolves its own name to this machine still sends its own name in Host and Origin.
  */
 export class AllowedHosts {

@@ -20,7 +20,7 @@ const formula: FieldTypeSpec = {
 	validate: () => ({message: 'is a formula field and is computed, not written'}),
 };
 
-export const FIELD_SPECS: Record<FieldType, FieldTypeSpec> = {
+export const FIELD_TYPE_TABLE: Record<FieldType, FieldTypeSpec> = {
 	text,
 	number,
 	date,

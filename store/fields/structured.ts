@@ -2,7 +2,7 @@ import {quote} from '../errors.js';
 import {isPlainObject, type FieldTypeSpec} from './spec.js';
 import {isWebUrl} from './text.js';
 
-/** Largest serialized JSON value a json field holds (SPEC §2.1). */
+/** Largest serialized JSON value a json field holds: 64 KiB (docs/reference.md#field-types). */
 export const JSON_VALUE_LIMIT = 64 * 1024;
 
 const dateShape = /^(\d{4})-(\d{2})-(\d{2})$/;

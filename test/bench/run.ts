@@ -19,7 +19,7 @@ const quick = process.argv.includes('--quick');
 const started = Date.now();
 console.log(`sift benchmarks${quick ? ' (--quick)' : ''}: node ${process.version}, ${new Date().toISOString()}`);
 
-// Store benches (SPEC §2).
+// Store benches (docs/reference.md#records).
 benchEditCost(quick);
 benchPagingUnderChange();
 benchCatchingUp();
@@ -33,13 +33,13 @@ benchIndexCost(quick);
 // The PostgreSQL store (team mode): import and page latency at 1M.
 await benchPgStore(quick);
 
-// Codex runner (SPEC §4): wrapper lag behind a fake codex's own timeline.
+// Codex runner (docs/reference.md#codex-runs): wrapper lag behind a fake codex's own timeline.
 await benchRunner();
 
 // Team mode: the agent tools over HTTP (`sift serve`) under load.
 await benchServe(quick);
 
-// The TUI (SPEC §5, issue 5): the built app in a pseudo-terminal.
+// The TUI (issue 5): the built app in a pseudo-terminal.
 await benchUi(quick);
 
 // npm start (issue: no dead ends for a new user): a second start from a fresh clone to the first frame.

@@ -21,7 +21,7 @@ const SERVER =
 	'mcp_servers.sift={command="/usr/bin/node", args=["/opt/sift/dist/source/cli.js", "mcp", "--db", "/data/sift.db", "--grant", "bugs", "--actor", "agent", "--run", "run-20250102T030405006Z-abc123", "--owner-pid", "4242"], required=true, default_tools_approval_mode="approve", enabled_tools=["list_granted_resources", "list_record_items", "read_record_item", "edit_record_item", "poll_resource_events"], startup_timeout_sec=30}';
 
 describe('buildCodexCommand', () => {
-	it('builds exactly the argv of SPEC §4', () => {
+	it('builds exactly the documented codex exec argv', () => {
 		expect(buildCodexCommand(INPUT).args).toEqual([
 			'exec',
 			'--json',

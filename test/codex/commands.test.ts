@@ -9,7 +9,7 @@ import {FAKE_CODEX, isAlive, readPids} from './support.js';
 beforeAll(() => ensureBuilt());
 
 describe('sift run', () => {
-	it('--json prints the one object of SPEC §6, progress goes to stderr, the run is recorded', () => {
+	it('--json prints the one documented object, progress goes to stderr, the run is recorded', () => {
 		const setup = setUp();
 		const result = sift(['run', 'Triage these', '--items', setup.ids.join(','), '--db', setup.db, '--json'], setup.env);
 		expect(result.code, result.stderr).toBe(0);

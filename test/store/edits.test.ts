@@ -1,4 +1,4 @@
-// SPEC §2.2, §2.4, §2.5 on a real file: all-or-nothing edits, idempotency, version conflicts,
+// Items, the edit transaction and events (docs/reference.md#records) on a real file: all-or-nothing edits, idempotency, version conflicts,
 // events with their actor, gap-free sequences, ids, and bad input that leaves the file alone.
 
 import {join} from 'node:path';
@@ -8,7 +8,7 @@ import {agent, allEvents, cleanTempDirs, DAY_MS, expectGapFree, expectVersionsMa
 
 afterAll(() => cleanTempDirs());
 
-describe('the edit transaction (SPEC §2.4)', () => {
+describe('the edit transaction', () => {
 	let store: Store;
 	let itemId: string;
 
@@ -142,7 +142,7 @@ describe('the edit transaction (SPEC §2.4)', () => {
 	});
 });
 
-describe('events and sequences (SPEC §2.5)', () => {
+describe('events and sequences', () => {
 	it('record the actor kind and run id of every create, edit and delete', () => {
 		const store = kitStore([{values: {title: 'imported'}}]);
 		const created = store.createItem('kit', {title: 'made', points: 2}, agent('run-7')).item.id;
@@ -212,7 +212,7 @@ describe('events and sequences (SPEC §2.5)', () => {
 	});
 });
 
-describe('ids (SPEC §2.2)', () => {
+describe('ids', () => {
 	it('sort by creation, and are never reused after a delete (not even of the newest)', () => {
 		const store = kitStore();
 		const a = store.createItem('kit', {title: 'a'}, human).item.id;
@@ -294,7 +294,7 @@ describe('bad input gets a clear error and leaves the file unchanged', () => {
 	});
 });
 
-describe('formulas are computed on read (SPEC §2.1)', () => {
+describe('formulas are computed on read', () => {
 	afterEach(() => {
 		vi.useRealTimers();
 	});

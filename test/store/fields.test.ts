@@ -1,4 +1,4 @@
-// SPEC §2.1 and §2.3 on a real file: each of the 16 field types accepts its values exactly as
+// Field types and validation (docs/reference.md#field-types) on a real file: each of the 16 field types accepts its values exactly as
 // given and refuses everything else with the documented message shape.
 
 import {afterAll, beforeEach, describe, expect, it} from 'vitest';
@@ -109,7 +109,7 @@ const cases: Case[] = [
 	]},
 ];
 
-describe('field types (SPEC §2.1, §2.3)', () => {
+describe('field types', () => {
 	let store: Store;
 	let itemId: string;
 	let otherId: string;

@@ -1,4 +1,4 @@
-// SPEC §2.6 follow-ups and §2.7 grants on a real file.
+// Follow-ups and grants (docs/reference.md#follow-ups) on a real file.
 
 import {afterAll, beforeEach, describe, expect, it} from 'vitest';
 import {Grants, type Store} from '../../store/index.js';
@@ -6,7 +6,7 @@ import {agent, cleanTempDirs, human, kitChannel, kitStore, refusal, snapshot, ST
 
 afterAll(() => cleanTempDirs());
 
-describe('follow-ups (SPEC §2.6)', () => {
+describe('follow-ups', () => {
 	let store: Store;
 	let itemId: string;
 
@@ -97,7 +97,7 @@ describe('follow-ups (SPEC §2.6)', () => {
 	});
 });
 
-describe('grants (SPEC §2.7)', () => {
+describe('grants', () => {
 	const store = {} as {value: Store};
 
 	beforeEach(() => {

@@ -1,4 +1,4 @@
-// SPEC §2 pages on a real file: before_id cursors that stay correct while items come and go,
+// Pages on a real file: before_id cursors that stay correct while items come and go,
 // equality filters on select and boolean fields, previews, the schema and latest_sequence.
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';

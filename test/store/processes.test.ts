@@ -1,4 +1,4 @@
-// SPEC §2.4 across real processes: several writers on one file lose no update and surface no
+// The edit transaction across real processes: several writers on one file lose no update and surface no
 // SQLITE_BUSY; a writer SIGKILLed again and again never leaves a half-applied edit or a gap.
 // The children run the compiled store (dist/), built here when it is missing or stale.
 

@@ -1,6 +1,6 @@
 // Values that JSON or SQLite cannot hold faithfully: deep nesting, numbers past the double range,
 // timestamps Date.parse would guess at, and text cut in the middle of a surrogate pair. Each is
-// refused with a §2.3-shaped message, and a refused write leaves the file byte-identical.
+// refused with a validation_failed message naming the field, and a refused write leaves the file byte-identical.
 
 import {join} from 'node:path';
 import {afterAll, describe, expect, it} from 'vitest';

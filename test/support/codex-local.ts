@@ -5,7 +5,7 @@
 //     -c approval_policy="never" <codexLocalArgs(...).args> \
 //     -c 'mcp_servers.sift={command="node", args=[...], required=true,
 //         default_tools_approval_mode="approve", enabled_tools=[...]}' -- "PROMPT" </dev/null
-// The MCP server's `-c` is the runner's business (SPEC §4) and is not built here.
+// The MCP server's `-c` is the runner's business and is not built here.
 
 import {mkdtemp, rm} from 'node:fs/promises';
 import {tmpdir} from 'node:os';

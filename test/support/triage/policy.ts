@@ -1,6 +1,6 @@
 // The scripted triage agent: given the conversation so far, what does it do next?
 //
-// It is a pure function of the history Codex replays (SPEC §8): no state is kept between
+// It is a pure function of the history Codex replays: no state is kept between
 // requests, so a test can hand it any history and check the next move. The plan:
 // 1. list_granted_resources (unless the channel is configured) and pick the granted channel the
 //    prompt names, else the first one;

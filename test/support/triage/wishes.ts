@@ -1,7 +1,7 @@
 // The scripted agent's reading of a record: what the reporter asked for, in their words, and
 // how those words become field values through the channel's schema (labels → option values).
 //
-// The store never maps labels to values (SPEC §2.3); an agent has to, and this one does it the
+// The store never maps labels to values (docs/reference.md#validation); an agent has to, and this one does it the
 // way a careful model would: exact label, else exact value, else the one label containing the
 // word ("major" → "S2 Major" → s2). What it cannot map it sends as written, so the store refuses
 // it and a person gets a follow-up.
@@ -21,7 +21,7 @@ export interface SchemaField {
 	options?: SchemaOption[];
 }
 
-/** One refused field of a validation_failed rejection (SPEC §2.3), as far as the agent cares. */
+/** One refused field of a validation_failed rejection, as far as the agent cares. */
 export interface FieldProblem {
 	key: string;
 	message?: string;
