@@ -19,8 +19,14 @@ function parseFilters(filters: string[]): Record<string, unknown> | undefined {
 			throw new UsageError(`--filter expects key=value, got ${JSON.stringify(entry)}`);
 		}
 
+		const key = entry.slice(0, split);
+		if (Object.hasOwn(filter, key)) {
+			throw new UsageError(`--filter names ${JSON.stringify(key)} twice`);
+		}
+
 		const raw = entry.slice(split + 1);
-		filter[entry.slice(0, split)] = raw === 'true' ? true : (raw === 'false' ? false : raw);
+		// An own property even for keys such as __proto__, so the store sees (and refuses) the key as typed.
+		Object.defineProperty(filter, key, {value: raw === 'true' ? true : (raw === 'false' ? false : raw), enumerable: true, writable: true, configurable: true});
 	}
 
 	return filter;
