@@ -1,6 +1,7 @@
 import type {Readable} from 'node:stream';
 import {execa} from 'execa';
 import {terminateGroup, trackGroup, untrackGroup, within} from './group.js';
+import {startWatchdog} from './watchdog.js';
 import {LineSplitter} from './stream.js';
 
 /** The tail of stderr kept for messages; the rest is read and dropped so the child never blocks on a full pipe. */
@@ -68,6 +69,7 @@ export async function superviseChild(options: ChildOptions): Promise<ChildExit> 
 	}
 	const group = child.pid;
 	trackGroup(group);
+	const stopWatchdog = startWatchdog(group);
 	const watch = new Watch(options, exited);
 	try {
 		options.onSpawn?.(group);
@@ -78,6 +80,7 @@ export async function superviseChild(options: ChildOptions): Promise<ChildExit> 
 		await within(stderrClosed, options.drainGraceMs);
 		watch.dispose();
 		untrackGroup(group);
+		stopWatchdog();
 		child.stdout!.destroy();
 		child.stderr!.destroy();
 	}

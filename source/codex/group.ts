@@ -100,7 +100,7 @@ function signalGroup(group: number, signal: NodeJS.Signals | 0): boolean {
  * Whether any process of the group still runs. On Linux a killed orphan stays a zombie until
  * init reaps it, which can take a while and keeps the group "existing", so zombies are skipped.
  */
-function groupIsRunning(group: number): boolean {
+export function groupIsRunning(group: number): boolean {
 	if (!signalGroup(group, 0)) return false;
 	if (process.platform !== 'linux') return true;
 	return liveMembers(group).length > 0;

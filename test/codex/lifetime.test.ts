@@ -64,17 +64,17 @@ describe('no Codex outlives `sift run`', () => {
 		expect(runsJson(setup)).toMatchObject([{id: run.runId, outcome: 'cancelled'}]);
 	});
 
-	it('SIGKILL: the next sift start kills what is left and records the run as abandoned', async () => {
+	it('SIGKILL: the run\'s watchdog kills its processes within 3 s; the next sift start records the run as abandoned', async () => {
 		const setup = setUp();
 		const run = await startHangingRun(setup);
 		run.child.kill('SIGKILL');
 		await run.child;
-		// Nothing could run in the killed sift: the hanging Codex is still there until a sift notices.
-		expect(liveGroupMembers(run.group).length).toBeGreaterThan(0);
+		// No sift has started since: the watchdog alone stopped the run.
+		expect(await runIsGone(run.runId, run.group)).toBe(true);
+		expect(runsJson(setup)).toMatchObject([{id: run.runId, outcome: 'abandoned'}]);
 		const listing = sift(['runs', '--db', setup.db], setup.env);
 		expect(listing.code).toBe(0);
 		expect(listing.stdout).toMatch(new RegExp(`^${run.runId}  abandoned`));
-		expect(await runIsGone(run.runId, run.group)).toBe(true);
 		expect(runsJson(setup)).toMatchObject([{id: run.runId, outcome: 'abandoned', error: expect.stringContaining('gone')}]);
 	});
 
@@ -94,15 +94,14 @@ describe('no Codex outlives `sift run`', () => {
 		run.child.kill('SIGKILL');
 		await run.child;
 		writeFileSync(trigger, '');
-		for (const stopAt = Date.now() + 10_000; !existsSync(answer) && Date.now() < stopAt; ) await new Promise(resolve => setTimeout(resolve, 50));
-		expect(readFileSync(answer, 'utf8')).toBe('closed');
+		// Either the MCP server refuses the edit (owner gone) or the watchdog has already killed the run.
+		for (const stopAt = Date.now() + 3000; !existsSync(answer) && Date.now() < stopAt; ) await new Promise(resolve => setTimeout(resolve, 50));
+		if (existsSync(answer)) expect(readFileSync(answer, 'utf8')).toBe('closed');
 		expect(isAlive(server!)).toBe(false);
-		// The Codex itself is still there (nothing could stop it yet); its edit was not applied.
-		expect(liveGroupMembers(run.group).length).toBeGreaterThan(0);
+		expect(await runIsGone(run.runId, run.group)).toBe(true);
 		const tickets = (JSON.parse(sift(['list', '--db', setup.db, '--json'], setup.env).stdout) as {items: Array<{preview: {ticket: string}}>}).items.map(item => item.preview.ticket);
 		expect(tickets).not.toContain('HIJACKED');
-		// That `sift list` was a sift start: it closed the run and killed what was left.
-		expect(await runIsGone(run.runId, run.group)).toBe(true);
+		// That `sift list` was a sift start: it recorded the run.
 		expect(runsJson(setup)).toMatchObject([{id: run.runId, outcome: 'abandoned'}]);
 	});
 

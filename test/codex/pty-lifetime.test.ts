@@ -74,16 +74,17 @@ describe('the TUI stops its Codex on every way out', () => {
 		expect(outcomes()[0]).toMatchObject({outcome: 'cancelled'});
 	});
 
-	it('SIGKILL: the next sift records the run as abandoned and kills what is left', async () => {
+	it('SIGKILL: the run\'s watchdog kills its processes within 3 s; the next sift records the run as abandoned', async () => {
 		const {app, group} = await startHangingRun(path.join(db.dir, 'pids-SIGKILL'));
 		app.proc.kill('SIGKILL');
 		await app.exited;
+		// No sift has started since: the watchdog alone stopped the run.
+		expect(await groupGone(group)).toBe(true);
 		const [latest] = outcomes();
 		expect(latest!.outcome).toBeNull();
 		const listing = sift(['runs', '--db', db.dbPath], {SIFT_STATE_DIR: db.stateDir});
 		expect(listing.code).toBe(0);
 		expect(listing.stdout).toMatch(new RegExp(`^${latest!.id}  abandoned`));
-		expect(await groupGone(group)).toBe(true);
 	});
 });
 

@@ -1,0 +1,26 @@
+import {spawn} from 'node:child_process';
+import {existsSync} from 'node:fs';
+import path from 'node:path';
+import {packageRoot} from './paths.js';
+
+/** The built watchdog script (tests that run the runner from source still use the build). */
+export function watchdogScript(): string {
+	return path.join(packageRoot(), 'dist', 'source', 'codex', 'watchdog-process.js');
+}
+
+/**
+ * Starts the watchdog of a run's process group: a small detached process that kills the group if
+ * this sift dies without ending the run (SIGKILL, which no handler sees). Returns a stop function
+ * for the normal end of the run. Without a build (no script) the reaping at the next start remains.
+ */
+export function startWatchdog(group: number, ownerPid = process.pid): () => void {
+	const script = watchdogScript();
+	if (!existsSync(script)) return () => undefined;
+	// Its own process group: a signal to sift's group (a closed terminal) must not take it along.
+	const watchdog = spawn(process.execPath, [script, String(ownerPid), String(group)], {detached: true, stdio: 'ignore'});
+	watchdog.on('error', () => undefined);
+	watchdog.unref();
+	return () => {
+		if (watchdog.exitCode === null && watchdog.signalCode === null) watchdog.kill('SIGKILL');
+	};
+}
