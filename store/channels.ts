@@ -57,7 +57,7 @@ export class ChannelCatalog {
 
 	/** Every channel with its item count and latest sequence; `onlyId` counts one channel alone. */
 	summaries(onlyId?: string): ChannelSummary[] {
-		return this.db.prepare(`SELECT c.id, c.name, c.last_sequence AS latest_sequence,
+		return this.db.prepare(`SELECT c.id, c.name, (SELECT coalesce(max(e.sequence), 0) FROM events e WHERE e.channel_id = c.id) AS latest_sequence,
 			(SELECT count(*) FROM items i WHERE i.channel_id = c.id) AS item_count
 			FROM channels c WHERE ? IS NULL OR c.id = ? ORDER BY c.id`).all(onlyId ?? null, onlyId ?? null) as ChannelSummary[];
 	}

@@ -10,24 +10,29 @@ export type NewEvent = {type: EventType; item_id: string; version: number; actor
 export const EVENT_PAGE_LIMIT = 100;
 
 /**
- * Appends an event with the channel's next sequence. Must run inside the write transaction:
- * the counter bump and the insert commit or roll back together, so sequences never gap.
+ * Appends an event with the channel's next sequence. Must run inside the write transaction: the
+ * next sequence is read from the events' own primary key (events are never deleted), so the read
+ * and the insert commit or roll back together and sequences never gap. No separate counter row is
+ * rewritten: that would be one more page in every edit's commit.
  */
 export function appendEvent(db: Db, channelId: string, event: NewEvent): number {
 	const statements = appendStatements(db);
-	const {last_sequence: sequence} = statements.bump.get(channelId) as {last_sequence: number};
+	const sequence = (statements.last.get(channelId) as {last_sequence: number}).last_sequence + 1;
 	statements.insert.run(channelId, sequence, event.type, event.item_id, event.version, event.actor.kind, event.actor.run_id ?? null, JSON.stringify(event.changes), event.at);
 	return sequence;
 }
 
 /** Prepared once per connection: preparing costs more than running on the edit path. */
-const appendCache = new WeakMap<Db, {bump: Statement; insert: Statement}>();
+const appendCache = new WeakMap<Db, {last: Statement; insert: Statement}>();
 
-function appendStatements(db: Db): {bump: Statement; insert: Statement} {
+/** A channel's latest sequence: one seek to the end of its range of the events' primary key. */
+export const LAST_SEQUENCE_SQL = 'SELECT coalesce(max(sequence), 0) AS last_sequence FROM events WHERE channel_id = ?';
+
+function appendStatements(db: Db): {last: Statement; insert: Statement} {
 	let statements = appendCache.get(db);
 	if (!statements) {
 		statements = {
-			bump: db.prepare('UPDATE channels SET last_sequence = last_sequence + 1 WHERE id = ? RETURNING last_sequence'),
+			last: db.prepare(LAST_SEQUENCE_SQL),
 			insert: db.prepare('INSERT INTO events (channel_id, sequence, type, item_id, version, actor_kind, run_id, changes, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)'),
 		};
 		appendCache.set(db, statements);
@@ -42,8 +47,7 @@ function eventFromRow(row: EventRow): StoreEvent {
 }
 
 export function latestSequence(db: Db, channelId: string): number {
-	const row = db.prepare('SELECT last_sequence FROM channels WHERE id = ?').get(channelId) as {last_sequence: number} | undefined;
-	return row?.last_sequence ?? 0;
+	return (db.prepare(LAST_SEQUENCE_SQL).get(channelId) as {last_sequence: number}).last_sequence;
 }
 
 /** The events after a reader's own cursor; the store keeps no per-reader state. */

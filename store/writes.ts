@@ -4,7 +4,7 @@ import type {ChannelCatalog, LoadedChannel} from './channels.js';
 import {channelScopeSql, valueSql} from './query/sqlite.js';
 import {immediate, withWriteLock, type Db} from './database.js';
 import {invalidArgument, notFound, quote, StoreError} from './errors.js';
-import {appendEvent, changedSince} from './events.js';
+import {appendEvent, changedSince, latestSequence} from './events.js';
 import type {Grants} from './grants.js';
 import {closeForDeletedItem, recordRefusals, resolveSetKeys} from './followups.js';
 import {valueShapeProblem} from './fields/shape.js';
@@ -166,7 +166,7 @@ export class ItemWriter {
 		}
 
 		if (Object.keys(changes).length === 0) {
-			const sequence = (this.db.prepare('SELECT last_sequence FROM channels WHERE id = ?').get(channel.id) as {last_sequence: number}).last_sequence;
+			const sequence = latestSequence(this.db, channel.id);
 			return {ok: true, item: itemFromRow(channel, row, before), sequence};
 		}
 

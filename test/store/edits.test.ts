@@ -49,6 +49,16 @@ describe('the edit transaction', () => {
 		expect(store.latestSequence('kit')).toBe(1);
 	});
 
+	it('an edit rewrites no channel row: the next sequence comes from the events, so the commit writes one page fewer', () => {
+		// A temporary trigger lives on this connection only: any write to a channel row aborts the edit.
+		store.db.exec("CREATE TEMP TRIGGER channel_row_written BEFORE UPDATE ON main.channels BEGIN SELECT raise(ABORT, 'channel row written'); END");
+		const first = store.editItem({channelId: 'kit', itemId, actor: human, values: {points: 5}});
+		const second = store.editItem({channelId: 'kit', itemId, actor: human, values: {points: 8}});
+		expect([first.sequence, second.sequence]).toEqual([2, 3]);
+		expect(store.latestSequence('kit')).toBe(3);
+		expect(store.channelSummary('kit')).toMatchObject({latest_sequence: 3});
+	});
+
 	it('an edit that changes nothing bumps nothing and appends no event', () => {
 		const result = store.editItem({channelId: 'kit', itemId, actor: human, values: {status: 'new', points: 3}});
 		expect(result.item.version).toBe(1);
