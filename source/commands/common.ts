@@ -192,5 +192,9 @@ export function refusalLine(body: StoreErrorBody): string {
 		return `${sanitizeValue(body.message)}${changes.length > 0 ? `; changed since: ${changes.join(', ')}` : ''}`;
 	}
 
+	if (body.error === 'bad_query') {
+		return `bad query term ${sanitizeValue(JSON.stringify(body.term))}: ${sanitizeValue(body.message)}`;
+	}
+
 	return sanitizeValue(body.message);
 }
