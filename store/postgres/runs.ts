@@ -4,7 +4,9 @@ import type pg from 'pg';
 import type {RunsApi} from '../api.js';
 import type {RunEnd, RunRow, RunStart} from '../runs.js';
 
-const COLUMNS = 'id, channel_id, item_ids, instruction, started_at, finished_at, outcome, usage, edits_applied, rejections, followups_opened, error, log_path';
+// The owner's pid and process group are local facts the reaper of one machine uses; a shared store
+// does not keep them (a pid means nothing on another host), so they read as null.
+const COLUMNS = 'id, channel_id, item_ids, instruction, started_at, finished_at, outcome, usage, edits_applied, rejections, followups_opened, error, log_path, NULL::integer AS owner_pid, NULL::integer AS process_group';
 
 export function pgRuns(pool: pg.Pool): RunsApi {
 	return {

@@ -31,7 +31,7 @@ function sqliteBackend(): Backend {
 		},
 		async open() {
 			location = join(tempDir('sift-contract-'), 'store.db');
-			return openAsyncStore(location);
+			return openAsyncStore(location, {create: true});
 		},
 		lastLocation: () => location,
 	};

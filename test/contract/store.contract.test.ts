@@ -232,7 +232,7 @@ describe.each(BACKENDS)('store contract on $name', (backend: Backend) => {
 			expect((await refusalOf(() => store.editItem({...request, values: {points: 4}}))).error).toBe('idempotency_key_reused');
 		});
 
-		it.skipIf(backend.name === 'sqlite')('idempotency keys are scoped per channel and actor (SQLite: once its per-actor scoping lands)', async () => {
+		it('idempotency keys are scoped per channel and actor', async () => {
 			const store = await kit([{values: {title: 'seed'}}]);
 			const [id] = await allItemIds(store, 'kit');
 			await store.editItem({channelId: 'kit', itemId: id!, values: {points: 3}, actor: agent('run-a'), idempotencyKey: 'same'});
@@ -408,7 +408,7 @@ describe.each(BACKENDS)('store contract on $name', (backend: Backend) => {
 			expect(await store.runs.get('run-2026-01')).toEqual({
 				id: 'run-2026-01', channel_id: 'kit', item_ids: ['it_1'], instruction: 'triage', started_at: '2026-01-01T00:00:00.000Z',
 				finished_at: '2026-01-01T00:01:00.000Z', outcome: 'completed', usage: {input_tokens: 10}, edits_applied: 2, rejections: 1,
-				followups_opened: 1, error: null, log_path: null,
+				followups_opened: 1, error: null, log_path: null, owner_pid: null, process_group: null,
 			});
 			expect(await store.runs.get('nope')).toBeUndefined();
 			expect((await store.runs.list({limit: 1})).map(run => run.finished_at)).toEqual([null]);
