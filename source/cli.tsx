@@ -6,6 +6,7 @@ import type {Command} from './commands/context.js';
 import {UsageError} from './commands/context.js';
 import {commandHelp, mainHelp} from './commands/help.js';
 import {ImportFileError} from './import/read-import-file.js';
+import {RunLogError} from './codex/runlog.js';
 import {refusalLine} from './commands/common.js';
 import {safeJson, sanitize} from './text/sanitize.js';
 
@@ -53,7 +54,8 @@ function report(error: unknown, command: string, json: boolean): number {
 	}
 
 	const message = (error instanceof Error ? error.message : String(error)).trim().replaceAll(/\s*\n\s*/g, '; ');
-	const expected = error instanceof ImportFileError || debugging();
+	// These messages already say what is wrong and how to fix it: no pointer to a stack.
+	const expected = error instanceof ImportFileError || error instanceof RunLogError || debugging();
 	process.stderr.write(`sift: ${sanitize(message)}${expected ? '' : ' (SIFT_DEBUG=1 shows where)'}\n`);
 	return 1;
 }

@@ -100,7 +100,7 @@ export const COMMAND_SPECS: Record<string, CommandSpec> = {
 		brief: 'serve the agent tools over stdio (MCP)',
 		usage: 'sift mcp --grant CHANNEL [--actor agent] [--run ID]',
 		summary: 'Serve the agent tools over stdio (MCP). stdout carries JSON-RPC only.',
-		flags: [FLAGS.db, FLAGS.grant, FLAGS.actor, FLAGS.run, FLAGS.ownerPid],
+		flags: [FLAGS.db, FLAGS.json, FLAGS.grant, FLAGS.actor, FLAGS.run, FLAGS.ownerPid],
 	},
 	run: {
 		brief: 'a headless Codex run',
@@ -142,7 +142,7 @@ export const COMMAND_SPECS: Record<string, CommandSpec> = {
 		brief: 'check the Codex set-up',
 		usage: 'sift doctor',
 		summary: 'Check the Codex set-up: binary, version, login, flags; each failure with its fix.',
-		flags: [FLAGS.json, FLAGS.codex],
+		flags: [FLAGS.json, FLAGS.codex, FLAGS.codexConfig, FLAGS.keepApiEnv],
 	},
 };
 
