@@ -4,7 +4,7 @@
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {mulberry32} from '../../demo-data/generate.js';
-import {openStore, StoreError, type Page, type PageQuery, type Store, type Values} from '../../store/index.js';
+import {MAX_VALUE_NESTING, openStore, StoreError, type Page, type PageQuery, type Store, type Values} from '../../store/index.js';
 import {agent, cleanTempDirs, human, kitChannel, kitStore, refusal, snapshot, tempDir} from './helpers.js';
 import {join} from 'node:path';
 
@@ -317,9 +317,10 @@ describe('per-channel indexes', () => {
 	});
 
 	it('one channel\'s deeply nested JSON does not break another channel\'s indexes', () => {
-		const store = openStore(join(tempDir(), 'two.db'));
+		const store = openStore(join(tempDir(), 'two.db'), {create: true});
 		store.importChannel({channel: {id: 'alpha', name: 'Alpha', fields: [{key: 'x', label: 'X', type: 'select', is_required: false, is_unique: false, config: {options: [{value: 'a', label: 'A'}]}}]}, items: [{values: {x: 'a'}}]});
-		const deep = JSON.parse('['.repeat(1500) + ']'.repeat(1500)) as unknown;
+		// As deep as the store accepts (deeper values are refused before they reach an index).
+		const deep = JSON.parse('['.repeat(MAX_VALUE_NESTING) + ']'.repeat(MAX_VALUE_NESTING)) as unknown;
 		const result = store.importChannel({channel: {id: 'beta', name: 'Beta', fields: [{key: 'x', label: 'X', type: 'json', is_required: false, is_unique: false, config: {}}]}, items: [{values: {x: deep}}]});
 		expect(result.items_created).toBe(1);
 		store.createItem('alpha', {x: 'a'}, human);
@@ -328,7 +329,7 @@ describe('per-channel indexes', () => {
 
 	it('the migration drops the indexes over every channel and creates the partial ones', () => {
 		const path = join(tempDir(), 'old.db');
-		const store = openStore(path);
+		const store = openStore(path, {create: true});
 		store.importChannel({channel: kitChannel, items: kitItems(30)});
 		// The layout before: one index per field over all channels' rows, schema version 2.
 		for (const index of indexes(store).filter(candidate => candidate.name.startsWith('items:'))) {
