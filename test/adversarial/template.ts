@@ -67,7 +67,7 @@ export type Ids = {
  * as a database written by another tool or an older version might hold).
  */
 export function buildTemplate(file: string): Ids {
-	const store = openStore(file);
+	const store = openStore(file, {create: true});
 	try {
 		store.importChannel({channel: bugsChannel, items: generateBugItems({count: 12, seed: 7, now: NOW})});
 		store.importChannel({channel: secretsChannel, items: [{values: {note: 'not for agents'}}]});
