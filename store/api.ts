@@ -72,7 +72,13 @@ export interface AsyncStore {
 	readonly listen?: (channelId: string, onSequence: (sequence: number) => void) => Promise<Unlisten>;
 }
 
-export type AsyncStoreOptions = {/** SQLite: create the file when missing (PostgreSQL creates its schema on open). */ create?: boolean; busyTimeoutMs?: number; /** For benchmarks only: replaces validation. */ validator?: Validator};
+export type AsyncStoreOptions = {
+	busyTimeoutMs?: number;
+	/** SQLite: create the file when it is missing (0600, in folders made 0700); else a missing file is refused. */
+	create?: boolean;
+	/** For benchmarks only: replaces validation. */
+	validator?: Validator;
+};
 
 /** True for the locations the PostgreSQL backend serves. */
 export const isPostgresUrl = (location: string) => /^postgres(ql)?:\/\//i.test(location);

@@ -1,9 +1,11 @@
-import {mkdirSync, readFileSync, renameSync, statSync, writeFileSync} from 'node:fs';
+import {readFileSync, renameSync, statSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
+import {ensurePrivateDir} from '../../store/index.js';
 import {loginCommand} from './binary.js';
 import {buildLoginStatusCommand} from './command.js';
 import {isAuthFailure} from './outcome.js';
 import {runQuick} from './quick.js';
+import {PRIVATE_FILE} from './paths.js';
 
 export type LoginCheck = {
 	/** `unknown`: the check itself did not work (no answer, could not start, an unexpected failure). */
@@ -89,9 +91,9 @@ function remember(stateDir: string, key: string, entry: CacheEntry): void {
 	memory[key] = entry;
 	const file = loginCachePath(stateDir);
 	try {
-		mkdirSync(stateDir, {recursive: true});
+		ensurePrivateDir(stateDir);
 		const temporary = `${file}.${process.pid}.tmp`;
-		writeFileSync(temporary, JSON.stringify({...readCache(stateDir), [key]: entry}) + '\n');
+		writeFileSync(temporary, JSON.stringify({...readCache(stateDir), [key]: entry}) + '\n', {mode: PRIVATE_FILE});
 		renameSync(temporary, file);
 	} catch {
 		// The disk cache only saves a process start; the memory entry still serves this process.

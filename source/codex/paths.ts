@@ -4,6 +4,12 @@ import path from 'node:path';
 import {randomBytes} from 'node:crypto';
 import {fileURLToPath} from 'node:url';
 
+/**
+ * The state dir's files (run logs hold the agent's whole conversation about the records, caches
+ * name the codex in use) are private like the database: 0600, in folders made 0700.
+ */
+export const PRIVATE_FILE = 0o600;
+
 /** Where sift keeps run logs and caches: $SIFT_STATE_DIR, else $XDG_STATE_HOME/sift, else ~/.local/state/sift. */
 export function resolveStateDir(env: NodeJS.ProcessEnv = process.env): string {
 	if (env.SIFT_STATE_DIR) return path.resolve(env.SIFT_STATE_DIR);

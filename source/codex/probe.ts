@@ -1,5 +1,7 @@
-import {mkdirSync, readFileSync, statSync, writeFileSync, renameSync} from 'node:fs';
+import {readFileSync, statSync, writeFileSync, renameSync} from 'node:fs';
 import path from 'node:path';
+import {ensurePrivateDir} from '../../store/index.js';
+import {PRIVATE_FILE} from './paths.js';
 import {runQuick} from './quick.js';
 
 /** Flags sift uses only when this codex's `exec --help` lists them. */
@@ -54,10 +56,10 @@ function remember(stateDir: string, binary: string, entry: CacheEntry): void {
 	memory.set(binary, entry);
 	const file = probeCachePath(stateDir);
 	try {
-		mkdirSync(stateDir, {recursive: true});
+		ensurePrivateDir(stateDir);
 		// Write then rename, so a concurrent reader never sees half a file.
 		const temporary = `${file}.${process.pid}.tmp`;
-		writeFileSync(temporary, JSON.stringify({...readCache(stateDir), [binary]: entry}, null, '\t') + '\n');
+		writeFileSync(temporary, JSON.stringify({...readCache(stateDir), [binary]: entry}, null, '\t') + '\n', {mode: PRIVATE_FILE});
 		renameSync(temporary, file);
 	} catch {
 		// The disk cache is an optimisation; the in-memory entry still serves this process.

@@ -1,9 +1,10 @@
-import {appendFileSync, closeSync, copyFileSync, constants, mkdirSync, openSync, readFileSync, readdirSync, realpathSync, renameSync, writeFileSync} from 'node:fs';
+import {appendFileSync, closeSync, copyFileSync, constants, openSync, readFileSync, readdirSync, realpathSync, renameSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
+import {ensurePrivateDir} from '../../store/index.js';
 import type {Outcome} from './outcome.js';
 import {isRecord, parseEventLine, type CodexEvent} from './stream.js';
 import type {Usage} from './tracker.js';
-import {runsDir} from './paths.js';
+import {PRIVATE_FILE, runsDir} from './paths.js';
 
 export type RunStartLine = {
 	sift: 'start';
@@ -41,7 +42,7 @@ export type RunRawLine = {sift: 'raw'; line: string};
  */
 export class RunLogWriter {
 	constructor(readonly file: string) {
-		mkdirSync(path.dirname(file), {recursive: true});
+		ensurePrivateDir(path.dirname(file));
 	}
 
 	/**
@@ -50,8 +51,8 @@ export class RunLogWriter {
 	 */
 	static assertWritable(file: string): void {
 		try {
-			mkdirSync(path.dirname(file), {recursive: true});
-			closeSync(openSync(file, 'a'));
+			ensurePrivateDir(path.dirname(file));
+			closeSync(openSync(file, 'a', PRIVATE_FILE));
 		} catch (error) {
 			const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
 			throw new RunLogError(`cannot write the run log ${file} (${reason}); make ${path.dirname(file)} writable, or point SIFT_STATE_DIR elsewhere`);
@@ -64,7 +65,7 @@ export class RunLogWriter {
 
 	/** Codex's JSON lines go in verbatim; anything else is wrapped, never dropped. */
 	stdout(line: string): void {
-		if (parseObject(line)) appendFileSync(this.file, line + '\n');
+		if (parseObject(line)) appendFileSync(this.file, line + '\n', {mode: PRIVATE_FILE});
 		else this.append({sift: 'raw', line} satisfies RunRawLine);
 	}
 
@@ -73,7 +74,7 @@ export class RunLogWriter {
 	}
 
 	private append(value: object): void {
-		appendFileSync(this.file, JSON.stringify(value) + '\n');
+		appendFileSync(this.file, JSON.stringify(value) + '\n', {mode: PRIVATE_FILE});
 	}
 }
 
@@ -123,7 +124,7 @@ function repair(file: string, valid: string[]): string {
 	copyFileSync(file, backup, constants.COPYFILE_EXCL);
 	// Write beside, then rename over: the log is never half-written, even if this process dies here.
 	const temporary = `${file}.${process.pid}.tmp`;
-	writeFileSync(temporary, valid.map(line => line + '\n').join(''));
+	writeFileSync(temporary, valid.map(line => line + '\n').join(''), {mode: PRIVATE_FILE});
 	renameSync(temporary, file);
 	return backup;
 }

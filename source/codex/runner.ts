@@ -1,4 +1,5 @@
-import {mkdirSync, rmSync} from 'node:fs';
+import {rmSync} from 'node:fs';
+import {ensurePrivateDir} from '../../store/index.js';
 import path from 'node:path';
 import {INSTALL_HINT, loginCommand, resolveCodexBinary} from './binary.js';
 import {superviseChild, type ChildExit} from './child.js';
@@ -290,7 +291,7 @@ async function launch(context: RunContext, deadlineAt: number, onSpawn: () => vo
 		server: options.server,
 	});
 	const workDir = runWorkDir(stateDir, runId);
-	mkdirSync(workDir, {recursive: true});
+	ensurePrivateDir(workDir);
 	try {
 		const exit = await superviseChild({
 			binary,

@@ -82,7 +82,7 @@ function valueOf(token: OptionToken, spec: FlagSpec): string | undefined {
 
 	const {value} = token;
 	// `--db --json`: the tokenizer took the next flag as the value.
-	if (value === undefined || (!token.inlineValue && /^-(-|[a-z])/i.test(value))) {
+	if (value === undefined || (!token.inlineValue && (spec.dashValue ? /^--/ : /^-(-|[a-z])/i).test(value))) {
 		throw new UsageError(`--${spec.name} needs a value (${spec.value ?? 'VALUE'})`);
 	}
 

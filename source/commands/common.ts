@@ -17,6 +17,8 @@ export function databasePath(context: CommandContext): string {
 	return resolve(context.flags.db ?? (context.env.SIFT_DB || join(dataDir(context.env), 'sift.db')));
 }
 
+export const LOCK_WAIT_NOTICE = 'sift: waiting for another sift process to finish writing (an import can take a few minutes)…\n';
+
 /** Opens an existing database; a missing file is an error here, not a new empty store. */
 export function openExistingStore(context: CommandContext): Store {
 	const path = databasePath(context);
@@ -24,7 +26,8 @@ export function openExistingStore(context: CommandContext): Store {
 		throw new StoreError({error: 'not_found', message: `no database at ${path}; create one with \`sift demo\` or \`sift import FILE --db ${path}\``});
 	}
 
-	const store = openStore(path);
+	// A write that meets another process's lock (a long import) says why it waits, once, instead of failing.
+	const store = openStore(path, {onLockWait: () => context.stderr.write(LOCK_WAIT_NOTICE)});
 	// Every start of sift closes the runs a killed sift left behind (cheap when there are none).
 	reapAbandonedRuns(store.db, context.env);
 	return store;
@@ -190,6 +193,10 @@ export function refusalLine(body: StoreErrorBody): string {
 	if (body.error === 'version_conflict') {
 		const changes = Object.entries(body.changed_since).map(([key, change]) => `${sanitize(key)}: ${sanitizeValue(change.from)} → ${sanitizeValue(change.to)}`);
 		return `${sanitizeValue(body.message)}${changes.length > 0 ? `; changed since: ${changes.join(', ')}` : ''}`;
+	}
+
+	if (body.error === 'bad_query') {
+		return `bad query term ${sanitizeValue(JSON.stringify(body.term))}: ${sanitizeValue(body.message)}`;
 	}
 
 	return sanitizeValue(body.message);

@@ -18,6 +18,12 @@ export type CliFlags = {
 	filter: string[];
 	// list: every page
 	all: boolean;
+	// list / edit: the query language, list: its order and a page's cursor
+	where?: string;
+	sort?: string;
+	cursor?: string;
+	// edit --where: go ahead however many items match
+	yes?: boolean;
 	after?: number;
 	// edit
 	expectVersion?: number;

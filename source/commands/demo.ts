@@ -2,6 +2,7 @@ import {existsSync, mkdirSync, renameSync} from 'node:fs';
 import {dirname} from 'node:path';
 import {openStore} from '../../store/index.js';
 import {bugsChannel, generateBugItems} from '../../demo-data/generate.js';
+import {reapAbandonedRuns} from '../codex/reap.js';
 import {databasePath, output, sweepDeadBuilds, wholeNumber} from './common.js';
 import {UsageError, type Command} from './context.js';
 import {removeDatabase} from './import.js';
@@ -9,10 +10,14 @@ import {removeDatabase} from './import.js';
 const DEFAULT_ITEMS = 1000;
 const DEFAULT_SEED = 1;
 
-/** Which channels the database at `path` holds besides the demo, and whether it has the demo. */
-function channelsOf(path: string): {hasDemo: boolean; others: string[]} {
+/**
+ * Which channels the database at `path` holds besides the demo, and whether it has the demo. Like
+ * every start of sift on an existing database, it closes the runs a killed sift left behind.
+ */
+function channelsOf(path: string, env: NodeJS.ProcessEnv): {hasDemo: boolean; others: string[]} {
 	const store = openStore(path);
 	try {
+		reapAbandonedRuns(store.db, env);
 		const ids = store.listChannelNames().map(channel => channel.id);
 		return {hasDemo: ids.includes(bugsChannel.id), others: ids.filter(id => id !== bugsChannel.id)};
 	} finally {
@@ -58,7 +63,7 @@ const command: Command = async context => {
 	const seed = wholeNumber(context.flags.seed, '--seed', 0) ?? DEFAULT_SEED;
 	mkdirSync(dirname(path), {recursive: true});
 	sweepDeadBuilds(dirname(path));
-	const existing = existsSync(path) ? channelsOf(path) : undefined;
+	const existing = existsSync(path) ? channelsOf(path, context.env) : undefined;
 	if (existing && context.flags.reset && existing.others.length > 0) {
 		throw new UsageError(`${path} holds other channels (${existing.others.join(', ')}); --reset only replaces a database that holds nothing but the demo`);
 	}

@@ -4,17 +4,20 @@ import {loginHint} from '../codex/outcome.js';
 import {resolveStateDir} from '../codex/paths.js';
 import {OPTIONAL_FLAGS, probeOptionalFlags} from '../codex/probe.js';
 import {runQuick, type QuickResult} from '../codex/quick.js';
+import {existsSync} from 'node:fs';
+import {isDatabaseReadableByOthers} from '../../store/index.js';
 import {sanitize} from '../text/sanitize.js';
-import {output} from './common.js';
+import {databaseDir, databasePath, output, sweepDeadBuilds} from './common.js';
 import type {Command, CommandContext} from './context.js';
 
-type Check = {name: string; ok: boolean; detail: string; fix: string | null};
+/** A warning is shown (WARN) but does not fail the doctor. */
+type Check = {name: string; ok: boolean; warn?: boolean; detail: string; fix: string | null};
 
 const SOURCES: Record<CodexBinary['source'], string> = {flag: '--codex', SIFT_CODEX: 'SIFT_CODEX', PATH: 'PATH', local: 'node_modules/.bin'};
 
 /** `sift doctor`: one OK/FAIL line per check of the Codex set-up, each failure with its fix. */
 const doctor: Command = async context => {
-	const checks = await runChecks(context);
+	const checks = [...await runChecks(context), ...databaseChecks(context)];
 	const ok = checks.every(check => check.ok);
 	output(context, {ok, checks}, () => checks.map(line).join('\n'));
 	return ok ? 0 : 1;
@@ -49,6 +52,22 @@ async function runChecks(context: CommandContext): Promise<Check[]> {
 	];
 }
 
+/**
+ * The database's own health: the half-built files a killed `sift demo` left are removed, and a
+ * file other users can read is a warning (records are private). Nothing is said without a database.
+ */
+function databaseChecks(context: CommandContext): Check[] {
+	const path = databasePath(context);
+	const removed = sweepDeadBuilds(databaseDir(context));
+	if (!existsSync(path)) return [];
+	const detail = `${path}${removed.length > 0 ? `; removed ${removed.length} half-built demo file(s)` : ''}`;
+	if (isDatabaseReadableByOthers(path)) {
+		return [{name: 'database', ok: true, warn: true, detail: `${detail} can be read by other users`, fix: `chmod 600 ${path}`}];
+	}
+
+	return [{name: 'database', ok: true, detail: `${detail} (private)`, fix: null}];
+}
+
 function versionCheck(result: QuickResult): Check {
 	const text = firstLine(result.stdout) || firstLine(result.stderr);
 	if (result.exitCode === 0 && text) return {name: 'codex version', ok: true, detail: text, fix: null};
@@ -72,6 +91,6 @@ function firstLine(text: string): string {
 }
 
 function line(check: Check): string {
-	const mark = check.ok ? 'OK  ' : 'FAIL';
-	return `${mark} ${check.name}: ${sanitize(check.detail)}${check.fix ? ` — fix: ${check.fix}` : ''}`;
+	const mark = check.warn ? 'WARN' : (check.ok ? 'OK  ' : 'FAIL');
+	return `${mark} ${check.name}: ${sanitize(check.detail)}${check.fix ? ` — fix: ${sanitize(check.fix)}` : ''}`;
 }

@@ -2,6 +2,8 @@ import {StoreError, type Changes, type EditResult, type Item, type Store} from '
 import {sanitize, sanitizeValue} from '../text/sanitize.js';
 import {channelOf, output, parseAssignments, refusalLine, resolveItem, withStore} from './common.js';
 import {UsageError, type Command, type CommandContext} from './context.js';
+import {WHERE_CONFIRM_LIMIT} from './flags.js';
+import {pages} from './list.js';
 
 export const describeChanges = (changes: Changes) =>
 	Object.entries(changes).map(([key, change]) => `  ${sanitize(key)}: ${sanitizeValue(change.from)} → ${sanitizeValue(change.to)}`).join('\n');
@@ -13,6 +15,33 @@ export function splitEditArguments(input: string[]): {names: string[]; values: R
 	if (names.length === 0) throw new UsageError('expected ITEM... key=value...: name at least one item first');
 	if (first === -1) throw new UsageError('expected ITEM... key=value...: give at least one key=value');
 	return {names, values: parseAssignments(input.slice(first))};
+}
+
+/** `--where QUERY key=value...`: only assignments, no names. */
+function whereArguments(context: CommandContext): Record<string, unknown> {
+	const name = context.input.find(argument => !argument.includes('='));
+	if (name !== undefined) throw new UsageError(`with --where, give only key=value arguments, not item names (got ${JSON.stringify(name)})`);
+	if (context.flags.expectVersion !== undefined) throw new UsageError('--where edits each item at the version it had when matched; leave out --expect-version');
+	return parseAssignments(context.input);
+}
+
+/** An item to edit: its name, and the version it must still have (else the version read just before). */
+type Target = {name: string; expectedVersion?: number};
+
+/**
+ * The items the query matches, with the versions they have now. More than WHERE_CONFIRM_LIMIT
+ * without --yes is a usage error, raised before anything is written.
+ */
+function matchingTargets(store: Store, context: CommandContext, channelId: string, where: string): Target[] {
+	const targets: Target[] = [];
+	for (const page of pages(store, channelId, {where})) {
+		targets.push(...page.items.map(item => ({name: item.id, expectedVersion: item.version})));
+		if (!context.flags.yes && targets.length > WHERE_CONFIRM_LIMIT) {
+			throw new UsageError(`--where matches more than ${WHERE_CONFIRM_LIMIT} items; add --yes to edit them all`);
+		}
+	}
+
+	return targets;
 }
 
 /** How one item's edit ended. */
@@ -29,17 +58,18 @@ function changesOf(before: Item, after: Item, keys: string[]): Changes {
 	return changes;
 }
 
-/** One item: its own transaction and version check. Without --expect-version, the version read just before. */
-function editOne(store: Store, context: CommandContext, channelId: string, name: string, values: Record<string, unknown>): EditResult & {before: Item} {
-	const itemId = resolveItem(store, channelId, name);
+/** One item: its own transaction and version check. Without an expected version, the version read just before. */
+function editOne(store: Store, context: CommandContext, channelId: string, target: Target, values: Record<string, unknown>): EditResult & {before: Item} {
+	const itemId = resolveItem(store, channelId, target.name);
 	const before = store.readItem(channelId, itemId);
-	const expectedVersion = context.flags.expectVersion ?? before.version;
+	const expectedVersion = target.expectedVersion ?? context.flags.expectVersion ?? before.version;
 	return {...store.editItem({channelId, itemId, values, expectedVersion, actor: {kind: 'human'}}), before};
 }
 
-function attempt(store: Store, context: CommandContext, channelId: string, name: string, values: Record<string, unknown>): Outcome {
+function attempt(store: Store, context: CommandContext, channelId: string, target: Target, values: Record<string, unknown>): Outcome {
+	const {name} = target;
 	try {
-		const {before, ...result} = editOne(store, context, channelId, name, values);
+		const {before, ...result} = editOne(store, context, channelId, target, values);
 		return {name, status: 'ok', before, result};
 	} catch (error) {
 		if (!(error instanceof StoreError)) throw error;
@@ -70,28 +100,37 @@ const summaryJson = (outcome: Outcome) => (outcome.status === 'ok'
 	? {name: outcome.name, status: outcome.status, item_id: outcome.result.item.id, version: outcome.result.item.version, sequence: outcome.result.sequence}
 	: {name: outcome.name, status: outcome.status, ...outcome.error.body});
 
+/** Edits each target on its own and prints the summary; exit 1 if any failed. */
+function editEach(store: Store, context: CommandContext, channelId: string, targets: Target[], values: Record<string, unknown>): number {
+	const outcomes = targets.map(target => attempt(store, context, channelId, target, values));
+	const failed = outcomes.filter(outcome => outcome.status !== 'ok').length;
+	const counts = {ok: outcomes.length - failed, failed};
+	output(context, {...counts, items: outcomes.map(summaryJson)}, () => [...outcomes.map(summaryLine), `${counts.ok} ok, ${failed} failed`].join('\n'));
+	if (failed > 0) context.stderr.write(`sift: ${failed} of ${outcomes.length} edits failed\n`);
+	return failed > 0 ? 1 : 0;
+}
+
 /**
- * `sift edit ITEM... key=value... [--expect-version N]`. One item prints its result (or its
- * refusal, exit 1); several print a line each, ok / refused / conflict / not_found, and exit 1
- * if any failed. Each item is written on its own: one refusal does not undo the others.
+ * `sift edit ITEM... key=value... [--expect-version N]` or `sift edit --where QUERY key=value...
+ * [--yes]`. One named item prints its result (or its refusal, exit 1); several, or --where, print
+ * a line each, ok / refused / conflict / not_found, and exit 1 if any failed. Each item is written
+ * on its own: one refusal does not undo the others.
  */
 const command: Command = async context => {
-	const {names, values} = splitEditArguments(context.input);
+	const {where} = context.flags;
+	if (where === undefined && context.flags.yes) throw new UsageError('--yes only goes with --where');
+	const {names, values} = where === undefined ? splitEditArguments(context.input) : {names: [], values: whereArguments(context)};
 	const keys = Object.keys(values);
 	return withStore(context, store => {
 		const channelId = channelOf(store, context);
+		if (where !== undefined) return editEach(store, context, channelId, matchingTargets(store, context, channelId, where), values);
 		if (names.length === 1) {
-			const {before, ...result} = editOne(store, context, channelId, names[0]!, values);
+			const {before, ...result} = editOne(store, context, channelId, {name: names[0]!}, values);
 			output(context, result, () => singleText({name: names[0]!, status: 'ok', before, result}, keys));
 			return 0;
 		}
 
-		const outcomes = names.map(name => attempt(store, context, channelId, name, values));
-		const failed = outcomes.filter(outcome => outcome.status !== 'ok').length;
-		const counts = {ok: outcomes.length - failed, failed};
-		output(context, {...counts, items: outcomes.map(summaryJson)}, () => [...outcomes.map(summaryLine), `${counts.ok} ok, ${failed} failed`].join('\n'));
-		if (failed > 0) context.stderr.write(`sift: ${failed} of ${outcomes.length} edits failed\n`);
-		return failed > 0 ? 1 : 0;
+		return editEach(store, context, channelId, names.map(name => ({name})), values);
 	});
 };
 

@@ -18,12 +18,17 @@ export type FlagSpec = {
 	max?: number;
 	/** May be given more than once (each value is kept). */
 	multiple?: boolean;
+	/** A value may start with one dash (`--sort -severity`, `--where "-status:fixed"`); `--x` still is a flag. */
+	dashValue?: boolean;
 	/** The value stored when the flag is given (boolean flags only). */
 	sets?: boolean;
 	help: string;
 };
 
 const flag = (spec: FlagSpec): FlagSpec => spec;
+
+/** `edit --where` asks for --yes when the query matches more items than this. */
+export const WHERE_CONFIRM_LIMIT = 20;
 
 export const FLAGS = {
 	db: flag({name: 'db', key: 'db', kind: 'string', value: 'FILE', help: 'the database (default: $SIFT_DB, else $XDG_DATA_HOME/sift/sift.db)'}),
@@ -37,6 +42,11 @@ export const FLAGS = {
 	listLimit: flag({name: 'limit', key: 'limit', kind: 'integer', value: 'N', min: 1, max: PAGE_LIMIT, help: `items per page, 1 to ${PAGE_LIMIT} (default ${PAGE_LIMIT})`}),
 	all: flag({name: 'all', key: 'all', kind: 'boolean', help: 'every item, page after page (JSON Lines with --json)'}),
 	filter: flag({name: 'filter', key: 'filter', kind: 'string', value: 'KEY=VALUE', multiple: true, help: 'only items whose select or boolean field has this value (repeatable)'}),
+	where: flag({name: 'where', key: 'where', kind: 'string', value: 'QUERY', dashValue: true, help: 'only items matching the query, e.g. "status:new severity:s1,s2 due:<+7d"'}),
+	sort: flag({name: 'sort', key: 'sort', kind: 'string', value: 'FIELD|-FIELD', dashValue: true, help: 'the order: a field key, descending with a leading - (default: newest first)'}),
+	cursor: flag({name: 'cursor', key: 'cursor', kind: 'string', value: 'C', help: 'the page after this cursor (the one the previous page printed; give the same --where and --sort)'}),
+	editWhere: flag({name: 'where', key: 'where', kind: 'string', value: 'QUERY', dashValue: true, help: 'edit every item matching the query instead of naming them'}),
+	yes: flag({name: 'yes', key: 'yes', kind: 'boolean', help: `go ahead when --where matches more than ${WHERE_CONFIRM_LIMIT} items`}),
 	after: flag({name: 'after', key: 'after', kind: 'integer', value: 'N', min: 0, max: Number.MAX_SAFE_INTEGER, help: 'events after this sequence number (default 0)'}),
 	eventLimit: flag({name: 'limit', key: 'limit', kind: 'integer', value: 'N', min: 1, max: EVENT_PAGE_LIMIT, help: `events per page, 1 to ${EVENT_PAGE_LIMIT} (default ${EVENT_PAGE_LIMIT})`}),
 	runsLimit: flag({name: 'limit', key: 'limit', kind: 'integer', value: 'N', min: 1, max: 1000, help: 'how many runs, newest first (default 20)'}),

@@ -1,4 +1,4 @@
-import {CODEX_FLAGS, FLAGS, type FlagSpec} from './flags.js';
+import {CODEX_FLAGS, FLAGS, WHERE_CONFIRM_LIMIT, type FlagSpec} from './flags.js';
 
 /** One subcommand as the command line knows it: how it is typed, its flags, its help. */
 export type CommandSpec = {
@@ -45,9 +45,9 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
 	},
 	list: {
 		brief: 'list items, a page at a time or --all',
-		usage: 'sift list [--before ID] [--limit N] [--filter KEY=VALUE] [--all]',
+		usage: 'sift list [--where QUERY] [--sort FIELD|-FIELD] [--before ID | --cursor C] [--limit N] [--filter KEY=VALUE] [--all]',
 		summary: 'List items, newest first, one page at a time (or all of them with --all).',
-		flags: [FLAGS.db, FLAGS.channel, FLAGS.json, FLAGS.before, FLAGS.listLimit, FLAGS.filter, FLAGS.all],
+		flags: [FLAGS.db, FLAGS.channel, FLAGS.json, FLAGS.where, FLAGS.sort, FLAGS.before, FLAGS.cursor, FLAGS.listLimit, FLAGS.filter, FLAGS.all],
 		notes: ['The table fits the terminal\'s width ($COLUMNS when not a terminal, else 80).'],
 	},
 	show: {
@@ -59,14 +59,15 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
 	},
 	edit: {
 		brief: 'set fields of one or more items',
-		usage: 'sift edit ITEM... key=value... [--expect-version N]',
+		usage: 'sift edit ITEM... key=value... [--expect-version N] | sift edit --where QUERY key=value... [--yes]',
 		summary: 'Set fields of one or more items; each item is its own validated, versioned write.',
-		flags: [FLAGS.db, FLAGS.channel, FLAGS.json, FLAGS.expectVersion],
+		flags: [FLAGS.db, FLAGS.channel, FLAGS.json, FLAGS.expectVersion, FLAGS.editWhere, FLAGS.yes],
 		notes: [
 			ITEM_NOTE,
 			VALUES_NOTE,
 			'Without --expect-version the edit applies to whatever version is current; scripts that read an item first should pass the version they read.',
 			'With several items, a line per item says ok, refused or conflict; the exit code is 1 if any failed.',
+			`--where edits the items the query matches, each at the version it had when matched (an item changed in between is a conflict); more than ${WHERE_CONFIRM_LIMIT} need --yes.`,
 		],
 	},
 	add: {
@@ -141,7 +142,7 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
 		brief: 'check the Codex set-up',
 		usage: 'sift doctor',
 		summary: 'Check the Codex set-up: binary, version, login, flags; each failure with its fix.',
-		flags: [FLAGS.json, FLAGS.codex, FLAGS.keepApiEnv],
+		flags: [FLAGS.json, FLAGS.codex, FLAGS.codexConfig, FLAGS.keepApiEnv],
 	},
 };
 

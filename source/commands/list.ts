@@ -32,19 +32,38 @@ function parseFilters(filters: string[]): Record<string, unknown> | undefined {
 	return filter;
 }
 
-/** The store query the flags ask for; new selection flags (a query, a sort) belong here. */
+/** The store query the flags ask for: the selection (--where, --filter), the order and where to start. */
 export function queryOf(context: CommandContext): PageQuery {
-	return {beforeId: context.flags.before, limit: context.flags.limit, filter: parseFilters(context.flags.filter)};
+	const {before, cursor, where, sort, limit, filter} = context.flags;
+	return {beforeId: before, cursor, where, sort, limit, filter: parseFilters(filter)};
 }
 
-/** Every page from the query's cursor on, one at a time: memory stays at one page. */
+/**
+ * Every page from the query's start on, one at a time: memory stays at one page. A query with
+ * where/sort/cursor pages by next_cursor (which works for every order), else by next_before_id.
+ */
 export function * pages(store: Store, channelId: string, query: PageQuery): Generator<Page> {
-	let beforeId = query.beforeId;
-	do {
-		const page = store.listPage(channelId, {...query, beforeId});
+	let start: Pick<PageQuery, 'beforeId' | 'cursor'> = {beforeId: query.beforeId, cursor: query.cursor};
+	for (;;) {
+		const page = store.listPage(channelId, {...query, ...start});
 		yield page;
-		beforeId = page.next_before_id;
-	} while (beforeId);
+		if (page.next_cursor !== undefined) {
+			if (!page.next_cursor) return;
+			start = {cursor: page.next_cursor};
+		} else {
+			if (!page.next_before_id) return;
+			start = {beforeId: page.next_before_id};
+		}
+	}
+}
+
+/** Where the next page starts, as the flag to type. */
+function nextHint(page: Page): string {
+	if (page.next_cursor !== undefined) {
+		return page.next_cursor ? `next page: --cursor ${page.next_cursor} (with the same --where and --sort)` : 'end of the list';
+	}
+
+	return page.next_before_id ? `next page: --before ${page.next_before_id}` : 'end of channel';
 }
 
 /** The terminal's width: the TTY's, else $COLUMNS, else 80. */
@@ -115,8 +134,9 @@ const rowsOf = (columns: Column[], items: ItemPreview[], width: number) => items
 
 function renderPage(page: Page, width: number): string {
 	const columns = layoutColumns(page.schema, width, page.items);
-	const next = page.next_before_id ? `next page: --before ${page.next_before_id}` : 'end of channel';
-	return [headerOf(columns, width), ...rowsOf(columns, page.items, width), clip(`${page.items.length} items; ${next}`, width)].join('\n');
+	const footer = `${page.items.length} items; ${nextHint(page)}`;
+	// A cursor is never cut: a cut one is useless.
+	return [headerOf(columns, width), ...rowsOf(columns, page.items, width), page.next_cursor ? footer : clip(footer, width)].join('\n');
 }
 
 /** Writes and waits when the pipe is full, so a slow reader holds memory at one page. */

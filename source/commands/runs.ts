@@ -70,7 +70,7 @@ function detailText(detail: ReturnType<typeof runDetail>): string {
 		`${counted(detail.edits_applied, 'edit')} applied, ${detail.rejections} refused, ${counted(detail.followups_opened, 'follow-up')}`,
 	];
 	if (detail.error) lines.push(`error: ${sanitize(detail.error)}`);
-	for (const step of detail.steps) lines.push(`  ${step.status.padEnd(7)} ${sanitize(step.label)}${step.result ? ` — ${sanitize(step.result)}` : ''}`);
+	for (const step of detail.steps) lines.push(`  ${sanitize(step.status).padEnd(7)} ${sanitize(step.label)}${step.result ? ` — ${sanitize(step.result)}` : ''}`);
 	if (detail.text) lines.push('', sanitize(detail.text, {multiline: true}));
 	if (detail.log_path) lines.push('', `log: ${sanitize(detail.log_path)}${detail.log_shown ? '' : ' (not read: not a run log of this state dir, or missing)'}`);
 	return lines.join('\n');

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import {MAX_VALUE_NESTING} from '../../store/index.js';
 
 /**
  * Argument bounds of the MCP tools. Codex drops minimum/maximum/maxLength from tool schemas, so
@@ -10,8 +11,8 @@ export const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
 export const MAX_VALUES_BYTES = 1024 * 1024;
 /** Any one string inside `values` or `filter`. */
 export const MAX_STRING_LENGTH = 65_536;
-/** Arrays/objects nested inside one field's value. */
-export const MAX_NESTING = 16;
+/** Arrays/objects nested inside one field's value: the store's own limit. */
+export const MAX_NESTING = MAX_VALUE_NESTING;
 export const MAX_FILTER_KEYS = 20;
 export const MAX_FILTER_VALUE_LENGTH = 200;
 /** Every array element and object member of one call's arguments, counted by the SDK. */

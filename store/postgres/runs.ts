@@ -4,13 +4,15 @@ import type pg from 'pg';
 import type {RunsApi} from '../api.js';
 import type {RunEnd, RunRow, RunStart} from '../runs.js';
 
-const COLUMNS = 'id, channel_id, item_ids, instruction, started_at, finished_at, outcome, usage, edits_applied, rejections, followups_opened, error, log_path, owner_pid, process_group';
+// The owner's pid and process group are local facts the reaper of one machine uses; a shared store
+// does not keep them (a pid means nothing on another host), so they read as null.
+const COLUMNS = 'id, channel_id, item_ids, instruction, started_at, finished_at, outcome, usage, edits_applied, rejections, followups_opened, error, log_path, NULL::integer AS owner_pid, NULL::integer AS process_group';
 
 export function pgRuns(pool: pg.Pool): RunsApi {
 	return {
 		async start(run: RunStart) {
-			await pool.query('INSERT INTO runs (id, channel_id, item_ids, instruction, started_at, log_path, owner_pid) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-				[run.id, run.channelId, JSON.stringify(run.itemIds), run.instruction, run.startedAt, run.logPath, run.ownerPid ?? null]);
+			await pool.query('INSERT INTO runs (id, channel_id, item_ids, instruction, started_at, log_path) VALUES ($1, $2, $3, $4, $5, $6)',
+				[run.id, run.channelId, JSON.stringify(run.itemIds), run.instruction, run.startedAt, run.logPath]);
 		},
 		async end(id: string, end: RunEnd) {
 			const result = await pool.query(`UPDATE runs SET finished_at = $2, outcome = $3, usage = $4, edits_applied = $5,

@@ -91,15 +91,6 @@ CREATE TABLE runs (
 );
 `,
 	},
-	{
-		version: 2,
-		name: 'runs: the owning process and the process group, for reaping runs whose sift died',
-		sql: `
-ALTER TABLE runs ADD COLUMN owner_pid integer;
-ALTER TABLE runs ADD COLUMN process_group integer;
-CREATE INDEX runs_unfinished ON runs (id) WHERE finished_at IS NULL;
-`,
-	},
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

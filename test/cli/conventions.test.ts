@@ -23,7 +23,7 @@ const CASES: Case[] = [
 	{command: 'delete', misplaced: ['--limit', '1'], repeated: ['--expect-version', '1', '--expect-version', '1'], badValue: ['--expect-version', '0'], badValueMessage: /--expect-version must be 1 or greater, got 0/},
 	{command: 'events', misplaced: ['--before', 'x'], repeated: ['--after', '1', '--after', '2'], badValue: ['--limit=-1'], badValueMessage: /--limit must be from 1 to 100, got -1/},
 	{command: 'followups', misplaced: ['--limit', '5'], repeated: ['--json', '--json'], badValue: ['--db'], badValueMessage: /--db needs a value/},
-	{command: 'mcp', misplaced: ['--limit', '3'], repeated: ['--actor', 'agent', '--actor', 'human'], badValue: ['--owner-pid', 'me'], badValueMessage: /--owner-pid must be a whole number, got "me"/},
+	{command: 'mcp', misplaced: ['--all'], repeated: ['--actor', 'agent', '--actor', 'human'], badValue: ['--owner-pid', 'me'], badValueMessage: /--owner-pid must be a whole number, got "me"/},
 	{command: 'run', misplaced: ['--grant', 'bugs'], repeated: ['--timeout', '120', '--timeout', '60'], badValue: ['--timeout', '0'], badValueMessage: /--timeout must be from 1 to/},
 	{command: 'runs', misplaced: ['--channel', 'bugs'], repeated: ['--limit', '2', '--limit', '3'], badValue: ['--limit', 'many'], badValueMessage: /--limit must be a whole number, got "many"/},
 	{command: 'doctor', misplaced: ['--db', 'x.db'], repeated: ['--codex', 'a', '--codex', 'b'], badValue: ['--codex'], badValueMessage: /--codex needs a value/},

@@ -37,6 +37,10 @@ function hostileDatabase(): {db: string; itemId: string} {
 	sqlite.prepare(`UPDATE items SET created_at = ?, updated_at = ?, data = json_set(data, '$.title', ?, '$.ticket', ?) WHERE id = ?`).run(CREATED, CREATED, TITLE, TICKET, item!.id);
 	sqlite.prepare('UPDATE events SET run_id = ?, at = ?').run(RUN_ID, CREATED);
 	sqlite.prepare('UPDATE followups SET run_id = ?, message = ?, created_at = ?').run(RUN_ID, `bad \u001b[2J value`, CREATED);
+	const insertRun = sqlite.prepare(`INSERT INTO runs (id, channel_id, item_ids, instruction, started_at, finished_at, outcome, error, log_path)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+	insertRun.run(RUN_ID, `bugs\u001b[2J`, JSON.stringify([`it_\u001b]0;PWNED\u0007`, TICKET]), `triage\u001b[2J\u202e all\nof it\u0007`, CREATED, CREATED, `failed\u001b[5m`, `boom\u001b]0;PWNED\u0007\u009b31m`, `/tmp/run\u001b[2J.jsonl`);
+	insertRun.run(`${RUN_ID}-open`, 'bugs', '[]', `\u001b[31mred`, CREATED, null, null, null, `\u001b]0;PWNED\u0007`);
 	sqlite.close();
 	return {db, itemId: item!.id};
 }
@@ -66,6 +70,8 @@ describe('no raw control character reaches the terminal from any command', () =>
 			['followups', 'dismiss', '1'],
 			['delete', 'it_0000000002'],
 			['runs'],
+			['runs', RUN_ID],
+			['runs', `${RUN_ID}-open`],
 			['demo', '--no-open'],
 			['import', join(dir, 'evil.json')],
 			['list', '--channel', 'evil'],
@@ -98,5 +104,9 @@ describe('no raw control character reaches the terminal from any command', () =>
 		expect(sift(['list', '--db', db], {COLUMNS: '200'}).stdout).toContain('Sta␛[2Jtus');
 		expect(sift(['events', '--db', db]).stdout).toContain('by agent run-␛]0;PWNED␇␛[31m\\u202e');
 		expect(sift(['followups', '--db', db]).stdout).toContain('(run run-␛]0;PWNED␇␛[31m\\u202e)');
+		const run = sift(['runs', RUN_ID, '--db', db]).stdout;
+		expect(run).toContain('error: boom␛]0;PWNED␇');
+		expect(run).toContain('channel bugs␛[2J, items it_␛]0;PWNED␇, BUG-␛[2J666');
+		expect(run).toContain('log: /tmp/run␛[2J.jsonl');
 	});
 });

@@ -1,4 +1,4 @@
-import {copyFileSync, existsSync} from 'node:fs';
+import {chmodSync, copyFileSync, existsSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {execa} from 'execa';
 import {beforeAll, describe, expect, it} from 'vitest';
@@ -123,6 +123,21 @@ describe('sift doctor', () => {
 			'OK   codex login: Logged in using ChatGPT',
 			'OK   optional flags: --ignore-rules',
 		]);
+	});
+
+	it('warns when other users can read the database, and removes a killed demo\'s half-built files', () => {
+		const setup = setUp();
+		const leftover = `${setup.db}.building-${2 ** 22 + 12_345}`;
+		writeFileSync(leftover, 'half');
+		const env = {...setup.env, SIFT_DB: setup.db};
+		const result = sift(['doctor'], env);
+		expect(result.code, result.stderr).toBe(0);
+		expect(result.stdout).toContain(`OK   database: ${setup.db}; removed 1 half-built demo file(s) (private)`);
+		expect(existsSync(leftover)).toBe(false);
+		chmodSync(setup.db, 0o644);
+		const shared = sift(['doctor'], env);
+		expect(shared.code).toBe(0);
+		expect(shared.stdout).toContain(`WARN database: ${setup.db} can be read by other users — fix: chmod 600 ${setup.db}`);
 	});
 
 	it('one FAIL line each, with its fix: logged out, an old codex', () => {

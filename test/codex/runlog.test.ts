@@ -1,4 +1,4 @@
-import {appendFileSync, readFileSync, readdirSync, writeFileSync} from 'node:fs';
+import {appendFileSync, readFileSync, readdirSync, statSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {listRunLogPaths, loadRunLog, RunLogWriter, type RunEndLine} from '../../source/codex/runlog.js';
@@ -84,5 +84,30 @@ describe('run logs', () => {
 		writeFileSync(runLogPath(stateDir, 'run-a') + '.x.bak', '');
 		expect(listRunLogPaths(stateDir).map(file => path.basename(file))).toEqual(['run-a.jsonl', 'run-b.jsonl']);
 		expect(listRunLogPaths(path.join(stateDir, 'none'))).toEqual([]);
+	});
+});
+
+describe('run log files are private', () => {
+	const mode = (file: string) => statSync(file).mode & 0o777;
+
+	it('a new state dir and its runs folder are 0700, a run log 0600, whatever the umask', () => {
+		const stateDir = path.join(tempDir(), 'state', 'sift');
+		const file = runLogPath(stateDir, 'run-1');
+		RunLogWriter.assertWritable(file);
+		const writer = new RunLogWriter(file);
+		writer.start(START);
+		writer.end(END);
+		expect(mode(path.dirname(stateDir))).toBe(0o700);
+		expect(mode(stateDir)).toBe(0o700);
+		expect(mode(path.dirname(file))).toBe(0o700);
+		expect(mode(file)).toBe(0o600);
+	});
+
+	it('a repaired log stays 0600', () => {
+		const file = runLogPath(path.join(tempDir(), 'state'), 'run-1');
+		new RunLogWriter(file).start(START);
+		appendFileSync(file, 'not json\n');
+		expect(loadRunLog(file).backupPath).not.toBeNull();
+		expect(mode(file)).toBe(0o600);
 	});
 });

@@ -232,7 +232,7 @@ describe.each(BACKENDS)('store contract on $name', (backend: Backend) => {
 			expect((await refusalOf(() => store.editItem({...request, values: {points: 4}}))).error).toBe('idempotency_key_reused');
 		});
 
-		it.skipIf(backend.name === 'sqlite')('idempotency keys are scoped per channel and actor (SQLite: once its per-actor scoping lands)', async () => {
+		it('idempotency keys are scoped per channel and actor', async () => {
 			const store = await kit([{values: {title: 'seed'}}]);
 			const [id] = await allItemIds(store, 'kit');
 			await store.editItem({channelId: 'kit', itemId: id!, values: {points: 3}, actor: agent('run-a'), idempotencyKey: 'same'});
@@ -399,7 +399,7 @@ describe.each(BACKENDS)('store contract on $name', (backend: Backend) => {
 
 		it('runs start, end and list newest first', async () => {
 			const store = await kit();
-			await store.runs.start({id: 'run-2026-01', channelId: 'kit', itemIds: ['it_1'], instruction: 'triage', startedAt: '2026-01-01T00:00:00.000Z', logPath: null, ownerPid: 4242});
+			await store.runs.start({id: 'run-2026-01', channelId: 'kit', itemIds: ['it_1'], instruction: 'triage', startedAt: '2026-01-01T00:00:00.000Z', logPath: null});
 			await store.runs.start({id: 'run-2026-02', channelId: 'kit', itemIds: [], instruction: 'again', startedAt: '2026-01-02T00:00:00.000Z', logPath: '/tmp/x.log'});
 			expect(await store.runs.end('run-2026-01', {finishedAt: '2026-01-01T00:01:00.000Z', outcome: 'completed', usage: {input_tokens: 10}, editsApplied: 2, rejections: 1, followupsOpened: 1, error: null})).toBe(true);
 			expect(await store.runs.end('missing', {finishedAt: 'x', outcome: 'failed', usage: null, editsApplied: 0, rejections: 0, followupsOpened: 0, error: 'boom'})).toBe(false);
@@ -408,7 +408,7 @@ describe.each(BACKENDS)('store contract on $name', (backend: Backend) => {
 			expect(await store.runs.get('run-2026-01')).toEqual({
 				id: 'run-2026-01', channel_id: 'kit', item_ids: ['it_1'], instruction: 'triage', started_at: '2026-01-01T00:00:00.000Z',
 				finished_at: '2026-01-01T00:01:00.000Z', outcome: 'completed', usage: {input_tokens: 10}, edits_applied: 2, rejections: 1,
-				followups_opened: 1, error: null, log_path: null, owner_pid: 4242, process_group: null,
+				followups_opened: 1, error: null, log_path: null, owner_pid: null, process_group: null,
 			});
 			expect(await store.runs.get('nope')).toBeUndefined();
 			expect((await store.runs.list({limit: 1})).map(run => run.finished_at)).toEqual([null]);
