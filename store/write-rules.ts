@@ -1,11 +1,12 @@
 // Backend-neutral rules of a write, a page and an event read: pure functions with no database.
-// The PostgreSQL backend uses them; the SQLite modules (writes.ts, import.ts, events.ts, pages.ts)
-// hold the same rules inline today and are meant to import them from here.
+// Both backends use them: store/writes.ts and store/postgres/writes.ts check a write the same way.
+// (import.ts, events.ts and pages.ts on SQLite still hold their own copies of the read rules.)
 
 import {createHash} from 'node:crypto';
 import {FILTERABLE_TYPES, type LoadedChannel} from './channels.js';
 import {invalidArgument, quote, StoreError} from './errors.js';
 import {allowedOf} from './fields/index.js';
+import {valueShapeProblem} from './fields/shape.js';
 import {isPlainObject} from './fields/spec.js';
 import {EVENT_PAGE_LIMIT} from './events.js';
 import type {ImportItem} from './import.js';
@@ -67,6 +68,12 @@ export function checkPayload(values: unknown): void {
 		throw invalidArgument('values must be an object of field keys to values');
 	}
 
+	// Before anything serialises the values: a deep enough value overflows JSON.stringify's stack.
+	const tooDeep = Object.keys(values).filter(key => valueShapeProblem(values[key])?.tooDeep);
+	if (tooDeep.length > 0) {
+		throw new StoreError({error: 'validation_failed', fields: tooDeep.map(key => ({key, message: `values.${key} ${valueShapeProblem(values[key])!.message}`}))});
+	}
+
 	const text = JSON.stringify(values);
 	// A UTF-16 unit is at most 3 UTF-8 bytes: short payloads need no byte count.
 	if (text.length * 3 > MAX_WRITE_BYTES && Buffer.byteLength(text) > MAX_WRITE_BYTES) {
@@ -76,19 +83,20 @@ export function checkPayload(values: unknown): void {
 
 export function checkExpectedVersion(version: unknown): void {
 	if (version !== undefined && (!Number.isInteger(version) || (version as number) < 1)) {
-		throw invalidArgument(`expected_version must be a whole number 1 or greater, got ${JSON.stringify(version)}`);
+		throw invalidArgument(`expected_version must be a whole number 1 or greater, got ${quote(version)}`);
 	}
 }
 
+/** Who an idempotency key belongs to: the actor kind and, for an agent, its run. */
+export const actorScope = (actor: Actor) => `${actor.kind}:${actor.run_id ?? ''}`;
+
 /** Same key + same arguments = the same edit; the fingerprint is what "same" means. */
 export function fingerprintOf(request: EditRequest): string {
-	const values = request.values as Values;
-	const canonical = JSON.stringify([request.channelId, request.itemId, request.expectedVersion ?? null, Object.keys(values).sort().map(key => [key, values[key]])]);
+	const canonical = JSON.stringify([request.channelId, request.itemId, request.expectedVersion ?? null, sortedEntries(request.values as Values)]);
 	return createHash('sha256').update(canonical).digest('base64url');
 }
 
-/** Idempotency keys are scoped per channel and actor: two agents cannot collide on a key. */
-export const actorScope = (actor: Actor) => `${actor.kind}:${actor.run_id ?? ''}`;
+const sortedEntries = (values: Values) => Object.keys(values).sort().map(key => [key, values[key]]);
 
 export const keyReused = (key: string) => new StoreError({error: 'idempotency_key_reused', message: `idempotency_key ${JSON.stringify(key)} was already used with different arguments; use a new key for a new edit`});
 

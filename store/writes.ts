@@ -1,17 +1,15 @@
-import {createHash} from 'node:crypto';
 import type {Statement} from 'better-sqlite3';
 import type {ChannelCatalog, LoadedChannel} from './channels.js';
 import {channelScopeSql, valueSql} from './query/sqlite.js';
 import {immediate, withWriteLock, type Db} from './database.js';
-import {invalidArgument, notFound, quote, StoreError} from './errors.js';
+import {notFound, quote, StoreError} from './errors.js';
 import {appendEvent, changedSince, latestSequence} from './events.js';
 import type {Grants} from './grants.js';
 import {closeForDeletedItem, recordRefusals, resolveSetKeys} from './followups.js';
-import {valueShapeProblem} from './fields/shape.js';
-import {isPlainObject} from './fields/spec.js';
 import {itemFromRow, itemIdOf, parseStored, type ItemRow} from './items.js';
 import type {Actor, Changes, EditResult, Field, FieldProblem, Values} from './types.js';
 import {validateValues, type WriteContext} from './validate.js';
+import {actorScope, checkExpectedVersion, checkPayload, fingerprintOf, storedValues} from './write-rules.js';
 
 export type EditRequest = {
 	channelId: string;
@@ -246,51 +244,3 @@ export class ItemWriter {
 	}
 }
 
-/** The merged stored values: nulls clear a key, so stored data never holds a null. */
-function storedValues(before: Values, values: Values): Values {
-	const after: Values = {...before};
-	for (const key of Object.keys(values)) {
-		if (values[key] === null) {
-			delete after[key];
-		} else {
-			after[key] = values[key];
-		}
-	}
-
-	return after;
-}
-
-function checkPayload(values: unknown): void {
-	if (!isPlainObject(values)) {
-		throw invalidArgument('values must be an object of field keys to values');
-	}
-
-	// Before anything serialises the values: a deep enough value overflows JSON.stringify's stack.
-	const tooDeep = Object.keys(values).filter(key => valueShapeProblem(values[key])?.tooDeep);
-	if (tooDeep.length > 0) {
-		throw new StoreError({error: 'validation_failed', fields: tooDeep.map(key => ({key, message: `values.${key} ${valueShapeProblem(values[key])!.message}`}))});
-	}
-
-	const text = JSON.stringify(values);
-	// A UTF-16 unit is at most 3 UTF-8 bytes: short payloads need no byte count.
-	if (text.length * 3 > MAX_WRITE_BYTES && Buffer.byteLength(text) > MAX_WRITE_BYTES) {
-		throw invalidArgument(`values is larger than ${MAX_WRITE_BYTES} bytes as JSON`);
-	}
-}
-
-function checkExpectedVersion(version: unknown): void {
-	if (version !== undefined && (!Number.isInteger(version) || (version as number) < 1)) {
-		throw invalidArgument(`expected_version must be a whole number 1 or greater, got ${quote(version)}`);
-	}
-}
-
-/** Who an idempotency key belongs to: the actor kind and, for an agent, its run. */
-const actorScope = (actor: Actor) => `${actor.kind}:${actor.run_id ?? ''}`;
-
-/** Same key + same arguments = the same edit; the fingerprint is what "same" means. */
-function fingerprintOf(request: EditRequest): string {
-	const canonical = JSON.stringify([request.channelId, request.itemId, request.expectedVersion ?? null, sortedEntries(request.values as Values)]);
-	return createHash('sha256').update(canonical).digest('base64url');
-}
-
-const sortedEntries = (values: Values) => Object.keys(values).sort().map(key => [key, values[key]]);
