@@ -112,7 +112,7 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
 			+ '  0    ok\n'
 			+ '  1    failed, or codex_missing (no codex binary found)\n'
 			+ '  2    usage error\n'
-			+ '  3    partial (some edits refused)\n'
+			+ '  3    partial (Codex answered but did not finish its turn)\n'
 			+ '  4    auth_required (codex is not logged in)\n'
 			+ '  5    timed_out\n'
 			+ '  130  cancelled (Ctrl+C)\n'
