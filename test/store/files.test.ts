@@ -9,12 +9,14 @@ import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import Database from 'better-sqlite3';
 import {afterAll, describe, expect, it} from 'vitest';
+import {asOtherUser, letOtherUserReach} from '../support/other-user.js';
 import {isDatabaseReadableByOthers, openStore, removeStoreFiles} from '../../store/index.js';
 import {cleanTempDirs, fileDigest, human, kitChannel, refusal, tempDir} from './helpers.js';
 
-afterAll(() => cleanTempDirs());
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+letOtherUserReach(root);
+afterAll(() => cleanTempDirs());
 const mode = (path: string) => statSync(path).mode & 0o777;
 const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
@@ -128,7 +130,7 @@ describe('only an explicit create makes a store', () => {
 /** Runs the read-only worker as a user who cannot write the file (nobody, when the tests run as root). */
 function readAsAnotherUser(path: string, channelId: string): {readOnly: boolean; ids: string[]; item: {id: string; values: Record<string, unknown>}; refusal: unknown} {
 	const command = [process.execPath, '--import', 'tsx', join(root, 'test/store/workers/read-only.ts'), path, channelId];
-	const asNobody = process.getuid?.() === 0 ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', '--', ...command] : command;
+	const asNobody = asOtherUser(command);
 	const output = execFileSync(asNobody[0]!, asNobody.slice(1), {cwd: root, env: {...process.env, HOME: tempDir()}, encoding: 'utf8', timeout: 60_000});
 	return JSON.parse(output) as ReturnType<typeof readAsAnotherUser>;
 }

@@ -12,9 +12,9 @@ import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {openStore} from '../../store/index.js';
 import {ensureBuilt, SIFT_ENTRY} from '../support/cli.js';
+import {asOtherUser, letOtherUserReach} from '../support/other-user.js';
 import {cleanTempDirs, fileDigest, kitChannel, tempDir} from './helpers.js';
 
-const asOtherUser = (command: string[]) => (process.getuid?.() === 0 ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', '--', ...command] : command);
 
 let dir: string;
 let db: string;
@@ -22,6 +22,7 @@ let ids: string[];
 
 beforeAll(() => {
 	ensureBuilt();
+	letOtherUserReach(SIFT_ENTRY);
 	dir = tempDir();
 	chmodSync(dir, 0o755);
 	db = join(dir, 'team.db');
