@@ -12,6 +12,7 @@ import {openAsyncStore, type AsyncStore} from '../../store/api.js';
 import {PG_SCHEMA_VERSION} from '../../store/postgres/schema.js';
 import {createTestDatabase, describePg, PG_ADMIN_URL, type TestDatabase} from '../support/pg.js';
 import {allItemIds, expectGapFree, expectVersionsMatchEvents, refusalOf} from './backends.js';
+import {raceChannel} from '../store/helpers.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 // Bundled once per run (under dist/, so its packages resolve): plain node starts it in a fraction
@@ -22,16 +23,6 @@ async function bundleWorker(): Promise<void> {
 	await build({entryPoints: [join(root, 'test/contract/workers/pg-editor.ts')], outfile: worker, bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'error'});
 }
 
-const raceChannel = {
-	id: 'race',
-	name: 'Race',
-	fields: [
-		{key: 'title', label: 'Title', type: 'text', is_required: true, is_unique: false, config: {}},
-		{key: 'counter', label: 'Counter', type: 'number', is_required: false, is_unique: false, config: {integer: true, min: 0}},
-		{key: 'a', label: 'A', type: 'text', is_required: false, is_unique: false, config: {}},
-		{key: 'b', label: 'B', type: 'text', is_required: false, is_unique: false, config: {}},
-	],
-};
 
 type Child = {code: number | null; signal: NodeJS.Signals | null; stdout: string};
 type Control = {kill(): void; go(): void; stdout(): string};

@@ -8,21 +8,11 @@ import {join, relative} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {openStore, type Store} from '../../store/index.js';
-import {allEvents, cleanTempDirs, expectGapFree, expectVersionsMatchEvents, human, tempDir} from './helpers.js';
+import {allEvents, cleanTempDirs, expectGapFree, expectVersionsMatchEvents, human, raceChannel, tempDir} from './helpers.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const worker = join(root, 'dist/test/store/workers/editor.js');
 
-const raceChannel = {
-	id: 'race',
-	name: 'Race',
-	fields: [
-		{key: 'title', label: 'Title', type: 'text', is_required: true, is_unique: false, config: {}},
-		{key: 'counter', label: 'Counter', type: 'number', is_required: false, is_unique: false, config: {integer: true, min: 0}},
-		{key: 'a', label: 'A', type: 'text', is_required: false, is_unique: false, config: {}},
-		{key: 'b', label: 'B', type: 'text', is_required: false, is_unique: false, config: {}},
-	],
-};
 
 function sourcesOf(dir: string): string[] {
 	return readdirSync(dir, {withFileTypes: true}).flatMap(entry => {
