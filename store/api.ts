@@ -4,7 +4,9 @@
 import type {LoadedChannel} from './channels.js';
 import type {FollowUpQuery} from './followups.js';
 import type {PageQuery} from './pages.js';
-import type {RunEnd, RunRow, RunStart} from './runs.js';
+import type {NameMatch} from './lookup.js';
+import type {RunEnd, RunRow, RunStart, UnfinishedRun} from './runs.js';
+import type {TokenIdentity, TokenInfo, TokenRequest} from './tokens.js';
 import type {Actor, Channel, ChannelSummary, EditResult, EventPage, FollowUp, Item, Page} from './types.js';
 import type {EditRequest, Validator} from './writes.js';
 
@@ -22,6 +24,26 @@ export type RunsApi = {
 	end(id: string, end: RunEnd): Promise<boolean>;
 	list(options?: {limit?: number}): Promise<RunRow[]>;
 	get(id: string): Promise<RunRow | undefined>;
+	/** Codex's process group, once it started: what must be killed if the run is abandoned. */
+	setProcessGroup(id: string, group: number): Promise<void>;
+	/**
+	 * Runs without an end whose owner ran on this machine (a pid means nothing on another host):
+	 * what the reaper of this machine may close.
+	 */
+	unfinished(): Promise<UnfinishedRun[]>;
+};
+
+/** Bearer tokens of `sift serve` (docs/team-mode.md#security-model): only a hash of each secret is kept. */
+export type TokensApi = {
+	/** Returns the secret once. */
+	create(request: TokenRequest): Promise<{token: string; info: TokenInfo}>;
+	list(): Promise<TokenInfo[]>;
+	/** Idempotent: the first revocation time stays. */
+	revoke(name: string): Promise<TokenInfo>;
+	/** Null for an unknown, revoked or expired secret; never writes. */
+	verify(secret: string, now?: Date): Promise<TokenIdentity | null>;
+	/** Notes a token's use (at most one write a minute per token). */
+	touch(name: string): Promise<void>;
 };
 
 /** Stops a listener; resolves once nothing more will be delivered. */
@@ -31,8 +53,14 @@ export interface AsyncStore {
 	readonly backend: 'sqlite' | 'postgres';
 	/** Where the store lives: a file path, or the URL without its password. */
 	readonly location: string;
+	/** The store cannot be written by this process: reads are served, every write is refused. */
+	readonly readOnly: boolean;
+	/** What opening created (SQLite with `create: true`): a command that then fails removes it again. */
+	readonly created: {file: boolean; dirs: string[]};
 
 	close(): Promise<void>;
+	/** Folds the write-ahead log into the database file (SQLite); nothing to do on PostgreSQL. */
+	checkpoint(): Promise<void>;
 
 	/** Every channel with its item count and latest sequence. */
 	listChannels(): Promise<ChannelSummary[]>;
@@ -49,12 +77,16 @@ export interface AsyncStore {
 
 	createItem(channelId: string, values: unknown, actor: Actor): Promise<EditResult>;
 	readItem(channelId: string, itemId: string): Promise<Item>;
+	/** The items `name` names: by id, or by the value of a unique field (for `sift show BUG-0042`). */
+	findItemsNamed(channelId: string, name: string): Promise<NameMatch[]>;
 	/** idempotency → version → validation → merge → bump → event → follow-ups, all or nothing. */
 	editItem(request: EditRequest): Promise<EditResult>;
 	deleteItem(channelId: string, itemId: string, actor: Actor, expectedVersion?: number): Promise<DeleteResult>;
 
 	/** One page newest first; `beforeId` is the last id seen, a cursor inserts and deletes cannot shift. */
 	listPage(channelId: string, query?: PageQuery): Promise<Page>;
+	/** How many items match `where` (query language; its sort is ignored). */
+	countMatches(channelId: string, where: string, now?: Date): Promise<number>;
 	pollEvents(channelId: string, options?: {afterSequence?: number; limit?: number}): Promise<EventPage>;
 	latestSequence(channelId: string): Promise<number>;
 
@@ -63,6 +95,7 @@ export interface AsyncStore {
 	dismissFollowUp(id: number): Promise<FollowUp>;
 
 	readonly runs: RunsApi;
+	readonly tokens: TokensApi;
 
 	/**
 	 * Push on PostgreSQL: `onSequence` gets a channel's new sequence after each commit. Notifications

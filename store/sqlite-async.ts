@@ -1,11 +1,12 @@
 // The embedded SQLite store behind the asynchronous interface: today's synchronous Store, each
 // call answered as a promise (a throw becomes a rejection). SQLite has no push: readers poll.
 
-import type {AsyncImportSource, AsyncStore, AsyncStoreOptions, DeleteResult, ImportResult, RunsApi} from './api.js';
+import type {AsyncImportSource, AsyncStore, AsyncStoreOptions, DeleteResult, ImportResult, RunsApi, TokensApi} from './api.js';
 import type {LoadedChannel} from './channels.js';
 import type {FollowUpQuery} from './followups.js';
+import type {NameMatch} from './lookup.js';
 import type {PageQuery} from './pages.js';
-import {getRun, listRuns, recordRunEnd, recordRunStart} from './runs.js';
+import {getRun, listRuns, listUnfinishedRuns, recordRunEnd, recordRunProcessGroup, recordRunStart} from './runs.js';
 import {openStore, type Store} from './store.js';
 import type {Actor, Channel, ChannelSummary, EditResult, EventPage, FollowUp, Item, Page} from './types.js';
 import type {EditRequest} from './writes.js';
@@ -33,22 +34,49 @@ export class SqliteAsyncStore implements AsyncStore {
 	readonly backend = 'sqlite' as const;
 	readonly location: string;
 	readonly runs: RunsApi;
+	readonly tokens: TokensApi;
 	readonly listen = undefined;
+	readonly readOnly: boolean;
+	readonly created: {file: boolean; dirs: string[]};
 
 	/** The synchronous store underneath, for callers not yet moved to the asynchronous interface. */
 	constructor(readonly sync: Store) {
 		this.location = sync.path;
+		this.readOnly = sync.readOnly;
+		this.created = sync.created;
 		const {db} = sync;
 		this.runs = {
 			start: async run => recordRunStart(db, run),
 			end: async (id, end) => recordRunEnd(db, id, end),
 			list: async options => listRuns(db, options),
 			get: async id => getRun(db, id),
+			setProcessGroup: async (id, group) => recordRunProcessGroup(db, id, group),
+			// A SQLite file is opened by processes of one machine: every unfinished run is local.
+			unfinished: async () => listUnfinishedRuns(db),
+		};
+		this.tokens = {
+			create: async request => sync.createToken(request),
+			list: async () => sync.listTokens(),
+			revoke: async name => sync.revokeToken(name),
+			verify: async (secret, now) => sync.verifyToken(secret, now),
+			touch: async name => sync.touchToken(name),
 		};
 	}
 
 	async close(): Promise<void> {
 		this.sync.close();
+	}
+
+	async checkpoint(): Promise<void> {
+		this.sync.db.pragma('wal_checkpoint(TRUNCATE)');
+	}
+
+	async findItemsNamed(channelId: string, name: string): Promise<NameMatch[]> {
+		return this.sync.findItemsNamed(channelId, name);
+	}
+
+	async countMatches(channelId: string, where: string, now?: Date): Promise<number> {
+		return this.sync.countMatches(channelId, where, now);
 	}
 
 	async listChannels(): Promise<ChannelSummary[]> {

@@ -1,5 +1,5 @@
-import type {Db} from '../../store/database.js';
-import {getRun, listRuns, type RunRow} from '../../store/runs.js';
+import type {AsyncStore} from '../../store/api.js';
+import type {RunRow} from '../../store/runs.js';
 import {loadRunLog, runLogInside, type RunLog} from './runlog.js';
 import type {Step} from './steps.js';
 import {RunTracker} from './tracker.js';
@@ -21,12 +21,12 @@ export type HistoryRun = RunRow & {
  * logs of other databases in the same state dir never show up. Logs are read without being
  * written to, and only inside `<state dir>/runs` (see runLogInside).
  */
-export function loadRunHistory(db: Db, stateDir: string, limit = 50): HistoryRun[] {
-	return listRuns(db, {limit}).map(row => withLog(row, stateDir));
+export async function loadRunHistory(store: AsyncStore, stateDir: string, limit = 50): Promise<HistoryRun[]> {
+	return (await store.runs.list({limit})).map(row => withLog(row, stateDir));
 }
 
-export function loadHistoryRun(db: Db, stateDir: string, runId: string): HistoryRun | undefined {
-	const row = getRun(db, runId);
+export async function loadHistoryRun(store: AsyncStore, stateDir: string, runId: string): Promise<HistoryRun | undefined> {
+	const row = await store.runs.get(runId);
 	return row && withLog(row, stateDir);
 }
 

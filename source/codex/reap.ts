@@ -1,5 +1,5 @@
-import type {Db} from '../../store/database.js';
-import {listUnfinishedRuns, recordRunEnd, type UnfinishedRun} from '../../store/runs.js';
+import type {AsyncStore} from '../../store/api.js';
+import type {UnfinishedRun} from '../../store/runs.js';
 import {isProcessAlive, killAbandonedGroup} from './group.js';
 import {resolveStateDir} from './paths.js';
 import {loadRunLog, runLogInside} from './runlog.js';
@@ -13,19 +13,24 @@ export const ABANDONED_MESSAGE = 'The sift that ran this was gone (killed, or it
  * left alone. Costs one indexed query when there is nothing to do; never throws (a read-only
  * database, a busy one: the next start tries again). Returns the ids it closed.
  */
-export function reapAbandonedRuns(db: Db, env: NodeJS.ProcessEnv = process.env): string[] {
+export async function reapAbandonedRuns(store: AsyncStore, env: NodeJS.ProcessEnv = process.env): Promise<string[]> {
 	try {
-		const orphaned = listUnfinishedRuns(db).filter(run => run.owner_pid !== null && run.owner_pid !== process.pid && !isProcessAlive(run.owner_pid));
-		return orphaned.filter(run => reap(db, run, env)).map(run => run.id);
+		const orphaned = (await store.runs.unfinished()).filter(run => run.owner_pid !== null && run.owner_pid !== process.pid && !isProcessAlive(run.owner_pid));
+		const closed: string[] = [];
+		for (const run of orphaned) {
+			if (await reap(store, run, env)) closed.push(run.id);
+		}
+
+		return closed;
 	} catch {
 		return [];
 	}
 }
 
-function reap(db: Db, run: UnfinishedRun, env: NodeJS.ProcessEnv): boolean {
+async function reap(store: AsyncStore, run: UnfinishedRun, env: NodeJS.ProcessEnv): Promise<boolean> {
 	if (run.process_group !== null) killAbandonedGroup(run.process_group, run.id);
 	const end = loggedEnd(run, env);
-	return recordRunEnd(db, run.id, {
+	return store.runs.end(run.id, {
 		finishedAt: end?.finished_at ?? new Date().toISOString(),
 		outcome: end?.outcome ?? 'abandoned',
 		usage: end?.usage ?? null,

@@ -1,5 +1,4 @@
-import type {Db} from '../../store/database.js';
-import {recordRunEnd, recordRunProcessGroup, recordRunStart} from '../../store/runs.js';
+import type {AsyncStore} from '../../store/api.js';
 import {newRunId, resolveStateDir, runLogPath} from './paths.js';
 import {RunLogWriter} from './runlog.js';
 import {startRun, type RunHandle, type RunOptions} from './runner.js';
@@ -9,14 +8,14 @@ import {startRun, type RunHandle, type RunOptions} from './runner.js';
  * server that tags its writes with the run id) starts, names this process as its owner, gets
  * Codex's process group as soon as it runs, and is completed before `done` resolves. A later sift
  * uses owner and group to stop and close a run this process could not (see reap.ts).
- * Throws, recording nothing, when the run log cannot be written.
+ * Rejects, recording nothing, when the run log cannot be written.
  */
-export function startRecordedRun(db: Db, options: RunOptions): RunHandle {
+export async function startRecordedRun(store: AsyncStore, options: RunOptions): Promise<RunHandle> {
 	const runId = options.runId ?? newRunId();
 	const stateDir = options.stateDir ?? resolveStateDir(options.env ?? process.env);
 	const logPath = runLogPath(stateDir, runId);
 	RunLogWriter.assertWritable(logPath);
-	recordRunStart(db, {
+	await store.runs.start({
 		id: runId,
 		channelId: options.channelId,
 		itemIds: options.itemIds ?? [],
@@ -31,11 +30,12 @@ export function startRecordedRun(db: Db, options: RunOptions): RunHandle {
 		stateDir,
 		hooks: {
 			spawned(group) {
-				recordRunProcessGroup(db, runId, group);
+				void store.runs.setProcessGroup(runId, group).catch(() => {});
 				options.hooks?.spawned?.(group);
 			},
-			finished(result) {
-				recordRunEnd(db, result.runId, {
+			async finished(result) {
+				// A failed write of the end is left to the reaper: the log has the end.
+				await store.runs.end(result.runId, {
 					finishedAt: new Date().toISOString(),
 					outcome: result.outcome,
 					usage: result.usage,
@@ -43,8 +43,8 @@ export function startRecordedRun(db: Db, options: RunOptions): RunHandle {
 					rejections: result.rejections,
 					followupsOpened: result.followupsOpened,
 					error: result.error,
-				});
-				options.hooks?.finished?.(result);
+				}).catch(() => {});
+				await options.hooks?.finished?.(result);
 			},
 		},
 	});

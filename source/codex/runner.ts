@@ -60,7 +60,8 @@ export type RunOptions = {
 
 export type RunHooks = {
 	spawned?: (group: number) => void;
-	finished?: (result: RunResult) => void;
+	/** Awaited before `done` resolves, so a recorded end is in the store by then. */
+	finished?: (result: RunResult) => void | Promise<void>;
 };
 
 export type RunResult = {
@@ -173,7 +174,7 @@ async function executeRun(context: RunContext): Promise<RunResult> {
 		signal: result.signal,
 		stderr_tail: result.stderrTail,
 	});
-	options.hooks?.finished?.(result);
+	await options.hooks?.finished?.(result);
 	return result;
 }
 

@@ -1,7 +1,7 @@
 import {existsSync, readdirSync, rmSync} from 'node:fs';
 import {homedir} from 'node:os';
 import {dirname, join, resolve} from 'node:path';
-import {openStore, StoreError, type Store, type StoreErrorBody} from '../../store/index.js';
+import {openStore, SqliteAsyncStore, StoreError, type Store, type StoreErrorBody} from '../../store/index.js';
 import {hintFor} from '../text/refusal.js';
 import {safeJson, sanitize, sanitizeValue} from '../text/sanitize.js';
 import {reapAbandonedRuns} from '../codex/reap.js';
@@ -27,10 +27,7 @@ export function openExistingStore(context: CommandContext): Store {
 	}
 
 	// A write that meets another process's lock (a long import) says why it waits, once, instead of failing.
-	const store = openStore(path, {onLockWait: () => context.stderr.write(LOCK_WAIT_NOTICE)});
-	// Every start of sift closes the runs a killed sift left behind (cheap when there are none).
-	reapAbandonedRuns(store.db, context.env);
-	return store;
+	return openStore(path, {onLockWait: () => context.stderr.write(LOCK_WAIT_NOTICE)});
 }
 
 /** --channel, else the only channel of the database. */
@@ -56,6 +53,8 @@ export function channelOf(store: Store, context: CommandContext): string {
 export async function withStore(context: CommandContext, body: (store: Store) => number | Promise<number>): Promise<number> {
 	const store = openExistingStore(context);
 	try {
+		// Every start of sift closes the runs a killed sift left behind (cheap when there are none).
+		await reapAbandonedRuns(new SqliteAsyncStore(store), context.env);
 		return await body(store);
 	} finally {
 		store.close();

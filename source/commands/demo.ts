@@ -1,6 +1,6 @@
 import {existsSync, mkdirSync, renameSync} from 'node:fs';
 import {dirname} from 'node:path';
-import {openStore} from '../../store/index.js';
+import {openStore, SqliteAsyncStore} from '../../store/index.js';
 import {bugsChannel, generateBugItems} from '../../demo-data/generate.js';
 import {reapAbandonedRuns} from '../codex/reap.js';
 import {databasePath, output, sweepDeadBuilds, wholeNumber} from './common.js';
@@ -17,7 +17,7 @@ const DEFAULT_SEED = 1;
 function channelsOf(path: string, env: NodeJS.ProcessEnv): {hasDemo: boolean; others: string[]} {
 	const store = openStore(path);
 	try {
-		reapAbandonedRuns(store.db, env);
+		void reapAbandonedRuns(new SqliteAsyncStore(store), env);
 		const ids = store.listChannelNames().map(channel => channel.id);
 		return {hasDemo: ids.includes(bugsChannel.id), others: ids.filter(id => id !== bugsChannel.id)};
 	} finally {

@@ -1,4 +1,4 @@
-import {openStore, removeStoreFiles} from '../../store/index.js';
+import {openStore, removeStoreFiles, SqliteAsyncStore} from '../../store/index.js';
 import {readImportFile} from '../import/read-import-file.js';
 import {reapAbandonedRuns} from '../codex/reap.js';
 import {sanitizeValue} from '../text/sanitize.js';
@@ -16,7 +16,7 @@ const command: Command = async context => {
 	const source = readImportFile(file);
 	const store = openStore(path, {create: true});
 	try {
-		reapAbandonedRuns(store.db, context.env);
+		void reapAbandonedRuns(new SqliteAsyncStore(store), context.env);
 		const result = store.importChannel(source);
 		output(context, {channel_id: result.channel.id, items_created: result.items_created, db: path},
 			() => `imported channel ${result.channel.id} (${sanitizeValue(result.channel.name)}) with ${result.items_created} items into ${path}`);

@@ -3,6 +3,8 @@ import {createSiftServer} from '../mcp/server.js';
 import {isProcessAlive} from '../codex/group.js';
 import {StdioLineTransport} from '../mcp/stdio-transport.js';
 import {databasePath, openExistingStore, wholeNumber} from './common.js';
+import {reapAbandonedRuns} from '../codex/reap.js';
+import {SqliteAsyncStore} from '../../store/index.js';
 import {UsageError, type Command} from './context.js';
 
 const ACTOR_KINDS = ['agent', 'human'] as const;
@@ -32,6 +34,7 @@ const command: Command = async context => {
 
 	const store = openExistingStore(context);
 	try {
+		await reapAbandonedRuns(new SqliteAsyncStore(store), context.env);
 		const known = new Set(store.listChannelNames().map(channel => channel.id));
 		const missing = grants.filter(id => !known.has(id));
 		if (missing.length > 0) {

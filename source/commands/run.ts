@@ -8,6 +8,7 @@ import {counted} from '../text/format.js';
 import {mcpEndpoint, startServerRun} from '../serve/run-token.js';
 import {sanitize} from '../text/sanitize.js';
 import {channelOf, databasePath, output, wholeNumber, withStore} from './common.js';
+import {SqliteAsyncStore} from '../../store/index.js';
 import {UsageError, type Command} from './context.js';
 
 /** `sift run` exit codes, one per outcome (docs/reference.md#exit-codes). */
@@ -50,7 +51,7 @@ const run: Command = async context => {
 			env: context.env,
 		};
 		// --server: the agent reaches the store through `sift serve` with a token for this run only.
-		const handle = endpoint === undefined ? startRecordedRun(store.db, runOptions) : startServerRun(store, {...runOptions, endpoint});
+		const handle = endpoint === undefined ? await startRecordedRun(new SqliteAsyncStore(store), runOptions) : await startServerRun(store, {...runOptions, endpoint});
 		context.stderr.write(`sift: run ${handle.runId} on ${channelId}${itemIds.length > 0 ? ` (${itemIds.length} items)` : ''}\n`);
 		// Ctrl+C, kill, a closed terminal: the run (its whole process group) stops before sift exits.
 		const uninstall = handleTerminationSignals(() => handle.cancel());

@@ -1,4 +1,4 @@
-import {StoreError} from '../../store/index.js';
+import {StoreError, SqliteAsyncStore} from '../../store/index.js';
 import {historySteps, loadHistoryRun, loadRunHistory, type HistoryRun} from '../codex/history.js';
 import {resolveStateDir} from '../codex/paths.js';
 import {sanitize} from '../text/sanitize.js';
@@ -16,14 +16,14 @@ const runs: Command = async context => {
 	if (context.input.length > 1) throw new UsageError('expected at most one run id');
 	const limit = wholeNumber(context.flags.limit, '--limit', 1) ?? DEFAULT_LIMIT;
 	const stateDir = resolveStateDir(context.env);
-	return withStore(context, store => {
+	return withStore(context, async store => {
 		const [runId] = context.input;
 		if (runId === undefined) {
-			const rows = loadRunHistory(store.db, stateDir, limit).map(rowJson);
+			const rows = (await loadRunHistory(new SqliteAsyncStore(store), stateDir, limit)).map(rowJson);
 			output(context, rows, () => historyText(rows));
 			return 0;
 		}
-		const run = loadHistoryRun(store.db, stateDir, runId);
+		const run = await loadHistoryRun(new SqliteAsyncStore(store), stateDir, runId);
 		if (!run) throw new StoreError({error: 'not_found', message: `no run ${JSON.stringify(runId).slice(0, 80)} in this database; \`sift runs\` lists them`});
 		const detail = runDetail(run);
 		output(context, detail, () => detailText(detail));

@@ -1,5 +1,7 @@
 import {DEFAULT_LISTEN, DEFAULT_RATE, startServe} from '../serve/http.js';
 import {databasePath, openExistingStore} from './common.js';
+import {reapAbandonedRuns} from '../codex/reap.js';
+import {SqliteAsyncStore} from '../../store/index.js';
 import {UsageError, type Command} from './context.js';
 
 /** Read only here, only by tests: every tool call waits this long, so one can be caught in flight. */
@@ -17,6 +19,7 @@ const serve: Command = async context => {
 	const allowHosts = (context.flags.allowHost ?? []).flatMap(entry => entry.split(',')).map(entry => entry.trim()).filter(Boolean);
 	const store = openExistingStore(context);
 	try {
+		await reapAbandonedRuns(new SqliteAsyncStore(store), context.env);
 		const delay = Number(context.env[CALL_DELAY_ENV] ?? 0);
 		const log = (line: string) => context.stderr.write(`${line}\n`);
 		const server = await startServe({store, host, port, allowHosts, rate, log, callDelayMs: delay > 0 ? delay : undefined});

@@ -1,5 +1,5 @@
 import {existsSync} from 'node:fs';
-import {openStore, StoreError} from '../../store/index.js';
+import {openStore, StoreError, SqliteAsyncStore} from '../../store/index.js';
 import {exitCodeOfSignal} from '../codex/group.js';
 import {reapAbandonedRuns} from '../codex/reap.js';
 import {databasePath, wholeNumber} from './common.js';
@@ -71,7 +71,7 @@ const tui: Command = async context => {
 			}
 		}
 
-		reapAbandonedRuns(store.db, context.env);
+		await reapAbandonedRuns(new SqliteAsyncStore(store), context.env);
 		const signal = await startApp({
 			store,
 			dbPath,

@@ -1,4 +1,4 @@
-import type {Store} from '../../store/index.js';
+import {SqliteAsyncStore, type Store} from '../../store/index.js';
 import {newRunId} from '../codex/paths.js';
 import {startRecordedRun} from '../codex/record.js';
 import {DEFAULT_RUN_DEADLINE_MS, type RunHandle, type RunOptions} from '../codex/runner.js';
@@ -22,7 +22,7 @@ export function mcpEndpoint(serverUrl: string): string | null {
  * deadline. The token goes only into Codex's environment and is revoked when the run ends,
  * whatever the outcome.
  */
-export function startServerRun(store: Store, options: RunOptions & {endpoint: string}): RunHandle {
+export async function startServerRun(store: Store, options: RunOptions & {endpoint: string}): Promise<RunHandle> {
 	const {endpoint, ...runOptions} = options;
 	const runId = runOptions.runId ?? newRunId();
 	const deadline = Date.now() + (runOptions.timeoutMs ?? DEFAULT_RUN_DEADLINE_MS);
@@ -31,7 +31,7 @@ export function startServerRun(store: Store, options: RunOptions & {endpoint: st
 	const revoke = () => store.revokeToken(name);
 	let handle: RunHandle;
 	try {
-		handle = startRecordedRun(store.db, {...runOptions, runId, server: {url: endpoint, token}});
+		handle = await startRecordedRun(new SqliteAsyncStore(store), {...runOptions, runId, server: {url: endpoint, token}});
 	} catch (error) {
 		revoke();
 		throw error;

@@ -1,4 +1,4 @@
-import type {Db} from '../../store/database.js';
+import type {AsyncStore} from '../../store/api.js';
 import {historySteps, loadRunHistory as loadHistory, type HistoryRun} from '../codex/history.js';
 import type {Step} from '../codex/steps.js';
 
@@ -26,10 +26,10 @@ export type RunSummary = {
  * The runs of the open database, newest first: the same list as `sift runs`, from the same module
  * (codex/history.ts), in the screen's terms.
  */
-export function loadRunHistory(stateDir: string, db: Db | null, limit = 50): RunSummary[] {
+export async function loadRunHistory(stateDir: string, db: AsyncStore | null, limit = 50): Promise<RunSummary[]> {
 	if (!db) return [];
 	try {
-		return loadHistory(db, stateDir, limit).map(summaryOf);
+		return (await loadHistory(db, stateDir, limit)).map(summaryOf);
 	} catch {
 		// A database too old or too damaged to list its runs: the screen says "No runs yet".
 		return [];

@@ -1,6 +1,6 @@
 import {Box, Text} from '#ink';
 import {useCallback, useEffect, useMemo, useRef, useState} from 'react';
-import type {Field, Store} from '../../store/index.js';
+import {SqliteAsyncStore, type Field, type Store} from '../../store/index.js';
 import {resolveStateDir} from '../codex/paths.js';
 import type {RunResult} from '../codex/runner.js';
 import {counted} from '../text/format.js';
@@ -100,7 +100,8 @@ export function Screen({store, channelId, dbPath, run: runOptions, pollRetryMaxM
 		}
 	}, [followUps, say]);
 
-	const run = useRun(tuiRunSettings(runOptions, dbPath, channelId), store.db, onRunFinish);
+	const asyncStore = useMemo(() => new SqliteAsyncStore(store), [store]);
+	const run = useRun(tuiRunSettings(runOptions, dbPath, channelId), asyncStore, onRunFinish);
 	const events = useEvents({store, channelId, after: summary?.latest_sequence ?? 0, active: run.active, onEvents: live.onEvents, onNotice: (text, tone) => say(sanitize(text), tone), retryMaxMs: pollRetryMaxMs});
 	const {frame, now} = useClock(run.active);
 	const detail = useDetail(store, channelId, pane, row, live.detailTick);
@@ -136,7 +137,7 @@ export function Screen({store, channelId, dbPath, run: runOptions, pollRetryMaxM
 	const pollEvents = events.poll;
 	const edit = useEdit({store, channelId, fields, row, nameOf, say, setOverlay, live, followUps, pollEvents, undo});
 	const queue = useQueueActions({store, channelId, fields, overlay, setOverlay, followUps, live, nameOf, say, pollEvents, undo});
-	const {history, openHistory, showHistory} = useRunHistory(stateDir, store.db, overlay, setOverlay);
+	const {history, openHistory, showHistory} = useRunHistory(stateDir, asyncStore, overlay, setOverlay);
 
 	const scope = scopeOf(overlay);
 	useKeyQueue((input, key) => {

@@ -26,5 +26,10 @@ export function pgRuns(pool: pg.Pool): RunsApi {
 		async get(id: string) {
 			return (await pool.query<RunRow>(`SELECT ${COLUMNS} FROM runs WHERE id = $1`, [id])).rows[0];
 		},
+		// TODO(issue 10): owner host, pid and process group on PostgreSQL.
+		async setProcessGroup() {},
+		async unfinished() {
+			return [];
+		},
 	};
 }

@@ -2,7 +2,8 @@
 // gap-free events, follow-ups, runs) over a connection pool that stays private to this module.
 
 import type pg from 'pg';
-import type {AsyncImportSource, AsyncStore, AsyncStoreOptions, DeleteResult, ImportResult, RunsApi, Unlisten} from '../api.js';
+import type {AsyncImportSource, AsyncStore, AsyncStoreOptions, DeleteResult, ImportResult, RunsApi, TokensApi, Unlisten} from '../api.js';
+import type {NameMatch} from '../lookup.js';
 import type {LoadedChannel} from '../channels.js';
 import {invalidArgument, StoreError} from '../errors.js';
 import type {FollowUpQuery} from '../followups.js';
@@ -40,10 +41,20 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
 	}
 }
 
+async function notYet(): Promise<never> {
+	throw invalidArgument('not yet supported on PostgreSQL');
+}
+
 class PgStore implements AsyncStore {
 	readonly backend = 'postgres' as const;
 	readonly location: string;
 	readonly runs: RunsApi;
+	readonly readOnly = false;
+	readonly created = {file: false, dirs: []};
+	// TODO(issue 10): tokens on PostgreSQL.
+	readonly tokens: TokensApi = {
+		create: notYet, list: notYet, revoke: notYet, verify: notYet, touch: notYet,
+	};
 	readonly listen: (channelId: string, onSequence: (sequence: number) => void) => Promise<Unlisten>;
 	private readonly channels: PgChannelCatalog;
 	private readonly writer: PgItemWriter;
@@ -66,6 +77,17 @@ class PgStore implements AsyncStore {
 	async close(): Promise<void> {
 		await this.events.close();
 		await this.pool.end();
+	}
+
+	async checkpoint(): Promise<void> {}
+
+	// TODO(issue 10): lookups by unique field and the query language on PostgreSQL.
+	async findItemsNamed(_channelId: string, _name: string): Promise<NameMatch[]> {
+		return notYet();
+	}
+
+	async countMatches(_channelId: string, _where: string): Promise<number> {
+		return notYet();
 	}
 
 	listChannels(): Promise<ChannelSummary[]> {

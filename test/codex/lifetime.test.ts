@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import {execa, type ResultPromise} from 'execa';
 import {beforeAll, describe, expect, it} from 'vitest';
 import {loadRunHistory} from '../../source/ui/history.js';
+import {openStore, SqliteAsyncStore} from '../../store/index.js';
 import {ensureBuilt, sift, SIFT_ENTRY} from '../support/cli.js';
 import {setUp, type Setup} from './cli-setup.js';
 import {FAKE_CODEX, isAlive, liveGroupMembers, readPids, tempDir} from './support.js';
@@ -170,7 +171,7 @@ describe('preflight: the login is checked before Codex starts', () => {
 });
 
 describe('run history', () => {
-	it('`sift runs` and R list the same runs: this database\'s only, never another database\'s logs', () => {
+	it('`sift runs` and R list the same runs: this database\'s only, never another database\'s logs', async () => {
 		const dir = tempDir();
 		const mine = setUp({}, {dir, name: 'mine.db'});
 		const other = setUp({}, {dir, name: 'other.db'});
@@ -180,15 +181,15 @@ describe('run history', () => {
 		expect(readdirSync(path.join(dir, 'state', 'runs'))).toContain(`${foreign}.jsonl`);
 
 		const listed = runsJson(mine).map(run => run.id);
-		const db = new Database(mine.db, {readonly: true});
-		const shown = loadRunHistory(mine.env.SIFT_STATE_DIR!, db).map(run => run.runId);
+		const db = openStore(mine.db);
+		const shown = (await loadRunHistory(mine.env.SIFT_STATE_DIR!, new SqliteAsyncStore(db))).map(run => run.runId);
 		db.close();
 		expect(listed).toEqual([...ids].reverse());
 		expect(shown).toEqual(listed);
 		expect(shown).not.toContain(foreign);
 	});
 
-	it('never reads or rewrites a file outside the state dir\'s runs folder that a row names as its log', () => {
+	it('never reads or rewrites a file outside the state dir\'s runs folder that a row names as its log', async () => {
 		const setup = setUp();
 		const {run_id: runId} = JSON.parse(sift(['run', 'Triage', '--db', setup.db, '--json'], setup.env).stdout) as {run_id: string};
 		const victim = path.join(setup.dir, 'victim.txt');
@@ -206,8 +207,8 @@ describe('run history', () => {
 		expect(detail.code).toBe(0);
 		expect(detail.stdout).toContain('(not read: not a run log of this state dir, or missing)');
 		expect(sift(['runs', 'run-linked', '--db', setup.db], setup.env).code).toBe(0);
-		const readonly = new Database(setup.db, {readonly: true});
-		loadRunHistory(setup.env.SIFT_STATE_DIR!, readonly);
+		const readonly = openStore(setup.db);
+		await loadRunHistory(setup.env.SIFT_STATE_DIR!, new SqliteAsyncStore(readonly));
 		readonly.close();
 
 		expect(readFileSync(victim, 'utf8')).toBe(content);

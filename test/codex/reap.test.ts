@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import {afterEach, describe, expect, it} from 'vitest';
 import {openDatabase} from '../../store/database.js';
 import {getRun, recordRunStart} from '../../store/runs.js';
+import {openStore, SqliteAsyncStore} from '../../store/index.js';
 import {runLogPath} from '../../source/codex/paths.js';
 import {reapAbandonedRuns} from '../../source/codex/reap.js';
 import {RunLogWriter} from '../../source/codex/runlog.js';
@@ -22,10 +23,12 @@ function deadPid(): number {
 const start = (id: string, ownerPid: number | null, logPath: string | null = null) => ({id, channelId: 'bugs', itemIds: [], instruction: 'triage', startedAt: '2025-01-02T03:04:05.000Z', logPath, ownerPid});
 
 describe('reapAbandonedRuns', () => {
-	it('closes the runs of a dead owner only: abandoned, or the outcome its log already has', () => {
+	it('closes the runs of a dead owner only: abandoned, or the outcome its log already has', async () => {
 		const dir = tempDir();
 		const stateDir = path.join(dir, 'state');
-		const db = openDatabase(path.join(dir, 'sift.db'), {create: true}).db;
+		const store = openStore(path.join(dir, 'sift.db'), {create: true});
+		const {db} = store;
+		const asyncOf = (_db: unknown) => new SqliteAsyncStore(store);
 		const live = spawn('sleep', ['30'], {stdio: 'ignore'});
 		sleepers.push(live);
 		const logged = runLogPath(stateDir, 'run-logged');
@@ -38,24 +41,23 @@ describe('reapAbandonedRuns', () => {
 		recordRunStart(db, start('run-live', live.pid!));
 		recordRunStart(db, start('run-legacy', null));
 
-		expect(reapAbandonedRuns(db, {SIFT_STATE_DIR: stateDir}).sort()).toEqual(['run-dead', 'run-logged']);
+		expect((await reapAbandonedRuns(asyncOf(db), {SIFT_STATE_DIR: stateDir})).sort()).toEqual(['run-dead', 'run-logged']);
 		expect(getRun(db, 'run-dead')).toMatchObject({outcome: 'abandoned', error: expect.stringContaining('gone')});
 		expect(getRun(db, 'run-logged')).toMatchObject({outcome: 'ok', edits_applied: 2, finished_at: '2025-01-02T03:05:00.000Z'});
 		expect(getRun(db, 'run-live')).toMatchObject({outcome: null});
 		expect(getRun(db, 'run-legacy')).toMatchObject({outcome: null});
 		// Nothing left to do: a second start changes nothing.
-		expect(reapAbandonedRuns(db, {SIFT_STATE_DIR: stateDir})).toEqual([]);
+		expect(await reapAbandonedRuns(asyncOf(db), {SIFT_STATE_DIR: stateDir})).toEqual([]);
 		db.close();
 	});
 
-	it('never throws, even on a read-only database', () => {
+	it('never throws, even when the store cannot be read', async () => {
 		const file = path.join(tempDir(), 'sift.db');
-		const db = openDatabase(file, {create: true}).db;
-		recordRunStart(db, start('run-dead', deadPid()));
-		db.close();
-		const readonly = new Database(file, {readonly: true});
-		expect(reapAbandonedRuns(readonly)).toEqual([]);
-		readonly.close();
+		const store = openStore(file, {create: true});
+		recordRunStart(store.db, start('run-dead', deadPid()));
+		store.close();
+		// A closed store fails every call, as a damaged or vanished one would.
+		await expect(reapAbandonedRuns(new SqliteAsyncStore(store))).resolves.toEqual([]);
 	});
 });
 

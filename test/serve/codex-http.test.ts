@@ -29,7 +29,7 @@ it('a triage run of 20 demo items through the real Codex CLI and sift serve', as
 	try {
 		const itemIds = store.listPage('bugs').items.map(item => item.id);
 		const local = codexLocalArgs({endpointUrl: endpoint.url, model: SCRIPTED_MODEL, codexHome: home.path});
-		const handle = startServerRun(store, {
+		const handle = await startServerRun(store, {
 			instruction: 'Triage these bugs: set status, owner, severity, points, due and area from the triage wishes at the end of each description.',
 			channelId: 'bugs',
 			itemIds,

@@ -37,7 +37,7 @@ type Seen = {argv: string[]; token: string; status: {code: number; body: any}};
 async function runThroughServer(mode: string, timeoutMs = 20_000) {
 	const out = path.join(dir, `seen-${counter}.json`);
 	const began = Date.now();
-	const handle = startServerRun(store, {
+	const handle = await startServerRun(store, {
 		instruction: 'Triage these bugs',
 		channelId: 'bugs',
 		itemIds: [],
@@ -89,7 +89,7 @@ describe('sift run --server', () => {
 
 	it('the token is revoked when the run is cancelled', async () => {
 		const out = path.join(dir, 'seen-cancel.json');
-		const handle = startServerRun(store, {
+		const handle = await startServerRun(store, {
 			instruction: 'Triage',
 			channelId: 'bugs',
 			dbPath: file,

@@ -1,5 +1,5 @@
 import {useCallback, useEffect, useReducer, useRef} from 'react';
-import type {Db} from '../../../store/database.js';
+import type {AsyncStore} from '../../../store/api.js';
 import type {RunHandle, RunOptions, RunResult} from '../../codex/runner.js';
 import type {Step} from '../../codex/steps.js';
 import type {RunUpdate, Usage} from '../../codex/tracker.js';
@@ -104,7 +104,7 @@ export const isActive = (run: RunView | null) => run !== null && run.finishedAt 
  * cancels it (the runner kills the whole process group), and remembers this session's runs so a
  * follow-up instruction carries the earlier turns.
  */
-export function useRun(settings: RunSettings, db: Db | null, onFinish?: (result: RunResult | null, view: RunView) => void) {
+export function useRun(settings: RunSettings, db: AsyncStore | null, onFinish?: (result: RunResult | null, view: RunView) => void) {
 	const [run, dispatch] = useReducer(runReducer, null);
 	const handle = useRef<RunHandle | null>(null);
 	const sessionRuns = useRef<string[]>([]);
@@ -139,7 +139,7 @@ export function useRun(settings: RunSettings, db: Db | null, onFinish?: (result:
 
 			// With the store at hand the run also goes into its runs table (R shows it from there).
 			const options = {...current, stateDir, instruction, itemIds, transcript, runId};
-			const started = db ? startRecordedRun(db, options) : startRun(options);
+			const started = db ? await startRecordedRun(db, options) : startRun(options);
 			handle.current = started;
 			starting.current = false;
 			if (cancelEarly.current) {
