@@ -107,6 +107,8 @@ export interface AsyncStore {
 
 export type AsyncStoreOptions = {
 	busyTimeoutMs?: number;
+	/** SQLite: told once when a write waits for another process's write lock (a long import). */
+	onLockWait?: () => void;
 	/** SQLite: create the file when it is missing (0600, in folders made 0700); else a missing file is refused. */
 	create?: boolean;
 	/** For benchmarks only: replaces validation. */

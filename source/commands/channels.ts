@@ -1,8 +1,8 @@
-import {withStore, output} from './common.js';
+import {withSyncStore, output} from './common.js';
 import type {Command} from './context.js';
 import {sanitize, sanitizeValue} from '../text/sanitize.js';
 
-const command: Command = async context => withStore(context, store => {
+const command: Command = async context => withSyncStore(context, store => {
 	const channels = store.listChannels().map(channel => ({...channel, open_followups: store.countOpenFollowUps(channel.id)}));
 	output(context, channels, () => channels.length === 0
 		? 'No channels yet. Import one with `sift import FILE`, or create the demo with `sift demo`.'

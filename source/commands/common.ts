@@ -1,7 +1,7 @@
 import {existsSync, readdirSync, rmSync} from 'node:fs';
 import {homedir} from 'node:os';
 import {dirname, join, resolve} from 'node:path';
-import {openStore, SqliteAsyncStore, StoreError, type Store, type StoreErrorBody} from '../../store/index.js';
+import {isPostgresUrl, openAsyncStore, openStore, SqliteAsyncStore, StoreError, type AsyncStore, type Store, type StoreErrorBody} from '../../store/index.js';
 import {hintFor} from '../text/refusal.js';
 import {safeJson, sanitize, sanitizeValue} from '../text/sanitize.js';
 import {reapAbandonedRuns} from '../codex/reap.js';
@@ -14,13 +14,14 @@ export function dataDir(env: NodeJS.ProcessEnv): string {
 
 /** --db, else $SIFT_DB, else <data dir>/sift.db: the one default database (docs/reference.md). */
 export function databasePath(context: CommandContext): string {
-	return resolve(context.flags.db ?? (context.env.SIFT_DB || join(dataDir(context.env), 'sift.db')));
+	const location = context.flags.db ?? (context.env.SIFT_DB || join(dataDir(context.env), 'sift.db'));
+	return isPostgresUrl(location) ? location : resolve(location);
 }
 
 export const LOCK_WAIT_NOTICE = 'sift: waiting for another sift process to finish writing (an import can take a few minutes)…\n';
 
-/** Opens an existing database; a missing file is an error here, not a new empty store. */
-export function openExistingStore(context: CommandContext): Store {
+/** Bridge (sync Store) for commands not yet on the asynchronous store; goes when they move. */
+export function openExistingSyncStore(context: CommandContext): Store {
 	const path = databasePath(context);
 	if (!existsSync(path)) {
 		throw new StoreError({error: 'not_found', message: `no database at ${path}; create one with \`sift demo\` or \`sift import FILE --db ${path}\``});
@@ -30,14 +31,17 @@ export function openExistingStore(context: CommandContext): Store {
 	return openStore(path, {onLockWait: () => context.stderr.write(LOCK_WAIT_NOTICE)});
 }
 
-/** --channel, else the only channel of the database. */
-export function channelOf(store: Store, context: CommandContext): string {
+/** Bridge: channelOf for the sync Store. */
+export function syncChannelOf(store: Store, context: CommandContext): string {
 	if (context.flags.channel !== undefined) {
 		store.getChannel(context.flags.channel);
 		return context.flags.channel;
 	}
 
-	const channels = store.listChannelNames();
+	return onlyChannel(store.listChannelNames());
+}
+
+function onlyChannel(channels: Array<{id: string}>): string {
 	if (channels.length === 0) {
 		throw new StoreError({error: 'not_found', message: 'this database has no channel yet; import one with `sift import FILE` or create the demo with `sift demo`'});
 	}
@@ -49,15 +53,51 @@ export function channelOf(store: Store, context: CommandContext): string {
 	return channels[0]!.id;
 }
 
-/** Runs a command body against the store and closes it whatever happens. */
-export async function withStore(context: CommandContext, body: (store: Store) => number | Promise<number>): Promise<number> {
-	const store = openExistingStore(context);
+/** Bridge: withStore for the sync Store. */
+export async function withSyncStore(context: CommandContext, body: (store: Store) => number | Promise<number>): Promise<number> {
+	const store = openExistingSyncStore(context);
 	try {
 		// Every start of sift closes the runs a killed sift left behind (cheap when there are none).
 		await reapAbandonedRuns(new SqliteAsyncStore(store), context.env);
 		return await body(store);
 	} finally {
 		store.close();
+	}
+}
+
+/**
+ * Opens an existing store: a postgres:// URL, or a SQLite file that must exist (a missing file is
+ * an error here, not a new empty store).
+ */
+export async function openExistingStore(context: CommandContext): Promise<AsyncStore> {
+	const location = databasePath(context);
+	if (!isPostgresUrl(location) && !existsSync(location)) {
+		throw new StoreError({error: 'not_found', message: `no database at ${location}; create one with \`sift demo\` or \`sift import FILE --db ${location}\``});
+	}
+
+	// A write that meets another process's lock (a long import) says why it waits, once, instead of failing.
+	return openAsyncStore(location, {onLockWait: () => context.stderr.write(LOCK_WAIT_NOTICE)});
+}
+
+/** --channel, else the only channel of the database. */
+export async function channelOf(store: AsyncStore, context: CommandContext): Promise<string> {
+	if (context.flags.channel !== undefined) {
+		await store.getChannel(context.flags.channel);
+		return context.flags.channel;
+	}
+
+	return onlyChannel(await store.listChannelNames());
+}
+
+/** Runs a command body against the store and closes it whatever happens. */
+export async function withStore(context: CommandContext, body: (store: AsyncStore) => number | Promise<number>): Promise<number> {
+	const store = await openExistingStore(context);
+	try {
+		// Every start of sift closes the runs a killed sift left behind (cheap when there are none).
+		await reapAbandonedRuns(store, context.env);
+		return await body(store);
+	} finally {
+		await store.close();
 	}
 }
 

@@ -1,6 +1,6 @@
 import {StoreError, type Changes, type EditResult, type Item, type Store} from '../../store/index.js';
 import {sanitize, sanitizeValue} from '../text/sanitize.js';
-import {channelOf, output, parseAssignments, refusalLine, resolveItem, withStore} from './common.js';
+import {syncChannelOf, output, parseAssignments, refusalLine, resolveItem, withSyncStore} from './common.js';
 import {UsageError, type Command, type CommandContext} from './context.js';
 import {WHERE_CONFIRM_LIMIT} from './flags.js';
 import {pages} from './list.js';
@@ -121,8 +121,8 @@ const command: Command = async context => {
 	if (where === undefined && context.flags.yes) throw new UsageError('--yes only goes with --where');
 	const {names, values} = where === undefined ? splitEditArguments(context.input) : {names: [], values: whereArguments(context)};
 	const keys = Object.keys(values);
-	return withStore(context, store => {
-		const channelId = channelOf(store, context);
+	return withSyncStore(context, store => {
+		const channelId = syncChannelOf(store, context);
 		if (where !== undefined) return editEach(store, context, channelId, matchingTargets(store, context, channelId, where), values);
 		if (names.length === 1) {
 			const {before, ...result} = editOne(store, context, channelId, {name: names[0]!}, values);

@@ -3,7 +3,7 @@ import type {Writable} from 'node:stream';
 import type {Field, ItemPreview, Page, PageQuery, Store} from '../../store/index.js';
 import {formatValue, shortFields} from '../text/format.js';
 import {safeJson, sanitize} from '../text/sanitize.js';
-import {channelOf, output, withStore} from './common.js';
+import {syncChannelOf, output, withSyncStore} from './common.js';
 import {UsageError, type Command, type CommandContext} from './context.js';
 
 /** `--filter key=value`: booleans as true/false, everything else as the option value typed. */
@@ -163,8 +163,8 @@ async function streamAll(store: Store, context: CommandContext, channelId: strin
 	if (!context.flags.json) await write(context.stdout, `${clip(`${count} items`, width)}\n`);
 }
 
-const command: Command = async context => withStore(context, async store => {
-	const channelId = channelOf(store, context);
+const command: Command = async context => withSyncStore(context, async store => {
+	const channelId = syncChannelOf(store, context);
 	if (context.flags.all) {
 		await streamAll(store, context, channelId);
 		return 0;

@@ -2,7 +2,7 @@ import {Grants, StoreError, type Actor} from '../../store/index.js';
 import {createSiftServer} from '../mcp/server.js';
 import {isProcessAlive} from '../codex/group.js';
 import {StdioLineTransport} from '../mcp/stdio-transport.js';
-import {databasePath, openExistingStore, wholeNumber} from './common.js';
+import {databasePath, openExistingSyncStore, wholeNumber} from './common.js';
 import {reapAbandonedRuns} from '../codex/reap.js';
 import {SqliteAsyncStore} from '../../store/index.js';
 import {UsageError, type Command} from './context.js';
@@ -32,7 +32,7 @@ const command: Command = async context => {
 
 	const ownerPid = wholeNumber(context.flags.ownerPid, '--owner-pid', 1);
 
-	const store = openExistingStore(context);
+	const store = openExistingSyncStore(context);
 	try {
 		await reapAbandonedRuns(new SqliteAsyncStore(store), context.env);
 		const known = new Set(store.listChannelNames().map(channel => channel.id));

@@ -7,7 +7,7 @@ import type {RunUpdate} from '../codex/tracker.js';
 import {counted} from '../text/format.js';
 import {mcpEndpoint, startServerRun} from '../serve/run-token.js';
 import {sanitize} from '../text/sanitize.js';
-import {channelOf, databasePath, output, wholeNumber, withStore} from './common.js';
+import {syncChannelOf, databasePath, output, wholeNumber, withSyncStore} from './common.js';
 import {SqliteAsyncStore} from '../../store/index.js';
 import {UsageError, type Command} from './context.js';
 
@@ -33,8 +33,8 @@ const run: Command = async context => {
 	const timeoutSeconds = wholeNumber(context.flags.timeout, '--timeout', 1);
 	const endpoint = context.flags.server === undefined ? undefined : mcpEndpoint(context.flags.server);
 	if (endpoint === null) throw new UsageError(`--server must be the http(s) URL of sift serve, e.g. http://127.0.0.1:7345; got ${JSON.stringify(context.flags.server)}`);
-	return withStore(context, async store => {
-		const channelId = channelOf(store, context);
+	return withSyncStore(context, async store => {
+		const channelId = syncChannelOf(store, context);
 		const itemIds = context.flags.itemIds ?? [];
 		// Unknown ids are refused here (exit 1), not left for the agent to stumble over.
 		for (const id of itemIds) store.readItem(channelId, id);

@@ -2,7 +2,7 @@ import {StoreError, SqliteAsyncStore} from '../../store/index.js';
 import {historySteps, loadHistoryRun, loadRunHistory, type HistoryRun} from '../codex/history.js';
 import {resolveStateDir} from '../codex/paths.js';
 import {sanitize} from '../text/sanitize.js';
-import {output, wholeNumber, withStore} from './common.js';
+import {output, wholeNumber, withSyncStore} from './common.js';
 import {UsageError, type Command} from './context.js';
 import {counted} from '../text/format.js';
 
@@ -16,7 +16,7 @@ const runs: Command = async context => {
 	if (context.input.length > 1) throw new UsageError('expected at most one run id');
 	const limit = wholeNumber(context.flags.limit, '--limit', 1) ?? DEFAULT_LIMIT;
 	const stateDir = resolveStateDir(context.env);
-	return withStore(context, async store => {
+	return withSyncStore(context, async store => {
 		const [runId] = context.input;
 		if (runId === undefined) {
 			const rows = (await loadRunHistory(new SqliteAsyncStore(store), stateDir, limit)).map(rowJson);

@@ -1,5 +1,5 @@
 import {DEFAULT_LISTEN, DEFAULT_RATE, startServe} from '../serve/http.js';
-import {databasePath, openExistingStore} from './common.js';
+import {databasePath, openExistingSyncStore} from './common.js';
 import {reapAbandonedRuns} from '../codex/reap.js';
 import {SqliteAsyncStore} from '../../store/index.js';
 import {UsageError, type Command} from './context.js';
@@ -17,7 +17,7 @@ const serve: Command = async context => {
 	const rate = context.flags.rate ?? DEFAULT_RATE;
 	if (!Number.isFinite(rate) || rate <= 0) throw new UsageError('--rate must be a number of requests a second above 0');
 	const allowHosts = (context.flags.allowHost ?? []).flatMap(entry => entry.split(',')).map(entry => entry.trim()).filter(Boolean);
-	const store = openExistingStore(context);
+	const store = openExistingSyncStore(context);
 	try {
 		await reapAbandonedRuns(new SqliteAsyncStore(store), context.env);
 		const delay = Number(context.env[CALL_DELAY_ENV] ?? 0);

@@ -1,11 +1,11 @@
 import {plainValue} from '../text/format.js';
 import {sanitize} from '../text/sanitize.js';
-import {channelOf, onlyArgument, output, resolveItem, withStore} from './common.js';
+import {syncChannelOf, onlyArgument, output, resolveItem, withSyncStore} from './common.js';
 import type {Command} from './context.js';
 
-const command: Command = async context => withStore(context, store => {
+const command: Command = async context => withSyncStore(context, store => {
 	const name = onlyArgument(context, 'ITEM (an id or a unique value)');
-	const channelId = channelOf(store, context);
+	const channelId = syncChannelOf(store, context);
 	const item = store.readItem(channelId, resolveItem(store, channelId, name));
 	const {fields} = store.getChannel(channelId);
 	output(context, item, () => [

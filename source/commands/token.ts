@@ -1,6 +1,6 @@
 import {StoreError, type Store, type TokenActor, type TokenInfo} from '../../store/index.js';
 import {sanitize} from '../text/sanitize.js';
-import {output, withStore} from './common.js';
+import {output, withSyncStore} from './common.js';
 import {UsageError, type Command, type CommandContext} from './context.js';
 
 const UNITS: Record<string, number> = {m: 60_000, h: 3_600_000, d: 86_400_000};
@@ -15,13 +15,13 @@ const token: Command = async context => {
 	switch (action) {
 		case 'create':
 			if (rest.length > 0) throw new UsageError(`sift token create takes no arguments, got ${JSON.stringify(rest[0])}`);
-			return withStore(context, store => create(context, store));
+			return withSyncStore(context, store => create(context, store));
 		case 'list':
 			if (rest.length > 0) throw new UsageError(`sift token list takes no arguments, got ${JSON.stringify(rest[0])}`);
-			return withStore(context, store => list(context, store));
+			return withSyncStore(context, store => list(context, store));
 		case 'revoke':
 			if (rest.length !== 1) throw new UsageError('sift token revoke needs exactly one token NAME');
-			return withStore(context, store => revoke(context, store, rest[0]!));
+			return withSyncStore(context, store => revoke(context, store, rest[0]!));
 		default:
 			throw new UsageError(`sift token needs create, list or revoke${action === undefined ? '' : `, got ${JSON.stringify(action)}`}`);
 	}
