@@ -25,8 +25,11 @@ function whereArguments(context: CommandContext): Record<string, unknown> {
 	return parseAssignments(context.input);
 }
 
-/** An item to edit: its name, and the version it must still have (else the version read just before). */
-type Target = {name: string; expectedVersion?: number};
+/**
+ * An item to edit: its name (its id when a query matched it), and the version it must still have
+ * (else the version read just before).
+ */
+type Target = {name: string; itemId?: string; expectedVersion?: number};
 
 /**
  * The items the query matches, with the versions they have now. More than WHERE_CONFIRM_LIMIT
@@ -35,7 +38,7 @@ type Target = {name: string; expectedVersion?: number};
 async function matchingTargets(store: AsyncStore, context: CommandContext, channelId: string, where: string): Promise<Target[]> {
 	const targets: Target[] = [];
 	for await (const page of pages(store, channelId, {where})) {
-		targets.push(...page.items.map(item => ({name: item.id, expectedVersion: item.version})));
+		targets.push(...page.items.map(item => ({name: item.id, itemId: item.id, expectedVersion: item.version})));
 		if (!context.flags.yes && targets.length > WHERE_CONFIRM_LIMIT) {
 			throw new UsageError(`--where matches more than ${WHERE_CONFIRM_LIMIT} items; add --yes to edit them all`);
 		}
@@ -60,7 +63,7 @@ function changesOf(before: Item, after: Item, keys: string[]): Changes {
 
 /** One item: its own transaction and version check. Without an expected version, the version read just before. */
 async function editOne(store: AsyncStore, context: CommandContext, channelId: string, target: Target, values: Record<string, unknown>): Promise<EditResult & {before: Item}> {
-	const itemId = await resolveItem(store, channelId, target.name);
+	const itemId = target.itemId ?? await resolveItem(store, channelId, target.name);
 	const before = await store.readItem(channelId, itemId);
 	const expectedVersion = target.expectedVersion ?? context.flags.expectVersion ?? before.version;
 	return {...await store.editItem({channelId, itemId, values, expectedVersion, actor: {kind: 'human'}}), before};
