@@ -200,6 +200,39 @@ describePg('the CLI on PostgreSQL', () => {
 		});
 	});
 
+	describe('passwords and doctor', () => {
+		it('a password in the URL is never printed, in output or in errors', async () => {
+			const schema = new URL(await database.freshSchemaUrl());
+			schema.password = 'sekret-pw';
+			const db = schema.toString();
+			const demo = sift(['demo', '--db', db, '--items', '5', '--no-open', '--json']);
+			expect(demo.code, demo.stderr).toBe(0);
+			expect(JSON.parse(demo.stdout)).toMatchObject({created: true});
+			const imported = sift(['import', importFile([{values: {name: 'alpha'}}]), '--db', db]);
+			expect(imported.code, imported.stderr).toBe(0);
+			const unreachable = elsewhere(url => { url.hostname = '127.0.0.1'; url.port = '1'; url.password = 'sekret-pw'; });
+			const failed = sift(['channels', '--db', unreachable]);
+			expect(failed.code).toBe(1);
+			for (const result of [demo, imported, failed]) {
+				expect(result.stdout + result.stderr).not.toContain('sekret-pw');
+			}
+		});
+
+		it('doctor opens a PostgreSQL store: OK when it opens, FAIL with the one-line reason when not', async () => {
+			const env = {SIFT_CODEX: FAKE_CODEX, SIFT_STATE_DIR: tempDir('sift-pg-doctor-')};
+			const databaseCheck = (location: string) => {
+				const result = sift(['doctor', '--json'], {...env, SIFT_DB: location});
+				return {code: result.code, check: (JSON.parse(result.stdout) as {checks: Array<{name: string; ok: boolean; detail: string}>}).checks.find(check => check.name === 'database')};
+			};
+
+			expect(databaseCheck(await database.freshSchemaUrl())).toMatchObject({code: 0, check: {ok: true, detail: expect.stringMatching(/PostgreSQL, reachable/)}});
+			expect(databaseCheck(elsewhere(url => { url.pathname = '/sift_no_such_database'; }))).toMatchObject({
+				code: 1,
+				check: {ok: false, detail: expect.stringMatching(/^cannot open the PostgreSQL store at [^ ]+\/sift_no_such_database: database "sift_no_such_database" does not exist$/)},
+			});
+		});
+	});
+
 	describe('a store that cannot be opened', () => {
 		const cases: Array<[string, () => string, RegExp]> = [
 			['a URL that does not parse', () => 'postgres://postgres@127.0.0.1:99999/x', /^sift: the PostgreSQL store URL is not a valid URL; expected postgres:\/\/USER@HOST:PORT\/DATABASE\n$/],
