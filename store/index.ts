@@ -1,6 +1,6 @@
 export {openStore, Store, type StoreOptions} from './store.js';
 export {SqliteAsyncStore} from './sqlite-async.js';
-export {openAsyncStore, isPostgresUrl, type AsyncStore, type AsyncStoreOptions} from './api.js';
+export {openAsyncStore, isPostgresUrl, shownLocation, type AsyncStore, type AsyncStoreOptions} from './api.js';
 export {ensurePrivateDir, isDatabaseReadableByOthers, removeStoreFiles} from './files.js';
 export {StoreError, type StoreErrorBody, type StoreErrorCode} from './errors.js';
 export {Grants} from './grants.js';

@@ -1,5 +1,5 @@
 import {rmSync} from 'node:fs';
-import {ensurePrivateDir} from '../../store/index.js';
+import {ensurePrivateDir, isPostgresUrl} from '../../store/index.js';
 import path from 'node:path';
 import {INSTALL_HINT, loginCommand, resolveCodexBinary} from './binary.js';
 import {superviseChild, type ChildExit} from './child.js';
@@ -28,7 +28,7 @@ export type RunOptions = {
 	channelId: string;
 	/** The records to work on; empty or absent means the instruction says which. */
 	itemIds?: string[];
-	/** The database the MCP server opens (made absolute here). */
+	/** The store the MCP server opens: a file path (made absolute here) or a postgres:// URL, passed as given. */
 	dbPath: string;
 	/** Earlier turns, e.g. from loadTranscript(). */
 	transcript?: Turn[];
@@ -280,7 +280,7 @@ async function launch(context: RunContext, deadlineAt: number, onSpawn: () => vo
 		prompt,
 		runId,
 		channelId: options.channelId,
-		dbPath: path.resolve(options.dbPath),
+		dbPath: isPostgresUrl(options.dbPath) ? options.dbPath : path.resolve(options.dbPath),
 		nodePath: process.execPath,
 		siftEntry: siftEntry(),
 		ownerPid: process.pid,

@@ -1,9 +1,9 @@
-import {syncChannelOf, output, parseAssignments, withSyncStore} from './common.js';
+import {channelOf, output, parseAssignments, withStore} from './common.js';
 import type {Command} from './context.js';
 
-const command: Command = async context => withSyncStore(context, store => {
-	const channelId = syncChannelOf(store, context);
-	const result = store.createItem(channelId, parseAssignments(context.input), {kind: 'human'});
+const command: Command = async context => withStore(context, async store => {
+	const channelId = await channelOf(store, context);
+	const result = await store.createItem(channelId, parseAssignments(context.input), {kind: 'human'});
 	output(context, result, () => `created ${result.item.id} (event ${result.sequence})`);
 	return 0;
 });

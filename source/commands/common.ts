@@ -18,13 +18,16 @@ export function databasePath(context: CommandContext): string {
 	return isPostgresUrl(location) ? location : resolve(location);
 }
 
+/** A SQLite file that is not there: commands other than demo and import never create one. */
+const missingDatabase = (path: string) => new StoreError({error: 'not_found', message: `no database at ${path}; create one with \`sift demo\` or \`sift import FILE --db ${path}\``});
+
 export const LOCK_WAIT_NOTICE = 'sift: waiting for another sift process to finish writing (an import can take a few minutes)…\n';
 
 /** Bridge (sync Store) for commands not yet on the asynchronous store; goes when they move. */
 export function openExistingSyncStore(context: CommandContext): Store {
 	const path = databasePath(context);
 	if (!existsSync(path)) {
-		throw new StoreError({error: 'not_found', message: `no database at ${path}; create one with \`sift demo\` or \`sift import FILE --db ${path}\``});
+		throw missingDatabase(path);
 	}
 
 	// A write that meets another process's lock (a long import) says why it waits, once, instead of failing.
@@ -72,7 +75,7 @@ export async function withSyncStore(context: CommandContext, body: (store: Store
 export async function openExistingStore(context: CommandContext): Promise<AsyncStore> {
 	const location = databasePath(context);
 	if (!isPostgresUrl(location) && !existsSync(location)) {
-		throw new StoreError({error: 'not_found', message: `no database at ${location}; create one with \`sift demo\` or \`sift import FILE --db ${location}\``});
+		throw missingDatabase(location);
 	}
 
 	// A write that meets another process's lock (a long import) says why it waits, once, instead of failing.
@@ -168,8 +171,8 @@ export const shownName = (name: string) => sanitize(JSON.stringify(name.length >
  * The item ITEM names: an item id, or the value of a unique field (`BUG-0042`). A name two items
  * answer to is refused, listing them, rather than guessed.
  */
-export function resolveItem(store: Store, channelId: string, name: string): string {
-	const matches = store.findItemsNamed(channelId, name);
+export async function resolveItem(store: AsyncStore, channelId: string, name: string): Promise<string> {
+	const matches = await store.findItemsNamed(channelId, name);
 	const ids = [...new Set(matches.map(match => match.item_id))];
 	if (ids.length === 0) {
 		throw new StoreError({error: 'not_found', message: `item ${shownName(name)} does not exist in channel ${channelId}: no item has that id or that value in a unique field`});

@@ -1,40 +1,36 @@
 import {existsSync, mkdirSync, renameSync} from 'node:fs';
 import {dirname} from 'node:path';
-import {openStore, SqliteAsyncStore} from '../../store/index.js';
+import {isPostgresUrl, openAsyncStore, shownLocation, type AsyncStore} from '../../store/index.js';
 import {bugsChannel, generateBugItems} from '../../demo-data/generate.js';
 import {reapAbandonedRuns} from '../codex/reap.js';
-import {databasePath, output, sweepDeadBuilds, wholeNumber} from './common.js';
-import {UsageError, type Command} from './context.js';
+import {databasePath, openExistingStore, output, sweepDeadBuilds, wholeNumber} from './common.js';
+import {UsageError, type Command, type CommandContext} from './context.js';
 import {removeDatabase} from './import.js';
 
 const DEFAULT_ITEMS = 1000;
 const DEFAULT_SEED = 1;
 
 /**
- * Which channels the database at `path` holds besides the demo, and whether it has the demo. Like
- * every start of sift on an existing database, it closes the runs a killed sift left behind.
+ * Which channels the store holds besides the demo, and whether it has the demo. Like every start
+ * of sift on an existing store, it closes the runs a killed sift left behind.
  */
-function channelsOf(path: string, env: NodeJS.ProcessEnv): {hasDemo: boolean; others: string[]} {
-	const store = openStore(path);
-	try {
-		void reapAbandonedRuns(new SqliteAsyncStore(store), env);
-		const ids = store.listChannelNames().map(channel => channel.id);
-		return {hasDemo: ids.includes(bugsChannel.id), others: ids.filter(id => id !== bugsChannel.id)};
-	} finally {
-		store.close();
-	}
+async function channelsOf(store: AsyncStore, env: NodeJS.ProcessEnv): Promise<{hasDemo: boolean; others: string[]}> {
+	await reapAbandonedRuns(store, env);
+	const ids = (await store.listChannelNames()).map(channel => channel.id);
+	return {hasDemo: ids.includes(bugsChannel.id), others: ids.filter(id => id !== bugsChannel.id)};
 }
 
 /** Builds the demo beside its final path and renames it in, so an interrupted build leaves nothing half-made. */
-function createDemo(path: string, count: number, seed: number): void {
+async function createDemo(path: string, count: number, seed: number): Promise<void> {
 	const building = `${path}.building-${process.pid}`;
 	removeDatabase(building);
-	const store = openStore(building, {create: true});
+	const store = await openAsyncStore(building, {create: true});
 	try {
-		store.importChannel({channel: bugsChannel, items: generateBugItems({count, seed})});
-		store.db.pragma('wal_checkpoint(TRUNCATE)');
+		await store.importChannel({channel: bugsChannel, items: generateBugItems({count, seed})});
+		// The renamed file must hold everything: no write-ahead log left beside the old name.
+		await store.checkpoint();
 	} finally {
-		store.close();
+		await store.close();
 	}
 
 	removeDatabase(path);
@@ -42,49 +38,90 @@ function createDemo(path: string, count: number, seed: number): void {
 	removeDatabase(building);
 }
 
-/** Adds the demo channel to a database that holds other channels: one transaction, all or nothing. */
-function addDemo(path: string, count: number, seed: number): void {
-	const store = openStore(path);
+/** Adds the demo channel to a store that holds other channels: one transaction, all or nothing. */
+async function addDemo(store: AsyncStore, count: number, seed: number): Promise<void> {
+	await store.importChannel({channel: bugsChannel, items: generateBugItems({count, seed})});
+}
+
+type Plan = {count: number; seed: number; reset: boolean};
+
+/** A SQLite file: built aside and renamed in when new or --reset, else the channel is added. */
+async function demoInFile(context: CommandContext, path: string, plan: Plan): Promise<boolean> {
+	mkdirSync(dirname(path), {recursive: true});
+	sweepDeadBuilds(dirname(path));
+	let existing: {hasDemo: boolean; others: string[]} | undefined;
+	if (existsSync(path)) {
+		const store = await openExistingStore(context);
+		try {
+			existing = await channelsOf(store, context.env);
+		} finally {
+			await store.close();
+		}
+	}
+
+	if (existing && plan.reset && existing.others.length > 0) {
+		throw new UsageError(`${path} holds other channels (${existing.others.join(', ')}); --reset only replaces a database that holds nothing but the demo`);
+	}
+
+	if (!existing || plan.reset) {
+		context.stderr.write(`creating the demo database with ${plan.count} items at ${path}…\n`);
+		await createDemo(path, plan.count, plan.seed);
+		return true;
+	}
+
+	if (existing.hasDemo) return false;
+	const store = await openExistingStore(context);
 	try {
-		store.importChannel({channel: bugsChannel, items: generateBugItems({count, seed})});
+		context.stderr.write(`adding the demo channel with ${plan.count} items to ${path}…\n`);
+		await addDemo(store, plan.count, plan.seed);
 	} finally {
-		store.close();
+		await store.close();
+	}
+
+	return true;
+}
+
+/**
+ * PostgreSQL: the store is shared and has no file to build aside, so the demo channel is only ever
+ * added (one transaction). --reset is refused: replacing a shared store is not the demo's to do.
+ */
+async function demoInPostgres(context: CommandContext, plan: Plan): Promise<boolean> {
+	const store = await openExistingStore(context);
+	try {
+		if (plan.reset) {
+			throw new UsageError(`--reset rebuilds a SQLite file; on PostgreSQL (${store.location}) drop the schema or database yourself, then run sift demo again`);
+		}
+
+		const existing = await channelsOf(store, context.env);
+		if (existing.hasDemo) return false;
+		context.stderr.write(`adding the demo channel with ${plan.count} items to ${store.location}…\n`);
+		await addDemo(store, plan.count, plan.seed);
+		return true;
+	} finally {
+		await store.close();
 	}
 }
 
 /**
  * `sift demo`: the demo channel in the default database (the one every other command opens
- * without --db), then the TUI. An existing database gains the channel; --reset rebuilds it, and
- * is refused when the database holds anything but the demo.
+ * without --db), then the TUI. An existing database gains the channel; --reset rebuilds a SQLite
+ * file, and is refused when it holds anything but the demo (and always on PostgreSQL).
  */
 const command: Command = async context => {
 	const path = databasePath(context);
-	const count = wholeNumber(context.flags.items, '--items', 1) ?? DEFAULT_ITEMS;
-	const seed = wholeNumber(context.flags.seed, '--seed', 0) ?? DEFAULT_SEED;
-	mkdirSync(dirname(path), {recursive: true});
-	sweepDeadBuilds(dirname(path));
-	const existing = existsSync(path) ? channelsOf(path, context.env) : undefined;
-	if (existing && context.flags.reset && existing.others.length > 0) {
-		throw new UsageError(`${path} holds other channels (${existing.others.join(', ')}); --reset only replaces a database that holds nothing but the demo`);
-	}
-
-	let created = false;
-	if (!existing || context.flags.reset) {
-		context.stderr.write(`creating the demo database with ${count} items at ${path}…\n`);
-		createDemo(path, count, seed);
-		created = true;
-	} else if (!existing.hasDemo) {
-		context.stderr.write(`adding the demo channel with ${count} items to ${path}…\n`);
-		addDemo(path, count, seed);
-		created = true;
-	}
-
+	const plan = {
+		count: wholeNumber(context.flags.items, '--items', 1) ?? DEFAULT_ITEMS,
+		seed: wholeNumber(context.flags.seed, '--seed', 0) ?? DEFAULT_SEED,
+		reset: context.flags.reset,
+	};
+	const created = isPostgresUrl(path) ? await demoInPostgres(context, plan) : await demoInFile(context, path, plan);
 	if (context.flags.open) {
 		const {default: tui} = await import('./tui.js');
 		return tui({...context, flags: {...context.flags, db: path, channel: bugsChannel.id}});
 	}
 
-	output(context, {db: path, created}, () => `demo ready in ${path}\nopen it with: sift${context.flags.db === undefined ? '' : ` --db ${path}`}`);
+	const shown = shownLocation(path);
+	output(context, {db: shown, created}, () => `demo ready in ${shown}\nopen it with: sift${context.flags.db === undefined ? '' : ` --db ${shown}`}`);
 	return 0;
 };
 

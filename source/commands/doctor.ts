@@ -5,7 +5,7 @@ import {resolveStateDir} from '../codex/paths.js';
 import {OPTIONAL_FLAGS, probeOptionalFlags} from '../codex/probe.js';
 import {runQuick, type QuickResult} from '../codex/quick.js';
 import {existsSync} from 'node:fs';
-import {isDatabaseReadableByOthers} from '../../store/index.js';
+import {isDatabaseReadableByOthers, isPostgresUrl, openAsyncStore, StoreError} from '../../store/index.js';
 import {sanitize} from '../text/sanitize.js';
 import {databaseDir, databasePath, output, sweepDeadBuilds} from './common.js';
 import type {Command, CommandContext} from './context.js';
@@ -17,7 +17,7 @@ const SOURCES: Record<CodexBinary['source'], string> = {flag: '--codex', SIFT_CO
 
 /** `sift doctor`: one OK/FAIL line per check of the Codex set-up, each failure with its fix. */
 const doctor: Command = async context => {
-	const checks = [...await runChecks(context), ...databaseChecks(context)];
+	const checks = [...await runChecks(context), ...await databaseChecks(context)];
 	const ok = checks.every(check => check.ok);
 	output(context, {ok, checks}, () => checks.map(line).join('\n'));
 	return ok ? 0 : 1;
@@ -55,9 +55,11 @@ async function runChecks(context: CommandContext): Promise<Check[]> {
 /**
  * The database's own health: the half-built files a killed `sift demo` left are removed, and a
  * file other users can read is a warning (records are private). Nothing is said without a database.
+ * A PostgreSQL store is checked by opening it: the one-line reason when that fails.
  */
-function databaseChecks(context: CommandContext): Check[] {
+async function databaseChecks(context: CommandContext): Promise<Check[]> {
 	const path = databasePath(context);
+	if (isPostgresUrl(path)) return [await postgresCheck(path)];
 	const removed = sweepDeadBuilds(databaseDir(context));
 	if (!existsSync(path)) return [];
 	const detail = `${path}${removed.length > 0 ? `; removed ${removed.length} half-built demo file(s)` : ''}`;
@@ -66,6 +68,17 @@ function databaseChecks(context: CommandContext): Check[] {
 	}
 
 	return [{name: 'database', ok: true, detail: `${detail} (private)`, fix: null}];
+}
+
+async function postgresCheck(url: string): Promise<Check> {
+	try {
+		const store = await openAsyncStore(url);
+		await store.close();
+		return {name: 'database', ok: true, detail: `${store.location} (PostgreSQL, reachable)`, fix: null};
+	} catch (error) {
+		const detail = error instanceof StoreError ? error.message : String(error);
+		return {name: 'database', ok: false, detail, fix: 'check the URL, that the server runs and that the database exists'};
+	}
 }
 
 function versionCheck(result: QuickResult): Check {

@@ -1,6 +1,6 @@
-import {StoreError, type Changes, type EditResult, type Item, type Store} from '../../store/index.js';
+import {StoreError, type AsyncStore, type Changes, type EditResult, type Item} from '../../store/index.js';
 import {sanitize, sanitizeValue} from '../text/sanitize.js';
-import {syncChannelOf, output, parseAssignments, refusalLine, resolveItem, withSyncStore} from './common.js';
+import {channelOf, output, parseAssignments, refusalLine, resolveItem, withStore} from './common.js';
 import {UsageError, type Command, type CommandContext} from './context.js';
 import {WHERE_CONFIRM_LIMIT} from './flags.js';
 import {pages} from './list.js';
@@ -25,17 +25,20 @@ function whereArguments(context: CommandContext): Record<string, unknown> {
 	return parseAssignments(context.input);
 }
 
-/** An item to edit: its name, and the version it must still have (else the version read just before). */
-type Target = {name: string; expectedVersion?: number};
+/**
+ * An item to edit: its name (its id when a query matched it), and the version it must still have
+ * (else the version read just before).
+ */
+type Target = {name: string; itemId?: string; expectedVersion?: number};
 
 /**
  * The items the query matches, with the versions they have now. More than WHERE_CONFIRM_LIMIT
  * without --yes is a usage error, raised before anything is written.
  */
-function matchingTargets(store: Store, context: CommandContext, channelId: string, where: string): Target[] {
+async function matchingTargets(store: AsyncStore, context: CommandContext, channelId: string, where: string): Promise<Target[]> {
 	const targets: Target[] = [];
-	for (const page of pages(store, channelId, {where})) {
-		targets.push(...page.items.map(item => ({name: item.id, expectedVersion: item.version})));
+	for await (const page of pages(store, channelId, {where})) {
+		targets.push(...page.items.map(item => ({name: item.id, itemId: item.id, expectedVersion: item.version})));
 		if (!context.flags.yes && targets.length > WHERE_CONFIRM_LIMIT) {
 			throw new UsageError(`--where matches more than ${WHERE_CONFIRM_LIMIT} items; add --yes to edit them all`);
 		}
@@ -59,17 +62,17 @@ function changesOf(before: Item, after: Item, keys: string[]): Changes {
 }
 
 /** One item: its own transaction and version check. Without an expected version, the version read just before. */
-function editOne(store: Store, context: CommandContext, channelId: string, target: Target, values: Record<string, unknown>): EditResult & {before: Item} {
-	const itemId = resolveItem(store, channelId, target.name);
-	const before = store.readItem(channelId, itemId);
+async function editOne(store: AsyncStore, context: CommandContext, channelId: string, target: Target, values: Record<string, unknown>): Promise<EditResult & {before: Item}> {
+	const itemId = target.itemId ?? await resolveItem(store, channelId, target.name);
+	const before = await store.readItem(channelId, itemId);
 	const expectedVersion = target.expectedVersion ?? context.flags.expectVersion ?? before.version;
-	return {...store.editItem({channelId, itemId, values, expectedVersion, actor: {kind: 'human'}}), before};
+	return {...await store.editItem({channelId, itemId, values, expectedVersion, actor: {kind: 'human'}}), before};
 }
 
-function attempt(store: Store, context: CommandContext, channelId: string, target: Target, values: Record<string, unknown>): Outcome {
+async function attempt(store: AsyncStore, context: CommandContext, channelId: string, target: Target, values: Record<string, unknown>): Promise<Outcome> {
 	const {name} = target;
 	try {
-		const {before, ...result} = editOne(store, context, channelId, target, values);
+		const {before, ...result} = await editOne(store, context, channelId, target, values);
 		return {name, status: 'ok', before, result};
 	} catch (error) {
 		if (!(error instanceof StoreError)) throw error;
@@ -101,8 +104,10 @@ const summaryJson = (outcome: Outcome) => (outcome.status === 'ok'
 	: {name: outcome.name, status: outcome.status, ...outcome.error.body});
 
 /** Edits each target on its own and prints the summary; exit 1 if any failed. */
-function editEach(store: Store, context: CommandContext, channelId: string, targets: Target[], values: Record<string, unknown>): number {
-	const outcomes = targets.map(target => attempt(store, context, channelId, target, values));
+async function editEach(store: AsyncStore, context: CommandContext, channelId: string, targets: Target[], values: Record<string, unknown>): Promise<number> {
+	// One after another: each item is its own write, in the order given.
+	const outcomes: Outcome[] = [];
+	for (const target of targets) outcomes.push(await attempt(store, context, channelId, target, values));
 	const failed = outcomes.filter(outcome => outcome.status !== 'ok').length;
 	const counts = {ok: outcomes.length - failed, failed};
 	output(context, {...counts, items: outcomes.map(summaryJson)}, () => [...outcomes.map(summaryLine), `${counts.ok} ok, ${failed} failed`].join('\n'));
@@ -121,11 +126,11 @@ const command: Command = async context => {
 	if (where === undefined && context.flags.yes) throw new UsageError('--yes only goes with --where');
 	const {names, values} = where === undefined ? splitEditArguments(context.input) : {names: [], values: whereArguments(context)};
 	const keys = Object.keys(values);
-	return withSyncStore(context, store => {
-		const channelId = syncChannelOf(store, context);
-		if (where !== undefined) return editEach(store, context, channelId, matchingTargets(store, context, channelId, where), values);
+	return withStore(context, async store => {
+		const channelId = await channelOf(store, context);
+		if (where !== undefined) return editEach(store, context, channelId, await matchingTargets(store, context, channelId, where), values);
 		if (names.length === 1) {
-			const {before, ...result} = editOne(store, context, channelId, {name: names[0]!}, values);
+			const {before, ...result} = await editOne(store, context, channelId, {name: names[0]!}, values);
 			output(context, result, () => singleText({name: names[0]!, status: 'ok', before, result}, keys));
 			return 0;
 		}

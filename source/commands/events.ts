@@ -1,6 +1,6 @@
 import type {StoreEvent} from '../../store/index.js';
 import {sanitize, sanitizeValue} from '../text/sanitize.js';
-import {syncChannelOf, output, withSyncStore} from './common.js';
+import {channelOf, output, withStore} from './common.js';
 import type {Command} from './context.js';
 
 const actorOf = (event: StoreEvent) => (event.actor.run_id ? `${event.actor.kind} ${event.actor.run_id}` : event.actor.kind);
@@ -14,9 +14,9 @@ function describeEvent(event: StoreEvent): string {
 	return sanitize(`#${event.sequence} ${event.at} ${event.type} ${event.item_id} v${event.version} by ${actorOf(event)}  ${changes}`);
 }
 
-const command: Command = async context => withSyncStore(context, store => {
-	const channelId = syncChannelOf(store, context);
-	const page = store.pollEvents(channelId, {
+const command: Command = async context => withStore(context, async store => {
+	const channelId = await channelOf(store, context);
+	const page = await store.pollEvents(channelId, {
 		afterSequence: context.flags.after,
 		limit: context.flags.limit,
 	});

@@ -31,12 +31,12 @@ const flag = (spec: FlagSpec): FlagSpec => spec;
 export const WHERE_CONFIRM_LIMIT = 20;
 
 export const FLAGS = {
-	db: flag({name: 'db', key: 'db', kind: 'string', value: 'FILE', help: 'the database (default: $SIFT_DB, else $XDG_DATA_HOME/sift/sift.db)'}),
+	db: flag({name: 'db', key: 'db', kind: 'string', value: 'FILE', help: 'the database: a SQLite file or a postgres:// URL (default: $SIFT_DB, else $XDG_DATA_HOME/sift/sift.db)'}),
 	channel: flag({name: 'channel', key: 'channel', kind: 'string', value: 'ID', help: 'the channel (default: the only one)'}),
 	json: flag({name: 'json', key: 'json', kind: 'boolean', help: 'print JSON'}),
 	demoItems: flag({name: 'items', key: 'items', kind: 'integer', value: 'N', min: 1, max: 10_000_000, help: 'how many demo items to generate (default 1000)'}),
 	seed: flag({name: 'seed', key: 'seed', kind: 'integer', value: 'S', min: 0, max: 2 ** 31 - 1, help: 'the generator seed (default 1)'}),
-	reset: flag({name: 'reset', key: 'reset', kind: 'boolean', help: 'rebuild the demo channel (refused when the database holds other channels)'}),
+	reset: flag({name: 'reset', key: 'reset', kind: 'boolean', help: 'rebuild the demo channel (refused when the database holds other channels, and on PostgreSQL)'}),
 	noOpen: flag({name: 'no-open', key: 'open', kind: 'boolean', sets: false, help: 'do not open the TUI afterwards'}),
 	before: flag({name: 'before', key: 'before', kind: 'string', value: 'ID', help: 'the page after this item id (the cursor the previous page printed)'}),
 	listLimit: flag({name: 'limit', key: 'limit', kind: 'integer', value: 'N', min: 1, max: PAGE_LIMIT, help: `items per page, 1 to ${PAGE_LIMIT} (default ${PAGE_LIMIT})`}),

@@ -1,7 +1,7 @@
 import type {FollowUp} from '../../store/index.js';
 import {hintFor} from '../text/refusal.js';
 import {sanitize, sanitizeValue} from '../text/sanitize.js';
-import {syncChannelOf, output, withSyncStore} from './common.js';
+import {channelOf, output, withStore} from './common.js';
 import {UsageError, type Command} from './context.js';
 
 function describeFollowUp(followUp: FollowUp): string {
@@ -13,7 +13,7 @@ function describeFollowUp(followUp: FollowUp): string {
 	].join('\n');
 }
 
-const command: Command = async context => withSyncStore(context, store => {
+const command: Command = async context => withStore(context, async store => {
 	const [action, id, ...rest] = context.input;
 	if (action === 'dismiss') {
 		const number = Number(id);
@@ -21,7 +21,7 @@ const command: Command = async context => withSyncStore(context, store => {
 			throw new UsageError('expected: sift followups dismiss ID');
 		}
 
-		const followUp = store.dismissFollowUp(number);
+		const followUp = await store.dismissFollowUp(number);
 		output(context, followUp, () => `dismissed follow-up #${number}`);
 		return 0;
 	}
@@ -30,8 +30,8 @@ const command: Command = async context => withSyncStore(context, store => {
 		throw new UsageError(`unknown followups action ${JSON.stringify(action)}; expected: sift followups [dismiss ID]`);
 	}
 
-	const channelId = syncChannelOf(store, context);
-	const open = store.listFollowUps({channelId, status: 'open'});
+	const channelId = await channelOf(store, context);
+	const open = await store.listFollowUps({channelId, status: 'open'});
 	output(context, open, () => (open.length === 0 ? 'No open follow-ups.' : open.map(followUp => describeFollowUp(followUp)).join('\n')));
 	return 0;
 });

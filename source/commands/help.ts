@@ -28,7 +28,7 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
 		usage: 'sift demo [--items N] [--seed S] [--reset] [--no-open]',
 		summary: 'Load the demo bug-tracker channel into the database, then open the TUI.',
 		flags: [FLAGS.db, FLAGS.demoItems, FLAGS.seed, FLAGS.reset, FLAGS.noOpen, FLAGS.json, ...CODEX_FLAGS],
-		notes: ['The channel is generated when the database does not have it yet, or again with --reset. It goes into the default database, so every other command finds it without --db.'],
+		notes: ['The channel is generated when the database does not have it yet, or again with --reset. It goes into the default database, so every other command finds it without --db. On PostgreSQL the channel is only ever added: --reset is refused there (drop the schema or database yourself).'],
 	},
 	import: {
 		brief: 'import a channel from a JSON file',
@@ -207,7 +207,7 @@ export function mainHelp(): string {
 		...names.map(name => column(name === 'tui' ? '(none)' : name, COMMAND_TABLE[name]!.brief, 10)),
 		'',
 		`Options for most commands`,
-		column(flagLabel(FLAGS.db), 'the database (default: $SIFT_DB, else the data dir\'s sift.db)', 14),
+		column(flagLabel(FLAGS.db), 'the database, a SQLite file or a postgres:// URL (default: $SIFT_DB, else the data dir\'s sift.db)', 14),
 		column(flagLabel(FLAGS.channel), FLAGS.channel.help, 14),
 		column(flagLabel(FLAGS.json), FLAGS.json.help, 14),
 		column('-h, --help', 'print help (`sift COMMAND --help` for one command)', 14),

@@ -1,4 +1,4 @@
-import {openStore, removeStoreFiles, SqliteAsyncStore} from '../../store/index.js';
+import {openAsyncStore, removeStoreFiles} from '../../store/index.js';
 import {readImportFile} from '../import/read-import-file.js';
 import {reapAbandonedRuns} from '../codex/reap.js';
 import {sanitizeValue} from '../text/sanitize.js';
@@ -10,25 +10,33 @@ export function removeDatabase(path: string): void {
 	removeStoreFiles(path);
 }
 
+/**
+ * `sift import FILE`: the channel and its items in one transaction, streamed from the file. A
+ * SQLite file is created when missing (and removed again if the import fails); on PostgreSQL the
+ * failed transaction leaves nothing behind.
+ */
 const command: Command = async context => {
 	const file = onlyArgument(context, 'FILE to import');
 	const path = databasePath(context);
+	// The file's head is checked before any store is opened or created.
 	const source = readImportFile(file);
-	const store = openStore(path, {create: true});
 	try {
-		void reapAbandonedRuns(new SqliteAsyncStore(store), context.env);
-		const result = store.importChannel(source);
-		output(context, {channel_id: result.channel.id, items_created: result.items_created, db: path},
-			() => `imported channel ${result.channel.id} (${sanitizeValue(result.channel.name)}) with ${result.items_created} items into ${path}`);
-		store.close();
-		return 0;
-	} catch (error) {
-		store.close();
-		if (store.created.file) {
-			removeStoreFiles(path, store.created.dirs);
-		}
+		const store = await openAsyncStore(path, {create: true});
+		try {
+			await reapAbandonedRuns(store, context.env);
+			const result = await store.importChannel(source);
+			output(context, {channel_id: result.channel.id, items_created: result.items_created, db: store.location},
+				() => `imported channel ${result.channel.id} (${sanitizeValue(result.channel.name)}) with ${result.items_created} items into ${sanitizeValue(store.location)}`);
+			await store.close();
+			return 0;
+		} catch (error) {
+			await store.close();
+			if (store.created.file) {
+				removeStoreFiles(path, store.created.dirs);
+			}
 
-		throw error;
+			throw error;
+		}
 	} finally {
 		source.close();
 	}

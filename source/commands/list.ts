@@ -1,9 +1,9 @@
 import {once} from 'node:events';
 import type {Writable} from 'node:stream';
-import type {Field, ItemPreview, Page, PageQuery, Store} from '../../store/index.js';
+import type {AsyncStore, Field, ItemPreview, Page, PageQuery} from '../../store/index.js';
 import {formatValue, shortFields} from '../text/format.js';
 import {safeJson, sanitize} from '../text/sanitize.js';
-import {syncChannelOf, output, withSyncStore} from './common.js';
+import {channelOf, output, withStore} from './common.js';
 import {UsageError, type Command, type CommandContext} from './context.js';
 
 /** `--filter key=value`: booleans as true/false, everything else as the option value typed. */
@@ -42,10 +42,10 @@ export function queryOf(context: CommandContext): PageQuery {
  * Every page from the query's start on, one at a time: memory stays at one page. A query with
  * where/sort/cursor pages by next_cursor (which works for every order), else by next_before_id.
  */
-export function * pages(store: Store, channelId: string, query: PageQuery): Generator<Page> {
+export async function * pages(store: AsyncStore, channelId: string, query: PageQuery): AsyncGenerator<Page> {
 	let start: Pick<PageQuery, 'beforeId' | 'cursor'> = {beforeId: query.beforeId, cursor: query.cursor};
 	for (;;) {
-		const page = store.listPage(channelId, {...query, ...start});
+		const page = await store.listPage(channelId, {...query, ...start});
 		yield page;
 		if (page.next_cursor !== undefined) {
 			if (!page.next_cursor) return;
@@ -145,11 +145,11 @@ async function write(stdout: Writable, text: string): Promise<void> {
 }
 
 /** `--all`: every page, written as it is read (JSON Lines with --json). */
-async function streamAll(store: Store, context: CommandContext, channelId: string): Promise<void> {
+async function streamAll(store: AsyncStore, context: CommandContext, channelId: string): Promise<void> {
 	const width = terminalWidth(context.stdout, context.env);
 	let columns: Column[] | undefined;
 	let count = 0;
-	for (const page of pages(store, channelId, queryOf(context))) {
+	for await (const page of pages(store, channelId, queryOf(context))) {
 		if (context.flags.json) {
 			await write(context.stdout, page.items.map(item => `${safeJson(item)}\n`).join(''));
 		} else {
@@ -163,14 +163,14 @@ async function streamAll(store: Store, context: CommandContext, channelId: strin
 	if (!context.flags.json) await write(context.stdout, `${clip(`${count} items`, width)}\n`);
 }
 
-const command: Command = async context => withSyncStore(context, async store => {
-	const channelId = syncChannelOf(store, context);
+const command: Command = async context => withStore(context, async store => {
+	const channelId = await channelOf(store, context);
 	if (context.flags.all) {
 		await streamAll(store, context, channelId);
 		return 0;
 	}
 
-	const page = store.listPage(channelId, queryOf(context));
+	const page = await store.listPage(channelId, queryOf(context));
 	output(context, page, () => renderPage(page, terminalWidth(context.stdout, context.env)));
 	return 0;
 });

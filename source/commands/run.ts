@@ -7,8 +7,7 @@ import type {RunUpdate} from '../codex/tracker.js';
 import {counted} from '../text/format.js';
 import {mcpEndpoint, startServerRun} from '../serve/run-token.js';
 import {sanitize} from '../text/sanitize.js';
-import {syncChannelOf, databasePath, output, wholeNumber, withSyncStore} from './common.js';
-import {SqliteAsyncStore} from '../../store/index.js';
+import {channelOf, databasePath, output, wholeNumber, withStore} from './common.js';
 import {UsageError, type Command} from './context.js';
 
 /** `sift run` exit codes, one per outcome (docs/reference.md#exit-codes). */
@@ -33,15 +32,16 @@ const run: Command = async context => {
 	const timeoutSeconds = wholeNumber(context.flags.timeout, '--timeout', 1);
 	const endpoint = context.flags.server === undefined ? undefined : mcpEndpoint(context.flags.server);
 	if (endpoint === null) throw new UsageError(`--server must be the http(s) URL of sift serve, e.g. http://127.0.0.1:7345; got ${JSON.stringify(context.flags.server)}`);
-	return withSyncStore(context, async store => {
-		const channelId = syncChannelOf(store, context);
+	return withStore(context, async store => {
+		const channelId = await channelOf(store, context);
 		const itemIds = context.flags.itemIds ?? [];
 		// Unknown ids are refused here (exit 1), not left for the agent to stumble over.
-		for (const id of itemIds) store.readItem(channelId, id);
+		for (const id of itemIds) await store.readItem(channelId, id);
 		const runOptions = {
 			instruction,
 			channelId,
 			itemIds,
+			// The location as given (a postgres:// URL stays a URL): `sift mcp` in the Codex child opens it.
 			dbPath: databasePath(context),
 			codex: context.flags.codex,
 			model: context.flags.model,
@@ -51,7 +51,7 @@ const run: Command = async context => {
 			env: context.env,
 		};
 		// --server: the agent reaches the store through `sift serve` with a token for this run only.
-		const handle = endpoint === undefined ? await startRecordedRun(new SqliteAsyncStore(store), runOptions) : await startServerRun(store, {...runOptions, endpoint});
+		const handle = endpoint === undefined ? await startRecordedRun(store, runOptions) : await startServerRun(store, {...runOptions, endpoint});
 		context.stderr.write(`sift: run ${handle.runId} on ${channelId}${itemIds.length > 0 ? ` (${itemIds.length} items)` : ''}\n`);
 		// Ctrl+C, kill, a closed terminal: the run (its whole process group) stops before sift exits.
 		const uninstall = handleTerminationSignals(() => handle.cancel());

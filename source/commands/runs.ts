@@ -1,8 +1,8 @@
-import {StoreError, SqliteAsyncStore} from '../../store/index.js';
+import {StoreError} from '../../store/index.js';
 import {historySteps, loadHistoryRun, loadRunHistory, type HistoryRun} from '../codex/history.js';
 import {resolveStateDir} from '../codex/paths.js';
 import {sanitize} from '../text/sanitize.js';
-import {output, wholeNumber, withSyncStore} from './common.js';
+import {output, wholeNumber, withStore} from './common.js';
 import {UsageError, type Command} from './context.js';
 import {counted} from '../text/format.js';
 
@@ -16,14 +16,14 @@ const runs: Command = async context => {
 	if (context.input.length > 1) throw new UsageError('expected at most one run id');
 	const limit = wholeNumber(context.flags.limit, '--limit', 1) ?? DEFAULT_LIMIT;
 	const stateDir = resolveStateDir(context.env);
-	return withSyncStore(context, async store => {
+	return withStore(context, async store => {
 		const [runId] = context.input;
 		if (runId === undefined) {
-			const rows = (await loadRunHistory(new SqliteAsyncStore(store), stateDir, limit)).map(rowJson);
+			const rows = (await loadRunHistory(store, stateDir, limit)).map(rowJson);
 			output(context, rows, () => historyText(rows));
 			return 0;
 		}
-		const run = await loadHistoryRun(new SqliteAsyncStore(store), stateDir, runId);
+		const run = await loadHistoryRun(store, stateDir, runId);
 		if (!run) throw new StoreError({error: 'not_found', message: `no run ${JSON.stringify(runId).slice(0, 80)} in this database; \`sift runs\` lists them`});
 		const detail = runDetail(run);
 		output(context, detail, () => detailText(detail));

@@ -1,13 +1,13 @@
 import {plainValue} from '../text/format.js';
 import {sanitize} from '../text/sanitize.js';
-import {syncChannelOf, onlyArgument, output, resolveItem, withSyncStore} from './common.js';
+import {channelOf, onlyArgument, output, resolveItem, withStore} from './common.js';
 import type {Command} from './context.js';
 
-const command: Command = async context => withSyncStore(context, store => {
+const command: Command = async context => withStore(context, async store => {
 	const name = onlyArgument(context, 'ITEM (an id or a unique value)');
-	const channelId = syncChannelOf(store, context);
-	const item = store.readItem(channelId, resolveItem(store, channelId, name));
-	const {fields} = store.getChannel(channelId);
+	const channelId = await channelOf(store, context);
+	const item = await store.readItem(channelId, await resolveItem(store, channelId, name));
+	const {fields} = await store.getChannel(channelId);
 	output(context, item, () => [
 		sanitize(`${item.id}  version ${item.version}  created ${item.created_at}  updated ${item.updated_at}`),
 		...fields.map(field => {

@@ -1,4 +1,4 @@
-import {SqliteAsyncStore, type Store} from '../../store/index.js';
+import type {AsyncStore} from '../../store/index.js';
 import {newRunId} from '../codex/paths.js';
 import {startRecordedRun} from '../codex/record.js';
 import {DEFAULT_RUN_DEADLINE_MS, type RunHandle, type RunOptions} from '../codex/runner.js';
@@ -22,18 +22,18 @@ export function mcpEndpoint(serverUrl: string): string | null {
  * deadline. The token goes only into Codex's environment and is revoked when the run ends,
  * whatever the outcome.
  */
-export async function startServerRun(store: Store, options: RunOptions & {endpoint: string}): Promise<RunHandle> {
+export async function startServerRun(store: AsyncStore, options: RunOptions & {endpoint: string}): Promise<RunHandle> {
 	const {endpoint, ...runOptions} = options;
 	const runId = runOptions.runId ?? newRunId();
 	const deadline = Date.now() + (runOptions.timeoutMs ?? DEFAULT_RUN_DEADLINE_MS);
 	const name = `run-${runId}`;
-	const {token} = store.createToken({name, grants: [runOptions.channelId], actor: 'agent', runId, expiresAt: new Date(deadline).toISOString()});
-	const revoke = () => store.revokeToken(name);
+	const {token} = await store.tokens.create({name, grants: [runOptions.channelId], actor: 'agent', runId, expiresAt: new Date(deadline).toISOString()});
+	const revoke = async () => store.tokens.revoke(name);
 	let handle: RunHandle;
 	try {
-		handle = await startRecordedRun(new SqliteAsyncStore(store), {...runOptions, runId, server: {url: endpoint, token}});
+		handle = await startRecordedRun(store, {...runOptions, runId, server: {url: endpoint, token}});
 	} catch (error) {
-		revoke();
+		await revoke();
 		throw error;
 	}
 

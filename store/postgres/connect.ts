@@ -2,6 +2,7 @@
 // server turned into one line naming the host and the reason. The password never appears.
 
 import pg from 'pg';
+import {shownLocation} from '../api.js';
 import {StoreError} from '../errors.js';
 
 export type Target = {url: string; /** host:port/database, for messages. */ where: string; /** The URL without its password. */ display: string};
@@ -30,9 +31,7 @@ export function parseTarget(url: string): Target {
 
 	const database = decodeURIComponent(parsed.pathname.replace(/^\//, '')) || decodeURIComponent(parsed.username) || 'postgres';
 	const where = `${parsed.hostname}:${parsed.port || '5432'}/${database}`;
-	const display = new URL(url);
-	display.password = '';
-	return {url, where, display: display.toString()};
+	return {url, where, display: shownLocation(url)};
 }
 
 /** Why a connection failed, in a few words (the server's own message for login and database errors). */

@@ -1,5 +1,7 @@
+import {writeFileSync} from 'node:fs';
+import {join} from 'node:path';
 import {beforeAll, describe, expect, it} from 'vitest';
-import {demoDatabase, ensureBuilt, fileDigest, sift, siftJson} from '../support/cli.js';
+import {demoDatabase, ensureBuilt, fileDigest, sift, siftJson, tempDir} from '../support/cli.js';
 
 beforeAll(() => ensureBuilt());
 
@@ -86,5 +88,21 @@ describe('sift edit --where', () => {
 		expect(fileDigest(db)).toBe(before);
 		const confirmed = siftJson<{ok: number; failed: number}>(['edit', '--where', 'BUG', 'owner=ren', '--yes', '--db', db]);
 		expect(confirmed).toMatchObject({ok: 30, failed: 0});
+	});
+
+	it('edits the item the query matched, even when its id is another item\'s unique value', () => {
+		const dir = tempDir('sift-where-ids-');
+		const channel = {id: 'hosts', name: 'Hosts', fields: [
+			{key: 'name', label: 'Name', type: 'text', is_unique: true, is_required: true},
+			{key: 'role', label: 'Role', type: 'text'},
+		]};
+		// The second host is named after the first one's id: that id names two items.
+		writeFileSync(join(dir, 'hosts.json'), JSON.stringify({channel, items: [{values: {name: 'alpha', role: 'web'}}, {values: {name: 'it_0000000001', role: 'db'}}]}));
+		const db = join(dir, 'hosts.db');
+		expect(sift(['import', join(dir, 'hosts.json'), '--db', db]).code).toBe(0);
+		const result = siftJson<{ok: number; failed: number; items: Array<{item_id: string}>}>(['edit', '--where', 'role:web', 'role=cache', '--db', db]);
+		expect(result).toMatchObject({ok: 1, failed: 0, items: [{item_id: 'it_0000000001'}]});
+		expect(siftJson(['show', 'alpha', '--db', db])).toMatchObject({version: 2, values: {role: 'cache'}});
+		expect(siftJson(['show', 'it_0000000002', '--db', db])).toMatchObject({version: 1, values: {role: 'db'}});
 	});
 });

@@ -8,7 +8,7 @@ import path from 'node:path';
 import {afterAll, expect, it} from 'vitest';
 import {startServe} from '../../source/serve/http.js';
 import {startServerRun} from '../../source/serve/run-token.js';
-import {openStore} from '../../store/index.js';
+import {openStore, SqliteAsyncStore} from '../../store/index.js';
 import {codexLocalArgs, makeCodexHome, SCRIPTED_MODEL} from '../support/codex-local.js';
 import {startResponsesEndpoint} from '../support/responses-endpoint.js';
 import {makeDatabase, ROOT} from '../mcp/fixtures.js';
@@ -29,7 +29,7 @@ it('a triage run of 20 demo items through the real Codex CLI and sift serve', as
 	try {
 		const itemIds = store.listPage('bugs').items.map(item => item.id);
 		const local = codexLocalArgs({endpointUrl: endpoint.url, model: SCRIPTED_MODEL, codexHome: home.path});
-		const handle = await startServerRun(store, {
+		const handle = await startServerRun(new SqliteAsyncStore(store), {
 			instruction: 'Triage these bugs: set status, owner, severity, points, due and area from the triage wishes at the end of each description.',
 			channelId: 'bugs',
 			itemIds,

@@ -4,7 +4,7 @@ import {fileURLToPath} from 'node:url';
 import {afterAll, afterEach, beforeEach, describe, expect, it} from 'vitest';
 import {startServe, type SiftHttpServer} from '../../source/serve/http.js';
 import {startServerRun} from '../../source/serve/run-token.js';
-import {openStore, type Store} from '../../store/index.js';
+import {openStore, SqliteAsyncStore, type Store} from '../../store/index.js';
 import {tempDir} from '../codex/support.js';
 import {makeDatabase} from '../mcp/fixtures.js';
 import {MCP_HEADERS, rawRequest, toolCall} from './support.js';
@@ -37,7 +37,7 @@ type Seen = {argv: string[]; token: string; status: {code: number; body: any}};
 async function runThroughServer(mode: string, timeoutMs = 20_000) {
 	const out = path.join(dir, `seen-${counter}.json`);
 	const began = Date.now();
-	const handle = await startServerRun(store, {
+	const handle = await startServerRun(new SqliteAsyncStore(store), {
 		instruction: 'Triage these bugs',
 		channelId: 'bugs',
 		itemIds: [],
@@ -89,7 +89,7 @@ describe('sift run --server', () => {
 
 	it('the token is revoked when the run is cancelled', async () => {
 		const out = path.join(dir, 'seen-cancel.json');
-		const handle = await startServerRun(store, {
+		const handle = await startServerRun(new SqliteAsyncStore(store), {
 			instruction: 'Triage',
 			channelId: 'bugs',
 			dbPath: file,

@@ -17,8 +17,9 @@ export function ensureBuilt(): void {
 }
 
 /** Runs `sift ARGS` to completion with a private data dir, so no test touches a real home. */
-export function sift(args: string[], env: NodeJS.ProcessEnv = {}): CliResult {
+export function sift(args: string[], env: NodeJS.ProcessEnv = {}, options: {cwd?: string} = {}): CliResult {
 	const result = spawnSync(process.execPath, [SIFT_ENTRY, ...args], {
+		cwd: options.cwd,
 		encoding: 'utf8',
 		env: {...process.env, SIFT_DB: '', XDG_DATA_HOME: env.XDG_DATA_HOME ?? tempDir('sift-data-'), ...env},
 		stdio: ['ignore', 'pipe', 'pipe'],
