@@ -278,7 +278,8 @@ export function saveView(name: string, query: string, file = configPath()): Save
 		text = readFileSync(file, 'utf8');
 	} catch (error) {
 		const {code, message} = error as NodeJS.ErrnoException;
-		if (code !== 'ENOENT') return {ok: false, message: sanitize(`cannot save the view: ${label} cannot be read (${message})`)};
+		// Missing (or under a path that is not a folder): written new, or refused by the write.
+		if (code !== 'ENOENT' && code !== 'ENOTDIR') return {ok: false, message: sanitize(`cannot save the view: ${label} cannot be read (${message})`)};
 	}
 
 	const parsed = readDocument(text, label);
