@@ -45,24 +45,32 @@ export type LoadedConfig = {
 export function loadConfig(file = configPath()): LoadedConfig {
 	const label = path.basename(file);
 	const fallback = (problems: string[]): LoadedConfig => ({path: file, config: structuredClone(DEFAULT_CONFIG), problems: problems.map(problem => sanitize(problem)), fileViews: new Map(), problemAt: (at, message) => sanitize(`${label}: ${place(at)}${message}`)});
-	let text: string;
-	try {
-		if (statSync(file).size > CONFIG_MAX_BYTES) {
-			return fallback([`${label}: larger than ${CONFIG_MAX_BYTES / 1024} KiB, not read; using the defaults`]);
-		}
-
-		text = readFileSync(file, 'utf8');
-	} catch (error) {
-		const {code, message} = error as NodeJS.ErrnoException;
-		return fallback(code === 'ENOENT' ? [] : [`${label}: cannot be read (${message}); using the defaults`]);
+	const read = readConfigText(file, label);
+	if ('absent' in read || 'problem' in read) {
+		return fallback('problem' in read ? [`${read.problem}; using the defaults`] : []);
 	}
 
+	const {text} = read;
 	const parsed = readDocument(text, label);
 	if ('problems' in parsed) {
-		return fallback(parsed.problems);
+		return fallback(parsed.problems.map(problem => `${problem}; using the defaults for the whole file`));
 	}
 
 	return new Reader(file, label, parsed.document, parsed.lines).read();
+}
+
+/** The file's text; absent when there is no file (or the path runs through a file); else why it cannot be read. */
+function readConfigText(file: string, label: string): {text: string} | {absent: true} | {problem: string} {
+	try {
+		if (statSync(file).size > CONFIG_MAX_BYTES) {
+			return {problem: `${label} is larger than ${CONFIG_MAX_BYTES / 1024} KiB`};
+		}
+
+		return {text: readFileSync(file, 'utf8')};
+	} catch (error) {
+		const {code, message} = error as NodeJS.ErrnoException;
+		return code === 'ENOENT' || code === 'ENOTDIR' ? {absent: true} : {problem: `${label} cannot be read (${message})`};
+	}
 }
 
 type ParsedFile = {document: Document; lines: LineCounter} | {problems: string[]};
@@ -71,13 +79,16 @@ function readDocument(text: string, label: string): ParsedFile {
 	const lines = new LineCounter();
 	const document = parseDocument(text, {lineCounter: lines, prettyErrors: false, uniqueKeys: true});
 	if (document.errors.length > 0) {
-		return {problems: document.errors.map(error => `${label} line ${lines.linePos(error.pos[0]).line}: ${firstLine(error.message)}; using the defaults for the whole file`)};
+		return {problems: document.errors.map(error => `${label} line ${lines.linePos(error.pos[0]).line}: ${firstLine(error.message)}`)};
 	}
 
 	return {document, lines};
 }
 
 const firstLine = (text: string) => text.split('\n')[0]!.trim();
+
+/** An empty file, or one of comments only: no settings, all defaults. */
+const isEmpty = (contents: Document['contents']) => contents === null || (isScalar(contents) && (contents.value === null || contents.value === ''));
 
 /** `views[2].query: ` for a path, '' at the top. */
 function place(at: Segment[]): string {
@@ -97,7 +108,7 @@ class Reader {
 	read(): LoadedConfig {
 		const {contents} = this.document;
 		const problemAt = (at: Segment[], message: string) => this.format(at, message);
-		if (contents === null || (isScalar(contents) && (contents.value === null || contents.value === ''))) {
+		if (isEmpty(contents)) {
 			return this.result(problemAt);
 		}
 
@@ -106,7 +117,15 @@ class Reader {
 			return this.result(problemAt);
 		}
 
-		const values = this.document.toJS() as Record<string, unknown>;
+		let values: Record<string, unknown>;
+		try {
+			values = this.document.toJS() as Record<string, unknown>;
+		} catch (error) {
+			// Too many aliases (a "billion laughs" file), for one.
+			this.problems.push(this.format([], `${firstLine((error as Error).message)}; using the defaults`));
+			return this.result(problemAt);
+		}
+
 		for (const [key, value] of Object.entries(values)) {
 			if (key === 'views') this.views(value);
 			else if (key === 'hotkeys') this.hotkeys(value);
@@ -207,7 +226,8 @@ class Reader {
 
 		for (const [key, letter] of Object.entries(value)) {
 			const parsed = hotkeySchema.safeParse(letter);
-			if (parsed.success) this.config.hotkeys[key] = parsed.data;
+			// Defined, not assigned: a key named __proto__ stays a key.
+			if (parsed.success) Object.defineProperty(this.config.hotkeys, key, {value: parsed.data, enumerable: true, writable: true, configurable: true});
 			else this.issues(['hotkeys', key], letter, parsed.error, 'using the default');
 		}
 	}
@@ -269,26 +289,20 @@ export function saveView(name: string, query: string, file = configPath()): Save
 		return {ok: false, message: `cannot save the view: ${bad}`};
 	}
 
-	let text = '';
-	try {
-		if (statSync(file).size > CONFIG_MAX_BYTES) {
-			return {ok: false, message: `cannot save the view: ${label} is larger than ${CONFIG_MAX_BYTES / 1024} KiB`};
-		}
-
-		text = readFileSync(file, 'utf8');
-	} catch (error) {
-		const {code, message} = error as NodeJS.ErrnoException;
-		// Missing (or under a path that is not a folder): written new, or refused by the write.
-		if (code !== 'ENOENT' && code !== 'ENOTDIR') return {ok: false, message: sanitize(`cannot save the view: ${label} cannot be read (${message})`)};
+	const read = readConfigText(file, label);
+	if ('problem' in read) {
+		return {ok: false, message: sanitize(`cannot save the view: ${read.problem}`)};
 	}
 
+	// No file yet: it is written new (or the write says why it cannot be).
+	const text = 'text' in read ? read.text : '';
 	const parsed = readDocument(text, label);
 	if ('problems' in parsed) {
-		return {ok: false, message: sanitize(`cannot save the view until ${label} is fixed: ${parsed.problems[0]!.replace('; using the defaults for the whole file', '')}`)};
+		return {ok: false, message: sanitize(`cannot save the view until ${label} is fixed: ${parsed.problems[0]!}`)};
 	}
 
 	const {document} = parsed;
-	if (document.contents !== null && !isMap(document.contents) && !(isScalar(document.contents) && (document.contents.value === null || document.contents.value === ''))) {
+	if (!isEmpty(document.contents) && !isMap(document.contents)) {
 		return {ok: false, message: `cannot save the view: ${label} is not a map of settings`};
 	}
 

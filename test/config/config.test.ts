@@ -42,7 +42,9 @@ describe('where the file is', () => {
 
 describe('loading', () => {
 	it('no file, an empty file and a file of comments are the defaults, with no problems', () => {
-		for (const loaded of [loadConfig(path.join(folder(), 'none.yaml')), load(''), load('# nothing yet', '   ')]) {
+		const file = path.join(folder(), 'file');
+		writeFileSync(file, '');
+		for (const loaded of [loadConfig(path.join(folder(), 'none.yaml')), loadConfig(path.join(file, 'config.yaml')), load(''), load('# nothing yet', '   ')]) {
 			expect(loaded.problems).toEqual([]);
 			expect(loaded.config).toEqual(DEFAULT_CONFIG);
 		}
@@ -103,9 +105,9 @@ describe('loading', () => {
 		mkdirSync(path.join(dir, 'config.yaml'));
 		const unreadable = loadConfig(path.join(dir, 'config.yaml'));
 		expect(unreadable.config).toEqual(DEFAULT_CONFIG);
-		expect(unreadable.problems).toEqual([expect.stringMatching(/^config\.yaml: cannot be read \(EISDIR: .*\); using the defaults$/)]);
+		expect(unreadable.problems).toEqual([expect.stringMatching(/^config\.yaml cannot be read \(EISDIR: .*\); using the defaults$/)]);
 		const large = configFile(`instruction: ${'x'.repeat(CONFIG_MAX_BYTES)}`);
-		expect(loadConfig(large).problems).toEqual(['config.yaml: larger than 256 KiB, not read; using the defaults']);
+		expect(loadConfig(large).problems).toEqual(['config.yaml is larger than 256 KiB; using the defaults']);
 	});
 
 	it('an unknown key is named with its line, and the rest still applies', () => {
@@ -177,6 +179,23 @@ describe('loading', () => {
 			'config.yaml line 15: views[7]: Invalid input: expected object, received string; view left out',
 		]);
 		expect(loaded.config.views).toEqual([...DEFAULT_VIEWS, {name: 'Good', query: 'owner:ren'}]);
+	});
+
+	it('an alias bomb is refused, not expanded', () => {
+		const lines = ['a0: &a0 [x, x, x, x, x, x, x, x, x]'];
+		for (let level = 1; level < 10; level++) lines.push(`a${level}: &a${level} [${Array.from({length: 9}, () => `*a${level - 1}`).join(', ')}]`);
+		const loaded = load(...lines);
+		expect(loaded.problems).toEqual(['config.yaml line 1: Excessive alias count indicates a resource exhaustion attack; using the defaults']);
+		expect(loaded.config).toEqual(DEFAULT_CONFIG);
+	});
+
+	it('__proto__ is a key like any other', () => {
+		const loaded = load('__proto__: {polluted: 1}', 'hotkeys:', '  __proto__: ~', 'theme: mono');
+		expect(loaded.problems).toEqual([`config.yaml line 1: unknown key '__proto__' (${ALL_KEYS}); ignored`]);
+		expect(Object.getPrototypeOf(loaded.config.hotkeys)).toBe(Object.prototype);
+		expect(Object.keys(loaded.config.hotkeys)).toEqual(['__proto__']);
+		expect(loaded.config.theme).toBe('mono');
+		expect(settingsForChannel(loaded, demoFields, now).problems).toEqual([expect.stringMatching(/^config\.yaml line 3: hotkeys\.__proto__: "__proto__" is not a field of this channel/)]);
 	});
 
 	it('what it quotes from the file is made safe for the terminal', () => {
