@@ -2,6 +2,7 @@
 
 import {describe, expect, it} from 'vitest';
 import {DATE_INPUT_FORMS, resolveDateInput} from '../../../source/ui/model/dates.js';
+import {orList} from '../../../store/index.js';
 
 // Midday local time on Wednesday 2026-12-02, so "today" is that day wherever the tests run.
 const wednesday = new Date(2026, 11, 2, 12, 0, 0);
@@ -66,6 +67,13 @@ describe('resolveDateInput', () => {
 		expect(refusal('next +1d')).toContain('"next +1d"');
 		expect(refusal('today tomorrow')).toContain('"today tomorrow"');
 		expect(DATE_INPUT_FORMS).toHaveLength(10);
+	});
+
+	it('lists forms as a refusal writes them', () => {
+		expect(orList([])).toBe('');
+		expect(orList(['a'])).toBe('a');
+		expect(orList(['a', 'b'])).toBe('a or b');
+		expect(orList(['a', 'b', 'c'])).toBe('a, b or c');
 	});
 
 	it('escapes what it quotes back', () => {
