@@ -15,4 +15,6 @@ export type {FollowUpQuery} from './followups.js';
 export * from './types.js';
 export {parseQuery, isRefusal, type ParseOptions} from './query/parse.js';
 export type {Query, QueryRefusal, Term, Sort} from './query/types.js';
+export {DATE_FORMS, orList, resolveDate, localDay} from './query/dates.js';
+export {allowedOf, optionNamed} from './fields/choice.js';
 export {TOKEN_PREFIX, type TokenActor, type TokenIdentity, type TokenInfo, type TokenRequest} from './tokens.js';

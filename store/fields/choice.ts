@@ -1,9 +1,18 @@
 import {quote} from '../errors.js';
-import type {Field, FieldConfig} from '../types.js';
+import type {Field, FieldConfig, SelectOption} from '../types.js';
 import {isPlainObject, type FieldTypeSpec, type Refusal} from './spec.js';
 
 /** The allowed values with their labels: what lets a caller map "Won't fix" to `wont_fix`. */
 export const allowedOf = (field: Field) => (field.config.options ?? []).map(({value, label}) => ({value, label}));
+
+/** The option `text` names: its value exactly, else its value or its label in any case. */
+export function optionNamed(field: Field, text: string): SelectOption | undefined {
+	const options = field.config.options ?? [];
+	const lower = text.toLowerCase();
+	return options.find(option => option.value === text)
+		?? options.find(option => option.value.toLowerCase() === lower)
+		?? options.find(option => option.label.toLowerCase() === lower);
+}
 
 /** Option values per field; a field's options never change after import, so the set is kept. */
 const optionSets = new WeakMap<Field, Set<string>>();

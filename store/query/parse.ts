@@ -7,9 +7,9 @@
  *   sort:field    sort:-field
  */
 
-import {allowedOf} from '../fields/choice.js';
-import {isCalendarDate} from '../fields/structured.js';
+import {allowedOf, optionNamed} from '../fields/choice.js';
 import type {Field, FieldType} from '../types.js';
+import {DATE_FORMS, orList, resolveDate} from './dates.js';
 import {tokenize, type Token} from './tokens.js';
 import {DEFAULT_SORT, type Query, type QueryRefusal, type Sort, type Term, type TermValue} from './types.js';
 
@@ -32,7 +32,6 @@ export const isSortable = (field: Field) => field.type === 'select' || field.typ
 /** Fields a term can name: everything stored (formulas are computed on read, so not queryable). */
 const isQueryable = (field: Field) => field.type !== 'formula';
 
-const RELATIVE_DATE = /^([+-])(\d{1,5})([dw])$/;
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 
 class Refused {
@@ -198,11 +197,7 @@ class TermParser {
 
 	/** An option by its value, or else by its label, case-insensitive either way. */
 	private option(token: Token, field: Field, text: string): string {
-		const options = field.config.options ?? [];
-		const lower = text.toLowerCase();
-		const match = options.find(option => option.value === text)
-			?? options.find(option => option.value.toLowerCase() === lower)
-			?? options.find(option => option.label.toLowerCase() === lower);
+		const match = optionNamed(field, text);
 		if (!match) {
 			const allowed = allowedOf(field);
 			throw this.refuse(token, `"${text}" is not an option of ${field.key}; allowed: ${allowed.map(option => `${option.value} (${option.label})`).join(', ')}`, {allowed});
@@ -214,9 +209,9 @@ class TermParser {
 	/** A number for numeric fields, an ISO date (absolute or relative to now) for dates. */
 	private orderedValue(token: Token, field: Field, text: string): number | string {
 		if (field.type === 'date') {
-			const date = this.date(text);
+			const date = resolveDate(text, this.now);
 			if (date === null) {
-				throw this.refuse(token, `${field.key} is a date field: use YYYY-MM-DD, today, tomorrow, yesterday, +Nd, -Nd, +Nw or -Nw, got "${text}"`);
+				throw this.refuse(token, `${field.key} is a date field: use ${orList(DATE_FORMS)}, got "${text}"`);
 			}
 
 			return date;
@@ -228,31 +223,4 @@ class TermParser {
 
 		return Number(text);
 	}
-
-	private date(text: string): string | null {
-		const lower = text.toLowerCase();
-		if (isCalendarDate(lower)) {
-			return lower;
-		}
-
-		const named: Record<string, number> = {today: 0, tomorrow: 1, yesterday: -1};
-		if (Object.hasOwn(named, lower)) {
-			return localDay(this.now, named[lower]!);
-		}
-
-		const relative = RELATIVE_DATE.exec(lower);
-		if (!relative) {
-			return null;
-		}
-
-		const days = Number(relative[2]) * (relative[3] === 'w' ? 7 : 1);
-		return localDay(this.now, relative[1] === '-' ? -days : days);
-	}
-}
-
-/** The local calendar day `offset` days from `now`, as YYYY-MM-DD. */
-export function localDay(now: Date, offset = 0): string {
-	const day = new Date(now.getFullYear(), now.getMonth(), now.getDate() + offset);
-	const pad = (n: number) => String(n).padStart(2, '0');
-	return `${String(day.getFullYear()).padStart(4, '0')}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}`;
 }

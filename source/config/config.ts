@@ -1,0 +1,332 @@
+/**
+ * The config file, `$XDG_CONFIG_HOME/sift/config.yaml` (else `~/.config/sift/config.yaml`;
+ * docs/reference.md#config-file): views, field hotkeys, the run's instruction, model and timeout,
+ * and the theme. Loading never stops sift: what is wrong falls back to its default, and each
+ * problem names its line and key, such as
+ *   config.yaml line 7: views[2].query: sevrity is not a field of this channel; known: …
+ * `saveView` rewrites the file through the YAML document, so comments and layout stay.
+ */
+
+import {readFileSync, statSync} from 'node:fs';
+import {homedir} from 'node:os';
+import path from 'node:path';
+import {isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node} from 'yaml';
+import type {z} from 'zod';
+import {isRefusal, parseQuery, type Field} from '../../store/index.js';
+import {sanitize} from '../text/sanitize.js';
+import {resolveHotkeys, type Hotkeys} from '../ui/model/hotkeys.js';
+import {writePrivateFileAtomically} from './atomic-file.js';
+import {CONFIG_KEYS, DEFAULT_CONFIG, hotkeySchema, settingSchemas, viewNameProblem, viewQueryText, viewSchema, type SiftConfig, type View} from './schema.js';
+
+/** A config file larger than this is not read (it is a few lines by nature). */
+export const CONFIG_MAX_BYTES = 256 * 1024;
+
+/** Where the config file is: $XDG_CONFIG_HOME/sift/config.yaml, else ~/.config/sift/config.yaml. */
+export function configPath(env: NodeJS.ProcessEnv = process.env): string {
+	// A relative XDG_CONFIG_HOME is ignored, as the XDG base directory rules say.
+	const base = env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : path.join(env.HOME || homedir(), '.config');
+	return path.join(base, 'sift', 'config.yaml');
+}
+
+type Segment = string | number;
+
+export type LoadedConfig = {
+	path: string;
+	config: SiftConfig;
+	/** One line each, safe to show: what was ignored and why. */
+	problems: string[];
+	/** The file's views by lowercased name → their index in its list (a default view is not there). */
+	fileViews: ReadonlyMap<string, number>;
+	/** Formats a problem at a place in the file: `config.yaml line 7: views[2].query: …`. */
+	problemAt(at: Segment[], message: string): string;
+};
+
+/** Reads the config file; a missing file is the defaults, with no problems. */
+export function loadConfig(file = configPath()): LoadedConfig {
+	const label = path.basename(file);
+	const fallback = (problems: string[]): LoadedConfig => ({path: file, config: structuredClone(DEFAULT_CONFIG), problems: problems.map(problem => sanitize(problem)), fileViews: new Map(), problemAt: (at, message) => sanitize(`${label}: ${place(at)}${message}`)});
+	const read = readConfigText(file, label);
+	if ('absent' in read || 'problem' in read) {
+		return fallback('problem' in read ? [`${read.problem}; using the defaults`] : []);
+	}
+
+	const {text} = read;
+	const parsed = readDocument(text, label);
+	if ('problems' in parsed) {
+		return fallback(parsed.problems.map(problem => `${problem}; using the defaults for the whole file`));
+	}
+
+	return new Reader(file, label, parsed.document, parsed.lines).read();
+}
+
+/** The file's text; absent when there is no file (or the path runs through a file); else why it cannot be read. */
+function readConfigText(file: string, label: string): {text: string} | {absent: true} | {problem: string} {
+	try {
+		if (statSync(file).size > CONFIG_MAX_BYTES) {
+			return {problem: `${label} is larger than ${CONFIG_MAX_BYTES / 1024} KiB`};
+		}
+
+		return {text: readFileSync(file, 'utf8')};
+	} catch (error) {
+		const {code, message} = error as NodeJS.ErrnoException;
+		return code === 'ENOENT' || code === 'ENOTDIR' ? {absent: true} : {problem: `${label} cannot be read (${message})`};
+	}
+}
+
+type ParsedFile = {document: Document; lines: LineCounter} | {problems: string[]};
+
+function readDocument(text: string, label: string): ParsedFile {
+	const lines = new LineCounter();
+	const document = parseDocument(text, {lineCounter: lines, prettyErrors: false, uniqueKeys: true});
+	if (document.errors.length > 0) {
+		return {problems: document.errors.map(error => `${label} line ${lines.linePos(error.pos[0]).line}: ${firstLine(error.message)}`)};
+	}
+
+	return {document, lines};
+}
+
+const firstLine = (text: string) => text.split('\n')[0]!.trim();
+
+/** An empty file, or one of comments only: no settings, all defaults. */
+const isEmpty = (contents: Document['contents']) => contents === null || (isScalar(contents) && (contents.value === null || contents.value === ''));
+
+/** `views[2].query: ` for a path, '' at the top. */
+function place(at: Segment[]): string {
+	if (at.length === 0) return '';
+	return `${at.map((segment, index) => (typeof segment === 'number' ? `[${segment}]` : `${index === 0 ? '' : '.'}${segment}`)).join('')}: `;
+}
+
+const keyList = (keys: readonly string[]) => keys.join(', ');
+
+class Reader {
+	private readonly problems: string[] = [];
+	private readonly config: SiftConfig = structuredClone(DEFAULT_CONFIG);
+	private readonly fileViews = new Map<string, number>();
+
+	constructor(private readonly file: string, private readonly label: string, private readonly document: Document, private readonly lines: LineCounter) {}
+
+	read(): LoadedConfig {
+		const {contents} = this.document;
+		const problemAt = (at: Segment[], message: string) => this.format(at, message);
+		if (isEmpty(contents)) {
+			return this.result(problemAt);
+		}
+
+		if (!isMap(contents)) {
+			this.problems.push(this.format([], `should be a map of settings (keys: ${keyList(CONFIG_KEYS)}); using the defaults`));
+			return this.result(problemAt);
+		}
+
+		let values: Record<string, unknown>;
+		try {
+			values = this.document.toJS() as Record<string, unknown>;
+		} catch (error) {
+			// Too many aliases (a "billion laughs" file), for one.
+			this.problems.push(this.format([], `${firstLine((error as Error).message)}; using the defaults`));
+			return this.result(problemAt);
+		}
+
+		for (const [key, value] of Object.entries(values)) {
+			if (key === 'views') this.views(value);
+			else if (key === 'hotkeys') this.hotkeys(value);
+			else if (Object.hasOwn(settingSchemas, key)) this.setting(key as keyof typeof settingSchemas, value);
+			else this.problems.push(this.format([key], `unknown key '${key}' (keys: ${keyList(CONFIG_KEYS)}); ignored`, true));
+		}
+
+		return this.result(problemAt);
+	}
+
+	private result(problemAt: LoadedConfig['problemAt']): LoadedConfig {
+		return {path: this.file, config: this.config, problems: this.problems, fileViews: this.fileViews, problemAt};
+	}
+
+	/** A problem at a place in the file, with its line; `atKey` points at the key rather than its value. */
+	private format(at: Segment[], message: string, atKey = false): string {
+		const line = this.lineOf(at, atKey);
+		return sanitize(`${this.label}${line === undefined ? '' : ` line ${line}`}: ${place(atKey ? at.slice(0, -1) : at)}${message}`);
+	}
+
+	private lineOf(at: Segment[], atKey: boolean): number | undefined {
+		let node: unknown = this.document.contents;
+		let offset = (node as Node | null)?.range?.[0];
+		for (const [index, segment] of at.entries()) {
+			const last = index === at.length - 1;
+			if (isMap(node)) {
+				const pair = node.items.find(item => isScalar(item.key) && String(item.key.value) === String(segment));
+				if (!pair) break;
+				const keyOffset = (pair.key as Node).range?.[0];
+				node = pair.value;
+				offset = (last && atKey) || !(node as Node | null)?.range ? keyOffset : (node as Node).range![0];
+			} else if (isSeq(node) && typeof segment === 'number' && node.items[segment] !== undefined) {
+				node = node.items[segment];
+				offset = (node as Node).range?.[0] ?? offset;
+			} else {
+				break;
+			}
+		}
+
+		return offset === undefined ? undefined : this.lines.linePos(offset).line;
+	}
+
+	/** Each zod issue as a problem at its path under `at`. */
+	private issues(at: Segment[], value: unknown, error: z.ZodError, outcome: string): void {
+		for (const issue of error.issues) {
+			const where = [...at, ...issue.path.map(segment => (typeof segment === 'symbol' ? String(segment) : segment))];
+			if (issue.code === 'unrecognized_keys') {
+				const known = issue.path.length === 0 && at[0] === 'views' ? 'name, query' : 'where, sort';
+				for (const key of issue.keys) this.problems.push(this.format([...where, key], `unknown key '${key}' (keys: ${known}); ${outcome}`, true));
+			} else {
+				const missing = where.length > at.length && valueAt(value, issue.path as Segment[]) === undefined;
+				this.problems.push(missing ? this.format(where, `${String(where.at(-1))} is missing; ${outcome}`, true) : this.format(where, `${issue.message}; ${outcome}`));
+			}
+		}
+	}
+
+	private setting(key: keyof typeof settingSchemas, value: unknown): void {
+		const parsed = settingSchemas[key].safeParse(value);
+		if (parsed.success) {
+			(this.config as Record<string, unknown>)[key] = parsed.data;
+		} else {
+			this.issues([key], value, parsed.error, DEFAULT_CONFIG[key] === undefined ? 'not set' : `using ${JSON.stringify(DEFAULT_CONFIG[key])}`);
+		}
+	}
+
+	private views(value: unknown): void {
+		if (!Array.isArray(value)) {
+			this.problems.push(this.format(['views'], 'must be a list of views, each with a name and a query; using the default views'));
+			return;
+		}
+
+		const seen = new Map<string, number>();
+		for (const [index, entry] of value.entries()) {
+			const parsed = viewSchema.safeParse(entry);
+			if (!parsed.success) {
+				this.issues(['views', index], entry, parsed.error, 'view left out');
+				continue;
+			}
+
+			const name = parsed.data.name;
+			const folded = name.toLowerCase();
+			if (seen.has(folded)) {
+				this.problems.push(this.format(['views', index, 'name'], `'${name}' is already the name of views[${seen.get(folded)}]; view left out`));
+				continue;
+			}
+
+			seen.set(folded, index);
+			this.fileViews.set(folded, index);
+			setView(this.config.views, {name, query: viewQueryText(parsed.data.query)});
+		}
+	}
+
+	private hotkeys(value: unknown): void {
+		if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+			this.problems.push(this.format(['hotkeys'], 'must be a map of field key to one letter (status: s); using the default hotkeys'));
+			return;
+		}
+
+		for (const [key, letter] of Object.entries(value)) {
+			const parsed = hotkeySchema.safeParse(letter);
+			// Defined, not assigned: a key named __proto__ stays a key.
+			if (parsed.success) Object.defineProperty(this.config.hotkeys, key, {value: parsed.data, enumerable: true, writable: true, configurable: true});
+			else this.issues(['hotkeys', key], letter, parsed.error, 'using the default');
+		}
+	}
+}
+
+function valueAt(value: unknown, at: Segment[]): unknown {
+	let current = value;
+	for (const segment of at) {
+		if (typeof current !== 'object' || current === null) return undefined;
+		current = (current as Record<string, unknown>)[segment];
+	}
+
+	return current;
+}
+
+/** Puts `view` in place of the one with its name (any case), else at the end. */
+function setView(views: View[], view: View): void {
+	const index = views.findIndex(other => other.name.toLowerCase() === view.name.toLowerCase());
+	if (index >= 0) views[index] = view;
+	else views.push(view);
+}
+
+/** What the config means for one channel: the views it can run and its field hotkeys. */
+export type ChannelSettings = {views: View[]; hotkeys: Hotkeys; problems: string[]};
+
+/**
+ * Checks the views' queries and the hotkeys against a channel's fields. A view of the file
+ * that the channel refuses is left out with a problem; a default view that does not fit the
+ * channel (no `status` field, say) is left out quietly. A refused hotkey keeps its default.
+ */
+export function settingsForChannel(loaded: LoadedConfig, fields: Field[], now = new Date()): ChannelSettings {
+	const problems: string[] = [];
+	const views: View[] = [];
+	for (const view of loaded.config.views) {
+		const parsed = parseQuery(view.query, {fields}, {now});
+		if (!isRefusal(parsed)) {
+			views.push(view);
+		} else if (loaded.fileViews.has(view.name.toLowerCase())) {
+			problems.push(loaded.problemAt(['views', loaded.fileViews.get(view.name.toLowerCase())!, 'query'], `${parsed.message}; view left out`));
+		}
+	}
+
+	const resolved = resolveHotkeys(fields, loaded.config.hotkeys);
+	for (const problem of resolved.problems) problems.push(loaded.problemAt(['hotkeys', problem.field], `${problem.message}; using the default`));
+	return {views, hotkeys: resolved.hotkeys, problems};
+}
+
+export type SaveResult = {ok: true; path: string} | {ok: false; message: string};
+
+/**
+ * Saves a view in the config file: the view of that name (any case) gets the new query, else it
+ * is added at the end of `views`. The rest of the file, comments included, stays as it was. A
+ * file with an error is left alone (the refusal says where), so nothing the person wrote is lost.
+ */
+export function saveView(name: string, query: string, file = configPath()): SaveResult {
+	const label = path.basename(file);
+	const bad = viewNameProblem(name);
+	if (bad) {
+		return {ok: false, message: `cannot save the view: ${bad}`};
+	}
+
+	const read = readConfigText(file, label);
+	if ('problem' in read) {
+		return {ok: false, message: sanitize(`cannot save the view: ${read.problem}`)};
+	}
+
+	// No file yet: it is written new (or the write says why it cannot be).
+	const text = 'text' in read ? read.text : '';
+	const parsed = readDocument(text, label);
+	if ('problems' in parsed) {
+		return {ok: false, message: sanitize(`cannot save the view until ${label} is fixed: ${parsed.problems[0]!}`)};
+	}
+
+	const {document} = parsed;
+	if (!isEmpty(document.contents) && !isMap(document.contents)) {
+		return {ok: false, message: `cannot save the view: ${label} is not a map of settings`};
+	}
+
+	if (!isMap(document.contents)) {
+		document.contents = document.createNode({});
+	}
+
+	const views = document.get('views', true);
+	const entry = document.createNode({name, query});
+	if (views === undefined || (isScalar(views) && views.value === null)) {
+		document.set('views', document.createNode([{name, query}]));
+	} else if (isSeq(views)) {
+		const existing = views.items.find(item => isMap(item) && typeof item.get('name') === 'string' && String(item.get('name')).toLowerCase() === name.toLowerCase());
+		if (isMap(existing)) existing.set('query', query);
+		else views.add(entry);
+	} else {
+		return {ok: false, message: `cannot save the view: views in ${label} is not a list`};
+	}
+
+	try {
+		writePrivateFileAtomically(file, document.toString());
+	} catch (error) {
+		return {ok: false, message: sanitize(`cannot save the view: ${label} cannot be written (${(error as Error).message})`)};
+	}
+
+	return {ok: true, path: file};
+}

@@ -1,0 +1,152 @@
+/**
+ * The `:` command line: what a line means, or a refusal naming what is allowed. Pure: the
+ * channel's fields, the view names and the day relative dates count from are given.
+ *
+ *   :BUG-0042            jump to the item with that name (an id or a unique field's value)
+ *   :sort -due           order the list (sort:±field of the query language)
+ *   :view Unassigned     switch to a view          :view save NAME   save the current query as one
+ *   :set owner ren       set a field on the marked rows, or on the row
+ *   :q  :quit            quit
+ */
+
+import {isRefusal, optionNamed, parseQuery, type Field} from '../../../store/index.js';
+import {viewNameProblem} from '../../config/schema.js';
+import {parseTyped} from '../format.js';
+import {resolveDateInput} from './dates.js';
+
+export type Command =
+	| {kind: 'nothing'}
+	| {kind: 'jump'; name: string}
+	/** `field` or `-field`. */
+	| {kind: 'sort'; sort: string}
+	| {kind: 'view'; name: string}
+	| {kind: 'saveView'; name: string}
+	/** `value` is what the store is sent: an option value, a date, a number, or null for none. */
+	| {kind: 'set'; key: string; value: unknown}
+	| {kind: 'quit'};
+
+export type CommandRefusal = {error: string};
+
+export type CommandContext = {
+	fields: Field[];
+	/** The views' names, as the tabs show them. */
+	views: string[];
+	now: Date;
+};
+
+export const COMMANDS_HELP = ':ITEM (jump, as :BUG-0042), :sort [-]FIELD, :view NAME, :view save NAME, :set FIELD VALUE, :q';
+
+const refuse = (error: string): CommandRefusal => ({error});
+
+/** Splits off the first word: `["view", "save Mine"]`. */
+function head(text: string): [string, string] {
+	const match = /^(\S+)\s*(.*)$/s.exec(text);
+	return match ? [match[1]!, match[2]!.trim()] : ['', ''];
+}
+
+/** Text as written, without a pair of double quotes around all of it. */
+const unquote = (text: string) => (text.length >= 2 && text.startsWith('"') && text.endsWith('"') ? text.slice(1, -1) : text);
+
+/** What a command line says, with or without its leading `:`. */
+export function parseCommand(line: string, context: CommandContext): Command | CommandRefusal {
+	const text = line.trim().replace(/^:\s*/, '');
+	if (text === '') {
+		return {kind: 'nothing'};
+	}
+
+	const [word, rest] = head(text);
+	switch (word.toLowerCase()) {
+		case 'q':
+		case 'quit': {
+			return rest === '' ? {kind: 'quit'} : refuse(`:${word} takes nothing after it`);
+		}
+
+		case 'sort': {
+			return sortCommand(rest, context);
+		}
+
+		case 'view': {
+			return viewCommand(rest, context);
+		}
+
+		case 'set': {
+			return setCommand(rest, context);
+		}
+
+		default: {
+			if (rest !== '') {
+				return refuse(`unknown command "${word}"; use ${COMMANDS_HELP}`);
+			}
+
+			return {kind: 'jump', name: word};
+		}
+	}
+}
+
+function sortCommand(rest: string, {fields, now}: CommandContext): Command | CommandRefusal {
+	if (rest === '' || /\s/.test(rest)) {
+		return refuse(':sort takes one field: :sort FIELD (ascending) or :sort -FIELD (descending)');
+	}
+
+	// `+due` reads as ascending, as sort:±field is written in the issue and the docs.
+	const sort = rest.replace(/^\+/, '').toLowerCase();
+	const parsed = parseQuery(`sort:${sort}`, {fields}, {now});
+	return isRefusal(parsed) ? refuse(parsed.message) : {kind: 'sort', sort};
+}
+
+function viewCommand(rest: string, {views}: CommandContext): Command | CommandRefusal {
+	const [word, name] = head(rest);
+	if (word.toLowerCase() === 'save') {
+		const saved = unquote(name);
+		if (name === '') return refuse(':view save takes a name: :view save NAME');
+		const problem = viewNameProblem(saved);
+		return problem ? refuse(problem) : {kind: 'saveView', name: saved};
+	}
+
+	const wanted = unquote(rest);
+	if (wanted === '') {
+		return refuse(`:view takes a name: :view NAME (views: ${views.join(', ')}) or :view save NAME`);
+	}
+
+	const found = views.find(view => view.toLowerCase() === wanted.toLowerCase());
+	return found === undefined ? refuse(`no view is named "${wanted}"; views: ${views.join(', ')}`) : {kind: 'view', name: found};
+}
+
+function setCommand(rest: string, {fields, now}: CommandContext): Command | CommandRefusal {
+	const [key, written] = head(rest);
+	const editable = fields.filter(field => field.type !== 'formula');
+	if (key === '' || written === '') {
+		return refuse(':set takes a field and a value: :set FIELD VALUE (none clears it)');
+	}
+
+	const field = fields.find(candidate => candidate.key === key.toLowerCase());
+	if (!field) {
+		return refuse(`${key} is not a field of this channel; fields: ${editable.map(other => other.key).join(', ')}`);
+	}
+
+	if (field.type === 'formula') {
+		return refuse(`${field.key} is a formula field, computed when read, and cannot be set`);
+	}
+
+	const text = unquote(written);
+	if (written.toLowerCase() === 'none') {
+		return {kind: 'set', key: field.key, value: field.type === 'multi_select' ? [] : null};
+	}
+
+	if (field.type === 'date') {
+		const date = resolveDateInput(text, now);
+		return date.ok ? {kind: 'set', key: field.key, value: date.date} : refuse(`${field.key}: ${date.message}`);
+	}
+
+	// Options by value or label; anything else goes to the store as typed, which refuses it
+	// naming the allowed values (source/text/refusal.ts).
+	if (field.type === 'select') {
+		return {kind: 'set', key: field.key, value: optionNamed(field, text)?.value ?? text};
+	}
+
+	if (field.type === 'multi_select' && !text.startsWith('[')) {
+		return {kind: 'set', key: field.key, value: text.split(',').map(part => optionNamed(field, part.trim())?.value ?? part.trim())};
+	}
+
+	return {kind: 'set', key: field.key, value: parseTyped(field, text)};
+}

@@ -1,0 +1,331 @@
+// config.yaml: where it is, what it sets, every problem with its line and key (and the default
+// kept for that key alone), the check against a channel, and saving a view with comments kept.
+
+import {chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {afterEach, describe, expect, it} from 'vitest';
+import {CONFIG_MAX_BYTES, configPath, loadConfig, saveView, settingsForChannel} from '../../source/config/config.js';
+import {DEFAULT_CONFIG, DEFAULT_VIEWS} from '../../source/config/schema.js';
+import {demoFields, fieldOf} from '../ui/model/demo-channel.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+	for (const dir of dirs.splice(0)) rmSync(dir, {recursive: true, force: true});
+});
+
+function folder(): string {
+	const dir = mkdtempSync(path.join(tmpdir(), 'sift-config-'));
+	dirs.push(dir);
+	return dir;
+}
+
+/** A config file holding `text` (lines joined), in a fresh folder. */
+function configFile(...lines: string[]): string {
+	const file = path.join(folder(), 'config.yaml');
+	writeFileSync(file, lines.join('\n') + '\n');
+	return file;
+}
+
+const load = (...lines: string[]) => loadConfig(configFile(...lines));
+const now = new Date(2026, 11, 2, 12);
+const ALL_KEYS = 'keys: views, hotkeys, instruction, model, timeout, theme';
+
+describe('where the file is', () => {
+	it('$XDG_CONFIG_HOME/sift/config.yaml, else ~/.config/sift/config.yaml; a relative XDG_CONFIG_HOME is ignored', () => {
+		expect(configPath({XDG_CONFIG_HOME: '/x/conf', HOME: '/home/a'})).toBe('/x/conf/sift/config.yaml');
+		expect(configPath({HOME: '/home/a'})).toBe('/home/a/.config/sift/config.yaml');
+		expect(configPath({XDG_CONFIG_HOME: 'rel', HOME: '/home/a'})).toBe('/home/a/.config/sift/config.yaml');
+		expect(configPath({XDG_CONFIG_HOME: '', HOME: '/home/a'})).toBe('/home/a/.config/sift/config.yaml');
+	});
+});
+
+describe('loading', () => {
+	it('no file, an empty file and a file of comments are the defaults, with no problems', () => {
+		const file = path.join(folder(), 'file');
+		writeFileSync(file, '');
+		for (const loaded of [loadConfig(path.join(folder(), 'none.yaml')), loadConfig(path.join(file, 'config.yaml')), load(''), load('# nothing yet', '   ')]) {
+			expect(loaded.problems).toEqual([]);
+			expect(loaded.config).toEqual(DEFAULT_CONFIG);
+		}
+
+		expect(DEFAULT_CONFIG.views.map(view => view.name)).toEqual(['Inbox', 'Unassigned', 'Follow-ups', 'All']);
+	});
+
+	it('reads every setting; a view named like a default replaces it, the others come after the defaults', () => {
+		const loaded = load(
+			'# my settings',
+			'views:',
+			'  - name: inbox',
+			'    query: status:new,triaged sort:-id',
+			'  - name: Mine',
+			'    query: {where: "owner:aiko", sort: -due}',
+			'  - name: Sorted only',
+			'    query: {sort: points}',
+			'hotkeys:',
+			'  status: S',
+			'  due: none',
+			'  area: ~',
+			'instruction: Triage the marked bugs.',
+			'model: gpt-5.2',
+			'timeout: 900',
+			'theme: mono',
+		);
+		expect(loaded.problems).toEqual([]);
+		expect(loaded.config).toEqual({
+			views: [
+				{name: 'inbox', query: 'status:new,triaged sort:-id'},
+				...DEFAULT_VIEWS.slice(1),
+				{name: 'Mine', query: 'owner:aiko sort:-due'},
+				{name: 'Sorted only', query: 'sort:points'},
+			],
+			hotkeys: {status: 'S', due: 'none', area: null},
+			instruction: 'Triage the marked bugs.',
+			model: 'gpt-5.2',
+			timeout: 900,
+			theme: 'mono',
+		});
+	});
+
+	it('a YAML error names its line and leaves the whole file out', () => {
+		const loaded = load('theme: mono', 'views:', '  - name: [unclosed', '    query: x');
+		expect(loaded.config).toEqual(DEFAULT_CONFIG);
+		expect(loaded.problems).toHaveLength(1);
+		expect(loaded.problems[0]).toMatch(/^config\.yaml line [34]: .+; using the defaults for the whole file$/);
+		expect(load('a: 1', 'a: 2').problems).toEqual([expect.stringMatching(/^config\.yaml line 2: Map keys must be unique/)]);
+	});
+
+	it('a file that is not a map of settings is the defaults', () => {
+		expect(load('- views').problems).toEqual([`config.yaml line 1: should be a map of settings (${ALL_KEYS}); using the defaults`]);
+		expect(load('just words').problems).toEqual([`config.yaml line 1: should be a map of settings (${ALL_KEYS}); using the defaults`]);
+	});
+
+	it('a file that cannot be read, or is too large, is the defaults, saying why', () => {
+		const dir = folder();
+		mkdirSync(path.join(dir, 'config.yaml'));
+		const unreadable = loadConfig(path.join(dir, 'config.yaml'));
+		expect(unreadable.config).toEqual(DEFAULT_CONFIG);
+		expect(unreadable.problems).toEqual([expect.stringMatching(/^config\.yaml cannot be read \(EISDIR: .*\); using the defaults$/)]);
+		const large = configFile(`instruction: ${'x'.repeat(CONFIG_MAX_BYTES)}`);
+		expect(loadConfig(large).problems).toEqual(['config.yaml is larger than 256 KiB; using the defaults']);
+	});
+
+	it('an unknown key is named with its line, and the rest still applies', () => {
+		const loaded = load('theme: mono', 'colour: red');
+		expect(loaded.problems).toEqual([`config.yaml line 2: unknown key 'colour' (${ALL_KEYS}); ignored`]);
+		expect(loaded.config.theme).toBe('mono');
+	});
+
+	it('each wrong setting falls back to its own default, naming line and key', () => {
+		const loaded = load(
+			'instruction: ""',
+			'model: gpt 5',
+			'timeout: 1.5',
+			'theme: dark',
+			'hotkeys:',
+			'  status: 1',
+			'  owner: w',
+		);
+		expect(loaded.problems).toEqual([
+			'config.yaml line 1: instruction: must not be empty; not set',
+			'config.yaml line 2: model: must be a model name without spaces; not set',
+			'config.yaml line 3: timeout: must be a whole number of seconds; not set',
+			'config.yaml line 4: theme: must be default or mono; using "default"',
+			'config.yaml line 6: hotkeys.status: must be one letter, or none; using the default',
+		]);
+		expect(loaded.config).toEqual({...DEFAULT_CONFIG, hotkeys: {owner: 'w'}});
+	});
+
+	it('timeouts out of range and settings of the wrong type', () => {
+		expect(load('timeout: 0').problems).toEqual(['config.yaml line 1: timeout: must be 1 second or more; not set']);
+		expect(load('timeout: 100000').problems).toEqual(['config.yaml line 1: timeout: must be at most 86400 seconds (a day); not set']);
+		expect(load('timeout: soon').problems).toEqual(['config.yaml line 1: timeout: must be a number of seconds; not set']);
+		expect(load('model: 5').problems).toEqual(['config.yaml line 1: model: must be a model name; not set']);
+		expect(load('instruction: [a]').problems).toEqual(['config.yaml line 1: instruction: must be text; not set']);
+	});
+
+	it('views and hotkeys of the wrong shape keep their defaults', () => {
+		expect(load('views: Inbox').problems).toEqual(['config.yaml line 1: views: must be a list of views, each with a name and a query; using the default views']);
+		expect(load('hotkeys: [s]').problems).toEqual(['config.yaml line 1: hotkeys: must be a map of field key to one letter (status: s); using the default hotkeys']);
+		expect(load('views: Inbox').config.views).toEqual(DEFAULT_VIEWS);
+	});
+
+	it('a wrong view is left out alone, naming its index, key and line', () => {
+		const loaded = load(
+			'views:',
+			'  - name: Good',
+			'    query: owner:ren',
+			'  - name: Odd',
+			'    qeury: owner:ren',
+			'  - query: status:new',
+			'  - name: Good',
+			'    query: owner:mika',
+			'  - name: ""',
+			'    query: x',
+			'  - name: Typed',
+			'    query: 7',
+			'  - name: Bad sort',
+			'    query: {where: x, order: due}',
+			'  - plain text',
+		);
+		expect(loaded.problems).toEqual([
+			'config.yaml line 4: views[1]: query is missing; view left out',
+			"config.yaml line 5: views[1]: unknown key 'qeury' (keys: name, query); view left out",
+			'config.yaml line 6: views[2]: name is missing; view left out',
+			"config.yaml line 7: views[3].name: 'Good' is already the name of views[0]; view left out",
+			'config.yaml line 9: views[4].name: a view name cannot be empty; view left out',
+			'config.yaml line 12: views[5].query: must be query text (status:new sort:-due), or a map of where and sort; view left out',
+			"config.yaml line 14: views[6].query: unknown key 'order' (keys: where, sort); view left out",
+			'config.yaml line 15: views[7]: Invalid input: expected object, received string; view left out',
+		]);
+		expect(loaded.config.views).toEqual([...DEFAULT_VIEWS, {name: 'Good', query: 'owner:ren'}]);
+	});
+
+	it('an alias bomb is refused, not expanded', () => {
+		const lines = ['a0: &a0 [x, x, x, x, x, x, x, x, x]'];
+		for (let level = 1; level < 10; level++) lines.push(`a${level}: &a${level} [${Array.from({length: 9}, () => `*a${level - 1}`).join(', ')}]`);
+		const loaded = load(...lines);
+		expect(loaded.problems).toEqual(['config.yaml line 1: Excessive alias count indicates a resource exhaustion attack; using the defaults']);
+		expect(loaded.config).toEqual(DEFAULT_CONFIG);
+	});
+
+	it('__proto__ is a key like any other', () => {
+		const loaded = load('__proto__: {polluted: 1}', 'hotkeys:', '  __proto__: ~', 'theme: mono');
+		expect(loaded.problems).toEqual([`config.yaml line 1: unknown key '__proto__' (${ALL_KEYS}); ignored`]);
+		expect(Object.getPrototypeOf(loaded.config.hotkeys)).toBe(Object.prototype);
+		expect(Object.keys(loaded.config.hotkeys)).toEqual(['__proto__']);
+		expect(loaded.config.theme).toBe('mono');
+		expect(settingsForChannel(loaded, demoFields, now).problems).toEqual([expect.stringMatching(/^config\.yaml line 3: hotkeys\.__proto__: "__proto__" is not a field of this channel/)]);
+	});
+
+	it('what it quotes from the file is made safe for the terminal', () => {
+		const loaded = load('"col\\u001b[31mour": red');
+		expect(loaded.problems[0]).toContain("unknown key 'col␛[31mour'");
+		expect(loaded.problems.join('')).not.toContain('\u001b');
+	});
+});
+
+describe('against a channel', () => {
+	it('a view whose query the channel refuses is left out, with the line and the parser\'s words', () => {
+		const loaded = load('views:', '  - name: Sev', '    query: severity:s1', '  - name: Typo', '    query: sevrity:s1 sort:-due');
+		const settings = settingsForChannel(loaded, demoFields, now);
+		expect(settings.problems).toEqual(['config.yaml line 5: views[1].query: sevrity is not a field of this channel; known: ticket, title, description, status, owner, severity, points, area, due, reporter, has, sort; view left out']);
+		expect(settings.views.map(view => view.name)).toEqual(['Inbox', 'Unassigned', 'Follow-ups', 'All', 'Sev']);
+	});
+
+	it('every default view fits the demo channel; one that does not fit another channel is left out quietly', () => {
+		expect(settingsForChannel(load(''), demoFields, now)).toEqual({views: DEFAULT_VIEWS, hotkeys: {status: 's', owner: 'o', severity: 'v', points: 'p', area: 'a', due: 'd'}, problems: []});
+		const notes = [fieldOf({key: 'note', type: 'text'}), fieldOf({key: 'owner', type: 'select', config: {options: [{value: 'a', label: 'A'}]}})];
+		const settings = settingsForChannel(load(''), notes, now);
+		expect(settings.views.map(view => view.name)).toEqual(['Follow-ups', 'All']);
+		expect(settings.problems).toEqual([]);
+	});
+
+	it('a file view replacing a default is checked like any file view', () => {
+		const settings = settingsForChannel(load('views:', '  - name: Inbox', '    query: stat:new'), demoFields, now);
+		expect(settings.problems).toEqual([expect.stringMatching(/^config\.yaml line 3: views\[0\]\.query: stat is not a field of this channel; known: /)]);
+		expect(settings.views.map(view => view.name)).toEqual(['Unassigned', 'Follow-ups', 'All']);
+	});
+
+	it('hotkeys are resolved for the channel; a refused one names its line and keeps the default', () => {
+		const settings = settingsForChannel(load('hotkeys:', '  owner: w', '  status: e', '  sevrity: x'), demoFields, now);
+		expect(settings.hotkeys).toEqual({owner: 'w', status: 's', severity: 'v', points: 'p', area: 'a', due: 'd'});
+		expect(settings.problems).toEqual([
+			'config.yaml line 3: hotkeys.status: e is already the list\'s key to edit a field of the row; using the default',
+			'config.yaml line 4: hotkeys.sevrity: "sevrity" is not a field of this channel; fields: ticket, title, description, status, owner, severity, points, area, due, reporter; using the default',
+		]);
+	});
+});
+
+describe('saving a view', () => {
+	const mode = (file: string) => statSync(file).mode & 0o777;
+
+	it('creates the file and its folders, private, and loading finds the view', () => {
+		const file = path.join(folder(), 'conf', 'sift', 'config.yaml');
+		expect(saveView('Sev one', 'severity:s1 sort:-due', file)).toEqual({ok: true, path: file});
+		expect(readFileSync(file, 'utf8')).toBe('views:\n  - name: Sev one\n    query: severity:s1 sort:-due\n');
+		expect(mode(file)).toBe(0o600);
+		expect(mode(path.dirname(file))).toBe(0o700);
+		expect(loadConfig(file).config.views.at(-1)).toEqual({name: 'Sev one', query: 'severity:s1 sort:-due'});
+	});
+
+	it('keeps comments and layout; a view of that name (any case) gets the new query, else one is added', () => {
+		const file = configFile('# my settings', 'theme: mono # no colours', 'views:', '  # the ones I use', '  - name: Mine', '    query: owner:aiko # mine', 'model: gpt-5.2');
+		expect(saveView('mine', '-owner:none sort:-due', file).ok).toBe(true);
+		expect(saveView('Blockers', 'severity:s1', file).ok).toBe(true);
+		expect(readFileSync(file, 'utf8')).toBe([
+			'# my settings',
+			'theme: mono # no colours',
+			'views:',
+			'  # the ones I use',
+			'  - name: Mine',
+			'    query: -owner:none sort:-due # mine',
+			'  - name: Blockers',
+			'    query: severity:s1',
+			'model: gpt-5.2',
+			'',
+		].join('\n'));
+		expect(loadConfig(file).problems).toEqual([]);
+	});
+
+	it('adds views to a file without them, and saves a default view\'s name as an override', () => {
+		const file = configFile('theme: mono');
+		expect(saveView('Inbox', 'status:new,triaged', file).ok).toBe(true);
+		expect(readFileSync(file, 'utf8')).toBe('theme: mono\nviews:\n  - name: Inbox\n    query: status:new,triaged\n');
+		expect(loadConfig(file).config.views[0]).toEqual({name: 'Inbox', query: 'status:new,triaged'});
+		const empty = configFile('views:');
+		expect(saveView('All open', '', empty).ok).toBe(true);
+		expect(loadConfig(empty).config.views.at(-1)).toEqual({name: 'All open', query: ''});
+	});
+
+	it('makes an existing file private and replaces it whole, leaving no temporary file', () => {
+		const file = configFile('theme: mono');
+		chmodSync(file, 0o644);
+		expect(saveView('A', 'owner:ren', file).ok).toBe(true);
+		expect(mode(file)).toBe(0o600);
+		expect(readdirSync(path.dirname(file))).toEqual(['config.yaml']);
+	});
+
+	it('follows a symlink, so a dotfiles link stays a link', () => {
+		const target = configFile('theme: mono');
+		const link = path.join(folder(), 'config.yaml');
+		symlinkSync(target, link);
+		expect(saveView('A', 'owner:ren', link).ok).toBe(true);
+		expect(readFileSync(target, 'utf8')).toContain('name: A');
+		expect(readFileSync(link, 'utf8')).toBe(readFileSync(target, 'utf8'));
+	});
+
+	it('refuses a bad name, and leaves the file alone', () => {
+		const file = configFile('theme: mono');
+		expect(saveView(' ', 'x', file)).toEqual({ok: false, message: 'cannot save the view: a view name cannot be empty'});
+		expect(saveView('a\nb', 'x', file)).toEqual({ok: false, message: 'cannot save the view: a view name cannot hold control characters'});
+		expect(readFileSync(file, 'utf8')).toBe('theme: mono\n');
+	});
+
+	it('refuses to touch a file with an error, or of another shape, saying where', () => {
+		const broken = configFile('theme: mono', 'views: [unclosed');
+		const result = saveView('A', 'x', broken);
+		expect(result.ok).toBe(false);
+		expect(!result.ok && result.message).toMatch(/^cannot save the view until config\.yaml is fixed: config\.yaml line \d: /);
+		expect(readFileSync(broken, 'utf8')).toBe('theme: mono\nviews: [unclosed\n');
+		expect(saveView('A', 'x', configFile('- a list'))).toEqual({ok: false, message: 'cannot save the view: config.yaml is not a map of settings'});
+		expect(saveView('A', 'x', configFile('views: Inbox'))).toEqual({ok: false, message: 'cannot save the view: views in config.yaml is not a list'});
+	});
+
+	it('says so when the file cannot be read or written', () => {
+		const dir = folder();
+		mkdirSync(path.join(dir, 'config.yaml'));
+		const unreadable = saveView('A', 'x', path.join(dir, 'config.yaml'));
+		expect(!unreadable.ok && unreadable.message).toMatch(/^cannot save the view: config\.yaml cannot be read \(EISDIR/);
+		const blocked = path.join(folder(), 'file');
+		writeFileSync(blocked, '');
+		const unwritable = saveView('A', 'x', path.join(blocked, 'config.yaml'));
+		expect(!unwritable.ok && unwritable.message).toMatch(/^cannot save the view: config\.yaml cannot be written \(/);
+		expect(existsSync(path.join(blocked, 'config.yaml'))).toBe(false);
+	});
+
+	it('refuses a file too large to read', () => {
+		const file = configFile(`instruction: ${'x'.repeat(CONFIG_MAX_BYTES)}`);
+		expect(saveView('A', 'x', file)).toEqual({ok: false, message: 'cannot save the view: config.yaml is larger than 256 KiB'});
+	});
+});
