@@ -82,14 +82,8 @@ class Wire {
 	}
 }
 
-/** Words as a value the way a person types them on a command line: JSON when it parses, else text. */
-function asTyped(words: string): unknown {
-	try {
-		return JSON.parse(words) as unknown;
-	} catch {
-		return words;
-	}
-}
+/** A person's words as sent without a schema: a whole number as a number, anything else as written. */
+const asTyped = (words: string): unknown => (/^\d+$/.test(words) ? Number(words) : words);
 
 /** The wished values as each agent first sends them. */
 function firstValues(kind: AgentKind, description: string, current: Values, schema: SchemaField[] | undefined): Values {

@@ -26,9 +26,14 @@ export async function benchAgentPages(): Promise<Row[]> {
 		const pageText = await tool('list_record_items', {record_channel_id: 'bugs'});
 		const agentPage = JSON.parse(pageText) as {schema: unknown[]; items: Array<{id: string; preview: Record<string, unknown>}>; latest_sequence: number};
 		const storePage = store.listPage('bugs');
-		// On the demo data no preview holds an empty or over-long value, so the full page's previews
-		// are byte for byte what the tool returned before previews were compacted.
-		const untouched = storePage.items.every(item => Object.values(item.preview).every(value => value !== null && JSON.stringify(value).length <= 122));
+		// When the page's items store no empty value and no shown value over 120 characters, the
+		// full page's previews are byte for byte what the tool returned before previews were compacted.
+		const shown = storePage.schema.filter(field => !field.config.long && field.type !== 'json');
+		const stored = store.db.prepare('SELECT data FROM items WHERE id = ?');
+		const untouched = storePage.items.every(item => {
+			const values = JSON.parse((stored.get(item.id) as {data: string}).data) as Record<string, unknown>;
+			return shown.every(field => values[field.key] !== null && (values[field.key] === undefined || JSON.stringify(values[field.key]) === JSON.stringify(item.preview[field.key])));
+		});
 
 		// The pass: every id, and the sequence the first page reported.
 		const ids: string[] = [];

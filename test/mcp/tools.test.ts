@@ -3,6 +3,7 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterAll, afterEach, beforeEach, describe, expect, it} from 'vitest';
 import type {Tool} from '@modelcontextprotocol/sdk/types.js';
+import {agentField} from '../../source/mcp/agent-shapes.js';
 import {openStore, type Store} from '../../store/index.js';
 import {callerFor, connectInProcess, jsonOf, makeDatabase, RUN_ID, snapshot, textOf, type Caller} from './fixtures.js';
 
@@ -177,6 +178,12 @@ describe('happy paths', () => {
 		const full = store.listPage('bugs', {limit: 1}).schema.find(field => field.key === 'severity')!;
 		expect(full).toMatchObject({is_required: false, is_unique: false});
 		expect(full.config.options![0]).toEqual({value: 's1', label: 'S1 Critical', color: 'red'});
+	});
+
+	it('the agent form of a field drops config keys set to false and keeps every other setting', () => {
+		expect(agentField({key: 'n', label: 'N', type: 'number', is_required: false, is_unique: true, config: {min: 0, integer: false}})).toEqual({key: 'n', label: 'N', type: 'number', is_unique: true, config: {min: 0}});
+		expect(agentField({key: 'notes', label: 'Notes', type: 'text', is_required: false, is_unique: false, config: {long: false}})).toEqual({key: 'notes', label: 'Notes', type: 'text'});
+		expect(agentField({key: 'price', label: 'Price', type: 'currency', is_required: true, is_unique: false, config: {currency: 'EUR', max: 0}})).toEqual({key: 'price', label: 'Price', type: 'currency', is_required: true, config: {currency: 'EUR', max: 0}});
 	});
 
 	it('list_record_items previews leave out empty values', async () => {
