@@ -3,17 +3,19 @@ import type {Db} from './database.js';
 import {invalidArgument, quote, StoreError} from './errors.js';
 import {allowedOf} from './fields/index.js';
 import {isPlainObject} from './fields/spec.js';
-import {computeFormulas, parseStored, seqOfItemId, type ItemRow} from './items.js';
+import {parseStored, seqOfItemId, type ItemRow} from './items.js';
+import {previewOf} from './previews.js';
 import {latestSequence} from './events.js';
 import {decodeCursor, encodeCursor, type Cursor} from './query/cursor.js';
 import {isRefusal, parseQuery} from './query/parse.js';
 import {countStatement, orderOf, pageStatements, whereSql, type Position} from './query/sqlite.js';
 import {DEFAULT_SORT, sortName, type Query, type Term} from './query/types.js';
-import {cutCodePoints} from './text.js';
-import type {Channel, Field, ItemPreview, Page, Values} from './types.js';
+import type {Channel, Field, ItemPreview, Page} from './types.js';
+
+// Both backends build pages with the one preview definition.
+export {PREVIEW_TEXT_LENGTH, previewOf} from './previews.js';
 
 export const PAGE_LIMIT = 50;
-export const PREVIEW_TEXT_LENGTH = 120;
 const MAX_QUERY_LENGTH = 2000;
 
 export type PageQuery = {
@@ -35,34 +37,6 @@ export type PageQuery = {
 	/** The moment relative dates in `where` count from (default: now). */
 	now?: Date;
 };
-/** A text value for a preview: cut to 120 characters, with an ellipsis so the cut shows. */
-const cut = (text: string) => cutCodePoints(text, PREVIEW_TEXT_LENGTH);
-
-function previewValue(field: Field, value: unknown): unknown {
-	if (typeof value === 'string' && (field.type === 'text' || field.type === 'url')) {
-		return cut(value);
-	}
-
-	return value;
-}
-
-/** Previews leave out long text and JSON blobs; everything else is shown, text cut short. */
-export function previewOf(channel: LoadedChannel, stored: Values, createdAt: string): Values {
-	const formulas = computeFormulas(channel, stored, createdAt);
-	const preview: Values = {};
-	for (const field of channel.fields) {
-		if (field.config.long || field.type === 'json') {
-			continue;
-		}
-
-		const value = field.type === 'formula' ? formulas[field.key] : stored[field.key];
-		if (value !== undefined) {
-			preview[field.key] = previewValue(field, value);
-		}
-	}
-
-	return preview;
-}
 
 /** `filter` as query terms: equality on select (exact option values) and boolean fields. */
 function filterTerms(channel: LoadedChannel, filter: unknown): Term[] {

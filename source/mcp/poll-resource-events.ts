@@ -2,6 +2,7 @@ import type {McpServer} from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
 import {EVENT_PAGE_LIMIT} from '../../store/index.js';
 import {idArgument, MAX_ID_LENGTH, wholeNumber} from './bounds.js';
+import {agentEventPage} from './agent-shapes.js';
 import {runTool, type ToolContext} from './results.js';
 import {eventOutput} from './schemas.js';
 
@@ -24,7 +25,8 @@ export function registerPollResourceEvents(server: McpServer, context: ToolConte
 	server.registerTool(POLL_RESOURCE_EVENTS, {
 		title: 'Poll resource events',
 		description: [
-			'Returns the changes to a granted channel after a sequence number, oldest first: each event has sequence (gap-free, 1, 2, 3, ...), type (item.created, item.updated, item.deleted), item_id, version, actor (kind human, agent or import, and run_id) and changes {key: {from, to}}.',
+			'Returns the changes to a granted channel after a sequence number, oldest first: each event has sequence (gap-free, 1, 2, 3, ...), type (item.created, item.updated, item.deleted), item_id, version, actor (kind human, agent or import, and run_id) and, for item.updated, changed: the keys of the fields that changed.',
+			'Events say what changed, not the values: read_record_item gives an item\'s current values.',
 			`after_sequence is a whole number 0 or greater (default 0); limit a whole number from 1 to ${EVENT_PAGE_LIMIT} (default ${EVENT_PAGE_LIMIT}).`,
 			'Keep next_after_sequence as your cursor; has_more says whether to poll again right away.',
 		].join(' '),
@@ -33,6 +35,6 @@ export function registerPollResourceEvents(server: McpServer, context: ToolConte
 		annotations: {readOnlyHint: true, openWorldHint: false},
 	}, args => runTool(context, POLL_RESOURCE_EVENTS, () => {
 		const channelId = context.grants.check(args.resource_id);
-		return context.store.pollEvents(channelId, {afterSequence: args.after_sequence, limit: args.limit});
+		return agentEventPage(context.store.pollEvents(channelId, {afterSequence: args.after_sequence, limit: args.limit}));
 	}));
 }

@@ -13,13 +13,14 @@ export const itemOutput = z.looseObject({
 	values: values.describe('Every stored value plus computed formula fields. Select fields hold option values, not labels.'),
 });
 
+/** A field in its agent form (agent-shapes.ts): what is false or empty is left out. */
 export const fieldOutput = z.looseObject({
 	key: z.string(),
 	label: z.string(),
 	type: z.string(),
-	is_required: z.boolean(),
-	is_unique: z.boolean(),
-	config: z.record(z.string(), z.unknown()).describe('Per type: max_length; min, max, integer; options [{value, label, color}]; max_stars; channel_id; expression.'),
+	is_required: z.literal(true).optional().describe('Present (true) only when the field must hold a value.'),
+	is_unique: z.literal(true).optional().describe('Present (true) only when no two items may hold the same value.'),
+	config: z.record(z.string(), z.unknown()).optional().describe('Present only when set. Per type: max_length, long; min, max, integer; options [{value, label}]; currency; max_stars; channel_id; expression.'),
 });
 
 export const actorOutput = z.looseObject({kind: z.string(), run_id: z.string().optional()});
@@ -30,6 +31,5 @@ export const eventOutput = z.looseObject({
 	item_id: z.string(),
 	version: z.number().int(),
 	actor: actorOutput,
-	changes: z.record(z.string(), z.looseObject({from: z.unknown(), to: z.unknown()})),
-	at: z.string(),
+	changed: z.array(z.string()).optional().describe('item.updated only: the keys of the fields that changed (read the item for their values).'),
 });

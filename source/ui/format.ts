@@ -160,19 +160,8 @@ export function chooseColumns(fields: Field[], width: number, gap = 1): Column[]
 	return columns;
 }
 
-const PREVIEW_CUT = 120;
-
-/** A list row's preview from a full item, as the store's pages make it (no long text, text cut). */
-export function previewFromValues(fields: Field[], values: Record<string, unknown>): Record<string, unknown> {
-	const preview: Record<string, unknown> = {};
-	for (const field of shortFields(fields)) {
-		const value = values[field.key];
-		if (value === undefined || value === null) continue;
-		preview[field.key] = typeof value === 'string' && value.length > PREVIEW_CUT ? `${value.slice(0, PREVIEW_CUT - 1)}…` : value;
-	}
-
-	return preview;
-}
+/** A list row's preview from a full item, exactly as the store's pages make it. */
+export {previewValues as previewFromValues} from '../../store/index.js';
 
 /** The field that names a record in messages: a unique text field (a ticket), else none. */
 export const nameField = (fields: Field[]) => fields.find(field => field.type === 'text' && field.is_unique && !field.config.long);

@@ -2,6 +2,8 @@
 // sequence and prints its table. Not part of `npm test`; nothing here is a timed test.
 //   --quick   smaller sizes and fewer repetitions, for a fast sanity run.
 
+import {benchAgentEconomy} from './agent-economy.js';
+import {benchAgentPages} from './agent-pages.js';
 import {benchPgStore} from './pg-store.js';
 import {benchRunner} from './runner.js';
 import {benchStart} from './start.js';
@@ -25,6 +27,11 @@ benchPagingUnderChange();
 benchCatchingUp();
 benchStaleVersions();
 benchPageLatency(quick);
+
+// Agents (docs/reference.md#agent-tools): what an agent reads per page and per catch-up poll, and
+// what scripted agents achieve through the MCP tools as rejections lose detail.
+await benchAgentPages();
+await benchAgentEconomy();
 
 // The query language (docs/reference.md#query-language): sorted and filtered pages at depth, and what each index costs a write.
 benchQueryLatency(quick);

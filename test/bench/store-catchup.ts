@@ -3,7 +3,7 @@
 // first page of the pass.
 
 import type {Page} from '../../store/index.js';
-import {cleanScratch, freshBugStore, human, printTable, seeded, type Row} from './support.js';
+import {cleanScratch, freshBugStore, peopleMeanwhile, printTable, seeded, type Row} from './support.js';
 
 export function benchCatchingUp(): Row[] {
 	const store = freshBugStore(400);
@@ -23,22 +23,7 @@ export function benchCatchingUp(): Row[] {
 		beforeId = page.next_before_id;
 	} while (beforeId !== null);
 
-	// What people do meanwhile: 30 edits and 3 deletes of distinct items, 12 creates.
-	const pool = [...versions.keys()];
-	const pick = () => pool.splice(Math.floor(random() * pool.length), 1)[0]!;
-	for (let n = 0; n < 30; n++) {
-		const itemId = pick();
-		const title = store.readItem('bugs', itemId).values.title as string;
-		store.editItem({channelId: 'bugs', itemId, values: {title: `${title.slice(0, 180)} (edited)`}, actor: human});
-	}
-
-	for (let n = 0; n < 12; n++) {
-		store.createItem('bugs', {ticket: `LATE-${n}`, title: `filed later ${n}`}, human);
-	}
-
-	for (let n = 0; n < 3; n++) {
-		store.deleteItem('bugs', pick(), human);
-	}
+	peopleMeanwhile(store, [...versions.keys()], random);
 
 	// A: list every page again and compare versions.
 	let listCalls = 0;

@@ -111,3 +111,25 @@ export function cachedBugDatabase(count: number, seed = 1): {path: string; impor
 
 export const human = {kind: 'human'} as const;
 export const agent = (runId = 'bench') => ({kind: 'agent', run_id: runId}) as const;
+
+/**
+ * What people do while a reader is away (the catch-up benches): 30 title edits and 3 deletes of
+ * distinct items picked from `ids`, and 12 creates: 45 changes.
+ */
+export function peopleMeanwhile(store: Store, ids: string[], random: () => number): void {
+	const pool = [...ids];
+	const pick = () => pool.splice(Math.floor(random() * pool.length), 1)[0]!;
+	for (let n = 0; n < 30; n++) {
+		const itemId = pick();
+		const title = store.readItem('bugs', itemId).values.title as string;
+		store.editItem({channelId: 'bugs', itemId, values: {title: `${title.slice(0, 180)} (edited)`}, actor: human});
+	}
+
+	for (let n = 0; n < 12; n++) {
+		store.createItem('bugs', {ticket: `LATE-${n}`, title: `filed later ${n}`}, human);
+	}
+
+	for (let n = 0; n < 3; n++) {
+		store.deleteItem('bugs', pick(), human);
+	}
+}

@@ -3,6 +3,7 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterAll, afterEach, beforeEach, describe, expect, it} from 'vitest';
 import type {Tool} from '@modelcontextprotocol/sdk/types.js';
+import {agentField} from '../../source/mcp/agent-shapes.js';
 import {openStore, type Store} from '../../store/index.js';
 import {callerFor, connectInProcess, jsonOf, makeDatabase, RUN_ID, snapshot, textOf, type Caller} from './fixtures.js';
 
@@ -143,7 +144,7 @@ describe('happy paths', () => {
 			const page = jsonOf(result);
 			expect(result.structuredContent).toEqual(page);
 			const status = page.schema.find((field: {key: string}) => field.key === 'status');
-			expect(status.config.options).toContainEqual(expect.objectContaining({value: 'in_progress', label: 'In progress'}));
+			expect(status.config.options).toContainEqual({value: 'in_progress', label: 'In progress'});
 			expect(page.latest_sequence).toBe(30);
 			for (const item of page.items) {
 				expect(item.version).toBe(1);
@@ -160,6 +161,40 @@ describe('happy paths', () => {
 		expect(seen).toHaveLength(30);
 		expect(new Set(seen).size).toBe(30);
 		expect([...seen].sort().reverse()).toEqual(seen);
+	});
+
+	it('list_record_items gives the agent the schema without screen-only config or defaults; the store keeps the full schema', async () => {
+		const {schema} = jsonOf(await call('list_record_items', {record_channel_id: 'bugs', limit: 1}));
+		const byKey = Object.fromEntries(schema.map((field: {key: string}) => [field.key, field]));
+		expect(schema.map((field: {key: string}) => field.key)).toEqual(store.getChannel('bugs').fields.map(field => field.key));
+		expect(byKey.ticket).toEqual({key: 'ticket', label: 'Ticket', type: 'text', is_required: true, is_unique: true, config: {max_length: 32}});
+		expect(byKey.title).toEqual({key: 'title', label: 'Title', type: 'text', is_required: true, config: {max_length: 200}});
+		expect(byKey.points).toEqual({key: 'points', label: 'Points', type: 'number', config: {min: 0, max: 13, integer: true}});
+		expect(byKey.due).toEqual({key: 'due', label: 'Due', type: 'date'});
+		expect(byKey.severity.config.options).toEqual([
+			{value: 's1', label: 'S1 Critical'}, {value: 's2', label: 'S2 Major'}, {value: 's3', label: 'S3 Minor'}, {value: 's4', label: 'S4 Trivial'},
+		]);
+		// What the TUI and the command line read: every flag, every colour.
+		const full = store.listPage('bugs', {limit: 1}).schema.find(field => field.key === 'severity')!;
+		expect(full).toMatchObject({is_required: false, is_unique: false});
+		expect(full.config.options![0]).toEqual({value: 's1', label: 'S1 Critical', color: 'red'});
+	});
+
+	it('the agent form of a field drops config keys set to false and keeps every other setting', () => {
+		expect(agentField({key: 'n', label: 'N', type: 'number', is_required: false, is_unique: true, config: {min: 0, integer: false}})).toEqual({key: 'n', label: 'N', type: 'number', is_unique: true, config: {min: 0}});
+		expect(agentField({key: 'notes', label: 'Notes', type: 'text', is_required: false, is_unique: false, config: {long: false}})).toEqual({key: 'notes', label: 'Notes', type: 'text'});
+		expect(agentField({key: 'price', label: 'Price', type: 'currency', is_required: true, is_unique: false, config: {currency: 'EUR', max: 0}})).toEqual({key: 'price', label: 'Price', type: 'currency', is_required: true, config: {currency: 'EUR', max: 0}});
+	});
+
+	it('list_record_items previews leave out empty values', async () => {
+		const item = store.listPage('bugs').items.find(candidate => candidate.preview.owner !== undefined && candidate.preview.points !== undefined)!;
+		store.editItem({channelId: 'bugs', itemId: item.id, values: {owner: null, points: null}, actor: {kind: 'human'}});
+		expect(store.readItem('bugs', item.id).values).toMatchObject({owner: null, points: null});
+		const {items} = jsonOf(await call('list_record_items', {record_channel_id: 'bugs'}));
+		const preview = items.find((candidate: {id: string}) => candidate.id === item.id).preview;
+		expect(preview).not.toHaveProperty('owner');
+		expect(preview).not.toHaveProperty('points');
+		expect(preview).toMatchObject({ticket: item.preview.ticket, status: item.preview.status});
 	});
 
 	it('list_record_items defaults to 50 and filters on select values', async () => {
@@ -193,18 +228,34 @@ describe('happy paths', () => {
 
 		const events = jsonOf(await call('poll_resource_events', {resource_type: 'record_channel', resource_id: 'bugs', after_sequence: 30}));
 		expect(events).toMatchObject({next_after_sequence: 31, has_more: false});
-		expect(events.events).toEqual([expect.objectContaining({
+		// What changed, not the values: the agent reads the item for those.
+		expect(events.events).toEqual([{
 			sequence: 31,
 			type: 'item.updated',
 			item_id: item.id,
 			version: 2,
 			actor: {kind: 'agent', run_id: RUN_ID},
-			changes: {
-				status: {from: item.values.status, to: values.status},
-				owner: {from: item.values.owner, to: values.owner},
-				points: {from: item.values.points, to: values.points},
-			},
-		})]);
+			changed: ['status', 'owner', 'points'],
+		}]);
+		// The store's own log keeps the full from/to.
+		expect(store.pollEvents('bugs', {afterSequence: 30}).events[0]!.changes).toEqual({
+			status: {from: item.values.status, to: values.status},
+			owner: {from: item.values.owner, to: values.owner},
+			points: {from: item.values.points, to: values.points},
+		});
+	});
+
+	it('poll_resource_events: creates and deletes name no keys, updates name exactly the keys that changed', async () => {
+		const [newer, older] = store.listPage('bugs').items.filter(candidate => candidate.preview.points !== undefined);
+		store.editItem({channelId: 'bugs', itemId: newer!.id, values: {title: 'retitled', points: null}, actor: {kind: 'human'}});
+		const created = store.createItem('bugs', {ticket: 'LATE-1', title: 'filed later'}, {kind: 'human'});
+		store.deleteItem('bugs', older!.id, {kind: 'human'});
+		const polled = jsonOf(await call('poll_resource_events', {resource_type: 'record_channel', resource_id: 'bugs', after_sequence: 30}));
+		expect(polled.events).toEqual([
+			{sequence: 31, type: 'item.updated', item_id: newer!.id, version: 2, actor: {kind: 'human'}, changed: ['title', 'points']},
+			{sequence: 32, type: 'item.created', item_id: created.item.id, version: 1, actor: {kind: 'human'}},
+			{sequence: 33, type: 'item.deleted', item_id: older!.id, version: 2, actor: {kind: 'human'}},
+		]);
 	});
 
 	it('poll_resource_events pages with after_sequence and limit, default from the start', async () => {

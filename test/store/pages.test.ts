@@ -2,7 +2,7 @@
 // equality filters on select and boolean fields, previews, the schema and latest_sequence.
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {openStore, PAGE_LIMIT, PREVIEW_TEXT_LENGTH, type Store} from '../../store/index.js';
+import {openStore, PAGE_LIMIT, PREVIEW_TEXT_LENGTH, previewValues, type Field, type Store} from '../../store/index.js';
 import {mulberry32} from '../../demo-data/generate.js';
 import {cleanTempDirs, human, kitChannel, kitStore, refusal} from './helpers.js';
 
@@ -150,6 +150,32 @@ describe('previews and page metadata', () => {
 		expect(preview).toMatchObject({title: 'short', points: 2, status: 'new', done: false, age_days: 0, double_points: 4});
 		// The full read still has it all.
 		expect(store.readItem('kit', created.item.id).values).toMatchObject({summary: long, notes: 'a long note', meta: {x: 1}});
+	});
+
+	it('previews leave out empty values and cut every value to 120 characters, not only text', () => {
+		const store = kitStore();
+		const reporter = `${'r'.repeat(130)}@example.com`;
+		const attachment = {name: `${'n'.repeat(100)}.pdf`, url: `https://example.com/${'u'.repeat(150)}`};
+		const {item} = store.createItem('kit', {title: 'cut', summary: null, reporter, attachment, points: null, tags: ['ui', 'api']}, human);
+		const {preview} = store.listPage('kit').items[0]!;
+		expect(preview).not.toHaveProperty('summary');
+		expect(preview).not.toHaveProperty('points');
+		expect(preview.reporter).toBe(`${'r'.repeat(PREVIEW_TEXT_LENGTH - 1)}…`);
+		// A file's name and url share the 120 characters.
+		expect(preview.attachment).toEqual({name: `${'n'.repeat(59)}…`, url: `https://example.com/${'u'.repeat(39)}…`});
+		expect(preview.tags).toEqual(['ui', 'api']);
+		expect(store.readItem('kit', item.id).values).toMatchObject({summary: null, reporter, attachment, points: null});
+	});
+
+	it('a list longer than 120 characters keeps the entries that fit, then "…"', () => {
+		const options = Array.from({length: 20}, (_, index) => ({value: `option_number_${index}`, label: `Option ${index}`}));
+		const fields: Field[] = [{key: 'tags', label: 'Tags', type: 'multi_select', is_required: false, is_unique: false, config: {options}}];
+		const all = options.map(option => option.value);
+		const {tags} = previewValues(fields, {tags: all}) as {tags: string[]};
+		expect(JSON.stringify(tags).length).toBeLessThanOrEqual(PREVIEW_TEXT_LENGTH);
+		expect(tags.at(-1)).toBe('…');
+		expect(tags.slice(0, -1)).toEqual(all.slice(0, tags.length - 1));
+		expect(previewValues(fields, {tags: all.slice(0, 3)})).toEqual({tags: all.slice(0, 3)});
 	});
 
 	it('latest_sequence is read in the same snapshot as the items, even when another process commits in between', () => {

@@ -117,9 +117,9 @@ describe('numbers JSON cannot hold are refused, showing what was written', () =>
 			{key: 'times', label: 'Times', type: 'formula', config: {expression: 'n * n * n'}},
 		]}, items: [{values: {n: 1e200}}]});
 		const item = store.listPage('f').items[0]!;
-		const expected = {n: 1e200, literal: null, big: null, times: null};
-		expect(item.preview).toEqual(expected);
-		expect(store.readItem('f', item.id).values).toEqual(expected);
+		// A preview leaves empty values out; the full read shows them as null.
+		expect(item.preview).toEqual({n: 1e200});
+		expect(store.readItem('f', item.id).values).toEqual({n: 1e200, literal: null, big: null, times: null});
 		store.close();
 	});
 });
