@@ -1,10 +1,9 @@
 import {Grants, StoreError, type Actor} from '../../store/index.js';
+import {CallQueue} from '../mcp/call-queue.js';
 import {createSiftServer} from '../mcp/server.js';
 import {isProcessAlive} from '../codex/group.js';
 import {StdioLineTransport} from '../mcp/stdio-transport.js';
-import {databasePath, openExistingSyncStore, wholeNumber} from './common.js';
-import {reapAbandonedRuns} from '../codex/reap.js';
-import {SqliteAsyncStore} from '../../store/index.js';
+import {wholeNumber, withStore} from './common.js';
 import {UsageError, type Command} from './context.js';
 
 const ACTOR_KINDS = ['agent', 'human'] as const;
@@ -32,18 +31,17 @@ const command: Command = async context => {
 
 	const ownerPid = wholeNumber(context.flags.ownerPid, '--owner-pid', 1);
 
-	const store = openExistingSyncStore(context);
-	try {
-		await reapAbandonedRuns(new SqliteAsyncStore(store), context.env);
-		const known = new Set(store.listChannelNames().map(channel => channel.id));
+	return withStore(context, async store => {
+		const known = new Set((await store.listChannelNames()).map(channel => channel.id));
 		const missing = grants.filter(id => !known.has(id));
 		if (missing.length > 0) {
-			throw new StoreError({error: 'not_found', message: `--grant names ${missing.map(id => JSON.stringify(id)).join(', ')}, not a channel of ${databasePath(context)}; channels: ${[...known].join(', ') || 'none'}`});
+			throw new StoreError({error: 'not_found', message: `--grant names ${missing.map(id => JSON.stringify(id)).join(', ')}, not a channel of ${store.location}; channels: ${[...known].join(', ') || 'none'}`});
 		}
 
 		const actor: Actor = runId === undefined ? {kind: kind as Actor['kind']} : {kind: kind as Actor['kind'], run_id: runId};
 		const log = (line: string) => context.stderr.write(`${line}\n`);
-		const server = createSiftServer({store, grants: new Grants(grants), actor, log});
+		const calls = new CallQueue();
+		const server = createSiftServer({store, grants: new Grants(grants), actor, log, calls});
 		const stdinClosed = new Promise<void>(resolve => {
 			process.stdin.once('end', resolve);
 			process.stdin.once('close', resolve);
@@ -52,18 +50,19 @@ const command: Command = async context => {
 		transport.onerror = error => log(`sift mcp: transport error: ${error.message}`);
 		await server.connect(transport);
 		const owner = ownerPid === undefined ? undefined : watchOwner(ownerPid, transport);
-		log(`sift mcp: serving ${databasePath(context)} (grants: ${grants.join(', ')}; actor: ${kind}${runId === undefined ? '' : `, run ${runId}`}${ownerPid === undefined ? '' : `; owner ${ownerPid}`})`);
+		// The location, never the URL as given: it may carry a password.
+		log(`sift mcp: serving ${store.location} (grants: ${grants.join(', ')}; actor: ${kind}${runId === undefined ? '' : `, run ${runId}`}${ownerPid === undefined ? '' : `; owner ${ownerPid}`})`);
 		const ownerGone = await Promise.race([stdinClosed.then(() => false), owner?.gone ?? new Promise<never>(() => undefined)]);
 		owner?.dispose();
+		// Closing aborts the calls still waiting their turn; the one running finishes before the store closes.
 		await server.close();
+		await calls.idle();
 		if (!ownerGone) return 0;
 		log(`sift mcp: the sift that started this server (pid ${ownerPid}) is gone; no more requests are served`);
 		// Nothing reads stdin any more: without this the open pipe would keep the process alive.
 		process.stdin.destroy();
 		return 1;
-	} finally {
-		store.close();
-	}
+	});
 };
 
 export default command;

@@ -1,7 +1,5 @@
 import {DEFAULT_LISTEN, DEFAULT_RATE, startServe} from '../serve/http.js';
-import {databasePath, openExistingSyncStore} from './common.js';
-import {reapAbandonedRuns} from '../codex/reap.js';
-import {SqliteAsyncStore} from '../../store/index.js';
+import {withStore} from './common.js';
 import {UsageError, type Command} from './context.js';
 
 /** Read only here, only by tests: every tool call waits this long, so one can be caught in flight. */
@@ -17,13 +15,12 @@ const serve: Command = async context => {
 	const rate = context.flags.rate ?? DEFAULT_RATE;
 	if (!Number.isFinite(rate) || rate <= 0) throw new UsageError('--rate must be a number of requests a second above 0');
 	const allowHosts = (context.flags.allowHost ?? []).flatMap(entry => entry.split(',')).map(entry => entry.trim()).filter(Boolean);
-	const store = openExistingSyncStore(context);
-	try {
-		await reapAbandonedRuns(new SqliteAsyncStore(store), context.env);
+	return withStore(context, async store => {
 		const delay = Number(context.env[CALL_DELAY_ENV] ?? 0);
 		const log = (line: string) => context.stderr.write(`${line}\n`);
 		const server = await startServe({store, host, port, allowHosts, rate, log, callDelayMs: delay > 0 ? delay : undefined});
-		log(`sift serve: ${server.url}/mcp for ${databasePath(context)} (${rate} requests/s per token)`);
+		// The location, never the URL as given: it may carry a password.
+		log(`sift serve: ${server.url}/mcp for ${store.location} (${rate} requests/s per token)`);
 		const signal = await new Promise<NodeJS.Signals>(resolve => {
 			process.once('SIGTERM', () => resolve('SIGTERM'));
 			process.once('SIGINT', () => resolve('SIGINT'));
@@ -32,9 +29,7 @@ const serve: Command = async context => {
 		const inTime = await server.drain();
 		log(inTime ? 'sift serve: stopped' : 'sift serve: stopped; requests still running after 10 s were cut off');
 		return 0;
-	} finally {
-		store.close();
-	}
+	});
 };
 
 export default serve;

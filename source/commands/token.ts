@@ -1,6 +1,6 @@
-import {StoreError, type Store, type TokenActor, type TokenInfo} from '../../store/index.js';
+import {StoreError, type AsyncStore, type TokenActor, type TokenInfo} from '../../store/index.js';
 import {sanitize} from '../text/sanitize.js';
-import {output, withSyncStore} from './common.js';
+import {output, withStore} from './common.js';
 import {UsageError, type Command, type CommandContext} from './context.js';
 
 const UNITS: Record<string, number> = {m: 60_000, h: 3_600_000, d: 86_400_000};
@@ -15,13 +15,13 @@ const token: Command = async context => {
 	switch (action) {
 		case 'create':
 			if (rest.length > 0) throw new UsageError(`sift token create takes no arguments, got ${JSON.stringify(rest[0])}`);
-			return withSyncStore(context, store => create(context, store));
+			return withStore(context, async store => create(context, store));
 		case 'list':
 			if (rest.length > 0) throw new UsageError(`sift token list takes no arguments, got ${JSON.stringify(rest[0])}`);
-			return withSyncStore(context, store => list(context, store));
+			return withStore(context, async store => list(context, store));
 		case 'revoke':
 			if (rest.length !== 1) throw new UsageError('sift token revoke needs exactly one token NAME');
-			return withSyncStore(context, store => revoke(context, store, rest[0]!));
+			return withStore(context, async store => revoke(context, store, rest[0]!));
 		default:
 			throw new UsageError(`sift token needs create, list or revoke${action === undefined ? '' : `, got ${JSON.stringify(action)}`}`);
 	}
@@ -29,12 +29,12 @@ const token: Command = async context => {
 
 export default token;
 
-function create(context: CommandContext, store: Store): number {
+async function create(context: CommandContext, store: AsyncStore): Promise<number> {
 	const grants = (context.flags.grant ?? []).flatMap(entry => entry.split(',')).map(entry => entry.trim()).filter(Boolean);
 	if (grants.length === 0) throw new UsageError('sift token create needs --grant CHANNEL[,...]: the channels the token may touch');
 	const actor = context.flags.actor ?? 'agent';
 	if (actor !== 'agent' && actor !== 'human') throw new UsageError(`--actor must be agent or human, got ${JSON.stringify(actor)}`);
-	const known = new Set(store.listChannelNames().map(channel => channel.id));
+	const known = new Set((await store.listChannelNames()).map(channel => channel.id));
 	const missing = grants.filter(id => !known.has(id));
 	if (missing.length > 0) {
 		throw new StoreError({error: 'not_found', message: `--grant names ${missing.map(id => JSON.stringify(id)).join(', ')}, not a channel; channels: ${[...known].join(', ') || 'none'}`});
@@ -42,7 +42,7 @@ function create(context: CommandContext, store: Store): number {
 
 	const now = new Date();
 	const expiresAt = expiryOf(context.flags.expires ?? DEFAULT_EXPIRY, now);
-	const created = store.createToken({name: context.flags.name, grants, actor: actor as TokenActor, expiresAt, now});
+	const created = await store.tokens.create({name: context.flags.name, grants, actor: actor as TokenActor, expiresAt, now});
 	output(context, {token: created.token, ...created.info}, () =>
 		[
 			created.token,
@@ -62,14 +62,14 @@ export function expiryOf(value: string, now: Date): string | undefined {
 	return new Date(now.getTime() + Number(match[1]) * UNITS[match[2]!]!).toISOString();
 }
 
-function list(context: CommandContext, store: Store): number {
-	const tokens = store.listTokens();
+async function list(context: CommandContext, store: AsyncStore): Promise<number> {
+	const tokens = await store.tokens.list();
 	output(context, tokens, () => (tokens.length === 0 ? 'No tokens. Create one with `sift token create --grant CHANNEL`.' : table(tokens, new Date())));
 	return 0;
 }
 
-function revoke(context: CommandContext, store: Store, name: string): number {
-	const info = store.revokeToken(name);
+async function revoke(context: CommandContext, store: AsyncStore, name: string): Promise<number> {
+	const info = await store.tokens.revoke(name);
 	output(context, info, () => `Revoked ${sanitize(info.name)}.`);
 	return 0;
 }

@@ -43,7 +43,7 @@ export function registerEditRecordItem(server: McpServer, context: ToolContext):
 		outputSchema: output,
 		// Idempotent: a repeat with the same idempotency_key and arguments has no further effect.
 		annotations: {readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false},
-	}, args => runTool(context, EDIT_RECORD_ITEM, () => {
+	}, (args, {signal}) => runTool(context, EDIT_RECORD_ITEM, signal, async () => {
 		const channelId = context.grants.check(args.record_channel_id);
 		return context.store.editItem({
 			channelId,

@@ -20,8 +20,8 @@ export function registerListGrantedResources(server: McpServer, context: ToolCon
 		inputSchema: z.strictObject({}),
 		outputSchema: output,
 		annotations: {readOnlyHint: true, openWorldHint: false},
-	}, () => runTool(context, LIST_GRANTED_RESOURCES, () => {
+	}, (_args, {signal}) => runTool(context, LIST_GRANTED_RESOURCES, signal, async () => {
 		const granted = new Set(context.grants.ids);
-		return {channels: context.store.listChannels().filter(channel => granted.has(channel.id))};
+		return {channels: (await context.store.listChannels()).filter(channel => granted.has(channel.id))};
 	}));
 }

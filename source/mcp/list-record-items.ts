@@ -40,7 +40,7 @@ export function registerListRecordItems(server: McpServer, context: ToolContext)
 		inputSchema: input,
 		outputSchema: output,
 		annotations: {readOnlyHint: true, openWorldHint: false},
-	}, args => runTool(context, LIST_RECORD_ITEMS, () => {
+	}, (args, {signal}) => runTool(context, LIST_RECORD_ITEMS, signal, async () => {
 		const channelId = context.grants.check(args.record_channel_id);
 		return agentPage(context.store.listPage(channelId, {beforeId: args.before_id, limit: args.limit, filter: args.filter}));
 	}));

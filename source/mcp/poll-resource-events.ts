@@ -33,7 +33,7 @@ export function registerPollResourceEvents(server: McpServer, context: ToolConte
 		inputSchema: input,
 		outputSchema: output,
 		annotations: {readOnlyHint: true, openWorldHint: false},
-	}, args => runTool(context, POLL_RESOURCE_EVENTS, () => {
+	}, (args, {signal}) => runTool(context, POLL_RESOURCE_EVENTS, signal, async () => {
 		const channelId = context.grants.check(args.resource_id);
 		return agentEventPage(context.store.pollEvents(channelId, {afterSequence: args.after_sequence, limit: args.limit}));
 	}));

@@ -18,7 +18,7 @@ export function registerReadRecordItem(server: McpServer, context: ToolContext):
 		inputSchema: input,
 		outputSchema: itemOutput,
 		annotations: {readOnlyHint: true, openWorldHint: false},
-	}, args => runTool(context, READ_RECORD_ITEM, () => {
+	}, (args, {signal}) => runTool(context, READ_RECORD_ITEM, signal, async () => {
 		const channelId = context.grants.check(args.record_channel_id);
 		return context.store.readItem(channelId, args.item_id);
 	}));

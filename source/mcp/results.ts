@@ -1,15 +1,18 @@
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
 import {StoreError, type StoreErrorBody} from '../../store/index.js';
-import type {Actor, Grants, Store} from '../../store/index.js';
+import type {Actor, AsyncStore, Grants} from '../../store/index.js';
+import {CallCancelled, CallQueue} from './call-queue.js';
 
 /** What every tool module needs. */
 export type ToolContext = {
-	store: Store;
+	store: AsyncStore;
 	grants: Grants;
 	/** Recorded on every event and follow-up the server's edits produce. */
 	actor: Actor;
 	/** Where unexpected failures are logged (never stdout: that is the JSON-RPC channel). */
 	log: (line: string) => void;
+	/** The server's calls, one at a time. */
+	calls: CallQueue;
 };
 
 type ErrorBody = StoreErrorBody | {error: 'internal_error'; message: string};
@@ -30,11 +33,19 @@ export function errorResult(body: ErrorBody): CallToolResult {
 	return {content: [{type: 'text', text: JSON.stringify(body)}], isError: true};
 }
 
-/** Runs one tool body: store refusals become isError results, anything else is logged and reported. */
-export function runTool(context: ToolContext, tool: string, body: () => object): CallToolResult {
+/**
+ * Runs one tool body in its turn (call-queue.ts): store refusals become isError results, anything
+ * else is logged and reported. `signal` is the request's (the SDK aborts it on cancel or close).
+ */
+export async function runTool(context: ToolContext, tool: string, signal: AbortSignal, body: () => Promise<object>): Promise<CallToolResult> {
 	try {
-		return jsonResult(body());
+		return jsonResult(await context.calls.run(body, signal));
 	} catch (error) {
+		if (error instanceof CallCancelled) {
+			// Never sent: the SDK drops the answer to an aborted request.
+			return errorResult({error: 'internal_error', message: error.message});
+		}
+
 		if (error instanceof StoreError) {
 			return errorResult(error.body);
 		}

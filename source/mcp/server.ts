@@ -1,6 +1,7 @@
 import {McpServer} from '@modelcontextprotocol/sdk/server/mcp.js';
-import type {Actor, Grants, Store} from '../../store/index.js';
+import type {Actor, AsyncStore, Grants} from '../../store/index.js';
 import {MAX_INPUT_ELEMENTS} from './bounds.js';
+import {CallQueue} from './call-queue.js';
 import {registerEditRecordItem} from './edit-record-item.js';
 import {registerListGrantedResources} from './list-granted-resources.js';
 import {registerListRecordItems} from './list-record-items.js';
@@ -11,13 +12,15 @@ export const SERVER_NAME = 'sift';
 export const SERVER_VERSION = '0.1.0';
 
 export type SiftServerOptions = {
-	store: Store;
+	store: AsyncStore;
 	/** The only channels the tools may touch; anything else answers not_granted. */
 	grants: Grants;
 	/** Recorded on every event and follow-up (`--actor`, `--run`). */
 	actor: Actor;
 	/** Unexpected failures; default: stderr. Never stdout, which carries JSON-RPC. */
 	log?: (line: string) => void;
+	/** Where the calls queue; given by a caller that must wait for the last call before closing the store. */
+	calls?: CallQueue;
 };
 
 const INSTRUCTIONS = [
@@ -37,6 +40,7 @@ export function createSiftServer(options: SiftServerOptions): McpServer {
 		grants: options.grants,
 		actor: options.actor,
 		log: options.log ?? ((line: string) => process.stderr.write(`${line}\n`)),
+		calls: options.calls ?? new CallQueue(),
 	};
 	registerListGrantedResources(server, context);
 	registerListRecordItems(server, context);

@@ -3,7 +3,7 @@ import type {AddressInfo} from 'node:net';
 import {setTimeout as delay} from 'node:timers/promises';
 import {StreamableHTTPServerTransport} from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type {JSONRPCMessage} from '@modelcontextprotocol/sdk/types.js';
-import {Grants, type Store, type TokenIdentity} from '../../store/index.js';
+import {Grants, type AsyncStore, type TokenIdentity} from '../../store/index.js';
 import {createSiftServer} from '../mcp/server.js';
 import {MAX_BODY_BYTES, readBody} from './body.js';
 import {ServerPool} from './pool.js';
@@ -15,7 +15,7 @@ export const DEFAULT_RATE = 50;
 export const DRAIN_TIMEOUT_MS = 10_000;
 
 export type ServeOptions = {
-	store: Store;
+	store: AsyncStore;
 	host?: string;
 	/** 0 picks a free port. */
 	port?: number;
@@ -59,6 +59,7 @@ export async function startServe(options: ServeOptions): Promise<SiftHttpServer>
 	const pools = new Map<string, ServerPool>();
 	/** When each token's last use was written, so the store is asked at most once a minute per token. */
 	const touched = new Map<string, number>();
+	const touches = new Set<Promise<void>>();
 	let inFlight = 0;
 	let draining = false;
 	const idle: Array<() => void> = [];
@@ -109,7 +110,7 @@ export async function startServe(options: ServeOptions): Promise<SiftHttpServer>
 			return;
 		}
 
-		const identity = authenticate(request);
+		const identity = await authenticate(request);
 		if (!identity) {
 			entry.outcome = 'unauthorized';
 			reply(response, 401, {error: 'unauthorized', message: 'a valid bearer token is required'}, {'WWW-Authenticate': 'Bearer realm="sift"', Connection: 'close'});
@@ -155,17 +156,18 @@ export async function startServe(options: ServeOptions): Promise<SiftHttpServer>
 		if (now - (touched.get(name) ?? 0) < 60_000) return;
 		if (touched.size >= 10_000) touched.clear();
 		touched.set(name, now);
-		try {
-			options.store.touchToken(name);
-		} catch (error) {
+		// Not awaited by the request, which is served already; drain waits for it before the store closes.
+		const write = options.store.tokens.touch(name).catch((error: unknown) => {
 			// Best effort: a busy store must not fail a request that was served.
 			log(JSON.stringify({at: new Date().toISOString(), warning: `last use of token ${name} not recorded: ${String((error as Error)?.message ?? error).slice(0, 200)}`}));
-		}
+		});
+		touches.add(write);
+		void write.finally(() => touches.delete(write));
 	}
 
-	function authenticate(request: IncomingMessage): TokenIdentity | null {
+	async function authenticate(request: IncomingMessage): Promise<TokenIdentity | null> {
 		const match = /^Bearer ([^\s]+)$/i.exec(request.headers.authorization ?? '');
-		return match ? options.store.verifyToken(match[1]!) : null;
+		return match ? options.store.tokens.verify(match[1]!) : null;
 	}
 
 	function rateAllows(response: ServerResponse, entry: RequestLog, identity: TokenIdentity, cost: number): boolean {
@@ -227,6 +229,7 @@ export async function startServe(options: ServeOptions): Promise<SiftHttpServer>
 			const inTime = await Promise.race([finished, timer]);
 			server.closeAllConnections();
 			await closed;
+			await Promise.all(touches);
 			return inTime;
 		},
 	};
