@@ -5,12 +5,12 @@ import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {startServe, type ServeOptions} from '../../source/serve/http.js';
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
-import type {Actor, Store} from '../../store/index.js';
+import type {Actor, AsyncStore} from '../../store/index.js';
 import type {Caller} from '../mcp/fixtures.js';
 
 /** A token for `grants` and `actor`, minted straight in the store. */
-export function mintToken(store: Store, grants: string[], actor: Actor = {kind: 'agent'}, extra: {name?: string; expiresAt?: string} = {}): string {
-	return store.createToken({grants, actor: actor.kind === 'human' ? 'human' : 'agent', runId: actor.run_id, ...extra}).token;
+export async function mintToken(store: AsyncStore, grants: string[], actor: Actor = {kind: 'agent'}, extra: {name?: string; expiresAt?: string; now?: Date} = {}): Promise<string> {
+	return (await store.tokens.create({grants, actor: actor.kind === 'human' ? 'human' : 'agent', runId: actor.run_id, ...extra})).token;
 }
 
 const endpoints = new WeakMap<Client, {url: string; token: string}>();
@@ -83,10 +83,10 @@ function encodeDeep(value: unknown): string {
  * What test/mcp/fixtures.ts `connectInProcess` gives, over HTTP: `sift serve` on a free port
  * with a token for these grants and this actor, and the SDK client talking to it.
  */
-export async function connectOverHttp(store: Store, actor: Actor = {kind: 'agent', run_id: 'run-mcp-test'}, grants = ['bugs'], options: Partial<ServeOptions> = {}) {
+export async function connectOverHttp(store: AsyncStore, actor: Actor = {kind: 'agent', run_id: 'run-mcp-test'}, grants = ['bugs'], options: Partial<ServeOptions> = {}) {
 	const logs: string[] = [];
 	const server = await startServe({store, port: 0, log: line => logs.push(line), ...options});
-	const client = await httpClient(server.url, mintToken(store, grants, actor));
+	const client = await httpClient(server.url, await mintToken(store, grants, actor));
 	return {
 		client,
 		logs,

@@ -1,14 +1,8 @@
-/**
- * The whole MCP tool suite of test/mcp/tools.test.ts, run again over HTTP: its in-process
- * connection is swapped for `sift serve` on a free port and the SDK's Streamable HTTP client,
- * with grants and actor carried by a bearer token. Same tests, not a copy.
- */
-import {vi} from 'vitest';
+// The MCP tool suite (test/mcp/tool-suite.ts) over HTTP, on both backends: `sift serve` on a free
+// port and the SDK's Streamable HTTP client, with grants and actor carried by a bearer token.
+// On PostgreSQL it needs store.tokens there.
 
-vi.mock('../mcp/fixtures.js', async importOriginal => {
-	const original = await importOriginal<typeof import('../mcp/fixtures.js')>();
-	const {connectOverHttp, httpCallerFor} = await import('./support.js');
-	return {...original, connectInProcess: connectOverHttp, callerFor: httpCallerFor};
-});
+import {describeToolSuite} from '../mcp/tool-suite.js';
+import {connectOverHttp, httpCallerFor} from './support.js';
 
-await import('../mcp/tools.test.js');
+describeToolSuite({name: 'HTTP', connect: connectOverHttp, callerFor: httpCallerFor});

@@ -1,0 +1,493 @@
+// The MCP tool suite: every tool, every refusal, the bad-argument cases and not_granted, written
+// once and run on both store backends (test/contract/backends.ts) over each transport that
+// serves the tools (in process here, HTTP in test/serve/tools-http.test.ts).
+
+import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest';
+import type {Client} from '@modelcontextprotocol/sdk/client/index.js';
+import type {Tool} from '@modelcontextprotocol/sdk/types.js';
+import {agentField} from '../../source/mcp/agent-shapes.js';
+import type {Actor, AsyncStore} from '../../store/index.js';
+import {BACKENDS, type Backend} from '../contract/backends.js';
+import {notePgOff} from '../support/pg.js';
+import {jsonOf, openMcpStore, RUN_ID, snapshotOf, textOf, type Caller, type McpStore} from './fixtures.js';
+
+const TOOL_NAMES = ['edit_record_item', 'list_granted_resources', 'list_record_items', 'poll_resource_events', 'read_record_item'];
+const READ_TOOLS = ['list_granted_resources', 'list_record_items', 'read_record_item', 'poll_resource_events'];
+
+/** A client connected to the tools over one transport, for a store, an actor and grants. */
+export type ToolSession = {client: Client; close(): Promise<void>};
+
+export type ToolTransport = {
+	name: string;
+	connect(store: AsyncStore, actor?: Actor, grants?: string[]): Promise<ToolSession>;
+	callerFor(client: Client): Caller;
+};
+
+export function describeToolSuite(transport: ToolTransport): void {
+	describe.each(BACKENDS)(`MCP tools over ${transport.name} on $name`, (backend: Backend) => {
+		if (!backend.enabled) {
+			notePgOff();
+			return;
+		}
+
+		beforeAll(() => backend.setUp());
+		afterAll(() => backend.tearDown());
+		suite(transport, backend);
+	});
+}
+
+function suite({connect, callerFor}: ToolTransport, backend: Backend): void {
+	let test: McpStore;
+	let store: AsyncStore;
+	let call: Caller;
+	let session: ToolSession;
+	const snapshot = async () => snapshotOf(test);
+
+	beforeEach(async () => {
+		test = await openMcpStore(backend);
+		store = test.store;
+		session = await connect(store);
+		call = callerFor(session.client);
+	});
+
+	afterEach(async () => {
+		await session.close();
+		await test.close();
+	});
+
+	/** The newest item, read through the tool. */
+	async function newest() {
+		const page = jsonOf(await call('list_record_items', {record_channel_id: 'bugs', limit: 1}));
+		return jsonOf(await call('read_record_item', {record_channel_id: 'bugs', item_id: page.items[0].id}));
+	}
+
+	/** Walks a JSON schema and collects every keyword used anywhere in it. */
+	function keywords(schema: unknown, found = new Set<string>()): Set<string> {
+		if (Array.isArray(schema)) {
+			for (const entry of schema) keywords(entry, found);
+		} else if (schema && typeof schema === 'object') {
+			for (const [key, value] of Object.entries(schema)) {
+				found.add(key);
+				if (key !== 'enum' && key !== 'default') keywords(value, found);
+			}
+		}
+
+		return found;
+	}
+
+	describe('tools/list', () => {
+		let tools: Tool[];
+		const tool = (name: string) => tools.find(entry => entry.name === name)!;
+		const argument = (name: string, key: string) => (tool(name).inputSchema.properties as Record<string, {description?: string; type?: unknown; additionalProperties?: unknown}>)[key]!;
+
+		beforeEach(async () => {
+			({tools} = await session.client.listTools());
+		});
+
+		it('offers exactly the five tools, each with a title and description', () => {
+			expect(tools.map(entry => entry.name).sort()).toEqual(TOOL_NAMES);
+			for (const entry of tools) {
+				expect(entry.title).toBeTruthy();
+				expect(entry.description!.length).toBeGreaterThan(80);
+			}
+		});
+
+		it('marks the read tools read-only and closed-world, and edit destructive, not read-only, idempotent', () => {
+			for (const name of READ_TOOLS) {
+				expect(tool(name).annotations).toMatchObject({readOnlyHint: true, openWorldHint: false});
+			}
+
+			expect(tool('edit_record_item').annotations).toEqual({readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false});
+		});
+
+		it('has strict, flat input schemas without unions', () => {
+			for (const entry of tools) {
+				expect(entry.inputSchema.type).toBe('object');
+				expect((entry.inputSchema as {additionalProperties?: unknown}).additionalProperties).toBe(false);
+				const used = keywords(entry.inputSchema);
+				for (const union of ['anyOf', 'oneOf', 'allOf', '$ref']) {
+					expect(used.has(union), `${entry.name} uses ${union}`).toBe(false);
+				}
+			}
+
+			expect(tool('list_granted_resources').inputSchema.properties).toEqual({});
+			expect(tool('list_record_items').inputSchema.required).toEqual(['record_channel_id']);
+			expect(tool('read_record_item').inputSchema.required).toEqual(['record_channel_id', 'item_id']);
+			expect(tool('edit_record_item').inputSchema.required).toEqual(['record_channel_id', 'item_id', 'values', 'expected_version', 'idempotency_key']);
+			expect(tool('poll_resource_events').inputSchema.required).toEqual(['resource_type', 'resource_id']);
+			expect(argument('poll_resource_events', 'resource_type')).toMatchObject({type: 'string', enum: ['record_channel']});
+		});
+
+		it('gives values every JSON type explicitly (Codex reads a schema without a type as a string)', () => {
+			expect(argument('edit_record_item', 'values').type).toBe('object');
+			expect(argument('edit_record_item', 'values').additionalProperties).toEqual({type: ['string', 'number', 'boolean', 'object', 'array', 'null']});
+			expect(argument('list_record_items', 'filter').additionalProperties).toEqual({type: ['string', 'boolean']});
+		});
+
+		it('states every limit in words, in the tool and in the argument', () => {
+			expect(tool('list_record_items').description).toContain('from 1 to 50 (default 50)');
+			expect(argument('list_record_items', 'limit').description).toContain('from 1 to 50; default 50');
+			expect(argument('list_record_items', 'record_channel_id').description).toContain('at most 64 characters');
+			expect(argument('list_record_items', 'before_id').description).toMatch(/at most 64 characters/i);
+			expect(tool('poll_resource_events').description).toContain('0 or greater');
+			expect(tool('poll_resource_events').description).toContain('from 1 to 100');
+			expect(argument('poll_resource_events', 'after_sequence').description).toContain('0 or greater');
+			expect(argument('poll_resource_events', 'limit').description).toContain('from 1 to 100; default 100');
+			expect(argument('read_record_item', 'item_id').description).toContain('at most 64 characters');
+			const edit = tool('edit_record_item').description!;
+			for (const limit of ['64 characters', '1 to 200 characters', '1 MiB', '65536 characters', '16 levels', '1 or greater']) {
+				expect(edit).toContain(limit);
+			}
+
+			expect(argument('edit_record_item', 'values').description).toContain('1 MiB');
+			expect(argument('edit_record_item', 'idempotency_key').description).toContain('1 to 200 characters');
+			expect(argument('edit_record_item', 'expected_version').description).toContain('1 or greater');
+		});
+
+		it('declares output schemas', () => {
+			for (const entry of tools) {
+				expect(entry.outputSchema?.type, entry.name).toBe('object');
+			}
+		});
+	});
+
+	describe('happy paths', () => {
+		it('list_granted_resources lists only the granted channels with counts and sequences', async () => {
+			const result = await call('list_granted_resources');
+			expect(result.isError).toBeFalsy();
+			expect(jsonOf(result)).toEqual({channels: [{id: 'bugs', name: 'Bugs', item_count: 30, latest_sequence: 30}]});
+			expect(result.structuredContent).toEqual(jsonOf(result));
+		});
+
+		it('list_record_items pages newest first by before_id, with the schema on every page', async () => {
+			const seen: string[] = [];
+			let before: string | undefined;
+			let pages = 0;
+			do {
+				const result = await call('list_record_items', {record_channel_id: 'bugs', limit: 7, ...(before ? {before_id: before} : {})});
+				const page = jsonOf(result);
+				expect(result.structuredContent).toEqual(page);
+				const status = page.schema.find((field: {key: string}) => field.key === 'status');
+				expect(status.config.options).toContainEqual({value: 'in_progress', label: 'In progress'});
+				expect(page.latest_sequence).toBe(30);
+				for (const item of page.items) {
+					expect(item.version).toBe(1);
+					expect(item.preview.description).toBeUndefined();
+					expect(typeof item.preview.age_days).toBe('number');
+					expect(item.preview.title.length).toBeLessThanOrEqual(120);
+				}
+
+				seen.push(...page.items.map((item: {id: string}) => item.id));
+				before = page.next_before_id ?? undefined;
+				pages++;
+			} while (before);
+			expect(pages).toBe(5);
+			expect(seen).toHaveLength(30);
+			expect(new Set(seen).size).toBe(30);
+			expect([...seen].sort().reverse()).toEqual(seen);
+		});
+
+		it('list_record_items gives the agent the schema without screen-only config or defaults; the store keeps the full schema', async () => {
+			const {schema} = jsonOf(await call('list_record_items', {record_channel_id: 'bugs', limit: 1}));
+			const byKey = Object.fromEntries(schema.map((field: {key: string}) => [field.key, field]));
+			expect(schema.map((field: {key: string}) => field.key)).toEqual((await store.getChannel('bugs')).fields.map(field => field.key));
+			expect(byKey.ticket).toEqual({key: 'ticket', label: 'Ticket', type: 'text', is_required: true, is_unique: true, config: {max_length: 32}});
+			expect(byKey.title).toEqual({key: 'title', label: 'Title', type: 'text', is_required: true, config: {max_length: 200}});
+			expect(byKey.points).toEqual({key: 'points', label: 'Points', type: 'number', config: {min: 0, max: 13, integer: true}});
+			expect(byKey.due).toEqual({key: 'due', label: 'Due', type: 'date'});
+			expect(byKey.severity.config.options).toEqual([
+				{value: 's1', label: 'S1 Critical'}, {value: 's2', label: 'S2 Major'}, {value: 's3', label: 'S3 Minor'}, {value: 's4', label: 'S4 Trivial'},
+			]);
+			// What the TUI and the command line read: every flag, every colour.
+			const full = (await store.listPage('bugs', {limit: 1})).schema.find(field => field.key === 'severity')!;
+			expect(full).toMatchObject({is_required: false, is_unique: false});
+			expect(full.config.options![0]).toEqual({value: 's1', label: 'S1 Critical', color: 'red'});
+		});
+
+		it('the agent form of a field drops config keys set to false and keeps every other setting', () => {
+			expect(agentField({key: 'n', label: 'N', type: 'number', is_required: false, is_unique: true, config: {min: 0, integer: false}})).toEqual({key: 'n', label: 'N', type: 'number', is_unique: true, config: {min: 0}});
+			expect(agentField({key: 'notes', label: 'Notes', type: 'text', is_required: false, is_unique: false, config: {long: false}})).toEqual({key: 'notes', label: 'Notes', type: 'text'});
+			expect(agentField({key: 'price', label: 'Price', type: 'currency', is_required: true, is_unique: false, config: {currency: 'EUR', max: 0}})).toEqual({key: 'price', label: 'Price', type: 'currency', is_required: true, config: {currency: 'EUR', max: 0}});
+		});
+
+		it('list_record_items previews leave out empty values', async () => {
+			const item = (await store.listPage('bugs')).items.find(candidate => candidate.preview.owner !== undefined && candidate.preview.points !== undefined)!;
+			await store.editItem({channelId: 'bugs', itemId: item.id, values: {owner: null, points: null}, actor: {kind: 'human'}});
+			expect((await store.readItem('bugs', item.id)).values).toMatchObject({owner: null, points: null});
+			const {items} = jsonOf(await call('list_record_items', {record_channel_id: 'bugs'}));
+			const preview = items.find((candidate: {id: string}) => candidate.id === item.id).preview;
+			expect(preview).not.toHaveProperty('owner');
+			expect(preview).not.toHaveProperty('points');
+			expect(preview).toMatchObject({ticket: item.preview.ticket, status: item.preview.status});
+		});
+
+		it('list_record_items defaults to 50 and filters on select values', async () => {
+			const all = jsonOf(await call('list_record_items', {record_channel_id: 'bugs'}));
+			expect(all.items).toHaveLength(30);
+			expect(all.next_before_id).toBeNull();
+			const item = all.items[0];
+			await call('edit_record_item', {record_channel_id: 'bugs', item_id: item.id, values: {status: 'triaged'}, expected_version: 1, idempotency_key: 'k-filter'});
+			const triaged = jsonOf(await call('list_record_items', {record_channel_id: 'bugs', filter: {status: 'triaged'}}));
+			expect(triaged.items.map((entry: {id: string}) => entry.id)).toContain(item.id);
+			expect(triaged.items.every((entry: {preview: {status: string}}) => entry.preview.status === 'triaged')).toBe(true);
+		});
+
+		it('read_record_item returns the full item with its version', async () => {
+			const item = await newest();
+			expect(item).toMatchObject({channel_id: 'bugs', version: 1});
+			expect(item.values.description).toMatch(/Triage wishes:/);
+			expect(typeof item.values.age_days).toBe('number');
+		});
+
+		it('edit_record_item applies, bumps the version, and the event carries actor agent and the run id', async () => {
+			const item = await newest();
+			expect(item.values).toMatchObject({status: expect.any(String), owner: expect.any(String), points: expect.any(Number)});
+			const values = {status: item.values.status === 'in_progress' ? 'fixed' : 'in_progress', owner: item.values.owner === 'aiko' ? 'ren' : 'aiko', points: item.values.points === 5 ? 8 : 5};
+			const result = await call('edit_record_item', {record_channel_id: 'bugs', item_id: item.id, values, expected_version: 1, idempotency_key: 'k1'});
+			expect(result.isError).toBeFalsy();
+			const edited = jsonOf(result);
+			expect(edited).toMatchObject({ok: true, sequence: 31, item: {id: item.id, version: 2, values}});
+			expect(result.structuredContent).toEqual(edited);
+			expect((await store.readItem('bugs', item.id)).version).toBe(2);
+
+			const events = jsonOf(await call('poll_resource_events', {resource_type: 'record_channel', resource_id: 'bugs', after_sequence: 30}));
+			expect(events).toMatchObject({next_after_sequence: 31, has_more: false});
+			// What changed, not the values: the agent reads the item for those.
+			expect(events.events).toEqual([{
+				sequence: 31,
+				type: 'item.updated',
+				item_id: item.id,
+				version: 2,
+				actor: {kind: 'agent', run_id: RUN_ID},
+				changed: ['status', 'owner', 'points'],
+			}]);
+			// The store's own log keeps the full from/to.
+			expect((await store.pollEvents('bugs', {afterSequence: 30})).events[0]!.changes).toEqual({
+				status: {from: item.values.status, to: values.status},
+				owner: {from: item.values.owner, to: values.owner},
+				points: {from: item.values.points, to: values.points},
+			});
+		});
+
+		it('poll_resource_events: creates and deletes name no keys, updates name exactly the keys that changed', async () => {
+			const [newer, older] = (await store.listPage('bugs')).items.filter(candidate => candidate.preview.points !== undefined);
+			await store.editItem({channelId: 'bugs', itemId: newer!.id, values: {title: 'retitled', points: null}, actor: {kind: 'human'}});
+			const created = await store.createItem('bugs', {ticket: 'LATE-1', title: 'filed later'}, {kind: 'human'});
+			await store.deleteItem('bugs', older!.id, {kind: 'human'});
+			const polled = jsonOf(await call('poll_resource_events', {resource_type: 'record_channel', resource_id: 'bugs', after_sequence: 30}));
+			expect(polled.events).toEqual([
+				{sequence: 31, type: 'item.updated', item_id: newer!.id, version: 2, actor: {kind: 'human'}, changed: ['title', 'points']},
+				{sequence: 32, type: 'item.created', item_id: created.item.id, version: 1, actor: {kind: 'human'}},
+				{sequence: 33, type: 'item.deleted', item_id: older!.id, version: 2, actor: {kind: 'human'}},
+			]);
+		});
+
+		it('poll_resource_events pages with after_sequence and limit, default from the start', async () => {
+			const first = jsonOf(await call('poll_resource_events', {resource_type: 'record_channel', resource_id: 'bugs', limit: 20}));
+			expect(first.events.map((event: {sequence: number}) => event.sequence)).toEqual(Array.from({length: 20}, (_, index) => index + 1));
+			expect(first).toMatchObject({next_after_sequence: 20, has_more: true});
+			expect(first.events[0].actor).toEqual({kind: 'import'});
+			const rest = jsonOf(await call('poll_resource_events', {resource_type: 'record_channel', resource_id: 'bugs', after_sequence: 20}));
+			expect(rest.events).toHaveLength(10);
+			expect(rest).toMatchObject({next_after_sequence: 30, has_more: false});
+			const none = jsonOf(await call('poll_resource_events', {resource_type: 'record_channel', resource_id: 'bugs', after_sequence: 30}));
+			expect(none).toEqual({events: [], next_after_sequence: 30, has_more: false});
+		});
+	});
+
+	describe('store refusals come back as isError with the store\'s JSON body, and change nothing they should not', () => {
+		it('validation_failed names every field, with allowed values and labels, min and max; follow-ups record the run id', async () => {
+			const item = await newest();
+			const before = await snapshot();
+			const result = await call('edit_record_item', {record_channel_id: 'bugs', item_id: item.id, values: {status: 'In progress', points: 20, severity: 'major', due: 'Friday', age_days: 3, colour: 'red'}, expected_version: 1, idempotency_key: 'k-bad'});
+			expect(result.isError).toBe(true);
+			expect(result.structuredContent).toBeUndefined();
+			const body = jsonOf(result);
+			expect(body.error).toBe('validation_failed');
+			const byKey = Object.fromEntries(body.fields.map((field: {key: string}) => [field.key, field]));
+			expect(Object.keys(byKey).sort()).toEqual(['age_days', 'colour', 'due', 'points', 'severity', 'status']);
+			expect(byKey.status.message).toBe('values.status must be one of the option values, got "In progress"');
+			expect(byKey.status.allowed).toContainEqual({value: 'in_progress', label: 'In progress'});
+			expect(byKey.severity.allowed).toContainEqual({value: 's2', label: 'S2 Major'});
+			expect(byKey.points).toMatchObject({min: 0, max: 13});
+			expect(byKey.colour.known).toContain('status');
+
+			const after = await snapshot();
+			expect(after.items).toEqual(before.items);
+			expect(after.events).toBe(before.events);
+			expect(after.channels).toEqual(before.channels);
+			const followups = await store.listFollowUps({itemId: item.id});
+			expect(followups.map(followup => followup.key).sort()).toEqual(['due', 'points', 'severity', 'status']);
+			for (const followup of followups) {
+				expect(followup).toMatchObject({status: 'open', run_id: RUN_ID});
+			}
+
+			expect(followups.find(followup => followup.key === 'points')).toMatchObject({attempted: 20, min: 0, max: 13});
+		});
+
+		it('version_conflict carries current_version and changed_since', async () => {
+			const item = await newest();
+			const status = item.values.status === 'fixed' ? 'wont_fix' : 'fixed';
+			expect(jsonOf(await call('edit_record_item', {record_channel_id: 'bugs', item_id: item.id, values: {status}, expected_version: 1, idempotency_key: 'k-a'})).item.version).toBe(2);
+			const before = await snapshot();
+			const result = await call('edit_record_item', {record_channel_id: 'bugs', item_id: item.id, values: {owner: 'ren'}, expected_version: 1, idempotency_key: 'k-b'});
+			expect(result.isError).toBe(true);
+			expect(jsonOf(result)).toEqual({error: 'version_conflict', message: expect.any(String), current_version: 2, changed_since: {status: {from: item.values.status, to: status}}});
+			expect(await snapshot()).toEqual(before);
+		});
+
+		it('replays the same idempotency key with the same arguments, and refuses it with different ones', async () => {
+			const item = await newest();
+			const args = {record_channel_id: 'bugs', item_id: item.id, values: {owner: 'mika', points: 3}, expected_version: 1, idempotency_key: 'k-same'};
+			const first = jsonOf(await call('edit_record_item', args));
+			const afterFirst = await snapshot();
+			const replay = await call('edit_record_item', {...args, values: {points: 3, owner: 'mika'}});
+			expect(replay.isError).toBeFalsy();
+			expect(jsonOf(replay)).toEqual(first);
+			expect(await snapshot()).toEqual(afterFirst);
+
+			const reused = await call('edit_record_item', {...args, values: {owner: 'ren'}});
+			expect(reused.isError).toBe(true);
+			expect(jsonOf(reused)).toMatchObject({error: 'idempotency_key_reused'});
+			expect(await snapshot()).toEqual(afterFirst);
+		});
+
+		it('not_found for an item that does not exist, on read and edit', async () => {
+			const before = await snapshot();
+			const read = await call('read_record_item', {record_channel_id: 'bugs', item_id: 'nope'});
+			expect(read.isError).toBe(true);
+			expect(jsonOf(read)).toMatchObject({error: 'not_found'});
+			const edit = await call('edit_record_item', {record_channel_id: 'bugs', item_id: 'nope', values: {status: 'fixed'}, expected_version: 1, idempotency_key: 'k-nf'});
+			expect(jsonOf(edit)).toMatchObject({error: 'not_found'});
+			expect(await snapshot()).toEqual(before);
+		});
+
+		it('an empty values object is refused by the store', async () => {
+			const item = await newest();
+			const before = await snapshot();
+			const result = await call('edit_record_item', {record_channel_id: 'bugs', item_id: item.id, values: {}, expected_version: 1, idempotency_key: 'k-empty'});
+			expect(result.isError).toBe(true);
+			expect(jsonOf(result).error).toBe('validation_failed');
+			expect(await snapshot()).toEqual(before);
+		});
+
+		it('an item id of another channel is not found in the granted one', async () => {
+			const secret = (await store.listPage('secrets')).items[0]!.id;
+			const result = await call('read_record_item', {record_channel_id: 'bugs', item_id: secret});
+			expect(jsonOf(result)).toMatchObject({error: 'not_found'});
+			expect(textOf(result)).not.toContain('not for agents');
+		});
+	});
+
+	describe('not_granted', () => {
+		const calls: Array<[string, (channel: string, item: string) => Record<string, unknown>]> = [
+			['list_record_items', channel => ({record_channel_id: channel})],
+			['read_record_item', (channel, item) => ({record_channel_id: channel, item_id: item})],
+			['edit_record_item', (channel, item) => ({record_channel_id: channel, item_id: item, values: {note: 'x'}, expected_version: 1, idempotency_key: `k-${channel}`})],
+			['poll_resource_events', channel => ({resource_type: 'record_channel', resource_id: channel})],
+		];
+
+		it.each(calls)('%s answers the same for an existing and a missing channel, and changes nothing', async (name, args) => {
+			const secret = (await store.listPage('secrets')).items[0]!.id;
+			const before = await snapshot();
+			const existing = await call(name, args('secrets', secret));
+			const missing = await call(name, args('nowhere', secret));
+			expect(existing.isError).toBe(true);
+			expect(missing.isError).toBe(true);
+			expect(jsonOf(existing)).toMatchObject({error: 'not_granted'});
+			expect(textOf(existing).replaceAll('secrets', 'CHANNEL')).toBe(textOf(missing).replaceAll('nowhere', 'CHANNEL'));
+			expect(textOf(existing)).not.toContain('not for agents');
+			expect(await snapshot()).toEqual(before);
+		});
+	});
+
+	describe('bad arguments get a clear isError and change nothing', () => {
+		const megabyte = 'x'.repeat(1_000_000);
+		const nested = (depth: number): unknown => {
+			let value: unknown = 'leaf';
+			for (let level = 0; level < depth; level++) value = [value];
+			return value;
+		};
+
+		const edit = (overrides: Record<string, unknown>) => ({record_channel_id: 'bugs', item_id: 'ITEM', values: {status: 'fixed'}, expected_version: 1, idempotency_key: 'k-bad-args', ...overrides});
+		const list = (overrides: Record<string, unknown>) => ({record_channel_id: 'bugs', ...overrides});
+		const poll = (overrides: Record<string, unknown>) => ({resource_type: 'record_channel', resource_id: 'bugs', ...overrides});
+		const read = (overrides: Record<string, unknown>) => ({record_channel_id: 'bugs', item_id: 'ITEM', ...overrides});
+
+		const cases: Array<[string, string, Record<string, unknown>, RegExp]> = [
+			['limit 0', 'list_record_items', list({limit: 0}), /limit must be a whole number from 1 to 50/],
+			['limit 51', 'list_record_items', list({limit: 51}), /limit must be a whole number from 1 to 50/],
+			['limit 2.5', 'list_record_items', list({limit: 2.5}), /limit must be a whole number from 1 to 50/],
+			['limit as a string', 'list_record_items', list({limit: '10'}), /limit must be a whole number from 1 to 50/],
+			['poll limit 0', 'poll_resource_events', poll({limit: 0}), /limit must be a whole number from 1 to 100/],
+			['poll limit 101', 'poll_resource_events', poll({limit: 101}), /limit must be a whole number from 1 to 100/],
+			['after_sequence -1', 'poll_resource_events', poll({after_sequence: -1}), /after_sequence must be a whole number 0 or greater/],
+			['after_sequence as a string', 'poll_resource_events', poll({after_sequence: '3'}), /after_sequence must be a whole number 0 or greater/],
+			['resource_type other than record_channel', 'poll_resource_events', poll({resource_type: 'channel'}), /resource_type must be "record_channel"/],
+			['unknown key on list_granted_resources', 'list_granted_resources', {channel: 'bugs'}, /Unrecognized key: "channel"/],
+			['unknown key on list_record_items', 'list_record_items', list({offset: 10}), /Unrecognized key: "offset"/],
+			['unknown key on read_record_item', 'read_record_item', read({fields: ['status']}), /Unrecognized key: "fields"/],
+			['unknown key on edit_record_item', 'edit_record_item', edit({force: true}), /Unrecognized key: "force"/],
+			['unknown key on poll_resource_events', 'poll_resource_events', poll({cursor: 1}), /Unrecognized key: "cursor"/],
+			['record_channel_id as a number', 'list_record_items', {record_channel_id: 5}, /record_channel_id must be a string/],
+			['missing record_channel_id', 'list_record_items', {}, /record_channel_id must be a string/],
+			['missing item_id', 'read_record_item', {record_channel_id: 'bugs'}, /item_id must be a string/],
+			['values as a string', 'edit_record_item', edit({values: 'status=fixed'}), /values must be an object/],
+			['values as an array', 'edit_record_item', edit({values: ['fixed']}), /values must be an object/],
+			['missing values', 'edit_record_item', edit({values: undefined}), /values must be an object/],
+			['expected_version as a string', 'edit_record_item', edit({expected_version: '1'}), /expected_version must be a whole number 1 or greater/],
+			['expected_version 0', 'edit_record_item', edit({expected_version: 0}), /expected_version must be a whole number 1 or greater/],
+			['missing expected_version', 'edit_record_item', edit({expected_version: undefined}), /expected_version must be a whole number 1 or greater/],
+			['empty idempotency_key', 'edit_record_item', edit({idempotency_key: ''}), /idempotency_key must not be empty/],
+			['missing idempotency_key', 'edit_record_item', edit({idempotency_key: undefined}), /idempotency_key must be a string/],
+			['filter value of a wrong type', 'list_record_items', list({filter: {status: 5}}), /filter.status must be an option value/],
+			['1 MB filter key', 'list_record_items', list({filter: {[megabyte]: 'new'}}), /a filter key is 1000000 characters long/],
+			['filter as an array', 'list_record_items', list({filter: ['status']}), /filter must be an object/],
+			// JSON.parse makes "__proto__" an own key, as it arrives over the wire; zod records drop it silently.
+			['filter key __proto__', 'list_record_items', list({filter: JSON.parse('{"__proto__": "new"}')}), /filter\.__proto__ is not a select or boolean field of channel bugs; filterable: status, owner, severity, area/],
+			['filter key constructor', 'list_record_items', list({filter: {constructor: 'new'}}), /filter\.constructor is not a select or boolean field of channel bugs; filterable: status, owner, severity, area/],
+			['filter key of an unknown field', 'list_record_items', list({filter: {colour: 'red'}}), /filter\.colour is not a select or boolean field of channel bugs; filterable: status, owner, severity, area/],
+			['filter on a text field', 'list_record_items', list({filter: {title: 'x'}}), /filter\.title is not a select or boolean field/],
+			['values key __proto__', 'edit_record_item', edit({values: JSON.parse('{"__proto__": "fixed"}')}), /values\.__proto__ is not a field of this channel/],
+			['1 MB record_channel_id', 'list_record_items', list({record_channel_id: megabyte}), /record_channel_id must be at most 64 characters/],
+			['1 MB before_id', 'list_record_items', list({before_id: megabyte}), /before_id must be at most 64 characters/],
+			['1 MB item_id', 'read_record_item', read({item_id: megabyte}), /item_id must be at most 64 characters/],
+			['1 MB item_id on edit', 'edit_record_item', edit({item_id: megabyte}), /item_id must be at most 64 characters/],
+			['1 MB resource_id', 'poll_resource_events', poll({resource_id: megabyte}), /resource_id must be at most 64 characters/],
+			['1 MB idempotency_key', 'edit_record_item', edit({idempotency_key: megabyte}), /idempotency_key must be at most 200 characters/],
+			['1 MB string in values', 'edit_record_item', edit({values: {title: megabyte}}), /a string in values is 1000000 characters long; at most 65536/],
+			['1 MB field key in values', 'edit_record_item', edit({values: {[megabyte]: 1}}), /a field key in values is 1000000 characters long; field keys are at most 64 characters/],
+			['1 MB filter value', 'list_record_items', list({filter: {status: megabyte}}), /filter.status must be an option value/],
+			['values over 1 MiB in total', 'edit_record_item', edit({values: Object.fromEntries(Array.from({length: 20}, (_, index) => [`k${index}`, 'y'.repeat(60_000)]))}), /values is \d+ bytes as JSON; at most 1048576 bytes/],
+			['values nested 17 deep', 'edit_record_item', edit({values: {description: nested(17)}}), /nested too deeply/],
+			['values nested 50000 deep', 'edit_record_item', edit({values: {description: nested(50_000)}}), /nested too deeply/],
+			['values nested 200000 deep', 'edit_record_item', edit({values: {description: nested(200_000)}}), /more than the maximum of 100000 elements/],
+			['too many elements', 'edit_record_item', edit({values: {tags: Array.from({length: 150_000}, () => 1)}}), /more than the maximum of 100000 elements/],
+		];
+
+		it.each(cases)('%s', async (_label, name, args, message) => {
+			const item = (await newest()).id as string;
+			const withItem = Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined).map(([key, value]) => [key, value === 'ITEM' ? item : value]));
+			const before = await snapshot();
+			const result = await call(name, withItem);
+			expect(result.isError).toBe(true);
+			expect(textOf(result)).toMatch(message);
+			expect(textOf(result).length).toBeLessThan(2000);
+			expect(await snapshot()).toEqual(before);
+		});
+	});
+
+	describe('actor', () => {
+		it('a human actor is recorded as such and opens no follow-ups', async () => {
+			await session.close();
+			session = await connect(store, {kind: 'human'});
+			call = callerFor(session.client);
+			const item = await newest();
+			await call('edit_record_item', {record_channel_id: 'bugs', item_id: item.id, values: {points: 20}, expected_version: 1, idempotency_key: 'h1'});
+			expect(await store.listFollowUps({itemId: item.id})).toEqual([]);
+			await call('edit_record_item', {record_channel_id: 'bugs', item_id: item.id, values: {points: 8}, expected_version: 1, idempotency_key: 'h2'});
+			const {events} = await store.pollEvents('bugs', {afterSequence: 30});
+			expect(events.map(event => event.actor)).toEqual([{kind: 'human'}]);
+		});
+	});
+}
