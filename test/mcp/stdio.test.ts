@@ -5,8 +5,10 @@ import path from 'node:path';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
 import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest';
-import {openStore, type Store} from '../../store/index.js';
-import {builtCli, callerFor, connectInProcess, jsonOf, makeDatabase, RUN_ID, snapshot, textOf, type Caller} from './fixtures.js';
+import {openStore, type AsyncStore} from '../../store/index.js';
+import {BACKENDS, type Backend} from '../contract/backends.js';
+import {notePgOff} from '../support/pg.js';
+import {builtCli, callerFor, connectInProcess, jsonOf, makeDatabase, openMcpStore, RUN_ID, snapshot, snapshotOf, textOf, type Caller, type McpStore} from './fixtures.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sift-mcp-stdio-'));
 let cli: string;
@@ -26,18 +28,27 @@ function freshDatabase(): string {
 
 const serverArgs = (db: string, ...extra: string[]) => [cli, 'mcp', '--db', db, '--grant', 'bugs', '--actor', 'agent', '--run', RUN_ID, ...extra];
 
-describe('over stdio with the SDK client', () => {
-	let db: string;
-	let store: Store;
+describe.each(BACKENDS)('over stdio with the SDK client on $name', (backend: Backend) => {
+	if (!backend.enabled) {
+		notePgOff();
+		return;
+	}
+
+	let test: McpStore;
+	let store: AsyncStore;
 	let client: Client;
 	let call: Caller;
 	let stderr: string;
+	const snapshot = async () => snapshotOf(test);
+
+	beforeAll(() => backend.setUp());
+	afterAll(() => backend.tearDown());
 
 	beforeEach(async () => {
-		db = freshDatabase();
-		store = openStore(db);
+		test = await openMcpStore(backend);
+		store = test.store;
 		stderr = '';
-		const transport = new StdioClientTransport({command: process.execPath, args: serverArgs(db), stderr: 'pipe', cwd: dir});
+		const transport = new StdioClientTransport({command: process.execPath, args: serverArgs(test.location), stderr: 'pipe', cwd: dir});
 		transport.stderr!.on('data', (chunk: Buffer) => {
 			stderr += chunk.toString();
 		});
@@ -48,7 +59,7 @@ describe('over stdio with the SDK client', () => {
 
 	afterEach(async () => {
 		await client.close();
-		store.close();
+		await test.close();
 	});
 
 	it('lists the same five tools as the in-process server, and logs only to stderr', async () => {
@@ -58,8 +69,18 @@ describe('over stdio with the SDK client', () => {
 		await local.close();
 		expect(tools).toEqual(expected.tools);
 		expect(tools.map(tool => tool.name).sort()).toEqual(['edit_record_item', 'list_granted_resources', 'list_record_items', 'poll_resource_events', 'read_record_item']);
-		expect(stderr).toContain('sift mcp: serving');
+		expect(stderr).toContain(`sift mcp: serving ${store.location} (grants: bugs; actor: agent, run ${RUN_ID})`);
 		expect(client.getServerVersion()).toMatchObject({name: 'sift'});
+	});
+
+	it.runIf(backend.name === 'postgres')('refuses a --grant the store lacks, naming the store without the password its URL carries', () => {
+		const url = new URL(test.location);
+		url.password = 'not-a-real-password';
+		const result = spawnSync(process.execPath, [cli, 'mcp', '--db', url.toString(), '--grant', 'tasks'], {cwd: dir, input: '', encoding: 'utf8', timeout: 30_000});
+		expect(result.status).toBe(1);
+		expect(result.stderr).toContain(`--grant names "tasks", not a channel of ${store.location}; channels: bugs, secrets`);
+		expect(result.stderr).not.toContain('not-a-real-password');
+		expect(result.stdout).toBe('');
 	});
 
 	it('edits through another process: the event carries actor agent and the --run id, a refusal opens a follow-up with the run id', async () => {
@@ -73,23 +94,23 @@ describe('over stdio with the SDK client', () => {
 		expect(edited).toMatchObject({ok: true, sequence: 31, item: {version: item.version + 1, values: {owner}}});
 
 		// The test's own connection to the same file sees the write at once.
-		expect(store.readItem('bugs', first.id)).toMatchObject({version: 2, values: {owner}});
-		const [event] = store.pollEvents('bugs', {afterSequence: 30}).events;
+		expect(await store.readItem('bugs', first.id)).toMatchObject({version: 2, values: {owner}});
+		const [event] = (await store.pollEvents('bugs', {afterSequence: 30})).events;
 		expect(event).toMatchObject({sequence: 31, item_id: first.id, actor: {kind: 'agent', run_id: RUN_ID}, changes: {owner: {from: item.values.owner, to: owner}}});
 		const polled = jsonOf(await call('poll_resource_events', {resource_type: 'record_channel', resource_id: 'bugs', after_sequence: 30}));
 		// The agent's poll says which keys changed; the store's log above keeps the values.
 		expect(polled.events).toEqual([{sequence: 31, type: 'item.updated', item_id: first.id, version: 2, actor: {kind: 'agent', run_id: RUN_ID}, changed: ['owner']}]);
 
-		const before = snapshot(store);
+		const before = await snapshot();
 		const refused = await call('edit_record_item', {record_channel_id: 'bugs', item_id: second.id, values: {points: 20, status: 'Won\'t fix'}, expected_version: 1, idempotency_key: 'stdio-2'});
 		expect(refused.isError).toBe(true);
 		const body = jsonOf(refused);
 		expect(body.error).toBe('validation_failed');
 		expect(body.fields.find((field: {key: string}) => field.key === 'status').allowed).toContainEqual({value: 'wont_fix', label: 'Won\'t fix'});
-		const after = snapshot(store);
+		const after = await snapshot();
 		expect(after.items).toEqual(before.items);
 		expect(after.events).toBe(before.events);
-		const followups = store.listFollowUps({itemId: second.id});
+		const followups = await store.listFollowUps({itemId: second.id});
 		expect(followups).toEqual(expect.arrayContaining([
 			expect.objectContaining({key: 'points', status: 'open', attempted: 20, min: 0, max: 13, run_id: RUN_ID}),
 			expect.objectContaining({key: 'status', status: 'open', attempted: 'Won\'t fix', run_id: RUN_ID}),
@@ -118,14 +139,14 @@ describe('over stdio with the SDK client', () => {
 			['edit_record_item', {record_channel_id: 'bugs', item_id: megabyte, values: {status: 'fixed'}, expected_version: 1, idempotency_key: 'b3'}, /item_id must be at most 64 characters/],
 			['edit_record_item', {record_channel_id: 'bugs', item_id: item, values: {description: deep}, expected_version: 1, idempotency_key: 'b4'}, /nested too deeply/],
 		];
-		const before = snapshot(store);
+		const before = await snapshot();
 		for (const [name, args, message] of cases) {
 			const result = await call(name, args);
 			expect(result.isError, name).toBe(true);
 			expect(textOf(result)).toMatch(message);
 		}
 
-		expect(snapshot(store)).toEqual(before);
+		expect(await snapshot()).toEqual(before);
 	});
 });
 

@@ -21,6 +21,8 @@ export type ToolTransport = {
 	name: string;
 	connect(store: AsyncStore, actor?: Actor, grants?: string[]): Promise<ToolSession>;
 	callerFor(client: Client): Caller;
+	/** One session carries every call (not a request per call, as over HTTP): its calls run one at a time, in order. */
+	oneSession: boolean;
 };
 
 export function describeToolSuite(transport: ToolTransport): void {
@@ -36,7 +38,7 @@ export function describeToolSuite(transport: ToolTransport): void {
 	});
 }
 
-function suite({connect, callerFor}: ToolTransport, backend: Backend): void {
+function suite({connect, callerFor, oneSession}: ToolTransport, backend: Backend): void {
 	let test: McpStore;
 	let store: AsyncStore;
 	let call: Caller;
@@ -474,6 +476,23 @@ function suite({connect, callerFor}: ToolTransport, backend: Backend): void {
 			expect(textOf(result)).toMatch(message);
 			expect(textOf(result).length).toBeLessThan(2000);
 			expect(await snapshot()).toEqual(before);
+		});
+	});
+
+	describe.runIf(oneSession)('one session', () => {
+		it('runs calls sent together one at a time, in the order sent: 20 edits of one item, each expecting the version the one before makes', async () => {
+			const item = await newest();
+			const points = [0, 1, 2, 3, 5, 8, 13];
+			const results = await Promise.all(Array.from({length: 20}, async (_, index) => call('edit_record_item', {
+				record_channel_id: 'bugs',
+				item_id: item.id,
+				values: {points: points[index % points.length], owner: index % 2 === 0 ? 'ren' : 'aiko'},
+				expected_version: index + 1,
+				idempotency_key: `in-order-${index}`,
+			})));
+			expect(results.map(result => result.isError ? textOf(result) : 'ok')).toEqual(results.map(() => 'ok'));
+			expect(results.map(result => jsonOf(result).item.version)).toEqual(results.map((_, index) => index + 2));
+			expect((await store.readItem('bugs', item.id)).version).toBe(21);
 		});
 	});
 

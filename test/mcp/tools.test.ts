@@ -3,4 +3,4 @@
 import {callerFor, connectInProcess} from './fixtures.js';
 import {describeToolSuite} from './tool-suite.js';
 
-describeToolSuite({name: 'an in-process connection', connect: connectInProcess, callerFor});
+describeToolSuite({name: 'an in-process connection', connect: connectInProcess, callerFor, oneSession: true});

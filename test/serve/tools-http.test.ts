@@ -5,4 +5,4 @@
 import {describeToolSuite} from '../mcp/tool-suite.js';
 import {connectOverHttp, httpCallerFor} from './support.js';
 
-describeToolSuite({name: 'HTTP', connect: connectOverHttp, callerFor: httpCallerFor});
+describeToolSuite({name: 'HTTP', connect: connectOverHttp, callerFor: httpCallerFor, oneSession: false});
