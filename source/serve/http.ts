@@ -33,7 +33,7 @@ export type SiftHttpServer = {
 	/** e.g. http://127.0.0.1:7345 (the MCP endpoint is `${url}/mcp`). */
 	url: string;
 	port: number;
-	/** Requests being handled right now. */
+	/** Requests being handled right now (answered, and the token's last use written). */
 	inFlight: () => number;
 	/**
 	 * Stops accepting connections, lets requests in flight finish (up to `timeoutMs`), then closes
@@ -59,7 +59,6 @@ export async function startServe(options: ServeOptions): Promise<SiftHttpServer>
 	const pools = new Map<string, ServerPool>();
 	/** When each token's last use was written, so the store is asked at most once a minute per token. */
 	const touched = new Map<string, number>();
-	const touches = new Set<Promise<void>>();
 	let inFlight = 0;
 	let draining = false;
 	const idle: Array<() => void> = [];
@@ -68,16 +67,21 @@ export async function startServe(options: ServeOptions): Promise<SiftHttpServer>
 		inFlight++;
 		const started = performance.now();
 		const entry: RequestLog = {token: null, method: null, tool: null, outcome: 'ok'};
-		response.once('close', () => {
-			inFlight--;
+		const answered = new Promise<void>(resolve => response.once('close', () => {
 			log(JSON.stringify({at: new Date().toISOString(), http: `${request.method ?? ''} ${pathOf(request)}`, status: response.statusCode, ...entry, ms: Math.round((performance.now() - started) * 10) / 10}));
-			if (inFlight === 0) for (const resolve of idle.splice(0)) resolve();
-		});
-		handle(request, response, entry).catch(error => {
+			resolve();
+		}));
+		const handled = handle(request, response, entry).catch(error => {
 			entry.outcome = 'internal_error';
 			log(JSON.stringify({at: new Date().toISOString(), error: String((error as Error)?.message ?? error).slice(0, 200)}));
 			if (!response.headersSent) reply(response, 500, {error: 'internal_error'});
 			else response.destroy();
+		});
+		// In flight until answered and handled to the end (the token's last use written): draining
+		// waits for both before the store closes.
+		void Promise.all([answered, handled]).then(() => {
+			inFlight--;
+			if (inFlight === 0) for (const resolve of idle.splice(0)) resolve();
 		});
 	});
 	// A slow or silent client cannot hold a connection open for ever.
@@ -148,21 +152,20 @@ export async function startServe(options: ServeOptions): Promise<SiftHttpServer>
 		if (Array.isArray(message) && message.length > 1 && !rateAllows(response, entry, identity, message.length - 1)) return;
 		if (options.callDelayMs && entry.method === 'tools/call') await delay(options.callDelayMs);
 		await dispatch(request, response, message, identity, entry);
-		if (response.statusCode < 400) touch(identity.name);
+		if (response.statusCode < 400) await touch(identity.name);
 	}
 
-	function touch(name: string): void {
+	async function touch(name: string): Promise<void> {
 		const now = Date.now();
 		if (now - (touched.get(name) ?? 0) < 60_000) return;
 		if (touched.size >= 10_000) touched.clear();
 		touched.set(name, now);
-		// Not awaited by the request, which is served already; drain waits for it before the store closes.
-		const write = options.store.tokens.touch(name).catch((error: unknown) => {
+		try {
+			await options.store.tokens.touch(name);
+		} catch (error) {
 			// Best effort: a busy store must not fail a request that was served.
 			log(JSON.stringify({at: new Date().toISOString(), warning: `last use of token ${name} not recorded: ${String((error as Error)?.message ?? error).slice(0, 200)}`}));
-		});
-		touches.add(write);
-		void write.finally(() => touches.delete(write));
+		}
 	}
 
 	async function authenticate(request: IncomingMessage): Promise<TokenIdentity | null> {
@@ -229,7 +232,6 @@ export async function startServe(options: ServeOptions): Promise<SiftHttpServer>
 			const inTime = await Promise.race([finished, timer]);
 			server.closeAllConnections();
 			await closed;
-			await Promise.all(touches);
 			return inTime;
 		},
 	};

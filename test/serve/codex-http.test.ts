@@ -8,7 +8,7 @@ import path from 'node:path';
 import {afterAll, expect, it} from 'vitest';
 import {startServe} from '../../source/serve/http.js';
 import {startServerRun} from '../../source/serve/run-token.js';
-import {openStore, SqliteAsyncStore} from '../../store/index.js';
+import {openAsyncStore, openStore} from '../../store/index.js';
 import {codexLocalArgs, makeCodexHome, SCRIPTED_MODEL} from '../support/codex-local.js';
 import {startResponsesEndpoint} from '../support/responses-endpoint.js';
 import {makeDatabase, ROOT} from '../mcp/fixtures.js';
@@ -23,13 +23,14 @@ it('a triage run of 20 demo items through the real Codex CLI and sift serve', as
 	makeDatabase(db, ITEM_COUNT);
 	const store = openStore(db);
 	const logs: string[] = [];
-	const server = await startServe({store, port: 0, log: line => logs.push(line)});
+	const served = await openAsyncStore(db);
+	const server = await startServe({store: served, port: 0, log: line => logs.push(line)});
 	const endpoint = await startResponsesEndpoint({mode: 'triage-functions'});
 	const home = await makeCodexHome();
 	try {
 		const itemIds = store.listPage('bugs').items.map(item => item.id);
 		const local = codexLocalArgs({endpointUrl: endpoint.url, model: SCRIPTED_MODEL, codexHome: home.path});
-		const handle = await startServerRun(new SqliteAsyncStore(store), {
+		const handle = await startServerRun(served, {
 			instruction: 'Triage these bugs: set status, owner, severity, points, due and area from the triage wishes at the end of each description.',
 			channelId: 'bugs',
 			itemIds,
@@ -70,6 +71,7 @@ it('a triage run of 20 demo items through the real Codex CLI and sift serve', as
 		await endpoint.close();
 		await home.remove();
 		await server.drain(2000);
+		await served.close();
 		store.close();
 	}
 }, 300_000);

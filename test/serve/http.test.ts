@@ -1,221 +1,231 @@
-import {mkdtempSync, rmSync} from 'node:fs';
-import {tmpdir} from 'node:os';
-import path from 'node:path';
-import {afterAll, afterEach, beforeEach, describe, expect, it} from 'vitest';
+import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest';
 import {startServe, type SiftHttpServer} from '../../source/serve/http.js';
-import {openStore, type Store} from '../../store/index.js';
-import {callerFor, jsonOf, makeDatabase, textOf} from '../mcp/fixtures.js';
-import {databaseHash, httpClient, MCP_HEADERS, mintToken, rawRequest, toolCall} from './support.js';
+import type {AsyncStore} from '../../store/index.js';
+import {BACKENDS, type Backend} from '../contract/backends.js';
+import {notePgOff} from '../support/pg.js';
+import {callerFor, jsonOf, openMcpStore, snapshotOf, textOf, type McpStore} from '../mcp/fixtures.js';
+import {httpClient, MCP_HEADERS, mintToken, rawRequest, toolCall} from './support.js';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'sift-serve-'));
-afterAll(() => rmSync(dir, {recursive: true, force: true}));
+describe.each(BACKENDS)('sift serve over HTTP on $name', (backend: Backend) => {
+	if (!backend.enabled) {
+		notePgOff();
+		return;
+	}
 
-let counter = 0;
-let file: string;
-let store: Store;
-let server: SiftHttpServer;
-let logs: string[];
-let token: string;
+	let test: McpStore;
+	let store: AsyncStore;
+	let server: SiftHttpServer;
+	let logs: string[];
+	let token: string;
 
-async function start(options: {rate?: number; allowHosts?: string[]} = {}) {
-	logs = [];
-	server = await startServe({store, port: 0, log: line => logs.push(line), ...options});
-}
+	async function start(options: {rate?: number; allowHosts?: string[]} = {}) {
+		logs = [];
+		server = await startServe({store, port: 0, log: line => logs.push(line), ...options});
+	}
 
-beforeEach(async () => {
-	file = path.join(dir, `s${counter++}.db`);
-	makeDatabase(file);
-	store = openStore(file);
-	token = mintToken(store, ['bugs'], {kind: 'agent'}, {name: 'triager'});
-	await start();
-});
+	beforeAll(() => backend.setUp());
+	afterAll(() => backend.tearDown());
 
-afterEach(async () => {
-	await server.drain(2000);
-	store.close();
-});
-
-const auth = (secret = token) => ({...MCP_HEADERS, Authorization: `Bearer ${secret}`});
-const post = async (body: string, headers: Record<string, string> = auth()) => rawRequest(server.url, {headers, body});
-/** Log lines as objects. */
-const logged = () => logs.map(line => JSON.parse(line) as Record<string, unknown>);
-
-/** Runs `work`, then checks the database file is byte for byte what it was. */
-async function unchanged<T>(work: () => Promise<T>): Promise<T> {
-	// Settle the token's last-use time first: a served request may write it once a minute.
-	const before = databaseHash(file);
-	const result = await work();
-	expect(databaseHash(file)).toBe(before);
-	return result;
-}
-
-describe('authentication: every /mcp request needs a valid bearer token', () => {
-	const cases: Array<[string, () => Record<string, string>]> = [
-		['no Authorization header', () => MCP_HEADERS],
-		['an unknown token', () => auth(`sift_${'A'.repeat(43)}`)],
-		['a token of another shape', () => auth('hunter2')],
-		['Basic instead of Bearer', () => ({...MCP_HEADERS, Authorization: `Basic ${token}`})],
-		['an expired token', () => auth(store.createToken({grants: ['bugs'], now: new Date(Date.now() - 86_400_000), expiresAt: new Date(Date.now() - 1000).toISOString()}).token)],
-		['a revoked token', () => {
-			const revoked = mintToken(store, ['bugs'], {kind: 'agent'}, {name: 'gone'});
-			store.revokeToken('gone');
-			return auth(revoked);
-		}],
-	];
-
-	it.each(cases)('%s → 401, nothing written', async (_label, headers) => {
-		const prepared = headers();
-		const response = await unchanged(async () => post(toolCall('edit_record_item', {record_channel_id: 'bugs', item_id: 'x', values: {status: 'fixed'}, expected_version: 1, idempotency_key: 'k'}), prepared));
-		expect(response.status).toBe(401);
-		expect(response.headers['www-authenticate']).toMatch(/^Bearer/);
-		expect(logged().at(-1)).toMatchObject({status: 401, outcome: 'unauthorized', token: null});
+	beforeEach(async () => {
+		test = await openMcpStore(backend);
+		store = test.store;
+		token = await mintToken(store, ['bugs'], {kind: 'agent'}, {name: 'triager'});
+		await start();
 	});
 
-	it('a token revoked while its client is connected stops working on the next request', async () => {
-		const client = await httpClient(server.url, token);
-		expect((await client.listTools()).tools).toHaveLength(5);
-		store.revokeToken('triager');
-		await expect(client.listTools()).rejects.toThrow(/401|unauthorized/i);
-		await client.close();
-	});
-});
-
-describe('grants and actor come from the token', () => {
-	it('a channel outside the grants is not_granted, the same whether it exists or not', async () => {
-		const call = callerFor(await httpClient(server.url, token));
-		const secret = await call('list_record_items', {record_channel_id: 'secrets'});
-		const missing = await call('list_record_items', {record_channel_id: 'nope'});
-		expect(secret.isError).toBe(true);
-		expect(jsonOf(secret).error).toBe('not_granted');
-		expect(textOf(missing).replaceAll('nope', 'secrets')).toBe(textOf(secret));
-		const granted = jsonOf(await call('list_granted_resources'));
-		expect(granted.channels.map((channel: {id: string}) => channel.id)).toEqual(['bugs']);
-		expect(logged().at(-2)).toMatchObject({tool: 'list_record_items', outcome: 'not_granted', token: 'triager'});
+	afterEach(async () => {
+		await server.drain(2000);
+		await test.close();
 	});
 
-	it('an edit is recorded with the token\'s actor and run id', async () => {
-		const runToken = mintToken(store, ['bugs'], {kind: 'agent', run_id: 'run-from-token'});
-		const call = callerFor(await httpClient(server.url, runToken));
-		const page = jsonOf(await call('list_record_items', {record_channel_id: 'bugs', limit: 1}));
-		const item = page.items[0];
-		const result = jsonOf(await call('edit_record_item', {record_channel_id: 'bugs', item_id: item.id, values: {points: 5}, expected_version: item.version, idempotency_key: 'from-token'}));
-		expect(result.ok).toBe(true);
-		const {events} = store.pollEvents('bugs', {afterSequence: result.sequence - 1});
-		expect(events[0]!.actor).toEqual({kind: 'agent', run_id: 'run-from-token'});
-	});
-});
+	const auth = (secret = token) => ({...MCP_HEADERS, Authorization: `Bearer ${secret}`});
+	const post = async (body: string, headers: Record<string, string> = auth()) => rawRequest(server.url, {headers, body});
+	/** Log lines as objects. */
+	const logged = () => logs.map(line => JSON.parse(line) as Record<string, unknown>);
 
-describe('Host and Origin (DNS rebinding)', () => {
-	const list = toolCall('list_granted_resources');
+	/** Every table a request could write, and the tokens, once the server has finished what it was doing. */
+	async function state() {
+		// A request is in flight until the token's last use is written, too.
+		for (let waited = 0; server.inFlight() > 0 && waited < 5000; waited += 10) await new Promise(resolve => setTimeout(resolve, 10));
+		return {tables: await snapshotOf(test), tokens: await store.tokens.list()};
+	}
 
-	it.each([
-		['a foreign Host', {Host: 'evil.example:7345'}],
-		['the right port under another name', {Host: 'rebind.example'}],
-		['a foreign Origin', {Origin: 'http://evil.example'}],
-		['the null Origin', {Origin: 'null'}],
-		['an Origin on another port', {Origin: 'http://127.0.0.1:1'}],
-	])('%s → 403 even with a valid token, nothing written', async (_label, extra) => {
-		const headers: Record<string, string> = {...auth(), ...extra};
-		const response = await unchanged(async () => post(toolCall('edit_record_item', {record_channel_id: 'bugs', item_id: 'x', values: {}, expected_version: 1, idempotency_key: 'k'}), headers));
-		expect(response.status).toBe(403);
-		expect(logged().at(-1)).toMatchObject({status: 403, outcome: 'forbidden_host'});
-	});
+	/** Runs `work`, then checks that the store is what it was. */
+	async function unchanged<T>(work: () => Promise<T>): Promise<T> {
+		const before = await state();
+		const result = await work();
+		expect(await state()).toEqual(before);
+		return result;
+	}
 
-	it('the listen address, localhost and the same Origin are allowed', async () => {
-		const port = server.port;
-		for (const headers of <Array<Record<string, string>>>[{Host: `127.0.0.1:${port}`}, {Host: `localhost:${port}`}, {Host: `127.0.0.1:${port}`, Origin: `http://localhost:${port}`}]) {
-			expect((await post(list, {...auth(), ...headers})).status).toBe(200);
-		}
-	});
+	describe('authentication: every /mcp request needs a valid bearer token', () => {
+		const cases: Array<[string, () => Record<string, string> | Promise<Record<string, string>>]> = [
+			['no Authorization header', () => MCP_HEADERS],
+			['an unknown token', () => auth(`sift_${'A'.repeat(43)}`)],
+			['a token of another shape', () => auth('hunter2')],
+			['Basic instead of Bearer', () => ({...MCP_HEADERS, Authorization: `Basic ${token}`})],
+			['an expired token', async () => auth(await mintToken(store, ['bugs'], {kind: 'agent'}, {now: new Date(Date.now() - 86_400_000), expiresAt: new Date(Date.now() - 1000).toISOString()}))],
+			['a revoked token', async () => {
+				const revoked = await mintToken(store, ['bugs'], {kind: 'agent'}, {name: 'gone'});
+				await store.tokens.revoke('gone');
+				return auth(revoked);
+			}],
+		];
 
-	it('--allow-host adds a name (any port) or a name:port', async () => {
-		await server.drain(1000);
-		await start({allowHosts: ['sift.internal', 'proxy.internal:8443']});
-		for (const host of ['sift.internal', 'sift.internal:80', 'proxy.internal:8443']) {
-			expect((await post(list, {...auth(), Host: host})).status).toBe(200);
-		}
+		it.each(cases)('%s → 401, nothing written', async (_label, headers) => {
+			const prepared = await headers();
+			const response = await unchanged(async () => post(toolCall('edit_record_item', {record_channel_id: 'bugs', item_id: 'x', values: {status: 'fixed'}, expected_version: 1, idempotency_key: 'k'}), prepared));
+			expect(response.status).toBe(401);
+			expect(response.headers['www-authenticate']).toMatch(/^Bearer/);
+			expect(logged().at(-1)).toMatchObject({status: 401, outcome: 'unauthorized', token: null});
+		});
 
-		expect((await post(list, {...auth(), Host: 'proxy.internal:9999'})).status).toBe(403);
-	});
-});
-
-describe('body limit', () => {
-	const bigEdit = (size: number) => toolCall('edit_record_item', {record_channel_id: 'bugs', item_id: 'x', values: {description: 'y'.repeat(size)}, expected_version: 1, idempotency_key: 'big'});
-
-	it('a 3 MiB body with its length declared → 413, nothing written', async () => {
-		const response = await unchanged(async () => rawRequest(server.url, {headers: auth(), body: bigEdit(3 * 1024 * 1024)}));
-		expect(response.status).toBe(413);
-		expect(logged().at(-1)).toMatchObject({status: 413, outcome: 'too_large', token: 'triager'});
+		it('a token revoked while its client is connected stops working on the next request', async () => {
+			const client = await httpClient(server.url, token);
+			expect((await client.listTools()).tools).toHaveLength(5);
+			await store.tokens.revoke('triager');
+			await expect(client.listTools()).rejects.toThrow(/401|unauthorized/i);
+			await client.close();
+		});
 	});
 
-	it('a 3 MiB chunked body (no length) is cut off while streaming → 413, nothing written', async () => {
-		const response = await unchanged(async () => rawRequest(server.url, {headers: auth(), body: bigEdit(3 * 1024 * 1024), chunked: true}));
-		expect(response.status).toBe(413);
+	describe('grants and actor come from the token', () => {
+		it('a channel outside the grants is not_granted, the same whether it exists or not', async () => {
+			const call = callerFor(await httpClient(server.url, token));
+			const secret = await call('list_record_items', {record_channel_id: 'secrets'});
+			const missing = await call('list_record_items', {record_channel_id: 'nope'});
+			expect(secret.isError).toBe(true);
+			expect(jsonOf(secret).error).toBe('not_granted');
+			expect(textOf(missing).replaceAll('nope', 'secrets')).toBe(textOf(secret));
+			const granted = jsonOf(await call('list_granted_resources'));
+			expect(granted.channels.map((channel: {id: string}) => channel.id)).toEqual(['bugs']);
+			expect(logged().at(-2)).toMatchObject({tool: 'list_record_items', outcome: 'not_granted', token: 'triager'});
+		});
+
+		it('an edit is recorded with the token\'s actor and run id', async () => {
+			const runToken = await mintToken(store, ['bugs'], {kind: 'agent', run_id: 'run-from-token'});
+			const call = callerFor(await httpClient(server.url, runToken));
+			const page = jsonOf(await call('list_record_items', {record_channel_id: 'bugs', limit: 1}));
+			const item = page.items[0];
+			const result = jsonOf(await call('edit_record_item', {record_channel_id: 'bugs', item_id: item.id, values: {points: 5}, expected_version: item.version, idempotency_key: 'from-token'}));
+			expect(result.ok).toBe(true);
+			const {events} = await store.pollEvents('bugs', {afterSequence: result.sequence - 1});
+			expect(events[0]!.actor).toEqual({kind: 'agent', run_id: 'run-from-token'});
+		});
 	});
 
-	it('a body just under 2 MiB is read and answered by the tool', async () => {
-		const response = await post(bigEdit(2 * 1024 * 1024 - 1024));
-		expect(response.status).toBe(200);
-		expect(JSON.parse(response.body).result.isError).toBe(true);
-	});
-});
-
-describe('rate limit per token', () => {
-	it('a burst over the rate → 429 with Retry-After, nothing written; another token is not held back', async () => {
-		await server.drain(1000);
-		await start({rate: 5});
+	describe('Host and Origin (DNS rebinding)', () => {
 		const list = toolCall('list_granted_resources');
-		expect((await post(list)).status).toBe(200);
-		const other = mintToken(store, ['bugs'], {kind: 'agent'}, {name: 'other'});
-		expect((await post(list, auth(other))).status).toBe(200);
-		const responses = await unchanged(async () => Promise.all(Array.from({length: 20}, async () => post(list))));
-		const limited = responses.filter(response => response.status === 429);
-		expect(limited.length).toBeGreaterThanOrEqual(10);
-		expect(responses.filter(response => response.status === 200).length).toBeGreaterThanOrEqual(1);
-		for (const response of limited) expect(Number(response.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-		expect(logged().filter(line => line.outcome === 'rate_limited').length).toBe(limited.length);
-		expect((await post(list, auth(other))).status).toBe(200);
+
+		it.each([
+			['a foreign Host', {Host: 'evil.example:7345'}],
+			['the right port under another name', {Host: 'rebind.example'}],
+			['a foreign Origin', {Origin: 'http://evil.example'}],
+			['the null Origin', {Origin: 'null'}],
+			['an Origin on another port', {Origin: 'http://127.0.0.1:1'}],
+		])('%s → 403 even with a valid token, nothing written', async (_label, extra) => {
+			const headers: Record<string, string> = {...auth(), ...extra};
+			const response = await unchanged(async () => post(toolCall('edit_record_item', {record_channel_id: 'bugs', item_id: 'x', values: {}, expected_version: 1, idempotency_key: 'k'}), headers));
+			expect(response.status).toBe(403);
+			expect(logged().at(-1)).toMatchObject({status: 403, outcome: 'forbidden_host'});
+		});
+
+		it('the listen address, localhost and the same Origin are allowed', async () => {
+			const port = server.port;
+			for (const headers of <Array<Record<string, string>>>[{Host: `127.0.0.1:${port}`}, {Host: `localhost:${port}`}, {Host: `127.0.0.1:${port}`, Origin: `http://localhost:${port}`}]) {
+				expect((await post(list, {...auth(), ...headers})).status).toBe(200);
+			}
+		});
+
+		it('--allow-host adds a name (any port) or a name:port', async () => {
+			await server.drain(1000);
+			await start({allowHosts: ['sift.internal', 'proxy.internal:8443']});
+			for (const host of ['sift.internal', 'sift.internal:80', 'proxy.internal:8443']) {
+				expect((await post(list, {...auth(), Host: host})).status).toBe(200);
+			}
+
+			expect((await post(list, {...auth(), Host: 'proxy.internal:9999'})).status).toBe(403);
+		});
 	});
 
-	it('a batch costs one request per message', async () => {
-		await server.drain(1000);
-		await start({rate: 5});
-		const batch = JSON.stringify(Array.from({length: 8}, (_, index) => JSON.parse(toolCall('list_granted_resources', {}, index + 1))));
-		const response = await post(batch);
-		expect(response.status).toBe(429);
-	});
-});
+	describe('body limit', () => {
+		const bigEdit = (size: number) => toolCall('edit_record_item', {record_channel_id: 'bugs', item_id: 'x', values: {description: 'y'.repeat(size)}, expected_version: 1, idempotency_key: 'big'});
 
-describe('the rest of the HTTP surface', () => {
-	it('GET /healthz answers without a token; other paths 404; GET /mcp 405', async () => {
-		const health = await rawRequest(server.url, {method: 'GET', path: '/healthz'});
-		expect(health.status).toBe(200);
-		expect(JSON.parse(health.body)).toEqual({status: 'ok', in_flight: 0});
-		expect((await rawRequest(server.url, {method: 'GET', path: '/', headers: auth()})).status).toBe(404);
-		expect((await rawRequest(server.url, {method: 'GET', path: '/mcp', headers: auth()})).status).toBe(405);
-	});
+		it('a 3 MiB body with its length declared → 413, nothing written', async () => {
+			const response = await unchanged(async () => rawRequest(server.url, {headers: auth(), body: bigEdit(3 * 1024 * 1024)}));
+			expect(response.status).toBe(413);
+			expect(logged().at(-1)).toMatchObject({status: 413, outcome: 'too_large', token: 'triager'});
+		});
 
-	it('a body that is not JSON → 400 parse error', async () => {
-		const response = await post('{"jsonrpc": ');
-		expect(response.status).toBe(400);
-		expect(JSON.parse(response.body).error.code).toBe(-32700);
+		it('a 3 MiB chunked body (no length) is cut off while streaming → 413, nothing written', async () => {
+			const response = await unchanged(async () => rawRequest(server.url, {headers: auth(), body: bigEdit(3 * 1024 * 1024), chunked: true}));
+			expect(response.status).toBe(413);
+		});
+
+		it('a body just under 2 MiB is read and answered by the tool', async () => {
+			const response = await post(bigEdit(2 * 1024 * 1024 - 1024));
+			expect(response.status).toBe(200);
+			expect(JSON.parse(response.body).result.isError).toBe(true);
+		});
 	});
 
-	it('logs one JSON line per request with token name, tool, outcome and ms; never the secret or a value', async () => {
-		const call = callerFor(await httpClient(server.url, token));
-		const page = jsonOf(await call('list_record_items', {record_channel_id: 'bugs', limit: 1}));
-		const item = jsonOf(await call('read_record_item', {record_channel_id: 'bugs', item_id: page.items[0].id}));
-		await call('edit_record_item', {record_channel_id: 'bugs', item_id: item.id, values: {status: 'MARKER-VALUE-NOT-AN-OPTION'}, expected_version: item.version, idempotency_key: 'log-1'});
-		const lines = logged();
-		const text = logs.join('\n');
-		expect(text).not.toContain(token);
-		expect(text).not.toContain(token.slice(5, 20));
-		expect(text).not.toContain('MARKER-VALUE');
-		expect(text).not.toContain(String(item.values.title));
-		const edit = lines.find(line => line.tool === 'edit_record_item')!;
-		expect(edit).toMatchObject({status: 200, token: 'triager', method: 'tools/call', outcome: 'validation_failed'});
-		expect(typeof edit.ms).toBe('number');
-		expect(lines.find(line => line.tool === 'read_record_item')).toMatchObject({outcome: 'ok'});
-		expect(lines.find(line => line.method === 'initialize')).toMatchObject({status: 200, tool: null});
+	describe('rate limit per token', () => {
+		it('a burst over the rate → 429 with Retry-After, nothing written; another token is not held back', async () => {
+			await server.drain(1000);
+			await start({rate: 5});
+			const list = toolCall('list_granted_resources');
+			expect((await post(list)).status).toBe(200);
+			const other = await mintToken(store, ['bugs'], {kind: 'agent'}, {name: 'other'});
+			expect((await post(list, auth(other))).status).toBe(200);
+			const responses = await unchanged(async () => Promise.all(Array.from({length: 20}, async () => post(list))));
+			const limited = responses.filter(response => response.status === 429);
+			expect(limited.length).toBeGreaterThanOrEqual(10);
+			expect(responses.filter(response => response.status === 200).length).toBeGreaterThanOrEqual(1);
+			for (const response of limited) expect(Number(response.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+			expect(logged().filter(line => line.outcome === 'rate_limited').length).toBe(limited.length);
+			expect((await post(list, auth(other))).status).toBe(200);
+		});
+
+		it('a batch costs one request per message', async () => {
+			await server.drain(1000);
+			await start({rate: 5});
+			const batch = JSON.stringify(Array.from({length: 8}, (_, index) => JSON.parse(toolCall('list_granted_resources', {}, index + 1))));
+			const response = await post(batch);
+			expect(response.status).toBe(429);
+		});
+	});
+
+	describe('the rest of the HTTP surface', () => {
+		it('GET /healthz answers without a token; other paths 404; GET /mcp 405', async () => {
+			const health = await rawRequest(server.url, {method: 'GET', path: '/healthz'});
+			expect(health.status).toBe(200);
+			expect(JSON.parse(health.body)).toEqual({status: 'ok', in_flight: 0});
+			expect((await rawRequest(server.url, {method: 'GET', path: '/', headers: auth()})).status).toBe(404);
+			expect((await rawRequest(server.url, {method: 'GET', path: '/mcp', headers: auth()})).status).toBe(405);
+		});
+
+		it('a body that is not JSON → 400 parse error', async () => {
+			const response = await post('{"jsonrpc": ');
+			expect(response.status).toBe(400);
+			expect(JSON.parse(response.body).error.code).toBe(-32700);
+		});
+
+		it('logs one JSON line per request with token name, tool, outcome and ms; never the secret or a value', async () => {
+			const call = callerFor(await httpClient(server.url, token));
+			const page = jsonOf(await call('list_record_items', {record_channel_id: 'bugs', limit: 1}));
+			const item = jsonOf(await call('read_record_item', {record_channel_id: 'bugs', item_id: page.items[0].id}));
+			await call('edit_record_item', {record_channel_id: 'bugs', item_id: item.id, values: {status: 'MARKER-VALUE-NOT-AN-OPTION'}, expected_version: item.version, idempotency_key: 'log-1'});
+			const lines = logged();
+			const text = logs.join('\n');
+			expect(text).not.toContain(token);
+			expect(text).not.toContain(token.slice(5, 20));
+			expect(text).not.toContain('MARKER-VALUE');
+			expect(text).not.toContain(String(item.values.title));
+			const edit = lines.find(line => line.tool === 'edit_record_item')!;
+			expect(edit).toMatchObject({status: 200, token: 'triager', method: 'tools/call', outcome: 'validation_failed'});
+			expect(typeof edit.ms).toBe('number');
+			expect(lines.find(line => line.tool === 'read_record_item')).toMatchObject({outcome: 'ok'});
+			expect(lines.find(line => line.method === 'initialize')).toMatchObject({status: 200, tool: null});
+		});
 	});
 });

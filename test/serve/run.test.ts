@@ -4,7 +4,7 @@ import {fileURLToPath} from 'node:url';
 import {afterAll, afterEach, beforeEach, describe, expect, it} from 'vitest';
 import {startServe, type SiftHttpServer} from '../../source/serve/http.js';
 import {startServerRun} from '../../source/serve/run-token.js';
-import {openStore, SqliteAsyncStore, type Store} from '../../store/index.js';
+import {openAsyncStore, openStore, type AsyncStore, type Store} from '../../store/index.js';
 import {tempDir} from '../codex/support.js';
 import {makeDatabase} from '../mcp/fixtures.js';
 import {MCP_HEADERS, rawRequest, toolCall} from './support.js';
@@ -18,17 +18,21 @@ afterAll(() => rmSync(dir, {recursive: true, force: true}));
 let counter = 0;
 let file: string;
 let store: Store;
+/** The server's own connection, as `sift serve` in its own process has. */
+let served: AsyncStore;
 let server: SiftHttpServer;
 
 beforeEach(async () => {
 	file = path.join(dir, `r${counter++}.db`);
 	makeDatabase(file);
 	store = openStore(file);
-	server = await startServe({store, port: 0, log: () => {}});
+	served = await openAsyncStore(file);
+	server = await startServe({store: served, port: 0, log: () => {}});
 });
 
 afterEach(async () => {
 	await server.drain(2000);
+	await served.close();
 	store.close();
 });
 
@@ -37,7 +41,7 @@ type Seen = {argv: string[]; token: string; status: {code: number; body: any}};
 async function runThroughServer(mode: string, timeoutMs = 20_000) {
 	const out = path.join(dir, `seen-${counter}.json`);
 	const began = Date.now();
-	const handle = await startServerRun(new SqliteAsyncStore(store), {
+	const handle = await startServerRun(served, {
 		instruction: 'Triage these bugs',
 		channelId: 'bugs',
 		itemIds: [],
@@ -89,7 +93,7 @@ describe('sift run --server', () => {
 
 	it('the token is revoked when the run is cancelled', async () => {
 		const out = path.join(dir, 'seen-cancel.json');
-		const handle = await startServerRun(new SqliteAsyncStore(store), {
+		const handle = await startServerRun(served, {
 			instruction: 'Triage',
 			channelId: 'bugs',
 			dbPath: file,
