@@ -4,7 +4,9 @@ import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
 import {ensureBuilt, sift, SIFT_ENTRY, siftJson, tempDir} from '../support/cli.js';
-import {makeDatabase} from '../mcp/fixtures.js';
+import {BACKENDS} from '../contract/backends.js';
+import {describePg} from '../support/pg.js';
+import {makeDatabase, openMcpStore, type McpStore} from '../mcp/fixtures.js';
 import {databaseHash, MCP_HEADERS, rawRequest, toolCall} from './support.js';
 
 const dir = tempDir('sift-serve-cli-');
@@ -61,28 +63,65 @@ describe('sift token', () => {
 	});
 });
 
-describe('sift serve (the built CLI)', () => {
-	let child: ChildProcess | undefined;
-	afterEach(() => {
-		if (child && child.exitCode === null) child.kill('SIGKILL');
+let child: ChildProcess | undefined;
+afterEach(() => {
+	if (child && child.exitCode === null) child.kill('SIGKILL');
+});
+
+/** Starts `sift serve` on a free port; resolves with its URL once it listens. */
+async function serve(env: Record<string, string> = {}, location = db) {
+	const started = spawn(process.execPath, [SIFT_ENTRY, 'serve', '--db', location, '--listen', '127.0.0.1:0'], {env: {...process.env, ...env}, stdio: ['ignore', 'pipe', 'pipe']});
+	child = started;
+	let stderr = '';
+	const exited = new Promise<number | null>(resolve => started.once('exit', code => resolve(code)));
+	const url = await new Promise<string>((resolve, reject) => {
+		started.stderr!.on('data', chunk => {
+			stderr += String(chunk);
+			const match = /sift serve: (http:\/\/[^\s]+)\/mcp/.exec(stderr);
+			if (match) resolve(match[1]!);
+		});
+		void exited.then(code => reject(new Error(`sift serve exited ${code}: ${stderr}`)));
+	});
+	return {url, exited, stderr: () => stderr, process: started};
+}
+
+describePg('sift token and sift serve on PostgreSQL (the built CLI)', () => {
+	const backend = BACKENDS.find(entry => entry.name === 'postgres')!;
+	let test: McpStore;
+	beforeAll(async () => {
+		await backend.setUp();
+		test = await openMcpStore(backend);
+	});
+	afterAll(async () => {
+		await test.close();
+		await backend.tearDown();
 	});
 
-	/** Starts `sift serve` on a free port; resolves with its URL once it listens. */
-	async function serve(env: Record<string, string> = {}) {
-		const started = spawn(process.execPath, [SIFT_ENTRY, 'serve', '--db', db, '--listen', '127.0.0.1:0'], {env: {...process.env, ...env}, stdio: ['ignore', 'pipe', 'pipe']});
-		child = started;
-		let stderr = '';
-		const exited = new Promise<number | null>(resolve => started.once('exit', code => resolve(code)));
-		const url = await new Promise<string>((resolve, reject) => {
-			started.stderr!.on('data', chunk => {
-				stderr += String(chunk);
-				const match = /sift serve: (http:\/\/[^\s]+)\/mcp/.exec(stderr);
-				if (match) resolve(match[1]!);
-			});
-			void exited.then(code => reject(new Error(`sift serve exited ${code}: ${stderr}`)));
-		});
-		return {url, exited, stderr: () => stderr, process: started};
-	}
+	it('a token made by sift token works against sift serve --db postgres://… until it is revoked', async () => {
+		// A password in the URL (ignored by the test server's trust login) must never be printed.
+		const url = new URL(test.location);
+		url.password = 'not-a-real-password';
+		const location = url.toString();
+		const created = sift(['token', 'create', '--grant', 'bugs', '--name', 'pg-bot', '--db', location]);
+		expect(created.code, created.stderr).toBe(0);
+		const secret = created.stdout.split('\n')[0]!;
+		expect(siftJson<Array<{name: string}>>(['token', 'list', '--db', location]).map(token => token.name)).toEqual(['pg-bot']);
+
+		const server = await serve({}, location);
+		const headers = {...MCP_HEADERS, Authorization: `Bearer ${secret}`};
+		const listed = await rawRequest(server.url, {headers, body: toolCall('list_granted_resources')});
+		expect(listed.status).toBe(200);
+		expect(JSON.parse(listed.body).result.structuredContent.channels).toEqual([{id: 'bugs', name: 'Bugs', item_count: 30, latest_sequence: 30}]);
+		expect(sift(['token', 'revoke', 'pg-bot', '--db', location]).code).toBe(0);
+		expect((await rawRequest(server.url, {headers, body: toolCall('list_granted_resources')})).status).toBe(401);
+		server.process.kill('SIGTERM');
+		expect(await server.exited).toBe(0);
+		expect(server.stderr()).toContain(`/mcp for ${test.location} (`);
+		expect(server.stderr() + created.stderr).not.toContain('not-a-real-password');
+	});
+});
+
+describe('sift serve (the built CLI)', () => {
 
 	it('SIGTERM: a call in flight completes, a new one is refused, the process exits 0', async () => {
 		const secret = sift(['token', 'create', '--grant', 'bugs', '--name', 'drain', '--db', db]).stdout.split('\n')[0]!;
