@@ -1,7 +1,10 @@
-// `sift serve` under load (docs/team-mode.md): 50 MCP clients × 200 calls each on loopback
-// (a mix of list, read and edit), against the built CLI in its own process; then what HTTP adds
-// over stdio for one read_record_item call. Bounded: a fixed number of calls, and a time limit
-// after which the load stops and says so.
+// `sift serve` under load (docs/team-mode.md), on SQLite and on PostgreSQL, against the built CLI
+// in its own process: 50 MCP clients × 200 calls each on loopback (a mix of list, read and edit);
+// 16 agent sessions editing the same few items (read, edit, retry on version_conflict); and what
+// HTTP adds over stdio for one read_record_item call. Bounded: a fixed number of calls, and a time
+// limit per table after which the load stops and says so. The PostgreSQL store is a fresh database
+// on the test server (test/support/pg.ts), dropped afterwards; without a reachable server those
+// rows are left out, saying why.
 
 import {spawn, type ChildProcess} from 'node:child_process';
 import {Agent, request} from 'node:http';
@@ -13,15 +16,22 @@ import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
 import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
-import {openStore} from '../../store/index.js';
-import {cachedBugDatabase, median, percentile, printTable} from './support.js';
+import {bugsChannel, generateBugItems} from '../../demo-data/generate.js';
+import {openAsyncStore} from '../../store/index.js';
+import {createTestDatabase, PG_OFF} from '../support/pg.js';
+import {BENCH_NOW, cachedBugDatabase, median, percentile, printTable, type Row} from './support.js';
 
 const SIFT_ENTRY = fileURLToPath(new URL('../../source/cli.js', import.meta.url));
 const ITEMS = 1000;
-const TIME_LIMIT_MS = 180_000;
+const TIME_LIMIT_MS = 120_000;
 const STATUSES = ['triaged', 'in_progress'];
+/** The items the 16 agents fight over: few enough that their edits conflict. */
+const HOT_ITEMS = 8;
 
 type Call = (name: string, args?: Record<string, unknown>) => Promise<CallToolResult>;
+
+/** A store of ITEMS demo bugs on one backend, and how to remove it. */
+type BenchStore = {backend: 'sqlite' | 'postgres'; location: string; remove: () => Promise<void>};
 
 async function httpClient(url: string, token: string): Promise<Client> {
 	const client = new Client({name: 'sift-bench', version: '1.0.0'});
@@ -33,8 +43,8 @@ const caller = (client: Client): Call => async (name, args = {}) => (await clien
 const json = (result: CallToolResult) => JSON.parse((result.content[0] as {text: string}).text);
 
 /** `sift serve` on a free port; resolves with its URL once it listens. */
-async function startServe(db: string): Promise<{url: string; child: ChildProcess}> {
-	const child = spawn(process.execPath, [SIFT_ENTRY, 'serve', '--db', db, '--listen', '127.0.0.1:0', '--rate', '1000000'], {stdio: ['ignore', 'ignore', 'pipe']});
+async function startServe(location: string): Promise<{url: string; child: ChildProcess}> {
+	const child = spawn(process.execPath, [SIFT_ENTRY, 'serve', '--db', location, '--listen', '127.0.0.1:0', '--rate', '1000000'], {stdio: ['ignore', 'ignore', 'pipe']});
 	let stderr = '';
 	const url = await new Promise<string>((resolve, reject) => {
 		child.stderr!.on('data', chunk => {
@@ -53,6 +63,25 @@ async function stop(child: ChildProcess): Promise<void> {
 	const exited = new Promise(resolve => child.once('exit', resolve));
 	child.kill('SIGTERM');
 	await exited;
+}
+
+/** Tokens for `count` clients, and every item id of the channel, through the store's interface. */
+async function prepare(location: string, count: number, prefix: string): Promise<{tokens: string[]; ids: string[]}> {
+	const store = await openAsyncStore(location);
+	try {
+		const tokens: string[] = [];
+		for (let index = 0; index < count; index++) tokens.push((await store.tokens.create({name: `${prefix}-${index}`, grants: ['bugs']})).token);
+		const ids: string[] = [];
+		let beforeId: string | null = null;
+		do {
+			const page = await store.listPage('bugs', {beforeId, limit: 50});
+			ids.push(...page.items.map(item => item.id));
+			beforeId = page.next_before_id;
+		} while (beforeId !== null);
+		return {tokens, ids: ids.reverse()};
+	} finally {
+		await store.close();
+	}
 }
 
 /** One client's calls: pages, reads, and edits of items of its own (so edits do not conflict). */
@@ -86,11 +115,8 @@ async function clientLoad(call: Call, ids: string[], calls: number, latencies: n
 	return {errors, done};
 }
 
-async function load(url: string, db: string, clients: number, callsEach: number) {
-	const store = openStore(db);
-	const tokens = Array.from({length: clients}, (_, index) => store.createToken({name: `bench-${index}`, grants: ['bugs']}).token);
-	const ids = (store.db.prepare("SELECT id FROM items WHERE channel_id = 'bugs' ORDER BY seq").all() as Array<{id: string}>).map(row => row.id);
-	store.close();
+async function load(bench: BenchStore, url: string, clients: number, callsEach: number): Promise<Row> {
+	const {tokens, ids} = await prepare(bench.location, clients, 'load');
 	const sessions = await Promise.all(tokens.map(async token => httpClient(url, token)));
 	const latencies: number[] = [];
 	const started = performance.now();
@@ -101,6 +127,7 @@ async function load(url: string, db: string, clients: number, callsEach: number)
 	await Promise.all(sessions.map(async client => client.close()));
 	const done = outcomes.reduce((sum, outcome) => sum + outcome.done, 0);
 	return {
+		backend: bench.backend,
 		clients,
 		'calls (edit = read + edit)': done,
 		errors: outcomes.reduce((sum, outcome) => sum + outcome.errors, 0),
@@ -109,6 +136,58 @@ async function load(url: string, db: string, clients: number, callsEach: number)
 		'calls/s': Math.round(done / seconds),
 		's': seconds,
 		'stopped by time limit': done < clients * callsEach ? 'yes' : 'no',
+	};
+}
+
+/**
+ * One agent: `edits` times, read a hot item and edit it with the version read; a version_conflict
+ * (another agent got there first) is counted and retried with a fresh read.
+ */
+async function agentEdits(call: Call, agent: number, hot: string[], edits: number, latencies: number[], deadline: number) {
+	let applied = 0;
+	let conflicts = 0;
+	let errors = 0;
+	// Bounded in attempts too: an agent that keeps failing stops.
+	for (let index = 0; applied < edits && index < edits * 20 && Date.now() < deadline; index++) {
+		const id = hot[(agent + applied) % hot.length]!;
+		try {
+			const item = json(await call('read_record_item', {record_channel_id: 'bugs', item_id: id}));
+			const started = performance.now();
+			const result = await call('edit_record_item', {record_channel_id: 'bugs', item_id: id, values: {points: (agent + index) % 14}, expected_version: item.version, idempotency_key: `agent-${agent}-${index}`});
+			latencies.push(performance.now() - started);
+			if (!result.isError) applied++;
+			else if (json(result).error === 'version_conflict') conflicts++;
+			else errors++;
+		} catch {
+			errors++;
+		}
+	}
+
+	return {applied, conflicts, errors};
+}
+
+async function contention(bench: BenchStore, url: string, agents: number, editsEach: number): Promise<Row> {
+	const {tokens, ids} = await prepare(bench.location, agents, 'agent');
+	const hot = ids.slice(0, HOT_ITEMS);
+	const sessions = await Promise.all(tokens.map(async token => httpClient(url, token)));
+	const latencies: number[] = [];
+	const deadline = Date.now() + TIME_LIMIT_MS;
+	const started = performance.now();
+	const outcomes = await Promise.all(sessions.map(async (client, index) => agentEdits(caller(client), index, hot, editsEach, latencies, deadline)));
+	const seconds = (performance.now() - started) / 1000;
+	await Promise.all(sessions.map(async client => client.close()));
+	const sum = (key: 'applied' | 'conflicts' | 'errors') => outcomes.reduce((total, outcome) => total + outcome[key], 0);
+	return {
+		backend: bench.backend,
+		agents,
+		'edits applied': sum('applied'),
+		conflicts: sum('conflicts'),
+		errors: sum('errors'),
+		'edits/s': Math.round(sum('applied') / seconds),
+		'edit p50 ms': median(latencies),
+		'edit p99 ms': percentile(latencies, 0.99),
+		's': seconds,
+		'stopped by time limit': sum('applied') < agents * editsEach ? 'yes' : 'no',
 	};
 }
 
@@ -125,22 +204,19 @@ async function readMedianUs(call: Call, id: string, repeats: number): Promise<nu
 	return median(samples);
 }
 
-async function httpOverStdio(url: string, db: string, repeats: number) {
-	const store = openStore(db);
-	const {token} = store.createToken({name: 'bench-single', grants: ['bugs']});
-	const id = (store.db.prepare("SELECT id FROM items WHERE channel_id = 'bugs' LIMIT 1").get() as {id: string}).id;
-	store.close();
-	const http = await httpClient(url, token);
-	const httpUs = await readMedianUs(caller(http), id, repeats);
+async function httpOverStdio(bench: BenchStore, url: string, repeats: number): Promise<Row[]> {
+	const {tokens: [token], ids: [id]} = await prepare(bench.location, 1, 'single');
+	const http = await httpClient(url, token!);
+	const httpUs = await readMedianUs(caller(http), id!, repeats);
 	await http.close();
-	const rawUs = await readMedianUs(rawCaller(url, token), id, repeats);
+	const rawUs = await readMedianUs(rawCaller(url, token!), id!, repeats);
 	const stdio = new Client({name: 'sift-bench', version: '1.0.0'});
-	await stdio.connect(new StdioClientTransport({command: process.execPath, args: [SIFT_ENTRY, 'mcp', '--db', db, '--grant', 'bugs'], stderr: 'ignore'}));
-	const stdioUs = await readMedianUs(caller(stdio), id, repeats);
+	await stdio.connect(new StdioClientTransport({command: process.execPath, args: [SIFT_ENTRY, 'mcp', '--db', bench.location, '--grant', 'bugs'], stderr: 'ignore'}));
+	const stdioUs = await readMedianUs(caller(stdio), id!, repeats);
 	await stdio.close();
 	return [
-		{client: 'SDK client (fetch)', 'stdio µs': stdioUs, 'HTTP µs': httpUs, 'HTTP adds µs': httpUs - stdioUs, repeats},
-		{client: 'node:http keep-alive, raw JSON-RPC', 'stdio µs': stdioUs, 'HTTP µs': rawUs, 'HTTP adds µs': rawUs - stdioUs, repeats},
+		{backend: bench.backend, client: 'SDK client (fetch)', 'stdio µs': stdioUs, 'HTTP µs': httpUs, 'HTTP adds µs': httpUs - stdioUs, repeats},
+		{backend: bench.backend, client: 'node:http keep-alive, raw JSON-RPC', 'stdio µs': stdioUs, 'HTTP µs': rawUs, 'HTTP adds µs': rawUs - stdioUs, repeats},
 	];
 }
 
@@ -166,22 +242,78 @@ function rawCaller(url: string, token: string): Call {
 	};
 }
 
-export async function benchServe(quick = false): Promise<void> {
+function sqliteStore(): BenchStore {
 	const dir = mkdtempSync(join(tmpdir(), 'sift-bench-serve-'));
-	const db = join(dir, 'serve.db');
-	copyFileSync(cachedBugDatabase(ITEMS).path, db);
-	const {url, child} = await startServe(db);
+	const location = join(dir, 'serve.db');
+	copyFileSync(cachedBugDatabase(ITEMS).path, location);
+	return {backend: 'sqlite', location, remove: async () => rmSync(dir, {recursive: true, force: true})};
+}
+
+async function postgresStore(): Promise<BenchStore> {
+	const database = await createTestDatabase();
 	try {
-		const clients = quick ? 10 : 50;
-		const calls = quick ? 40 : 200;
-		printTable(`sift serve: ${clients} MCP clients × ${calls} calls on loopback (30% list, 50% read, 20% read+edit; ${ITEMS} items, SQLite)`, [await load(url, db, clients, calls)], [
-			'One token per client, the rate limit lifted (--rate 1000000) to measure capacity; the server is the built CLI in its own process.',
-		]);
-		printTable('What HTTP adds over stdio for one read_record_item call, sequential (median)', await httpOverStdio(url, db, quick ? 100 : 500), [
-			'HTTP: a new transport per request (stateless; MCP servers reused per token), the token checked against the store on each request.',
-		]);
-	} finally {
-		await stop(child);
-		rmSync(dir, {recursive: true, force: true});
+		const store = await openAsyncStore(database.url);
+		try {
+			await store.importChannel({channel: bugsChannel, items: generateBugItems({count: ITEMS, seed: 1, now: BENCH_NOW})});
+		} finally {
+			await store.close();
+		}
+	} catch (error) {
+		await database.drop();
+		throw error;
 	}
+
+	return {backend: 'postgres', location: database.url, remove: async () => database.drop()};
+}
+
+/** Runs `measure` against `sift serve` on each backend's store; a backend that cannot be measured is named in `left`. */
+async function onEachBackend<T>(measure: (bench: BenchStore, url: string) => Promise<T>, left: string[]): Promise<T[]> {
+	const results: T[] = [];
+	for (const make of [async () => sqliteStore(), postgresStore]) {
+		let bench: BenchStore | undefined;
+		let child: ChildProcess | undefined;
+		try {
+			if (make === postgresStore && PG_OFF) throw new Error('SIFT_TEST_PG=off');
+			bench = await make();
+			const served = await startServe(bench.location);
+			child = served.child;
+			results.push(await measure(bench, served.url));
+		} catch (error) {
+			left.push(`${bench?.backend ?? (make === postgresStore ? 'postgres' : 'sqlite')} left out: ${String((error as Error)?.message ?? error).split('\n')[0]}`);
+		} finally {
+			if (child) await stop(child);
+			await bench?.remove();
+		}
+	}
+
+	return results;
+}
+
+export async function benchServe(quick = false): Promise<void> {
+	const clients = quick ? 10 : 50;
+	const calls = quick ? 40 : 200;
+	const agents = 16;
+	const editsEach = quick ? 10 : 50;
+	const repeats = quick ? 100 : 500;
+
+	const loadLeft: string[] = [];
+	const loadRows = await onEachBackend(async (bench, url) => load(bench, url, clients, calls), loadLeft);
+	printTable(`sift serve: ${clients} MCP clients × ${calls} calls on loopback (30% list, 50% read, 20% read+edit; ${ITEMS} items)`, loadRows, [
+		'One token per client, the rate limit lifted (--rate 1000000) to measure capacity; the server is the built CLI in its own process.',
+		...loadLeft,
+	]);
+
+	const contentionLeft: string[] = [];
+	const contentionRows = await onEachBackend(async (bench, url) => contention(bench, url, agents, editsEach), contentionLeft);
+	printTable(`${agents} agent sessions over HTTP editing the same ${HOT_ITEMS} items, ${editsEach} applied edits each (read, edit with the version read, retry on version_conflict)`, contentionRows, [
+		'edits/s counts applied edits over the wall time; p50/p99 are of edit_record_item calls, conflicts included.',
+		...contentionLeft,
+	]);
+
+	const stdioLeft: string[] = [];
+	const stdioRows = await onEachBackend(async (bench, url) => httpOverStdio(bench, url, repeats), stdioLeft);
+	printTable('What HTTP adds over stdio for one read_record_item call, sequential (median)', stdioRows.flat(), [
+		'HTTP: a new transport per request (stateless; MCP servers reused per token), the token checked against the store on each request.',
+		...stdioLeft,
+	]);
 }
