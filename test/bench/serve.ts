@@ -18,6 +18,7 @@ import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/st
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
 import {bugsChannel, generateBugItems} from '../../demo-data/generate.js';
 import {openAsyncStore} from '../../store/index.js';
+import {itemIdOf, seqOfItemId} from '../../store/items.js';
 import {createTestDatabase, PG_OFF} from '../support/pg.js';
 import {BENCH_NOW, cachedBugDatabase, median, percentile, printTable, type Row} from './support.js';
 
@@ -71,14 +72,10 @@ async function prepare(location: string, count: number, prefix: string): Promise
 	try {
 		const tokens: string[] = [];
 		for (let index = 0; index < count; index++) tokens.push((await store.tokens.create({name: `${prefix}-${index}`, grants: ['bugs']})).token);
-		const ids: string[] = [];
-		let beforeId: string | null = null;
-		do {
-			const page = await store.listPage('bugs', {beforeId, limit: 50});
-			ids.push(...page.items.map(item => item.id));
-			beforeId = page.next_before_id;
-		} while (beforeId !== null);
-		return {tokens, ids: ids.reverse()};
+		// One import into a fresh store numbers its items without gaps, oldest first.
+		const newest = seqOfItemId((await store.listPage('bugs', {limit: 1})).items[0]!.id, 'newest');
+		const ids = Array.from({length: ITEMS}, (_, index) => itemIdOf(newest - ITEMS + 1 + index));
+		return {tokens, ids};
 	} finally {
 		await store.close();
 	}
