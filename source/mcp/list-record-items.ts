@@ -42,6 +42,6 @@ export function registerListRecordItems(server: McpServer, context: ToolContext)
 		annotations: {readOnlyHint: true, openWorldHint: false},
 	}, (args, {signal}) => runTool(context, LIST_RECORD_ITEMS, signal, async () => {
 		const channelId = context.grants.check(args.record_channel_id);
-		return agentPage(context.store.listPage(channelId, {beforeId: args.before_id, limit: args.limit, filter: args.filter}));
+		return agentPage(await context.store.listPage(channelId, {beforeId: args.before_id, limit: args.limit, filter: args.filter}));
 	}));
 }

@@ -35,6 +35,6 @@ export function registerPollResourceEvents(server: McpServer, context: ToolConte
 		annotations: {readOnlyHint: true, openWorldHint: false},
 	}, (args, {signal}) => runTool(context, POLL_RESOURCE_EVENTS, signal, async () => {
 		const channelId = context.grants.check(args.resource_id);
-		return agentEventPage(context.store.pollEvents(channelId, {afterSequence: args.after_sequence, limit: args.limit}));
+		return agentEventPage(await context.store.pollEvents(channelId, {afterSequence: args.after_sequence, limit: args.limit}));
 	}));
 }

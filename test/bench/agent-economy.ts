@@ -17,7 +17,7 @@
 
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
 import {bugsChannel} from '../../demo-data/generate.js';
-import type {Store} from '../../store/index.js';
+import {SqliteAsyncStore, type Store} from '../../store/index.js';
 import {callerFor, connectInProcess, textOf, type Caller} from '../mcp/fixtures.js';
 import {isObject} from '../support/triage/history.js';
 import {correctValues, matchOption, optionsOf, parseWishes, planValues, type FieldProblem, type SchemaField, type Values} from '../support/triage/wishes.js';
@@ -192,7 +192,8 @@ function judge(store: Store, itemIds: string[]): {wished: number; saveable: numb
 
 async function runCell(kind: AgentKind, level: Level): Promise<Row> {
 	const store = freshBugStore(STORE_ITEMS);
-	const session = await connectInProcess(store, agent('bench-economy'));
+	// The tools take the asynchronous store; this bench reads the same file synchronously beside them.
+	const session = await connectInProcess(new SqliteAsyncStore(store), agent('bench-economy'));
 	try {
 		const targets = store.listPage('bugs', {where: 'status:new', limit: 50}).items.map(item => item.id);
 		for (let cursor = store.listPage('bugs', {where: 'status:new', limit: 50}).next_cursor; targets.length < TARGETS && cursor;) {

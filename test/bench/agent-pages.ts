@@ -5,6 +5,7 @@
 // poll_resource_events return now. The catch-up is the store-catchup bench's: a pass over 400
 // items, then people make 30 edits, 12 creates and 3 deletes.
 
+import {SqliteAsyncStore} from '../../store/index.js';
 import {callerFor, connectInProcess, textOf} from '../mcp/fixtures.js';
 import {agent, cleanScratch, freshBugStore, peopleMeanwhile, printTable, seeded, type Row} from './support.js';
 
@@ -18,7 +19,7 @@ const percent = (share: number) => `${(share * 100).toFixed(1)} %`;
 
 export async function benchAgentPages(): Promise<Row[]> {
 	const store = freshBugStore(400);
-	const session = await connectInProcess(store, agent('bench-pages'));
+	const session = await connectInProcess(new SqliteAsyncStore(store), agent('bench-pages'));
 	const call = callerFor(session.client);
 	const tool = async (name: string, args: Record<string, unknown>) => textOf(await call(name, args));
 	try {
