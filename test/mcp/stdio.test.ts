@@ -117,6 +117,23 @@ describe.each(BACKENDS)('over stdio with the SDK client on $name', (backend: Bac
 		]));
 	});
 
+	it('stdin closing with calls queued: the call running finishes before the store closes, the rest never run, exit 0', async () => {
+		const session = new RawSession(serverArgs(test.location));
+		await session.initialize();
+		const item = (await store.listPage('bugs', {limit: 1})).items[0]!;
+		for (let index = 0; index < 5; index++) {
+			const args = {record_channel_id: 'bugs', item_id: item.id, values: {title: `closing ${index}`}, expected_version: index + 1, idempotency_key: `closing-${index}`};
+			session.child.stdin.write(`${JSON.stringify({jsonrpc: '2.0', id: 100 + index, method: 'tools/call', params: {name: 'edit_record_item', arguments: args}})}\n`);
+		}
+
+		expect(await session.exit()).toBe(0);
+		expect(session.stderr).not.toMatch(/failed|error/i);
+		// Whatever ran is the first edits, in order, each whole.
+		const {version} = await store.readItem('bugs', item.id);
+		const {events} = await store.pollEvents('bugs', {afterSequence: 30});
+		expect(events.map(event => [event.item_id, event.version])).toEqual(Array.from({length: version - 1}, (_, index) => [item.id, index + 2]));
+	});
+
 	it('not_granted reads the same for an existing and a missing channel', async () => {
 		const existing = await call('list_record_items', {record_channel_id: 'secrets'});
 		const missing = await call('list_record_items', {record_channel_id: 'nowhere'});
