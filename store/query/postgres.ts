@@ -1,0 +1,106 @@
+/**
+ * The query language on PostgreSQL: the dialect of store/query/sql.ts over the jsonb `data`
+ * column, the index names, and one page statement per request. It sits beside the SQLite
+ * compiler so both share every rule of store/query/sql.ts; it builds text only (no client), and
+ * store/postgres/ runs it.
+ *
+ * Order keys are typed so that PostgreSQL orders them as SQLite does: numbers as float8 (SQLite
+ * compares JSON numbers as REAL), booleans as 0 and 1, and text and dates byte by byte (COLLATE
+ * "C", SQLite's BINARY), whatever the database's own collation.
+ */
+
+import {createHash} from 'node:crypto';
+import type {Channel, Field, FieldType} from '../types.js';
+import type {Position} from './cursor.js';
+import {channelIndexes as indexesOf, channelScopeSql, countStatement, orderKeySql, pagePhases, sqlString, whereSql, type Dialect, type IndexDefinition, type SqlPart} from './sql.js';
+import type {Query} from './types.js';
+
+const NUMERIC = new Set<FieldType>(['number', 'currency', 'percentage', 'rating']);
+
+/** A stored value as jsonb. */
+export const pgValueSql = (key: string) => `(data->'${key}')`;
+
+const pgText = (key: string) => `(data->>'${key}')`;
+
+export const postgresDialect: Dialect = {
+	value: pgValueSql,
+	text: pgText,
+	typed(field: Field) {
+		if (NUMERIC.has(field.type)) return `(${pgText(field.key)}::float8)`;
+		if (field.type === 'boolean') return `((data->'${field.key}')::boolean::int)`;
+		return `(${pgText(field.key)} COLLATE "C")`;
+	},
+	emptyList: key => `jsonb_array_length(data->'${key}') = 0`,
+	listHasAny: (key, count) => `EXISTS (SELECT 1 FROM jsonb_array_elements_text(items.data->'${key}') AS element(value) WHERE element.value IN (${Array.from({length: count}, () => '?').join(', ')}))`,
+	contains: lowered => `strpos(${lowered}, ?) > 0`,
+	false: 'false',
+	isSet: key => `${key} IS NOT NULL`,
+	// The key is NULL throughout, so ordering by it too costs nothing and matches the index's order.
+	unsetOrderBy: (key, direction) => `${key} ${direction}, seq ${direction}`,
+};
+
+/** Index names stay under PostgreSQL's 63 characters and distinct however long the ids are. */
+function indexName(channelId: string, key: string): string {
+	const readable = `items_${channelId}_${key}`.replaceAll(/\W/g, '_').slice(0, 40);
+	return `${readable}_${createHash('sha1').update(`${channelId}\u0000${key}`).digest('hex').slice(0, 12)}`;
+}
+
+/**
+ * The per-channel partial indexes (store/query/sql.ts channelIndexes) with PostgreSQL's names.
+ * A unique field's jsonb index keeps the name it always had; order indexes get their own.
+ */
+export const pgChannelIndexes = (channel: Channel): IndexDefinition[] => indexesOf(postgresDialect, (channelId, key, use) => indexName(channelId, use === 'value' ? key : `${key}\u0000order`), channel);
+
+/** `?` placeholders as $1, $2, … from `first`, skipping quoted text. */
+export function numbered(part: SqlPart, first = 1): SqlPart {
+	let n = first - 1;
+	let quote: string | null = null;
+	let sql = '';
+	for (const char of part.sql) {
+		if (quote) {
+			if (char === quote) quote = null;
+		} else if (char === "'" || char === '"') {
+			quote = char;
+		} else if (char === '?') {
+			sql += `$${++n}`;
+			continue;
+		}
+
+		sql += char;
+	}
+
+	return {sql, params: part.params};
+}
+
+type Fields = Channel & {fieldsByKey: Map<string, Field>};
+
+/**
+ * The one statement that reads a page: every phase of the order (store/query/sql.ts pagePhases),
+ * each up to `limit` rows, in phase order, with the channel's latest sequence on every row (and
+ * on one row of NULLs when nothing matches). One statement is one snapshot: a reader polling from
+ * latest_sequence never misses a write committed in between.
+ */
+export function pgPageStatement(channel: Fields, query: Query, forward: boolean, after: Position | null, limit: number): SqlPart {
+	const field = query.sort.key === 'id' ? undefined : channel.fieldsByKey.get(query.sort.key)!;
+	const key = field ? orderKeySql(postgresDialect, field) : null;
+	const where = whereSql(postgresDialect, channel, query.terms);
+	const scope = channelScopeSql(channel.id);
+	const phases = pagePhases(postgresDialect, key, query.sort.descending, forward, after);
+	const reversed = query.sort.descending === forward;
+	const direction = reversed ? 'DESC' : 'ASC';
+	const selects = phases.map((phase, index) => ({
+		sql: `(SELECT ${index} AS phase, seq, id, version, created_at, updated_at, data, ${key ?? 'NULL::int'} AS sort_value FROM items WHERE ${scope} AND ${phase.condition.sql}${where.sql} ORDER BY ${phase.orderBy} LIMIT ?)`,
+		params: [...phase.condition.params, ...where.params, limit],
+	}));
+	// Each phase is already in order; sorting by phase then (key, seq) only restates that for the
+	// at most limit × phases rows read, since UNION ALL alone promises no order.
+	return numbered({
+		sql: `SELECT c.last_sequence AS latest, p.* FROM channels c LEFT JOIN LATERAL (
+			SELECT * FROM (${selects.map(select => select.sql).join(' UNION ALL ')}) AS phases ORDER BY phase, sort_value ${direction}, seq ${direction} LIMIT ?
+		) p ON true WHERE c.id = ${sqlString(channel.id)}`,
+		params: [...selects.flatMap(select => select.params), limit],
+	});
+}
+
+/** The statement that counts what a query's terms match. */
+export const pgCountStatement = (channel: Fields, query: Query): SqlPart => numbered(countStatement(channel.id, whereSql(postgresDialect, channel, query.terms)));
