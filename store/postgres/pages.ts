@@ -3,18 +3,32 @@
 
 import type pg from 'pg';
 import type {LoadedChannel} from '../channels.js';
-import {pageOf, parseWhere, planPage, type PageQuery} from '../pages.js';
-import {pgCountStatement, pgPageStatement} from '../query/postgres.js';
+import {pageOf, parseWhere, planPage, type PageQuery, type PageRow} from '../pages.js';
+import {PLAN_SETTINGS, pgCountStatement, pgPageStatements} from '../query/postgres.js';
 import type {Page, Values} from '../types.js';
+import {inTransaction} from './connect.js';
 
-type Row = {latest: number; seq: number | null; id: string; version: number; created_at: string; updated_at: string; data: Values; sort_value: number | string | null};
+type Row = Omit<PageRow, 'values'> & {data: Values};
 
 export async function listPage(pool: pg.Pool, channel: LoadedChannel, request: PageQuery = {}): Promise<Page> {
 	const plan = planPage(channel, request);
-	const statement = pgPageStatement(channel, plan.query, plan.forward, plan.start.position, plan.limit + 1);
-	const {rows} = await pool.query<Row>(statement.sql, statement.params);
-	const found = rows.filter(row => row.seq !== null).map(row => ({...row, seq: row.seq!, values: row.data}));
-	return pageOf(channel, plan, found, rows[0]?.latest ?? 0);
+	const wanted = plan.limit + 1;
+	const statements = pgPageStatements(channel, plan.query, plan.forward, plan.start.position, wanted);
+	// One snapshot for every phase and latest_sequence: a reader polling from latest_sequence never
+	// misses a write committed in between. Phases run only while rows are still wanted.
+	const {rows, latest} = await inTransaction(pool, async client => {
+		await client.query(`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY; ${PLAN_SETTINGS}`);
+		const read: Row[] = [];
+		for (const statement of statements) {
+			if (read.length >= wanted) break;
+			statement.params[statement.params.length - 1] = wanted - read.length;
+			read.push(...(await client.query<Row>(statement.sql, statement.params)).rows);
+		}
+
+		const sequence = await client.query<{last_sequence: number}>('SELECT last_sequence FROM channels WHERE id = $1', [channel.id]);
+		return {rows: read, latest: sequence.rows[0]?.last_sequence ?? 0};
+	});
+	return pageOf(channel, plan, rows.map(row => ({...row, values: row.data})), latest);
 }
 
 /** How many of the channel's items match the query's terms (its sort is ignored). */

@@ -12,7 +12,7 @@
 import {createHash} from 'node:crypto';
 import type {Channel, Field, FieldType} from '../types.js';
 import type {Position} from './cursor.js';
-import {channelIndexes as indexesOf, channelScopeSql, countStatement, orderKeySql, pagePhases, sqlString, whereSql, type Dialect, type IndexDefinition, type SqlPart} from './sql.js';
+import {channelIndexes as indexesOf, channelScopeSql, countStatement, orderKeySql, pagePhases, whereSql, type Dialect, type IndexDefinition, type SqlPart} from './sql.js';
 import type {Query} from './types.js';
 
 const NUMERIC = new Set<FieldType>(['number', 'currency', 'percentage', 'rating']);
@@ -75,32 +75,27 @@ export function numbered(part: SqlPart, first = 1): SqlPart {
 type Fields = Channel & {fieldsByKey: Map<string, Field>};
 
 /**
- * The one statement that reads a page: every phase of the order (store/query/sql.ts pagePhases),
- * each up to `limit` rows, in phase order, with the channel's latest sequence on every row (and
- * on one row of NULLs when nothing matches). One statement is one snapshot: a reader polling from
- * latest_sequence never misses a write committed in between.
+ * The statements that read a page, one per phase of the order (store/query/sql.ts pagePhases),
+ * each ending in `LIMIT ?`: run in order until enough rows are read, in one snapshot, with
+ * PLAN_SETTINGS in force.
  */
-export function pgPageStatement(channel: Fields, query: Query, forward: boolean, after: Position | null, limit: number): SqlPart {
+export function pgPageStatements(channel: Fields, query: Query, forward: boolean, after: Position | null, limit: number): SqlPart[] {
 	const field = query.sort.key === 'id' ? undefined : channel.fieldsByKey.get(query.sort.key)!;
 	const key = field ? orderKeySql(postgresDialect, field) : null;
 	const where = whereSql(postgresDialect, channel, query.terms);
-	const scope = channelScopeSql(channel.id);
-	const phases = pagePhases(postgresDialect, key, query.sort.descending, forward, after);
-	const reversed = query.sort.descending === forward;
-	const direction = reversed ? 'DESC' : 'ASC';
-	const selects = phases.map((phase, index) => ({
-		sql: `(SELECT ${index} AS phase, seq, id, version, created_at, updated_at, data, ${key ?? 'NULL::int'} AS sort_value FROM items WHERE ${scope} AND ${phase.condition.sql}${where.sql} ORDER BY ${phase.orderBy} LIMIT ?)`,
+	return pagePhases(postgresDialect, key, query.sort.descending, forward, after).map(phase => numbered({
+		sql: `SELECT seq, id, version, created_at, updated_at, data, ${key ?? 'NULL::int'} AS sort_value FROM items WHERE ${channelScopeSql(channel.id)} AND ${phase.condition.sql}${where.sql} ORDER BY ${phase.orderBy} LIMIT ?`,
 		params: [...phase.condition.params, ...where.params, limit],
 	}));
-	// Each phase is already in order; sorting by phase then (key, seq) only restates that for the
-	// at most limit × phases rows read, since UNION ALL alone promises no order.
-	return numbered({
-		sql: `SELECT c.last_sequence AS latest, p.* FROM channels c LEFT JOIN LATERAL (
-			SELECT * FROM (${selects.map(select => select.sql).join(' UNION ALL ')}) AS phases ORDER BY phase, sort_value ${direction}, seq ${direction} LIMIT ?
-		) p ON true WHERE c.id = ${sqlString(channel.id)}`,
-		params: [...selects.flatMap(select => select.params), limit],
-	});
 }
+
+/**
+ * What a page read sets for its transaction: each phase walks its order's index (a sort, a bitmap
+ * or a sequential scan costs more than any walk), so a page costs the same at any depth whatever
+ * the statistics say. This is SQLite's INDEXED BY (store/query/sqlite.ts) in PostgreSQL's terms;
+ * a parallel plan could also interleave rows.
+ */
+export const PLAN_SETTINGS = ['enable_sort', 'enable_bitmapscan', 'enable_seqscan'].map(name => `SET LOCAL ${name} = off`).concat('SET LOCAL max_parallel_workers_per_gather = 0').join('; ');
 
 /** The statement that counts what a query's terms match. */
 export const pgCountStatement = (channel: Fields, query: Query): SqlPart => numbered(countStatement(channel.id, whereSql(postgresDialect, channel, query.terms)));

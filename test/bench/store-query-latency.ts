@@ -11,7 +11,7 @@ import {sortName, type Query} from '../../store/query/types.js';
 import {BENCH_NOW, cachedBugDatabase, median, printTable, timeUs, type Row} from './support.js';
 
 /** Sorted, sorted and filtered, and filtered in the default order. */
-const QUERIES = [
+export const QUERIES = [
 	'sort:-severity',
 	'sort:due',
 	'-status:fixed,wont_fix sort:-severity',
