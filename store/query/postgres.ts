@@ -12,7 +12,7 @@
 import {createHash} from 'node:crypto';
 import type {Channel, Field, FieldType} from '../types.js';
 import type {Position} from './cursor.js';
-import {channelIndexes as indexesOf, channelScopeSql, countStatement, orderKeySql, pagePhases, whereSql, type Dialect, type IndexDefinition, type SqlPart} from './sql.js';
+import {channelIndexes as indexesOf, channelScopeSql, countStatement, equalityField, orderKeySql, pagePhases, whereSql, type Dialect, type IndexDefinition, type SqlPart} from './sql.js';
 import type {Query} from './types.js';
 
 const NUMERIC = new Set<FieldType>(['number', 'currency', 'percentage', 'rating']);
@@ -35,7 +35,8 @@ export const postgresDialect: Dialect = {
 	contains: lowered => `strpos(${lowered}, ?) > 0`,
 	false: 'false',
 	isSet: key => `${key} IS NOT NULL`,
-	// The key is NULL throughout, so ordering by it too costs nothing and matches the index's order.
+	// By the walked index's key as well (constant: NULL, or the one value of an equality term), so
+	// PostgreSQL sees the index yields the order.
 	unsetOrderBy: (key, direction) => `${key} ${direction}, seq ${direction}`,
 };
 
@@ -83,7 +84,9 @@ export function pgPageStatements(channel: Fields, query: Query, forward: boolean
 	const field = query.sort.key === 'id' ? undefined : channel.fieldsByKey.get(query.sort.key)!;
 	const key = field ? orderKeySql(postgresDialect, field) : null;
 	const where = whereSql(postgresDialect, channel, query.terms);
-	return pagePhases(postgresDialect, key, query.sort.descending, forward, after).map(phase => numbered({
+	const equality = equalityField(channel, query.terms);
+	const unsetKey = key && equality ? orderKeySql(postgresDialect, equality) : key ?? '';
+	return pagePhases(postgresDialect, key, query.sort.descending, forward, after, unsetKey).map(phase => numbered({
 		sql: `SELECT seq, id, version, created_at, updated_at, data, ${key ?? 'NULL::int'} AS sort_value FROM items WHERE ${channelScopeSql(channel.id)} AND ${phase.condition.sql}${where.sql} ORDER BY ${phase.orderBy} LIMIT ?`,
 		params: [...phase.condition.params, ...where.params, limit],
 	}));

@@ -40,7 +40,7 @@ export type Dialect = {
 	false: string;
 	/** True for every row whose sort key is set, written so the order's index can seek past the unset ones. */
 	isSet(key: string): string;
-	/** The order of the rows with an unset key (read by seq; `key` is NULL in all of them). */
+	/** The order of the rows with an unset sort key, read by seq: `key` is constant in them (the sort key, NULL, or an equality term's). */
 	unsetOrderBy(key: string, direction: 'ASC' | 'DESC'): string;
 };
 
@@ -180,9 +180,9 @@ export type Phase = {condition: SqlPart; orderBy: string; index: 'order' | 'unse
  * through the order or backward against it. The order is (key, seq), unset keys last; seq breaks
  * ties in the key's direction; `key` null is the `id` order (seq alone). Unset keys are read in a
  * phase of their own so that each phase walks one index range, in either direction: a page costs
- * the same at any depth.
+ * the same at any depth. `unsetKey` is the index key the unset phase walks (equalityTerm).
  */
-export function pagePhases(dialect: Dialect, key: string | null, descending: boolean, forward: boolean, after: Position | null): Phase[] {
+export function pagePhases(dialect: Dialect, key: string | null, descending: boolean, forward: boolean, after: Position | null, unsetKey: string = key ?? ''): Phase[] {
 	const reversed = descending === forward;
 	const direction = reversed ? 'DESC' : 'ASC';
 	const beyond = reversed ? '<' : '>';
@@ -197,7 +197,7 @@ export function pagePhases(dialect: Dialect, key: string | null, descending: boo
 	const allValues: Phase = {condition: {sql: dialect.isSet(key), params: []}, orderBy: byKey, index: 'order'};
 	const unset = (position: Position | null): Phase => ({
 		condition: position ? {sql: `${key} IS NULL AND seq ${beyond} ?`, params: [position.seq]} : {sql: `${key} IS NULL`, params: []},
-		orderBy: dialect.unsetOrderBy(key, direction),
+		orderBy: dialect.unsetOrderBy(unsetKey, direction),
 		index: 'unset',
 	});
 	// Unset values come last in the order, so first when reading against it.
@@ -210,6 +210,16 @@ export function pagePhases(dialect: Dialect, key: string | null, descending: boo
 	}
 
 	return forward ? [sameValue(after), laterValues(after), unset(null)] : [sameValue(after), laterValues(after)];
+}
+
+/**
+ * A `field:value` term on a select or boolean: its field's index holds the items it accepts in seq
+ * order, so the unset phase of a sort can walk that instead of the sort's own (which would pass
+ * over every unset item the term rejects: `owner:aiko sort:due` when no item of aiko's lacks a due date).
+ */
+export function equalityField(channel: Fields, terms: Term[]): Field | undefined {
+	const term = terms.find(candidate => candidate.kind === 'any_of' && !candidate.negated && candidate.values.length === 1 && ['select', 'boolean'].includes(channel.fieldsByKey.get(candidate.key)!.type));
+	return term && 'key' in term ? channel.fieldsByKey.get(term.key) : undefined;
 }
 
 /** The statement that counts what a query's terms match. */

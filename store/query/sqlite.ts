@@ -5,7 +5,7 @@
 
 import type {Channel, Field} from '../types.js';
 import type {Position} from './cursor.js';
-import {channelIndexes as indexesOf, channelScopeSql, orderKeySql as orderKeyOf, pagePhases, whereSql as whereOf, type Dialect, type IndexDefinition, type SqlPart} from './sql.js';
+import {channelIndexes as indexesOf, channelScopeSql, equalityField, orderKeySql as orderKeyOf, pagePhases, whereSql as whereOf, type Dialect, type IndexDefinition, type SqlPart} from './sql.js';
 import type {Sort, Term} from './types.js';
 
 export {channelScopeSql, countStatement, sqlString, type SqlPart} from './sql.js';
@@ -50,11 +50,7 @@ export type Order = {
 	key: string | null;
 	/** The index that yields rows in this order (forced, so the plan never depends on statistics). */
 	index: string | null;
-	/**
-	 * The index for the items without a sort value, read by seq: the sort's own, or that of a
-	 * `field:value` term on a select or boolean when there is one — it skips the unset items the
-	 * term would reject (`owner:aiko sort:due` when no item of aiko's lacks a due date).
-	 */
+	/** The index for the items without a sort value, read by seq: the sort's own, or an equality term's (equalityField). */
 	unsetIndex: string | null;
 };
 
@@ -65,8 +61,8 @@ export function orderOf(channel: Channel & Fields, sort: Sort, terms: Term[] = [
 
 	const field = channel.fieldsByKey.get(sort.key)!;
 	const index = orderIndexName(channel.id, field.key);
-	const equality = terms.find(term => term.kind === 'any_of' && !term.negated && term.values.length === 1 && ['select', 'boolean'].includes(channel.fieldsByKey.get(term.key)!.type));
-	return {sort, key: orderKeySql(field), index, unsetIndex: equality && 'key' in equality ? orderIndexName(channel.id, equality.key) : index};
+	const equality = equalityField(channel, terms);
+	return {sort, key: orderKeySql(field), index, unsetIndex: equality ? orderIndexName(channel.id, equality.key) : index};
 }
 
 /**
