@@ -12,13 +12,11 @@ import pg from 'pg';
 import {bugsChannel, generateBugItems} from '../../demo-data/generate.js';
 import {openAsyncStore, type AsyncStore} from '../../store/api.js';
 import {itemIdOf, seqOfItemId} from '../../store/items.js';
-import {encodeCursor} from '../../store/query/cursor.js';
 import {parseQuery} from '../../store/query/parse.js';
 import {numbered, pgChannelIndexes, postgresDialect} from '../../store/query/postgres.js';
-import {orderKeySql, whereSql} from '../../store/query/sql.js';
-import {sortName, type Query} from '../../store/query/types.js';
+import type {Query} from '../../store/query/types.js';
 import {sixFields} from './store-edit.js';
-import {QUERIES} from './store-query-latency.js';
+import {cursorAfter, depthStatement, QUERIES} from './store-query-latency.js';
 import {BENCH_NOW, median, printTable, type Row} from './support.js';
 
 const FILTER = {status: 'fixed'};
@@ -67,16 +65,10 @@ async function beforeIdRows(store: AsyncStore, size: number, repeats: number): P
 	return rows;
 }
 
-/** The cursor a reader holds after paging to `depth` matches: the position of the item there (found once with OFFSET). */
+/** The cursor a reader holds after paging to `depth` matches. */
 async function cursorAt(client: pg.Client, store: AsyncStore, query: Query, depth: number): Promise<string> {
-	const channel = await store.loadedChannel('bugs');
-	const field = channel.fieldsByKey.get(query.sort.key);
-	const key = field ? orderKeySql(postgresDialect, field) : 'NULL::int';
-	const where = whereSql(postgresDialect, channel, query.terms);
-	const direction = query.sort.descending ? 'DESC' : 'ASC';
-	const statement = numbered({sql: `SELECT seq, ${key} AS value FROM items WHERE channel_id = 'bugs'${where.sql} ORDER BY (${key}) IS NULL, ${key} ${direction}, seq ${direction} OFFSET ? LIMIT 1`, params: [...where.params, depth - 1]});
-	const row = (await client.query<{seq: string; value: number | string | null}>(statement.sql, statement.params)).rows[0]!;
-	return encodeCursor({order: sortName(query.sort), side: 'after', position: {value: row.value, seq: Number(row.seq)}});
+	const statement = numbered(depthStatement(postgresDialect, await store.loadedChannel('bugs'), query, depth));
+	return cursorAfter(query, (await client.query<{seq: number; value: number | string | null}>(statement.sql, statement.params)).rows[0]!);
 }
 
 /** First page, deep page (keyset cursor 90% through the matches) and last page of each query. */
