@@ -4,7 +4,7 @@
 // cursors (also while items come and go), from:'end', match counts, refusals that change nothing,
 // and findItemsNamed. (SQLite's index layout and plans: test/store/query.test.ts.)
 
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {mulberry32} from '../../demo-data/generate.js';
 import type {AsyncStore} from '../../store/api.js';
 import type {Page, PageQuery, Values} from '../../store/index.js';
