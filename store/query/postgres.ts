@@ -32,8 +32,13 @@ export const postgresDialect: Dialect = {
 	},
 	emptyList: key => `jsonb_array_length(data->'${key}') = 0`,
 	listHasAny: (key, count) => `EXISTS (SELECT 1 FROM jsonb_array_elements_text(items.data->'${key}') AS element(value) WHERE element.value IN (${Array.from({length: count}, () => '?').join(', ')}))`,
+	// ASCII only, as SQLite's lower(): PostgreSQL's would also fold other letters by its locale,
+	// and the two backends would then match different items.
+	lower: text => `translate(${text}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')`,
 	contains: lowered => `strpos(${lowered}, ?) > 0`,
 	false: 'false',
+	// One seek, and no equality on the key that would let another index's order pass for this one.
+	rowValues: true,
 	isSet: key => `${key} IS NOT NULL`,
 	// By the walked index's key as well (constant: NULL, or the one value of an equality term), so
 	// PostgreSQL sees the index yields the order.

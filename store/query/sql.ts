@@ -34,10 +34,17 @@ export type Dialect = {
 	emptyList(key: string): string;
 	/** True when the multi_select `key` holds any of `count` `?` parameters. */
 	listHasAny(key: string, count: number): string;
+	/** `text` with the ASCII letters lowercased (SQLite's lower(); other letters stay as they are). */
+	lower(text: string): string;
 	/** True when the `?` parameter (lowercase) occurs in `lowered`. */
 	contains(lowered: string): string;
 	/** The boolean false. */
 	false: string;
+	/**
+	 * Whether `(key, seq) > (?, ?)` seeks one range of the order's index: the rows after a position
+	 * are then read in one phase, not as "the same value, later seq" and "later values".
+	 */
+	rowValues: boolean;
 	/** True for every row whose sort key is set, written so the order's index can seek past the unset ones. */
 	isSet(key: string): string;
 	/** The order of the rows with an unset sort key, read by seq: `key` is constant in them (the sort key, NULL, or an equality term's). */
@@ -162,7 +169,7 @@ function containsSql(dialect: Dialect, keys: string[], needles: string[]): SqlPa
 		return {sql: dialect.false, params: []};
 	}
 
-	const tests = keys.flatMap(key => needles.map(() => dialect.contains(`lower(${dialect.text(key)})`)));
+	const tests = keys.flatMap(key => needles.map(() => dialect.contains(dialect.lower(dialect.text(key)))));
 	return {sql: `(${tests.join(' OR ')})`, params: keys.flatMap(() => needles)};
 }
 
@@ -194,6 +201,9 @@ export function pagePhases(dialect: Dialect, key: string | null, descending: boo
 	const byKey = `${key} ${direction}, seq ${direction}`;
 	const sameValue = (position: Position): Phase => ({condition: {sql: `${key} = ? AND seq ${beyond} ?`, params: [position.value, position.seq]}, orderBy: bySeq, index: 'order'});
 	const laterValues = (position: Position): Phase => ({condition: {sql: `${key} ${beyond} ?`, params: [position.value]}, orderBy: byKey, index: 'order'});
+	const setAfter = (position: Position): Phase[] => (dialect.rowValues
+		? [{condition: {sql: `(${key}, seq) ${beyond} (?, ?)`, params: [position.value, position.seq]}, orderBy: byKey, index: 'order'}]
+		: [sameValue(position), laterValues(position)]);
 	const allValues: Phase = {condition: {sql: dialect.isSet(key), params: []}, orderBy: byKey, index: 'order'};
 	const unset = (position: Position | null): Phase => ({
 		condition: position ? {sql: `${key} IS NULL AND seq ${beyond} ?`, params: [position.seq]} : {sql: `${key} IS NULL`, params: []},
@@ -209,7 +219,7 @@ export function pagePhases(dialect: Dialect, key: string | null, descending: boo
 		return forward ? [unset(after)] : [unset(after), allValues];
 	}
 
-	return forward ? [sameValue(after), laterValues(after), unset(null)] : [sameValue(after), laterValues(after)];
+	return forward ? [...setAfter(after), unset(null)] : setAfter(after);
 }
 
 /**

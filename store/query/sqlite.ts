@@ -21,8 +21,11 @@ export const sqliteDialect: Dialect = {
 	typed: field => valueSql(field.key),
 	emptyList: key => `json_array_length(data, '$.${key}') = 0`,
 	listHasAny: (key, count) => `EXISTS (SELECT 1 FROM json_each(items.data, '$.${key}') WHERE json_each.value IN (${Array.from({length: count}, () => '?').join(', ')}))`,
+	lower: text => `lower(${text})`,
 	contains: lowered => `instr(${lowered}, ?) > 0`,
 	false: '0',
+	// Two seeks, each a plain range SQLite walks in index order.
+	rowValues: false,
 	// "Set" as a range (every number and string is >= -infinity), so SQLite seeks past the unset
 	// values instead of scanning them.
 	isSet: key => `${key} >= -9e999`,

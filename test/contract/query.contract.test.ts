@@ -334,6 +334,15 @@ describe.each(BACKENDS)('query language on $name', (backend: Backend) => {
 		});
 	});
 
+	it('text terms ignore the case of ASCII letters only, on both backends alike', async () => {
+		const store = await kit([{values: {title: 'CAFÉ crash'}}, {values: {title: 'café crash'}}, {values: {title: 'tea'}}]);
+		const [, lower, upper] = (await store.listPage('kit', {limit: 10})).items.map(item => item.id);
+		expect(await listAll(store, {where: 'caf'})).toEqual([lower, upper]);
+		expect(await listAll(store, {where: 'title:CAFé'})).toEqual([lower]);
+		expect(await listAll(store, {where: 'É'})).toEqual([lower]);
+		expect(await store.countMatches('kit', '-é')).toBe(2);
+	});
+
 	describe('findItemsNamed', () => {
 		const namedChannel = {
 			id: 'named',
