@@ -23,6 +23,9 @@ export const pgValueSql = (key: string) => `(data->'${key}')`;
 const pgText = (key: string) => `(data->>'${key}')`;
 
 export const postgresDialect: Dialect = {
+	// An escape string: the same text whether or not the server reads backslashes in plain literals
+	// (standard_conforming_strings).
+	string: text => `E'${text.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`,
 	value: pgValueSql,
 	text: pgText,
 	typed(field: Field) {

@@ -13,7 +13,7 @@ import type {Term} from './types.js';
 
 export type SqlPart = {sql: string; params: unknown[]};
 
-/** A SQL string literal (the same quoting in SQLite and PostgreSQL). */
+/** A SQL string literal, for checked ids (slugs) in either database; free text goes through Dialect.string. */
 export const sqlString = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 /**
@@ -24,6 +24,8 @@ export const channelScopeSql = (channelId: string) => `channel_id = ${sqlString(
 
 /** The expressions that differ between the databases. Keys are checked identifiers (a-z, 0-9, _), so inlining them is safe. */
 export type Dialect = {
+	/** A string literal for any text (option values are free text). */
+	string(text: string): string;
 	/** The stored value as the database's JSON value: what uniqueness compares. */
 	value(key: string): string;
 	/** A string value as text (a select's option value). */
@@ -53,7 +55,7 @@ export type Dialect = {
 
 /** A select's position in its option list (0, 1, …); NULL when unset. */
 export function rankSql(dialect: Dialect, field: Field): string {
-	const cases = (field.config.options ?? []).map((option, index) => `WHEN ${sqlString(option.value)} THEN ${index}`).join(' ');
+	const cases = (field.config.options ?? []).map((option, index) => `WHEN ${dialect.string(option.value)} THEN ${index}`).join(' ');
 	return `(CASE ${dialect.text(field.key)} ${cases} END)`;
 }
 

@@ -5,7 +5,7 @@
 
 import type {Channel, Field} from '../types.js';
 import type {Position} from './cursor.js';
-import {channelIndexes as indexesOf, channelScopeSql, equalityField, orderKeySql as orderKeyOf, pagePhases, whereSql as whereOf, type Dialect, type IndexDefinition, type SqlPart} from './sql.js';
+import {channelIndexes as indexesOf, channelScopeSql, equalityField, sqlString, orderKeySql as orderKeyOf, pagePhases, whereSql as whereOf, type Dialect, type IndexDefinition, type SqlPart} from './sql.js';
 import type {Sort, Term} from './types.js';
 
 export {channelScopeSql, countStatement, sqlString, type SqlPart} from './sql.js';
@@ -15,6 +15,7 @@ export type {Position} from './cursor.js';
 export const valueSql = (key: string) => `json_extract(data, '$.${key}')`;
 
 export const sqliteDialect: Dialect = {
+	string: sqlString,
 	value: valueSql,
 	// json_extract gives strings as text, numbers as numbers and booleans as 0 and 1: already ordered.
 	text: valueSql,

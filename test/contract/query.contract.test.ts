@@ -343,6 +343,26 @@ describe.each(BACKENDS)('query language on $name', (backend: Backend) => {
 		expect(await store.countMatches('kit', '-é')).toBe(2);
 	});
 
+	it('option values with quotes, backslashes and question marks are matched and sorted as written', async () => {
+		const store = await backend.open();
+		open.push(store);
+		const options = ["it's", 'back\\slash', '?', "\\'; --"].map(value => ({value, label: `L ${value}`}));
+		await store.importChannel({
+			channel: {id: 'odd', name: 'Odd', fields: [
+				{key: 'title', label: 'Title', type: 'text', is_required: true, is_unique: false, config: {}},
+				{key: 'pick', label: 'Pick', type: 'select', is_required: false, is_unique: false, config: {options}},
+			]},
+			items: options.map(option => ({values: {title: option.value, pick: option.value}})),
+		});
+		const titles = async (where: string) => (await store.listPage('odd', {where, limit: 10})).items.map(item => item.preview.title);
+		expect(await titles('sort:pick')).toEqual(options.map(option => option.value));
+		expect(await titles('sort:-pick')).toEqual(options.map(option => option.value).reverse());
+		for (const option of options) {
+			expect(await titles(`pick:"${option.value}"`)).toEqual([option.value]);
+			expect(await store.countMatches('odd', `-pick:"${option.value}" ?`)).toBe(option.value === '?' ? 0 : 1);
+		}
+	});
+
 	describe('findItemsNamed', () => {
 		const namedChannel = {
 			id: 'named',
