@@ -10,7 +10,7 @@ import {decodeCursor, encodeCursor, type Cursor} from './query/cursor.js';
 import {isRefusal, parseQuery} from './query/parse.js';
 import {countStatement, orderOf, pageStatements, whereSql, type Position} from './query/sqlite.js';
 import {DEFAULT_SORT, sortName, type Query, type Term} from './query/types.js';
-import type {Channel, Field, ItemPreview, Page} from './types.js';
+import type {Channel, Field, ItemPreview, Page, Values} from './types.js';
 
 // Both backends build pages with the one preview definition.
 export {PREVIEW_TEXT_LENGTH, previewOf} from './previews.js';
