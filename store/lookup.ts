@@ -1,25 +1,41 @@
 import {valueSql, type LoadedChannel} from './channels.js';
 import type {Db} from './database.js';
+import {channelScopeSql} from './query/sql.js';
 
 /** An item a name answers to, and how: by its id, or by the value of a unique field. */
 export type NameMatch = {item_id: string; by: 'id' | {field: string}};
 
+/** How many items one unique field may name: two already show the name is ambiguous. */
+export const NAME_MATCHES_PER_FIELD = 2;
+
+/**
+ * The values `name` stands for in the channel's unique fields, one probe per field: the text
+ * itself, or for a number field the number it spells (none when it spells no number). Every
+ * backend looks these up, each with one index lookup per unique field.
+ */
+export function nameProbes(channel: LoadedChannel, name: string): Array<{key: string; value: string | number}> {
+	const probes: Array<{key: string; value: string | number}> = [];
+	for (const field of channel.fields) {
+		if (!field.is_unique) continue;
+		const number = Number(name);
+		const value = field.type === 'number' ? (name.trim() !== '' && Number.isFinite(number) ? number : undefined) : name;
+		if (value !== undefined) probes.push({key: field.key, value});
+	}
+
+	return probes;
+}
+
 /**
  * Every item of the channel that `name` names: the item with that id, and the items holding
- * `name` in a unique field (a number field also matches the number it spells). Unique fields are
- * indexed, so each probe is one index lookup.
+ * `name` in a unique field (nameProbes), oldest first per field.
  */
 export function itemsNamed(db: Db, channel: LoadedChannel, name: string): NameMatch[] {
 	const matches: NameMatch[] = [];
 	const byId = db.prepare('SELECT id FROM items WHERE id = ? AND channel_id = ?').get(name, channel.id) as {id: string} | undefined;
 	if (byId) matches.push({item_id: byId.id, by: 'id'});
-	for (const field of channel.fields) {
-		if (!field.is_unique) continue;
-		const number = Number(name);
-		const probe = field.type === 'number' ? (name.trim() !== '' && Number.isFinite(number) ? number : undefined) : name;
-		if (probe === undefined) continue;
-		const rows = db.prepare(`SELECT id FROM items WHERE channel_id = ? AND ${valueSql(field.key)} = ? ORDER BY seq LIMIT 2`).all(channel.id, probe) as Array<{id: string}>;
-		for (const row of rows) matches.push({item_id: row.id, by: {field: field.key}});
+	for (const {key, value} of nameProbes(channel, name)) {
+		const rows = db.prepare(`SELECT id FROM items WHERE ${channelScopeSql(channel.id)} AND ${valueSql(key)} = ? ORDER BY seq LIMIT ${NAME_MATCHES_PER_FIELD}`).all(value) as Array<{id: string}>;
+		for (const row of rows) matches.push({item_id: row.id, by: {field: key}});
 	}
 
 	return matches;

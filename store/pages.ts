@@ -10,7 +10,7 @@ import {decodeCursor, encodeCursor, type Cursor} from './query/cursor.js';
 import {isRefusal, parseQuery} from './query/parse.js';
 import {countStatement, orderOf, pageStatements, whereSql, type Position} from './query/sqlite.js';
 import {DEFAULT_SORT, sortName, type Query, type Term} from './query/types.js';
-import type {Channel, Field, ItemPreview, Page} from './types.js';
+import type {Channel, Field, ItemPreview, Page, Values} from './types.js';
 
 // Both backends build pages with the one preview definition.
 export {PREVIEW_TEXT_LENGTH, previewOf} from './previews.js';
@@ -144,38 +144,37 @@ function startOf(request: PageQuery, order: string): Cursor | {side: 'after' | '
 	return {side: request.from === 'end' ? 'before' : 'after', position: null};
 }
 
-type SortedRow = ItemRow & {sort_value: number | string | null};
+/** What a page request asks for, checked: how many, which query in which order, from where. */
+export type PagePlan = {
+	limit: number;
+	query: Query;
+	/** The order's name, as cursors carry it. */
+	name: string;
+	start: Cursor | {side: 'after' | 'before'; position: null};
+	/** Reading through the order (after the start), not against it. */
+	forward: boolean;
+	/** The request names where, sort, cursor or from: the page carries next_cursor and prev_cursor. */
+	paged: boolean;
+};
 
-const positionOf = (row: SortedRow): Position => ({value: row.sort_value, seq: row.seq});
-
-/**
- * One page of the channel's items that match the query, in the query's order (newest first by
- * default). Paging is keyset-based: a cursor is the position of the last (or first) item seen —
- * its sort value and creation counter — so inserts, deletes and edits elsewhere can never shift,
- * repeat or skip an item. `before_id` is that cursor for the default order; `next_cursor` and
- * `prev_cursor` (returned when the request uses where, sort, cursor or from) work for every order.
- */
-export function listPage(db: Db, channel: LoadedChannel, request: PageQuery = {}): Page {
+/** Checks a page request and turns it into a plan; the same refusals on every backend. */
+export function planPage(channel: LoadedChannel, request: PageQuery): PagePlan {
 	const limit = checkLimit(request.limit ?? PAGE_LIMIT, PAGE_LIMIT);
 	const query = queryOf(channel, request);
-	const order = orderOf(channel, query.sort, query.terms);
 	const name = sortName(query.sort);
 	const start = startOf(request, name);
-	const forward = start.side === 'after';
-	const statements = pageStatements(channel.id, whereSql(channel, query.terms), order, forward, start.position, limit + 1);
-	// One read transaction: the items and latest_sequence come from the same snapshot, so a reader
-	// polling from latest_sequence never misses a write another process committed in between.
-	const {rows, latest} = db.transaction(() => {
-		const read: SortedRow[] = [];
-		for (const statement of statements) {
-			const wanted = limit + 1 - read.length;
-			if (wanted <= 0) break;
-			statement.params[statement.params.length - 1] = wanted;
-			read.push(...(db.prepare(statement.sql).all(...statement.params) as SortedRow[]));
-		}
+	const paged = request.where !== undefined || request.sort !== undefined || request.cursor !== undefined || request.from !== undefined;
+	return {limit, query, name, start, forward: start.side === 'after', paged};
+}
 
-		return {rows: read, latest: latestSequence(db, channel.id)};
-	})();
+/** A row a backend read for a page: up to limit + 1 of them, in reading order. */
+export type PageRow = {id: string; seq: number; version: number; created_at: string; updated_at: string; values: Values; sort_value: number | string | null};
+
+const positionOf = (row: PageRow): Position => ({value: row.sort_value, seq: row.seq});
+
+/** The page a plan's rows make: previews in the order's direction, and the cursors either side. */
+export function pageOf(channel: LoadedChannel, plan: PagePlan, rows: PageRow[], latest: number): Page {
+	const {limit, forward, start, name} = plan;
 	const more = rows.length > limit;
 	const kept = rows.slice(0, limit);
 	// Read against the order, the rows come last-first: put them back in the order.
@@ -184,7 +183,7 @@ export function listPage(db: Db, channel: LoadedChannel, request: PageQuery = {}
 		id: row.id,
 		version: row.version,
 		updated_at: row.updated_at,
-		preview: previewOf(channel, parseStored(row), row.created_at),
+		preview: previewOf(channel, row.values, row.created_at),
 	}));
 	const first = inOrder[0];
 	const last = inOrder.at(-1);
@@ -201,8 +200,37 @@ export function listPage(db: Db, channel: LoadedChannel, request: PageQuery = {}
 		next_before_id: name === sortName(DEFAULT_SORT) && moreAfter && last ? last.id : null,
 		latest_sequence: latest,
 	};
-	const paged = request.where !== undefined || request.sort !== undefined || request.cursor !== undefined || request.from !== undefined;
-	return paged ? {...page, next_cursor: nextCursor, prev_cursor: prevCursor} : page;
+	return plan.paged ? {...page, next_cursor: nextCursor, prev_cursor: prevCursor} : page;
+}
+
+type SortedRow = ItemRow & {sort_value: number | string | null};
+
+/**
+ * One page of the channel's items that match the query, in the query's order (newest first by
+ * default). Paging is keyset-based: a cursor is the position of the last (or first) item seen —
+ * its sort value and creation counter — so inserts, deletes and edits elsewhere can never shift,
+ * repeat or skip an item. `before_id` is that cursor for the default order; `next_cursor` and
+ * `prev_cursor` (returned when the request uses where, sort, cursor or from) work for every order.
+ */
+export function listPage(db: Db, channel: LoadedChannel, request: PageQuery = {}): Page {
+	const plan = planPage(channel, request);
+	const {limit} = plan;
+	const order = orderOf(channel, plan.query.sort, plan.query.terms);
+	const statements = pageStatements(channel.id, whereSql(channel, plan.query.terms), order, plan.forward, plan.start.position, limit + 1);
+	// One read transaction: the items and latest_sequence come from the same snapshot, so a reader
+	// polling from latest_sequence never misses a write another process committed in between.
+	const {rows, latest} = db.transaction(() => {
+		const read: SortedRow[] = [];
+		for (const statement of statements) {
+			const wanted = limit + 1 - read.length;
+			if (wanted <= 0) break;
+			statement.params[statement.params.length - 1] = wanted;
+			read.push(...(db.prepare(statement.sql).all(...statement.params) as SortedRow[]));
+		}
+
+		return {rows: read, latest: latestSequence(db, channel.id)};
+	})();
+	return pageOf(channel, plan, rows.map(row => ({...row, values: parseStored(row)})), latest);
 }
 
 /** How many of the channel's items match the query's terms (its sort is ignored). */

@@ -1,11 +1,10 @@
 // Backend-neutral rules of a write, a page and an event read: pure functions with no database.
 // Both backends use them: store/writes.ts and store/postgres/writes.ts check a write the same way.
-// (import.ts, events.ts and pages.ts on SQLite still hold their own copies of the read rules.)
+// (import.ts and events.ts on SQLite still hold their own copies of the read rules; page rules
+// live in pages.ts, shared by both backends.)
 
 import {createHash} from 'node:crypto';
-import {FILTERABLE_TYPES, type LoadedChannel} from './channels.js';
 import {invalidArgument, quote, StoreError} from './errors.js';
-import {allowedOf} from './fields/index.js';
 import {valueShapeProblem} from './fields/shape.js';
 import {isPlainObject} from './fields/spec.js';
 import {EVENT_PAGE_LIMIT} from './events.js';
@@ -134,49 +133,6 @@ export function checkEventQuery(options: {afterSequence?: number; limit?: number
 	}
 
 	return {after, limit};
-}
-
-/** Equality filters on select and boolean fields, checked: a label or unknown key is refused, naming what exists. */
-export function checkFilter(channel: LoadedChannel, filter: unknown): Array<{key: string; value: string | boolean}> {
-	if (filter === undefined || filter === null) {
-		return [];
-	}
-
-	if (!isPlainObject(filter)) {
-		throw invalidArgument('filter must be an object of {field key: value}');
-	}
-
-	return Object.entries(filter).map(([key, value]) => {
-		const field = channel.fieldsByKey.get(key);
-		if (!field || !FILTERABLE_TYPES.has(field.type)) {
-			const usable = channel.fields.filter(candidate => FILTERABLE_TYPES.has(candidate.type)).map(candidate => candidate.key);
-			throw invalidArgument(`filter.${key} is not a select or boolean field of channel ${channel.id}; filterable: ${usable.join(', ')}`);
-		}
-
-		if (field.type === 'boolean' ? typeof value !== 'boolean' : typeof value !== 'string') {
-			throw invalidArgument(`filter.${key} must be ${field.type === 'boolean' ? 'true or false' : 'an option value'}, got ${quote(value)}`);
-		}
-
-		if (field.type === 'select' && !field.config.options!.some(option => option.value === value)) {
-			// A label ("New") would silently match nothing: say which values exist instead.
-			throw invalidArgument(`filter.${key} must be one of the option values, got ${quote(value)}; allowed: ${allowedOf(field).map(option => `${option.value} (${option.label})`).join(', ')}`);
-		}
-
-		return {key, value: value as string | boolean};
-	});
-}
-
-/** The keys a search looks in: short text fields (long text is not searched). */
-export function searchKeys(channel: LoadedChannel, search: unknown): string[] | undefined {
-	if (search === undefined || search === '') {
-		return undefined;
-	}
-
-	if (typeof search !== 'string' || search.length > 200) {
-		throw invalidArgument('search must be a string of at most 200 characters');
-	}
-
-	return channel.fields.filter(field => ['text', 'email', 'url'].includes(field.type) && !field.config.long).map(field => field.key);
 }
 
 const invalidImport = (message: string) => new StoreError({error: 'invalid_import', message});

@@ -1,30 +1,23 @@
 // Channels on PostgreSQL: read once per store (a channel never changes after import), plus the
-// per-channel partial indexes that filters and uniqueness checks use.
+// per-channel partial indexes that sorts, terms and uniqueness checks use.
 
-import {createHash} from 'node:crypto';
 import type pg from 'pg';
-import {FILTERABLE_TYPES, loadChannel, type LoadedChannel} from '../channels.js';
+import {loadChannel, type LoadedChannel} from '../channels.js';
 import {notFound} from '../errors.js';
+import {pgChannelIndexes} from '../query/postgres.js';
 import type {Channel, ChannelSummary, Field} from '../types.js';
 
 /** A stored value as jsonb; keys are checked identifiers (a-z, 0-9, _), so inlining them is safe. */
-export const valueSql = (key: string) => `(data->'${key}')`;
+export {pgValueSql as valueSql} from '../query/postgres.js';
 
 /** A channel id as an SQL literal; ids are checked slugs (a-z, 0-9, _, -). */
 export const channelLiteral = (id: string) => `'${id}'`;
 
-/** Index names stay under PostgreSQL's 63 characters and distinct however long the ids are. */
-function indexName(channelId: string, key: string): string {
-	const readable = `items_${channelId}_${key}`.replaceAll(/\W/g, '_').slice(0, 40);
-	return `${readable}_${createHash('sha1').update(`${channelId}\u0000${key}`).digest('hex').slice(0, 12)}`;
-}
-
-/** The indexes a channel's unique and filterable fields need: one partial index per (channel, key). */
-export function channelIndexSql(channel: Channel): string[] {
-	return channel.fields
-		.filter(field => field.is_unique || FILTERABLE_TYPES.has(field.type))
-		.map(field => `CREATE INDEX IF NOT EXISTS "${indexName(channel.id, field.key)}" ON items (${valueSql(field.key)}, seq) WHERE channel_id = ${channelLiteral(channel.id)}`);
-}
+/**
+ * The partial indexes a channel's rows need (store/query/sql.ts channelIndexes): one per sortable
+ * field on (order key, seq) for sorts and terms, and the jsonb value of each unique field.
+ */
+export const channelIndexSql = (channel: Channel): string[] => pgChannelIndexes(channel).map(index => index.sql);
 
 export class PgChannelCatalog {
 	private readonly cache = new Map<string, LoadedChannel>();

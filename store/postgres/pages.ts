@@ -1,53 +1,39 @@
-// Pages on PostgreSQL: keyset paging newest first on (channel_id, seq), with the same before_id
-// cursor as the SQLite store; filters use the channel's partial indexes on (data->'key', seq).
+// Pages and match counts on PostgreSQL: the query language compiled by store/query/postgres.ts,
+// planned and assembled by store/pages.ts exactly as on SQLite (same cursors, same refusals).
 
 import type pg from 'pg';
 import type {LoadedChannel} from '../channels.js';
-import {seqOfItemId} from '../items.js';
-import {checkLimit, PAGE_LIMIT, previewOf, schemaOf, type PageQuery} from '../pages.js';
-import type {ItemPreview, Page, Values} from '../types.js';
-import {checkFilter, searchKeys} from '../write-rules.js';
-import {channelLiteral, valueSql} from './channels.js';
+import {pageOf, parseWhere, planPage, type PageQuery, type PageRow} from '../pages.js';
+import {PLAN_SETTINGS, pgCountStatement, pgPageStatements} from '../query/postgres.js';
+import type {Page, Values} from '../types.js';
+import {inTransaction} from './connect.js';
 
-type PageRow = {latest: number; seq: number | null; id: string; version: number; created_at: string; updated_at: string; data: Values};
+type Row = Omit<PageRow, 'values'> & {data: Values};
 
-export async function listPage(pool: pg.Pool, channel: LoadedChannel, query: PageQuery = {}): Promise<Page> {
-	const limit = checkLimit(query.limit ?? PAGE_LIMIT, PAGE_LIMIT);
-	const before = query.beforeId === undefined || query.beforeId === null ? Number.MAX_SAFE_INTEGER : seqOfItemId(query.beforeId, 'before_id');
-	const params: unknown[] = [before, limit + 1];
-	const conditions: string[] = [];
-	for (const {key, value} of checkFilter(channel, query.filter)) {
-		params.push(JSON.stringify(value));
-		conditions.push(`${valueSql(key)} = $${params.length}::jsonb`);
-	}
+export async function listPage(pool: pg.Pool, channel: LoadedChannel, request: PageQuery = {}): Promise<Page> {
+	const plan = planPage(channel, request);
+	const wanted = plan.limit + 1;
+	const statements = pgPageStatements(channel, plan.query, plan.forward, plan.start.position, wanted);
+	// One snapshot for every phase and latest_sequence: a reader polling from latest_sequence never
+	// misses a write committed in between. Phases run only while rows are still wanted.
+	const {rows, latest} = await inTransaction(pool, async client => {
+		await client.query(`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY; ${PLAN_SETTINGS}`);
+		const read: Row[] = [];
+		for (const statement of statements) {
+			if (read.length >= wanted) break;
+			statement.params[statement.params.length - 1] = wanted - read.length;
+			read.push(...(await client.query<Row>(statement.sql, statement.params)).rows);
+		}
 
-	const keys = searchKeys(channel, query.search);
-	if (keys !== undefined) {
-		params.push((query.search as string).toLowerCase());
-		conditions.push(keys.length === 0 ? 'false' : `(${keys.map(key => `strpos(lower(data->>'${key}'), $${params.length}) > 0`).join(' OR ')})`);
-	}
+		const sequence = await client.query<{last_sequence: number}>('SELECT last_sequence FROM channels WHERE id = $1', [channel.id]);
+		return {rows: read, latest: sequence.rows[0]?.last_sequence ?? 0};
+	});
+	return pageOf(channel, plan, rows.map(row => ({...row, values: row.data})), latest);
+}
 
-	// One statement, one snapshot: the items and latest_sequence agree, so a reader polling from
-	// latest_sequence never misses a write committed in between. The channel id is a checked slug,
-	// inlined so the planner can match the channel's partial indexes.
-	const {rows} = await pool.query<PageRow>(`SELECT c.last_sequence AS latest, p.* FROM channels c
-		LEFT JOIN LATERAL (
-			SELECT seq, id, version, created_at, updated_at, data FROM items
-			WHERE channel_id = ${channelLiteral(channel.id)} AND seq < $1${conditions.map(condition => ` AND ${condition}`).join('')}
-			ORDER BY seq DESC LIMIT $2
-		) p ON true
-		WHERE c.id = ${channelLiteral(channel.id)}`, params);
-	const found = rows.filter(row => row.seq !== null);
-	const items: ItemPreview[] = found.slice(0, limit).map(row => ({
-		id: row.id,
-		version: row.version,
-		updated_at: row.updated_at,
-		preview: previewOf(channel, row.data, row.created_at),
-	}));
-	return {
-		schema: schemaOf(channel),
-		items,
-		next_before_id: found.length > limit ? items.at(-1)!.id : null,
-		latest_sequence: rows[0]?.latest ?? 0,
-	};
+/** How many of the channel's items match the query's terms (its sort is ignored). */
+export async function countMatches(pool: pg.Pool, channel: LoadedChannel, where: string, now?: Date): Promise<number> {
+	const statement = pgCountStatement(channel, parseWhere(channel, where, now));
+	const {rows} = await pool.query<{n: number}>(statement.sql, statement.params);
+	return rows[0]!.n;
 }

@@ -18,7 +18,8 @@ import {latestSequence, pollEvents} from './events.js';
 import {countOpenFollowUps, dismissFollowUp, listFollowUps} from './followups.js';
 import {importChannel} from './import.js';
 import {EventListener} from './listen.js';
-import {listPage} from './pages.js';
+import {itemsNamed} from './lookup.js';
+import {countMatches, listPage} from './pages.js';
 import {pgRuns} from './runs.js';
 import {migrate} from './schema.js';
 import {findItem, pgItem, PgItemWriter} from './writes.js';
@@ -81,13 +82,12 @@ class PgStore implements AsyncStore {
 
 	async checkpoint(): Promise<void> {}
 
-	// TODO(issue 10): lookups by unique field and the query language on PostgreSQL.
-	async findItemsNamed(_channelId: string, _name: string): Promise<NameMatch[]> {
-		return notYet();
+	async findItemsNamed(channelId: string, name: string): Promise<NameMatch[]> {
+		return itemsNamed(this.pool, await this.channels.get(channelId), name);
 	}
 
-	async countMatches(_channelId: string, _where: string): Promise<number> {
-		return notYet();
+	async countMatches(channelId: string, where: string, now?: Date): Promise<number> {
+		return countMatches(this.pool, await this.channels.get(channelId), where, now);
 	}
 
 	listChannels(): Promise<ChannelSummary[]> {

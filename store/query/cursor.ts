@@ -4,7 +4,9 @@
  */
 
 import {invalidArgument} from '../errors.js';
-import type {Position} from './sqlite.js';
+
+/** Where a page starts: after the item with this sort value (null: an unset value) and seq. */
+export type Position = {value: number | string | null; seq: number};
 
 export type Cursor = {
 	/** The order's name (`-id`, `due`, `-severity`): a cursor only pages the order it came from. */

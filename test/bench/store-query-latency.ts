@@ -6,12 +6,14 @@
 import {openStore, type Store} from '../../store/index.js';
 import {encodeCursor} from '../../store/query/cursor.js';
 import {parseQuery} from '../../store/query/parse.js';
-import {orderOf, whereSql} from '../../store/query/sqlite.js';
+import type {LoadedChannel} from '../../store/channels.js';
+import {sqliteDialect} from '../../store/query/sqlite.js';
+import {orderKeySql, sqlString, whereSql, type Dialect, type SqlPart} from '../../store/query/sql.js';
 import {sortName, type Query} from '../../store/query/types.js';
 import {BENCH_NOW, cachedBugDatabase, median, printTable, timeUs, type Row} from './support.js';
 
 /** Sorted, sorted and filtered, and filtered in the default order. */
-const QUERIES = [
+export const QUERIES = [
 	'sort:-severity',
 	'sort:due',
 	'-status:fixed,wont_fix sort:-severity',
@@ -25,16 +27,24 @@ function ms(work: () => unknown, repeats: number): number {
 	return median(Array.from({length: repeats}, () => timeUs(work))) / 1000;
 }
 
-/** The cursor a reader holds after paging to `depth` matches: the position of the item there. */
-function cursorAt(store: Store, query: Query, depth: number): string {
-	const channel = store.loadedChannel('bugs');
-	const order = orderOf(channel, query.sort, query.terms);
-	const where = whereSql(channel, query.terms);
+/**
+ * The statement that finds the item `depth` matches into a query's order, in either database's
+ * dialect: with OFFSET, slow, run once per query. `items` may carry a hint (NOT INDEXED).
+ */
+export function depthStatement(dialect: Dialect, channel: LoadedChannel, query: Query, depth: number, items = 'items'): SqlPart {
+	const field = channel.fieldsByKey.get(query.sort.key);
+	const key = field ? orderKeySql(dialect, field) : 'CAST(NULL AS integer)';
+	const where = whereSql(dialect, channel, query.terms);
 	const direction = query.sort.descending ? 'DESC' : 'ASC';
-	const key = order.key ?? 'NULL';
-	const row = store.db.prepare(`SELECT seq, ${key} AS value FROM items NOT INDEXED WHERE channel_id = 'bugs'${where.sql} ORDER BY (${key}) IS NULL, ${key} ${direction}, seq ${direction} LIMIT 1 OFFSET ?`)
-		.get(...where.params, depth - 1) as {seq: number; value: number | string | null};
-	return encodeCursor({order: sortName(query.sort), side: 'after', position: {value: row.value, seq: row.seq}});
+	return {sql: `SELECT seq, ${key} AS value FROM ${items} WHERE channel_id = ${sqlString(channel.id)}${where.sql} ORDER BY (${key}) IS NULL, ${key} ${direction}, seq ${direction} LIMIT 1 OFFSET ?`, params: [...where.params, depth - 1]};
+}
+
+/** The cursor a reader holds after paging to the item at `row`: its position in the query's order. */
+export const cursorAfter = (query: Query, row: {seq: number | string; value: number | string | null}) => encodeCursor({order: sortName(query.sort), side: 'after', position: {value: row.value, seq: Number(row.seq)}});
+
+function cursorAt(store: Store, query: Query, depth: number): string {
+	const statement = depthStatement(sqliteDialect, store.loadedChannel('bugs'), query, depth, 'items NOT INDEXED');
+	return cursorAfter(query, store.db.prepare(statement.sql).get(...statement.params) as {seq: number; value: number | string | null});
 }
 
 function measure(store: Store, size: number, text: string): Row {

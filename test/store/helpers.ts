@@ -5,7 +5,8 @@ import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {expect} from 'vitest';
-import {openStore, StoreError, type Store, type StoreErrorBody, type StoreOptions} from '../../store/index.js';
+import {mulberry32} from '../../demo-data/generate.js';
+import {openStore, StoreError, type Store, type StoreErrorBody, type StoreOptions, type Values} from '../../store/index.js';
 
 export const DAY_MS = 86_400_000;
 
@@ -64,6 +65,35 @@ export const raceChannel = {
 		{key: 'b', label: 'B', type: 'text', is_required: false, is_unique: false, config: {}},
 	],
 };
+
+/** The query tests' clock: relative dates (`due:<+7d`) count from this moment. */
+export const QUERY_NOW = new Date(2026, 0, 15, 12);
+export const KIT_STATUSES = ['new', 'in_progress', 'wont_fix'];
+const DAYS = ['2026-01-01', '2026-01-10', '2026-01-15', '2026-01-16', '2026-01-22', '2026-02-28'];
+const WORDS = ['Sync stalls', 'crash on start', 'Login loops', 'CRASH in sync', 'slow list'];
+
+/** `count` kit items (seeded) with every queried field sometimes set, sometimes not. */
+export function kitItems(count: number, seed = 7): Array<{values: Values}> {
+	const random = mulberry32(seed);
+	const maybe = <T>(value: T) => (random() < 0.7 ? value : undefined);
+	const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)]!;
+	return Array.from({length: count}, (_, index) => {
+		const values: Values = {
+			title: `${pick(WORDS)} ${index}`,
+			code: maybe(`C-${String(count - index).padStart(4, '0')}`),
+			status: maybe(pick(KIT_STATUSES)),
+			tags: maybe(pick([[], ['ui'], ['api'], ['ui', 'api']])),
+			points: maybe(pick([0, 1, 2, 3, 5, 8, 13])),
+			due: maybe(pick(DAYS)),
+			done: maybe(random() < 0.5),
+			price: maybe(pick([0, 9.5, 10, 250.25])),
+			stars: maybe(pick([1, 2, 3, 4, 5])),
+			reporter: maybe(pick(['dana@example.com', 'lee.wong@example.org'])),
+			notes: maybe('crash details in the long notes'),
+		};
+		return {values: Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined))};
+	});
+}
 
 export const human = {kind: 'human'} as const;
 export const agent = (runId = 'run-1') => ({kind: 'agent', run_id: runId}) as const;

@@ -1,0 +1,112 @@
+/**
+ * The query language on PostgreSQL: the dialect of store/query/sql.ts over the jsonb `data`
+ * column, the index names, and one page statement per request. It sits beside the SQLite
+ * compiler so both share every rule of store/query/sql.ts; it builds text only (no client), and
+ * store/postgres/ runs it.
+ *
+ * Order keys are typed so that PostgreSQL orders them as SQLite does: numbers as float8 (SQLite
+ * compares JSON numbers as REAL), booleans as 0 and 1, and text and dates byte by byte (COLLATE
+ * "C", SQLite's BINARY), whatever the database's own collation.
+ */
+
+import {createHash} from 'node:crypto';
+import type {Channel, Field, FieldType} from '../types.js';
+import type {Position} from './cursor.js';
+import {channelIndexes as indexesOf, channelScopeSql, countStatement, equalityField, orderKeySql, pagePhases, whereSql, type Dialect, type IndexDefinition, type SqlPart} from './sql.js';
+import type {Query} from './types.js';
+
+const NUMERIC = new Set<FieldType>(['number', 'currency', 'percentage', 'rating']);
+
+/** A stored value as jsonb. */
+export const pgValueSql = (key: string) => `(data->'${key}')`;
+
+const pgText = (key: string) => `(data->>'${key}')`;
+
+export const postgresDialect: Dialect = {
+	// An escape string: the same text whether or not the server reads backslashes in plain literals
+	// (standard_conforming_strings).
+	string: text => `E'${text.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`,
+	value: pgValueSql,
+	text: pgText,
+	typed(field: Field) {
+		if (NUMERIC.has(field.type)) return `(${pgText(field.key)}::float8)`;
+		if (field.type === 'boolean') return `((data->'${field.key}')::boolean::int)`;
+		return `(${pgText(field.key)} COLLATE "C")`;
+	},
+	emptyList: key => `jsonb_array_length(data->'${key}') = 0`,
+	listHasAny: (key, count) => `EXISTS (SELECT 1 FROM jsonb_array_elements_text(items.data->'${key}') AS element(value) WHERE element.value IN (${Array.from({length: count}, () => '?').join(', ')}))`,
+	// ASCII only, as SQLite's lower(): PostgreSQL's would also fold other letters by its locale,
+	// and the two backends would then match different items.
+	lower: text => `translate(${text}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')`,
+	contains: lowered => `strpos(${lowered}, ?) > 0`,
+	false: 'false',
+	// One seek, and no equality on the key that would let another index's order pass for this one.
+	rowValues: true,
+	isSet: key => `${key} IS NOT NULL`,
+	// By the walked index's key as well (constant: NULL, or the one value of an equality term), so
+	// PostgreSQL sees the index yields the order.
+	unsetOrderBy: (key, direction) => `${key} ${direction}, seq ${direction}`,
+};
+
+/** Index names stay under PostgreSQL's 63 characters and distinct however long the ids are. */
+function indexName(channelId: string, key: string): string {
+	const readable = `items_${channelId}_${key}`.replaceAll(/\W/g, '_').slice(0, 40);
+	return `${readable}_${createHash('sha1').update(`${channelId}\u0000${key}`).digest('hex').slice(0, 12)}`;
+}
+
+/**
+ * The per-channel partial indexes (store/query/sql.ts channelIndexes) with PostgreSQL's names.
+ * A unique field's jsonb index keeps the name it always had; order indexes get their own.
+ */
+export const pgChannelIndexes = (channel: Channel): IndexDefinition[] => indexesOf(postgresDialect, (channelId, key, use) => indexName(channelId, use === 'value' ? key : `${key}\u0000order`), channel);
+
+/** `?` placeholders as $1, $2, … from `first`, skipping quoted text. */
+export function numbered(part: SqlPart, first = 1): SqlPart {
+	let n = first - 1;
+	let quote: string | null = null;
+	let sql = '';
+	for (const char of part.sql) {
+		if (quote) {
+			if (char === quote) quote = null;
+		} else if (char === "'" || char === '"') {
+			quote = char;
+		} else if (char === '?') {
+			sql += `$${++n}`;
+			continue;
+		}
+
+		sql += char;
+	}
+
+	return {sql, params: part.params};
+}
+
+type Fields = Channel & {fieldsByKey: Map<string, Field>};
+
+/**
+ * The statements that read a page, one per phase of the order (store/query/sql.ts pagePhases),
+ * each ending in `LIMIT ?`: run in order until enough rows are read, in one snapshot, with
+ * PLAN_SETTINGS in force.
+ */
+export function pgPageStatements(channel: Fields, query: Query, forward: boolean, after: Position | null, limit: number): SqlPart[] {
+	const field = query.sort.key === 'id' ? undefined : channel.fieldsByKey.get(query.sort.key)!;
+	const key = field ? orderKeySql(postgresDialect, field) : null;
+	const where = whereSql(postgresDialect, channel, query.terms);
+	const equality = equalityField(channel, query.terms);
+	const unsetKey = key && equality ? orderKeySql(postgresDialect, equality) : key ?? '';
+	return pagePhases(postgresDialect, key, query.sort.descending, forward, after, unsetKey).map(phase => numbered({
+		sql: `SELECT seq, id, version, created_at, updated_at, data, ${key ?? 'NULL::int'} AS sort_value FROM items WHERE ${channelScopeSql(channel.id)} AND ${phase.condition.sql}${where.sql} ORDER BY ${phase.orderBy} LIMIT ?`,
+		params: [...phase.condition.params, ...where.params, limit],
+	}));
+}
+
+/**
+ * What a page read sets for its transaction: each phase walks its order's index (a sort, a bitmap
+ * or a sequential scan costs more than any walk), so a page costs the same at any depth whatever
+ * the statistics say. This is SQLite's INDEXED BY (store/query/sqlite.ts) in PostgreSQL's terms;
+ * a parallel plan could also interleave rows.
+ */
+export const PLAN_SETTINGS = ['enable_sort', 'enable_bitmapscan', 'enable_seqscan'].map(name => `SET LOCAL ${name} = off`).concat('SET LOCAL max_parallel_workers_per_gather = 0').join('; ');
+
+/** The statement that counts what a query's terms match. */
+export const pgCountStatement = (channel: Fields, query: Query): SqlPart => numbered(countStatement(channel.id, whereSql(postgresDialect, channel, query.terms)));

@@ -1,0 +1,240 @@
+/**
+ * The query language compiled to SQL, written once for both databases: what each term means
+ * (negation, `none`, select ranks, multi_select membership, text search), the keyset phases
+ * that page through an order, the per-channel indexes, and the count. Each database supplies a
+ * Dialect of small expressions (store/query/sqlite.ts, store/query/postgres.ts); parameters are
+ * `?` here, in the order they appear in the text.
+ */
+
+import type {Channel, Field} from '../types.js';
+import type {Position} from './cursor.js';
+import {isShortText, isSortable} from './parse.js';
+import type {Term} from './types.js';
+
+export type SqlPart = {sql: string; params: unknown[]};
+
+/** A SQL string literal, for checked ids (slugs) in either database; free text goes through Dialect.string. */
+export const sqlString = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+/**
+ * Rows of one channel. Written as a literal, not a parameter: both databases use a partial index
+ * only when the query's WHERE states the index's own condition.
+ */
+export const channelScopeSql = (channelId: string) => `channel_id = ${sqlString(channelId)}`;
+
+/** The expressions that differ between the databases. Keys are checked identifiers (a-z, 0-9, _), so inlining them is safe. */
+export type Dialect = {
+	/** A string literal for any text (option values are free text). */
+	string(text: string): string;
+	/** The stored value as the database's JSON value: what uniqueness compares. */
+	value(key: string): string;
+	/** A string value as text (a select's option value). */
+	text(key: string): string;
+	/** What a non-select field is ordered and compared by; NULL when unset. Parenthesised. */
+	typed(field: Field): string;
+	/** True when the multi_select `key` holds an empty list. */
+	emptyList(key: string): string;
+	/** True when the multi_select `key` holds any of `count` `?` parameters. */
+	listHasAny(key: string, count: number): string;
+	/** `text` with the ASCII letters lowercased (SQLite's lower(); other letters stay as they are). */
+	lower(text: string): string;
+	/** True when the `?` parameter (lowercase) occurs in `lowered`. */
+	contains(lowered: string): string;
+	/** The boolean false. */
+	false: string;
+	/**
+	 * Whether `(key, seq) > (?, ?)` seeks one range of the order's index: the rows after a position
+	 * are then read in one phase, not as "the same value, later seq" and "later values".
+	 */
+	rowValues: boolean;
+	/** True for every row whose sort key is set, written so the order's index can seek past the unset ones. */
+	isSet(key: string): string;
+	/** The order of the rows with an unset sort key, read by seq: `key` is constant in them (the sort key, NULL, or an equality term's). */
+	unsetOrderBy(key: string, direction: 'ASC' | 'DESC'): string;
+};
+
+/** A select's position in its option list (0, 1, …); NULL when unset. */
+export function rankSql(dialect: Dialect, field: Field): string {
+	const cases = (field.config.options ?? []).map((option, index) => `WHEN ${dialect.string(option.value)} THEN ${index}`).join(' ');
+	return `(CASE ${dialect.text(field.key)} ${cases} END)`;
+}
+
+/** What a field is ordered, compared and (for selects) filtered by: option order for selects, else the value. */
+export const orderKeySql = (dialect: Dialect, field: Field) => (field.type === 'select' ? rankSql(dialect, field) : dialect.typed(field));
+
+// ---------------------------------------------------------------------------------------------
+// Indexes
+
+export type IndexDefinition = {name: string; sql: string};
+
+/** How a database names a channel's index on a field: `order` serves sorts and terms, `value` uniqueness. */
+export type IndexNamer = (channelId: string, key: string, use: 'order' | 'value') => string;
+
+/**
+ * The partial indexes a channel's rows get: one per sortable field on (order key, seq) — it
+ * serves the sorted pages, equality filters on selects and booleans, and range terms — plus one
+ * on the stored value of a unique field whose order key differs (uniqueness checks). Each covers
+ * only that channel's rows, so no channel's data can break another's writes.
+ */
+export function channelIndexes(dialect: Dialect, nameOf: IndexNamer, channel: Channel): IndexDefinition[] {
+	const scope = channelScopeSql(channel.id);
+	const indexes: IndexDefinition[] = [];
+	const add = (name: string, expression: string) => indexes.push({name, sql: `CREATE INDEX IF NOT EXISTS "${name}" ON items(${expression}, seq) WHERE ${scope}`});
+	for (const field of channel.fields) {
+		if (isSortable(field)) {
+			add(nameOf(channel.id, field.key, 'order'), orderKeySql(dialect, field));
+		}
+
+		if (field.is_unique && (!isSortable(field) || orderKeySql(dialect, field) !== dialect.value(field.key))) {
+			add(nameOf(channel.id, field.key, 'value'), dialect.value(field.key));
+		}
+	}
+
+	return indexes;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Terms
+
+type Fields = {fieldsByKey: Map<string, Field>; fields: Field[]};
+
+const placeholders = (count: number) => Array.from({length: count}, () => '?').join(', ');
+
+/** Every term, ANDed, each with a leading ` AND `; '' when there are none. */
+export function whereSql(dialect: Dialect, channel: Fields, terms: Term[]): SqlPart {
+	const parts = terms.map(term => termSql(dialect, channel, term));
+	return {sql: parts.map(part => ` AND ${part.sql}`).join(''), params: parts.flatMap(part => part.params)};
+}
+
+function termSql(dialect: Dialect, channel: Fields, term: Term): SqlPart {
+	const positive = positiveSql(dialect, channel, term);
+	// NOT of an unknown (a missing value) is still unknown: count it as "does not match", so that
+	// `-status:fixed` keeps the items with no status.
+	return term.negated ? {sql: `NOT coalesce(${positive.sql}, ${dialect.false})`, params: positive.params} : positive;
+}
+
+function positiveSql(dialect: Dialect, channel: Fields, term: Term): SqlPart {
+	if (term.kind === 'has_followup') {
+		return {sql: "EXISTS (SELECT 1 FROM followups WHERE followups.item_id = items.id AND followups.status = 'open')", params: []};
+	}
+
+	if (term.kind === 'words') {
+		return containsSql(dialect, channel.fields.filter(isShortText).map(field => field.key), [term.needle]);
+	}
+
+	const field = channel.fieldsByKey.get(term.key)!;
+	const key = orderKeySql(dialect, field);
+	switch (term.kind) {
+		case 'none': {
+			if (field.type === 'multi_select') return {sql: `(${dialect.value(field.key)} IS NULL OR ${dialect.emptyList(field.key)})`, params: []};
+			return {sql: `${key} IS NULL`, params: []};
+		}
+
+		case 'contains': {
+			return containsSql(dialect, [field.key], term.needles);
+		}
+
+		case 'compare': {
+			return {sql: `${key} ${term.op} ?`, params: [term.value]};
+		}
+
+		case 'range': {
+			return {sql: `${key} BETWEEN ? AND ?`, params: [term.low, term.high]};
+		}
+
+		case 'any_of': {
+			return anyOfSql(dialect, field, term.values);
+		}
+	}
+}
+
+function anyOfSql(dialect: Dialect, field: Field, values: Array<string | number | boolean>): SqlPart {
+	if (field.type === 'select') {
+		// By rank, so the query uses the field's order index.
+		const options = field.config.options ?? [];
+		const ranks = values.map(value => options.findIndex(option => option.value === value));
+		return {sql: `${rankSql(dialect, field)} IN (${ranks.join(', ')})`, params: []};
+	}
+
+	if (field.type === 'multi_select') {
+		return {sql: dialect.listHasAny(field.key, values.length), params: values};
+	}
+
+	// Booleans are ordered as 0 and 1.
+	const bound = values.map(value => (typeof value === 'boolean' ? Number(value) : value));
+	return {sql: `${orderKeySql(dialect, field)} IN (${placeholders(bound.length)})`, params: bound};
+}
+
+/** Any of `needles` (lowercase) inside any of the text fields `keys`, ignoring case. */
+function containsSql(dialect: Dialect, keys: string[], needles: string[]): SqlPart {
+	if (keys.length === 0) {
+		return {sql: dialect.false, params: []};
+	}
+
+	const tests = keys.flatMap(key => needles.map(() => dialect.contains(dialect.lower(dialect.text(key)))));
+	return {sql: `(${tests.join(' OR ')})`, params: keys.flatMap(() => needles)};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Keyset paging
+
+/**
+ * One index range of a page read: its condition, its order, and which index walks it (`order`:
+ * the sort's own; `unset`: the one for the items without a sort value).
+ */
+export type Phase = {condition: SqlPart; orderBy: string; index: 'order' | 'unset' | null};
+
+/**
+ * The phases that read the rows after `after` (null: from the first row), going `forward`
+ * through the order or backward against it. The order is (key, seq), unset keys last; seq breaks
+ * ties in the key's direction; `key` null is the `id` order (seq alone). Unset keys are read in a
+ * phase of their own so that each phase walks one index range, in either direction: a page costs
+ * the same at any depth. `unsetKey` is the index key the unset phase walks (equalityTerm).
+ */
+export function pagePhases(dialect: Dialect, key: string | null, descending: boolean, forward: boolean, after: Position | null, unsetKey: string = key ?? ''): Phase[] {
+	const reversed = descending === forward;
+	const direction = reversed ? 'DESC' : 'ASC';
+	const beyond = reversed ? '<' : '>';
+	const bySeq = `seq ${direction}`;
+	if (key === null) {
+		return [{condition: after ? {sql: `seq ${beyond} ?`, params: [after.seq]} : {sql: '1 = 1', params: []}, orderBy: bySeq, index: null}];
+	}
+
+	const byKey = `${key} ${direction}, seq ${direction}`;
+	const sameValue = (position: Position): Phase => ({condition: {sql: `${key} = ? AND seq ${beyond} ?`, params: [position.value, position.seq]}, orderBy: bySeq, index: 'order'});
+	const laterValues = (position: Position): Phase => ({condition: {sql: `${key} ${beyond} ?`, params: [position.value]}, orderBy: byKey, index: 'order'});
+	const setAfter = (position: Position): Phase[] => (dialect.rowValues
+		? [{condition: {sql: `(${key}, seq) ${beyond} (?, ?)`, params: [position.value, position.seq]}, orderBy: byKey, index: 'order'}]
+		: [sameValue(position), laterValues(position)]);
+	const allValues: Phase = {condition: {sql: dialect.isSet(key), params: []}, orderBy: byKey, index: 'order'};
+	const unset = (position: Position | null): Phase => ({
+		condition: position ? {sql: `${key} IS NULL AND seq ${beyond} ?`, params: [position.seq]} : {sql: `${key} IS NULL`, params: []},
+		orderBy: dialect.unsetOrderBy(unsetKey, direction),
+		index: 'unset',
+	});
+	// Unset values come last in the order, so first when reading against it.
+	if (!after) {
+		return forward ? [allValues, unset(null)] : [unset(null), allValues];
+	}
+
+	if (after.value === null) {
+		return forward ? [unset(after)] : [unset(after), allValues];
+	}
+
+	return forward ? [...setAfter(after), unset(null)] : setAfter(after);
+}
+
+/**
+ * A `field:value` term on a select or boolean: its field's index holds the items it accepts in seq
+ * order, so the unset phase of a sort can walk that instead of the sort's own (which would pass
+ * over every unset item the term rejects: `owner:aiko sort:due` when no item of aiko's lacks a due date).
+ */
+export function equalityField(channel: Fields, terms: Term[]): Field | undefined {
+	const term = terms.find(candidate => candidate.kind === 'any_of' && !candidate.negated && candidate.values.length === 1 && ['select', 'boolean'].includes(channel.fieldsByKey.get(candidate.key)!.type));
+	return term && 'key' in term ? channel.fieldsByKey.get(term.key) : undefined;
+}
+
+/** The statement that counts what a query's terms match. */
+export function countStatement(channelId: string, where: SqlPart): SqlPart {
+	return {sql: `SELECT count(*) AS n FROM items WHERE ${channelScopeSql(channelId)}${where.sql}`, params: where.params};
+}
