@@ -3,6 +3,7 @@
 // after commit; and a bad URL, an unreachable server or a refused login as one clear line.
 
 import {spawn} from 'node:child_process';
+import {hostname} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {build} from 'esbuild';
@@ -200,6 +201,26 @@ describePg('PostgreSQL store only', () => {
 
 		const secret = await refusalOf(() => openAsyncStore('postgres://someone:s3cret@127.0.0.1:1/sift'));
 		expect((secret as {message: string}).message).not.toContain('s3cret');
+	});
+
+	it('unfinished runs are those owned by this host: another machine\'s pid means nothing here', async () => {
+		const url = await database.freshSchemaUrl();
+		const store = await openStore(url);
+		const start = (id: string) => ({id, channelId: 'race', itemIds: [], instruction: 'triage', startedAt: '2026-01-01T00:00:00.000Z', logPath: null, ownerPid: 4242});
+		await store.runs.start(start('run-here'));
+		await store.runs.start(start('run-there'));
+		const client = new pg.Client({connectionString: url});
+		await client.connect();
+		try {
+			expect((await client.query("SELECT owner_host FROM runs WHERE id = 'run-here'")).rows[0].owner_host).toBe(hostname());
+			await client.query("UPDATE runs SET owner_host = 'another-machine' WHERE id = 'run-there'");
+		} finally {
+			await client.end();
+		}
+
+		expect(await store.runs.unfinished()).toEqual([{id: 'run-here', owner_pid: 4242, process_group: null, log_path: null}]);
+		// Still listed and readable by everyone: only reaping is local.
+		expect((await store.runs.list()).map(run => run.id).sort()).toEqual(['run-here', 'run-there']);
 	});
 
 	it('a value PostgreSQL cannot store (NUL) is refused as invalid_argument and writes nothing', async () => {
