@@ -2,11 +2,7 @@
 // update; a writer killed mid-edit leaves nothing half-applied; migrations under a lock; push
 // after commit; and a bad URL, an unreachable server or a refused login as one clear line.
 
-import {spawn} from 'node:child_process';
 import {hostname} from 'node:os';
-import {join} from 'node:path';
-import {fileURLToPath} from 'node:url';
-import {build} from 'esbuild';
 import pg from 'pg';
 import {afterAll, afterEach, beforeAll, expect, it} from 'vitest';
 import {openAsyncStore, type AsyncStore} from '../../store/api.js';
@@ -14,36 +10,7 @@ import {PG_SCHEMA_VERSION} from '../../store/postgres/schema.js';
 import {createTestDatabase, describePg, PG_ADMIN_URL, type TestDatabase} from '../support/pg.js';
 import {allItemIds, expectGapFree, expectVersionsMatchEvents, refusalOf} from './backends.js';
 import {raceChannel} from '../store/helpers.js';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-// Bundled once per run (under dist/, so its packages resolve): plain node starts it in a fraction
-// of the time a TypeScript loader needs, which matters for a worker started ten times.
-const worker = join(root, 'dist/test/contract/workers/pg-editor.mjs');
-
-async function bundleWorker(): Promise<void> {
-	await build({entryPoints: [join(root, 'test/contract/workers/pg-editor.ts')], outfile: worker, bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'error'});
-}
-
-
-type Child = {code: number | null; signal: NodeJS.Signals | null; stdout: string};
-type Control = {kill(): void; go(): void; stdout(): string};
-
-/** Runs the worker; `onReady` gets control of it once it printed "ready". */
-function run(args: string[], onReady?: (control: Control) => void): Promise<Child> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [worker, ...args], {cwd: root, stdio: ['pipe', 'pipe', 'inherit']});
-		let stdout = '';
-		child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-			const wasReady = stdout.includes('ready\n');
-			stdout += chunk;
-			if (!wasReady && stdout.includes('ready\n')) {
-				onReady?.({kill: () => child.kill('SIGKILL'), go: () => child.stdin.end('go\n'), stdout: () => stdout});
-			}
-		});
-		child.on('error', reject);
-		child.on('close', (code, signal) => resolve({code, signal, stdout}));
-	});
-}
+import {raceIncrements, runEditor} from '../store/workers/launch.js';
 
 describePg('PostgreSQL store only', () => {
 	let database: TestDatabase;
@@ -56,7 +23,6 @@ describePg('PostgreSQL store only', () => {
 
 	beforeAll(async () => {
 		database = await createTestDatabase();
-		await bundleWorker();
 	});
 	afterEach(async () => {
 		await Promise.all(open.splice(0).map(store => store.close()));
@@ -77,21 +43,8 @@ describePg('PostgreSQL store only', () => {
 		const {store, url, ids} = await raceStore(6);
 		const workers = 4;
 		const edits = 500;
-		const controls: Control[] = [];
-		const started = Promise.all(Array.from({length: workers}, (_, n) => run(['increment', url, String(n), String(edits), ids.join(',')], control => {
-			controls.push(control);
-			if (controls.length === workers) {
-				for (const each of controls) {
-					each.go();
-				}
-			}
-		})));
-		const results = await started;
-		for (const result of results) {
-			expect(result.code, result.stdout).toBe(0);
-		}
-
-		const reports = results.map(result => JSON.parse(result.stdout.trim().split('\n').at(-1)!) as {edits: number; conflicts: number});
+		const reports = await raceIncrements(url, ids, workers, edits);
+		expect(reports.map(report => report.edits)).toEqual([edits, edits, edits, edits]);
 		const counters = await Promise.all(ids.map(async id => (await store.readItem('race', id)).values.counter as number));
 		expect(counters.reduce((a, b) => a + b)).toBe(workers * edits);
 		expect(await expectGapFree(store, 'race')).toBe(ids.length + workers * edits);
@@ -103,7 +56,7 @@ describePg('PostgreSQL store only', () => {
 	it('a writer SIGKILLed mid-edit 10 times leaves no half-applied edit, no gap, no held lock', async () => {
 		const {store, url, ids} = await raceStore(2);
 		for (let round = 0; round < 10; round++) {
-			const result = await run(['churn', url, ids.join(',')], control => {
+			const result = await runEditor(['churn', url, ids.join(',')], control => {
 				// Kill after a few committed edits, at whatever point of the next one it has reached.
 				const timer = setInterval(() => {
 					if (control.stdout().split('edit\n').length > 3 + (round % 4)) {
