@@ -1,29 +1,14 @@
 // The PostgreSQL store: importing 1k and 1M demo items (streamed in batches, one transaction), then
 // page latency through listPage: the first page and a deep page (90% down, by before_id), with and
-// without a status filter. Runs in a fresh database (sift_bench_<random>) on the server named by
-// SIFT_BENCH_PG_URL or SIFT_TEST_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres),
-// dropped afterwards. Without a reachable server the bench says so and is left out.
+// without a status filter. Runs in a fresh database (test/bench/pg-support.ts).
 
-import {randomBytes} from 'node:crypto';
-import pg from 'pg';
 import {bugsChannel, generateBugItems} from '../../demo-data/generate.js';
 import {openAsyncStore, type AsyncStore} from '../../store/api.js';
 import {itemIdOf, seqOfItemId} from '../../store/items.js';
+import {benchDatabase} from './pg-support.js';
 import {BENCH_NOW, median, printTable, type Row} from './support.js';
 
 const FILTER = {status: 'fixed'};
-
-const serverUrl = () => process.env.SIFT_BENCH_PG_URL ?? process.env.SIFT_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-async function admin(sql: string): Promise<void> {
-	const client = new pg.Client({connectionString: serverUrl(), connectionTimeoutMillis: 5000});
-	await client.connect();
-	try {
-		await client.query(sql);
-	} finally {
-		await client.end();
-	}
-}
 
 async function ms(work: () => Promise<unknown>, repeats: number): Promise<number> {
 	await work();
@@ -61,30 +46,25 @@ async function measure(store: AsyncStore, size: number, importSeconds: number): 
 }
 
 export async function benchPgStore(quick: boolean): Promise<Row[]> {
-	const name = `sift_bench_${randomBytes(5).toString('hex')}`;
-	try {
-		await admin(`CREATE DATABASE ${name}`);
-	} catch (error) {
-		console.log(`\nPostgreSQL store bench left out: no server at ${new URL(serverUrl()).host} (${(error as Error).message})`);
+	const database = await benchDatabase('PostgreSQL store bench');
+	if (!database) {
 		return [];
 	}
 
-	const url = new URL(serverUrl());
-	url.pathname = `/${name}`;
 	const sizes = quick ? [1000, 100_000] : [1000, 1_000_000];
 	const rows: Row[] = [];
 	try {
 		for (const size of sizes) {
-			const store = await openAsyncStore(url.toString());
+			const store = await openAsyncStore(database.url);
 			const started = process.hrtime.bigint();
 			await store.importChannel({channel: bugsChannel, items: generateBugItems({count: size, seed: 1, now: BENCH_NOW})});
 			const importSeconds = Number(process.hrtime.bigint() - started) / 1e9;
 			rows.push(...await measure(store, size, importSeconds));
 			await store.close();
-			await resetDatabase(url.toString());
+			await database.reset();
 		}
 	} finally {
-		await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+		await database.drop();
 	}
 
 	const largest = rows.filter(row => row.items === sizes.at(-1));
@@ -93,17 +73,6 @@ export async function benchPgStore(quick: boolean): Promise<Row[]> {
 		`goal: ${sizes.at(-1)} items imported in ≤ 120 s: ${Number(largest[0]?.['import s']) <= 120 ? 'met' : 'NOT met'} (${Number(largest[0]?.['import s']).toFixed(1)} s)`,
 	]);
 	return rows;
-}
-
-/** Empties the bench database between sizes, so each import starts from a new store. */
-async function resetDatabase(url: string): Promise<void> {
-	const client = new pg.Client({connectionString: url});
-	await client.connect();
-	try {
-		await client.query('DROP SCHEMA public CASCADE; CREATE SCHEMA public');
-	} finally {
-		await client.end();
-	}
 }
 
 // Run alone: node dist/test/bench/pg-store.js [--quick]

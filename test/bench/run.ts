@@ -3,6 +3,8 @@
 //   --quick   smaller sizes and fewer repetitions, for a fast sanity run.
 
 import {benchPgStore} from './pg-store.js';
+import {benchPush} from './store-push.js';
+import {benchWriters} from './store-writers.js';
 import {benchRunner} from './runner.js';
 import {benchStart} from './start.js';
 import {benchServe} from './serve.js';
@@ -32,6 +34,10 @@ benchIndexCost(quick);
 
 // The PostgreSQL store (team mode): import and page latency at 1M.
 await benchPgStore(quick);
+
+// Team mode: 16 writer processes on one channel, SQLite vs PostgreSQL; event to row in another process, NOTIFY vs polling.
+await benchWriters(quick);
+await benchPush(quick);
 
 // Codex runner (docs/reference.md#codex-runs): wrapper lag behind a fake codex's own timeline.
 await benchRunner();
