@@ -7,7 +7,8 @@ import pg from 'pg';
 
 export const pgServerUrl = () => process.env.SIFT_BENCH_PG_URL ?? process.env.SIFT_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-async function query(url: string, sql: string): Promise<void> {
+/** Runs one statement on its own connection to `url`. */
+export async function pgQuery(url: string, sql: string): Promise<void> {
 	const client = new pg.Client({connectionString: url, connectionTimeoutMillis: 5000});
 	await client.connect();
 	try {
@@ -16,6 +17,9 @@ async function query(url: string, sql: string): Promise<void> {
 		await client.end();
 	}
 }
+
+/** Empties a bench database: everything a store made goes. */
+export const RESET_SQL = 'DROP SCHEMA public CASCADE; CREATE SCHEMA public';
 
 export type BenchDatabase = {
 	url: string;
@@ -28,7 +32,7 @@ export type BenchDatabase = {
 export async function benchDatabase(bench: string): Promise<BenchDatabase | null> {
 	const name = `sift_bench_${randomBytes(5).toString('hex')}`;
 	try {
-		await query(pgServerUrl(), `CREATE DATABASE ${name}`);
+		await pgQuery(pgServerUrl(), `CREATE DATABASE ${name}`);
 	} catch (error) {
 		console.log(`\n${bench} left out: no PostgreSQL at ${new URL(pgServerUrl()).host} (${(error as Error).message})`);
 		return null;
@@ -38,7 +42,7 @@ export async function benchDatabase(bench: string): Promise<BenchDatabase | null
 	url.pathname = `/${name}`;
 	return {
 		url: url.toString(),
-		reset: () => query(url.toString(), 'DROP SCHEMA public CASCADE; CREATE SCHEMA public'),
-		drop: () => query(pgServerUrl(), `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+		reset: () => pgQuery(url.toString(), RESET_SQL),
+		drop: () => pgQuery(pgServerUrl(), `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
 	};
 }
