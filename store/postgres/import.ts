@@ -79,7 +79,6 @@ class ImportLookups {
 		for (const field of channel.fields) {
 			if (field.is_unique) this.holders.set(field.key, new Holders());
 		}
-
 	}
 
 	/** Relations to other channels, looked up once per batch. */

@@ -62,6 +62,28 @@ describe.each(BACKENDS)('imports across batches on $name', (backend: Backend) =>
 		expect(await store.listChannelNames()).toEqual([]);
 	});
 
+	it('relations to another channel are checked in every batch', async () => {
+		const store = await fresh();
+		await store.importChannel({channel: kitChannel, items: [{values: {title: 'target'}}]});
+		const [target] = await allItemIds(store, 'kit');
+		const links = {id: 'links', name: 'Links', fields: [
+			{key: 'title', label: 'Title', type: 'text', is_required: true, is_unique: false, config: {}},
+			{key: 'link', label: 'Link', type: 'relation', is_required: false, is_unique: false, config: {channel_id: 'kit'}},
+		]};
+		async function* linked(missingAt?: number) {
+			for (let n = 0; n < 6000; n++) {
+				yield {values: n === 5500 ? {title: 'linked', link: target} : n === missingAt ? {title: 'dangling', link: 'it_zzzzzzzzzz'} : {title: `item ${n}`}};
+			}
+		}
+
+		const body = await refusalOf(() => store.importChannel({channel: links, items: linked(5800)}));
+		expect((body as {message: string}).message).toMatch(/^items\[5800\]: values\.link/);
+		expect((await store.listChannelNames()).map(channel => channel.id)).toEqual(['kit']);
+		expect((await store.importChannel({channel: links, items: linked()})).items_created).toBe(6000);
+		const ids = (await allItemIds(store, 'links')).reverse();
+		expect((await store.readItem('links', ids[5500]!)).values).toMatchObject({title: 'linked', link: target});
+	});
+
 	it.runIf(backend.name === 'postgres')('a value the server refuses late in the file (NUL) leaves nothing, as one clear error', async () => {
 		const store = await fresh();
 		const body = await refusalOf(() => store.importChannel({channel: kitChannel, items: items(n => (n === 10_001 ? {title: 'nul\u0000here'} : undefined))}));
