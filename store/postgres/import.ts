@@ -140,6 +140,16 @@ const INSERT_BATCH = `WITH batch AS (
 
 const SEPARATOR = '\u001e';
 
+/**
+ * Reading and validating a batch is synchronous work (a generator's items arrive as microtasks),
+ * and the next queued insert is sent only when this process handles the server's answer to the
+ * previous one: a turn of the event loop every so many items lets it go out at once.
+ */
+const YIELD_EVERY = 500;
+const yieldToIo = () => new Promise<void>(resolve => {
+	setImmediate(resolve);
+});
+
 function batchParameters(rows: Prepared[], channelId: string, at: string): unknown[] {
 	return [
 		rows.map(row => row.seq),
@@ -207,7 +217,9 @@ export async function importChannel(pool: pg.Pool, validate: Validator, source: 
 			const at = new Date().toISOString();
 			const context = lookups.context();
 			const first = index - batch.length;
-			const rows: Prepared[] = batch.map((item, offset) => {
+			const rows: Prepared[] = [];
+			for (const [offset, item] of batch.entries()) {
+				if (offset % YIELD_EVERY === YIELD_EVERY - 1) await yieldToIo();
 				const problems = validate(loaded, item.values, context, true);
 				if (problems.length > 0) {
 					throw atImportItem(new StoreError({error: 'validation_failed', fields: problems}), first + offset);
@@ -217,8 +229,9 @@ export async function importChannel(pool: pg.Pool, validate: Validator, source: 
 				const id = itemIdOf(seq);
 				const stored = storedValues({}, item.values);
 				lookups.remember(id, stored);
-				return {seq, id, created_at: item.created_at ?? at, ...jsonTexts(stored), sequence: first + offset + 1};
-			});
+				rows.push({seq, id, created_at: item.created_at ?? at, ...jsonTexts(stored), sequence: first + offset + 1});
+			}
+
 			await settle(PIPELINE_DEPTH - 1);
 			inFlight.push(client.query(INSERT_BATCH, batchParameters(rows, channel.id, at)).then(() => {}, (error: unknown) => {
 				failure ??= error;
@@ -230,6 +243,7 @@ export async function importChannel(pool: pg.Pool, validate: Validator, source: 
 			for await (const raw of source.items) {
 				batch.push(checkImportItem(raw, index));
 				index++;
+				if (index % YIELD_EVERY === 0) await yieldToIo();
 				if (batch.length === BATCH_SIZE) {
 					await send(batch);
 					batch = [];
