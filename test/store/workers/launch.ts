@@ -3,7 +3,7 @@
 // and for the benches (run from dist/, where tsc already compiled it next to this file).
 
 import {spawn} from 'node:child_process';
-import {existsSync} from 'node:fs';
+import {existsSync, renameSync} from 'node:fs';
 import {fileURLToPath} from 'node:url';
 
 export type EditorExit = {code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string};
@@ -24,9 +24,13 @@ function workerPath(): Promise<string> {
 		const root = fileURLToPath(new URL('../../..', import.meta.url));
 		// Under dist/, so its packages resolve from the checkout's node_modules.
 		const outfile = `${root}dist/test/store/workers/editor.mjs`;
+		// Test files run in parallel bundle it at once: each writes its own file and renames it into
+		// place, so a worker never starts from a half-written bundle.
+		const building = `${outfile}.${process.pid}`;
 		const {build} = await import('esbuild');
-		await build({entryPoints: [fileURLToPath(new URL('editor.ts', import.meta.url))], outfile, bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'error'});
-		if (!existsSync(outfile)) throw new Error(`could not bundle the editor worker to ${outfile}`);
+		await build({entryPoints: [fileURLToPath(new URL('editor.ts', import.meta.url))], outfile: building, bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'error'});
+		if (!existsSync(building)) throw new Error(`could not bundle the editor worker to ${building}`);
+		renameSync(building, outfile);
 		return outfile;
 	})();
 	return ready;
