@@ -42,8 +42,8 @@ export type TokensApi = {
 	revoke(name: string): Promise<TokenInfo>;
 	/** Null for an unknown, revoked or expired secret; never writes. */
 	verify(secret: string, now?: Date): Promise<TokenIdentity | null>;
-	/** Notes a token's use (at most one write a minute per token). */
-	touch(name: string): Promise<void>;
+	/** Notes a token's use (at most one write a minute per token); `now` for tests of that throttle. */
+	touch(name: string, now?: Date): Promise<void>;
 };
 
 /** Stops a listener; resolves once nothing more will be delivered. */

@@ -75,7 +75,8 @@ export type RunRow = {
 	process_group: number | null;
 };
 
-type StoredRunRow = Omit<RunRow, 'item_ids' | 'usage'> & {item_ids: string; usage: string | null};
+/** A runs row as either backend stores it: the JSON columns as text. */
+export type StoredRunRow = Omit<RunRow, 'item_ids' | 'usage'> & {item_ids: string; usage: string | null};
 
 export function recordRunStart(db: Db, run: RunStart): void {
 	db.prepare(
@@ -110,15 +111,16 @@ export function recordRunEnd(db: Db, id: string, end: RunEnd): boolean {
 /** The latest runs first (run ids sort by start time). */
 export function listRuns(db: Db, options: {limit?: number} = {}): RunRow[] {
 	const rows = db.prepare('SELECT * FROM runs ORDER BY id DESC LIMIT ?').all(options.limit ?? 50) as StoredRunRow[];
-	return rows.map(parseRow);
+	return rows.map(parseRunRow);
 }
 
 export function getRun(db: Db, id: string): RunRow | undefined {
 	const row = db.prepare('SELECT * FROM runs WHERE id = ?').get(id) as StoredRunRow | undefined;
-	return row && parseRow(row);
+	return row && parseRunRow(row);
 }
 
-function parseRow(row: StoredRunRow): RunRow {
+/** A stored row with its JSON columns parsed: one reading for both backends. */
+export function parseRunRow(row: StoredRunRow): RunRow {
 	return {...row, item_ids: parseJson(row.item_ids, []), usage: row.usage === null ? null : parseJson(row.usage, null)};
 }
 

@@ -8,6 +8,7 @@ import type {NameMatch} from './lookup.js';
 import type {PageQuery} from './pages.js';
 import {getRun, listRuns, listUnfinishedRuns, recordRunEnd, recordRunProcessGroup, recordRunStart} from './runs.js';
 import {openStore, type Store} from './store.js';
+import {touchToken} from './tokens.js';
 import type {Actor, Channel, ChannelSummary, EditResult, EventPage, FollowUp, Item, Page} from './types.js';
 import type {EditRequest} from './writes.js';
 
@@ -59,7 +60,7 @@ export class SqliteAsyncStore implements AsyncStore {
 			list: async () => sync.listTokens(),
 			revoke: async name => sync.revokeToken(name),
 			verify: async (secret, now) => sync.verifyToken(secret, now),
-			touch: async name => sync.touchToken(name),
+			touch: async (name, now) => touchToken(db, name, now),
 		};
 	}
 

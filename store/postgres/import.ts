@@ -7,7 +7,7 @@ import {loadChannel, type LoadedChannel} from '../channels.js';
 import {StoreError} from '../errors.js';
 import {itemIdOf} from '../items.js';
 import {checkChannel} from '../schema.js';
-import type {Channel, Values} from '../types.js';
+import type {Channel, Field, Values} from '../types.js';
 import type {WriteContext} from '../validate.js';
 import type {Validator} from '../writes.js';
 import type {AsyncImportSource, ImportResult} from '../api.js';
@@ -18,12 +18,15 @@ import {existingItems} from './writes.js';
 import {EVENTS_CHANNEL} from './events.js';
 
 const BATCH_SIZE = 5000;
+/** Batches sent and not yet done: enough to keep the server busy, few enough to bound memory (~11 MB each). */
+const PIPELINE_DEPTH = 2;
 
 type Prepared = {seq: number; id: string; created_at: string; data: string; changes: string; sequence: number};
 
 /**
  * The stored values and their created event's changes as JSON, each value serialized once: the
- * same text JSON.stringify gives for the values and for {key: {from: null, to: value}}.
+ * same text JSON.stringify gives for the values and for {key: {from: null, to: value}}. Parts are
+ * joined, not appended: appending builds rope strings that cost more to flatten when sent.
  */
 function jsonTexts(stored: Values): {data: string; changes: string} {
 	const data: string[] = [];
@@ -38,21 +41,54 @@ function jsonTexts(stored: Values): {data: string; changes: string} {
 	return {data: `{${data.join(',')}}`, changes: `{${changes.join(',')}}`};
 }
 
-/** What validation asks while importing: the new channel's items are all in this import, so it answers from memory. */
+/** Values already taken in one unique field: strings by themselves (no JSON text per item), anything else by its JSON. */
+class Holders {
+	private readonly text = new Map<string, string>();
+	private readonly other = new Map<string, string>();
+
+	get(value: unknown): string | undefined {
+		return typeof value === 'string' ? this.text.get(value) : this.other.get(JSON.stringify(value));
+	}
+
+	set(value: unknown, id: string): void {
+		if (typeof value === 'string') {
+			this.text.set(value, id);
+		} else {
+			this.other.set(JSON.stringify(value), id);
+		}
+	}
+}
+
+/**
+ * What validation asks while importing: the new channel's items are all in this import, so it
+ * answers from memory. It keeps only what can be asked: the ids when a field relates the channel
+ * to itself, and the values of unique fields (a million-item import holds nothing else).
+ */
 class ImportLookups {
-	private readonly ids = new Set<string>();
-	private readonly holders = new Map<string, Map<string, string>>();
+	private readonly channelId: string;
+	private readonly ids: Set<string> | undefined;
+	private readonly holders = new Map<string, Holders>();
+	private readonly externalRelations: Field[];
 	private external = new Set<string>();
 
-	constructor(private readonly channel: LoadedChannel) {}
+	constructor(channel: LoadedChannel) {
+		this.channelId = channel.id;
+		const relations = channel.fields.filter(field => field.type === 'relation');
+		this.externalRelations = relations.filter(field => field.config.channel_id !== channel.id);
+		this.ids = relations.length > this.externalRelations.length ? new Set() : undefined;
+		for (const field of channel.fields) {
+			if (field.is_unique) this.holders.set(field.key, new Holders());
+		}
+	}
 
 	/** Relations to other channels, looked up once per batch. */
 	async prefetch(pool: pg.Pool, batch: Array<{values: Values}>): Promise<void> {
+		if (this.externalRelations.length === 0) return;
 		const wanted: Array<{channelId: string; id: unknown}> = [];
 		for (const {values} of batch) {
-			for (const [key, value] of Object.entries(values)) {
-				const field = this.channel.fieldsByKey.get(key);
-				if (field?.type === 'relation' && field.config.channel_id !== this.channel.id && typeof value === 'string') {
+			for (const field of this.externalRelations) {
+				const value = values[field.key];
+				if (typeof value === 'string') {
 					wanted.push({channelId: field.config.channel_id!, id: value});
 				}
 			}
@@ -63,28 +99,25 @@ class ImportLookups {
 
 	context(): WriteContext {
 		return {
-			relationExists: (channelId, id) => (channelId === this.channel.id ? this.ids.has(id) : this.external.has(`${channelId}\u0000${id}`)),
-			holderOf: (field, value) => this.holders.get(field.key)?.get(JSON.stringify(value)),
+			relationExists: (channelId, id) => (channelId === this.channelId ? this.ids?.has(id) ?? false : this.external.has(`${channelId}\u0000${id}`)),
+			holderOf: (field, value) => this.holders.get(field.key)?.get(value),
 		};
 	}
 
 	remember(id: string, stored: Values): void {
-		this.ids.add(id);
-		for (const field of this.channel.fields) {
-			if (field.is_unique && Object.hasOwn(stored, field.key)) {
-				let holders = this.holders.get(field.key);
-				if (!holders) {
-					holders = new Map();
-					this.holders.set(field.key, holders);
-				}
-
-				holders.set(JSON.stringify(stored[field.key]), id);
+		this.ids?.add(id);
+		for (const [key, holders] of this.holders) {
+			if (Object.hasOwn(stored, key)) {
+				holders.set(stored[key], id);
 			}
 		}
 	}
 }
 
-/** Item ids for a batch. nextval is not transactional: ids of a rolled-back import are simply never used. */
+/**
+ * Item ids for a batch, ascending. nextval is not transactional: ids of a rolled-back import, and
+ * the ones reserved for a batch that never came, are simply never used.
+ */
 async function reserveSeqs(pool: pg.Pool, count: number): Promise<number[]> {
 	const {rows} = await pool.query<{seq: number}>("SELECT nextval('item_seq') AS seq FROM generate_series(1, $1)", [count]);
 	return rows.map(row => row.seq).sort((a, b) => a - b);
@@ -106,6 +139,16 @@ const INSERT_BATCH = `WITH batch AS (
 	SELECT $6, $8::bigint + n - 1, 'item.created', id, 1, 'import', NULL, changes::json, $7 FROM batch`;
 
 const SEPARATOR = '\u001e';
+
+/**
+ * Reading and validating a batch is synchronous work (a generator's items arrive as microtasks),
+ * and the next queued insert is sent only when this process handles the server's answer to the
+ * previous one: a turn of the event loop every so many items lets it go out at once.
+ */
+const YIELD_EVERY = 500;
+const yieldToIo = () => new Promise<void>(resolve => {
+	setImmediate(resolve);
+});
 
 function batchParameters(rows: Prepared[], channelId: string, at: string): unknown[] {
 	return [
@@ -148,53 +191,73 @@ export async function importChannel(pool: pg.Pool, validate: Validator, source: 
 
 		const lookups = new ImportLookups(loaded);
 		let index = 0;
-		// The previous batch's insert runs while the next one is validated; its failure is kept, not unhandled.
-		let inFlight: Promise<unknown> = Promise.resolve();
+		// Inserts queue on the connection while the next batch is validated: the server never waits
+		// for this process between batches. A failure is kept (not unhandled) and ends the import.
+		const inFlight: Array<Promise<void>> = [];
 		let failure: unknown;
+		const settle = async (count: number) => {
+			while (inFlight.length > count) {
+				await inFlight.shift();
+			}
+
+			if (failure !== undefined) {
+				throw failure;
+			}
+		};
+
+		// After a full batch, the next one's ids are reserved while it is read and validated (one after
+		// the other, so ids follow the import). A shorter last batch leaves the rest of them unused.
+		let reserved: Promise<number[]> | undefined;
 		const send = async (batch: Array<{values: Values; created_at?: string}>) => {
 			await lookups.prefetch(pool, batch);
-			const seqs = await reserveSeqs(pool, batch.length);
+			const seqs = await (reserved ?? reserveSeqs(pool, batch.length));
+			reserved = batch.length === BATCH_SIZE ? reserveSeqs(pool, BATCH_SIZE) : undefined;
+			// Handled here too: a failure surfaces when the next batch awaits it, never as an unhandled rejection.
+			reserved?.catch(() => {});
 			const at = new Date().toISOString();
 			const context = lookups.context();
-			const rows: Prepared[] = batch.map((item, offset) => {
+			const first = index - batch.length;
+			const rows: Prepared[] = [];
+			for (const [offset, item] of batch.entries()) {
+				if (offset % YIELD_EVERY === YIELD_EVERY - 1) await yieldToIo();
 				const problems = validate(loaded, item.values, context, true);
 				if (problems.length > 0) {
-					throw atImportItem(new StoreError({error: 'validation_failed', fields: problems}), index - batch.length + offset);
+					throw atImportItem(new StoreError({error: 'validation_failed', fields: problems}), first + offset);
 				}
 
 				const seq = seqs[offset]!;
 				const id = itemIdOf(seq);
 				const stored = storedValues({}, item.values);
 				lookups.remember(id, stored);
-				return {seq, id, created_at: item.created_at ?? at, ...jsonTexts(stored), sequence: index - batch.length + offset + 1};
-			});
-			await inFlight;
-			if (failure !== undefined) {
-				throw failure;
+				rows.push({seq, id, created_at: item.created_at ?? at, ...jsonTexts(stored), sequence: first + offset + 1});
 			}
 
-			inFlight = client.query(INSERT_BATCH, batchParameters(rows, channel.id, at)).catch((error: unknown) => {
-				failure = error;
-			});
+			await settle(PIPELINE_DEPTH - 1);
+			inFlight.push(client.query(INSERT_BATCH, batchParameters(rows, channel.id, at)).then(() => {}, (error: unknown) => {
+				failure ??= error;
+			}));
 		};
 
-		let batch: Array<{values: Values; created_at?: string}> = [];
-		for await (const raw of source.items) {
-			batch.push(checkImportItem(raw, index));
-			index++;
-			if (batch.length === BATCH_SIZE) {
-				await send(batch);
-				batch = [];
+		try {
+			let batch: Array<{values: Values; created_at?: string}> = [];
+			for await (const raw of source.items) {
+				batch.push(checkImportItem(raw, index));
+				index++;
+				if (index % YIELD_EVERY === 0) await yieldToIo();
+				if (batch.length === BATCH_SIZE) {
+					await send(batch);
+					batch = [];
+				}
 			}
-		}
 
-		if (batch.length > 0) {
-			await send(batch);
-		}
+			if (batch.length > 0) {
+				await send(batch);
+			}
 
-		await inFlight;
-		if (failure !== undefined) {
-			throw failure;
+			await settle(0);
+		} finally {
+			// Nothing is left running against the connection when the transaction rolls back.
+			await Promise.allSettled([...inFlight, reserved]);
 		}
 
 		await client.query('UPDATE channels SET last_sequence = $2 WHERE id = $1', [channel.id, index]);

@@ -91,6 +91,27 @@ CREATE TABLE runs (
 );
 `,
 	},
+	{
+		version: 2,
+		name: 'tokens; the owner of each run (host, pid, process group)',
+		sql: `
+-- Bearer tokens of sift serve: only the sha256 of each secret (store/token-rules.ts).
+CREATE TABLE tokens (
+	name text PRIMARY KEY,
+	hash text NOT NULL UNIQUE,
+	grants jsonb NOT NULL,
+	actor text NOT NULL,
+	run_id text,
+	created_at text NOT NULL,
+	expires_at text,
+	last_used_at text,
+	revoked_at text
+);
+-- A pid and a process group mean something only on the host that recorded them.
+ALTER TABLE runs ADD COLUMN owner_host text, ADD COLUMN owner_pid integer, ADD COLUMN process_group integer;
+CREATE INDEX runs_unfinished ON runs (owner_host) WHERE finished_at IS NULL;
+`,
+	},
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

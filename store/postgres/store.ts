@@ -21,6 +21,7 @@ import {EventListener} from './listen.js';
 import {itemsNamed} from './lookup.js';
 import {countMatches, listPage} from './pages.js';
 import {pgRuns} from './runs.js';
+import {pgTokens} from './tokens.js';
 import {migrate} from './schema.js';
 import {findItem, pgItem, PgItemWriter} from './writes.js';
 
@@ -52,10 +53,7 @@ class PgStore implements AsyncStore {
 	readonly runs: RunsApi;
 	readonly readOnly = false;
 	readonly created = {file: false, dirs: []};
-	// TODO(issue 10): tokens on PostgreSQL.
-	readonly tokens: TokensApi = {
-		create: notYet, list: notYet, revoke: notYet, verify: notYet, touch: notYet,
-	};
+	readonly tokens: TokensApi;
 	readonly listen: (channelId: string, onSequence: (sequence: number) => void) => Promise<Unlisten>;
 	private readonly channels: PgChannelCatalog;
 	private readonly writer: PgItemWriter;
@@ -68,6 +66,7 @@ class PgStore implements AsyncStore {
 		this.channels = new PgChannelCatalog(pool);
 		this.writer = new PgItemWriter(pool, this.validate);
 		this.runs = pgRuns(pool);
+		this.tokens = pgTokens(pool);
 		this.events = new EventListener(target);
 		this.listen = async (channelId, onSequence) => {
 			await this.channels.get(channelId);

@@ -5,6 +5,8 @@
 import {benchAgentEconomy} from './agent-economy.js';
 import {benchAgentPages} from './agent-pages.js';
 import {benchPgStore} from './pg-store.js';
+import {benchPush} from './store-push.js';
+import {benchWriters} from './store-writers.js';
 import {benchRunner} from './runner.js';
 import {benchStart} from './start.js';
 import {benchServe} from './serve.js';
@@ -39,6 +41,10 @@ benchIndexCost(quick);
 
 // The PostgreSQL store (team mode): import and page latency at 1M.
 await benchPgStore(quick);
+
+// Team mode: 16 writer processes on one channel, SQLite vs PostgreSQL; event to row in another process, NOTIFY vs polling.
+await benchWriters(quick);
+await benchPush(quick);
 
 // Codex runner (docs/reference.md#codex-runs): wrapper lag behind a fake codex's own timeline.
 await benchRunner();

@@ -2,10 +2,7 @@
 // update; a writer killed mid-edit leaves nothing half-applied; migrations under a lock; push
 // after commit; and a bad URL, an unreachable server or a refused login as one clear line.
 
-import {spawn} from 'node:child_process';
-import {join} from 'node:path';
-import {fileURLToPath} from 'node:url';
-import {build} from 'esbuild';
+import {hostname} from 'node:os';
 import pg from 'pg';
 import {afterAll, afterEach, beforeAll, expect, it} from 'vitest';
 import {openAsyncStore, type AsyncStore} from '../../store/api.js';
@@ -13,36 +10,7 @@ import {PG_SCHEMA_VERSION} from '../../store/postgres/schema.js';
 import {createTestDatabase, describePg, PG_ADMIN_URL, type TestDatabase} from '../support/pg.js';
 import {allItemIds, expectGapFree, expectVersionsMatchEvents, refusalOf} from './backends.js';
 import {raceChannel} from '../store/helpers.js';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-// Bundled once per run (under dist/, so its packages resolve): plain node starts it in a fraction
-// of the time a TypeScript loader needs, which matters for a worker started ten times.
-const worker = join(root, 'dist/test/contract/workers/pg-editor.mjs');
-
-async function bundleWorker(): Promise<void> {
-	await build({entryPoints: [join(root, 'test/contract/workers/pg-editor.ts')], outfile: worker, bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'error'});
-}
-
-
-type Child = {code: number | null; signal: NodeJS.Signals | null; stdout: string};
-type Control = {kill(): void; go(): void; stdout(): string};
-
-/** Runs the worker; `onReady` gets control of it once it printed "ready". */
-function run(args: string[], onReady?: (control: Control) => void): Promise<Child> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [worker, ...args], {cwd: root, stdio: ['pipe', 'pipe', 'inherit']});
-		let stdout = '';
-		child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-			const wasReady = stdout.includes('ready\n');
-			stdout += chunk;
-			if (!wasReady && stdout.includes('ready\n')) {
-				onReady?.({kill: () => child.kill('SIGKILL'), go: () => child.stdin.end('go\n'), stdout: () => stdout});
-			}
-		});
-		child.on('error', reject);
-		child.on('close', (code, signal) => resolve({code, signal, stdout}));
-	});
-}
+import {raceIncrements, runEditor} from '../store/workers/launch.js';
 
 describePg('PostgreSQL store only', () => {
 	let database: TestDatabase;
@@ -55,7 +23,6 @@ describePg('PostgreSQL store only', () => {
 
 	beforeAll(async () => {
 		database = await createTestDatabase();
-		await bundleWorker();
 	});
 	afterEach(async () => {
 		await Promise.all(open.splice(0).map(store => store.close()));
@@ -76,21 +43,8 @@ describePg('PostgreSQL store only', () => {
 		const {store, url, ids} = await raceStore(6);
 		const workers = 4;
 		const edits = 500;
-		const controls: Control[] = [];
-		const started = Promise.all(Array.from({length: workers}, (_, n) => run(['increment', url, String(n), String(edits), ids.join(',')], control => {
-			controls.push(control);
-			if (controls.length === workers) {
-				for (const each of controls) {
-					each.go();
-				}
-			}
-		})));
-		const results = await started;
-		for (const result of results) {
-			expect(result.code, result.stdout).toBe(0);
-		}
-
-		const reports = results.map(result => JSON.parse(result.stdout.trim().split('\n').at(-1)!) as {edits: number; conflicts: number});
+		const reports = await raceIncrements(url, ids, workers, edits);
+		expect(reports.map(report => report.edits)).toEqual([edits, edits, edits, edits]);
 		const counters = await Promise.all(ids.map(async id => (await store.readItem('race', id)).values.counter as number));
 		expect(counters.reduce((a, b) => a + b)).toBe(workers * edits);
 		expect(await expectGapFree(store, 'race')).toBe(ids.length + workers * edits);
@@ -102,7 +56,7 @@ describePg('PostgreSQL store only', () => {
 	it('a writer SIGKILLed mid-edit 10 times leaves no half-applied edit, no gap, no held lock', async () => {
 		const {store, url, ids} = await raceStore(2);
 		for (let round = 0; round < 10; round++) {
-			const result = await run(['churn', url, ids.join(',')], control => {
+			const result = await runEditor(['churn', url, ids.join(',')], control => {
 				// Kill after a few committed edits, at whatever point of the next one it has reached.
 				const timer = setInterval(() => {
 					if (control.stdout().split('edit\n').length > 3 + (round % 4)) {
@@ -200,6 +154,26 @@ describePg('PostgreSQL store only', () => {
 
 		const secret = await refusalOf(() => openAsyncStore('postgres://someone:s3cret@127.0.0.1:1/sift'));
 		expect((secret as {message: string}).message).not.toContain('s3cret');
+	});
+
+	it('unfinished runs are those owned by this host: another machine\'s pid means nothing here', async () => {
+		const url = await database.freshSchemaUrl();
+		const store = await openStore(url);
+		const start = (id: string) => ({id, channelId: 'race', itemIds: [], instruction: 'triage', startedAt: '2026-01-01T00:00:00.000Z', logPath: null, ownerPid: 4242});
+		await store.runs.start(start('run-here'));
+		await store.runs.start(start('run-there'));
+		const client = new pg.Client({connectionString: url});
+		await client.connect();
+		try {
+			expect((await client.query("SELECT owner_host FROM runs WHERE id = 'run-here'")).rows[0].owner_host).toBe(hostname());
+			await client.query("UPDATE runs SET owner_host = 'another-machine' WHERE id = 'run-there'");
+		} finally {
+			await client.end();
+		}
+
+		expect(await store.runs.unfinished()).toEqual([{id: 'run-here', owner_pid: 4242, process_group: null, log_path: null}]);
+		// Still listed and readable by everyone: only reaping is local.
+		expect((await store.runs.list()).map(run => run.id).sort()).toEqual(['run-here', 'run-there']);
 	});
 
 	it('a value PostgreSQL cannot store (NUL) is refused as invalid_argument and writes nothing', async () => {

@@ -54,17 +54,7 @@ export const STATUS_ALLOWED = [
 	{value: 'wont_fix', label: "Won't fix"},
 ];
 
-/** The channel the multi-process tests race on: a counter each writer increments, and a pair written together. */
-export const raceChannel = {
-	id: 'race',
-	name: 'Race',
-	fields: [
-		{key: 'title', label: 'Title', type: 'text', is_required: true, is_unique: false, config: {}},
-		{key: 'counter', label: 'Counter', type: 'number', is_required: false, is_unique: false, config: {integer: true, min: 0}},
-		{key: 'a', label: 'A', type: 'text', is_required: false, is_unique: false, config: {}},
-		{key: 'b', label: 'B', type: 'text', is_required: false, is_unique: false, config: {}},
-	],
-};
+export {raceChannel} from './workers/race.js';
 
 /** The query tests' clock: relative dates (`due:<+7d`) count from this moment. */
 export const QUERY_NOW = new Date(2026, 0, 15, 12);

@@ -1,75 +1,12 @@
 // The edit transaction across real processes: several writers on one file lose no update and surface no
 // SQLITE_BUSY; a writer SIGKILLed again and again never leaves a half-applied edit or a gap.
-// The children run the compiled store (dist/), built here when it is missing or stale.
+// The children are test/store/workers/editor.ts, the same writer the PostgreSQL tests and the bench run.
 
-import {execFileSync, spawn} from 'node:child_process';
-import {existsSync, readdirSync, statSync} from 'node:fs';
-import {join, relative} from 'node:path';
-import {fileURLToPath} from 'node:url';
-import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {join} from 'node:path';
+import {afterAll, describe, expect, it} from 'vitest';
 import {openStore, type Store} from '../../store/index.js';
 import {allEvents, cleanTempDirs, expectGapFree, expectVersionsMatchEvents, human, raceChannel, tempDir} from './helpers.js';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const worker = join(root, 'dist/test/store/workers/editor.js');
-
-
-function sourcesOf(dir: string): string[] {
-	return readdirSync(dir, {withFileTypes: true}).flatMap(entry => {
-		const path = join(dir, entry.name);
-		return entry.isDirectory() ? sourcesOf(path) : (entry.name.endsWith('.ts') ? [path] : []);
-	});
-}
-
-/** True when some store or worker source is newer than its compiled file (or that is missing). */
-function distIsStale(): boolean {
-	const sources = [...sourcesOf(join(root, 'store')), join(root, 'test/store/workers/editor.ts')];
-	return sources.some(source => {
-		const built = join(root, 'dist', relative(root, source)).replace(/\.ts$/, '.js');
-		return !existsSync(built) || statSync(built).mtimeMs < statSync(source).mtimeMs;
-	});
-}
-
-function ensureBuilt(): void {
-	if (!distIsStale()) {
-		return;
-	}
-
-	try {
-		execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.json')], {cwd: root, stdio: 'pipe'});
-	} catch {
-		// Type errors elsewhere in the project still emit; the check below is what matters.
-	}
-
-	if (distIsStale()) {
-		throw new Error('could not build dist/ for the child processes (npx tsc -p tsconfig.json)');
-	}
-}
-
-type Child = {code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string};
-
-type Control = {kill(): void; go(): void};
-
-/** Runs the worker; `onReady` gets control of it once it printed "ready". */
-function run(args: string[], onReady?: (control: Control) => void): Promise<Child> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [worker, ...args], {stdio: ['pipe', 'pipe', 'pipe']});
-		let stdout = '';
-		let stderr = '';
-		child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-			const wasReady = stdout.includes('ready\n');
-			stdout += chunk;
-			if (!wasReady && stdout.includes('ready\n')) {
-				onReady?.({kill: () => child.kill('SIGKILL'), go: () => child.stdin.end('go\n')});
-			}
-		});
-		child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-			stderr += chunk;
-		});
-		child.on('error', reject);
-		child.on('close', (code, signal) => resolve({code, signal, stdout, stderr}));
-	});
-}
+import {raceIncrements, runEditor} from './workers/launch.js';
 
 function raceStore(items: number): {store: Store; ids: string[]} {
 	const store = openStore(join(tempDir('sift-race-'), 'race.db'), {create: true});
@@ -77,10 +14,6 @@ function raceStore(items: number): {store: Store; ids: string[]} {
 	const ids = store.listPage('race').items.map(item => item.id).reverse();
 	return {store, ids};
 }
-
-beforeAll(() => {
-	ensureBuilt();
-}, 120_000);
 
 afterAll(() => cleanTempDirs());
 
@@ -90,21 +23,7 @@ describe('several processes on one file', () => {
 		const workers = 4;
 		const edits = 500;
 		// All start together once every one has the file open.
-		const ready: Control[] = [];
-		const results = await Promise.all(Array.from({length: workers}, (_, index) => run(['increment', store.path, String(index), String(edits), ids.join(',')], control => {
-			ready.push(control);
-			if (ready.length === workers) {
-				for (const each of ready) {
-					each.go();
-				}
-			}
-		})));
-		const reports = results.map(result => {
-			expect(result.stderr).toBe('');
-			expect(result.code, result.stdout).toBe(0);
-			expect(result.stdout).toMatch(/^ready\n\{/);
-			return JSON.parse(result.stdout.slice('ready\n'.length)) as {worker: string; edits: number; conflicts: number; started: number; ended: number};
-		});
+		const reports = await raceIncrements(store.path, ids, workers, edits);
 		expect(reports.map(report => report.edits)).toEqual([edits, edits, edits, edits]);
 		// They ran at the same time and really did collide.
 		expect(Math.max(...reports.map(report => report.started))).toBeLessThan(Math.min(...reports.map(report => report.ended)));
@@ -133,9 +52,9 @@ describe('several processes on one file', () => {
 		let before = store.latestSequence('race');
 		for (let round = 0; round < kills; round++) {
 			const delay = 20 + Math.floor(Math.random() * 131);
-			const result = await run(['churn', store.path, ids.join(',')], control => setTimeout(control.kill, delay));
+			const result = await runEditor(['churn', store.path, ids.join(',')], control => setTimeout(control.kill, delay));
 			expect(result.signal, result.stdout + result.stderr).toBe('SIGKILL');
-			expect(result.stdout).toBe('ready\n');
+			expect(result.stdout).toMatch(/^ready\n(edit\n)*$/);
 			// The killed writer's work is readable right away by another connection.
 			const after = store.latestSequence('race');
 			expect(after).toBeGreaterThanOrEqual(before);
