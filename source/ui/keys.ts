@@ -6,7 +6,7 @@ import type {Key} from '#ink';
  */
 
 /** Where a key is read: the list, or one of the overlays on top of it. */
-export type Scope = 'list' | 'pane' | 'picker' | 'text' | 'queue' | 'history' | 'help' | 'confirm';
+export type Scope = 'list' | 'picker' | 'text' | 'queue' | 'history' | 'help' | 'confirm';
 
 export type Action =
 	| 'down' | 'up' | 'pageDown' | 'pageUp' | 'top' | 'bottom'
@@ -20,7 +20,7 @@ export type Binding = {
 	scope: Scope;
 	action: Action;
 	/** Key names as keyName() spells them: 'j', 'down', 'pagedown', 'enter', 'escape', 'space', 'ctrl+c'. */
-	keys: string[];
+	keys: readonly string[];
 	/** How the keys are written on screen. */
 	label: string;
 	description: string;
@@ -28,7 +28,7 @@ export type Binding = {
 	hint?: string;
 };
 
-export const BINDINGS: Binding[] = [
+export const BINDINGS = [
 	{scope: 'list', action: 'down', keys: ['j', 'down'], label: 'j ↓', description: 'next row', hint: 'move'},
 	{scope: 'list', action: 'up', keys: ['k', 'up'], label: 'k ↑', description: 'previous row'},
 	{scope: 'list', action: 'pageDown', keys: ['pagedown', 'ctrl+d'], label: 'PgDn', description: 'page down (loads more as you go)', hint: 'page'},
@@ -81,11 +81,16 @@ export const BINDINGS: Binding[] = [
 
 	{scope: 'confirm', action: 'yes', keys: ['y', 'Y'], label: 'y', description: 'yes', hint: 'yes'},
 	{scope: 'confirm', action: 'no', keys: ['n', 'N', 'escape'], label: 'n', description: 'no', hint: 'no'},
-];
+] as const satisfies readonly Binding[];
+
+/**
+ * The actions bound in one scope, from the table: the key handlers (input/handlers.ts) are typed
+ * over these, so a binding without a handler does not compile.
+ */
+export type ActionOf<S extends Scope> = Extract<(typeof BINDINGS)[number], {scope: S}>['action'];
 
 export const SCOPE_TITLES: Record<Scope, string> = {
 	list: 'List',
-	pane: 'Pane',
 	picker: 'Pickers (edit, filter)',
 	text: 'Text input (search, typed values, instruction)',
 	queue: 'Follow-up queue (F)',
@@ -121,11 +126,11 @@ for (const binding of BINDINGS) {
 	}
 }
 
-export function actionFor(scope: Scope, input: string, key: Key): Action | undefined {
-	return index.get(`${scope}:${keyName(input, key)}`);
+export function actionFor<S extends Scope>(scope: S, input: string, key: Key): ActionOf<S> | undefined {
+	return index.get(`${scope}:${keyName(input, key)}`) as ActionOf<S> | undefined;
 }
 
 /** The footer's key hints for a scope, from the table. */
 export function hintsFor(scope: Scope): Array<{label: string; hint: string}> {
-	return BINDINGS.filter(binding => binding.scope === scope && binding.hint).map(binding => ({label: binding.label, hint: binding.hint!}));
+	return (BINDINGS as readonly Binding[]).filter(binding => binding.scope === scope && binding.hint).map(binding => ({label: binding.label, hint: binding.hint!}));
 }

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {nextDelay, ACTIVE_INTERVAL, IDLE_MAX, IDLE_MIN} from '../../source/ui/hooks/use-events.js';
+import {nextDelay, ACTIVE_INTERVAL, IDLE_MAX, IDLE_MIN} from '../../source/ui/poll-schedule.js';
 import {absoluteIndex, appendPage, firstWindow, moveCursor, patchRow, prependPage, type FetchedPage} from '../../source/ui/window.js';
 
 /** Pages of a fake listing of `total` items, newest first, ids it_<n>. */
