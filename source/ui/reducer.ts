@@ -3,6 +3,7 @@
 // results back as events (hooks/use-effects.ts). New kinds of input (views, hotkeys, a command
 // line, bulk edits) are new events here.
 
+import type {Key} from '#ink';
 import type {Field} from '../../store/index.js';
 import {counted} from '../text/format.js';
 import {sanitize, sanitizeValue} from '../text/sanitize.js';
@@ -10,6 +11,7 @@ import {queueOptions} from './components/queue.js';
 import {describeChanges, editableFields, filterableFields, isPicked, optionChoices, problemNotes, shortValue} from './edit.js';
 import {pushUndo} from './edit-outcome.js';
 import {editableText, nameField, parseTyped, previewFromValues} from './format.js';
+import {keyEvents, scopeOf} from './input/handlers.js';
 import {screenLayout} from './layout.js';
 import {NONE, type EditOverlay, type Effect, type ListQuery, type QueueOverlay, type ScreenEvent, type ScreenState, type Transition, type Tone} from './state.js';
 import {applyTextKey, textState, type TextState} from './text-input.js';
@@ -61,6 +63,8 @@ export function initialScreen(init: InitialScreen): Transition {
 		detailTick: 0,
 		run: {active: false, exists: false},
 		undo: [],
+		awaiting: null,
+		deferred: [],
 	};
 	return {state, effects: [{kind: 'list', generation: 1, query: {}}]};
 }
@@ -92,8 +96,28 @@ const say = (state: ScreenState, text: string, tone: Tone = 'info'): ScreenState
 
 /** One step of the screen. */
 export function reduce(state: ScreenState, event: ScreenEvent): Transition {
-	const {state: next, effects} = step(state, event);
-	return settle(next, effects);
+	if (event.type === 'key') return pressKey(state, event.input, event.key);
+	const {state: stepped, effects} = step(state, event);
+	let result = settle(stepped, effects);
+	if (result.state.awaiting === null && result.state.deferred.length > 0) {
+		// The overlay is open (or could not be): the keys typed meanwhile act now, in order, in its scope.
+		const queued = result.state.deferred;
+		result = {state: {...result.state, deferred: []}, effects: result.effects};
+		for (const {input, key} of queued) result = then(result, reduce(result.state, {type: 'key', input, key}));
+	}
+
+	return result;
+}
+
+const then = (first: Transition, next: Transition): Transition => ({state: next.state, effects: [...first.effects, ...next.effects]});
+
+/** A key: routed by the scope of the state it meets; while an overlay is being opened it waits (Ctrl+C never does). */
+function pressKey(state: ScreenState, input: string, key: Key): Transition {
+	const events = keyEvents(scopeOf(state.overlay), input, key);
+	if (state.awaiting !== null && events[0]?.type !== 'interrupt') return {state: {...state, deferred: [...state.deferred, {input, key}]}, effects: []};
+	let result: Transition = {state, effects: []};
+	for (const event of events) result = then(result, reduce(result.state, event));
+	return result;
 }
 
 /**
@@ -133,6 +157,7 @@ const none = (state: ScreenState): Transition => ({state, effects: []});
 
 function step(state: ScreenState, event: ScreenEvent): Transition {
 	switch (event.type) {
+		case 'key': return pressKey(state, event.input, event.key);
 		case 'move': return none(moveBy(state, event.rows));
 		case 'page': return none(moveBy(state, event.pages * Math.max(1, listRows(state) - 1)));
 		case 'top': {
@@ -154,7 +179,7 @@ function step(state: ScreenState, event: ScreenEvent): Transition {
 		case 'markAll': return none(markAll(state));
 		case 'openEdit': {
 			const row = currentRow(state);
-			return row ? {state, effects: [{kind: 'readForEdit', itemId: row.id}]} : none(state);
+			return row ? {state: {...state, awaiting: 'edit'}, effects: [{kind: 'readForEdit', itemId: row.id}]} : none(state);
 		}
 
 		case 'undo': {
@@ -169,8 +194,8 @@ function step(state: ScreenState, event: ScreenEvent): Transition {
 			return none({...state, overlay: {kind: 'confirm', question: CANCEL_QUESTION, action: 'cancelRun'}});
 		}
 
-		case 'openQueue': return {state, effects: [{kind: 'loadQueue'}]};
-		case 'openHistory': return {state, effects: [{kind: 'loadHistory'}]};
+		case 'openQueue': return {state: {...state, awaiting: 'queue'}, effects: [{kind: 'loadQueue'}]};
+		case 'openHistory': return {state: {...state, awaiting: 'history'}, effects: [{kind: 'loadHistory'}]};
 		case 'togglePane': return none(togglePane(state));
 		case 'scrollPane': return none({...state, paneScroll: Math.max(0, state.paneScroll + event.lines)});
 		case 'reload': return relist(state, state.query, 'Reloaded from the newest record.');
@@ -236,9 +261,10 @@ function step(state: ScreenState, event: ScreenEvent): Transition {
 		case 'editOpened': {
 			const {item} = event;
 			const overlay: EditOverlay = {kind: 'edit', itemId: item.id, name: nameOf(state.fields, item.values, item.id), version: item.version, values: item.values, stage: 'field', fieldCursor: 0, field: null, optionCursor: 0, chosen: [], text: textState(), problem: null, conflict: null};
-			return none({...state, overlay});
+			return none({...state, overlay, awaiting: null});
 		}
 
+		case 'effectFailed': return none(say({...state, awaiting: null}, sanitize(event.message), 'error'));
 		case 'edited': return edited(state, event);
 		case 'undone': return undone(state, event);
 		case 'storeEvents': return storeEvents(state, event);
@@ -267,7 +293,7 @@ function step(state: ScreenState, event: ScreenEvent): Transition {
 			return queueLoaded(say(next, `Follow-up dismissed · ${left.length} left`, 'ok'), left);
 		}
 
-		case 'historyLoaded': return none({...state, history: {runs: event.runs, open: null}, overlay: {kind: 'history', cursor: 0, open: false}});
+		case 'historyLoaded': return none({...state, history: {runs: event.runs, open: null}, overlay: {kind: 'history', cursor: 0, open: false}, awaiting: null});
 		case 'stepsLoaded': {
 			const {overlay} = state;
 			if (overlay.kind !== 'history' || !overlay.open || state.history.runs[overlay.cursor] !== event.run) return none(state);
@@ -529,7 +555,7 @@ function queueLoaded(state: ScreenState, followUps: ScreenState['queue']['follow
 	const previous = state.overlay.kind === 'queue' ? state.overlay : null;
 	const index = previous ? Math.min(previous.index, Math.max(0, followUps.length - 1)) : 0;
 	const overlay: QueueOverlay = previous ? {...previous, index, optionCursor: 0} : {kind: 'queue', index: 0, optionCursor: 0, typing: null, problem: null, confirmDismiss: false};
-	let next: ScreenState = {...state, overlay, queue: {followUps, entry: null}, followUpCount: followUps.length};
+	let next: ScreenState = {...state, overlay, queue: {followUps, entry: null}, followUpCount: followUps.length, awaiting: null};
 	if (note) next = say(next, `${note} · ${counted(followUps.length, 'follow-up')} left`, 'ok');
 	else if (!previous && followUps.length === 0) next = say(next, 'No open follow-ups.', 'ok');
 	const followUp = followUps[index];

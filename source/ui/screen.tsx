@@ -20,7 +20,7 @@ import {useQuit} from './hooks/use-quit.js';
 import {useRun, type RunSettings, type RunView} from './hooks/use-run.js';
 import {useScreen, type Dispatch} from './hooks/use-screen.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
-import {keyEvents, scopeOf} from './input/handlers.js';
+import {scopeOf} from './input/handlers.js';
 import {hintsFor} from './keys.js';
 import {screenLayout} from './layout.js';
 import {initialScreen, nameOf} from './reducer.js';
@@ -109,7 +109,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 
 	const {frame, now} = useClock(run.active);
 	useKeys((input, key) => {
-		for (const event of keyEvents(scopeOf(current().overlay), input, key)) dispatch(event);
+		dispatch({type: 'key', input, key});
 	}, () => scopeOf(current().overlay) === 'text');
 
 	const {overlay, pane, window: win} = state;

@@ -97,6 +97,12 @@ export type ScreenState = {
 	detailTick: number;
 	run: {active: boolean; exists: boolean};
 	undo: UndoEntry[];
+	/**
+	 * An overlay being opened from a read (edit, queue, history): keys typed meanwhile wait in
+	 * `deferred` and act, in order, once it is open (typing ahead works; nothing blocks).
+	 */
+	awaiting: 'edit' | 'queue' | 'history' | null;
+	deferred: Array<{input: string; key: Key}>;
 };
 
 /** A store write the screen asks for, and what it came from (the outcome goes back to its origin). */
@@ -104,6 +110,8 @@ export type EditRequest = {itemId: string; name: string; key: string; value: unk
 
 /** What happens to the screen: keys (as intents) and the results of effects. */
 export type ScreenEvent =
+	/** A keypress: the reducer routes it by the scope it finds (input/handlers.ts). */
+	| {type: 'key'; input: string; key: Key}
 	// The list.
 	| {type: 'move'; rows: number}
 	| {type: 'page'; pages: 1 | -1}
@@ -145,6 +153,8 @@ export type ScreenEvent =
 	| {type: 'pageLoaded'; generation: number; direction: 'after' | 'before'; page: FetchedPage}
 	| {type: 'loadFailed'; generation: number; message: string}
 	| {type: 'editOpened'; item: Item}
+	/** An effect's store call failed: said in the footer; an overlay being opened is not. */
+	| {type: 'effectFailed'; message: string}
 	| {type: 'edited'; request: EditRequest; outcome: EditOutcome}
 	| {type: 'undone'; entry: UndoEntry; outcome: UndoOutcome}
 	| {type: 'storeEvents'; events: StoreEvent[]; at: number}

@@ -1,4 +1,5 @@
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
+import {openAsyncStore, type AsyncStore} from '../../store/api.js';
 import {openStore, StoreError, type Store} from '../../store/index.js';
 import {idOfTicket, makeDemoDb, makeEmptyDb, type DemoDb} from '../support/pty-fixtures.js';
 import {renderApp} from './helpers.js';
@@ -9,24 +10,24 @@ const ENTER = '\r';
 const ESC = '\u001b';
 
 let db: DemoDb;
-let store: Store;
+let store: AsyncStore;
 let other: Store;
 
-beforeEach(() => {
+beforeEach(async () => {
 	db = makeDemoDb(300);
-	store = openStore(db.dbPath);
+	store = await openAsyncStore(db.dbPath);
 	other = openStore(db.dbPath);
 });
 
-afterEach(() => {
-	store.close();
+afterEach(async () => {
+	await store.close();
 	other.close();
 	db.cleanup();
 });
 
 /** Index of a field in the edit chooser (every field but formulas, in schema order). */
 function fieldIndex(key: string): number {
-	return store.getChannel('bugs').fields.filter(field => field.type !== 'formula').findIndex(field => field.key === key);
+	return other.getChannel('bugs').fields.filter(field => field.type !== 'formula').findIndex(field => field.key === key);
 }
 
 const rowOf = (frame: string, ticket: string) => frame.split('\n').find(line => line.includes(ticket)) ?? '';
@@ -200,7 +201,7 @@ describe('the app, in process', () => {
 describe('a database without a channel', () => {
 	it('says how to import one or start the demo', async () => {
 		const empty = makeEmptyDb();
-		const emptyStore = openStore(empty.dbPath);
+		const emptyStore = await openAsyncStore(empty.dbPath);
 		try {
 			const app = renderApp(emptyStore, {stateDir: empty.stateDir});
 			const frame = await app.waitFor(text => text.includes('no channel yet'));
@@ -208,7 +209,7 @@ describe('a database without a channel', () => {
 			expect(frame).toContain('sift demo');
 			app.unmount();
 		} finally {
-			emptyStore.close();
+			await emptyStore.close();
 			empty.cleanup();
 		}
 	});

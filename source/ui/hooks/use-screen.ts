@@ -18,7 +18,7 @@ export type EffectHandlers = {
 
 const QUEUE_LIMIT = 500;
 
-const failed = (error: unknown): ScreenEvent => ({type: 'say', text: (error as Error).message, tone: 'error'});
+const failed = (error: unknown): ScreenEvent => ({type: 'effectFailed', message: (error as Error).message});
 
 /**
  * Performs one effect: the store read or write (never awaited by the key that asked: input is
