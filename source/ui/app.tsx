@@ -64,7 +64,6 @@ function Notice({text, tone}: {text: string; tone?: 'red'}) {
 
 type Loaded =
 	| {kind: 'loading'}
-	| {kind: 'failed'; message: string}
 	| {kind: 'channels'; channels: ChannelSummary[]}
 	| {kind: 'screen'; channel: Channel; summary: ChannelSummary}
 	| {kind: 'missing'; channelId: string};
@@ -90,23 +89,24 @@ export function App(props: AppProps) {
 	const [chosen, setChosen] = useState(props.channelId);
 	const theme = props.theme ?? makeTheme();
 	const {store} = props;
+	const {exit} = useApp();
 	useEffect(() => {
 		let live = true;
 		setLoaded({kind: 'loading'});
 		load(store, chosen).then(result => {
 			if (live) setLoaded(result);
 		}, (error: unknown) => {
-			if (live) setLoaded({kind: 'failed', message: (error as Error).message});
+			// A database the screen cannot even open on ends the app with the error, like a crash while drawing.
+			if (live) exit(error as Error);
 		});
 		return () => {
 			live = false;
 		};
-	}, [store, chosen]);
+	}, [store, chosen, exit]);
 
 	let content;
 	switch (loaded.kind) {
 		case 'loading': { content = <Notice text="Loading…"/>; break; }
-		case 'failed': { content = <Notice tone="red" text={`Cannot read ${sanitize(store.location)}: ${sanitize(loaded.message)}`}/>; break; }
 		case 'missing': { content = <Notice tone="red" text={`No channel ${sanitize(loaded.channelId)} in ${sanitize(store.location)}.`}/>; break; }
 		case 'channels': {
 			content = loaded.channels.length === 0 ? <Empty dbPath={store.location}/> : <ChannelChooser channels={loaded.channels} onChoose={setChosen}/>;
