@@ -77,6 +77,10 @@ export const BINDINGS = [
 	{scope: 'history', action: 'open', keys: ['enter'], label: 'Enter', description: 'show the run\'s steps and answer', hint: 'open'},
 	{scope: 'history', action: 'cancel', keys: ['escape', 'q', 'R'], label: 'Esc', description: 'close', hint: 'close'},
 
+	{scope: 'help', action: 'down', keys: ['j', 'down'], label: 'j ↓', description: 'scroll down a line', hint: 'scroll'},
+	{scope: 'help', action: 'up', keys: ['k', 'up'], label: 'k ↑', description: 'scroll up a line'},
+	{scope: 'help', action: 'pageDown', keys: ['pagedown', 'space', 'ctrl+d'], label: 'PgDn', description: 'scroll down a screen', hint: 'page'},
+	{scope: 'help', action: 'pageUp', keys: ['pageup', 'ctrl+u'], label: 'PgUp', description: 'scroll up a screen'},
 	{scope: 'help', action: 'cancel', keys: ['escape', 'q', '?'], label: 'Esc', description: 'close help', hint: 'close'},
 
 	{scope: 'confirm', action: 'yes', keys: ['y', 'Y'], label: 'y', description: 'yes', hint: 'yes'},

@@ -7,6 +7,7 @@ import type {Key} from '#ink';
 import type {Field} from '../../store/index.js';
 import {counted} from '../text/format.js';
 import {sanitize, sanitizeValue} from '../text/sanitize.js';
+import {helpLayout} from './components/help.js';
 import {queueOptions} from './components/queue.js';
 import {describeChanges, editableFields, filterableFields, isPicked, optionChoices, problemNotes, shortValue} from './edit.js';
 import {pushUndo} from './edit-outcome.js';
@@ -71,6 +72,16 @@ export function initialScreen(init: InitialScreen): Transition {
 
 /** Rows the list shows at once, from the layout the state implies (the header line excluded). */
 export const listRows = (state: ScreenState) => Math.max(1, screenLayout(state.size, state.overlay, state.pane).listHeight - 1);
+
+/** Rows of the body between header and footer. */
+const bodyRows = (state: ScreenState) => screenLayout(state.size, state.overlay, state.pane).bodyHeight;
+
+/** The help scrolled by `lines`, never past its last screen. */
+function scrollHelp(state: ScreenState, lines: number): ScreenState {
+	if (state.overlay.kind !== 'help') return state;
+	const {maxScroll} = helpLayout(state.size.columns, bodyRows(state));
+	return {...state, overlay: {...state.overlay, scroll: Math.min(maxScroll, Math.max(0, state.overlay.scroll + lines))}};
+}
 
 /** The row under the cursor. */
 export const currentRow = (state: ScreenState) => rowAt(state.window);
@@ -159,7 +170,11 @@ function step(state: ScreenState, event: ScreenEvent): Transition {
 	switch (event.type) {
 		case 'key': return pressKey(state, event.input, event.key);
 		case 'move': return none(moveBy(state, event.rows));
-		case 'page': return none(moveBy(state, event.pages * Math.max(1, listRows(state) - 1)));
+		case 'page': {
+			if (state.overlay.kind === 'help') return none(scrollHelp(state, event.pages * Math.max(1, helpLayout(state.size.columns, bodyRows(state)).room - 1)));
+			return none(moveBy(state, event.pages * Math.max(1, listRows(state) - 1)));
+		}
+
 		case 'top': {
 			if (state.window.cursor === 0 && state.window.firstPage > 0) return relist(state, state.query, 'Back to the newest records.');
 			return none(moveTo(state, 0));
@@ -199,7 +214,7 @@ function step(state: ScreenState, event: ScreenEvent): Transition {
 		case 'togglePane': return none(togglePane(state));
 		case 'scrollPane': return none({...state, paneScroll: Math.max(0, state.paneScroll + event.lines)});
 		case 'reload': return relist(state, state.query, 'Reloaded from the newest record.');
-		case 'openHelp': return none({...state, overlay: {kind: 'help'}});
+		case 'openHelp': return none({...state, overlay: {kind: 'help', scroll: 0}});
 		case 'quit': {
 			if (state.run.active) return none({...state, overlay: {kind: 'confirm', question: QUIT_QUESTION, action: 'quit'}});
 			return {state, effects: [{kind: 'quit'}]};
@@ -389,6 +404,7 @@ function moveOverlayCursor(state: ScreenState, delta: 1 | -1): ScreenState {
 		}
 
 		case 'queue': return count > 0 ? {...state, overlay: {...overlay, optionCursor: wrap(overlay.optionCursor, delta, count)}} : state;
+		case 'help': return scrollHelp(state, delta);
 		case 'history': {
 			if (overlay.open) return state;
 			return {...state, overlay: {...overlay, cursor: Math.min(Math.max(0, count - 1), Math.max(0, overlay.cursor + delta))}};

@@ -37,7 +37,7 @@ export type QueueOverlay = {kind: 'queue'; index: number; optionCursor: number; 
 
 export type Overlay =
 	| {kind: 'none'}
-	| {kind: 'help'}
+	| {kind: 'help'; scroll: number}
 	| {kind: 'search'; text: TextState}
 	| {kind: 'filter'; stage: 'field' | 'value'; cursor: number; field: Field | null}
 	| EditOverlay

@@ -8,6 +8,7 @@ import type {Field, FollowUp, Item} from '../../store/index.js';
 import {UNDO_LIMIT, pushUndo, type UndoEntry} from '../../source/ui/edit-outcome.js';
 import {HANDLERS, keyEvents, scopeOf} from '../../source/ui/input/handlers.js';
 import {BINDINGS, type Scope} from '../../source/ui/keys.js';
+import {helpLayout} from '../../source/ui/components/help.js';
 import {CANCEL_QUESTION, initialScreen, listRows, QUIT_QUESTION, reduce} from '../../source/ui/reducer.js';
 import type {EditRequest, Effect, QueueOverlay, ScreenEvent, ScreenState, Transition} from '../../source/ui/state.js';
 import {textState} from '../../source/ui/text-input.js';
@@ -84,6 +85,15 @@ const CASES: {[T in ScreenEvent['type']]: () => void} = {
 		expect(moved.state.want).toBe(60);
 	},
 	page() {
+		// In the help at 80×24: a screen of lines at a time, never past the last screen.
+		const help = reduce(reduce(listed(40, false, 24), {type: 'resize', columns: 80, rows: 24}).state, {type: 'openHelp'}).state;
+		const {room, maxScroll} = helpLayout(80, 20);
+		expect(maxScroll).toBeGreaterThan(0);
+		expect(reduce(help, {type: 'page', pages: 1}).state.overlay).toEqual({kind: 'help', scroll: Math.min(maxScroll, room - 1)});
+		const bottom = Array.from({length: 10}).reduce<ScreenState>(state => reduce(state, {type: 'page', pages: 1}).state, help);
+		expect(bottom.overlay).toEqual({kind: 'help', scroll: maxScroll});
+		expect(reduce(bottom, {type: 'cursor', delta: 1}).state.overlay).toEqual({kind: 'help', scroll: maxScroll});
+		expect(reduce(bottom, {type: 'cursor', delta: -1}).state.overlay).toEqual({kind: 'help', scroll: maxScroll - 1});
 		const state = listed();
 		const rows = listRows(state);
 		expect(reduce(state, {type: 'page', pages: 1}).state.window.cursor).toBe(rows - 1);
@@ -182,7 +192,7 @@ const CASES: {[T in ScreenEvent['type']]: () => void} = {
 		expect(reloading.state.loading).toBe('list');
 	},
 	openHelp() {
-		expect(reduce(listed(), {type: 'openHelp'}).state.overlay).toEqual({kind: 'help'});
+		expect(reduce(listed(), {type: 'openHelp'}).state.overlay).toEqual({kind: 'help', scroll: 0});
 	},
 	quit() {
 		expect(kinds(reduce(listed(), {type: 'quit'}))).toEqual(['quit']);

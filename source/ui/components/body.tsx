@@ -23,7 +23,7 @@ export type BodyProps = {
 /** The body between header and footer: a full-screen overlay (help, queue, history), or the list with its pane. */
 export function Body({overlay, layout, queue, history, list, pane}: BodyProps) {
 	const {columns, bodyHeight} = layout;
-	if (overlay.kind === 'help') return <Help width={columns} height={bodyHeight}/>;
+	if (overlay.kind === 'help') return <Help width={columns} height={bodyHeight} scroll={overlay.scroll}/>;
 	if (overlay.kind === 'queue') {
 		return (
 			<Queue

@@ -62,6 +62,10 @@ export const HANDLERS = {
 		cancel: {type: 'cancel'},
 	},
 	help: {
+		down: {type: 'cursor', delta: 1},
+		up: {type: 'cursor', delta: -1},
+		pageDown: {type: 'page', pages: 1},
+		pageUp: {type: 'page', pages: -1},
 		cancel: {type: 'cancel'},
 	},
 	confirm: {
