@@ -16,7 +16,7 @@ import {keyEvents, scopeOf} from './input/handlers.js';
 import {screenLayout} from './layout.js';
 import {NONE, type EditOverlay, type Effect, type ListQuery, type QueueOverlay, type ScreenEvent, type ScreenState, type Transition, type Tone} from './state.js';
 import {applyTextKey, textState, type TextState} from './text-input.js';
-import {appendPage, canLoadAfter, canLoadBefore, emptyWindow, firstWindow, moveCursor, patchRow, prependPage, rowAt, scrollTop} from './window.js';
+import {appendPage, canLoadAfter, canLoadBefore, emptyWindow, endWindow, firstWindow, moveCursor, patchRow, prependPage, requestAfter, requestBefore, rowAt, scrollTop} from './window.js';
 
 export const PAGE_SIZE = 50;
 export const MAX_PAGES = 8;
@@ -145,12 +145,14 @@ function settle(state: ScreenState, effects: Effect[]): Transition {
 		const w = next.window;
 		const margin = Math.max(height * 2, 20);
 		const target = next.want ?? w.cursor;
-		if (canLoadAfter(w) && w.rows.length - target <= margin) {
+		const after = requestAfter(w);
+		const before = requestBefore(w);
+		if (after && w.rows.length - target <= margin) {
 			next = {...next, loading: 'after'};
-			out.push({kind: 'loadPage', generation: next.generation, direction: 'after', before: w.nextBefore, query: next.query});
-		} else if (canLoadBefore(w) && target < margin) {
+			out.push({kind: 'loadPage', generation: next.generation, direction: 'after', request: after, query: next.query});
+		} else if (before && target < margin) {
 			next = {...next, loading: 'before'};
-			out.push({kind: 'loadPage', generation: next.generation, direction: 'before', before: w.cursors[w.firstPage - 1] ?? null, query: next.query});
+			out.push({kind: 'loadPage', generation: next.generation, direction: 'before', request: before, query: next.query});
 		}
 	}
 
@@ -176,11 +178,18 @@ function step(state: ScreenState, event: ScreenEvent): Transition {
 		}
 
 		case 'top': {
-			if (state.window.cursor === 0 && state.window.firstPage > 0) return relist(state, state.query, 'Back to the newest records.');
+			// The newest record of the query, loaded or not.
+			if (canLoadBefore(state.window)) return relist(state, state.query, 'The newest records.');
 			return none(moveTo(state, 0));
 		}
 
-		case 'bottom': return none(moveTo(state, state.window.rows.length - 1));
+		case 'bottom': {
+			// The oldest record of the query: its last page, read from the end (not the end of what is loaded).
+			if (!canLoadAfter(state.window)) return none(moveTo(state, state.window.rows.length - 1));
+			const generation = state.generation + 1;
+			return {state: {...state, generation, loading: 'list', want: null}, effects: [{kind: 'list', generation, query: state.query, from: 'end', note: 'The oldest records.'}]};
+		}
+
 		case 'openDetail': return none(currentRow(state) ? {...state, pane: 'detail', paneScroll: 0} : state);
 		case 'back': {
 			if (state.pane !== 'none') return none({...state, pane: 'none', paneScroll: 0});
@@ -249,7 +258,14 @@ function step(state: ScreenState, event: ScreenEvent): Transition {
 		case 'resize': return none({...state, size: {columns: event.columns, rows: event.rows}});
 		case 'listed': {
 			if (event.generation !== state.generation) return none(state);
-			const window = moveCursor(firstWindow(event.page, state.window.pageSize, state.window.maxPages), 0, listRows(state));
+			if (event.from === 'end' && event.page.prev_cursor === undefined) {
+				// A store without cursor paging answered with its first page: stay, at the end of what is loaded.
+				return none(say(moveTo({...state, loading: null}, state.window.rows.length - 1), 'This store cannot read from the end yet; this is the end of what is loaded.', 'warn'));
+			}
+
+			const {pageSize, maxPages} = state.window;
+			const fresh = event.from === 'end' ? endWindow(event.page, pageSize, maxPages) : firstWindow(event.page, pageSize, maxPages);
+			const window = moveCursor(fresh, fresh.cursor, listRows(state));
 			const next = {...state, window, loading: null, want: null, newItems: 0};
 			return none(event.note ? say(next, event.note) : next);
 		}

@@ -133,7 +133,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 				width={size.columns}
 				channel={channel.name}
 				total={state.total}
-				position={row ? absoluteIndex(win, win.cursor) + 1 : 0}
+				position={row ? absoluteIndex(win, win.cursor, state.total) + 1 : 0}
 				loaded={win.rows.length}
 				marked={state.marks.size}
 				scope={scopeText || null}

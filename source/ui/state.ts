@@ -4,7 +4,7 @@ import type {Step} from '../codex/steps.js';
 import type {EditOutcome, UndoEntry, UndoOutcome} from './edit-outcome.js';
 import type {RunSummary} from './history.js';
 import type {TextState} from './text-input.js';
-import type {FetchedPage, PageWindow} from './window.js';
+import type {FetchedPage, PageRequest, PageWindow} from './window.js';
 
 export type {UndoEntry} from './edit-outcome.js';
 
@@ -149,7 +149,7 @@ export type ScreenEvent =
 	| {type: 'answer'; yes: boolean}
 	// Results of effects, and the world.
 	| {type: 'resize'; columns: number; rows: number}
-	| {type: 'listed'; generation: number; query: ListQuery; page: FetchedPage; note?: string}
+	| {type: 'listed'; generation: number; query: ListQuery; page: FetchedPage; note?: string; from?: 'end'}
 	| {type: 'pageLoaded'; generation: number; direction: 'after' | 'before'; page: FetchedPage}
 	| {type: 'loadFailed'; generation: number; message: string}
 	| {type: 'editOpened'; item: Item}
@@ -174,8 +174,9 @@ export type ScreenEvent =
 
 /** What the reducer asks the hooks to do; each result comes back as an event. */
 export type Effect =
-	| {kind: 'list'; generation: number; query: ListQuery; note?: string}
-	| {kind: 'loadPage'; generation: number; direction: 'after' | 'before'; before: string | null; query: ListQuery}
+	/** The first page of the query, or (from: 'end') its last: the oldest records. */
+	| {kind: 'list'; generation: number; query: ListQuery; note?: string; from?: 'end'}
+	| {kind: 'loadPage'; generation: number; direction: 'after' | 'before'; request: PageRequest; query: ListQuery}
 	| {kind: 'readForEdit'; itemId: string}
 	| {kind: 'edit'; request: EditRequest}
 	| {kind: 'undo'; entry: UndoEntry}

@@ -50,6 +50,23 @@ describe('the app, in process', () => {
 		app.unmount();
 	});
 
+	it('G goes to the real oldest record, paging back up works from there, and g to the newest', async () => {
+		const app = renderApp(store, {stateDir: db.stateDir});
+		await app.waitFor(frame => frame.includes('row 1 '));
+		// 300 records, 50 loaded: G reads the last page, not the end of what is loaded.
+		await app.keys('G');
+		let frame = await app.waitFor(text => text.includes('row 300 '));
+		expect(rowOf(frame, 'BUG-0001')).toContain('BUG-0001');
+		// Up a whole screen and more: pages before the last one come in by the store's cursor.
+		await app.keys(...Array.from({length: 6}, () => '\u001b[5~'));
+		frame = await app.waitFor(text => /row (\d+)/.exec(text) !== null && Number(/row (\d+)/.exec(text)![1]) < 250);
+		const at = Number(/row (\d+)/.exec(frame)![1]);
+		expect(frame).toContain(`BUG-${String(301 - at).padStart(4, '0')}`);
+		await app.keys('g');
+		frame = await app.waitFor(text => text.includes('row 1 ') && text.includes('BUG-0300'));
+		app.unmount();
+	});
+
 	it('edits a status through the option picker, as a human with expected_version, and undoes it', async () => {
 		const app = renderApp(store, {stateDir: db.stateDir});
 		await app.waitFor(frame => frame.includes('BUG-0300'));

@@ -102,13 +102,29 @@ const CASES: {[T in ScreenEvent['type']]: () => void} = {
 	top() {
 		const state = reduce(listed(), {type: 'bottom'}).state;
 		expect(reduce(state, {type: 'top'}).state.window.cursor).toBe(0);
-		// At the top of a window that starts past the first page: back to the newest (a relisting).
-		const deep = {...listed(), window: {...listed().window, firstPage: 2}};
+		// A window that does not start at the newest record: back to it at once (a relisting), wherever the cursor is.
+		const deep = {...listed(), window: {...listed().window, firstPage: 2, cursor: 7}};
 		const back = reduce(deep, {type: 'top'});
-		expect(effect(back, 'list')).toMatchObject({generation: 2, note: 'Back to the newest records.'});
+		expect(effect(back, 'list')).toMatchObject({generation: 2, query: {}, note: 'The newest records.'});
+		expect(effect(back, 'list')?.from).toBeUndefined();
 	},
 	bottom() {
+		// All loaded: the last row.
 		expect(reduce(listed(), {type: 'bottom'}).state.window.cursor).toBe(39);
+		// More to load: the last page of the query, read from the end.
+		const more = {...listed(50, true), loading: null};
+		const reading = reduce(more, {type: 'bottom'});
+		expect(effect(reading, 'list')).toMatchObject({generation: 2, from: 'end'});
+		const end = reduce(reading.state, {type: 'listed', generation: 2, query: {}, from: 'end', page: {...page(20, 20, false), prev_cursor: 'c-before-20', next_cursor: null}});
+		expect(end.state.window.rows.at(-1)?.id).toBe(idOf(1));
+		expect(end.state.window.cursor).toBe(19);
+		// The page before (newer) is read ahead by the store's cursor.
+		expect(effect(end, 'loadPage')).toMatchObject({direction: 'before', request: {cursor: 'c-before-20'}});
+		// A store that cannot read from the end answers with its first page: stay, and say so.
+		const unsupported = reduce(reading.state, {type: 'listed', generation: 2, query: {}, from: 'end', page: page(300, 50, true)});
+		expect(unsupported.state.window.rows[0]?.id).toBe(idOf(300));
+		expect(unsupported.state.window.cursor).toBe(49);
+		expect(unsupported.state.message?.tone).toBe('warn');
 	},
 	openDetail() {
 		const opened = reduce(listed(), {type: 'openDetail'});
@@ -307,7 +323,7 @@ const CASES: {[T in ScreenEvent['type']]: () => void} = {
 		// The first page of 50 (with more) is read ahead at once: the cursor is within two screens of its end.
 		const {state: start} = initialScreen({channelId: 'bugs', fields, size: {columns: 100, rows: 30}, total: 300, followUpCount: 0});
 		const first = reduce(start, {type: 'listed', generation: 1, query: {}, page: page(300, 50, true)});
-		expect(effect(first, 'loadPage')).toMatchObject({direction: 'after', before: idOf(251)});
+		expect(effect(first, 'loadPage')).toMatchObject({direction: 'after', request: {beforeId: idOf(251)}});
 		const wanting = reduce(first.state, {type: 'move', rows: 60}).state;
 		const second = reduce(wanting, {type: 'pageLoaded', generation: 1, direction: 'after', page: page(250, 50, false)}).state;
 		expect(second.window.rows).toHaveLength(100);

@@ -1,5 +1,6 @@
 import {useCallback, useEffect, useRef, useState} from 'react';
 import type {AsyncStore} from '../../../store/api.js';
+import type {PageQuery} from '../../../store/pages.js';
 import {editField, undoEdit} from '../edit-outcome.js';
 import {reduce} from '../reducer.js';
 import type {Effect, ScreenEvent, ScreenState, Transition} from '../state.js';
@@ -39,11 +40,13 @@ export function performEffect(effect: Effect, state: ScreenState, on: EffectHand
 		case 'list':
 		case 'loadPage': {
 			const {generation, query} = effect;
-			const before = effect.kind === 'loadPage' ? effect.before : null;
+			let where: PageQuery = {beforeId: null};
+			if (effect.kind === 'loadPage') where = 'cursor' in effect.request ? {cursor: effect.request.cursor} : {beforeId: effect.request.beforeId};
+			else if (effect.from) where = {from: effect.from};
 			later(async () => {
 				try {
-					const page = await store.listPage(channelId, {beforeId: before, limit: state.window.pageSize, filter: query.filter, search: query.search || undefined});
-					return effect.kind === 'list' ? {type: 'listed', generation, query, page, note: effect.note} : {type: 'pageLoaded', generation, direction: effect.direction, page};
+					const page = await store.listPage(channelId, {...where, limit: state.window.pageSize, filter: query.filter, search: query.search || undefined});
+					return effect.kind === 'list' ? {type: 'listed', generation, query, page, note: effect.note, from: effect.from} : {type: 'pageLoaded', generation, direction: effect.direction, page};
 				} catch (error) {
 					return {type: 'loadFailed', generation, message: (error as Error).message};
 				}
