@@ -2,7 +2,7 @@
 // follow-up queue, undo; bulk edits later): the store call against the version the person saw, its
 // outcome in one shape, the undo stack and its cap.
 
-import {StoreError, type Changes, type EditResult, type Field, type FieldProblem, type Item} from '../../store/index.js';
+import {StoreError, type Changes, type EditResult, type FieldProblem, type Item} from '../../store/index.js';
 import type {AsyncStore} from '../../store/api.js';
 
 export type EditOutcome =
@@ -59,6 +59,3 @@ export async function undoEdit(store: AsyncStore, channelId: string, entry: Undo
 	if (!outcome.item) return outcome;
 	return editField(store, channelId, entry.itemId, entry.key, entry.before, outcome.item.version);
 }
-
-/** The field an edit outcome is about, for its message. */
-export const fieldOf = (fields: Field[], key: string) => fields.find(candidate => candidate.key === key);

@@ -3,7 +3,7 @@ import {allowedText} from '../text/refusal.js';
 import type {Choice} from './components/picker.js';
 import {formatValue, plainValue} from '../text/format.js';
 import {sanitize} from '../text/sanitize.js';
-import type {EditOverlay} from './state.js';
+import type {EditOverlay, QueueEntry} from './state.js';
 import {fit} from './width.js';
 
 /** Fields a person can set (formulas are computed). */
@@ -93,3 +93,9 @@ export const shortValue = (field: Field, value: unknown) => {
 	const text = formatValue(field, value).map(segment => segment.text).join('');
 	return text === '' ? '—' : text;
 };
+
+/** The choices a follow-up offers: the allowed options with labels (from the refusal, else the schema). */
+export function queueOptions(entry: QueueEntry, field: Field | null): Array<{value: string; label: string; color?: string}> {
+	const allowed = entry.followUp.allowed ?? field?.config.options ?? [];
+	return allowed.map(option => ({value: option.value, label: option.label, color: field?.config.options?.find(candidate => candidate.value === option.value)?.color}));
+}

@@ -30,7 +30,6 @@ import type {ListQuery} from './state.js';
 import {useTheme} from './theme.js';
 import {absoluteIndex, rowAt} from './window.js';
 
-export {defaultInstruction} from './reducer.js';
 
 export type ScreenProps = {
 	store: AsyncStore;

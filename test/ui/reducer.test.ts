@@ -8,7 +8,7 @@ import type {Field, FollowUp, Item} from '../../store/index.js';
 import {UNDO_LIMIT, pushUndo, type UndoEntry} from '../../source/ui/edit-outcome.js';
 import {HANDLERS, keyEvents, scopeOf} from '../../source/ui/input/handlers.js';
 import {BINDINGS, type Scope} from '../../source/ui/keys.js';
-import {helpLayout} from '../../source/ui/components/help.js';
+import {helpLayout} from '../../source/ui/layout.js';
 import {CANCEL_QUESTION, initialScreen, listRows, QUIT_QUESTION, reduce} from '../../source/ui/reducer.js';
 import type {EditRequest, Effect, QueueOverlay, ScreenEvent, ScreenState, Transition} from '../../source/ui/state.js';
 import {textState} from '../../source/ui/text-input.js';

@@ -1,25 +1,5 @@
 import {Box, Text} from '#ink';
-import {BINDINGS, SCOPE_TITLES, type Binding, type Scope} from '../keys.js';
-import {fit} from '../width.js';
-
-const ORDER: Scope[] = ['list', 'picker', 'text', 'queue', 'history', 'help', 'confirm'];
-/** A help column is at least this wide, so descriptions are not cut (one column at 80). */
-const COLUMN_MIN = 64;
-
-type Line = {key: string; text: string; bold?: boolean};
-
-/** Every key, straight from the key table, one line each under its scope's title. */
-export const HELP_LINES: Line[] = ORDER.flatMap(scope => [
-	{key: `${scope}-title`, text: SCOPE_TITLES[scope], bold: true},
-	...(BINDINGS as readonly Binding[]).filter(binding => binding.scope === scope).map(binding => ({key: `${scope}-${binding.action}`, text: `  ${fit(binding.label, 7)} ${binding.description}`})),
-]);
-
-/** How the help fits a body of this size: columns, lines per column, and the furthest scroll. */
-export function helpLayout(width: number, height: number): {columns: number; room: number; maxScroll: number} {
-	const room = Math.max(1, height - 1);
-	const columns = Math.min(3, Math.max(1, Math.floor(width / COLUMN_MIN)), Math.ceil(HELP_LINES.length / room));
-	return {columns, room, maxScroll: Math.max(0, HELP_LINES.length - columns * room)};
-}
+import {HELP_LINES, helpLayout} from '../layout.js';
 
 /** The help: in columns when the screen is wide enough, scrolled by `scroll` lines when it does not fit. */
 export function Help({width, height, scroll = 0}: {width: number; height: number; scroll?: number}) {

@@ -1,5 +1,6 @@
 import {Box, Text} from '#ink';
 import type {Field} from '../../../store/index.js';
+import {queueOptions} from '../edit.js';
 import type {QueueEntry} from '../state.js';
 import {formatValue} from '../../text/format.js';
 import {allowedText} from '../../text/refusal.js';
@@ -22,12 +23,6 @@ export type QueueProps = {
 	width: number;
 	height: number;
 };
-
-/** The choices a follow-up offers: the allowed options with labels (from the refusal, else the schema). */
-export function queueOptions(entry: QueueEntry, field: Field | null): Array<{value: string; label: string; color?: string}> {
-	const allowed = entry.followUp.allowed ?? field?.config.options ?? [];
-	return allowed.map(option => ({value: option.value, label: option.label, color: field?.config.options?.find(candidate => candidate.value === option.value)?.color}));
-}
 
 /** One open follow-up: the record, the field, what Codex tried, why it was refused, what is allowed. */
 export function Queue(props: QueueProps) {
