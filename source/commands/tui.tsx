@@ -59,7 +59,9 @@ const tui: Command = async context => {
 		store = await openExistingStore(context);
 	} catch (error) {
 		stdin.setRawMode(false);
-		context.stderr.write(`sift: cannot open ${sanitize(dbPath)}: ${sanitize((error as Error).message)}\n`);
+		// A PostgreSQL error names the host itself; its URL may hold a password, so it is not repeated.
+		const message = sanitize((error as Error).message);
+		context.stderr.write(isPostgresUrl(dbPath) ? `sift: ${message}\n` : `sift: cannot open ${sanitize(dbPath)}: ${message}\n`);
 		return 1;
 	}
 

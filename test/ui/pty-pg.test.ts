@@ -64,4 +64,13 @@ describePg('two TUIs on one PostgreSQL database', () => {
 		expect(Date.now() - savedAt).toBeLessThan(1000);
 		expect(seen).toMatch(/sift Bugs 30 items/);
 	});
+
+	it('a server that cannot be reached: one line naming the host, exit 1, the password not shown', async () => {
+		const app = launch({args: ['--db', 'postgres://triager:hunter2@127.0.0.1:1/sift'], cols: 120, rows: 30, env: {SIFT_STATE_DIR: stateDir}});
+		apps.push(app);
+		expect(await app.exited).toBe(1);
+		const screen = app.screen();
+		expect(screen).toMatch(/sift: cannot open the PostgreSQL store at .*127\.0\.0\.1/);
+		expect(app.raw).not.toContain('hunter2');
+	});
 });
