@@ -28,7 +28,7 @@ export type Binding = {
 	hint?: string;
 };
 
-export const BINDINGS = [
+const TABLE = [
 	{scope: 'list', action: 'down', keys: ['j', 'down'], label: 'j ↓', description: 'next row', hint: 'move'},
 	{scope: 'list', action: 'up', keys: ['k', 'up'], label: 'k ↑', description: 'previous row'},
 	{scope: 'list', action: 'pageDown', keys: ['pagedown', 'ctrl+d'], label: 'PgDn', description: 'page down (loads more as you go)', hint: 'page'},
@@ -87,11 +87,14 @@ export const BINDINGS = [
 	{scope: 'confirm', action: 'no', keys: ['n', 'N', 'escape'], label: 'n', description: 'no', hint: 'no'},
 ] as const satisfies readonly Binding[];
 
+/** The table as its readers see it (routing, help, footer, hotkeys). */
+export const BINDINGS: readonly Binding[] = TABLE;
+
 /**
  * The actions bound in one scope, from the table: the key handlers (input/handlers.ts) are typed
  * over these, so a binding without a handler does not compile.
  */
-export type ActionOf<S extends Scope> = Extract<(typeof BINDINGS)[number], {scope: S}>['action'];
+export type ActionOf<S extends Scope> = Extract<(typeof TABLE)[number], {scope: S}>['action'];
 
 export const SCOPE_TITLES: Record<Scope, string> = {
 	list: 'List',
@@ -136,5 +139,5 @@ export function actionFor<S extends Scope>(scope: S, input: string, key: Key): A
 
 /** The footer's key hints for a scope, from the table. */
 export function hintsFor(scope: Scope): Array<{label: string; hint: string}> {
-	return (BINDINGS as readonly Binding[]).filter(binding => binding.scope === scope && binding.hint).map(binding => ({label: binding.label, hint: binding.hint!}));
+	return BINDINGS.filter(binding => binding.scope === scope && binding.hint).map(binding => ({label: binding.label, hint: binding.hint!}));
 }

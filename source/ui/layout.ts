@@ -1,4 +1,4 @@
-import {BINDINGS, SCOPE_TITLES, type Binding, type Scope} from './keys.js';
+import {BINDINGS, SCOPE_TITLES, type Scope} from './keys.js';
 import type {Overlay, Pane} from './state.js';
 import {fit} from './width.js';
 
@@ -38,7 +38,7 @@ export type HelpLine = {key: string; text: string; bold?: boolean};
 /** Every key, straight from the key table, one line each under its scope's title. */
 export const HELP_LINES: HelpLine[] = ORDER.flatMap(scope => [
 	{key: `${scope}-title`, text: SCOPE_TITLES[scope], bold: true},
-	...(BINDINGS as readonly Binding[]).filter(binding => binding.scope === scope).map(binding => ({key: `${scope}-${binding.action}`, text: `  ${fit(binding.label, 7)} ${binding.description}`})),
+	...BINDINGS.filter(binding => binding.scope === scope).map(binding => ({key: `${scope}-${binding.action}`, text: `  ${fit(binding.label, 7)} ${binding.description}`})),
 ]);
 
 /** How the help fits a body of this size: columns, lines per column, and the furthest scroll. */
