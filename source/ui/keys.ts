@@ -34,7 +34,7 @@ const TABLE = [
 	{scope: 'list', action: 'pageDown', keys: ['pagedown', 'ctrl+d'], label: 'PgDn', description: 'page down (loads more as you go)', hint: 'page'},
 	{scope: 'list', action: 'pageUp', keys: ['pageup', 'ctrl+u'], label: 'PgUp', description: 'page up'},
 	{scope: 'list', action: 'top', keys: ['g', 'home'], label: 'g', description: 'the newest record'},
-	{scope: 'list', action: 'bottom', keys: ['G', 'end'], label: 'G', description: 'the oldest record (the end of the list, loaded or not)'},
+	{scope: 'list', action: 'bottom', keys: ['G', 'end'], label: 'G', description: 'the oldest record'},
 	{scope: 'list', action: 'open', keys: ['enter'], label: 'Enter', description: 'show the record in the pane', hint: 'detail'},
 	{scope: 'list', action: 'back', keys: ['escape'], label: 'Esc', description: 'close the pane, clear search and filter'},
 	{scope: 'list', action: 'search', keys: ['/'], label: '/', description: 'search the text fields', hint: 'search'},
