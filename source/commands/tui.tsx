@@ -1,8 +1,10 @@
 import {existsSync} from 'node:fs';
-import {openStore, StoreError, SqliteAsyncStore} from '../../store/index.js';
+import {isPostgresUrl} from '../../store/api.js';
+import {StoreError} from '../../store/index.js';
 import {exitCodeOfSignal} from '../codex/group.js';
+import {sanitize} from '../text/sanitize.js';
 import {reapAbandonedRuns} from '../codex/reap.js';
-import {databasePath, wholeNumber} from './common.js';
+import {databasePath, openExistingStore, wholeNumber} from './common.js';
 import type {Command} from './context.js';
 
 /** A run started from the TUI is stopped after 10 minutes unless --timeout says otherwise (`sift run`: 30). */
@@ -34,7 +36,7 @@ async function loadWithoutCiMarkers<T>(load: () => Promise<T>): Promise<T> {
 const tui: Command = async context => {
 	const dbPath = databasePath(context);
 	const timeoutSeconds = wholeNumber(context.flags.timeout, '--timeout', 1) ?? TUI_DEADLINE_S;
-	if (!existsSync(dbPath)) {
+	if (!isPostgresUrl(dbPath) && !existsSync(dbPath)) {
 		context.stderr.write(`sift: no database at ${dbPath}; start the demo with \`sift demo\`, or import a channel with \`sift import FILE --db ${dbPath}\`\n`);
 		return 1;
 	}
@@ -54,24 +56,26 @@ const tui: Command = async context => {
 
 	let store;
 	try {
-		store = openStore(dbPath);
+		store = await openExistingStore(context);
 	} catch (error) {
 		stdin.setRawMode(false);
-		context.stderr.write(`sift: cannot open ${dbPath}: ${(error as Error).message}\n`);
+		// A PostgreSQL error names the host itself; its URL may hold a password, so it is not repeated.
+		const message = sanitize((error as Error).message);
+		context.stderr.write(isPostgresUrl(dbPath) ? `sift: ${message}\n` : `sift: cannot open ${sanitize(dbPath)}: ${message}\n`);
 		return 1;
 	}
 
 	try {
 		if (context.flags.channel !== undefined) {
 			try {
-				store.getChannel(context.flags.channel);
+				await store.getChannel(context.flags.channel);
 			} catch (error) {
-				context.stderr.write(`sift: ${error instanceof StoreError ? error.message : String(error)}\n`);
+				context.stderr.write(`sift: ${sanitize(error instanceof StoreError ? error.message : String(error))}\n`);
 				return 1;
 			}
 		}
 
-		await reapAbandonedRuns(new SqliteAsyncStore(store), context.env);
+		await reapAbandonedRuns(store, context.env);
 		const signal = await startApp({
 			store,
 			dbPath,
@@ -82,7 +86,7 @@ const tui: Command = async context => {
 		return signal ? exitCodeOfSignal(signal) : 0;
 	} finally {
 		if (stdin.isTTY) stdin.setRawMode(false);
-		store.close();
+		await store.close();
 	}
 };
 

@@ -1,17 +1,26 @@
 import type {FieldProblem, StoreErrorBody} from '../../store/index.js';
 import {sanitizeValue} from './sanitize.js';
 
-/** What a person can use instead of a refused value: the options with labels, or the range. */
-export function hintFor(problem: Pick<FieldProblem, 'allowed' | 'min' | 'max'>): string | undefined {
+/**
+ * What a person can use instead of a refused value: each option as value then label, or the range.
+ * The one wording of the CLI, the TUI's edit and the follow-up queue; not escaped (callers do).
+ */
+export function allowedText(problem: Pick<FieldProblem, 'allowed' | 'min' | 'max'>): string | undefined {
 	if (problem.allowed) {
-		return `allowed: ${problem.allowed.map(option => `${option.value} (${option.label})`).join(', ')}`;
+		return problem.allowed.map(option => `${option.value} (${option.label})`).join(', ');
 	}
 
 	if (problem.min !== undefined || problem.max !== undefined) {
-		return `allowed: ${problem.min ?? '…'} to ${problem.max ?? '…'}`;
+		return `${problem.min ?? '…'} to ${problem.max ?? '…'}`;
 	}
 
 	return undefined;
+}
+
+/** The allowed values as a hint line ("allowed: …"), or undefined when the refusal names none. */
+export function hintFor(problem: Pick<FieldProblem, 'allowed' | 'min' | 'max'>): string | undefined {
+	const allowed = allowedText(problem);
+	return allowed === undefined ? undefined : `allowed: ${allowed}`;
 }
 
 /** A store refusal as readable lines, values escaped. */

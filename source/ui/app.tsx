@@ -1,16 +1,17 @@
 import {Box, Text, useApp, useInput} from '#ink';
-import {useState} from 'react';
-import type {ChannelSummary, Store} from '../../store/index.js';
+import {useEffect, useState} from 'react';
+import type {AsyncStore} from '../../store/api.js';
+import type {Channel, ChannelSummary} from '../../store/index.js';
 import {EmptyScreen} from './components/empty.js';
 import {Picker} from './components/picker.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
 import {actionFor, keyName} from './keys.js';
 import {sanitize} from '../text/sanitize.js';
 import {Screen, type ScreenProps} from './screen.js';
-import {makeTheme, ThemeProvider, type Theme} from './theme.js';
+import {makeTheme, ThemeProvider, useTheme, type Theme} from './theme.js';
 
 export type AppProps = {
-	store: Store;
+	store: AsyncStore;
 	dbPath: string;
 	/** --channel; else the only channel, else a chooser. */
 	channelId?: string;
@@ -19,9 +20,15 @@ export type AppProps = {
 	theme?: Theme;
 };
 
-function ChannelChooser({store, onChoose}: {store: Store; onChoose: (id: string) => void}) {
-	// Item counts are shown only here, so they are counted only when the chooser opens.
-	const [channels] = useState<ChannelSummary[]>(() => store.listChannels());
+/** Keys that leave a screen with nothing else to do: q, Esc, Ctrl+C. */
+function useExitKeys() {
+	const {exit} = useApp();
+	useInput((input, key) => {
+		if (input === 'q' || key.escape || keyName(input, key) === 'ctrl+c') exit();
+	});
+}
+
+function ChannelChooser({channels, onChoose}: {channels: ChannelSummary[]; onChoose: (id: string) => void}) {
 	const {exit} = useApp();
 	const size = useTerminalSize();
 	const [cursor, setCursor] = useState(0);
@@ -44,28 +51,72 @@ function ChannelChooser({store, onChoose}: {store: Store; onChoose: (id: string)
 }
 
 function Empty({dbPath}: {dbPath: string}) {
-	const {exit} = useApp();
 	const size = useTerminalSize();
-	useInput((input, key) => {
-		if (input === 'q' || key.escape || keyName(input, key) === 'ctrl+c') exit();
-	});
+	useExitKeys();
 	return <EmptyScreen dbPath={dbPath} width={size.columns}/>;
+}
+
+function Notice({text, tone}: {text: string; tone?: 'red'}) {
+	useExitKeys();
+	const theme = useTheme();
+	return <Box><Text color={tone ? theme.color(tone) : undefined}>{text}</Text></Box>;
+}
+
+type Loaded =
+	| {kind: 'loading'}
+	| {kind: 'channels'; channels: ChannelSummary[]}
+	| {kind: 'screen'; channel: Channel; summary: ChannelSummary}
+	| {kind: 'missing'; channelId: string};
+
+/** What opens: the channel asked for (or the only one), else the chooser, else the empty screen. */
+async function load(store: AsyncStore, channelId: string | undefined): Promise<Loaded> {
+	let id = channelId;
+	if (id === undefined) {
+		// Item counts are shown only in the chooser, so they are counted only when it opens.
+		const names = await store.listChannelNames();
+		if (names.length !== 1) return {kind: 'channels', channels: names.length === 0 ? [] : await store.listChannels()};
+		id = names[0]!.id;
+	}
+
+	if (!(await store.listChannelNames()).some(channel => channel.id === id)) return {kind: 'missing', channelId: id};
+	const [channel, summary] = await Promise.all([store.getChannel(id), store.channelSummary(id)]);
+	return {kind: 'screen', channel, summary};
 }
 
 /** The TUI: the empty-database screen, a channel chooser, or the triage screen of one channel. */
 export function App(props: AppProps) {
-	const [channels] = useState(() => props.store.listChannelNames());
-	const [channelId, setChannelId] = useState<string | undefined>(() => props.channelId ?? (channels.length === 1 ? channels[0]!.id : undefined));
+	const [loaded, setLoaded] = useState<Loaded>({kind: 'loading'});
+	const [chosen, setChosen] = useState(props.channelId);
 	const theme = props.theme ?? makeTheme();
+	const {store} = props;
+	const {exit} = useApp();
+	useEffect(() => {
+		let live = true;
+		setLoaded({kind: 'loading'});
+		load(store, chosen).then(result => {
+			if (live) setLoaded(result);
+		}, (error: unknown) => {
+			// A database the screen cannot even open on ends the app with the error, like a crash while drawing.
+			if (live) exit(error as Error);
+		});
+		return () => {
+			live = false;
+		};
+	}, [store, chosen, exit]);
+
 	let content;
-	if (channelId !== undefined && (channels.some(channel => channel.id === channelId))) {
-		content = <Screen key={channelId} store={props.store} channelId={channelId} dbPath={props.dbPath} run={props.run} pollRetryMaxMs={props.pollRetryMaxMs}/>;
-	} else if (channelId !== undefined) {
-		content = <Box><Text color={theme.color('red')}>{`No channel ${sanitize(channelId)} in ${sanitize(props.dbPath)}.`}</Text></Box>;
-	} else if (channels.length === 0) {
-		content = <Empty dbPath={props.dbPath}/>;
-	} else {
-		content = <ChannelChooser store={props.store} onChoose={setChannelId}/>;
+	switch (loaded.kind) {
+		case 'loading': { content = <Notice text="Loading…"/>; break; }
+		case 'missing': { content = <Notice tone="red" text={`No channel ${sanitize(loaded.channelId)} in ${sanitize(store.location)}.`}/>; break; }
+		case 'channels': {
+			content = loaded.channels.length === 0 ? <Empty dbPath={store.location}/> : <ChannelChooser channels={loaded.channels} onChoose={setChosen}/>;
+			break;
+		}
+
+		case 'screen': {
+			content = <Screen key={loaded.channel.id} store={store} channel={loaded.channel} summary={loaded.summary} dbPath={props.dbPath} run={props.run} pollRetryMaxMs={props.pollRetryMaxMs}/>;
+			break;
+		}
 	}
 
 	return <ThemeProvider theme={theme}>{content}</ThemeProvider>;

@@ -1,8 +1,9 @@
-import {StoreError, type Changes, type EditResult, type Field, type FieldProblem, type Item, type Store} from '../../store/index.js';
+import type {Changes, Field, FieldProblem} from '../../store/index.js';
+import {allowedText} from '../text/refusal.js';
 import type {Choice} from './components/picker.js';
 import {formatValue, plainValue} from '../text/format.js';
 import {sanitize} from '../text/sanitize.js';
-import type {EditOverlay} from './state.js';
+import type {EditOverlay, QueueEntry} from './state.js';
 import {fit} from './width.js';
 
 /** Fields a person can set (formulas are computed). */
@@ -56,15 +57,11 @@ export function fieldRules(field: Field): string {
 	return parts.join(', ');
 }
 
-/** A refusal as inline lines: the store's message, then the allowed values with labels or the range. */
+/** A refusal as inline lines: the store's message, then what is allowed (text/refusal.ts's wording). */
 export function problemNotes(problem: FieldProblem): Array<{text: string; tone: 'error' | 'info'}> {
 	const notes: Array<{text: string; tone: 'error' | 'info'}> = [{text: `Refused: ${sanitize(problem.message)}`, tone: 'error'}];
-	if (problem.allowed) {
-		notes.push({text: `Allowed: ${problem.allowed.map(option => `${sanitize(option.label)} (${sanitize(option.value)})`).join(', ')}`, tone: 'error'});
-	} else if (problem.min !== undefined || problem.max !== undefined) {
-		notes.push({text: `Allowed: ${problem.min ?? '…'} to ${problem.max ?? '…'}`, tone: 'error'});
-	}
-
+	const allowed = allowedText(problem);
+	if (allowed !== undefined) notes.push({text: `Allowed: ${sanitize(allowed)}`, tone: 'error'});
 	return notes;
 }
 
@@ -76,42 +73,6 @@ export function describeChanges(fields: Field[], changes: Changes): string[] {
 		const show = (value: unknown) => plainValue(field, value) || '—';
 		return `${sanitize(field.label)}: ${show(change.from)} → ${show(change.to)}`;
 	});
-}
-
-export type EditOutcome =
-	| {kind: 'ok'; result: EditResult; before: unknown}
-	| {kind: 'refused'; problem: FieldProblem}
-	| {kind: 'conflict'; changes: Changes; item: Item | null}
-	| {kind: 'error'; message: string};
-
-/** One human edit of one field, validated by the store against the version the person saw. */
-export function editField(store: Store, channelId: string, itemId: string, key: string, value: unknown, expectedVersion: number, before: unknown): EditOutcome {
-	try {
-		const result = store.editItem({channelId, itemId, values: {[key]: value}, actor: {kind: 'human'}, expectedVersion});
-		return {kind: 'ok', result, before};
-	} catch (error) {
-		if (!(error instanceof StoreError)) {
-			return {kind: 'error', message: (error as Error).message};
-		}
-
-		const {body} = error;
-		if (body.error === 'validation_failed') {
-			return {kind: 'refused', problem: body.fields.find(problem => problem.key === key) ?? body.fields[0]!};
-		}
-
-		if (body.error === 'version_conflict') {
-			let item: Item | null = null;
-			try {
-				item = store.readItem(channelId, itemId);
-			} catch {
-				item = null;
-			}
-
-			return {kind: 'conflict', changes: body.changed_since, item};
-		}
-
-		return {kind: 'error', message: body.message};
-	}
 }
 
 /** The edit overlay's notes: the last refusal or conflict. */
@@ -132,3 +93,9 @@ export const shortValue = (field: Field, value: unknown) => {
 	const text = formatValue(field, value).map(segment => segment.text).join('');
 	return text === '' ? '—' : text;
 };
+
+/** The choices a follow-up offers: the allowed options with labels (from the refusal, else the schema). */
+export function queueOptions(entry: QueueEntry, field: Field | null): Array<{value: string; label: string; color?: string}> {
+	const allowed = entry.followUp.allowed ?? field?.config.options ?? [];
+	return allowed.map(option => ({value: option.value, label: option.label, color: field?.config.options?.find(candidate => candidate.value === option.value)?.color}));
+}

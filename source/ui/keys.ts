@@ -6,7 +6,7 @@ import type {Key} from '#ink';
  */
 
 /** Where a key is read: the list, or one of the overlays on top of it. */
-export type Scope = 'list' | 'pane' | 'picker' | 'text' | 'queue' | 'history' | 'help' | 'confirm';
+export type Scope = 'list' | 'picker' | 'text' | 'queue' | 'history' | 'help' | 'confirm';
 
 export type Action =
 	| 'down' | 'up' | 'pageDown' | 'pageUp' | 'top' | 'bottom'
@@ -20,7 +20,7 @@ export type Binding = {
 	scope: Scope;
 	action: Action;
 	/** Key names as keyName() spells them: 'j', 'down', 'pagedown', 'enter', 'escape', 'space', 'ctrl+c'. */
-	keys: string[];
+	keys: readonly string[];
 	/** How the keys are written on screen. */
 	label: string;
 	description: string;
@@ -28,13 +28,13 @@ export type Binding = {
 	hint?: string;
 };
 
-export const BINDINGS: Binding[] = [
+const TABLE = [
 	{scope: 'list', action: 'down', keys: ['j', 'down'], label: 'j ↓', description: 'next row', hint: 'move'},
 	{scope: 'list', action: 'up', keys: ['k', 'up'], label: 'k ↑', description: 'previous row'},
 	{scope: 'list', action: 'pageDown', keys: ['pagedown', 'ctrl+d'], label: 'PgDn', description: 'page down (loads more as you go)', hint: 'page'},
 	{scope: 'list', action: 'pageUp', keys: ['pageup', 'ctrl+u'], label: 'PgUp', description: 'page up'},
-	{scope: 'list', action: 'top', keys: ['g', 'home'], label: 'g', description: 'top of what is loaded (again: back to the newest)'},
-	{scope: 'list', action: 'bottom', keys: ['G', 'end'], label: 'G', description: 'bottom of what is loaded'},
+	{scope: 'list', action: 'top', keys: ['g', 'home'], label: 'g', description: 'the newest record'},
+	{scope: 'list', action: 'bottom', keys: ['G', 'end'], label: 'G', description: 'the oldest record'},
 	{scope: 'list', action: 'open', keys: ['enter'], label: 'Enter', description: 'show the record in the pane', hint: 'detail'},
 	{scope: 'list', action: 'back', keys: ['escape'], label: 'Esc', description: 'close the pane, clear search and filter'},
 	{scope: 'list', action: 'search', keys: ['/'], label: '/', description: 'search the text fields', hint: 'search'},
@@ -77,15 +77,27 @@ export const BINDINGS: Binding[] = [
 	{scope: 'history', action: 'open', keys: ['enter'], label: 'Enter', description: 'show the run\'s steps and answer', hint: 'open'},
 	{scope: 'history', action: 'cancel', keys: ['escape', 'q', 'R'], label: 'Esc', description: 'close', hint: 'close'},
 
+	{scope: 'help', action: 'down', keys: ['j', 'down'], label: 'j ↓', description: 'scroll down a line', hint: 'scroll'},
+	{scope: 'help', action: 'up', keys: ['k', 'up'], label: 'k ↑', description: 'scroll up a line'},
+	{scope: 'help', action: 'pageDown', keys: ['pagedown', 'space', 'ctrl+d'], label: 'PgDn', description: 'scroll down a screen', hint: 'page'},
+	{scope: 'help', action: 'pageUp', keys: ['pageup', 'ctrl+u'], label: 'PgUp', description: 'scroll up a screen'},
 	{scope: 'help', action: 'cancel', keys: ['escape', 'q', '?'], label: 'Esc', description: 'close help', hint: 'close'},
 
 	{scope: 'confirm', action: 'yes', keys: ['y', 'Y'], label: 'y', description: 'yes', hint: 'yes'},
 	{scope: 'confirm', action: 'no', keys: ['n', 'N', 'escape'], label: 'n', description: 'no', hint: 'no'},
-];
+] as const satisfies readonly Binding[];
+
+/** The table as its readers see it (routing, help, footer, hotkeys). */
+export const BINDINGS: readonly Binding[] = TABLE;
+
+/**
+ * The actions bound in one scope, from the table: the key handlers (input/handlers.ts) are typed
+ * over these, so a binding without a handler does not compile.
+ */
+export type ActionOf<S extends Scope> = Extract<(typeof TABLE)[number], {scope: S}>['action'];
 
 export const SCOPE_TITLES: Record<Scope, string> = {
 	list: 'List',
-	pane: 'Pane',
 	picker: 'Pickers (edit, filter)',
 	text: 'Text input (search, typed values, instruction)',
 	queue: 'Follow-up queue (F)',
@@ -121,8 +133,8 @@ for (const binding of BINDINGS) {
 	}
 }
 
-export function actionFor(scope: Scope, input: string, key: Key): Action | undefined {
-	return index.get(`${scope}:${keyName(input, key)}`);
+export function actionFor<S extends Scope>(scope: S, input: string, key: Key): ActionOf<S> | undefined {
+	return index.get(`${scope}:${keyName(input, key)}`) as ActionOf<S> | undefined;
 }
 
 /** The footer's key hints for a scope, from the table. */

@@ -1,4 +1,6 @@
+import {BINDINGS, SCOPE_TITLES, type Scope} from './keys.js';
 import type {Overlay, Pane} from './state.js';
+import {fit} from './width.js';
 
 /** Side-by-side pane from this width on; below it the pane sits under the list. */
 const SIDE_PANE_COLUMNS = 140;
@@ -25,4 +27,23 @@ export function screenLayout(size: {columns: number; rows: number}, overlay: Ove
 	const paneHeight = paneOpen ? (side ? bodyHeight : Math.max(6, Math.min(bodyHeight - 5, Math.floor(bodyHeight * 0.45)))) : 0;
 	const listHeight = paneOpen && !side ? bodyHeight - paneHeight : bodyHeight;
 	return {columns: size.columns, bodyHeight, side, paneWidth, paneHeight, listWidth, listHeight};
+}
+
+const ORDER: Scope[] = ['list', 'picker', 'text', 'queue', 'history', 'help', 'confirm'];
+/** A help column is at least this wide, so descriptions are not cut (one column at 80). */
+const COLUMN_MIN = 64;
+
+export type HelpLine = {key: string; text: string; bold?: boolean};
+
+/** Every key, straight from the key table, one line each under its scope's title. */
+export const HELP_LINES: HelpLine[] = ORDER.flatMap(scope => [
+	{key: `${scope}-title`, text: SCOPE_TITLES[scope], bold: true},
+	...BINDINGS.filter(binding => binding.scope === scope).map(binding => ({key: `${scope}-${binding.action}`, text: `  ${fit(binding.label, 7)} ${binding.description}`})),
+]);
+
+/** How the help fits a body of this size: columns, lines per column, and the furthest scroll. */
+export function helpLayout(width: number, height: number): {columns: number; room: number; maxScroll: number} {
+	const room = Math.max(1, height - 1);
+	const columns = Math.min(3, Math.max(1, Math.floor(width / COLUMN_MIN)), Math.ceil(HELP_LINES.length / room));
+	return {columns, room, maxScroll: Math.max(0, HELP_LINES.length - columns * room)};
 }

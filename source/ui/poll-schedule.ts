@@ -7,6 +7,11 @@
 export const ACTIVE_INTERVAL = 100;
 export const IDLE_MIN = 250;
 export const IDLE_MAX = 4000;
+/**
+ * With push (PostgreSQL's NOTIFY) a poll still runs this often: a lost notification costs at most
+ * this long (docs/team-mode.md).
+ */
+export const PUSHED_INTERVAL = 2000;
 /** Retry waits (ms) after a failed poll: doubling from the first to the cap. */
 export const RETRY_MIN = 500;
 export const RETRY_MAX = 30_000;
@@ -35,13 +40,17 @@ export function nextDelay(idle: number, gotEvents: boolean, hasMore: boolean, ac
 	return {delay: active ? ACTIVE_INTERVAL : (gotEvents ? IDLE_MIN : nextIdle), idle: nextIdle};
 }
 
-/** One step of the poll loop. `retryMax` caps the retry wait (RETRY_MAX unless configured). */
-export function nextPoll(state: PollState, outcome: PollOutcome, options: {active: boolean; retryMax?: number}): PollStep {
+/**
+ * One step of the poll loop. `retryMax` caps the retry wait (RETRY_MAX unless configured). `pushed`:
+ * notifications wake the reader, so polling only guards against a lost one (PUSHED_INTERVAL).
+ */
+export function nextPoll(state: PollState, outcome: PollOutcome, options: {active: boolean; retryMax?: number; pushed?: boolean}): PollStep {
 	const retryMax = options.retryMax ?? RETRY_MAX;
 	if (outcome.kind === 'events') {
 		const resumed = state.phase !== 'live';
 		const next = nextDelay(resumed ? IDLE_MIN : state.idle, outcome.got || resumed, outcome.hasMore, options.active);
-		return {state: {phase: 'live', idle: next.idle, retry: RETRY_MIN}, delay: next.delay, notice: resumed ? 'resumed' : null};
+		const delay = options.pushed && !outcome.hasMore ? PUSHED_INTERVAL : next.delay;
+		return {state: {phase: 'live', idle: next.idle, retry: RETRY_MIN}, delay, notice: resumed ? 'resumed' : null};
 	}
 
 	const delay = Math.min(state.phase === 'live' ? RETRY_MIN : state.retry, retryMax);

@@ -1,9 +1,9 @@
 import {Box, Text} from '#ink';
-import {useCallback, useEffect, useMemo, useRef, useState} from 'react';
-import {SqliteAsyncStore, type Field, type Store} from '../../store/index.js';
+import {useCallback, useEffect, useMemo, useRef} from 'react';
+import type {AsyncStore} from '../../store/api.js';
+import type {Channel, ChannelSummary, Field} from '../../store/index.js';
 import {resolveStateDir} from '../codex/paths.js';
 import type {RunResult} from '../codex/runner.js';
-import {counted} from '../text/format.js';
 import {sanitize, sanitizeValue} from '../text/sanitize.js';
 import {Body} from './components/body.js';
 import {Footer} from './components/footer.js';
@@ -14,32 +14,28 @@ import {TextField} from './components/text-field.js';
 import {shortValue} from './edit.js';
 import {chooseColumns, nameField, titleField} from './format.js';
 import {useClock} from './hooks/use-clock.js';
-import {useDetail} from './hooks/use-detail.js';
-import {useEdit} from './hooks/use-edit.js';
 import {useEvents} from './hooks/use-events.js';
-import {useFollowUps} from './hooks/use-followups.js';
-import {useKeyQueue} from './hooks/use-keys.js';
-import {useLiveRows} from './hooks/use-live-rows.js';
-import {usePage, type ListQuery} from './hooks/use-page.js';
-import {useQueueActions} from './hooks/use-queue-actions.js';
+import {useKeys} from './hooks/use-keys.js';
 import {useQuit} from './hooks/use-quit.js';
 import {useRun, type RunSettings, type RunView} from './hooks/use-run.js';
-import {useRunHistory} from './hooks/use-run-history.js';
+import {useScreen, type Dispatch} from './hooks/use-screen.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
-import {routeKey, scopeOf} from './input/route.js';
+import {scopeOf} from './input/handlers.js';
 import {hintsFor} from './keys.js';
 import {screenLayout} from './layout.js';
+import {initialScreen, nameOf} from './reducer.js';
 import {runFinishMessage, runStatus} from './run-status.js';
 import {tuiRunSettings} from './run-settings.js';
-import {NONE, type Message, type Overlay, type Pane, type Tone, type UndoEntry} from './state.js';
+import type {ListQuery} from './state.js';
 import {useTheme} from './theme.js';
 import {absoluteIndex, rowAt} from './window.js';
 
-export {defaultInstruction} from './input/list.js';
 
 export type ScreenProps = {
-	store: Store;
-	channelId: string;
+	store: AsyncStore;
+	/** The channel and its counts, read before the screen opens. */
+	channel: Channel;
+	summary: ChannelSummary;
 	dbPath: string;
 	run: Omit<RunSettings, 'dbPath' | 'channelId'>;
 	/** The longest wait between retries of a failed event poll (ms); 30 s unless set. */
@@ -57,125 +53,105 @@ function describeQuery(query: ListQuery, fields: Field[]): string {
 	].filter(Boolean).join(', ');
 }
 
-/** The triage screen of one channel: header, list, pane, footer, and every key. */
-export function Screen({store, channelId, dbPath, run: runOptions, pollRetryMaxMs}: ScreenProps) {
+/**
+ * The triage screen of one channel. It only wires: the state machine (reducer.ts) decides, the
+ * hooks perform its effects and feed it keys, store events and run updates, the components draw.
+ */
+export function Screen({store, channel, summary, dbPath, run: runOptions, pollRetryMaxMs}: ScreenProps) {
 	const theme = useTheme();
 	const size = useTerminalSize();
-	const channel = useMemo(() => store.getChannel(channelId), [store, channelId]);
 	const {fields} = channel;
 	const nameKey = useMemo(() => nameField(fields)?.key, [fields]);
 	const titleKey = useMemo(() => titleField(fields)?.key, [fields]);
-	const [summary] = useState(() => store.channelSummary(channelId));
-	const [message, setMessageState] = useState<Message | null>(null);
-	const say = useCallback((text: string, tone: Tone = 'info') => {
-		setMessageState({text, tone});
-	}, []);
-	const [overlay, setOverlay] = useState<Overlay>(NONE);
-	const [pane, setPane] = useState<Pane>('none');
-	// Lines the record pane is scrolled by; a new record or pane starts at the top.
-	const [paneScroll, setPaneScroll] = useState(0);
-	const [marks, setMarks] = useState<ReadonlySet<string>>(new Set());
-	const undo = useRef<UndoEntry[]>([]);
 	const stateDir = useMemo(() => runOptions.stateDir ?? resolveStateDir(runOptions.env ?? process.env), [runOptions.stateDir, runOptions.env]);
 
-	const layout = screenLayout(size, overlay, pane);
-	const page = usePage(store, channelId, {height: layout.listHeight - 1, onError: text => say(sanitize(text), 'error')});
-	const {window: win} = page;
-	const columns = useMemo(() => chooseColumns(fields, layout.listWidth - LIST_GUTTER), [fields, layout.listWidth]);
-	const row = rowAt(win);
-	const followUps = useFollowUps(store, channelId);
-	const live = useLiveRows({store, channelId, fields, page, followUps, initialTotal: summary?.item_count ?? 0});
-
-	const nameOf = useCallback((values: Record<string, unknown> | undefined, id: string) => {
-		const name = nameKey ? values?.[nameKey] : undefined;
-		return typeof name === 'string' && name ? sanitize(name) : sanitize(id);
-	}, [nameKey]);
-
+	// The run, the quit and the event feed reach the machine through its dispatch, set once it exists.
+	const dispatchRef = useRef<{dispatch?: Dispatch}>({}).current;
 	const onRunFinish = useCallback((result: RunResult | null, view: RunView) => {
-		followUps.refreshCount();
-		if (!result) say(view.crash ?? 'The run failed.', 'error');
-		else {
-			const {text, tone} = runFinishMessage(result);
-			say(text, tone);
-		}
-	}, [followUps, say]);
+		const {text, tone} = result ? runFinishMessage(result) : {text: view.crash ?? 'The run failed.', tone: 'error' as const};
+		dispatchRef.dispatch?.({type: 'runFinished', text, tone});
+	}, [dispatchRef]);
+	const run = useRun(tuiRunSettings(runOptions, dbPath, channel.id), store, onRunFinish);
+	const quit = useQuit(run, (text, tone) => dispatchRef.dispatch?.({type: 'say', text, tone: tone ?? 'info'}));
+	const events = useEvents({
+		store,
+		channelId: channel.id,
+		after: summary.latest_sequence,
+		active: run.active,
+		onEvents: storeEvents => dispatchRef.dispatch?.({type: 'storeEvents', events: storeEvents, at: Date.now()}),
+		onNotice: (text, tone) => dispatchRef.dispatch?.({type: 'say', text: sanitize(text), tone}),
+		retryMaxMs: pollRetryMaxMs,
+	});
 
-	const asyncStore = useMemo(() => new SqliteAsyncStore(store), [store]);
-	const run = useRun(tuiRunSettings(runOptions, dbPath, channelId), asyncStore, onRunFinish);
-	const events = useEvents({store, channelId, after: summary?.latest_sequence ?? 0, active: run.active, onEvents: live.onEvents, onNotice: (text, tone) => say(sanitize(text), tone), retryMaxMs: pollRetryMaxMs});
-	const {frame, now} = useClock(run.active);
-	const detail = useDetail(store, channelId, pane, row, live.detailTick);
+	const {state, dispatch, current} = useScreen(
+		() => initialScreen({channelId: channel.id, fields, size, total: summary.item_count, followUpCount: 0}),
+		{store, stateDir, startRun: run.start, cancelRun: run.cancel, quit, pollEvents: events.poll},
+	);
+	dispatchRef.dispatch = dispatch;
 
 	useEffect(() => {
-		setPaneScroll(0);
-	}, [pane, row?.id]);
+		dispatch({type: 'runState', active: run.active, exists: run.run !== null});
+	}, [dispatch, run.active, run.run !== null]); // eslint-disable-line react-hooks/exhaustive-deps
+	useEffect(() => {
+		dispatch({type: 'resize', columns: size.columns, rows: size.rows});
+	}, [dispatch, size.columns, size.rows]);
+	useEffect(() => {
+		// The header's follow-up count, read once the first frame is up.
+		void store.countOpenFollowUps(channel.id).then(count => dispatch({type: 'followUpCount', count}), () => undefined);
+	}, [dispatch, store, channel.id]);
+	// "Changed just now" markers fade.
+	useEffect(() => {
+		if (state.changed.size === 0) return;
+		const timer = setTimeout(() => dispatch({type: 'expire', at: Date.now()}), 1000);
+		return () => clearTimeout(timer);
+	}, [dispatch, state.changed]);
 
-	const quit = useQuit(run, say);
+	const {frame, now} = useClock(run.active);
+	useKeys((input, key) => {
+		dispatch({type: 'key', input, key});
+	}, () => scopeOf(current().overlay) === 'text');
 
-	const {clearNewItems} = live;
-	const relist = useCallback((query: ListQuery, note?: string) => {
-		if (page.relist(query)) {
-			clearNewItems();
-			if (note) say(note);
-		}
-	}, [page, say, clearNewItems]);
-
-	const startRun = useCallback((instruction: string, itemIds: string[]) => {
-		if (!instruction.trim()) {
-			say('The instruction is empty; nothing was started.', 'warn');
-			return;
-		}
-
-		// Marks stay: starting, finishing or cancelling a run never clears them; only the person does.
-		if (run.start(instruction, itemIds)) {
-			setPane('run');
-			setOverlay(NONE);
-			say(`Codex started on ${counted(itemIds.length, 'record')} · x cancels`);
-		}
-	}, [run, say]);
-
-	const pollEvents = events.poll;
-	const edit = useEdit({store, channelId, fields, row, nameOf, say, setOverlay, live, followUps, pollEvents, undo});
-	const queue = useQueueActions({store, channelId, fields, overlay, setOverlay, followUps, live, nameOf, say, pollEvents, undo});
-	const {history, openHistory, showHistory} = useRunHistory(stateDir, asyncStore, overlay, setOverlay);
-
-	const scope = scopeOf(overlay);
-	useKeyQueue((input, key) => {
-		routeKey({store, fields, overlay, setOverlay, say, page, pageRows: layout.listHeight - 1, pane, setPane, marks, setMarks, setPaneScroll, run, followUps, history, relist, quit, startRun, showHistory, edit, queue}, input, key);
-	}, () => scopeOf(overlay) === 'text');
-
-	const scopeText = describeQuery(page.query, fields);
-	const paneNode = paneFor({overlay, pane, fields, filter: page.query.filter, nameOfRow: id => nameOf(win.rows.find(candidate => candidate.id === id)?.preview, id), run: run.run, now, frame, detail, scroll: paneScroll, width: layout.paneWidth, height: layout.paneHeight});
+	const {overlay, pane, window: win} = state;
+	const layout = screenLayout(size, overlay, pane);
+	const columns = useMemo(() => chooseColumns(fields, layout.listWidth - LIST_GUTTER), [fields, layout.listWidth]);
+	const row = rowAt(win);
+	const queueField = state.queue.entry ? fields.find(field => field.key === state.queue.entry!.followUp.key) ?? null : null;
+	const changedIds = useMemo(() => new Set(state.changed.keys()), [state.changed]);
+	const detail = state.detail && row && state.detail.id === row.id ? state.detail : {item: null, error: null, flagged: new Set<string>()};
+	const scopeText = describeQuery(state.query, fields);
+	const paneNode = paneFor({overlay, pane, fields, filter: state.query.filter, nameOfRow: id => nameOf(fields, win.rows.find(candidate => candidate.id === id)?.preview, id), run: run.run, now, frame, detail, scroll: state.paneScroll, width: layout.paneWidth, height: layout.paneHeight});
 	let prompt;
 	if (overlay.kind === 'search') prompt = <TextField label="/ " state={overlay.text} placeholder="search the text fields · Enter · Esc"/>;
 	else if (overlay.kind === 'confirm') prompt = <Text bold color={theme.color('yellow')} wrap="truncate-end">{overlay.question}</Text>;
+	let empty = scopeText ? `Nothing matches ${scopeText}. Esc clears.` : 'This channel has no records yet.';
+	if (state.loading === 'list') empty = 'Loading…';
 
 	return (
 		<Box flexDirection="column" width={size.columns} height={size.rows - 1}>
 			<Header
 				width={size.columns}
 				channel={channel.name}
-				total={live.total}
-				position={row ? absoluteIndex(win, win.cursor) + 1 : 0}
+				total={state.total}
+				position={row ? absoluteIndex(win, win.cursor, state.total) + 1 : 0}
 				loaded={win.rows.length}
-				marked={marks.size}
+				marked={state.marks.size}
 				scope={scopeText || null}
-				followUps={followUps.count}
+				followUps={state.followUpCount}
 				run={runStatus(run.run, now, frame)}
-				newItems={live.newItems}
+				newItems={state.newItems}
 				live={events.live}
 			/>
 			<Box height={layout.bodyHeight} flexDirection="column">
 				<Body
 					overlay={overlay}
 					layout={layout}
-					queue={{entry: queue.queueEntry, total: followUps.queue.length, field: queue.queueField, nameKeys: [nameKey, titleKey].filter((key): key is string => key !== undefined)}}
-					history={{runs: history, open: openHistory}}
-					list={{rows: win.rows, columns, top: win.top, cursor: win.cursor, marks, changed: live.changedIds, empty: scopeText ? `Nothing matches ${scopeText}. Esc clears.` : 'This channel has no records yet.'}}
+					queue={{entry: state.queue.entry, total: state.queue.followUps.length, field: queueField, nameKeys: [nameKey, titleKey].filter((key): key is string => key !== undefined)}}
+					history={state.history}
+					list={{rows: win.rows, columns, top: win.top, cursor: win.cursor, marks: state.marks, changed: changedIds, empty}}
 					pane={paneNode}
 				/>
 			</Box>
-			<Footer width={size.columns} hints={hintsFor(scope)} message={message} prompt={prompt}/>
+			<Footer width={size.columns} hints={hintsFor(scopeOf(overlay))} message={state.message} prompt={prompt}/>
 		</Box>
 	);
 }

@@ -1,5 +1,5 @@
 import {render} from '#ink';
-import type {Store} from '../../store/index.js';
+import type {AsyncStore} from '../../store/api.js';
 import {stopActiveRuns} from '../codex/active.js';
 import {handleTerminationSignals, type TerminationSignal} from '../codex/group.js';
 import {App, type AppProps} from './app.js';
@@ -9,7 +9,7 @@ import {makeTheme} from './theme.js';
 
 export {restoreTerminal} from './terminal.js';
 
-export type StartOptions = {store: Store; dbPath: string; channelId?: string; env: NodeJS.ProcessEnv; run: AppProps['run']};
+export type StartOptions = {store: AsyncStore; dbPath: string; channelId?: string; env: NodeJS.ProcessEnv; run: AppProps['run']};
 
 /**
  * Renders the app on the terminal's alternate screen and resolves when the person quits, or with the

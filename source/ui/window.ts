@@ -1,11 +1,13 @@
 import type {ItemPreview} from '../../store/index.js';
 
 /**
- * The list's bounded window of pages (pure functions; use-page.ts drives it).
+ * The list's bounded window of pages (pure functions; the screen's reducer drives it).
  *
  * Pages come newest first, by `before_id`. The window keeps at most `maxPages` pages: paging on
  * drops pages at the far end, and paging back re-fetches them by the cursor each page was
  * fetched with (one string per page visited), so memory stays flat however far one scrolls.
+ * A window opened at the end of the listing (G: the oldest) pages by the store's cursors instead,
+ * each page keeping the cursors before and after it (`ends`).
  */
 
 export type Row = ItemPreview & {deleted?: boolean};
@@ -26,12 +28,45 @@ export type PageWindow = {
 	/** The page size the store was asked for: every page but the last is this full. */
 	pageSize: number;
 	maxPages: number;
+	/** Opened at the end: per page in the window, the store's cursors before and after it. */
+	ends: Array<{prev: string | null; next: string | null}> | null;
+	/** Opened at the end: how many rows of the listing lie after the window. */
+	after: number;
 };
 
-export type FetchedPage = {items: ItemPreview[]; next_before_id: string | null};
+export type FetchedPage = {items: ItemPreview[]; next_before_id: string | null; next_cursor?: string | null; prev_cursor?: string | null};
+
+/** How to fetch a page next to the window: by the store's cursor, or by before_id. */
+export type PageRequest = {cursor: string} | {beforeId: string | null};
 
 export function emptyWindow(pageSize: number, maxPages: number): PageWindow {
-	return {rows: [], sizes: [], firstPage: 0, cursors: [null], nextBefore: null, cursor: 0, top: 0, pageSize, maxPages};
+	return {rows: [], sizes: [], firstPage: 0, cursors: [null], nextBefore: null, cursor: 0, top: 0, pageSize, maxPages, ends: null, after: 0};
+}
+
+/** The last page of a listing (fetched with from: 'end'), the cursor on its last row. */
+export function endWindow(page: FetchedPage, pageSize: number, maxPages: number): PageWindow {
+	const rows = [...page.items];
+	return {...emptyWindow(pageSize, maxPages), rows, sizes: [rows.length], ends: [{prev: page.prev_cursor ?? null, next: page.next_cursor ?? null}], cursor: Math.max(0, rows.length - 1)};
+}
+
+/** The request for the page after the window, or null at the end. */
+export function requestAfter(w: PageWindow): PageRequest | null {
+	if (w.ends) {
+		const next = w.ends.at(-1)?.next ?? null;
+		return next === null ? null : {cursor: next};
+	}
+
+	return w.nextBefore === null ? null : {beforeId: w.nextBefore};
+}
+
+/** The request for the page before the window, or null at the start. */
+export function requestBefore(w: PageWindow): PageRequest | null {
+	if (w.ends) {
+		const previous = w.ends[0]?.prev ?? null;
+		return previous === null ? null : {cursor: previous};
+	}
+
+	return w.firstPage > 0 ? {beforeId: w.cursors[w.firstPage - 1] ?? null} : null;
 }
 
 /** The first page of a (re)listing. */
@@ -39,8 +74,8 @@ export function firstWindow(page: FetchedPage, pageSize: number, maxPages: numbe
 	return {...emptyWindow(pageSize, maxPages), rows: [...page.items], sizes: [page.items.length], nextBefore: page.next_before_id};
 }
 
-export const canLoadAfter = (w: PageWindow) => w.nextBefore !== null;
-export const canLoadBefore = (w: PageWindow) => w.firstPage > 0;
+export const canLoadAfter = (w: PageWindow) => requestAfter(w) !== null;
+export const canLoadBefore = (w: PageWindow) => requestBefore(w) !== null;
 
 /** Appends the page fetched with `w.nextBefore`, dropping the window's first page if full. */
 export function appendPage(w: PageWindow, page: FetchedPage): PageWindow {
@@ -49,35 +84,40 @@ export function appendPage(w: PageWindow, page: FetchedPage): PageWindow {
 	cursors[absolute] = w.nextBefore;
 	let rows = [...w.rows, ...page.items];
 	let sizes = [...w.sizes, page.items.length];
+	let ends = w.ends ? [...w.ends, {prev: page.prev_cursor ?? null, next: page.next_cursor ?? null}] : null;
 	let {firstPage, cursor, top} = w;
 	if (sizes.length > w.maxPages) {
 		const dropped = sizes[0]!;
 		rows = rows.slice(dropped);
 		sizes = sizes.slice(1);
+		ends = ends?.slice(1) ?? null;
 		firstPage++;
 		cursor = Math.max(0, cursor - dropped);
 		top = Math.max(0, top - dropped);
 	}
 
-	return {...w, rows, sizes, firstPage, cursors, cursor, top, nextBefore: page.next_before_id};
+	return {...w, rows, sizes, firstPage, cursors, cursor, top, nextBefore: page.next_before_id, ends, after: Math.max(0, w.after - page.items.length)};
 }
 
 /** Prepends the page before the window (fetched with `w.cursors[w.firstPage - 1]`), dropping the last page if full. */
 export function prependPage(w: PageWindow, page: FetchedPage): PageWindow {
 	let rows = [...page.items, ...w.rows];
 	let sizes = [page.items.length, ...w.sizes];
-	let {nextBefore} = w;
+	let ends = w.ends ? [{prev: page.prev_cursor ?? null, next: page.next_cursor ?? null}, ...w.ends] : null;
+	let {nextBefore, after} = w;
 	if (sizes.length > w.maxPages) {
 		const dropped = sizes.at(-1)!;
 		rows = rows.slice(0, rows.length - dropped);
 		sizes = sizes.slice(0, -1);
+		ends = ends?.slice(0, -1) ?? null;
+		after += dropped;
 		// The cursor of the dropped page is the last id now in the window.
 		nextBefore = rows.at(-1)?.id ?? null;
 	}
 
 	const added = page.items.length;
 	const last = Math.max(0, rows.length - 1);
-	return {...w, rows, sizes, firstPage: w.firstPage - 1, nextBefore, cursor: Math.min(last, w.cursor + added), top: Math.min(last, w.top + added)};
+	return {...w, rows, sizes, firstPage: w.ends ? 0 : w.firstPage - 1, nextBefore, ends, after, cursor: Math.min(last, w.cursor + added), top: Math.min(last, w.top + added)};
 }
 
 /** Moves the cursor (clamped to what is loaded) and keeps it inside a viewport of `height` rows. */
@@ -96,8 +136,8 @@ export function scrollTop(top: number, cursor: number, height: number, count: nu
 	return Math.max(0, next);
 }
 
-/** Absolute position of a window row in the whole listing (0-based). */
-export const absoluteIndex = (w: PageWindow, row: number) => w.firstPage * w.pageSize + row;
+/** Absolute position of a window row in the whole listing (0-based); a window opened at the end counts back from `total`. */
+export const absoluteIndex = (w: PageWindow, row: number, total = 0) => (w.ends ? Math.max(0, total - w.after - w.rows.length + row) : w.firstPage * w.pageSize + row);
 
 /** Replaces one row in place, by id; the window is returned unchanged if the row is not loaded. */
 export function patchRow(w: PageWindow, id: string, patch: (row: Row) => Row): PageWindow {

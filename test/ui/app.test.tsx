@@ -1,4 +1,5 @@
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
+import {openAsyncStore, type AsyncStore} from '../../store/api.js';
 import {openStore, StoreError, type Store} from '../../store/index.js';
 import {idOfTicket, makeDemoDb, makeEmptyDb, type DemoDb} from '../support/pty-fixtures.js';
 import {renderApp} from './helpers.js';
@@ -9,24 +10,24 @@ const ENTER = '\r';
 const ESC = '\u001b';
 
 let db: DemoDb;
-let store: Store;
+let store: AsyncStore;
 let other: Store;
 
-beforeEach(() => {
+beforeEach(async () => {
 	db = makeDemoDb(300);
-	store = openStore(db.dbPath);
+	store = await openAsyncStore(db.dbPath);
 	other = openStore(db.dbPath);
 });
 
-afterEach(() => {
-	store.close();
+afterEach(async () => {
+	await store.close();
 	other.close();
 	db.cleanup();
 });
 
 /** Index of a field in the edit chooser (every field but formulas, in schema order). */
 function fieldIndex(key: string): number {
-	return store.getChannel('bugs').fields.filter(field => field.type !== 'formula').findIndex(field => field.key === key);
+	return other.getChannel('bugs').fields.filter(field => field.type !== 'formula').findIndex(field => field.key === key);
 }
 
 const rowOf = (frame: string, ticket: string) => frame.split('\n').find(line => line.includes(ticket)) ?? '';
@@ -46,6 +47,23 @@ describe('the app, in process', () => {
 		await app.keys(PAGE_DOWN, PAGE_DOWN, PAGE_DOWN, PAGE_DOWN);
 		const frame = await app.waitFor(text => /row (\d+)/.exec(text) !== null && Number(/row (\d+)/.exec(text)![1]) > 50);
 		expect(frame).toMatch(/BUG-02[0-4]\d/);
+		app.unmount();
+	});
+
+	it('G goes to the real oldest record, paging back up works from there, and g to the newest', async () => {
+		const app = renderApp(store, {stateDir: db.stateDir});
+		await app.waitFor(frame => frame.includes('row 1 '));
+		// 300 records, 50 loaded: G reads the last page, not the end of what is loaded.
+		await app.keys('G');
+		let frame = await app.waitFor(text => text.includes('row 300 '));
+		expect(rowOf(frame, 'BUG-0001')).toContain('BUG-0001');
+		// Up a whole screen and more: pages before the last one come in by the store's cursor.
+		await app.keys(...Array.from({length: 6}, () => '\u001b[5~'));
+		frame = await app.waitFor(text => /row (\d+)/.exec(text) !== null && Number(/row (\d+)/.exec(text)![1]) < 250);
+		const at = Number(/row (\d+)/.exec(frame)![1]);
+		expect(frame).toContain(`BUG-${String(301 - at).padStart(4, '0')}`);
+		await app.keys('g');
+		frame = await app.waitFor(text => text.includes('row 1 ') && text.includes('BUG-0300'));
 		app.unmount();
 	});
 
@@ -200,7 +218,7 @@ describe('the app, in process', () => {
 describe('a database without a channel', () => {
 	it('says how to import one or start the demo', async () => {
 		const empty = makeEmptyDb();
-		const emptyStore = openStore(empty.dbPath);
+		const emptyStore = await openAsyncStore(empty.dbPath);
 		try {
 			const app = renderApp(emptyStore, {stateDir: empty.stateDir});
 			const frame = await app.waitFor(text => text.includes('no channel yet'));
@@ -208,7 +226,7 @@ describe('a database without a channel', () => {
 			expect(frame).toContain('sift demo');
 			app.unmount();
 		} finally {
-			emptyStore.close();
+			await emptyStore.close();
 			empty.cleanup();
 		}
 	});

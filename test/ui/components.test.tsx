@@ -10,6 +10,7 @@ import {Queue} from '../../source/ui/components/queue.js';
 import {RunPane} from '../../source/ui/components/run-pane.js';
 import {Detail} from '../../source/ui/components/detail.js';
 import {Help} from '../../source/ui/components/help.js';
+import {HELP_LINES, helpLayout} from '../../source/ui/layout.js';
 import {optionChoices} from '../../source/ui/edit.js';
 import {chooseColumns} from '../../source/ui/format.js';
 import {BINDINGS} from '../../source/ui/keys.js';
@@ -203,8 +204,30 @@ describe('Queue', () => {
 describe('Help', () => {
 	it('lists every binding of the key table', () => {
 		const frame = plain(show(<Help width={200} height={60}/>).lastFrame());
-		for (const binding of BINDINGS.filter(candidate => candidate.scope !== 'help')) {
+		for (const binding of BINDINGS) {
 			expect(frame).toContain(binding.description);
+		}
+	});
+
+	it('fits 80×24 in one column of whole lines, and scrolling shows every binding', () => {
+		// The body at 80×24: the header and the two footer lines take four rows.
+		const {maxScroll, room} = helpLayout(80, 20);
+		const seen = new Set<string>();
+		const scrolls = [...Array.from({length: Math.ceil(maxScroll / (room - 1))}, (_, index) => index * (room - 1)), maxScroll];
+		for (const scroll of scrolls) {
+			const frame = plain(show(<Help width={80} height={20} scroll={scroll}/>).lastFrame());
+			const lines = frame.split('\n');
+			expect(lines.length).toBeLessThanOrEqual(20);
+			for (const line of lines) {
+				expect(line.length).toBeLessThanOrEqual(80);
+				seen.add(line.trim());
+			}
+		}
+
+		const last = plain(show(<Help width={80} height={20} scroll={maxScroll}/>).lastFrame());
+		expect(last).toContain(`of ${HELP_LINES.length}, j/k scroll`);
+		for (const binding of BINDINGS) {
+			expect([...seen].some(line => line.endsWith(binding.description)), binding.description).toBe(true);
 		}
 	});
 });

@@ -1,17 +1,17 @@
 import {render} from 'ink-testing-library';
-import type {Store} from '../../store/index.js';
+import type {AsyncStore} from '../../store/api.js';
 import {App} from '../../source/ui/app.js';
 import {makeTheme} from '../../source/ui/theme.js';
 
 export const tick = (ms = 0) => new Promise(resolve => setTimeout(resolve, ms));
 
 /** Renders the whole app on a store, NO_COLOR so frames compare as plain text. */
-export function renderApp(store: Store, options: {dbPath?: string; stateDir?: string; codex?: string; env?: NodeJS.ProcessEnv} = {}) {
+export function renderApp(store: AsyncStore, options: {dbPath?: string; stateDir?: string; codex?: string; env?: NodeJS.ProcessEnv} = {}) {
 	const env = {...process.env, ...options.env};
 	const instance = render(
 		<App
 			store={store}
-			dbPath={options.dbPath ?? store.path}
+			dbPath={options.dbPath ?? store.location}
 			theme={makeTheme({NO_COLOR: '1'})}
 			run={{codex: options.codex, env, stateDir: options.stateDir, codexConfig: []}}
 		/>,

@@ -2,6 +2,7 @@ import {render} from 'ink-testing-library';
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
 import {App} from '../../source/ui/app.js';
 import {makeTheme} from '../../source/ui/theme.js';
+import {openAsyncStore, type AsyncStore} from '../../store/api.js';
 import {openStore, type Store} from '../../store/index.js';
 import {idOfTicket, makeDemoDb, type DemoDb} from '../support/pty-fixtures.js';
 import {tick} from './helpers.js';
@@ -12,17 +13,17 @@ import {tick} from './helpers.js';
 // table: events"); renamed back, polls succeed again.
 
 let db: DemoDb;
-let store: Store;
+let store: AsyncStore;
 let other: Store;
 
-beforeEach(() => {
+beforeEach(async () => {
 	db = makeDemoDb(40, {prefix: 'sift-live-'});
-	store = openStore(db.dbPath);
+	store = await openAsyncStore(db.dbPath);
 	other = openStore(db.dbPath);
 });
 
-afterEach(() => {
-	store.close();
+afterEach(async () => {
+	await store.close();
 	other.close();
 	db.cleanup();
 });

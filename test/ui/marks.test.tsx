@@ -1,6 +1,6 @@
 import path from 'node:path';
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
-import {openStore, type Store} from '../../store/index.js';
+import {openAsyncStore, type AsyncStore} from '../../store/api.js';
 import {makeDemoDb, type DemoDb} from '../support/pty-fixtures.js';
 import {repoRoot} from '../support/pty.js';
 import {renderApp} from './helpers.js';
@@ -10,15 +10,15 @@ const FAKE_CODEX = path.join(repoRoot(), 'test', 'support', 'fake-codex.mjs');
 const ENTER = '\r';
 
 let db: DemoDb;
-let store: Store;
+let store: AsyncStore;
 
-beforeEach(() => {
+beforeEach(async () => {
 	db = makeDemoDb(60, {prefix: 'sift-marks-'});
-	store = openStore(db.dbPath);
+	store = await openAsyncStore(db.dbPath);
 });
 
-afterEach(() => {
-	store.close();
+afterEach(async () => {
+	await store.close();
 	db.cleanup();
 });
 

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {ACTIVE_INTERVAL, IDLE_MIN, INITIAL_POLL, nextPoll, RETRY_MAX, RETRY_MIN, retryMaxFromEnv, type PollOutcome, type PollStep} from '../../source/ui/poll-schedule.js';
+import {ACTIVE_INTERVAL, IDLE_MIN, INITIAL_POLL, nextPoll, PUSHED_INTERVAL, RETRY_MAX, RETRY_MIN, retryMaxFromEnv, type PollOutcome, type PollStep} from '../../source/ui/poll-schedule.js';
 
 const EMPTY: PollOutcome = {kind: 'events', got: false, hasMore: false};
 const GOT: PollOutcome = {kind: 'events', got: true, hasMore: false};
@@ -7,11 +7,11 @@ const FAILED: PollOutcome = {kind: 'failed'};
 const MISSING: PollOutcome = {kind: 'missing'};
 
 /** Runs the scheduler over outcomes from the start, returning every step. */
-function run(outcomes: PollOutcome[], options: {active?: boolean; retryMax?: number} = {}): PollStep[] {
+function run(outcomes: PollOutcome[], options: {active?: boolean; retryMax?: number; pushed?: boolean} = {}): PollStep[] {
 	const steps: PollStep[] = [];
 	let state = INITIAL_POLL;
 	for (const outcome of outcomes) {
-		const step = nextPoll(state, outcome, {active: options.active ?? false, retryMax: options.retryMax});
+		const step = nextPoll(state, outcome, {active: options.active ?? false, retryMax: options.retryMax, pushed: options.pushed});
 		steps.push(step);
 		state = step.state;
 	}
@@ -20,6 +20,16 @@ function run(outcomes: PollOutcome[], options: {active?: boolean; retryMax?: num
 }
 
 describe('the event poll schedule', () => {
+	it('with push, polls only as a guard against a lost notification, at one steady interval', () => {
+		const steps = run([EMPTY, GOT, EMPTY, EMPTY, GOT], {pushed: true});
+		expect(steps.map(step => step.delay)).toEqual(Array.from({length: 5}, () => PUSHED_INTERVAL));
+		// More events waiting are read at once; a failure backs off as without push.
+		expect(run([{kind: 'events', got: true, hasMore: true}], {pushed: true})[0]!.delay).toBe(0);
+		expect(run([FAILED], {pushed: true})[0]!.delay).toBe(RETRY_MIN);
+		// A lost notification costs at most this long: under the 4 s idle cap of polling alone.
+		expect(PUSHED_INTERVAL).toBeLessThanOrEqual(2000);
+	});
+
 	it('retries a failed poll with a doubling wait, capped at 30 s', () => {
 		const steps = run(Array.from({length: 10}, () => FAILED));
 		expect(steps.map(step => step.delay)).toEqual([RETRY_MIN, 1000, 2000, 4000, 8000, 16_000, RETRY_MAX, RETRY_MAX, RETRY_MAX, RETRY_MAX]);

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest';
-import {nextDelay, ACTIVE_INTERVAL, IDLE_MAX, IDLE_MIN} from '../../source/ui/hooks/use-events.js';
-import {absoluteIndex, appendPage, firstWindow, moveCursor, patchRow, prependPage, type FetchedPage} from '../../source/ui/window.js';
+import {nextDelay, ACTIVE_INTERVAL, IDLE_MAX, IDLE_MIN} from '../../source/ui/poll-schedule.js';
+import {absoluteIndex, appendPage, endWindow, firstWindow, moveCursor, patchRow, prependPage, requestAfter, requestBefore, type FetchedPage} from '../../source/ui/window.js';
 
 /** Pages of a fake listing of `total` items, newest first, ids it_<n>. */
 function pageOf(total: number, before: string | null, size: number): FetchedPage {
@@ -63,5 +63,22 @@ describe('event polling intervals', () => {
 		expect(nextDelay(idle, true, false, false)).toEqual({delay: IDLE_MIN, idle: IDLE_MIN});
 		expect(nextDelay(idle, false, false, true).delay).toBe(ACTIVE_INTERVAL);
 		expect(nextDelay(idle, true, true, false).delay).toBe(0);
+	});
+
+	it('opened at the end, pages back by the store cursors and counts positions from the total', () => {
+		const cursorPage = (from: number, count: number, previous: boolean): FetchedPage => ({...pageOf(from + 1, null, count), next_before_id: null, prev_cursor: previous ? `before-${from}` : null, next_cursor: `after-${from - count + 1}`});
+		let w = endWindow({...cursorPage(30, 30, true), next_cursor: null}, 50, 2);
+		expect(w.cursor).toBe(29);
+		expect(absoluteIndex(w, w.cursor, 1000)).toBe(999);
+		expect(requestAfter(w)).toBeNull();
+		expect(requestBefore(w)).toEqual({cursor: 'before-30'});
+		w = prependPage(w, cursorPage(80, 50, true));
+		w = prependPage(w, cursorPage(130, 50, true));
+		// Two pages at most: the oldest page is dropped and is now after the window.
+		expect(w.sizes).toEqual([50, 50]);
+		expect(w.after).toBe(30);
+		expect(absoluteIndex(w, w.rows.length - 1, 1000)).toBe(969);
+		expect(requestBefore(w)).toEqual({cursor: 'before-130'});
+		expect(requestAfter(w)).toEqual({cursor: 'after-31'});
 	});
 });

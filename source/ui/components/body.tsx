@@ -2,10 +2,9 @@ import {Box} from '#ink';
 import type {ReactNode} from 'react';
 import type {Field} from '../../../store/index.js';
 import type {Step} from '../../codex/steps.js';
-import type {QueueEntry} from '../hooks/use-followups.js';
 import type {RunSummary} from '../history.js';
 import type {Layout} from '../layout.js';
-import type {Overlay} from '../state.js';
+import type {Overlay, QueueEntry} from '../state.js';
 import {Help} from './help.js';
 import {History} from './history.js';
 import {List, type ListProps} from './list.js';
@@ -24,7 +23,7 @@ export type BodyProps = {
 /** The body between header and footer: a full-screen overlay (help, queue, history), or the list with its pane. */
 export function Body({overlay, layout, queue, history, list, pane}: BodyProps) {
 	const {columns, bodyHeight} = layout;
-	if (overlay.kind === 'help') return <Help width={columns} height={bodyHeight}/>;
+	if (overlay.kind === 'help') return <Help width={columns} height={bodyHeight} scroll={overlay.scroll}/>;
 	if (overlay.kind === 'queue') {
 		return (
 			<Queue

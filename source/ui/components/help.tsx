@@ -1,26 +1,17 @@
 import {Box, Text} from '#ink';
-import {BINDINGS, SCOPE_TITLES, type Scope} from '../keys.js';
-import {fit} from '../width.js';
+import {HELP_LINES, helpLayout} from '../layout.js';
 
-const ORDER: Scope[] = ['list', 'picker', 'text', 'queue', 'history', 'confirm'];
-
-/** Every key, straight from the key table, in columns when the screen is wide enough. */
-export function Help({width, height}: {width: number; height: number}) {
-	const lines: Array<{key: string; text: string; bold?: boolean}> = [];
-	for (const scope of ORDER) {
-		lines.push({key: `${scope}-title`, text: SCOPE_TITLES[scope], bold: true});
-		for (const binding of BINDINGS.filter(candidate => candidate.scope === scope)) {
-			lines.push({key: `${scope}-${binding.action}`, text: `  ${fit(binding.label, 7)} ${binding.description}`});
-		}
-	}
-
-	const room = Math.max(1, height - 1);
-	const columnCount = Math.min(3, Math.max(1, Math.ceil(lines.length / room)));
+/** The help: in columns when the screen is wide enough, scrolled by `scroll` lines when it does not fit. */
+export function Help({width, height, scroll = 0}: {width: number; height: number; scroll?: number}) {
+	const {columns: columnCount, room, maxScroll} = helpLayout(width, height);
+	const from = Math.min(Math.max(0, scroll), maxScroll);
+	const shown = HELP_LINES.slice(from, from + columnCount * room);
 	const columnWidth = Math.floor(width / columnCount);
-	const columns = Array.from({length: columnCount}, (_, index) => lines.slice(index * room, (index + 1) * room));
+	const columns = Array.from({length: columnCount}, (_, index) => shown.slice(index * room, (index + 1) * room));
+	const where = maxScroll > 0 ? ` · lines ${from + 1}–${from + shown.length} of ${HELP_LINES.length}, j/k scroll` : '';
 	return (
 		<Box flexDirection="column" width={width} height={height}>
-			<Text bold>Keys — Esc or ? closes</Text>
+			<Text bold wrap="truncate-end">{`Keys — Esc or ? closes${where}`}</Text>
 			<Box flexDirection="row">
 				{columns.map((column, index) => (
 					<Box key={index} flexDirection="column" width={columnWidth}>

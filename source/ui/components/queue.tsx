@@ -1,7 +1,9 @@
 import {Box, Text} from '#ink';
 import type {Field} from '../../../store/index.js';
-import type {QueueEntry} from '../hooks/use-followups.js';
+import {queueOptions} from '../edit.js';
+import type {QueueEntry} from '../state.js';
 import {formatValue} from '../../text/format.js';
+import {allowedText} from '../../text/refusal.js';
 import {sanitize, sanitizeValue} from '../../text/sanitize.js';
 import type {TextState} from '../text-input.js';
 import {useTheme} from '../theme.js';
@@ -22,12 +24,6 @@ export type QueueProps = {
 	height: number;
 };
 
-/** The choices a follow-up offers: the allowed options with labels (from the refusal, else the schema). */
-export function queueOptions(entry: QueueEntry, field: Field | null): Array<{value: string; label: string; color?: string}> {
-	const allowed = entry.followUp.allowed ?? field?.config.options ?? [];
-	return allowed.map(option => ({value: option.value, label: option.label, color: field?.config.options?.find(candidate => candidate.value === option.value)?.color}));
-}
-
 /** One open follow-up: the record, the field, what Codex tried, why it was refused, what is allowed. */
 export function Queue(props: QueueProps) {
 	const theme = useTheme();
@@ -46,7 +42,7 @@ export function Queue(props: QueueProps) {
 	const name = item ? props.nameKeys.map(key => item.values[key]).filter(value => typeof value === 'string').map(value => sanitizeValue(value)).join(' · ') : '';
 	const current = item && field ? formatValue(field, item.values[followUp.key]).map(segment => segment.text).join('') : '';
 	const options = queueOptions(entry, field);
-	const range = followUp.min !== undefined || followUp.max !== undefined ? `${followUp.min ?? '…'} to ${followUp.max ?? '…'}` : null;
+	const range = allowedText({min: followUp.min, max: followUp.max});
 	const optionRoom = Math.max(1, props.height - 9);
 	const start = Math.min(Math.max(0, props.optionCursor - optionRoom + 1), Math.max(0, options.length - optionRoom));
 	return (
@@ -67,7 +63,7 @@ export function Queue(props: QueueProps) {
 				<Text dimColor>Why: </Text>
 				<Text>{sanitize(followUp.message)}</Text>
 			</Text>
-			{range ? <Text wrap="truncate-end"><Text dimColor>Allowed: </Text>{range}</Text> : null}
+			{range ? <Text wrap="truncate-end"><Text dimColor>Allowed: </Text>{sanitize(range)}</Text> : null}
 			{options.length > 0 ? <Text dimColor>Allowed values:</Text> : null}
 			{options.slice(start, start + optionRoom).map((option, index) => {
 				const selected = start + index === props.optionCursor && !props.typing;

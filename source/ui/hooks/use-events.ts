@@ -1,16 +1,15 @@
 import {useEffect, useRef, useState} from 'react';
-import type {Store, StoreEvent} from '../../../store/index.js';
-import {ACTIVE_INTERVAL, INITIAL_POLL, nextPoll, type PollNotice, type PollOutcome, type PollPhase, type PollState} from '../poll-schedule.js';
+import type {AsyncStore} from '../../../store/api.js';
+import type {StoreEvent} from '../../../store/index.js';
+import {ACTIVE_INTERVAL, INITIAL_POLL, nextPoll, PUSHED_INTERVAL, type PollNotice, type PollOutcome, type PollPhase, type PollState} from '../poll-schedule.js';
 import type {Tone} from '../state.js';
 
-export {ACTIVE_INTERVAL, IDLE_MAX, IDLE_MIN, nextDelay} from '../poll-schedule.js';
-
 export type EventsOptions = {
-	store: Store;
+	store: AsyncStore;
 	channelId: string;
 	/** The sequence already reflected on screen. */
 	after: number;
-	/** A run is active: poll sub-second. */
+	/** A run is active: poll sub-second (without push). */
 	active: boolean;
 	onEvents: (events: StoreEvent[]) => void;
 	/** Told once per change: live updates paused, the channel gone, live updates resumed. */
@@ -29,8 +28,9 @@ function noticeText(notice: Exclude<PollNotice, null>, channelId: string, error:
 
 /**
  * Follows the channel's event log after a cursor of our own; the store keeps no reader state.
- * A failed poll is retried with a doubling wait; a channel that is gone is looked for again at
- * the same pace, and polled as soon as it is listed.
+ * On PostgreSQL a notification reads at once, and a slow poll covers a lost one; on SQLite the
+ * poll adapts (poll-schedule.ts). A failed poll is retried with a doubling wait; a channel that is
+ * gone is looked for again at the same pace, and polled as soon as it is listed. One read at a time.
  */
 export function useEvents(options: EventsOptions) {
 	const {store, channelId} = options;
@@ -45,34 +45,37 @@ export function useEvents(options: EventsOptions) {
 		let timer: NodeJS.Timeout | undefined;
 		let state: PollState = INITIAL_POLL;
 		let lastError = '';
+		let reading = false;
+		let again = false;
+		let pushed = false;
 		const schedule = (delay: number) => {
 			clearTimeout(timer);
-			timer = setTimeout(tick, delay);
+			timer = setTimeout(() => void tick(), delay);
 		};
 
 		/** Whether the channel is listed; null when the channels cannot be read either. */
-		const listed = (): boolean | null => {
+		const listed = async (): Promise<boolean | null> => {
 			try {
-				return store.listChannelNames().some(channel => channel.id === channelId);
+				return (await store.listChannelNames()).some(channel => channel.id === channelId);
 			} catch (error) {
 				lastError = (error as Error).message;
 				return null;
 			}
 		};
 
-		const poll = (): PollOutcome => {
+		const poll = async (): Promise<PollOutcome> => {
 			let page;
 			try {
-				page = store.pollEvents(channelId, {afterSequence: cursor.current, limit: 100});
+				page = await store.pollEvents(channelId, {afterSequence: cursor.current, limit: 100});
 			} catch (error) {
 				// Whatever the error (not_found, not_granted, an unreadable file), the channel list tells
 				// a channel that is gone from a store that cannot be read right now.
 				lastError = (error as Error).message;
-				return listed() === false ? {kind: 'missing'} : {kind: 'failed'};
+				return (await listed()) === false ? {kind: 'missing'} : {kind: 'failed'};
 			}
 
 			const got = page.events.length > 0;
-			if (got) {
+			if (got && !done) {
 				cursor.current = page.next_after_sequence;
 				latest.current.onEvents(page.events);
 			}
@@ -80,17 +83,26 @@ export function useEvents(options: EventsOptions) {
 			return {kind: 'events', got, hasMore: page.has_more};
 		};
 
-		function tick() {
+		async function tick() {
 			if (done) return;
-			let outcome: PollOutcome;
-			if (state.phase === 'gone') {
-				const found = listed();
-				outcome = found ? poll() : (found === false ? {kind: 'missing'} : {kind: 'failed'});
-			} else {
-				outcome = poll();
+			if (reading) {
+				again = true;
+				return;
 			}
 
-			const step = nextPoll(state, outcome, {active: latest.current.active, retryMax: latest.current.retryMaxMs});
+			reading = true;
+			clearTimeout(timer);
+			let outcome: PollOutcome;
+			if (state.phase === 'gone') {
+				const found = await listed();
+				outcome = found ? await poll() : (found === false ? {kind: 'missing'} : {kind: 'failed'});
+			} else {
+				outcome = await poll();
+			}
+
+			reading = false;
+			if (done) return;
+			const step = nextPoll(state, outcome, {active: latest.current.active, retryMax: latest.current.retryMaxMs, pushed});
 			if (step.state.phase !== state.phase) setPhase(step.state.phase);
 			state = step.state;
 			if (step.notice) {
@@ -98,19 +110,41 @@ export function useEvents(options: EventsOptions) {
 				latest.current.onNotice(text, tone);
 			}
 
-			schedule(step.delay);
+			// A wake-up that came during the read reads again at once: its events may be past what we got.
+			schedule(again ? 0 : step.delay);
+			again = false;
 		}
 
 		wake.current = () => {
 			if (done) return;
 			if (state.phase === 'live') state = {...state, idle: INITIAL_POLL.idle};
-			schedule(0);
+			if (reading) again = true;
+			else schedule(0);
 		};
 
-		schedule(latest.current.active ? ACTIVE_INTERVAL : INITIAL_POLL.idle);
+		let unlisten: (() => Promise<void>) | undefined;
+		if (store.listen) {
+			// The notification carries the new sequence; the cursor read is what counts.
+			store.listen(channelId, sequence => {
+				if (sequence > cursor.current) wake.current();
+			}).then(stop => {
+				if (done) void stop().catch(() => undefined);
+				else {
+					unlisten = stop;
+					pushed = true;
+					// Writes between the first page and the LISTEN are read now.
+					wake.current();
+				}
+			}, () => {
+				// No push (the listener could not connect): polling alone keeps the screen live.
+			});
+		}
+
+		schedule(latest.current.active ? ACTIVE_INTERVAL : (store.listen ? PUSHED_INTERVAL : INITIAL_POLL.idle));
 		return () => {
 			done = true;
 			clearTimeout(timer);
+			void unlisten?.().catch(() => undefined);
 		};
 	}, [store, channelId]);
 

@@ -1,6 +1,6 @@
 import {useInput, type Key} from '#ink';
 import {appendFileSync} from 'node:fs';
-import {useEffect, useRef, useState} from 'react';
+import {useRef} from 'react';
 
 /** SIFT_DEBUG_KEYS=FILE logs every key as routed (for chasing input bugs in a real terminal). */
 const debugFile = process.env.SIFT_DEBUG_KEYS;
@@ -37,77 +37,46 @@ function single(character: string): [string, Key] {
 	}
 }
 
-const toPending = ([input, key]: [string, Key]): Pending => ({input, key});
-
 /**
- * Feeds keys to `route` one per render, so every key sees the state the previous one left.
- * Ink hands over several keys in one tick when they arrive together (a fast typist, a held key,
- * a test), and text typed in one chunk ("jj") as one input: handled with one render's closures,
- * all but the last would act on stale state. Printable chunks are split into single keys unless
- * `wantsText()` says the focused input takes text (then the chunk is typed at once, as a paste).
+ * Hands keys to `onKey` one at a time, in order. Ink passes text that arrives in one chunk ("jj",
+ * a fast typist, a test) as one input: a printable chunk is split into single keys unless
+ * `wantsText()` says the focused input takes text (then it is typed at once, as a paste, up to the
+ * first control key, which then acts). `onKey` updates the screen's state at once (the reducer's
+ * state lives in a ref), so each key sees what the one before it left, without waiting for a render.
  */
-export function useKeyQueue(route: (input: string, key: Key) => void, wantsText: () => boolean) {
-	const queue = useRef<Pending[]>([]);
-	const busy = useRef(false);
-	const routeRef = useRef(route);
-	routeRef.current = route;
+export function useKeys(onKey: (input: string, key: Key) => void, wantsText: () => boolean) {
+	const onKeyRef = useRef(onKey);
+	onKeyRef.current = onKey;
 	const wantsTextRef = useRef(wantsText);
 	wantsTextRef.current = wantsText;
-	const [, kick] = useState(0);
-	// Keys handled so far, and how many of them this render's state already reflects: a key may
-	// go only once a render that saw every earlier key has committed (an effect of an older
-	// render, flushed late, must not let it through).
-	const handled = useRef(0);
-	const seenByThisRender = handled.current;
 
-	const handleOne = () => {
-		const next = queue.current.shift();
-		if (!next) return false;
-		handled.current++;
-		const {input, key} = next.input.length === 1 && next.key === PLAIN ? toPending(single(next.input)) : next;
-		debug(wantsTextRef.current() ? 'text' : 'key', input);
-		const printable = input.length > 1 && !key.ctrl && !key.meta && !key.escape && !input.includes('\u001b');
-		// eslint-disable-next-line no-control-regex
-		const control = /[\u0000-\u001f\u007f]/;
-		if (printable && wantsTextRef.current() && control.test(input)) {
-			// Typed ahead: the text up to a control key (Enter, Ctrl+U, Backspace…) goes in as typed,
-			// then that key acts, then the rest waits its turn.
-			const at = input.search(control);
-			if (at > 0) {
-				queue.current.unshift({input: input.slice(at), key: PLAIN});
-				routeRef.current(input.slice(0, at), PLAIN);
+	useInput((chunk, chunkKey) => {
+		debug('in', chunk);
+		const pending: Pending[] = [{input: chunk, key: chunkKey}];
+		while (pending.length > 0) {
+			const next = pending.shift()!;
+			const [input, key] = next.input.length === 1 && next.key === PLAIN ? single(next.input) : [next.input, next.key] as const;
+			const text = wantsTextRef.current();
+			debug(text ? 'text' : 'key', input);
+			const printable = input.length > 1 && !key.ctrl && !key.meta && !key.escape && !input.includes('\u001b');
+			// eslint-disable-next-line no-control-regex
+			const control = /[\u0000-\u001f\u007f]/;
+			if (printable && text && control.test(input)) {
+				const at = input.search(control);
+				if (at > 0) {
+					pending.unshift({input: input.slice(at), key: PLAIN});
+					onKeyRef.current(input.slice(0, at), PLAIN);
+				} else {
+					if (input.length > 1) pending.unshift({input: input.slice(1), key: PLAIN});
+					onKeyRef.current(...single(input[0]!));
+				}
+			} else if (printable && !text) {
+				const [first, ...rest] = Array.from(input);
+				if (rest.length > 0) pending.unshift({input: rest.join(''), key: PLAIN});
+				onKeyRef.current(...single(first!));
 			} else {
-				if (input.length > 1) queue.current.unshift({input: input.slice(1), key: PLAIN});
-				routeRef.current(...single(input[0]!));
+				onKeyRef.current(input, key);
 			}
-		} else if (printable && !wantsTextRef.current()) {
-			const [first, ...rest] = Array.from(input);
-			if (rest.length > 0) queue.current.unshift({input: rest.join(''), key: PLAIN});
-			routeRef.current(...single(first!));
-		} else {
-			routeRef.current(input, key);
 		}
-
-		return true;
-	};
-
-	// After every render: the previous key's state is in place, so the next one may go.
-	useEffect(() => {
-		if (seenByThisRender !== handled.current) return;
-		busy.current = false;
-		if (queue.current.length > 0) {
-			busy.current = handleOne();
-			kick(value => value + 1);
-		}
-	});
-
-	useInput((input, key) => {
-		debug('in', input);
-		queue.current.push({input, key});
-		if (!busy.current) {
-			busy.current = handleOne();
-		}
-
-		kick(value => value + 1);
 	});
 }

@@ -1,0 +1,61 @@
+// Edit outcomes, shared by every path that writes a field from the screen (the edit picker, the
+// follow-up queue, undo; bulk edits later): the store call against the version the person saw, its
+// outcome in one shape, the undo stack and its cap.
+
+import {StoreError, type Changes, type EditResult, type FieldProblem, type Item} from '../../store/index.js';
+import type {AsyncStore} from '../../store/api.js';
+
+export type EditOutcome =
+	| {kind: 'ok'; result: EditResult}
+	| {kind: 'refused'; problem: FieldProblem}
+	/** The record changed since the version the edit expected; `item` is it now (null if unreadable). */
+	| {kind: 'conflict'; changes: Changes; item: Item | null}
+	| {kind: 'error'; message: string};
+
+/** One edit of this session that `u` can take back. */
+export type UndoEntry = {itemId: string; name: string; key: string; before: unknown; after: unknown; version: number};
+
+/** How many edits `u` can take back, whichever path made them. */
+export const UNDO_LIMIT = 100;
+
+/** The undo stack with one more entry, the oldest dropped past the cap. */
+export function pushUndo(stack: readonly UndoEntry[], entry: UndoEntry): UndoEntry[] {
+	const next = [...stack, entry];
+	return next.length > UNDO_LIMIT ? next.slice(next.length - UNDO_LIMIT) : next;
+}
+
+/** One human edit of one field, validated by the store against the version the person saw. */
+export async function editField(store: AsyncStore, channelId: string, itemId: string, key: string, value: unknown, expectedVersion: number): Promise<EditOutcome> {
+	try {
+		const result = await store.editItem({channelId, itemId, values: {[key]: value}, actor: {kind: 'human'}, expectedVersion});
+		return {kind: 'ok', result};
+	} catch (error) {
+		if (!(error instanceof StoreError)) return {kind: 'error', message: (error as Error).message};
+		const {body} = error;
+		if (body.error === 'validation_failed') {
+			return {kind: 'refused', problem: body.fields.find(problem => problem.key === key) ?? body.fields[0]!};
+		}
+
+		if (body.error === 'version_conflict') {
+			const item = await store.readItem(channelId, itemId).catch(() => null);
+			return {kind: 'conflict', changes: body.changed_since, item};
+		}
+
+		return {kind: 'error', message: body.message};
+	}
+}
+
+/** Undo: `ok`, or why not; `lost` names the change of someone else that came in between. */
+export type UndoOutcome = EditOutcome | {kind: 'lost'; change: Changes};
+
+/**
+ * Takes one edit back: the old value, expecting the version the edit left. If only other fields
+ * changed since, ours did not, so the undo goes on top of the current version (once).
+ */
+export async function undoEdit(store: AsyncStore, channelId: string, entry: UndoEntry): Promise<UndoOutcome> {
+	const outcome = await editField(store, channelId, entry.itemId, entry.key, entry.before, entry.version);
+	if (outcome.kind !== 'conflict') return outcome;
+	if (Object.hasOwn(outcome.changes, entry.key)) return {kind: 'lost', change: {[entry.key]: outcome.changes[entry.key]!}};
+	if (!outcome.item) return outcome;
+	return editField(store, channelId, entry.itemId, entry.key, entry.before, outcome.item.version);
+}

@@ -1,0 +1,155 @@
+import {useCallback, useEffect, useRef, useState} from 'react';
+import type {AsyncStore} from '../../../store/api.js';
+import type {PageQuery} from '../../../store/pages.js';
+import {editField, undoEdit} from '../edit-outcome.js';
+import {reduce} from '../reducer.js';
+import type {Effect, ScreenEvent, ScreenState, Transition} from '../state.js';
+
+export type Dispatch = (event: ScreenEvent) => void;
+
+/** What effects need beyond the store: the run, quitting, and reading events now. */
+export type EffectHandlers = {
+	store: AsyncStore;
+	stateDir: string;
+	startRun: (instruction: string, itemIds: string[]) => boolean;
+	cancelRun: () => void;
+	quit: () => void;
+	pollEvents: () => void;
+};
+
+const QUEUE_LIMIT = 500;
+
+const failed = (error: unknown): ScreenEvent => ({type: 'effectFailed', message: (error as Error).message});
+
+/**
+ * Performs one effect: the store read or write (never awaited by the key that asked: input is
+ * never blocked), then its result as an event. Every message is escaped by the reducer.
+ */
+export function performEffect(effect: Effect, state: ScreenState, on: EffectHandlers, dispatch: Dispatch): void {
+	const {store} = on;
+	const {channelId} = state;
+	const later = (work: () => Promise<ScreenEvent | undefined>) => {
+		void work().then(event => {
+			if (event) dispatch(event);
+		}, (error: unknown) => {
+			dispatch(failed(error));
+		});
+	};
+
+	switch (effect.kind) {
+		case 'list':
+		case 'loadPage': {
+			const {generation, query} = effect;
+			let where: PageQuery = {beforeId: null};
+			if (effect.kind === 'loadPage') where = 'cursor' in effect.request ? {cursor: effect.request.cursor} : {beforeId: effect.request.beforeId};
+			else if (effect.from) where = {from: effect.from};
+			later(async () => {
+				try {
+					const page = await store.listPage(channelId, {...where, limit: state.window.pageSize, filter: query.filter, search: query.search || undefined});
+					return effect.kind === 'list' ? {type: 'listed', generation, query, page, note: effect.note, from: effect.from} : {type: 'pageLoaded', generation, direction: effect.direction, page};
+				} catch (error) {
+					return {type: 'loadFailed', generation, message: (error as Error).message};
+				}
+			});
+			break;
+		}
+
+		case 'readForEdit': { later(async () => ({type: 'editOpened', item: await store.readItem(channelId, effect.itemId)})); break; }
+		case 'edit': {
+			const {request} = effect;
+			later(async () => ({type: 'edited', request, outcome: await editField(store, channelId, request.itemId, request.key, request.value, request.version)}));
+			break;
+		}
+
+		case 'undo': { later(async () => ({type: 'undone', entry: effect.entry, outcome: await undoEdit(store, channelId, effect.entry)})); break; }
+		case 'readRows': {
+			for (const id of effect.ids) later(async () => ({type: 'rowRead', id, item: await store.readItem(channelId, id).catch(() => null)}));
+			break;
+		}
+
+		case 'readDetail': {
+			later(async () => {
+				try {
+					const [item, open] = await Promise.all([store.readItem(channelId, effect.id), store.listFollowUps({itemId: effect.id, status: 'open'})]);
+					return {type: 'detailLoaded', for: effect.for, detail: {id: effect.id, item, error: null, flagged: new Set(open.map(followUp => followUp.key))}};
+				} catch (error) {
+					return {type: 'detailLoaded', for: effect.for, detail: {id: effect.id, item: null, error: (error as Error).message, flagged: new Set()}};
+				}
+			});
+			break;
+		}
+
+		case 'countFollowUps': { later(async () => ({type: 'followUpCount', count: await store.countOpenFollowUps(channelId).catch(() => state.followUpCount)})); break; }
+		case 'loadQueue': { later(async () => ({type: 'queueLoaded', followUps: await store.listFollowUps({channelId, status: 'open', limit: QUEUE_LIMIT}), note: effect.note})); break; }
+		case 'readQueueEntry': {
+			later(async () => ({type: 'queueEntry', entry: {followUp: effect.followUp, item: await store.readItem(channelId, effect.followUp.item_id).catch(() => null)}}));
+			break;
+		}
+
+		case 'dismissFollowUp': {
+			later(async () => {
+				try {
+					await store.dismissFollowUp(effect.id);
+				} catch (error) {
+					return {type: 'followUpDismissed', ok: false, message: (error as Error).message};
+				}
+
+				return {type: 'followUpDismissed', ok: true, left: await store.listFollowUps({channelId, status: 'open', limit: QUEUE_LIMIT})};
+			});
+			break;
+		}
+
+		case 'loadHistory': {
+			later(async () => {
+				const {loadRunHistory} = await import('../history.js');
+				return {type: 'historyLoaded', runs: await loadRunHistory(on.stateDir, store)};
+			});
+			break;
+		}
+
+		case 'loadSteps': {
+			later(async () => {
+				const {runSteps} = await import('../history.js');
+				return {type: 'stepsLoaded', run: effect.run, steps: runSteps(effect.run)};
+			});
+			break;
+		}
+
+		case 'startRun': {
+			if (on.startRun(effect.instruction, effect.itemIds)) dispatch({type: 'runStarted', count: effect.itemIds.length});
+			break;
+		}
+
+		case 'cancelRun': { on.cancelRun(); break; }
+		case 'quit': { on.quit(); break; }
+		case 'pollEvents': { on.pollEvents(); break; }
+	}
+}
+
+/**
+ * The screen's state machine wired to React: the state lives in a ref (so keys handled in one
+ * tick each see the previous one's result) and is rendered from a copy; effects run as they come.
+ */
+export function useScreen(start: () => Transition, handlers: EffectHandlers) {
+	const [initial] = useState(start);
+	const ref = useRef<ScreenState>(initial.state);
+	const [state, setState] = useState<ScreenState>(initial.state);
+	const handlersRef = useRef(handlers);
+	handlersRef.current = handlers;
+
+	const dispatch: Dispatch = useCallback(event => {
+		const {state: next, effects} = reduce(ref.current, event);
+		if (next !== ref.current) {
+			ref.current = next;
+			setState(next);
+		}
+
+		for (const effect of effects) performEffect(effect, next, handlersRef.current, dispatch);
+	}, []);
+
+	useEffect(() => {
+		for (const effect of initial.effects) performEffect(effect, initial.state, handlersRef.current, dispatch);
+	}, [initial, dispatch]);
+
+	return {state, dispatch, current: () => ref.current};
+}

@@ -1,0 +1,98 @@
+import type {Key} from '#ink';
+import {actionFor, keyName, type ActionOf, type Scope} from '../keys.js';
+import type {Overlay, ScreenEvent} from '../state.js';
+
+/**
+ * What each bound key means, per scope: `(scope, key) -> events`. Typed over the key table, so an
+ * action bound in keys.ts without an entry here (or an entry for an unbound one) fails to compile.
+ * The reducer (reducer.ts) decides what the event does in the state it finds.
+ */
+export const HANDLERS = {
+	list: {
+		down: {type: 'move', rows: 1},
+		up: {type: 'move', rows: -1},
+		pageDown: {type: 'page', pages: 1},
+		pageUp: {type: 'page', pages: -1},
+		top: {type: 'top'},
+		bottom: {type: 'bottom'},
+		open: {type: 'openDetail'},
+		back: {type: 'back'},
+		search: {type: 'openSearch'},
+		filter: {type: 'openFilter'},
+		mark: {type: 'mark'},
+		markAll: {type: 'markAll'},
+		edit: {type: 'openEdit'},
+		undo: {type: 'undo'},
+		run: {type: 'askRun'},
+		cancelRun: {type: 'askCancelRun'},
+		followUps: {type: 'openQueue'},
+		history: {type: 'openHistory'},
+		togglePane: {type: 'togglePane'},
+		scrollPaneDown: {type: 'scrollPane', lines: 5},
+		scrollPaneUp: {type: 'scrollPane', lines: -5},
+		reload: {type: 'reload'},
+		help: {type: 'openHelp'},
+		quit: {type: 'quit'},
+	},
+	picker: {
+		down: {type: 'cursor', delta: 1},
+		up: {type: 'cursor', delta: -1},
+		toggle: {type: 'toggle'},
+		choose: {type: 'choose'},
+		cancel: {type: 'cancel'},
+	},
+	text: {
+		submit: {type: 'submit'},
+		cancel: {type: 'cancel'},
+	},
+	queue: {
+		down: {type: 'cursor', delta: 1},
+		up: {type: 'cursor', delta: -1},
+		choose: {type: 'choose'},
+		type: {type: 'queueType'},
+		dismiss: {type: 'queueDismiss'},
+		skip: {type: 'queueStep', delta: 1},
+		back: {type: 'queueStep', delta: -1},
+		cancel: {type: 'cancel'},
+	},
+	history: {
+		down: {type: 'cursor', delta: 1},
+		up: {type: 'cursor', delta: -1},
+		open: {type: 'choose'},
+		cancel: {type: 'cancel'},
+	},
+	help: {
+		down: {type: 'cursor', delta: 1},
+		up: {type: 'cursor', delta: -1},
+		pageDown: {type: 'page', pages: 1},
+		pageUp: {type: 'page', pages: -1},
+		cancel: {type: 'cancel'},
+	},
+	confirm: {
+		yes: {type: 'answer', yes: true},
+		no: {type: 'answer', yes: false},
+	},
+} as const satisfies {[S in Scope]: {[A in ActionOf<S>]: ScreenEvent}};
+
+/** Where keys go while this overlay is open. */
+export function scopeOf(overlay: Overlay): Scope {
+	switch (overlay.kind) {
+		case 'none': return 'list';
+		case 'help': return 'help';
+		case 'search':
+		case 'instruction': return 'text';
+		case 'filter': return 'picker';
+		case 'edit': return overlay.stage === 'text' ? 'text' : 'picker';
+		case 'queue': return overlay.typing ? 'text' : (overlay.confirmDismiss ? 'confirm' : 'queue');
+		case 'history': return 'history';
+		case 'confirm': return 'confirm';
+	}
+}
+
+/** One key in a scope: Ctrl+C anywhere, a bound action, or (in a text input) a typed key. */
+export function keyEvents(scope: Scope, input: string, key: Key): ScreenEvent[] {
+	if (keyName(input, key) === 'ctrl+c') return [{type: 'interrupt'}];
+	const action = actionFor(scope, input, key);
+	if (action !== undefined) return [(HANDLERS[scope] as Record<string, ScreenEvent>)[action]!];
+	return scope === 'text' ? [{type: 'type', input, key}] : [];
+}

@@ -1,0 +1,714 @@
+// The screen's one state machine: (state, event) -> {state, effects}. Pure: no store, no timers,
+// no React. Keys arrive as intents (input/handlers.ts); hooks perform the effects and send their
+// results back as events (hooks/use-effects.ts). New kinds of input (views, hotkeys, a command
+// line, bulk edits) are new events here.
+
+import type {Key} from '#ink';
+import type {Field} from '../../store/index.js';
+import {counted} from '../text/format.js';
+import {sanitize, sanitizeValue} from '../text/sanitize.js';
+import {describeChanges, editableFields, filterableFields, isPicked, optionChoices, problemNotes, queueOptions, shortValue} from './edit.js';
+import {pushUndo} from './edit-outcome.js';
+import {editableText, nameField, parseTyped, previewFromValues} from './format.js';
+import {keyEvents, scopeOf} from './input/handlers.js';
+import {helpLayout, screenLayout} from './layout.js';
+import {NONE, type EditOverlay, type Effect, type ListQuery, type QueueOverlay, type ScreenEvent, type ScreenState, type Transition, type Tone} from './state.js';
+import {applyTextKey, textState, type TextState} from './text-input.js';
+import {appendPage, canLoadAfter, canLoadBefore, emptyWindow, endWindow, firstWindow, moveCursor, patchRow, prependPage, requestAfter, requestBefore, rowAt, scrollTop} from './window.js';
+
+export const PAGE_SIZE = 50;
+export const MAX_PAGES = 8;
+/** Lines J and K scroll the record pane by. */
+export const PANE_SCROLL_STEP = 5;
+/** How long a row stays marked as "changed just now" (ms). */
+export const CHANGED_MS = 3000;
+export const QUIT_QUESTION = 'A Codex run is active. Cancel it and quit? y/n';
+export const CANCEL_QUESTION = 'Cancel the Codex run? Codex and every process it started are stopped. y/n';
+
+export type InitialScreen = {
+	channelId: string;
+	fields: Field[];
+	size: {columns: number; rows: number};
+	total: number;
+	followUpCount: number;
+	pageSize?: number;
+	maxPages?: number;
+};
+
+/** The screen before its first page: the first listing is the one effect to start with. */
+export function initialScreen(init: InitialScreen): Transition {
+	const state: ScreenState = {
+		channelId: init.channelId,
+		fields: init.fields,
+		size: init.size,
+		overlay: NONE,
+		pane: 'none',
+		paneScroll: 0,
+		marks: new Set(),
+		message: null,
+		window: emptyWindow(init.pageSize ?? PAGE_SIZE, init.maxPages ?? MAX_PAGES),
+		query: {},
+		generation: 1,
+		loading: 'list',
+		want: null,
+		total: init.total,
+		newItems: 0,
+		changed: new Map(),
+		followUpCount: init.followUpCount,
+		queue: {followUps: [], entry: null},
+		history: {runs: [], open: null},
+		detail: null,
+		detailFor: null,
+		detailTick: 0,
+		run: {active: false, exists: false},
+		undo: [],
+		awaiting: null,
+		deferred: [],
+	};
+	return {state, effects: [{kind: 'list', generation: 1, query: {}}]};
+}
+
+/** Rows the list shows at once, from the layout the state implies (the header line excluded). */
+export const listRows = (state: ScreenState) => Math.max(1, screenLayout(state.size, state.overlay, state.pane).listHeight - 1);
+
+/** Rows of the body between header and footer. */
+const bodyRows = (state: ScreenState) => screenLayout(state.size, state.overlay, state.pane).bodyHeight;
+
+/** The help scrolled by `lines`, never past its last screen. */
+function scrollHelp(state: ScreenState, lines: number): ScreenState {
+	if (state.overlay.kind !== 'help') return state;
+	const {maxScroll} = helpLayout(state.size.columns, bodyRows(state));
+	return {...state, overlay: {...state.overlay, scroll: Math.min(maxScroll, Math.max(0, state.overlay.scroll + lines))}};
+}
+
+/** The row under the cursor. */
+export const currentRow = (state: ScreenState) => rowAt(state.window);
+
+/** The default instruction: triage the chosen records from what their text asks for. */
+export function defaultInstruction(fields: Field[], count: number): string {
+	const settable = fields.filter(field => field.type !== 'formula' && !field.is_unique && (field.type === 'select' || field.type === 'number' || field.type === 'date' || field.type === 'multi_select')).map(field => field.key);
+	const what = count === 1 ? 'this record' : `these ${count} records`;
+	return `Triage ${what}: read ${count === 1 ? 'it' : 'each one'} and set ${settable.join(', ') || 'its fields'} from what its text asks for, using only values the schema allows (option values, not labels). Where a wish does not fit the schema, do not guess: leave that field and say what you could not set and why.`;
+}
+
+/** A record's name for messages: its unique name field, else its id; escaped. */
+export function nameOf(fields: Field[], values: Record<string, unknown> | undefined, id: string): string {
+	const key = nameField(fields)?.key;
+	const name = key ? values?.[key] : undefined;
+	return typeof name === 'string' && name ? sanitize(name) : sanitize(id);
+}
+
+/** A cursor moved one step down or up a list of `length`, wrapping around. */
+const wrap = (cursor: number, delta: number, length: number) => (length === 0 ? 0 : (cursor + delta + length) % length);
+
+const say = (state: ScreenState, text: string, tone: Tone = 'info'): ScreenState => ({...state, message: {text, tone}});
+
+/** One step of the screen. */
+export function reduce(state: ScreenState, event: ScreenEvent): Transition {
+	if (event.type === 'key') return pressKey(state, event.input, event.key);
+	const {state: stepped, effects} = step(state, event);
+	let result = settle(stepped, effects);
+	if (result.state.awaiting === null && result.state.deferred.length > 0) {
+		// The overlay is open (or could not be): the keys typed meanwhile act now, in order, in its scope.
+		const queued = result.state.deferred;
+		result = {state: {...result.state, deferred: []}, effects: result.effects};
+		for (const {input, key} of queued) result = then(result, reduce(result.state, {type: 'key', input, key}));
+	}
+
+	return result;
+}
+
+const then = (first: Transition, next: Transition): Transition => ({state: next.state, effects: [...first.effects, ...next.effects]});
+
+/** A key: routed by the scope of the state it meets; while an overlay is being opened it waits (Ctrl+C never does). */
+function pressKey(state: ScreenState, input: string, key: Key): Transition {
+	const events = keyEvents(scopeOf(state.overlay), input, key);
+	if (state.awaiting !== null && events[0]?.type !== 'interrupt') return {state: {...state, deferred: [...state.deferred, {input, key}]}, effects: []};
+	let result: Transition = {state, effects: []};
+	for (const event of events) result = then(result, reduce(result.state, event));
+	return result;
+}
+
+/**
+ * After every step: the viewport keeps the cursor visible, pages near the cursor are read ahead,
+ * and the detail pane asks for the record it should show.
+ */
+function settle(state: ScreenState, effects: Effect[]): Transition {
+	let next = state;
+	const out = [...effects];
+	const height = listRows(next);
+	const top = scrollTop(next.window.top, next.window.cursor, height, next.window.rows.length);
+	if (top !== next.window.top) next = {...next, window: {...next.window, top}};
+	if (next.loading === null) {
+		const w = next.window;
+		const margin = Math.max(height * 2, 20);
+		const target = next.want ?? w.cursor;
+		const after = requestAfter(w);
+		const before = requestBefore(w);
+		if (after && w.rows.length - target <= margin) {
+			next = {...next, loading: 'after'};
+			out.push({kind: 'loadPage', generation: next.generation, direction: 'after', request: after, query: next.query});
+		} else if (before && target < margin) {
+			next = {...next, loading: 'before'};
+			out.push({kind: 'loadPage', generation: next.generation, direction: 'before', request: before, query: next.query});
+		}
+	}
+
+	const row = currentRow(next);
+	const wanted = next.pane === 'detail' && row ? `${row.id}:${row.version}:${next.detailTick}` : null;
+	if (wanted !== next.detailFor) {
+		next = {...next, detailFor: wanted};
+		if (wanted && row) out.push({kind: 'readDetail', id: row.id, for: wanted});
+	}
+
+	return {state: next, effects: out};
+}
+
+const none = (state: ScreenState): Transition => ({state, effects: []});
+
+function step(state: ScreenState, event: ScreenEvent): Transition {
+	switch (event.type) {
+		case 'key': return pressKey(state, event.input, event.key);
+		case 'move': return none(moveBy(state, event.rows));
+		case 'page': {
+			if (state.overlay.kind === 'help') return none(scrollHelp(state, event.pages * Math.max(1, helpLayout(state.size.columns, bodyRows(state)).room - 1)));
+			return none(moveBy(state, event.pages * Math.max(1, listRows(state) - 1)));
+		}
+
+		case 'top': {
+			// The newest record of the query, loaded or not.
+			if (canLoadBefore(state.window)) return relist(state, state.query, 'The newest records.');
+			return none(moveTo(state, 0));
+		}
+
+		case 'bottom': {
+			// The oldest record of the query: its last page, read from the end (not the end of what is loaded).
+			if (!canLoadAfter(state.window)) return none(moveTo(state, state.window.rows.length - 1));
+			const generation = state.generation + 1;
+			return {state: {...state, generation, loading: 'list', want: null}, effects: [{kind: 'list', generation, query: state.query, from: 'end', note: 'The oldest records.'}]};
+		}
+
+		case 'openDetail': return none(currentRow(state) ? {...state, pane: 'detail', paneScroll: 0} : state);
+		case 'back': {
+			if (state.pane !== 'none') return none({...state, pane: 'none', paneScroll: 0});
+			if (state.query.search || state.query.filter) return relist(state, {}, 'Search and filter cleared.');
+			return none(state);
+		}
+
+		case 'openSearch': return none({...state, overlay: {kind: 'search', text: textState(state.query.search ?? '')}});
+		case 'openFilter': return none({...state, overlay: {kind: 'filter', stage: 'field', cursor: 0, field: null}});
+		case 'mark': return none(mark(state));
+		case 'markAll': return none(markAll(state));
+		case 'openEdit': {
+			const row = currentRow(state);
+			return row ? {state: {...state, awaiting: 'edit'}, effects: [{kind: 'readForEdit', itemId: row.id}]} : none(state);
+		}
+
+		case 'undo': {
+			const entry = state.undo.at(-1);
+			if (!entry) return none(say(state, 'Nothing to undo: no edit of yours in this session.', 'warn'));
+			return {state: {...state, undo: state.undo.slice(0, -1)}, effects: [{kind: 'undo', entry}]};
+		}
+
+		case 'askRun': return none(askRun(state));
+		case 'askCancelRun': {
+			if (!state.run.active) return none(say(state, 'No run is active.', 'warn'));
+			return none({...state, overlay: {kind: 'confirm', question: CANCEL_QUESTION, action: 'cancelRun'}});
+		}
+
+		case 'openQueue': return {state: {...state, awaiting: 'queue'}, effects: [{kind: 'loadQueue'}]};
+		case 'openHistory': return {state: {...state, awaiting: 'history'}, effects: [{kind: 'loadHistory'}]};
+		case 'togglePane': return none(togglePane(state));
+		case 'scrollPane': return none({...state, paneScroll: Math.max(0, state.paneScroll + event.lines)});
+		case 'reload': return relist(state, state.query, 'Reloaded from the newest record.');
+		case 'openHelp': return none({...state, overlay: {kind: 'help', scroll: 0}});
+		case 'quit': {
+			if (state.run.active) return none({...state, overlay: {kind: 'confirm', question: QUIT_QUESTION, action: 'quit'}});
+			return {state, effects: [{kind: 'quit'}]};
+		}
+
+		case 'interrupt': {
+			if (state.run.active && state.overlay.kind !== 'confirm') return none({...state, overlay: {kind: 'confirm', question: QUIT_QUESTION, action: 'quit'}});
+			return {state, effects: [{kind: 'quit'}]};
+		}
+
+		case 'cursor': return none(moveOverlayCursor(state, event.delta));
+		case 'choose': return choose(state);
+		case 'toggle': return none(toggleOption(state));
+		case 'cancel': return cancel(state);
+		case 'submit': return submit(state);
+		case 'type': return none(typeKey(state, text => applyTextKey(text, event.input, event.key)));
+		case 'queueType': {
+			const {overlay} = state;
+			if (overlay.kind !== 'queue' || !state.queue.entry) return none(state);
+			return none({...state, overlay: {...overlay, typing: typingFor(state), problem: null}});
+		}
+
+		case 'queueDismiss': {
+			const {overlay} = state;
+			if (overlay.kind !== 'queue' || !state.queue.entry) return none(state);
+			return none({...state, overlay: {...overlay, confirmDismiss: true}});
+		}
+
+		case 'queueStep': return queueStep(state, event.delta);
+		case 'answer': return answer(state, event.yes);
+
+		case 'resize': return none({...state, size: {columns: event.columns, rows: event.rows}});
+		case 'listed': {
+			if (event.generation !== state.generation) return none(state);
+			if (event.from === 'end' && event.page.prev_cursor === undefined) {
+				// A store without cursor paging answered with its first page: stay, at the end of what is loaded.
+				return none(say(moveTo({...state, loading: null}, state.window.rows.length - 1), 'This store cannot read from the end yet; this is the end of what is loaded.', 'warn'));
+			}
+
+			const {pageSize, maxPages} = state.window;
+			const fresh = event.from === 'end' ? endWindow(event.page, pageSize, maxPages) : firstWindow(event.page, pageSize, maxPages);
+			const window = moveCursor(fresh, fresh.cursor, listRows(state));
+			const next = {...state, window, loading: null, want: null, newItems: 0};
+			return none(event.note ? say(next, event.note) : next);
+		}
+
+		case 'pageLoaded': {
+			if (event.generation !== state.generation) return none(state);
+			let window = event.direction === 'after' ? appendPage(state.window, event.page) : prependPage(state.window, event.page);
+			let {want} = state;
+			if (want !== null && event.direction === 'after') {
+				// The rows a pending move counted on may have shifted when a page was dropped in front.
+				want -= state.window.rows.length - (window.rows.length - event.page.items.length);
+				window = moveCursor(window, want, listRows(state));
+				if (want < window.rows.length || !canLoadAfter(window)) want = null;
+			}
+
+			return none({...state, window, loading: null, want});
+		}
+
+		case 'loadFailed': {
+			if (event.generation !== state.generation) return none(state);
+			return none(say({...state, loading: null, want: null}, sanitize(event.message), 'error'));
+		}
+
+		case 'editOpened': {
+			const {item} = event;
+			const overlay: EditOverlay = {kind: 'edit', itemId: item.id, name: nameOf(state.fields, item.values, item.id), version: item.version, values: item.values, stage: 'field', fieldCursor: 0, field: null, optionCursor: 0, chosen: [], text: textState(), problem: null, conflict: null};
+			return none({...state, overlay, awaiting: null});
+		}
+
+		case 'effectFailed': return none(say({...state, awaiting: null}, sanitize(event.message), 'error'));
+		case 'edited': return edited(state, event);
+		case 'undone': return undone(state, event);
+		case 'storeEvents': return storeEvents(state, event);
+		case 'rowRead': {
+			const {id, item} = event;
+			const window = item
+				? patchRow(state.window, id, row => (row.version >= item.version && !row.deleted ? row : {...row, version: item.version, updated_at: item.updated_at, preview: previewFromValues(state.fields, item.values)}))
+				: patchRow(state.window, id, row => ({...row, deleted: true}));
+			return none(window === state.window ? state : {...state, window});
+		}
+
+		case 'detailLoaded': return none(event.for === state.detailFor ? {...state, detail: event.detail} : state);
+		case 'followUpCount': return none({...state, followUpCount: event.count});
+		case 'queueLoaded': return queueLoaded(state, event.followUps, event.note);
+		case 'queueEntry': {
+			if (state.overlay.kind !== 'queue') return none(state);
+			return none({...state, queue: {...state.queue, entry: event.entry}});
+		}
+
+		case 'followUpDismissed': {
+			const {overlay} = state;
+			if (overlay.kind !== 'queue') return none(state);
+			if (!event.ok) return none({...state, overlay: {...overlay, confirmDismiss: false, problem: sanitize(event.message ?? '')}});
+			const left = event.left ?? [];
+			const next = {...state, overlay: {...overlay, confirmDismiss: false, problem: null}, detailTick: state.detailTick + 1};
+			return queueLoaded(say(next, `Follow-up dismissed · ${left.length} left`, 'ok'), left);
+		}
+
+		case 'historyLoaded': return none({...state, history: {runs: event.runs, open: null}, overlay: {kind: 'history', cursor: 0, open: false}, awaiting: null});
+		case 'stepsLoaded': {
+			const {overlay} = state;
+			if (overlay.kind !== 'history' || !overlay.open || state.history.runs[overlay.cursor] !== event.run) return none(state);
+			return none({...state, history: {...state.history, open: {run: event.run, steps: event.steps}}});
+		}
+
+		case 'runState': return none({...state, run: {active: event.active, exists: event.exists}});
+		case 'runStarted': {
+			// Marks stay: starting, finishing or cancelling a run never clears them; only the person does.
+			return none(say({...state, pane: 'run', overlay: NONE}, `Codex started on ${counted(event.count, 'record')} · x cancels`));
+		}
+
+		case 'runFinished': return {state: say(state, event.text, event.tone), effects: [{kind: 'countFollowUps'}]};
+		case 'say': return none(say(state, event.text, event.tone));
+		case 'expire': {
+			if (state.changed.size === 0) return none(state);
+			const changed = new Map([...state.changed].filter(([, until]) => until > event.at));
+			return none(changed.size === state.changed.size ? state : {...state, changed});
+		}
+	}
+}
+
+function moveTo(state: ScreenState, index: number): ScreenState {
+	return {...state, window: moveCursor(state.window, index, listRows(state)), want: null};
+}
+
+/** Moves by `delta` rows; past the loaded rows, the cursor goes as far as it can and the rest waits for the page. */
+function moveBy(state: ScreenState, delta: number): ScreenState {
+	const w = state.window;
+	const to = w.cursor + delta;
+	const next = moveTo(state, to);
+	return to >= w.rows.length && canLoadAfter(w) ? {...next, want: to} : next;
+}
+
+function relist(state: ScreenState, query: ListQuery, note?: string): Transition {
+	const generation = state.generation + 1;
+	return {state: {...state, query, generation, loading: 'list', want: null}, effects: [{kind: 'list', generation, query, note}]};
+}
+
+function mark(state: ScreenState): ScreenState {
+	const row = currentRow(state);
+	if (!row) return state;
+	const marks = new Set(state.marks);
+	if (marks.has(row.id)) marks.delete(row.id);
+	else marks.add(row.id);
+	return moveBy({...state, marks}, 1);
+}
+
+function markAll(state: ScreenState): ScreenState {
+	const {rows} = state.window;
+	const all = rows.every(row => state.marks.has(row.id));
+	const marks = all ? new Set<string>() : new Set([...state.marks, ...rows.map(row => row.id)]);
+	return say({...state, marks}, all ? 'All marks cleared.' : `${rows.length} loaded rows marked.`);
+}
+
+function askRun(state: ScreenState): ScreenState {
+	if (state.run.active) return say(state, 'A run is already active; x cancels it.', 'warn');
+	const row = currentRow(state);
+	const itemIds = state.marks.size > 0 ? [...state.marks] : (row ? [row.id] : []);
+	if (itemIds.length === 0) return say(state, 'No record to run on.', 'warn');
+	return {...state, overlay: {kind: 'instruction', text: textState(defaultInstruction(state.fields, itemIds.length)), itemIds}};
+}
+
+function togglePane(state: ScreenState): ScreenState {
+	const row = currentRow(state);
+	if (state.pane === 'run') return {...state, pane: row ? 'detail' : 'none', paneScroll: 0};
+	if (state.run.exists) return {...state, pane: 'run', paneScroll: 0};
+	if (row) return {...state, pane: 'detail', paneScroll: 0};
+	return state;
+}
+
+/** The choices the open picker, queue or history moves through. */
+function choiceCount(state: ScreenState): number {
+	const {overlay} = state;
+	switch (overlay.kind) {
+		case 'filter': return overlay.stage === 'field' ? filterableFields(state.fields).length + 1 : optionChoices(overlay.field!).length;
+		case 'edit': return overlay.stage === 'field' ? editableFields(state.fields).length : optionChoices(overlay.field!, overlay.chosen).length;
+		case 'queue': return state.queue.entry ? queueOptions(state.queue.entry, queueField(state)).length : 0;
+		case 'history': return state.history.runs.length;
+		default: return 0;
+	}
+}
+
+function moveOverlayCursor(state: ScreenState, delta: 1 | -1): ScreenState {
+	const {overlay} = state;
+	const count = choiceCount(state);
+	switch (overlay.kind) {
+		case 'filter': return {...state, overlay: {...overlay, cursor: wrap(overlay.cursor, delta, count)}};
+		case 'edit': {
+			return overlay.stage === 'field'
+				? {...state, overlay: {...overlay, fieldCursor: wrap(overlay.fieldCursor, delta, count)}}
+				: {...state, overlay: {...overlay, optionCursor: wrap(overlay.optionCursor, delta, count)}};
+		}
+
+		case 'queue': return count > 0 ? {...state, overlay: {...overlay, optionCursor: wrap(overlay.optionCursor, delta, count)}} : state;
+		case 'help': return scrollHelp(state, delta);
+		case 'history': {
+			if (overlay.open) return state;
+			return {...state, overlay: {...overlay, cursor: Math.min(Math.max(0, count - 1), Math.max(0, overlay.cursor + delta))}};
+		}
+
+		default: return state;
+	}
+}
+
+function choose(state: ScreenState): Transition {
+	const {overlay} = state;
+	switch (overlay.kind) {
+		case 'filter': return overlay.stage === 'field' ? chooseFilterField(state, overlay.cursor) : chooseFilterValue(state, overlay.field!, overlay.cursor);
+		case 'edit': {
+			if (overlay.stage === 'field') return none(chooseEditField(state, overlay, editableFields(state.fields)[overlay.fieldCursor]!));
+			const field = overlay.field!;
+			const value = field.type === 'multi_select' ? overlay.chosen : optionChoices(field, overlay.chosen)[overlay.optionCursor]!.value;
+			return submitEdit(state, overlay, value);
+		}
+
+		case 'queue': {
+			const {entry} = state.queue;
+			if (!entry) return none(state);
+			const options = queueOptions(entry, queueField(state));
+			if (options.length > 0) return resolveQueue(state, overlay, options[overlay.optionCursor]!.value);
+			return none({...state, overlay: {...overlay, typing: typingFor(state), problem: null}});
+		}
+
+		case 'history': {
+			const run = state.history.runs[overlay.cursor];
+			if (!run) return none(state);
+			return {state: {...state, overlay: {...overlay, open: true}, history: {...state.history, open: null}}, effects: [{kind: 'loadSteps', run}]};
+		}
+
+		default: return none(state);
+	}
+}
+
+function chooseFilterField(state: ScreenState, cursor: number): Transition {
+	const field = filterableFields(state.fields)[cursor];
+	if (!field) return relist({...state, overlay: NONE}, {search: state.query.search}, 'Filter cleared.');
+	return none({...state, overlay: {kind: 'filter', stage: 'value', cursor: 0, field}});
+}
+
+function chooseFilterValue(state: ScreenState, field: Field, cursor: number): Transition {
+	const choice = optionChoices(field)[cursor]!;
+	const filter = {...state.query.filter};
+	if (choice.value === null) delete filter[field.key];
+	else filter[field.key] = choice.value;
+	const query = {...state.query, filter: Object.keys(filter).length > 0 ? filter : undefined};
+	return relist({...state, overlay: NONE}, query, choice.value === null ? `Filter on ${sanitize(field.label)} cleared.` : `Showing ${sanitize(field.label)} = ${shortValue(field, choice.value)}.`);
+}
+
+function chooseEditField(state: ScreenState, overlay: EditOverlay, field: Field): ScreenState {
+	const value = overlay.values[field.key];
+	if (isPicked(field)) {
+		const at = optionChoices(field).findIndex(choice => choice.value === value);
+		const chosen = Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : [];
+		return {...state, overlay: {...overlay, stage: 'options', field, optionCursor: Math.max(0, at), chosen, problem: null, conflict: null}};
+	}
+
+	return {...state, overlay: {...overlay, stage: 'text', field, text: textState(editableText(field, value)), problem: null, conflict: null}};
+}
+
+function submitEdit(state: ScreenState, overlay: EditOverlay, value: unknown): Transition {
+	const field = overlay.field!;
+	const before = overlay.values[field.key];
+	if (JSON.stringify(before ?? null) === JSON.stringify(value ?? null)) {
+		return none(say({...state, overlay: NONE}, `${overlay.name}: ${sanitize(field.label)} is already ${shortValue(field, value)}; nothing changed.`));
+	}
+
+	return {state, effects: [{kind: 'edit', request: {itemId: overlay.itemId, name: overlay.name, key: field.key, value, before, version: overlay.version, origin: 'picker'}}]};
+}
+
+function toggleOption(state: ScreenState): ScreenState {
+	const {overlay} = state;
+	if (overlay.kind !== 'edit' || overlay.stage !== 'options' || overlay.field?.type !== 'multi_select') return state;
+	const value = optionChoices(overlay.field, overlay.chosen)[overlay.optionCursor]!.value as string;
+	const chosen = overlay.chosen.includes(value) ? overlay.chosen.filter(entry => entry !== value) : [...overlay.chosen, value];
+	return {...state, overlay: {...overlay, chosen}};
+}
+
+function cancel(state: ScreenState): Transition {
+	const {overlay} = state;
+	switch (overlay.kind) {
+		case 'filter': return none({...state, overlay: overlay.stage === 'value' ? {...overlay, stage: 'field', cursor: 0} : NONE});
+		case 'edit': return none({...state, overlay: overlay.stage === 'field' ? NONE : {...overlay, stage: 'field', problem: null, conflict: null}});
+		case 'queue': {
+			if (overlay.typing) return none({...state, overlay: {...overlay, typing: null}});
+			return {state: {...state, overlay: NONE}, effects: [{kind: 'countFollowUps'}]};
+		}
+
+		case 'history': return none({...state, overlay: overlay.open ? {...overlay, open: false} : NONE});
+		default: return none({...state, overlay: NONE});
+	}
+}
+
+function submit(state: ScreenState): Transition {
+	const {overlay} = state;
+	switch (overlay.kind) {
+		case 'search': {
+			const search = overlay.text.value.slice(0, 200);
+			const next = say({...state, overlay: NONE}, search ? `Searching for "${sanitize(search)}"…` : 'Search cleared.');
+			return relist(next, {...state.query, search: search || undefined}, search ? `Search: "${sanitize(search)}" · Esc clears` : 'Search cleared.');
+		}
+
+		case 'instruction': {
+			if (!overlay.text.value.trim()) return none(say(state, 'The instruction is empty; nothing was started.', 'warn'));
+			return {state, effects: [{kind: 'startRun', instruction: overlay.text.value, itemIds: overlay.itemIds}]};
+		}
+
+		case 'edit': return submitEdit(state, overlay, parseTyped(overlay.field!, overlay.text.value));
+		case 'queue': {
+			if (!overlay.typing) return none(state);
+			const field = queueField(state);
+			return resolveQueue(state, overlay, field ? parseTyped(field, overlay.typing.value) : overlay.typing.value);
+		}
+
+		default: return none(state);
+	}
+}
+
+/** A key typed into whichever text input is open. */
+function typeKey(state: ScreenState, type: (text: TextState) => TextState): ScreenState {
+	const {overlay} = state;
+	switch (overlay.kind) {
+		case 'search':
+		case 'instruction': return {...state, overlay: {...overlay, text: type(overlay.text)}};
+		case 'edit': return overlay.stage === 'text' ? {...state, overlay: {...overlay, text: type(overlay.text)}} : state;
+		case 'queue': return overlay.typing ? {...state, overlay: {...overlay, typing: type(overlay.typing)}} : state;
+		default: return state;
+	}
+}
+
+function answer(state: ScreenState, yes: boolean): Transition {
+	const {overlay} = state;
+	if (overlay.kind === 'queue' && overlay.confirmDismiss) {
+		if (!yes) return none({...state, overlay: {...overlay, confirmDismiss: false}});
+		const {entry} = state.queue;
+		return entry ? {state, effects: [{kind: 'dismissFollowUp', id: entry.followUp.id}]} : none(state);
+	}
+
+	if (overlay.kind !== 'confirm') return none(state);
+	if (!yes) return none({...state, overlay: NONE});
+	if (overlay.action === 'quit') return {state: {...state, overlay: NONE}, effects: [{kind: 'quit'}]};
+	return {state: say({...state, overlay: NONE}, 'Cancelling the run…', 'warn'), effects: [{kind: 'cancelRun'}]};
+}
+
+// The follow-up queue.
+
+const queueField = (state: ScreenState) => {
+	const key = state.queue.entry?.followUp.key;
+	return key === undefined ? null : state.fields.find(field => field.key === key) ?? null;
+};
+
+/** The typed input for a follow-up, starting from the value Codex tried. */
+function typingFor(state: ScreenState): TextState {
+	const attempted = state.queue.entry?.followUp.attempted;
+	return textState(typeof attempted === 'string' || typeof attempted === 'number' ? String(attempted) : '');
+}
+
+/** The open follow-ups, (re)loaded: the queue opens (or stays) on the entry at its index, read afresh. */
+function queueLoaded(state: ScreenState, followUps: ScreenState['queue']['followUps'], note?: string): Transition {
+	const previous = state.overlay.kind === 'queue' ? state.overlay : null;
+	const index = previous ? Math.min(previous.index, Math.max(0, followUps.length - 1)) : 0;
+	const overlay: QueueOverlay = previous ? {...previous, index, optionCursor: 0} : {kind: 'queue', index: 0, optionCursor: 0, typing: null, problem: null, confirmDismiss: false};
+	let next: ScreenState = {...state, overlay, queue: {followUps, entry: null}, followUpCount: followUps.length, awaiting: null};
+	if (note) next = say(next, `${note} · ${counted(followUps.length, 'follow-up')} left`, 'ok');
+	else if (!previous && followUps.length === 0) next = say(next, 'No open follow-ups.', 'ok');
+	const followUp = followUps[index];
+	return {state: next, effects: followUp ? [{kind: 'readQueueEntry', followUp}, {kind: 'countFollowUps'}] : [{kind: 'countFollowUps'}]};
+}
+
+function queueStep(state: ScreenState, delta: 1 | -1): Transition {
+	const {overlay} = state;
+	const count = state.queue.followUps.length;
+	if (overlay.kind !== 'queue' || count === 0) return none(state);
+	const index = wrap(overlay.index, delta, count);
+	return {state: {...state, overlay: {...overlay, index, optionCursor: 0, problem: null}, queue: {...state.queue, entry: null}}, effects: [{kind: 'readQueueEntry', followUp: state.queue.followUps[index]!}]};
+}
+
+function resolveQueue(state: ScreenState, overlay: QueueOverlay, value: unknown): Transition {
+	const {entry} = state.queue;
+	if (!entry) return none(state);
+	const {followUp, item} = entry;
+	if (!item) return none(say(state, 'That record is gone; dismiss the follow-up (d).', 'warn'));
+	const request = {itemId: item.id, name: nameOf(state.fields, item.values, item.id), key: followUp.key, value, before: item.values[followUp.key], version: item.version, origin: 'queue' as const};
+	return {state: {...state, overlay: {...overlay, problem: null}}, effects: [{kind: 'edit', request}]};
+}
+
+// Outcomes of writes.
+
+/** A record as the store returned it after a write, shown in its row at once. */
+function showItem(state: ScreenState, item: {id: string; version: number; updated_at: string; values: Record<string, unknown>}): ScreenState {
+	return {...state, window: patchRow(state.window, item.id, row => ({...row, version: item.version, updated_at: item.updated_at, preview: previewFromValues(state.fields, item.values)}))};
+}
+
+function edited(state: ScreenState, {request, outcome}: Extract<ScreenEvent, {type: 'edited'}>): Transition {
+	const field = state.fields.find(candidate => candidate.key === request.key);
+	const label = sanitize(field?.label ?? request.key);
+	const show = (value: unknown) => (field ? shortValue(field, value) : sanitizeValue(value));
+	const {overlay} = state;
+	if (request.origin === 'queue') {
+		if (overlay.kind !== 'queue') return none(state);
+		switch (outcome.kind) {
+			case 'ok': {
+				const {item} = outcome.result;
+				const next = showItem({...state, undo: pushUndo(state.undo, {itemId: item.id, name: request.name, key: request.key, before: request.before, after: request.value, version: item.version}), overlay: {...overlay, typing: null, problem: null}}, item);
+				return {state: next, effects: [{kind: 'loadQueue', note: `${request.name}: ${label} set to ${show(request.value)}`}, {kind: 'pollEvents'}]};
+			}
+
+			case 'refused': return none({...state, overlay: {...overlay, problem: problemNotes(outcome.problem).map(note => note.text).join('\n')}});
+			case 'conflict': return none({...state, detailTick: state.detailTick + 1, overlay: {...overlay, problem: `The record changed since: ${describeChanges(state.fields, outcome.changes).join('; ')}. Check and choose again.`}, queue: {...state.queue, entry: outcome.item ? {...state.queue.entry!, item: outcome.item} : state.queue.entry}});
+			case 'error': return none({...state, overlay: {...overlay, problem: sanitize(outcome.message)}});
+		}
+	}
+
+	const open = overlay.kind === 'edit' && overlay.itemId === request.itemId ? overlay : null;
+	switch (outcome.kind) {
+		case 'ok': {
+			const {item} = outcome.result;
+			let next = showItem({...state, undo: pushUndo(state.undo, {itemId: item.id, name: request.name, key: request.key, before: request.before, after: request.value, version: item.version}), detailTick: state.detailTick + 1}, item);
+			if (open) next = {...next, overlay: NONE};
+			return {state: say(next, `${request.name}: ${label} ${show(request.before)} → ${show(request.value)} (v${item.version}) · u undoes`, 'ok'), effects: [{kind: 'countFollowUps'}, {kind: 'pollEvents'}]};
+		}
+
+		case 'refused': {
+			const next = open ? {...state, overlay: {...open, problem: outcome.problem, conflict: null}} : state;
+			return none(say(next, `Not saved: ${sanitize(outcome.problem.message)}`, 'error'));
+		}
+
+		case 'conflict': {
+			let next: ScreenState = {...state, detailTick: state.detailTick + 1};
+			if (outcome.item) {
+				next = showItem(next, outcome.item);
+				if (open) next = {...next, overlay: {...open, version: outcome.item.version, values: outcome.item.values, conflict: outcome.changes, problem: null}};
+			} else if (open) {
+				next = {...next, overlay: NONE};
+			}
+
+			return none(say(next, `Not saved: ${request.name} changed since you opened it`, 'warn'));
+		}
+
+		case 'error': return none(say(state, `Not saved: ${sanitize(outcome.message)}`, 'error'));
+	}
+}
+
+function undone(state: ScreenState, {entry, outcome}: Extract<ScreenEvent, {type: 'undone'}>): Transition {
+	const field = state.fields.find(candidate => candidate.key === entry.key);
+	const label = sanitize(field?.label ?? entry.key);
+	switch (outcome.kind) {
+		case 'ok': {
+			const {item} = outcome.result;
+			const next = showItem({...state, detailTick: state.detailTick + 1}, item);
+			return {state: say(next, `Undone: ${entry.name} ${label} back to ${field ? shortValue(field, entry.before) : sanitizeValue(entry.before)} (v${item.version})`, 'ok'), effects: [{kind: 'countFollowUps'}]};
+		}
+
+		case 'lost': {
+			const [line] = describeChanges(state.fields, outcome.change);
+			return {state: say(state, `Not undone: ${entry.name} ${line} was changed by someone else since your edit.`, 'error'), effects: [{kind: 'readRows', ids: [entry.itemId]}]};
+		}
+
+		case 'refused': return none(say(state, `Not undone: ${sanitize(outcome.problem.message)}`, 'error'));
+		case 'conflict': return none(say(state, `Not undone: ${entry.name} keeps changing; try again.`, 'error'));
+		case 'error': return none(say(state, `Not undone: ${sanitize(outcome.message)}`, 'error'));
+	}
+}
+
+/** Events of the channel read by cursor: totals, deleted rows, and the changed rows to read again. */
+function storeEvents(state: ScreenState, {events, at}: Extract<ScreenEvent, {type: 'storeEvents'}>): Transition {
+	const touched = new Set<string>();
+	let created = 0;
+	let deleted = 0;
+	let {window} = state;
+	for (const event of events) {
+		if (event.type === 'item.created') created++;
+		else if (event.type === 'item.deleted') {
+			deleted++;
+			window = patchRow(window, event.item_id, row => ({...row, deleted: true}));
+		} else touched.add(event.item_id);
+	}
+
+	let next: ScreenState = {...state, window, total: state.total + created - deleted, newItems: state.newItems + created};
+	if (touched.size > 0) {
+		const changed = new Map(state.changed);
+		for (const id of touched) changed.set(id, at + CHANGED_MS);
+		next = {...next, changed, detailTick: state.detailTick + 1};
+	}
+
+	const effects: Effect[] = [{kind: 'countFollowUps'}];
+	if (touched.size > 0) effects.unshift({kind: 'readRows', ids: [...touched]});
+	return {state: next, effects};
+}

@@ -1,0 +1,76 @@
+import {existsSync, mkdtempSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {afterAll, afterEach, beforeAll, expect, it} from 'vitest';
+import {bugsChannel, generateBugItems} from '../../demo-data/generate.js';
+import {openAsyncStore} from '../../store/api.js';
+import {createTestDatabase, describePg, type TestDatabase} from '../support/pg.js';
+import {FIXTURE_NOW} from '../support/pty-fixtures.js';
+import {CLI, KEYS, launch, rowOf, type PtyApp} from '../support/pty.js';
+
+// Two people's TUIs on one PostgreSQL database, each the built app in its own pseudo-terminal: an
+// edit made in one shows in the other within a second (LISTEN/NOTIFY, then a read by cursor).
+
+let database: TestDatabase;
+let url: string;
+let stateDir: string;
+const apps: PtyApp[] = [];
+
+describePg('two TUIs on one PostgreSQL database', () => {
+	beforeAll(async () => {
+		if (!existsSync(CLI())) throw new Error(`${CLI()} is missing: run \`npm run build\` first (npm test does)`);
+		database = await createTestDatabase();
+		url = await database.freshSchemaUrl();
+		const store = await openAsyncStore(url);
+		try {
+			await store.importChannel({channel: bugsChannel, items: generateBugItems({count: 30, seed: 7, now: FIXTURE_NOW})});
+		} finally {
+			await store.close();
+		}
+
+		stateDir = mkdtempSync(path.join(tmpdir(), 'sift-pty-pg-'));
+	});
+
+	afterEach(async () => {
+		for (const app of apps.splice(0)) {
+			app.kill();
+			await app.exited;
+		}
+	});
+
+	afterAll(async () => {
+		await database?.drop();
+		if (stateDir) rmSync(stateDir, {recursive: true, force: true});
+	});
+
+	const start = () => {
+		const app = launch({args: ['--db', url], cols: 120, rows: 30, env: {SIFT_STATE_DIR: stateDir}});
+		apps.push(app);
+		return app;
+	};
+
+	it('an edit made in one shows in the other within 1 s', async () => {
+		const [one, other] = [start(), start()];
+		await Promise.all([one.waitFor('BUG-0030'), other.waitFor('BUG-0030')]);
+		const statusAt = bugsChannel.fields.filter(field => field.type !== 'formula').findIndex(field => field.key === 'status');
+		one.press('e', ...Array.from({length: statusAt}, () => 'j'), KEYS.enter);
+		await one.waitFor(screen => screen.includes('BUG-0030 · Status'));
+		one.press('j', KEYS.enter);
+		const saved = await one.waitFor(/BUG-0030: Status .+ → .+ \(v2\)/);
+		const savedAt = Date.now();
+		const [, before, after] = /BUG-0030: Status (.+?) → (.+?) \(v2\)/.exec(saved)!;
+		expect(rowOf(saved, 'BUG-0030')).toContain(after);
+		const seen = await other.waitFor(screen => rowOf(screen, 'BUG-0030').includes(after!), 3000, `BUG-0030 ${before} → ${after} in the other TUI`);
+		expect(Date.now() - savedAt).toBeLessThan(1000);
+		expect(seen).toMatch(/sift Bugs 30 items/);
+	});
+
+	it('a server that cannot be reached: one line naming the host, exit 1, the password not shown', async () => {
+		const app = launch({args: ['--db', 'postgres://triager:hunter2@127.0.0.1:1/sift'], cols: 120, rows: 30, env: {SIFT_STATE_DIR: stateDir}});
+		apps.push(app);
+		expect(await app.exited).toBe(1);
+		const screen = app.screen();
+		expect(screen).toMatch(/sift: cannot open the PostgreSQL store at .*127\.0\.0\.1/);
+		expect(app.raw).not.toContain('hunter2');
+	});
+});

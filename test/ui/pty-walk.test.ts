@@ -1,0 +1,74 @@
+import {existsSync} from 'node:fs';
+import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
+import {bugsChannel} from '../../demo-data/generate.js';
+import {makeDemoDb, type DemoDb} from '../support/pty-fixtures.js';
+import {CLI, KEYS, launch, type PtyApp} from '../support/pty.js';
+
+// Every key of the key table in every scope, on the built app at 80×24 and at 200×60: nothing
+// crashes, the header stays, and no line is wider than the terminal (xterm would wrap it).
+
+const statusAt = bugsChannel.fields.filter(field => field.type !== 'formula').findIndex(field => field.key === 'status');
+const ctrl = (letter: string) => String.fromCodePoint(letter.codePointAt(0)! - 96);
+
+/** A walk through the list, the pane, every overlay and its keys; names for failure messages. */
+const WALK: Array<[string, string]> = [
+	...(['j', 'k'] as const).map(key => [key, key] as [string, string]),
+	['PgDn', KEYS.pageDown], ['PgUp', KEYS.pageUp], ['Ctrl+D', ctrl('d')], ['Ctrl+U', ctrl('u')],
+	['G', 'G'], ['k', 'k'], ['g', 'g'], ['End', KEYS.end], ['Home', KEYS.home],
+	['Enter (detail)', KEYS.enter], ['J', 'J'], ['K', 'K'], ['Tab', KEYS.tab], ['Esc (pane)', KEYS.escape],
+	['Space', KEYS.space], ['V', 'V'], ['V', 'V'], ['k', 'k'], ['Space', KEYS.space],
+	['e', 'e'], ['j', 'j'], ['k', 'k'], ['Tab', KEYS.tab], ['k', 'k'], ['Enter (text field)', KEYS.enter], ['type', 'x'], ['Backspace', KEYS.backspace], ['Esc (to fields)', KEYS.escape], ['Esc (close)', KEYS.escape],
+	['e', 'e'], ...Array.from({length: statusAt}, () => ['j', 'j'] as [string, string]), ['Enter (options)', KEYS.enter], ['Space', KEYS.space], ['j', 'j'], ['k', 'k'], ['Esc (to fields)', KEYS.escape], ['q (close)', 'q'],
+	['f', 'f'], ['j', 'j'], ['k', 'k'], ['Enter (values)', KEYS.enter], ['j', 'j'], ['Esc (to fields)', KEYS.escape], ['Esc (close)', KEYS.escape],
+	['/', '/'], ['type', 'zz'], ['Backspace', KEYS.backspace], ['Esc', KEYS.escape],
+	['u', 'u'], ['x', 'x'], ['r', 'r'],
+	['F', 'F'], ['j', 'j'], ['k', 'k'], ['n', 'n'], ['p', 'p'], ['right', KEYS.right], ['left', KEYS.left], ['t', 't'], ['Esc (typing)', KEYS.escape], ['d', 'd'], ['n (keep it)', 'n'], ['Enter', KEYS.enter], ['Esc (typing)', KEYS.escape], ['Esc (close)', KEYS.escape],
+	['R', 'R'], ['j', 'j'], ['k', 'k'], ['Enter', KEYS.enter], ['Esc', KEYS.escape], ['Esc (close)', KEYS.escape],
+	['?', '?'], ['j', 'j'], ['k', 'k'], ['PgDn', KEYS.pageDown], ['Space', KEYS.space], ['PgUp', KEYS.pageUp], ['Ctrl+D', ctrl('d')], ['Ctrl+U', ctrl('u')], ['? (close)', '?'],
+	['c', 'c'], ['Esc (cancel)', KEYS.escape],
+];
+
+let db: DemoDb;
+const apps: PtyApp[] = [];
+
+beforeAll(() => {
+	if (!existsSync(CLI())) throw new Error(`${CLI()} is missing: run \`npm run build\` first (npm test does)`);
+	db = makeDemoDb(300, {prefix: 'sift-walk-'});
+});
+
+afterEach(async () => {
+	for (const app of apps.splice(0)) {
+		app.kill();
+		await app.exited;
+	}
+});
+
+afterAll(() => {
+	db?.cleanup();
+});
+
+const settle = () => new Promise(resolve => setTimeout(resolve, 60));
+
+describe('a walk with every key', () => {
+	for (const [cols, rows] of [[80, 24], [200, 60]] as const) {
+		it(`at ${cols}×${rows}: no crash, no line wider than the terminal`, async () => {
+			const app = launch({args: ['--db', db.dbPath], cols, rows, env: {SIFT_STATE_DIR: db.stateDir}});
+			apps.push(app);
+			await app.waitFor('BUG-0300');
+			for (const [name, key] of WALK) {
+				app.press(key);
+				// eslint-disable-next-line no-await-in-loop
+				await settle();
+				expect(app.exitCode, `after ${name}`).toBeNull();
+				const buffer = app.term.buffer.active;
+				const wrapped = Array.from({length: rows}, (_, y) => buffer.getLine(buffer.viewportY + y)).findIndex(line => line?.isWrapped);
+				expect(wrapped, `a wrapped line after ${name}:\n${app.screen()}`).toBe(-1);
+				expect(app.screen(), `after ${name}`).toMatch(/sift Bugs/);
+			}
+
+			app.press('q');
+			const exited = await Promise.race([app.exited, new Promise(resolve => setTimeout(resolve, 10_000, 'still running'))]);
+			expect(exited, app.screen()).toBe(0);
+		}, 60_000);
+	}
+});
