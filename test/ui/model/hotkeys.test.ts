@@ -79,7 +79,7 @@ describe('overrides', () => {
 
 	it('refuses a letter the list already uses, saying what it does there', () => {
 		expect(resolveHotkeys(demoFields, {status: 'e'}).problems).toEqual([{field: 'status', message: 'e is already the list\'s key to edit a field of the row'}]);
-		expect(resolveHotkeys(demoFields, {owner: 'G'}).problems).toEqual([{field: 'owner', message: 'G is already the list\'s key to bottom of what is loaded'}]);
+		expect(resolveHotkeys(demoFields, {owner: 'G'}).problems).toEqual([{field: 'owner', message: 'G is already the list\'s key to the oldest record'}]);
 	});
 
 	it('refuses a letter given to two fields: the first keeps it', () => {
