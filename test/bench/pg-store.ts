@@ -8,6 +8,7 @@
 // --quick: 1k and 100k items instead of 1k and 1M.
 
 import {randomBytes} from 'node:crypto';
+import pg from 'pg';
 import {bugsChannel, generateBugItems} from '../../demo-data/generate.js';
 import {openAsyncStore, type AsyncStore} from '../../store/api.js';
 import {itemIdOf, seqOfItemId} from '../../store/items.js';
@@ -16,7 +17,6 @@ import {numbered, pgChannelIndexes, postgresDialect} from '../../store/query/pos
 import type {Query} from '../../store/query/types.js';
 import {sixFields} from './store-edit.js';
 import {cursorAfter, depthStatement, QUERIES} from './store-query-latency.js';
-import {pgQuery, pgServerUrl as serverUrl, RESET_SQL} from './pg-support.js';
 import {BENCH_NOW, median, printTable, type Row} from './support.js';
 
 const FILTER = {status: 'fixed'};
@@ -32,7 +32,6 @@ async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T
 		await client.end();
 	}
 }
-const admin = (sql: string) => pgQuery(serverUrl(), sql);
 
 const admin = (sql: string) => withClient(serverUrl(), async client => {
 	await client.query(sql);
@@ -191,11 +190,6 @@ export async function benchPgStore(quick: boolean): Promise<Row[]> {
 		'Every edit rewrites the item\'s jsonb row, so each expression index is updated whatever fields change.',
 	]);
 	return rows;
-}
-
-/** Empties the bench database between sizes, so each import starts from a new store. */
-async function resetDatabase(url: string): Promise<void> {
-	await pgQuery(url, RESET_SQL);
 }
 
 // Run alone: node dist/test/bench/pg-store.js [--quick]
