@@ -23,26 +23,7 @@ const missingDatabase = (path: string) => new StoreError({error: 'not_found', me
 
 export const LOCK_WAIT_NOTICE = 'sift: waiting for another sift process to finish writing (an import can take a few minutes)…\n';
 
-/** Bridge (sync Store) for commands not yet on the asynchronous store; goes when they move. */
-export function openExistingSyncStore(context: CommandContext): Store {
-	const path = databasePath(context);
-	if (!existsSync(path)) {
-		throw missingDatabase(path);
-	}
 
-	// A write that meets another process's lock (a long import) says why it waits, once, instead of failing.
-	return openStore(path, {onLockWait: () => context.stderr.write(LOCK_WAIT_NOTICE)});
-}
-
-/** Bridge: channelOf for the sync Store. */
-export function syncChannelOf(store: Store, context: CommandContext): string {
-	if (context.flags.channel !== undefined) {
-		store.getChannel(context.flags.channel);
-		return context.flags.channel;
-	}
-
-	return onlyChannel(store.listChannelNames());
-}
 
 function onlyChannel(channels: Array<{id: string}>): string {
 	if (channels.length === 0) {
@@ -56,17 +37,6 @@ function onlyChannel(channels: Array<{id: string}>): string {
 	return channels[0]!.id;
 }
 
-/** Bridge: withStore for the sync Store. */
-export async function withSyncStore(context: CommandContext, body: (store: Store) => number | Promise<number>): Promise<number> {
-	const store = openExistingSyncStore(context);
-	try {
-		// Every start of sift closes the runs a killed sift left behind (cheap when there are none).
-		await reapAbandonedRuns(new SqliteAsyncStore(store), context.env);
-		return await body(store);
-	} finally {
-		store.close();
-	}
-}
 
 /**
  * Opens an existing store: a postgres:// URL, or a SQLite file that must exist (a missing file is
