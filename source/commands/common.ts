@@ -1,7 +1,7 @@
 import {existsSync, readdirSync, rmSync} from 'node:fs';
 import {homedir} from 'node:os';
 import {dirname, join, resolve} from 'node:path';
-import {isPostgresUrl, openAsyncStore, openStore, SqliteAsyncStore, StoreError, type AsyncStore, type Store, type StoreErrorBody} from '../../store/index.js';
+import {isPostgresUrl, openAsyncStore, StoreError, type AsyncStore, type StoreErrorBody} from '../../store/index.js';
 import {hintFor} from '../text/refusal.js';
 import {safeJson, sanitize, sanitizeValue} from '../text/sanitize.js';
 import {reapAbandonedRuns} from '../codex/reap.js';
