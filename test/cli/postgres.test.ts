@@ -27,7 +27,7 @@ function importFile(items: unknown[], channel: unknown = HOSTS): string {
 function matching(db: string, where: string): Array<{id: string; version: number; values: Record<string, unknown>}> {
 	const result = sift(['list', '--all', '--json', '--where', where, '--db', db]);
 	expect(result.code, result.stderr).toBe(0);
-	return result.stdout.split('\n').filter(Boolean).map(line => JSON.parse(line) as {id: string; version: number; values: Record<string, unknown>});
+	return result.stdout.split('\n').filter(Boolean).map(line => JSON.parse(line) as {id: string; version: number; values?: Record<string, unknown>; preview?: Record<string, unknown>}).map(item => ({...item, values: item.values ?? item.preview ?? {}}));
 }
 
 /** The admin URL pointed at another host, port or database. */
