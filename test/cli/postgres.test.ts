@@ -89,8 +89,8 @@ describePg('the CLI on PostgreSQL', () => {
 			expect(triaged.length).toBeGreaterThan(0);
 			expect(triaged.length).toBeLessThan(200);
 			expect(triaged.every(item => item.values.status === 'triaged')).toBe(true);
-			const page = siftJson<{items: Array<{values: {points?: number}}>}>(['list', '--db', db, '--where', 'status:triaged', '--sort', 'points', '--limit', '10']);
-			const points = page.items.map(item => item.values.points ?? Number.POSITIVE_INFINITY);
+			const page = siftJson<{items: Array<{values?: {points?: number}; preview?: {points?: number}}>}>(['list', '--db', db, '--where', 'status:triaged', '--sort', 'points', '--limit', '10']);
+			const points = page.items.map(item => (item.values ?? item.preview)?.points ?? Number.POSITIVE_INFINITY);
 			expect(points).toEqual([...points].sort((a, b) => a - b));
 		});
 
