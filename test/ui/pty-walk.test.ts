@@ -66,6 +66,10 @@ describe('a walk with every key', () => {
 				expect(app.screen(), `after ${name}`).toMatch(/sift Bugs/);
 			}
 
+			// Back in the list (its footer shows), and apart from the last Esc: an Esc and a q read in one
+			// chunk would be Alt+q.
+			await app.waitFor(/^j ↓ move/m, 10_000, 'the list footer');
+			await new Promise(resolve => setTimeout(resolve, 200));
 			app.press('q');
 			const exited = await Promise.race([app.exited, new Promise(resolve => setTimeout(resolve, 10_000, 'still running'))]);
 			expect(exited, app.screen()).toBe(0);
