@@ -17,13 +17,21 @@ export type ImportResult = {channel: Channel; items_created: number};
 
 export type DeleteResult = {ok: true; item_id: string; sequence: number};
 
-/** The runs of the Codex runner: started, ended, listed newest first. */
+/**
+ * The runs of the Codex runner: started, ended, listed newest first. A start and an end each
+ * record the channel's latest event sequence at that moment (start_sequence, end_sequence).
+ */
 export type RunsApi = {
 	start(run: RunStart): Promise<void>;
 	/** Fills in how a run ended; false when no run has this id. */
 	end(id: string, end: RunEnd): Promise<boolean>;
 	list(options?: {limit?: number}): Promise<RunRow[]>;
 	get(id: string): Promise<RunRow | undefined>;
+	/**
+	 * The agent cursor: the channel's last run that finished its turn (outcome ok or partial) with a
+	 * known end sequence, or undefined when none has. A run without explicit items catches up from there.
+	 */
+	lastFinished(channelId: string): Promise<RunRow | undefined>;
 	/** Codex's process group, once it started: what must be killed if the run is abandoned. */
 	setProcessGroup(id: string, group: number): Promise<void>;
 	/**

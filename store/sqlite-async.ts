@@ -6,7 +6,7 @@ import type {LoadedChannel} from './channels.js';
 import type {FollowUpQuery} from './followups.js';
 import type {NameMatch} from './lookup.js';
 import type {PageQuery} from './pages.js';
-import {getRun, listRuns, listUnfinishedRuns, recordRunEnd, recordRunProcessGroup, recordRunStart} from './runs.js';
+import {getRun, lastFinishedRun, listRuns, listUnfinishedRuns, recordRunEnd, recordRunProcessGroup, recordRunStart} from './runs.js';
 import {openStore, type Store} from './store.js';
 import {touchToken} from './tokens.js';
 import type {Actor, Channel, ChannelSummary, EditResult, EventPage, FollowUp, Item, Page} from './types.js';
@@ -51,6 +51,7 @@ export class SqliteAsyncStore implements AsyncStore {
 			end: async (id, end) => recordRunEnd(db, id, end),
 			list: async options => listRuns(db, options),
 			get: async id => getRun(db, id),
+			lastFinished: async channelId => lastFinishedRun(db, channelId),
 			setProcessGroup: async (id, group) => recordRunProcessGroup(db, id, group),
 			// A SQLite file is opened by processes of one machine: every unfinished run is local.
 			unfinished: async () => listUnfinishedRuns(db),
