@@ -2,13 +2,13 @@
 // records the channel's latest sequence at its start and at its end, and runs.lastFinished names
 // the run a run without explicit items catches up from.
 
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
-import {openAsyncStore, type AsyncStore} from '../../store/api.js';
+import {describe, expect, it} from 'vitest';
+import type {AsyncStore} from '../../store/api.js';
 import type {RunEnd, RunStart} from '../../store/runs.js';
 import type {Actor} from '../../store/types.js';
 import {notePgOff} from '../support/pg.js';
-import {kitItems} from '../store/helpers.js';
-import {allItemIds, BACKENDS, kitStore, type Backend} from './backends.js';
+import {allItemIds, BACKENDS, storesOn, type Backend} from './backends.js';
+import {kitChannel, kitItems} from '../store/helpers.js';
 
 const person: Actor = {kind: 'human'};
 
@@ -22,10 +22,11 @@ describe.each(BACKENDS)('the agent cursor on $name', (backend: Backend) => {
 		return;
 	}
 
-	const open: AsyncStore[] = [];
+	const {fresh, again} = storesOn(backend);
+	/** A new store with the kit channel and 3 items: events 1 to 3. */
 	const kit = async () => {
-		const store = await kitStore(backend, kitItems(3));
-		open.push(store);
+		const store = await fresh();
+		await store.importChannel({channel: kitChannel, items: kitItems(3)});
 		return store;
 	};
 
@@ -37,12 +38,6 @@ describe.each(BACKENDS)('the agent cursor on $name', (backend: Backend) => {
 			await store.editItem({channelId: 'kit', itemId: id!, values: {title: `edit ${edits++}`}, actor: person});
 		}
 	}
-
-	beforeAll(() => backend.setUp());
-	afterEach(async () => {
-		await Promise.all(open.splice(0).map(store => store.close()));
-	});
-	afterAll(() => backend.tearDown());
 
 	it('a run records the latest sequence at its start and at its end; edits in between move only the end', async () => {
 		const store = await kit();
@@ -81,8 +76,7 @@ describe.each(BACKENDS)('the agent cursor on $name', (backend: Backend) => {
 		expect(await store.runs.get('run-failed')).toMatchObject({end_sequence: 7});
 		expect(await store.runs.lastFinished('kit')).toMatchObject({id: 'run-2', end_sequence: 6});
 		// Another connection reads the same cursor.
-		const other = await openAsyncStore(backend.lastLocation());
-		open.push(other);
+		const other = await again();
 		expect(await other.runs.lastFinished('kit')).toMatchObject({id: 'run-2', end_sequence: 6});
 	});
 
