@@ -1,7 +1,7 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import {describe, expect, it} from 'vitest';
-import {getRun, listRuns, recordRunEnd, recordRunStart, RUNS_SCHEMA_SQL} from '../../store/runs.js';
+import {getRun, listRuns, recordRunEnd, recordRunStart, RUNS_SCHEMA_SQL} from '../../store/sqlite/runs.js';
 import {tempDir} from './support.js';
 
 function openDb() {
