@@ -1,7 +1,7 @@
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';
-import {openDatabase} from '../../store/database.js';
-import {getRun, listRuns, recordRunEnd, recordRunStart, RUNS_SCHEMA_SQL} from '../../store/runs.js';
+import {openDatabase} from '../../store/sqlite/database.js';
+import {getRun, listRuns, recordRunEnd, recordRunStart, RUNS_SCHEMA_SQL} from '../../store/sqlite/runs.js';
 import {tempDir} from './support.js';
 
 /** A store file (runs read the channel's latest sequence from its events), the runs schema applied once more: it is idempotent. */

@@ -2,7 +2,7 @@ import {existsSync} from 'node:fs';
 import {dirname} from 'node:path';
 import Database from 'better-sqlite3';
 import {migrateToChannelIndexes} from './channels.js';
-import {StoreError} from './errors.js';
+import {StoreError} from '../errors.js';
 import {canWrite, createPrivateFile, ensurePrivateDir, removeStoreFiles, restrictCompanions} from './files.js';
 import {migrateRunsColumns, RUNS_SCHEMA_SQL} from './runs.js';
 import {TOKENS_SCHEMA_SQL} from './tokens.js';
