@@ -1,3 +1,4 @@
+import {parseRunRow, type RunEnd, type RunRow, type RunStart, type StoredRunRow, type UnfinishedRun} from '../runs.js';
 import type {Db} from './database.js';
 
 /** One Codex run: who asked what of which items, and how it ended. Fed by the runner, read by `sift runs`. */
@@ -33,51 +34,6 @@ export function migrateRunsOwnership(db: Db): void {
 	db.exec('CREATE INDEX IF NOT EXISTS runs_unfinished ON runs(id) WHERE finished_at IS NULL');
 }
 
-export type RunStart = {
-	id: string;
-	channelId: string;
-	itemIds: string[];
-	instruction: string;
-	startedAt: string;
-	logPath: string | null;
-	/** The sift process that runs it: when it is gone, so is every reason for the run to go on. */
-	ownerPid?: number | null;
-};
-
-export type RunEnd = {
-	finishedAt: string;
-	outcome: string;
-	usage: Record<string, number> | null;
-	editsApplied: number;
-	rejections: number;
-	followupsOpened: number;
-	error: string | null;
-	/** Leave a run that already has its end alone (another sift may have just finished it). */
-	onlyIfUnfinished?: boolean;
-};
-
-/** A runs row with its JSON columns parsed; finished_at and outcome stay null while the run is going (or if sift died). */
-export type RunRow = {
-	id: string;
-	channel_id: string;
-	item_ids: string[];
-	instruction: string;
-	started_at: string;
-	finished_at: string | null;
-	outcome: string | null;
-	usage: Record<string, number> | null;
-	edits_applied: number;
-	rejections: number;
-	followups_opened: number;
-	error: string | null;
-	log_path: string | null;
-	owner_pid: number | null;
-	process_group: number | null;
-};
-
-/** A runs row as either backend stores it: the JSON columns as text. */
-export type StoredRunRow = Omit<RunRow, 'item_ids' | 'usage'> & {item_ids: string; usage: string | null};
-
 export function recordRunStart(db: Db, run: RunStart): void {
 	db.prepare(
 		`INSERT INTO runs (id, channel_id, item_ids, instruction, started_at, log_path, owner_pid)
@@ -89,8 +45,6 @@ export function recordRunStart(db: Db, run: RunStart): void {
 export function recordRunProcessGroup(db: Db, id: string, group: number): void {
 	db.prepare('UPDATE runs SET process_group = ? WHERE id = ?').run(group, id);
 }
-
-export type UnfinishedRun = {id: string; owner_pid: number | null; process_group: number | null; log_path: string | null};
 
 /** Runs without an end, through the partial index: cheap enough for every start of sift. */
 export function listUnfinishedRuns(db: Db): UnfinishedRun[] {
@@ -117,20 +71,6 @@ export function listRuns(db: Db, options: {limit?: number} = {}): RunRow[] {
 export function getRun(db: Db, id: string): RunRow | undefined {
 	const row = db.prepare('SELECT * FROM runs WHERE id = ?').get(id) as StoredRunRow | undefined;
 	return row && parseRunRow(row);
-}
-
-/** A stored row with its JSON columns parsed: one reading for both backends. */
-export function parseRunRow(row: StoredRunRow): RunRow {
-	return {...row, item_ids: parseJson(row.item_ids, []), usage: row.usage === null ? null : parseJson(row.usage, null)};
-}
-
-/** A damaged JSON column reads as its empty value rather than making the whole history unreadable. */
-function parseJson<T>(text: string, fallback: T): T {
-	try {
-		return JSON.parse(text) as T;
-	} catch {
-		return fallback;
-	}
 }
 
 function withoutFlag(end: RunEnd): Omit<RunEnd, 'onlyIfUnfinished'> {
