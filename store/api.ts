@@ -1,14 +1,14 @@
 // The store's asynchronous interface: one contract, two backends. A file path opens the embedded
 // SQLite store; a postgres:// URL opens the shared PostgreSQL store.
 
-import type {LoadedChannel} from './sqlite/channels.js';
-import type {FollowUpQuery} from './sqlite/followups.js';
+import type {LoadedChannel} from './channels.js';
+import type {FollowUpQuery} from './followups.js';
 import type {PageQuery} from './pages.js';
 import type {NameMatch} from './lookup.js';
-import type {RunEnd, RunRow, RunStart, UnfinishedRun} from './sqlite/runs.js';
+import type {RunEnd, RunRow, RunStart, UnfinishedRun} from './runs.js';
 import type {TokenIdentity, TokenInfo, TokenRequest} from './token-rules.js';
 import type {Actor, Channel, ChannelSummary, EditResult, EventPage, FollowUp, Item, Page} from './types.js';
-import type {EditRequest, Validator} from './sqlite/writes.js';
+import type {EditRequest, Validator} from './writes.js';
 
 /** An import: the channel definition and its items, which may arrive lazily (a file being read, a generator). */
 export type AsyncImportSource = {channel: unknown; items: Iterable<unknown> | AsyncIterable<unknown>};

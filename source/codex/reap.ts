@@ -1,5 +1,5 @@
 import type {AsyncStore} from '../../store/api.js';
-import type {UnfinishedRun} from '../../store/sqlite/runs.js';
+import type {UnfinishedRun} from '../../store/runs.js';
 import {isProcessAlive, killAbandonedGroup} from './group.js';
 import {resolveStateDir} from './paths.js';
 import {loadRunLog, runLogInside} from './runlog.js';

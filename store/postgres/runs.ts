@@ -6,7 +6,7 @@
 import {hostname} from 'node:os';
 import type pg from 'pg';
 import type {RunsApi} from '../api.js';
-import {CURSOR_OUTCOMES, parseRunRow, type RunEnd, type RunStart, type StoredRunRow, type UnfinishedRun} from '../sqlite/runs.js';
+import {CURSOR_OUTCOMES, parseRunRow, type RunEnd, type RunStart, type StoredRunRow, type UnfinishedRun} from '../runs.js';
 
 // The JSON columns as text, so both backends' rows are parsed by one function.
 const COLUMNS = 'id, channel_id, item_ids::text AS item_ids, instruction, started_at, finished_at, outcome, usage::text AS usage, edits_applied, rejections, followups_opened, error, log_path, owner_pid, process_group, start_sequence, end_sequence';

@@ -1,27 +1,10 @@
+// Channels on SQLite: the catalog read once per connection, and each channel's partial indexes.
+
+import {loadChannel, type LoadedChannel} from '../channels.js';
 import type {Db} from './database.js';
 import {notFound, quote} from '../errors.js';
-import {parseFormula, type FormulaNode} from '../formula.js';
 import {channelIndexes} from './query.js';
 import type {Channel, ChannelSummary, Field} from '../types.js';
-
-/** A channel as the store uses it: the schema plus what is derived from it once. */
-export type LoadedChannel = Channel & {
-	fieldsByKey: Map<string, Field>;
-	formulas: Array<{key: string; node: FormulaNode}>;
-};
-
-/** Field types whose values can be filtered by equality and are indexed for it. */
-export const FILTERABLE_TYPES = new Set(['select', 'boolean']);
-
-export {valueSql} from './query.js';
-
-export function loadChannel(raw: Channel): LoadedChannel {
-	return {
-		...raw,
-		fieldsByKey: new Map(raw.fields.map(field => [field.key, field])),
-		formulas: raw.fields.filter(field => field.type === 'formula').map(field => ({key: field.key, node: parseFormula(field.config.expression!)})),
-	};
-}
 
 /** Channels never change after import, so each connection keeps them once read. */
 export class ChannelCatalog {

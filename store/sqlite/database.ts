@@ -18,7 +18,7 @@ CREATE TABLE IF NOT EXISTS channels (
 	id TEXT PRIMARY KEY,
 	name TEXT NOT NULL,
 	fields TEXT NOT NULL,
-	-- No longer maintained: a channel's latest sequence is the largest in events (store/events.ts).
+	-- No longer maintained: a channel's latest sequence is the largest in events (store/sqlite/events.ts).
 	last_sequence INTEGER NOT NULL DEFAULT 0,
 	created_at TEXT NOT NULL
 );

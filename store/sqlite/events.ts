@@ -1,13 +1,12 @@
+// Events on SQLite: appended in the write transaction, read by per-channel sequence.
+
 import type {Statement} from 'better-sqlite3';
+import {EVENT_PAGE_LIMIT, type NewEvent} from '../events.js';
 import type {Db} from './database.js';
 import {invalidArgument, quote} from '../errors.js';
 import type {Actor, Changes, EventPage, EventType, StoreEvent} from '../types.js';
 
 type EventRow = {sequence: number; type: EventType; item_id: string; version: number; actor_kind: Actor['kind']; run_id: string | null; changes: string; at: string};
-
-export type NewEvent = {type: EventType; item_id: string; version: number; actor: Actor; changes: Changes; at: string};
-
-export const EVENT_PAGE_LIMIT = 100;
 
 /**
  * Appends an event with the channel's next sequence. Must run inside the write transaction: the

@@ -1,7 +1,10 @@
+// Follow-ups on SQLite: opened or refreshed by refused agent edits, resolved, dismissed.
+
 import type {Statement} from 'better-sqlite3';
 import {immediate, type Db} from './database.js';
 import {notFound, StoreError} from '../errors.js';
-import type {FieldProblem, FollowUp, FollowUpStatus} from '../types.js';
+import type {FollowUpQuery} from '../followups.js';
+import type {FieldProblem, FollowUp} from '../types.js';
 
 type FollowUpRow = Omit<FollowUp, 'attempted' | 'allowed' | 'min' | 'max'> & {attempted: string; allowed: string | null; min: number | null; max: number | null};
 
@@ -99,8 +102,6 @@ export function dismissFollowUp(db: Db, id: number, at: string): FollowUp {
 		return followUpFromRow({...row, status: 'dismissed', resolution: 'dismissed', updated_at: at});
 	});
 }
-
-export type FollowUpQuery = {channelId?: string; status?: FollowUpStatus; itemId?: string; runId?: string; limit?: number};
 
 export function listFollowUps(db: Db, query: FollowUpQuery = {}): FollowUp[] {
 	const clauses: string[] = [];

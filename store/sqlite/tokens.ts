@@ -4,8 +4,6 @@
 import type {Db} from './database.js';
 import {duplicateToken, identityOf, newToken, presentedHash, tokenInfo, touchTimes, unknownToken, type StoredToken, type TokenIdentity, type TokenInfo, type TokenRequest} from '../token-rules.js';
 
-export {hashToken, TOKEN_PREFIX, type TokenActor, type TokenIdentity, type TokenInfo, type TokenRequest} from '../token-rules.js';
-
 /** The secret is shown once at creation; only its sha256 is kept, so a copy of the database grants nothing. */
 export const TOKENS_SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS tokens (

@@ -1,34 +1,19 @@
+// Item writes on SQLite: the edit transaction, creates and deletes, each one transaction with its event.
+
 import type {Statement} from 'better-sqlite3';
-import type {ChannelCatalog, LoadedChannel} from './channels.js';
+import type {ChannelCatalog} from './channels.js';
+import type {LoadedChannel} from '../channels.js';
 import {channelScopeSql, valueSql} from './query.js';
 import {immediate, withWriteLock, type Db} from './database.js';
 import {notFound, quote, StoreError} from '../errors.js';
 import {appendEvent, changedSince, latestSequence} from './events.js';
-import type {Grants} from '../grants.js';
 import {closeForDeletedItem, recordRefusals, resolveSetKeys} from './followups.js';
+import type {Grants} from '../grants.js';
 import {itemFromRow, itemIdOf, parseStored, type ItemRow} from '../items.js';
 import type {Actor, Changes, EditResult, Field, FieldProblem, Values} from '../types.js';
 import {validateValues, type WriteContext} from '../validate.js';
+import type {EditRequest, Validator} from '../writes.js';
 import {actorScope, checkExpectedVersion, checkPayload, fingerprintOf, storedValues} from '../write-rules.js';
-
-export type EditRequest = {
-	channelId: string;
-	itemId: string;
-	values: unknown;
-	actor: Actor;
-	expectedVersion?: number;
-	idempotencyKey?: string;
-	/**
-	 * The channels the writer may touch (an agent's server grants). A relation may only point into
-	 * one of them. Without grants (a person at the CLI or TUI) every channel is granted.
-	 */
-	grants?: Grants;
-};
-
-export type Validator = typeof validateValues;
-
-/** Largest `values` payload a single write may carry, serialized. */
-export const MAX_WRITE_BYTES = 1024 * 1024;
 
 const sameValue = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
 

@@ -4,7 +4,7 @@
 
 import {describe, expect, it} from 'vitest';
 import type {AsyncStore} from '../../store/api.js';
-import type {RunEnd, RunStart} from '../../store/sqlite/runs.js';
+import type {RunEnd, RunStart} from '../../store/runs.js';
 import type {Actor} from '../../store/types.js';
 import {notePgOff} from '../support/pg.js';
 import {allItemIds, BACKENDS, storesOn, type Backend} from './backends.js';

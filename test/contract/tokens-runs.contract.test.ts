@@ -8,7 +8,7 @@ import pg from 'pg';
 import {describe, expect, it} from 'vitest';
 import type {AsyncStore} from '../../store/api.js';
 import {TOKEN_PREFIX} from '../../store/index.js';
-import type {RunEnd} from '../../store/sqlite/runs.js';
+import type {RunEnd} from '../../store/runs.js';
 import {notePgOff} from '../support/pg.js';
 import {BACKENDS, refusalOf, storesOn, type Backend} from './backends.js';
 

@@ -11,9 +11,9 @@
 
 import {createHash} from 'node:crypto';
 import type {Channel, Field, FieldType} from '../types.js';
-import type {Position} from './cursor.js';
-import {channelIndexes as indexesOf, channelScopeSql, countStatement, equalityField, orderKeySql, pagePhases, whereSql, type Dialect, type IndexDefinition, type SqlPart} from './sql.js';
-import type {Query} from './types.js';
+import type {Position} from '../query/cursor.js';
+import {channelIndexes as indexesOf, channelScopeSql, countStatement, equalityField, orderKeySql, pagePhases, whereSql, type Dialect, type IndexDefinition, type SqlPart} from '../query/sql.js';
+import type {Query} from '../query/types.js';
 
 const NUMERIC = new Set<FieldType>(['number', 'currency', 'percentage', 'rating']);
 

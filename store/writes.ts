@@ -1,0 +1,25 @@
+// What a write asks of either backend, and its limits. The rules of a write are
+// store/write-rules.ts; the transactions are store/sqlite/writes.ts and store/postgres/writes.ts.
+
+import type {Grants} from './grants.js';
+import type {Actor} from './types.js';
+import type {validateValues} from './validate.js';
+
+export type EditRequest = {
+	channelId: string;
+	itemId: string;
+	values: unknown;
+	actor: Actor;
+	expectedVersion?: number;
+	idempotencyKey?: string;
+	/**
+	 * The channels the writer may touch (an agent's server grants). A relation may only point into
+	 * one of them. Without grants (a person at the CLI or TUI) every channel is granted.
+	 */
+	grants?: Grants;
+};
+
+export type Validator = typeof validateValues;
+
+/** Largest `values` payload a single write may carry, serialized. */
+export const MAX_WRITE_BYTES = 1024 * 1024;
