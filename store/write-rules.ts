@@ -7,6 +7,7 @@ import {createHash} from 'node:crypto';
 import {invalidArgument, quote, StoreError} from './errors.js';
 import {valueShapeProblem} from './fields/shape.js';
 import {isPlainObject} from './fields/spec.js';
+import {normalizeTimestamp} from './timestamps.js';
 import {EVENT_PAGE_LIMIT} from './events.js';
 import type {Actor, Changes, Values} from './types.js';
 import {MAX_WRITE_BYTES, type EditRequest} from './writes.js';
@@ -150,11 +151,17 @@ export function checkImportItem(raw: unknown, index: number): ImportItem {
 		throw invalidImport(`items[${index}] has an unknown key ${quote(extra)}; items take "values" and "created_at"`);
 	}
 
-	if (raw.created_at !== undefined && (typeof raw.created_at !== 'string' || Number.isNaN(Date.parse(raw.created_at)))) {
-		throw invalidImport(`items[${index}].created_at must be an ISO date-time, got ${quote(raw.created_at)}`);
+	if (raw.created_at === undefined) {
+		return raw as ImportItem;
 	}
 
-	return raw as ImportItem;
+	// Both backends keep the one form store/timestamps.ts gives, so an import means the same on each.
+	const createdAt = normalizeTimestamp(raw.created_at);
+	if (createdAt === undefined) {
+		throw invalidImport(`items[${index}].created_at must be an ISO 8601 date (YYYY-MM-DD) or date-time with Z or an offset (2026-01-31T09:30:00Z), got ${quote(raw.created_at)}`);
+	}
+
+	return {values: raw.values, created_at: createdAt};
 }
 
 /** Names the failing item in a refusal, so a bad row in a large file can be found. */

@@ -183,6 +183,23 @@ describe.each(BACKENDS)('store contract on $name', (backend: Backend) => {
 		});
 	});
 
+	it('an import\'s created_at means the same on both backends: ISO 8601 only, kept in one form', async () => {
+		const store = track(await backend.open());
+		const imported = await store.importChannel({channel: kitChannelCopy(), items: [
+			{values: {title: 'offset'}, created_at: '2026-01-31T09:30:00+02:00'},
+			{values: {title: 'date'}, created_at: '2026-01-31'},
+		]});
+		expect(imported.items_created).toBe(2);
+		const page = await store.listPage('kit', {limit: 10});
+		const createdAt = await Promise.all(page.items.map(async item => (await store.readItem('kit', item.id)).created_at));
+		expect(createdAt.sort()).toEqual(['2026-01-31T00:00:00.000Z', '2026-01-31T07:30:00.000Z']);
+		// Date.parse would take this; the store does not, on either backend.
+		for (const createdAtText of ['January 31 2026', '2026-01-31T09:30:00']) {
+			const body = await refusalOf(() => store.importChannel({channel: {...kitChannelCopy(), id: 'kit2'}, items: [{values: {title: 'x'}, created_at: createdAtText}]}));
+			expect(body).toMatchObject({error: 'invalid_import', message: expect.stringMatching(/^items\[0\]\.created_at must be an ISO 8601 date/)});
+		}
+	});
+
 	it('imported values and their created events keep every character, in batches of any size', async () => {
 		const store = track(await backend.open());
 		const tricky = 'sep\u001erecord "quoted" back\\slash\nline\ttab é 😀 \u202e';
