@@ -688,7 +688,9 @@ function edited(state: ScreenState, {request, outcome}: Extract<ScreenEvent, {ty
 			let next = showItem({...state, undo: pushUndo(state.undo, {itemId: item.id, name: request.name, key: request.key, before: request.before, after: request.value, version: item.version}), detailTick: state.detailTick + 1}, item);
 			next = reseen(next, item.id, item.version, {[request.key]: request.value});
 			if (open) next = {...next, overlay: NONE};
-			return {state: say(next, `${request.name}: ${label} ${show(request.before)} → ${show(request.value)} (v${item.version}) · u undoes`, 'ok'), effects: [{kind: 'countFollowUps'}, {kind: 'pollEvents'}]};
+			// Long text (E) is not repeated in a one-line message.
+			const change = field?.config.long ? 'saved' : `${show(request.before)} → ${show(request.value)}`;
+			return {state: say(next, `${request.name}: ${label} ${change} (v${item.version}) · u undoes`, 'ok'), effects: [{kind: 'countFollowUps'}, {kind: 'pollEvents'}]};
 		}
 
 		case 'refused': {
