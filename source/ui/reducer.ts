@@ -898,6 +898,8 @@ function bulkWritten(state: ScreenState, outcome: BulkOutcome, prefix: string): 
 
 /** `E`: the row's long text field in $EDITOR (the first long text field of the schema). */
 function openEditor(state: ScreenState): Transition {
+	// The editor holds the terminal and the event loop until it exits: a run would stall meanwhile.
+	if (state.run.active) return none(say(state, 'A Codex run is active: E waits until it ends (x cancels it).', 'warn'));
 	const row = currentRow(state);
 	if (!row || row.deleted) return none(say(state, 'No record to edit.', 'warn'));
 	const field = state.fields.find(candidate => candidate.type === 'text' && candidate.config.long);

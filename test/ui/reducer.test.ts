@@ -543,6 +543,9 @@ const CASES: {[T in ScreenEvent['type']]: () => void} = {
 		const noLong = reduce({...listed(), fields: fields.filter(candidate => candidate.key !== 'description')}, {type: 'openEditor'});
 		expect(noLong.effects).toEqual([]);
 		expect(noLong.state.message?.tone).toBe('warn');
+		const running = reduce({...listed(), run: {active: true, exists: true}}, {type: 'openEditor'});
+		expect(running.effects).toEqual([]);
+		expect(running.state.message?.text).toMatch(/^A Codex run is active: E waits/);
 		// What the editor saved comes back as an edit; long text is not repeated in the message.
 		const saved = reduce(listed(), {type: 'edited', request: {...request('picker'), key: 'description', before: 'old', value: 'new'}, outcome: ok(4, {description: 'new'})});
 		expect(saved.state.message).toEqual({text: 'BUG-300: Description saved (v4) · u undoes', tone: 'ok'});
