@@ -56,6 +56,34 @@ describe('field hotkeys, bulk edits and E in a pseudo-terminal', () => {
 		expect(screen).toMatch(new RegExp(`${name}: Status .+ → Triaged \\(v\\d+\\) · u undoes`));
 		expect(rowOf(screen, name)).toContain('Triaged');
 		expect(values(name).status).toBe(second);
+		// The hotkeys are in the footer and the help.
+		expect(screen).toContain('e edit · s o v p a d set a field');
+		app.press('?');
+		const help = await app.waitFor('Field hotkeys');
+		expect(help).toMatch(/s\s+set Status/);
+		expect(help).toMatch(/d\s+set Due/);
+		app.press(KEYS.escape);
+		await app.waitFor(/^j ↓ move/m);
+		expect(await app.quit()).toBe(0);
+	});
+
+	it('d takes "friday", shows the ISO date before Enter, and the store gets that date', async () => {
+		const name = ticket(280);
+		const app = start();
+		await app.waitFor(ticket(300));
+		app.press(...Array.from({length: 20}, () => 'j'));
+		await app.waitFor('row 21 ');
+		app.press('d');
+		await app.waitFor('Due (date');
+		// Ctrl+U clears what the input holds (the current due date, if any).
+		app.press('\u0015');
+		app.type('friday');
+		const preview = await app.waitFor(/friday → \d{4}-\d{2}-\d{2}/);
+		const date = /friday → (\d{4}-\d{2}-\d{2})/.exec(preview)![1]!;
+		expect(new Date(`${date}T12:00:00`).getDay()).toBe(5);
+		app.press(KEYS.enter);
+		await app.waitFor(`${name}: Due`);
+		expect(values(name).due).toBe(date);
 		expect(await app.quit()).toBe(0);
 	});
 
