@@ -305,7 +305,7 @@ function step(state: ScreenState, event: ScreenEvent): Transition {
 		}
 
 		case 'effectFailed': return none(say({...state, awaiting: null}, sanitize(event.message), 'error'));
-		case 'edited': return edited(state, event);
+		case 'edited': return fieldEditOutcome(state, edited(state, event), event);
 		case 'undone': return undone(state, event);
 		case 'storeEvents': return storeEvents(state, event);
 		case 'rowRead': {
@@ -867,7 +867,31 @@ function commitFieldEdit(state: ScreenState, overlay: FieldEditOverlay, value: u
 		return none(say(closed, `${target.name ?? target.id}: ${sanitize(field.label)} is already ${shortValue(field, value)}; nothing changed.`));
 	}
 
-	return {state: closed, effects: [{kind: 'edit', request: {itemId: target.id, name: target.name ?? target.id, key: field.key, value, before, version: target.version, origin: 'picker'}}]};
+	const edit: Effect = {kind: 'edit', request: {itemId: target.id, name: target.name ?? target.id, key: field.key, value, before, version: target.version, origin: 'picker'}};
+	// A pick closes at once (typing ahead goes to the list); a typed value stays open until the store
+	// answers, so a refusal is shown inline with what is allowed (keys typed meanwhile wait).
+	if (overlay.picker) return {state: closed, effects: [edit]};
+	return {state: {...state, overlay: {...overlay, notice: null}, awaiting: 'edit'}, effects: [edit]};
+}
+
+/** The outcome of a one-row hotkey edit in its still open input: closed when saved, else why not, inline. */
+function fieldEditOutcome(before: ScreenState, result: Transition, {request, outcome}: Extract<ScreenEvent, {type: 'edited'}>): Transition {
+	const {overlay} = before;
+	if (request.origin !== 'picker' || overlay.kind !== 'fieldEdit' || overlay.bulk || overlay.targets[0]?.id !== request.itemId) return result;
+	const state: ScreenState = {...result.state, awaiting: before.awaiting === 'edit' ? null : result.state.awaiting};
+	const keepOpen = (notice: string, target = overlay.targets[0]!) => ({...result, state: {...state, overlay: {...overlay, targets: [target], notice}}});
+	switch (outcome.kind) {
+		case 'ok': return {...result, state: {...state, overlay: NONE}};
+		case 'refused': return keepOpen(problemNotes(outcome.problem).map(note => note.text).join('\n'));
+		case 'conflict': {
+			// What changed, and the record as it is now: Enter again writes on top of it.
+			const {item} = outcome;
+			const target = item ? {...overlay.targets[0]!, version: item.version, values: previewFromValues(state.fields, item.values)} : overlay.targets[0]!;
+			return keepOpen(`Not saved: changed since you opened it (now v${target.version}): ${describeChanges(state.fields, outcome.changes).join('; ')}\nEnter writes yours on top of it, Esc leaves it.`, target);
+		}
+
+		case 'error': return keepOpen(`Not saved: ${sanitize(outcome.message)}`);
+	}
 }
 
 /** A marked row's snapshot moved on by our own write, so the next bulk edit expects the version we made. */

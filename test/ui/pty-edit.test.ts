@@ -67,7 +67,7 @@ describe('field hotkeys, bulk edits and E in a pseudo-terminal', () => {
 		expect(await app.quit()).toBe(0);
 	});
 
-	it('d takes "friday", shows the ISO date before Enter, and the store gets that date', async () => {
+	it('d takes "friday", shows the ISO date before Enter, and the store gets that date; a refused number shows what is allowed', async () => {
 		const name = ticket(280);
 		const app = start();
 		await app.waitFor(ticket(300));
@@ -84,6 +84,17 @@ describe('field hotkeys, bulk edits and E in a pseudo-terminal', () => {
 		app.press(KEYS.enter);
 		await app.waitFor(`${name}: Due`);
 		expect(values(name).due).toBe(date);
+		// A refused number stays in its input, with what is allowed.
+		const points = values(name).points;
+		app.press('p');
+		await app.waitFor('Points (number');
+		app.press('\u0015');
+		app.type('20');
+		app.press(KEYS.enter);
+		await app.waitFor('Allowed: 0 to 13');
+		app.press(KEYS.escape);
+		await app.waitFor(/^j ↓ move/m);
+		expect(values(name).points).toBe(points);
 		expect(await app.quit()).toBe(0);
 	});
 

@@ -566,6 +566,31 @@ describe('the screen reducer', () => {
 	for (const [type, test] of Object.entries(CASES)) it(type, test);
 });
 
+describe('a typed value from a field hotkey', () => {
+	const typed = (text: string) => run1(listed(), {type: 'hotkey', key: 'points', at: 0}, ...[...text].map(input => ({type: 'type', input, key: plain}) as ScreenEvent), {type: 'submit'});
+
+	it('stays open until the store answers, keys typed meanwhile waiting for it', () => {
+		const sent = typed('20');
+		expect(effect(sent, 'edit')?.request).toMatchObject({key: 'points', value: 20, version: 1, origin: 'picker'});
+		const waiting = reduce(sent.state, {type: 'key', input: 'j', key: plain}).state;
+		expect(waiting.deferred).toHaveLength(1);
+		const saved = reduce(waiting, {type: 'edited', request: effect(sent, 'edit')!.request, outcome: ok(2, {points: 20})}).state;
+		expect(saved.overlay).toEqual({kind: 'none'});
+		expect(saved.window.cursor).toBe(1);
+	});
+
+	it('shows a refusal inline with what is allowed, and a conflict with what changed, then writes on top of it', () => {
+		const sent = typed('20');
+		const request = effect(sent, 'edit')!.request;
+		const refused = reduce(sent.state, {type: 'edited', request, outcome: {kind: 'refused', problem: {key: 'points', message: 'values.points must be between 0 and 13, got 20', min: 0, max: 13}}}).state;
+		expect(refused.awaiting).toBeNull();
+		expect(refused.overlay).toMatchObject({kind: 'fieldEdit', notice: 'Refused: values.points must be between 0 and 13, got 20\nAllowed: 0 to 13'});
+		const conflict = reduce(sent.state, {type: 'edited', request, outcome: {kind: 'conflict', changes: {status: {from: 'new', to: 'fixed'}}, item: item(300, 4, {status: 'fixed'})}}).state;
+		expect((conflict.overlay as {notice: string}).notice).toMatch(/^Not saved: changed since you opened it \(now v4\): Status: New → Fixed/);
+		expect(effect(reduce(conflict, {type: 'submit'}), 'edit')?.request).toMatchObject({value: 20, version: 4});
+	});
+});
+
 describe('the key handlers', () => {
 	it('give every bound key an event, and nothing for unbound keys outside text', () => {
 		for (const binding of BINDINGS) {

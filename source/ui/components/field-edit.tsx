@@ -55,7 +55,7 @@ function FieldInput({overlay, field, width, height}: {overlay: FieldEditOverlay;
 			<Text bold wrap="truncate-end">{`${targetsOf(overlay)} · ${sanitize(field.label)} (${fieldRules(field)}${field.type === 'date' ? ', today, friday, +3d, +2w' : ''})`}</Text>
 			<TextField label="> " state={text} placeholder="empty clears the field"/>
 			{preview ? <Text wrap="truncate-end" color={preview.tone ? theme.color('yellow') : theme.color('green')}>{preview.text}</Text> : null}
-			{overlay.notice ? <Text wrap="truncate-end" color={theme.color('yellow')}>{sanitize(overlay.notice)}</Text> : null}
+			{(overlay.notice ?? '').split('\n').filter(Boolean).map((line, index) => <Text key={index} wrap="truncate-end" color={theme.color('yellow')}>{sanitize(line)}</Text>)}
 			<Text dimColor wrap="truncate-end">Enter saves · Esc back</Text>
 		</Box>
 	);
