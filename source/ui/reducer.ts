@@ -870,8 +870,19 @@ function commitFieldEdit(state: ScreenState, overlay: FieldEditOverlay, value: u
 	const edit: Effect = {kind: 'edit', request: {itemId: target.id, name: target.name ?? target.id, key: field.key, value, before, version: target.version, origin: 'picker'}};
 	// A pick closes at once (typing ahead goes to the list); a typed value stays open until the store
 	// answers, so a refusal is shown inline with what is allowed (keys typed meanwhile wait).
-	if (overlay.picker) return {state: closed, effects: [edit]};
+	if (!overlay.text) return {state: closed, effects: [edit]};
 	return {state: {...state, overlay: {...overlay, notice: null}, awaiting: 'edit'}, effects: [edit]};
+}
+
+/**
+ * Sets a field to a value without a picker (for a command such as `:set status triaged`): on the
+ * marks as one bulk edit, else on the row, through the same path as a hotkey.
+ */
+export function setField(state: ScreenState, key: string, value: unknown): Transition {
+	const field = state.fields.find(candidate => candidate.key === key);
+	const targets = editTargets(state);
+	if (!field || targets.length === 0) return none(say(state, field ? 'No record to edit.' : `${sanitize(key)} is not a field of this channel.`, 'warn'));
+	return commitFieldEdit(state, {...fieldEditOverlay(targets, state.marks.size > 0, 0), field}, value);
 }
 
 /** The outcome of a one-row hotkey edit in its still open input: closed when saved, else why not, inline. */

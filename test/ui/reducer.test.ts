@@ -9,7 +9,7 @@ import {UNDO_LIMIT, pushUndo, type UndoEntry} from '../../source/ui/edit-outcome
 import {HANDLERS, keyEvents, scopeOf} from '../../source/ui/input/handlers.js';
 import {BINDINGS, type Scope} from '../../source/ui/keys.js';
 import {HELP_LINES, helpLayout} from '../../source/ui/layout.js';
-import {CANCEL_QUESTION, helpLinesOf, initialScreen, listRows, QUIT_QUESTION, reduce} from '../../source/ui/reducer.js';
+import {CANCEL_QUESTION, helpLinesOf, initialScreen, setField, listRows, QUIT_QUESTION, reduce} from '../../source/ui/reducer.js';
 import type {EditRequest, Effect, QueueOverlay, ScreenEvent, ScreenState, Transition} from '../../source/ui/state.js';
 import {textState} from '../../source/ui/text-input.js';
 import type {RunSummary} from '../../source/ui/history.js';
@@ -564,6 +564,17 @@ function bulkOutcome(): BulkOutcome {
 
 describe('the screen reducer', () => {
 	for (const [type, test] of Object.entries(CASES)) it(type, test);
+});
+
+describe('setField (for commands such as :set)', () => {
+	it('writes the row, or every marked row as one bulk edit, through the hotkeys\' path', () => {
+		const one = setField(listed(), 'status', 'fixed');
+		expect(one.state.overlay).toEqual({kind: 'none'});
+		expect(effect(one, 'edit')?.request).toMatchObject({itemId: idOf(300), key: 'status', value: 'fixed', version: 1});
+		const marked = run1(listed(), {type: 'mark'}, {type: 'mark'}).state;
+		expect(effect(setField(marked, 'status', 'fixed'), 'bulkEdit')?.rows.map(row => row.id)).toEqual([idOf(300), idOf(299)]);
+		expect(setField(listed(), 'nope', 1).state.message).toEqual({text: 'nope is not a field of this channel.', tone: 'warn'});
+	});
 });
 
 describe('a typed value from a field hotkey', () => {
