@@ -1,4 +1,4 @@
-import type {LoadedChannel} from './channels.js';
+import type {LoadedChannel} from './sqlite/channels.js';
 import {invalidArgument, quote} from './errors.js';
 import {dayOf, evaluateFormula, formulaOutput, todayDay, type FormulaValue} from './formula.js';
 import type {Item, Values} from './types.js';

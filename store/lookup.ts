@@ -1,5 +1,5 @@
-import {valueSql, type LoadedChannel} from './channels.js';
-import type {Db} from './database.js';
+import {valueSql, type LoadedChannel} from './sqlite/channels.js';
+import type {Db} from './sqlite/database.js';
 import {channelScopeSql} from './query/sql.js';
 
 /** An item a name answers to, and how: by its id, or by the value of a unique field. */

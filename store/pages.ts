@@ -1,14 +1,14 @@
-import {FILTERABLE_TYPES, type LoadedChannel} from './channels.js';
-import type {Db} from './database.js';
+import {FILTERABLE_TYPES, type LoadedChannel} from './sqlite/channels.js';
+import type {Db} from './sqlite/database.js';
 import {invalidArgument, quote, StoreError} from './errors.js';
 import {allowedOf} from './fields/index.js';
 import {isPlainObject} from './fields/spec.js';
 import {parseStored, seqOfItemId, type ItemRow} from './items.js';
 import {previewOf} from './previews.js';
-import {latestSequence} from './events.js';
+import {latestSequence} from './sqlite/events.js';
 import {decodeCursor, encodeCursor, type Cursor} from './query/cursor.js';
 import {isRefusal, parseQuery} from './query/parse.js';
-import {countStatement, orderOf, pageStatements, whereSql, type Position} from './query/sqlite.js';
+import {countStatement, orderOf, pageStatements, whereSql, type Position} from './sqlite/query.js';
 import {DEFAULT_SORT, sortName, type Query, type Term} from './query/types.js';
 import type {Channel, Field, ItemPreview, Page, Values} from './types.js';
 

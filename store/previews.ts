@@ -2,7 +2,7 @@
 // definition for both backends, the CLI, the TUI and the agent: a page of 50 must stay small
 // enough for an agent to read whole, and read_record_item gives the full item.
 
-import type {LoadedChannel} from './channels.js';
+import type {LoadedChannel} from './sqlite/channels.js';
 import {computeFormulas} from './items.js';
 import {cutCodePoints} from './text.js';
 import type {Field, Values} from './types.js';

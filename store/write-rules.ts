@@ -7,10 +7,10 @@ import {createHash} from 'node:crypto';
 import {invalidArgument, quote, StoreError} from './errors.js';
 import {valueShapeProblem} from './fields/shape.js';
 import {isPlainObject} from './fields/spec.js';
-import {EVENT_PAGE_LIMIT} from './events.js';
-import type {ImportItem} from './import.js';
+import {EVENT_PAGE_LIMIT} from './sqlite/events.js';
+import type {ImportItem} from './sqlite/import.js';
 import type {Actor, Changes, Values} from './types.js';
-import {MAX_WRITE_BYTES, type EditRequest} from './writes.js';
+import {MAX_WRITE_BYTES, type EditRequest} from './sqlite/writes.js';
 
 export const sameValue = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
 

@@ -1,5 +1,5 @@
 import type {AsyncStore} from '../../store/api.js';
-import type {RunRow} from '../../store/runs.js';
+import type {RunRow} from '../../store/sqlite/runs.js';
 import {loadRunLog, runLogInside, type RunLog} from './runlog.js';
 import type {Step} from './steps.js';
 import {RunTracker} from './tracker.js';

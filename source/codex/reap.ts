@@ -1,5 +1,5 @@
 import type {AsyncStore} from '../../store/api.js';
-import type {UnfinishedRun} from '../../store/runs.js';
+import type {UnfinishedRun} from '../../store/sqlite/runs.js';
 import {isProcessAlive, killAbandonedGroup} from './group.js';
 import {resolveStateDir} from './paths.js';
 import {loadRunLog, runLogInside} from './runlog.js';
@@ -39,6 +39,8 @@ async function reap(store: AsyncStore, run: UnfinishedRun, env: NodeJS.ProcessEn
 		followupsOpened: end?.followups_opened ?? 0,
 		error: end ? end.error : ABANDONED_MESSAGE,
 		onlyIfUnfinished: true,
+		// Closed after the fact: the latest sequence now is not where the run stopped.
+		endSequenceUnknown: true,
 	});
 }
 

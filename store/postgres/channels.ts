@@ -2,7 +2,7 @@
 // per-channel partial indexes that sorts, terms and uniqueness checks use.
 
 import type pg from 'pg';
-import {loadChannel, type LoadedChannel} from '../channels.js';
+import {loadChannel, type LoadedChannel} from '../sqlite/channels.js';
 import {notFound} from '../errors.js';
 import {pgChannelIndexes} from '../query/postgres.js';
 import type {Channel, ChannelSummary, Field} from '../types.js';

@@ -2,7 +2,7 @@
 // (the channel row's lock makes sequences gap-free under concurrent writers), announced by NOTIFY.
 
 import type pg from 'pg';
-import type {NewEvent} from '../events.js';
+import type {NewEvent} from '../sqlite/events.js';
 import type {Actor, Changes, EventPage, EventType, StoreEvent} from '../types.js';
 import {checkEventQuery, mergeChanges} from '../write-rules.js';
 

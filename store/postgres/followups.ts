@@ -2,7 +2,7 @@
 
 import type pg from 'pg';
 import {notFound, StoreError} from '../errors.js';
-import type {FollowUpQuery} from '../followups.js';
+import type {FollowUpQuery} from '../sqlite/followups.js';
 import type {FieldProblem, FollowUp} from '../types.js';
 
 type FollowUpRow = Omit<FollowUp, 'allowed' | 'min' | 'max'> & {allowed: FollowUp['allowed'] | null; min: number | null; max: number | null};

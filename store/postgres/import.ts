@@ -3,13 +3,13 @@
 // Any bad item rolls back everything.
 
 import type pg from 'pg';
-import {loadChannel, type LoadedChannel} from '../channels.js';
+import {loadChannel, type LoadedChannel} from '../sqlite/channels.js';
 import {StoreError} from '../errors.js';
 import {itemIdOf} from '../items.js';
 import {checkChannel} from '../schema.js';
 import type {Channel, Field, Values} from '../types.js';
 import type {WriteContext} from '../validate.js';
-import type {Validator} from '../writes.js';
+import type {Validator} from '../sqlite/writes.js';
 import type {AsyncImportSource, ImportResult} from '../api.js';
 import {atImportItem, channelExists, checkImportItem, missingRelationTarget, storedValues} from '../write-rules.js';
 import {channelIndexSql} from './channels.js';

@@ -2,7 +2,7 @@
 // name in a unique field, by store/lookup.ts's rules, each probe one lookup in the field's index.
 
 import type pg from 'pg';
-import type {LoadedChannel} from '../channels.js';
+import type {LoadedChannel} from '../sqlite/channels.js';
 import {NAME_MATCHES_PER_FIELD, nameProbes, type NameMatch} from '../lookup.js';
 import {channelScopeSql} from '../query/sql.js';
 import {valueSql} from './channels.js';

@@ -2,7 +2,7 @@
 // planned and assembled by store/pages.ts exactly as on SQLite (same cursors, same refusals).
 
 import type pg from 'pg';
-import type {LoadedChannel} from '../channels.js';
+import type {LoadedChannel} from '../sqlite/channels.js';
 import {pageOf, parseWhere, planPage, type PageQuery, type PageRow} from '../pages.js';
 import {PLAN_SETTINGS, pgCountStatement, pgPageStatements} from '../query/postgres.js';
 import type {Page, Values} from '../types.js';

@@ -4,12 +4,12 @@
 import type pg from 'pg';
 import type {AsyncImportSource, AsyncStore, AsyncStoreOptions, DeleteResult, ImportResult, RunsApi, TokensApi, Unlisten} from '../api.js';
 import type {NameMatch} from '../lookup.js';
-import type {LoadedChannel} from '../channels.js';
+import type {LoadedChannel} from '../sqlite/channels.js';
 import {invalidArgument, StoreError} from '../errors.js';
-import type {FollowUpQuery} from '../followups.js';
+import type {FollowUpQuery} from '../sqlite/followups.js';
 import type {PageQuery} from '../pages.js';
 import type {Actor, Channel, ChannelSummary, EditResult, EventPage, FollowUp, Item, Page} from '../types.js';
-import type {EditRequest, Validator} from '../writes.js';
+import type {EditRequest, Validator} from '../sqlite/writes.js';
 import {validateValues} from '../validate.js';
 import {itemNotFound} from '../write-rules.js';
 import {PgChannelCatalog} from './channels.js';

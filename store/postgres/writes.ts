@@ -3,12 +3,12 @@
 // no serialization error, no deadlock, no lost update.
 
 import type pg from 'pg';
-import type {LoadedChannel} from '../channels.js';
+import type {LoadedChannel} from '../sqlite/channels.js';
 import {StoreError} from '../errors.js';
 import {itemFromRow, itemIdOf, seqOfItemId} from '../items.js';
 import type {Actor, EditResult, FieldProblem, Item, Values} from '../types.js';
 import {validateValues, type WriteContext} from '../validate.js';
-import type {EditRequest, Validator} from '../writes.js';
+import type {EditRequest, Validator} from '../sqlite/writes.js';
 import {actorScope, changesOf, checkExpectedVersion, checkPayload, creationChanges, deletionChanges, fingerprintOf, itemNotFound, keyReused, storedValues, versionConflict} from '../write-rules.js';
 import {channelLiteral, valueSql} from './channels.js';
 import {inTransaction} from './connect.js';

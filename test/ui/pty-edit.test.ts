@@ -1,45 +1,22 @@
-import {chmodSync, existsSync, mkdirSync, rmSync, writeFileSync} from 'node:fs';
+import {chmodSync, mkdirSync, rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
-import {openStore, type Store} from '../../store/index.js';
+import {describe, expect, it} from 'vitest';
 import {sift} from '../support/cli.js';
-import {idOfTicket, makeDemoDb, type DemoDb} from '../support/pty-fixtures.js';
-import {CLI, KEYS, launch, rowOf, type PtyApp} from '../support/pty.js';
+import {idOfTicket, ptyDemo} from '../support/pty-fixtures.js';
+import {CLI, KEYS, rowOf, type PtyApp} from '../support/pty.js';
 
 // Field hotkeys, bulk edits on marks and E ($EDITOR) on the built app in a real pseudo-terminal,
 // checked in the store; the other writer is `sift edit` in its own process.
 
-let db: DemoDb;
-let store: Store;
-const apps: PtyApp[] = [];
-
-beforeAll(() => {
-	if (!existsSync(CLI())) throw new Error(`${CLI()} is missing: run \`npm run build\` first (npm test does)`);
-	db = makeDemoDb(300, {prefix: 'sift-pty-edit-'});
-	store = openStore(db.dbPath);
-});
-
-afterEach(async () => {
-	for (const app of apps.splice(0)) {
-		app.kill();
-		await app.exited;
-	}
-});
-
-afterAll(() => {
-	store?.close();
-	db?.cleanup();
-});
+const demo = ptyDemo(300, 'sift-pty-edit-');
 
 function start(env: NodeJS.ProcessEnv = {}): PtyApp {
-	const app = launch({args: ['--db', db.dbPath], cols: 140, rows: 36, env: {SIFT_STATE_DIR: db.stateDir, ...env}});
-	apps.push(app);
-	return app;
+	return demo.launch({args: ['--db', demo.db.dbPath], cols: 140, rows: 36, env: {SIFT_STATE_DIR: demo.db.stateDir, ...env}});
 }
 
 const ticket = (n: number) => `BUG-${String(n).padStart(4, '0')}`;
-const values = (name: string) => store.readItem('bugs', idOfTicket(store, name)).values;
-const options = (key: string) => store.getChannel('bugs').fields.find(field => field.key === key)!.config.options!.map(option => option.value);
+const values = (name: string) => demo.store.readItem('bugs', idOfTicket(demo.store, name)).values;
+const options = (key: string) => demo.store.getChannel('bugs').fields.find(field => field.key === key)!.config.options!.map(option => option.value);
 
 describe('field hotkeys, bulk edits and E in a pseudo-terminal', () => {
 	it('s 2 sets the status of a row to its second option', async () => {
@@ -111,7 +88,7 @@ describe('field hotkeys, bulk edits and E in a pseudo-terminal', () => {
 		app.press(' ', ' ', ' ', ' ', ' ');
 		await app.waitFor('5 marked');
 		// Meanwhile, another process changes the third marked row.
-		const other = sift(['edit', names[2]!, 'points=5', '--db', db.dbPath]);
+		const other = sift(['edit', names[2]!, 'points=5', '--db', demo.db.dbPath]);
 		expect(other.code, other.stderr).toBe(0);
 		app.press('a', String(area + 1));
 		const summary = await app.waitFor(/area: 4 items written, 1 conflict, 0 refused/, 10_000, 'the bulk summary');
@@ -126,7 +103,7 @@ describe('field hotkeys, bulk edits and E in a pseudo-terminal', () => {
 	});
 
 	it('E hands the long text to $EDITOR and saves what it wrote; a failed or unchanged edit and a conflict write nothing', async () => {
-		const dir = path.join(db.dir, 'editor');
+		const dir = path.join(demo.db.dir, 'editor');
 		mkdirSync(dir, {recursive: true});
 		const script = path.join(dir, 'editor.sh');
 		const mode = path.join(dir, 'mode');
@@ -137,7 +114,7 @@ describe('field hotkeys, bulk edits and E in a pseudo-terminal', () => {
 			'case "$mode" in',
 			'  fail) exit 3 ;;',
 			'  keep) exit 0 ;;',
-			`  race) "${process.execPath}" "${CLI()}" edit ${ticket(300)} points=8 --db "${db.dbPath}" >/dev/null; printf 'mine' > "$1" ;;`,
+			`  race) "${process.execPath}" "${CLI()}" edit ${ticket(300)} points=8 --db "${demo.db.dbPath}" >/dev/null; printf 'mine' > "$1" ;;`,
 			`  *) printf 'Rewritten in the editor.\\nSecond line.' > "$1" ;;`,
 			'esac',
 			'',

@@ -1,7 +1,7 @@
 import type {Statement} from 'better-sqlite3';
 import {immediate, type Db} from './database.js';
-import {notFound, StoreError} from './errors.js';
-import type {FieldProblem, FollowUp, FollowUpStatus} from './types.js';
+import {notFound, StoreError} from '../errors.js';
+import type {FieldProblem, FollowUp, FollowUpStatus} from '../types.js';
 
 type FollowUpRow = Omit<FollowUp, 'attempted' | 'allowed' | 'min' | 'max'> & {attempted: string; allowed: string | null; min: number | null; max: number | null};
 

@@ -1,8 +1,8 @@
 import type {Db} from './database.js';
-import {notFound, quote} from './errors.js';
-import {parseFormula, type FormulaNode} from './formula.js';
-import {channelIndexes} from './query/sqlite.js';
-import type {Channel, ChannelSummary, Field} from './types.js';
+import {notFound, quote} from '../errors.js';
+import {parseFormula, type FormulaNode} from '../formula.js';
+import {channelIndexes} from './query.js';
+import type {Channel, ChannelSummary, Field} from '../types.js';
 
 /** A channel as the store uses it: the schema plus what is derived from it once. */
 export type LoadedChannel = Channel & {
@@ -13,7 +13,7 @@ export type LoadedChannel = Channel & {
 /** Field types whose values can be filtered by equality and are indexed for it. */
 export const FILTERABLE_TYPES = new Set(['select', 'boolean']);
 
-export {valueSql} from './query/sqlite.js';
+export {valueSql} from './query.js';
 
 export function loadChannel(raw: Channel): LoadedChannel {
 	return {

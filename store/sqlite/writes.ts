@@ -1,15 +1,15 @@
 import type {Statement} from 'better-sqlite3';
 import type {ChannelCatalog, LoadedChannel} from './channels.js';
-import {channelScopeSql, valueSql} from './query/sqlite.js';
+import {channelScopeSql, valueSql} from './query.js';
 import {immediate, withWriteLock, type Db} from './database.js';
-import {notFound, quote, StoreError} from './errors.js';
+import {notFound, quote, StoreError} from '../errors.js';
 import {appendEvent, changedSince, latestSequence} from './events.js';
-import type {Grants} from './grants.js';
+import type {Grants} from '../grants.js';
 import {closeForDeletedItem, recordRefusals, resolveSetKeys} from './followups.js';
-import {itemFromRow, itemIdOf, parseStored, type ItemRow} from './items.js';
-import type {Actor, Changes, EditResult, Field, FieldProblem, Values} from './types.js';
-import {validateValues, type WriteContext} from './validate.js';
-import {actorScope, checkExpectedVersion, checkPayload, fingerprintOf, storedValues} from './write-rules.js';
+import {itemFromRow, itemIdOf, parseStored, type ItemRow} from '../items.js';
+import type {Actor, Changes, EditResult, Field, FieldProblem, Values} from '../types.js';
+import {validateValues, type WriteContext} from '../validate.js';
+import {actorScope, checkExpectedVersion, checkPayload, fingerprintOf, storedValues} from '../write-rules.js';
 
 export type EditRequest = {
 	channelId: string;

@@ -1,7 +1,7 @@
 import type {Statement} from 'better-sqlite3';
 import type {Db} from './database.js';
-import {invalidArgument, quote} from './errors.js';
-import type {Actor, Changes, EventPage, EventType, StoreEvent} from './types.js';
+import {invalidArgument, quote} from '../errors.js';
+import type {Actor, Changes, EventPage, EventType, StoreEvent} from '../types.js';
 
 type EventRow = {sequence: number; type: EventType; item_id: string; version: number; actor_kind: Actor['kind']; run_id: string | null; changes: string; at: string};
 
