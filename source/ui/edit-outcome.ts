@@ -1,9 +1,10 @@
 // Edit outcomes, shared by every path that writes a field from the screen (the edit picker, the
-// follow-up queue, undo; bulk edits later): the store call against the version the person saw, its
-// outcome in one shape, the undo stack and its cap.
+// follow-up queue, undo, bulk edits on marks, $EDITOR): the store call against the version the
+// person saw, its outcome in one shape, the undo stack and its cap.
 
 import {StoreError, type Changes, type EditResult, type FieldProblem, type Item} from '../../store/index.js';
 import type {AsyncStore} from '../../store/api.js';
+import {foldBulkResults, planUndo, type BulkOutcome, type BulkPlan} from './model/bulk.js';
 
 export type EditOutcome =
 	| {kind: 'ok'; result: EditResult}
@@ -12,8 +13,14 @@ export type EditOutcome =
 	| {kind: 'conflict'; changes: Changes; item: Item | null}
 	| {kind: 'error'; message: string};
 
-/** One edit of this session that `u` can take back. */
-export type UndoEntry = {itemId: string; name: string; key: string; before: unknown; after: unknown; version: number};
+/** One edit of one field of this session that `u` can take back. */
+export type FieldUndoEntry = {kind?: 'field'; itemId: string; name: string; key: string; before: unknown; after: unknown; version: number};
+
+/** A bulk edit on marks: one `u` takes back every item it wrote. */
+export type BulkUndoEntry = {kind: 'bulk'; outcome: BulkOutcome};
+
+/** What `u` takes back: one field of one item, or a whole bulk edit. */
+export type UndoEntry = FieldUndoEntry | BulkUndoEntry;
 
 /** How many edits `u` can take back, whichever path made them. */
 export const UNDO_LIMIT = 100;
@@ -52,10 +59,31 @@ export type UndoOutcome = EditOutcome | {kind: 'lost'; change: Changes};
  * Takes one edit back: the old value, expecting the version the edit left. If only other fields
  * changed since, ours did not, so the undo goes on top of the current version (once).
  */
-export async function undoEdit(store: AsyncStore, channelId: string, entry: UndoEntry): Promise<UndoOutcome> {
+export async function undoEdit(store: AsyncStore, channelId: string, entry: FieldUndoEntry): Promise<UndoOutcome> {
 	const outcome = await editField(store, channelId, entry.itemId, entry.key, entry.before, entry.version);
 	if (outcome.kind !== 'conflict') return outcome;
 	if (Object.hasOwn(outcome.changes, entry.key)) return {kind: 'lost', change: {[entry.key]: outcome.changes[entry.key]!}};
 	if (!outcome.item) return outcome;
 	return editField(store, channelId, entry.itemId, entry.key, entry.before, outcome.item.version);
+}
+
+/**
+ * A bulk plan written item by item, each with its own expected version and idempotency key
+ * (model/bulk.ts), at most `parallel` at a time; the outcome sorts written, conflicts, refusals.
+ */
+export async function runBulk(store: AsyncStore, plan: BulkPlan, parallel = 8): Promise<BulkOutcome> {
+	const results: Array<PromiseSettledResult<EditResult>> = [];
+	for (let at = 0; at < plan.edits.length; at += parallel) {
+		const slice = plan.edits.slice(at, at + parallel);
+		// eslint-disable-next-line no-await-in-loop
+		results.push(...await Promise.allSettled(slice.map(async edit => store.editItem(edit.request))));
+	}
+
+	return foldBulkResults(plan, results);
+}
+
+/** One `u` after a bulk edit: each written item back to its earlier value, from the version the edit left. */
+export async function undoBulk(store: AsyncStore, outcome: BulkOutcome): Promise<BulkOutcome | null> {
+	const plan = planUndo(outcome);
+	return plan ? runBulk(store, plan) : null;
 }

@@ -1,13 +1,16 @@
 import type {Changes, Field, FieldProblem} from '../../store/index.js';
 import {allowedText} from '../text/refusal.js';
 import type {Choice} from './components/picker.js';
-import {formatValue, plainValue} from '../text/format.js';
+import {formatValue, plainValue, shortFields} from '../text/format.js';
 import {sanitize} from '../text/sanitize.js';
 import type {EditOverlay, QueueEntry} from './state.js';
 import {fit} from './width.js';
 
 /** Fields a person can set (formulas are computed). */
 export const editableFields = (fields: Field[]) => fields.filter(field => field.type !== 'formula');
+
+/** Fields a bulk edit can set: short (rows show them, so undo knows what to write back) and not unique. */
+export const bulkFields = (fields: Field[]) => shortFields(editableFields(fields)).filter(field => !field.is_unique);
 
 const FILTERABLE = new Set(['select', 'boolean']);
 

@@ -6,7 +6,9 @@ import type {Key} from '#ink';
  */
 
 /** Where a key is read: the list, or one of the overlays on top of it. */
-export type Scope = 'list' | 'picker' | 'text' | 'queue' | 'history' | 'help' | 'confirm';
+export type Scope = 'list' | 'picker' | 'text' | 'queue' | 'history' | 'help' | 'confirm'
+	/** A field's value picker opened by a hotkey: digits pick, typing jumps. */
+	| 'choice';
 
 export type Action =
 	| 'down' | 'up' | 'pageDown' | 'pageUp' | 'top' | 'bottom'
@@ -14,7 +16,9 @@ export type Action =
 	| 'edit' | 'undo' | 'run' | 'cancelRun' | 'followUps' | 'history' | 'help' | 'quit' | 'togglePane' | 'reload'
 	| 'scrollPaneDown' | 'scrollPaneUp'
 	| 'choose' | 'toggle' | 'submit' | 'cancel'
-	| 'type' | 'dismiss' | 'skip' | 'yes' | 'no';
+	| 'type' | 'dismiss' | 'skip' | 'yes' | 'no'
+	// Field hotkeys, bulk edits, $EDITOR.
+	| 'editLong' | 'erase';
 
 export type Binding = {
 	scope: Scope;
@@ -42,6 +46,7 @@ const TABLE = [
 	{scope: 'list', action: 'mark', keys: ['space'], label: 'Space', description: 'mark or unmark the row', hint: 'mark'},
 	{scope: 'list', action: 'markAll', keys: ['V'], label: 'V', description: 'mark all loaded rows (again: unmark all)'},
 	{scope: 'list', action: 'edit', keys: ['e'], label: 'e', description: 'edit a field of the row', hint: 'edit'},
+	{scope: 'list', action: 'editLong', keys: ['E'], label: 'E', description: 'edit the long text of the row in $EDITOR'},
 	{scope: 'list', action: 'undo', keys: ['u'], label: 'u', description: 'undo your last edit', hint: 'undo'},
 	{scope: 'list', action: 'run', keys: ['c'], label: 'c', description: 'run Codex on the marked rows (or this one)', hint: 'codex'},
 	{scope: 'list', action: 'cancelRun', keys: ['x'], label: 'x', description: 'cancel the running Codex run'},
@@ -83,6 +88,13 @@ const TABLE = [
 	{scope: 'help', action: 'pageUp', keys: ['pageup', 'ctrl+u'], label: 'PgUp', description: 'scroll up a screen'},
 	{scope: 'help', action: 'cancel', keys: ['escape', 'q', '?'], label: 'Esc', description: 'close help', hint: 'close'},
 
+	{scope: 'choice', action: 'down', keys: ['down', 'tab'], label: '↓', description: 'next choice', hint: 'move'},
+	{scope: 'choice', action: 'up', keys: ['up'], label: '↑', description: 'previous choice'},
+	{scope: 'choice', action: 'choose', keys: ['enter'], label: 'Enter', description: 'choose', hint: 'choose'},
+	{scope: 'choice', action: 'toggle', keys: ['space'], label: 'Space', description: 'tick or untick (multiple choice)'},
+	{scope: 'choice', action: 'erase', keys: ['backspace'], label: 'Bksp', description: 'forget the last typed letter'},
+	{scope: 'choice', action: 'cancel', keys: ['escape'], label: 'Esc', description: 'back', hint: 'back'},
+
 	{scope: 'confirm', action: 'yes', keys: ['y', 'Y'], label: 'y', description: 'yes', hint: 'yes'},
 	{scope: 'confirm', action: 'no', keys: ['n', 'N', 'escape'], label: 'n', description: 'no', hint: 'no'},
 ] as const satisfies readonly Binding[];
@@ -104,6 +116,7 @@ export const SCOPE_TITLES: Record<Scope, string> = {
 	history: 'Run history (R)',
 	help: 'Help',
 	confirm: 'Questions',
+	choice: 'Field picker (a field hotkey): 1–9 pick, letters jump',
 };
 
 /** The canonical name of a keypress, as the table spells keys. */

@@ -7,14 +7,20 @@ import type {Key} from '#ink';
 import type {Field} from '../../store/index.js';
 import {counted} from '../text/format.js';
 import {sanitize, sanitizeValue} from '../text/sanitize.js';
-import {describeChanges, editableFields, filterableFields, isPicked, optionChoices, problemNotes, queueOptions, shortValue} from './edit.js';
+import {bulkFields, describeChanges, editableFields, filterableFields, isPicked, optionChoices, problemNotes, queueOptions, shortValue} from './edit.js';
 import {pushUndo} from './edit-outcome.js';
+import {describeBulkOutcome, type BulkOutcome, type MarkedRow} from './model/bulk.js';
+import {resolveDateInput} from './model/dates.js';
+import {fieldForKey, hotkeyHelpLines, resolveHotkeys} from './model/hotkeys.js';
+import {choosePicker, eraseInPicker, movePicker, openPicker, togglePicker, typeInPicker} from './model/picker.js';
+import {shortFields} from '../text/format.js';
 import {editableText, nameField, parseTyped, previewFromValues} from './format.js';
 import {keyEvents, scopeOf} from './input/handlers.js';
-import {helpLayout, screenLayout} from './layout.js';
-import {NONE, type EditOverlay, type Effect, type ListQuery, type QueueOverlay, type ScreenEvent, type ScreenState, type Transition, type Tone} from './state.js';
+import {keyName} from './keys.js';
+import {helpLayout, helpLines, screenLayout} from './layout.js';
+import {NONE, type EditOverlay, type FieldEditOverlay, type Effect, type ListQuery, type QueueOverlay, type ScreenEvent, type ScreenState, type Transition, type Tone} from './state.js';
 import {applyTextKey, textState, type TextState} from './text-input.js';
-import {appendPage, canLoadAfter, canLoadBefore, emptyWindow, endWindow, firstWindow, moveCursor, patchRow, prependPage, requestAfter, requestBefore, rowAt, scrollTop} from './window.js';
+import {appendPage, canLoadAfter, canLoadBefore, emptyWindow, endWindow, firstWindow, moveCursor, patchRow, prependPage, requestAfter, requestBefore, rowAt, scrollTop, type Row} from './window.js';
 
 export const PAGE_SIZE = 50;
 export const MAX_PAGES = 8;
@@ -64,6 +70,8 @@ export function initialScreen(init: InitialScreen): Transition {
 		undo: [],
 		awaiting: null,
 		deferred: [],
+		hotkeys: resolveHotkeys(init.fields).hotkeys,
+		seen: new Map(),
 	};
 	return {state, effects: [{kind: 'list', generation: 1, query: {}}]};
 }
@@ -77,7 +85,7 @@ const bodyRows = (state: ScreenState) => screenLayout(state.size, state.overlay,
 /** The help scrolled by `lines`, never past its last screen. */
 function scrollHelp(state: ScreenState, lines: number): ScreenState {
 	if (state.overlay.kind !== 'help') return state;
-	const {maxScroll} = helpLayout(state.size.columns, bodyRows(state));
+	const {maxScroll} = helpLayout(state.size.columns, bodyRows(state), helpLinesOf(state).length);
 	return {...state, overlay: {...state.overlay, scroll: Math.min(maxScroll, Math.max(0, state.overlay.scroll + lines))}};
 }
 
@@ -105,14 +113,14 @@ const say = (state: ScreenState, text: string, tone: Tone = 'info'): ScreenState
 
 /** One step of the screen. */
 export function reduce(state: ScreenState, event: ScreenEvent): Transition {
-	if (event.type === 'key') return pressKey(state, event.input, event.key);
+	if (event.type === 'key') return pressKey(state, event.input, event.key, event.at);
 	const {state: stepped, effects} = step(state, event);
 	let result = settle(stepped, effects);
 	if (result.state.awaiting === null && result.state.deferred.length > 0) {
 		// The overlay is open (or could not be): the keys typed meanwhile act now, in order, in its scope.
 		const queued = result.state.deferred;
 		result = {state: {...result.state, deferred: []}, effects: result.effects};
-		for (const {input, key} of queued) result = then(result, reduce(result.state, {type: 'key', input, key}));
+		for (const {input, key, at} of queued) result = then(result, reduce(result.state, {type: 'key', input, key, at}));
 	}
 
 	return result;
@@ -121,9 +129,11 @@ export function reduce(state: ScreenState, event: ScreenEvent): Transition {
 const then = (first: Transition, next: Transition): Transition => ({state: next.state, effects: [...first.effects, ...next.effects]});
 
 /** A key: routed by the scope of the state it meets; while an overlay is being opened it waits (Ctrl+C never does). */
-function pressKey(state: ScreenState, input: string, key: Key): Transition {
-	const events = keyEvents(scopeOf(state.overlay), input, key);
-	if (state.awaiting !== null && events[0]?.type !== 'interrupt') return {state: {...state, deferred: [...state.deferred, {input, key}]}, effects: []};
+function pressKey(state: ScreenState, input: string, key: Key, at?: number): Transition {
+	const scope = scopeOf(state.overlay);
+	let events = keyEvents(scope, input, key);
+	if (events.length === 0 && scope === 'list') events = hotkeyEvents(state, input, key, at);
+	if (state.awaiting !== null && events[0]?.type !== 'interrupt') return {state: {...state, deferred: [...state.deferred, {input, key, at}]}, effects: []};
 	let result: Transition = {state, effects: []};
 	for (const event of events) result = then(result, reduce(result.state, event));
 	return result;
@@ -168,10 +178,10 @@ const none = (state: ScreenState): Transition => ({state, effects: []});
 
 function step(state: ScreenState, event: ScreenEvent): Transition {
 	switch (event.type) {
-		case 'key': return pressKey(state, event.input, event.key);
+		case 'key': return pressKey(state, event.input, event.key, event.at);
 		case 'move': return none(moveBy(state, event.rows));
 		case 'page': {
-			if (state.overlay.kind === 'help') return none(scrollHelp(state, event.pages * Math.max(1, helpLayout(state.size.columns, bodyRows(state)).room - 1)));
+			if (state.overlay.kind === 'help') return none(scrollHelp(state, event.pages * Math.max(1, helpLayout(state.size.columns, bodyRows(state), helpLinesOf(state).length).room - 1)));
 			return none(moveBy(state, event.pages * Math.max(1, listRows(state) - 1)));
 		}
 
@@ -200,6 +210,7 @@ function step(state: ScreenState, event: ScreenEvent): Transition {
 		case 'mark': return none(mark(state));
 		case 'markAll': return none(markAll(state));
 		case 'openEdit': {
+			if (state.marks.size > 0) return openBulkEdit(state);
 			const row = currentRow(state);
 			return row ? {state: {...state, awaiting: 'edit'}, effects: [{kind: 'readForEdit', itemId: row.id}]} : none(state);
 		}
@@ -207,7 +218,7 @@ function step(state: ScreenState, event: ScreenEvent): Transition {
 		case 'undo': {
 			const entry = state.undo.at(-1);
 			if (!entry) return none(say(state, 'Nothing to undo: no edit of yours in this session.', 'warn'));
-			return {state: {...state, undo: state.undo.slice(0, -1)}, effects: [{kind: 'undo', entry}]};
+			return {state: {...state, undo: state.undo.slice(0, -1)}, effects: [entry.kind === 'bulk' ? {kind: 'undoBulk', outcome: entry.outcome} : {kind: 'undo', entry}]};
 		}
 
 		case 'askRun': return none(askRun(state));
@@ -294,7 +305,7 @@ function step(state: ScreenState, event: ScreenEvent): Transition {
 		}
 
 		case 'effectFailed': return none(say({...state, awaiting: null}, sanitize(event.message), 'error'));
-		case 'edited': return edited(state, event);
+		case 'edited': return fieldEditOutcome(state, edited(state, event), event);
 		case 'undone': return undone(state, event);
 		case 'storeEvents': return storeEvents(state, event);
 		case 'rowRead': {
@@ -342,6 +353,13 @@ function step(state: ScreenState, event: ScreenEvent): Transition {
 			const changed = new Map([...state.changed].filter(([, until]) => until > event.at));
 			return none(changed.size === state.changed.size ? state : {...state, changed});
 		}
+
+		case 'hotkey': return openFieldEdit(state, event.key, event.at);
+		case 'pickType': return pickType(state, event.input, event.key);
+		case 'erase': return none(withPicker(state, eraseInPicker));
+		case 'bulkEdited': return bulkWritten(state, event.outcome, '');
+		case 'bulkUndone': return bulkWritten(state, event.outcome, 'Undone: ');
+		case 'openEditor': return openEditor(state);
 	}
 }
 
@@ -366,16 +384,24 @@ function mark(state: ScreenState): ScreenState {
 	const row = currentRow(state);
 	if (!row) return state;
 	const marks = new Set(state.marks);
-	if (marks.has(row.id)) marks.delete(row.id);
-	else marks.add(row.id);
-	return moveBy({...state, marks}, 1);
+	const seen = new Map(state.seen);
+	if (marks.has(row.id)) {
+		marks.delete(row.id);
+		seen.delete(row.id);
+	} else {
+		marks.add(row.id);
+		seen.set(row.id, seenRow(state.fields, row));
+	}
+
+	return moveBy({...state, marks, seen}, 1);
 }
 
 function markAll(state: ScreenState): ScreenState {
 	const {rows} = state.window;
 	const all = rows.every(row => state.marks.has(row.id));
 	const marks = all ? new Set<string>() : new Set([...state.marks, ...rows.map(row => row.id)]);
-	return say({...state, marks}, all ? 'All marks cleared.' : `${rows.length} loaded rows marked.`);
+	const seen = all ? new Map<string, MarkedRow>() : new Map([...rows.map(row => [row.id, seenRow(state.fields, row)] as const), ...state.seen]);
+	return say({...state, marks, seen}, all ? 'All marks cleared.' : `${rows.length} loaded rows marked.`);
 }
 
 function askRun(state: ScreenState): ScreenState {
@@ -402,6 +428,7 @@ function choiceCount(state: ScreenState): number {
 		case 'edit': return overlay.stage === 'field' ? editableFields(state.fields).length : optionChoices(overlay.field!, overlay.chosen).length;
 		case 'queue': return state.queue.entry ? queueOptions(state.queue.entry, queueField(state)).length : 0;
 		case 'history': return state.history.runs.length;
+		case 'fieldEdit': return bulkFields(state.fields).length;
 		default: return 0;
 	}
 }
@@ -419,6 +446,11 @@ function moveOverlayCursor(state: ScreenState, delta: 1 | -1): ScreenState {
 
 		case 'queue': return count > 0 ? {...state, overlay: {...overlay, optionCursor: wrap(overlay.optionCursor, delta, count)}} : state;
 		case 'help': return scrollHelp(state, delta);
+		case 'fieldEdit': {
+			if (overlay.field === null) return {...state, overlay: {...overlay, fieldCursor: wrap(overlay.fieldCursor, delta, count)}};
+			return withPicker(state, picker => movePicker(picker, delta));
+		}
+
 		case 'history': {
 			if (overlay.open) return state;
 			return {...state, overlay: {...overlay, cursor: Math.min(Math.max(0, count - 1), Math.max(0, overlay.cursor + delta))}};
@@ -451,6 +483,15 @@ function choose(state: ScreenState): Transition {
 			const run = state.history.runs[overlay.cursor];
 			if (!run) return none(state);
 			return {state: {...state, overlay: {...overlay, open: true}, history: {...state.history, open: null}}, effects: [{kind: 'loadSteps', run}]};
+		}
+
+		case 'fieldEdit': {
+			if (overlay.field === null) {
+				const field = bulkFields(state.fields)[overlay.fieldCursor];
+				return none(field ? {...state, overlay: withField(overlay, field)} : state);
+			}
+
+			return overlay.picker ? commitFieldEdit(state, overlay, choosePicker(overlay.picker).value) : none(state);
 		}
 
 		default: return none(state);
@@ -495,6 +536,7 @@ function submitEdit(state: ScreenState, overlay: EditOverlay, value: unknown): T
 
 function toggleOption(state: ScreenState): ScreenState {
 	const {overlay} = state;
+	if (overlay.kind === 'fieldEdit') return withPicker(state, togglePicker);
 	if (overlay.kind !== 'edit' || overlay.stage !== 'options' || overlay.field?.type !== 'multi_select') return state;
 	const value = optionChoices(overlay.field, overlay.chosen)[overlay.optionCursor]!.value as string;
 	const chosen = overlay.chosen.includes(value) ? overlay.chosen.filter(entry => entry !== value) : [...overlay.chosen, value];
@@ -512,6 +554,7 @@ function cancel(state: ScreenState): Transition {
 		}
 
 		case 'history': return none({...state, overlay: overlay.open ? {...overlay, open: false} : NONE});
+		case 'fieldEdit': return none({...state, overlay: overlay.field !== null && overlay.chooser ? {...overlay, field: null, picker: null, text: null, notice: null} : NONE});
 		default: return none({...state, overlay: NONE});
 	}
 }
@@ -531,6 +574,7 @@ function submit(state: ScreenState): Transition {
 		}
 
 		case 'edit': return submitEdit(state, overlay, parseTyped(overlay.field!, overlay.text.value));
+		case 'fieldEdit': return submitFieldText(state, overlay);
 		case 'queue': {
 			if (!overlay.typing) return none(state);
 			const field = queueField(state);
@@ -549,6 +593,7 @@ function typeKey(state: ScreenState, type: (text: TextState) => TextState): Scre
 		case 'instruction': return {...state, overlay: {...overlay, text: type(overlay.text)}};
 		case 'edit': return overlay.stage === 'text' ? {...state, overlay: {...overlay, text: type(overlay.text)}} : state;
 		case 'queue': return overlay.typing ? {...state, overlay: {...overlay, typing: type(overlay.typing)}} : state;
+		case 'fieldEdit': return overlay.text ? {...state, overlay: {...overlay, text: type(overlay.text), notice: null}} : state;
 		default: return state;
 	}
 }
@@ -641,8 +686,11 @@ function edited(state: ScreenState, {request, outcome}: Extract<ScreenEvent, {ty
 		case 'ok': {
 			const {item} = outcome.result;
 			let next = showItem({...state, undo: pushUndo(state.undo, {itemId: item.id, name: request.name, key: request.key, before: request.before, after: request.value, version: item.version}), detailTick: state.detailTick + 1}, item);
+			next = reseen(next, item.id, item.version, {[request.key]: request.value});
 			if (open) next = {...next, overlay: NONE};
-			return {state: say(next, `${request.name}: ${label} ${show(request.before)} → ${show(request.value)} (v${item.version}) · u undoes`, 'ok'), effects: [{kind: 'countFollowUps'}, {kind: 'pollEvents'}]};
+			// Long text (E) is not repeated in a one-line message.
+			const change = field?.config.long ? 'saved' : `${show(request.before)} → ${show(request.value)}`;
+			return {state: say(next, `${request.name}: ${label} ${change} (v${item.version}) · u undoes`, 'ok'), effects: [{kind: 'countFollowUps'}, {kind: 'pollEvents'}]};
 		}
 
 		case 'refused': {
@@ -711,4 +759,186 @@ function storeEvents(state: ScreenState, {events, at}: Extract<ScreenEvent, {typ
 	const effects: Effect[] = [{kind: 'countFollowUps'}];
 	if (touched.size > 0) effects.unshift({kind: 'readRows', ids: [...touched]});
 	return {state: next, effects};
+}
+
+// Field hotkeys, bulk edits on marks, and $EDITOR (issue 12, docs/reference.md#editing).
+
+/** The help's lines: the key table's, with this channel's field hotkeys. */
+export const helpLinesOf = (state: Pick<ScreenState, 'hotkeys' | 'fields'>) => helpLines(hotkeyHelpLines(state.hotkeys, state.fields));
+
+/** A row as the person sees it now: what a write from it expects. */
+const seenRow = (fields: Field[], row: Row): MarkedRow => ({id: row.id, version: row.version, values: row.preview, name: nameOf(fields, row.preview, row.id)});
+
+/** A list key that is no binding of the key table: a field's hotkey, if one. */
+function hotkeyEvents(state: ScreenState, input: string, key: Key, at?: number): ScreenEvent[] {
+	if (key.ctrl || key.meta) return [];
+	const field = fieldForKey(state.hotkeys, keyName(input, key));
+	return field === undefined ? [] : [{type: 'hotkey', key: field, at: at ?? 0}];
+}
+
+/** The rows an edit applies to: every marked row as it was marked, else the row under the cursor. */
+function editTargets(state: ScreenState): MarkedRow[] {
+	if (state.marks.size > 0) {
+		return [...state.marks].flatMap(id => {
+			const seen = state.seen.get(id);
+			if (seen) return [seen];
+			const row = state.window.rows.find(candidate => candidate.id === id);
+			return row ? [seenRow(state.fields, row)] : [];
+		});
+	}
+
+	const row = currentRow(state);
+	return row && !row.deleted ? [seenRow(state.fields, row)] : [];
+}
+
+const fieldEditOverlay = (targets: MarkedRow[], bulk: boolean, now: number): FieldEditOverlay => ({kind: 'fieldEdit', field: null, fieldCursor: 0, chooser: false, targets, bulk, picker: null, text: null, now, notice: null});
+
+/** The value every target holds for `key`, or undefined when they differ. */
+function commonValue(targets: MarkedRow[], key: string): unknown {
+	const values = targets.map(target => target.values[key] ?? null);
+	const first = JSON.stringify(values[0]);
+	return values.every(value => JSON.stringify(value) === first) ? values[0] : undefined;
+}
+
+/** The overlay on one field: its picker opened on the current value, or its input holding it. */
+function withField(overlay: FieldEditOverlay, field: Field): FieldEditOverlay {
+	const current = commonValue(overlay.targets, field.key);
+	if (isPicked(field)) return {...overlay, field, picker: openPicker(field, current), text: null, notice: null};
+	return {...overlay, field, picker: null, text: textState(editableText(field, current)), notice: null};
+}
+
+function openFieldEdit(state: ScreenState, key: string, at: number): Transition {
+	const field = state.fields.find(candidate => candidate.key === key);
+	if (!field) return none(state);
+	if (!shortFields([field]).includes(field)) return none(say(state, `${sanitize(field.label)} is long text: E edits it in $EDITOR.`, 'warn'));
+	const targets = editTargets(state);
+	if (targets.length === 0) return none(say(state, 'No record to edit.', 'warn'));
+	return none({...state, overlay: withField(fieldEditOverlay(targets, state.marks.size > 0, at), field)});
+}
+
+/** `e` with rows marked: choose the field, then set it on all of them. */
+function openBulkEdit(state: ScreenState): Transition {
+	const targets = editTargets(state);
+	if (targets.length === 0) return none(say(state, 'The marked rows are not loaded; mark them again.', 'warn'));
+	return none({...state, overlay: {...fieldEditOverlay(targets, true, 0), chooser: true}});
+}
+
+function withPicker(state: ScreenState, change: (picker: NonNullable<FieldEditOverlay['picker']>) => NonNullable<FieldEditOverlay['picker']>): ScreenState {
+	const {overlay} = state;
+	if (overlay.kind !== 'fieldEdit' || !overlay.picker) return state;
+	return {...state, overlay: {...overlay, picker: change(overlay.picker), notice: null}};
+}
+
+/** A printable key in the picker: a digit picks and writes at once, a letter jumps. */
+function pickType(state: ScreenState, input: string, key: Key): Transition {
+	const {overlay} = state;
+	if (overlay.kind !== 'fieldEdit' || !overlay.picker || key.ctrl || key.meta || [...input].length !== 1) return none(state);
+	const stepped = typeInPicker(overlay.picker, input);
+	const next = {...overlay, picker: stepped.state, notice: stepped.notice ?? null};
+	if (stepped.chosen) return commitFieldEdit({...state, overlay: next}, next, stepped.chosen.value);
+	return none({...state, overlay: next});
+}
+
+/** The typed value of a field: a date resolved from its words (shown before commit), else as typed. */
+export function typedFieldValue(field: Field, text: string, now: number): {ok: true; value: unknown} | {ok: false; message: string} {
+	if (field.type !== 'date' || text.trim() === '') return {ok: true, value: parseTyped(field, text.trim() === '' ? '' : text)};
+	const date = resolveDateInput(text, new Date(now));
+	return date.ok ? {ok: true, value: date.date} : {ok: false, message: date.message};
+}
+
+function submitFieldText(state: ScreenState, overlay: FieldEditOverlay): Transition {
+	if (!overlay.field || !overlay.text) return none(state);
+	const typed = typedFieldValue(overlay.field, overlay.text.value, overlay.now);
+	if (!typed.ok) return none({...state, overlay: {...overlay, notice: sanitize(typed.message)}});
+	return commitFieldEdit(state, overlay, typed.value);
+}
+
+/** The chosen value written: on one row as an edit of the row, on marks as one bulk edit. */
+function commitFieldEdit(state: ScreenState, overlay: FieldEditOverlay, value: unknown): Transition {
+	const field = overlay.field!;
+	const closed = {...state, overlay: NONE};
+	if (overlay.bulk) {
+		return {state: say(closed, `Setting ${sanitize(field.label)} to ${shortValue(field, value)} on ${counted(overlay.targets.length, 'marked record')}…`), effects: [{kind: 'bulkEdit', field, value, rows: overlay.targets}]};
+	}
+
+	const target = overlay.targets[0]!;
+	const before = target.values[field.key] ?? null;
+	if (JSON.stringify(before) === JSON.stringify(value ?? null)) {
+		return none(say(closed, `${target.name ?? target.id}: ${sanitize(field.label)} is already ${shortValue(field, value)}; nothing changed.`));
+	}
+
+	const edit: Effect = {kind: 'edit', request: {itemId: target.id, name: target.name ?? target.id, key: field.key, value, before, version: target.version, origin: 'picker'}};
+	// A pick closes at once (typing ahead goes to the list); a typed value stays open until the store
+	// answers, so a refusal is shown inline with what is allowed (keys typed meanwhile wait).
+	if (!overlay.text) return {state: closed, effects: [edit]};
+	return {state: {...state, overlay: {...overlay, notice: null}, awaiting: 'edit'}, effects: [edit]};
+}
+
+/**
+ * Sets a field to a value without a picker (for a command such as `:set status triaged`): on the
+ * marks as one bulk edit, else on the row, through the same path as a hotkey.
+ */
+export function setField(state: ScreenState, key: string, value: unknown): Transition {
+	const field = state.fields.find(candidate => candidate.key === key);
+	const targets = editTargets(state);
+	if (!field || targets.length === 0) return none(say(state, field ? 'No record to edit.' : `${sanitize(key)} is not a field of this channel.`, 'warn'));
+	return commitFieldEdit(state, {...fieldEditOverlay(targets, state.marks.size > 0, 0), field}, value);
+}
+
+/** The outcome of a one-row hotkey edit in its still open input: closed when saved, else why not, inline. */
+function fieldEditOutcome(before: ScreenState, result: Transition, {request, outcome}: Extract<ScreenEvent, {type: 'edited'}>): Transition {
+	const {overlay} = before;
+	if (request.origin !== 'picker' || overlay.kind !== 'fieldEdit' || overlay.bulk || overlay.targets[0]?.id !== request.itemId) return result;
+	const state: ScreenState = {...result.state, awaiting: before.awaiting === 'edit' ? null : result.state.awaiting};
+	const keepOpen = (notice: string, target = overlay.targets[0]!) => ({...result, state: {...state, overlay: {...overlay, targets: [target], notice}}});
+	switch (outcome.kind) {
+		case 'ok': return {...result, state: {...state, overlay: NONE}};
+		case 'refused': return keepOpen(problemNotes(outcome.problem).map(note => note.text).join('\n'));
+		case 'conflict': {
+			// What changed, and the record as it is now: Enter again writes on top of it.
+			const {item} = outcome;
+			const target = item ? {...overlay.targets[0]!, version: item.version, values: previewFromValues(state.fields, item.values)} : overlay.targets[0]!;
+			return keepOpen(`Not saved: changed since you opened it (now v${target.version}): ${describeChanges(state.fields, outcome.changes).join('; ')}\nEnter writes yours on top of it, Esc leaves it.`, target);
+		}
+
+		case 'error': return keepOpen(`Not saved: ${sanitize(outcome.message)}`);
+	}
+}
+
+/** A marked row's snapshot moved on by our own write, so the next bulk edit expects the version we made. */
+function reseen(state: ScreenState, id: string, version: number, values: Record<string, unknown>): ScreenState {
+	const seen = state.seen.get(id);
+	if (!seen) return state;
+	return {...state, seen: new Map(state.seen).set(id, {...seen, version, values: {...seen.values, ...values}})};
+}
+
+/** A bulk edit (or its undo) done: rows show what was written, one undo entry, a summary naming conflicts and refusals. */
+function bulkWritten(state: ScreenState, outcome: BulkOutcome, prefix: string): Transition {
+	const {key} = outcome.plan;
+	let next: ScreenState = {...state, detailTick: state.detailTick + 1};
+	for (const written of outcome.written) {
+		next = {...next, window: patchRow(next.window, written.id, row => ({...row, version: written.version, preview: {...row.preview, [key]: written.after}}))};
+		next = reseen(next, written.id, written.version, {[key]: written.after});
+	}
+
+	if (prefix === '' && outcome.written.length > 0) next = {...next, undo: pushUndo(next.undo, {kind: 'bulk', outcome})};
+	const troubled = outcome.conflicts.length + outcome.refusals.length;
+	const lines = describeBulkOutcome(outcome).map(line => line.split('\n').map(part => part.trim()).join(' '));
+	const undoHint = prefix === '' && outcome.written.length > 0 ? ' · u undoes all' : '';
+	const effects: Effect[] = [{kind: 'countFollowUps'}, {kind: 'pollEvents'}];
+	const stale = [...outcome.conflicts, ...outcome.refusals].map(entry => entry.id);
+	if (stale.length > 0) effects.unshift({kind: 'readRows', ids: stale});
+	return {state: say(next, `${prefix}${lines.join(' · ')}${undoHint}`, troubled > 0 ? 'warn' : 'ok'), effects};
+}
+
+/** `E`: the row's long text field in $EDITOR (the first long text field of the schema). */
+function openEditor(state: ScreenState): Transition {
+	// The editor holds the terminal and the event loop until it exits: a run would stall meanwhile.
+	if (state.run.active) return none(say(state, 'A Codex run is active: E waits until it ends (x cancels it).', 'warn'));
+	const row = currentRow(state);
+	if (!row || row.deleted) return none(say(state, 'No record to edit.', 'warn'));
+	const field = state.fields.find(candidate => candidate.type === 'text' && candidate.config.long);
+	if (!field) return none(say(state, 'This channel has no long text field; e edits the others.', 'warn'));
+	const name = nameOf(state.fields, row.preview, row.id);
+	return {state: say(state, `${name}: ${sanitize(field.label)} in $EDITOR…`), effects: [{kind: 'editInEditor', itemId: row.id, name, key: field.key}]};
 }

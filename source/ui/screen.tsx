@@ -23,7 +23,8 @@ import {useTerminalSize} from './hooks/use-terminal-size.js';
 import {scopeOf} from './input/handlers.js';
 import {hintsFor} from './keys.js';
 import {screenLayout} from './layout.js';
-import {initialScreen, nameOf} from './reducer.js';
+import {hotkeyHint} from './model/hotkeys.js';
+import {helpLinesOf, initialScreen, nameOf} from './reducer.js';
 import {runFinishMessage, runStatus} from './run-status.js';
 import {tuiRunSettings} from './run-settings.js';
 import type {ListQuery} from './state.js';
@@ -51,6 +52,13 @@ function describeQuery(query: ListQuery, fields: Field[]): string {
 			return `${sanitize(field?.label ?? key)} = ${field ? shortValue(field, value) : sanitizeValue(value)}`;
 		}),
 	].filter(Boolean).join(', ');
+}
+
+/** The list's footer hints with the field hotkeys' hint after the edit key's. */
+function withHotkeys(hints: Array<{label: string; hint: string}>, hotkeys: {label: string; hint: string} | null) {
+	if (!hotkeys) return hints;
+	const at = hints.findIndex(hint => hint.label === 'e') + 1;
+	return [...hints.slice(0, at), hotkeys, ...hints.slice(at)];
 }
 
 /**
@@ -108,7 +116,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 
 	const {frame, now} = useClock(run.active);
 	useKeys((input, key) => {
-		dispatch({type: 'key', input, key});
+		dispatch({type: 'key', input, key, at: Date.now()});
 	}, () => scopeOf(current().overlay) === 'text');
 
 	const {overlay, pane, window: win} = state;
@@ -119,7 +127,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 	const changedIds = useMemo(() => new Set(state.changed.keys()), [state.changed]);
 	const detail = state.detail && row && state.detail.id === row.id ? state.detail : {item: null, error: null, flagged: new Set<string>()};
 	const scopeText = describeQuery(state.query, fields);
-	const paneNode = paneFor({overlay, pane, fields, filter: state.query.filter, nameOfRow: id => nameOf(fields, win.rows.find(candidate => candidate.id === id)?.preview, id), run: run.run, now, frame, detail, scroll: state.paneScroll, width: layout.paneWidth, height: layout.paneHeight});
+	const paneNode = paneFor({overlay, pane, fields, filter: state.query.filter, nameOfRow: id => nameOf(fields, win.rows.find(candidate => candidate.id === id)?.preview, id), run: run.run, now, frame, detail, scroll: state.paneScroll, width: layout.paneWidth, height: layout.paneHeight, hotkeys: state.hotkeys});
 	let prompt;
 	if (overlay.kind === 'search') prompt = <TextField label="/ " state={overlay.text} placeholder="search the text fields · Enter · Esc"/>;
 	else if (overlay.kind === 'confirm') prompt = <Text bold color={theme.color('yellow')} wrap="truncate-end">{overlay.question}</Text>;
@@ -149,9 +157,10 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 					history={state.history}
 					list={{rows: win.rows, columns, top: win.top, cursor: win.cursor, marks: state.marks, changed: changedIds, empty}}
 					pane={paneNode}
+					helpLines={helpLinesOf(state)}
 				/>
 			</Box>
-			<Footer width={size.columns} hints={hintsFor(scopeOf(overlay))} message={state.message} prompt={prompt}/>
+			<Footer width={size.columns} hints={withHotkeys(hintsFor(scopeOf(overlay)), scopeOf(overlay) === 'list' ? hotkeyHint(state.hotkeys, fields) : null)} message={state.message} prompt={prompt}/>
 		</Box>
 	);
 }

@@ -1,7 +1,10 @@
 import type {Key} from '#ink';
 import type {Changes, Field, FieldProblem, FollowUp, Item, StoreEvent, Values} from '../../store/index.js';
 import type {Step} from '../codex/steps.js';
-import type {EditOutcome, UndoEntry, UndoOutcome} from './edit-outcome.js';
+import type {EditOutcome, FieldUndoEntry, UndoEntry, UndoOutcome} from './edit-outcome.js';
+import type {BulkOutcome, MarkedRow} from './model/bulk.js';
+import type {Hotkeys} from './model/hotkeys.js';
+import type {PickerState} from './model/picker.js';
 import type {RunSummary} from './history.js';
 import type {TextState} from './text-input.js';
 import type {FetchedPage, PageRequest, PageWindow} from './window.js';
@@ -33,6 +36,31 @@ export type EditOverlay = {
 	conflict: Changes | null;
 };
 
+// Field hotkeys and bulk edits (issue 12).
+
+/**
+ * One field set on the current row, or on every marked row: opened by a field hotkey (or `e` with
+ * marks, which first chooses the field). A pick (select, multi, boolean) or a one-line input.
+ */
+export type FieldEditOverlay = {
+	kind: 'fieldEdit';
+	/** Null while `e` on marked rows is choosing the field. */
+	field: Field | null;
+	fieldCursor: number;
+	/** Opened by `e` on marks: Esc goes back to choosing the field. */
+	chooser: boolean;
+	/** The rows written, each as the person saw it (the version a write expects). */
+	targets: MarkedRow[];
+	/** Whether the edit is a bulk edit on marks (one undo entry, a summary), even of one row. */
+	bulk: boolean;
+	picker: PickerState | null;
+	text: TextState | null;
+	/** When the overlay opened (ms): relative dates count from its day. */
+	now: number;
+	/** Why the last key did nothing, or why a typed value cannot be written. */
+	notice: string | null;
+};
+
 export type QueueOverlay = {kind: 'queue'; index: number; optionCursor: number; typing: TextState | null; problem: string | null; confirmDismiss: boolean};
 
 export type Overlay =
@@ -44,7 +72,8 @@ export type Overlay =
 	| {kind: 'instruction'; text: TextState; itemIds: string[]}
 	| QueueOverlay
 	| {kind: 'history'; cursor: number; open: boolean}
-	| {kind: 'confirm'; question: string; action: 'quit' | 'cancelRun'};
+	| {kind: 'confirm'; question: string; action: 'quit' | 'cancelRun'}
+	| FieldEditOverlay;
 
 export type Pane = 'none' | 'detail' | 'run';
 
@@ -102,7 +131,13 @@ export type ScreenState = {
 	 * `deferred` and act, in order, once it is open (typing ahead works; nothing blocks).
 	 */
 	awaiting: 'edit' | 'queue' | 'history' | null;
-	deferred: Array<{input: string; key: Key}>;
+	deferred: Array<{input: string; key: Key; at?: number}>;
+
+	// Field hotkeys and bulk edits (issue 12).
+	/** Field key → its letter on the list (defaults from the schema; config overrides feed the same field). */
+	hotkeys: Hotkeys;
+	/** Each marked row as it was when marked: a bulk edit expects these versions. */
+	seen: ReadonlyMap<string, MarkedRow>;
 };
 
 /** A store write the screen asks for, and what it came from (the outcome goes back to its origin). */
@@ -111,7 +146,7 @@ export type EditRequest = {itemId: string; name: string; key: string; value: unk
 /** What happens to the screen: keys (as intents) and the results of effects. */
 export type ScreenEvent =
 	/** A keypress: the reducer routes it by the scope it finds (input/handlers.ts). */
-	| {type: 'key'; input: string; key: Key}
+	| {type: 'key'; input: string; key: Key; at?: number}
 	// The list.
 	| {type: 'move'; rows: number}
 	| {type: 'page'; pages: 1 | -1}
@@ -156,7 +191,7 @@ export type ScreenEvent =
 	/** An effect's store call failed: said in the footer; an overlay being opened is not. */
 	| {type: 'effectFailed'; message: string}
 	| {type: 'edited'; request: EditRequest; outcome: EditOutcome}
-	| {type: 'undone'; entry: UndoEntry; outcome: UndoOutcome}
+	| {type: 'undone'; entry: FieldUndoEntry; outcome: UndoOutcome}
 	| {type: 'storeEvents'; events: StoreEvent[]; at: number}
 	| {type: 'rowRead'; id: string; item: Item | null}
 	| {type: 'detailLoaded'; for: string; detail: Detail}
@@ -170,7 +205,17 @@ export type ScreenEvent =
 	| {type: 'runStarted'; count: number}
 	| {type: 'runFinished'; text: string; tone: Tone}
 	| {type: 'say'; text: string; tone: Tone}
-	| {type: 'expire'; at: number};
+	| {type: 'expire'; at: number}
+	// Field hotkeys, bulk edits and $EDITOR (issue 12).
+	/** A field's hotkey on the list: its picker or input, on the marks or the row. */
+	| {type: 'hotkey'; key: string; at: number}
+	/** A printable key in a hotkey picker: a digit picks, a letter jumps. */
+	| {type: 'pickType'; input: string; key: Key}
+	| {type: 'erase'}
+	| {type: 'bulkEdited'; outcome: BulkOutcome}
+	| {type: 'bulkUndone'; outcome: BulkOutcome}
+	/** `E`: the long text of the current row in $EDITOR. */
+	| {type: 'openEditor'};
 
 /** What the reducer asks the hooks to do; each result comes back as an event. */
 export type Effect =
@@ -179,7 +224,7 @@ export type Effect =
 	| {kind: 'loadPage'; generation: number; direction: 'after' | 'before'; request: PageRequest; query: ListQuery}
 	| {kind: 'readForEdit'; itemId: string}
 	| {kind: 'edit'; request: EditRequest}
-	| {kind: 'undo'; entry: UndoEntry}
+	| {kind: 'undo'; entry: FieldUndoEntry}
 	| {kind: 'readRows'; ids: string[]}
 	| {kind: 'readDetail'; id: string; for: string}
 	| {kind: 'countFollowUps'}
@@ -192,6 +237,11 @@ export type Effect =
 	| {kind: 'cancelRun'}
 	| {kind: 'quit'}
 	/** Read the channel's events now (after our own write). */
-	| {kind: 'pollEvents'};
+	| {kind: 'pollEvents'}
+	// Bulk edits and $EDITOR (issue 12).
+	| {kind: 'bulkEdit'; field: Field; value: unknown; rows: MarkedRow[]}
+	| {kind: 'undoBulk'; outcome: BulkOutcome}
+	/** Read the item, hand the terminal to $EDITOR on the field's text, write it with the version read. */
+	| {kind: 'editInEditor'; itemId: string; name: string; key: string};
 
 export type Transition = {state: ScreenState; effects: Effect[]};

@@ -18,6 +18,7 @@ import {benchPagingUnderChange} from './store-paging.js';
 import {benchQueryLatency} from './store-query-latency.js';
 import {benchStaleVersions} from './store-stale.js';
 import {benchUi} from './ui.js';
+import {benchKeystrokes} from './ui-keystrokes.js';
 
 const quick = process.argv.includes('--quick');
 const started = Date.now();
@@ -54,6 +55,8 @@ await benchServe(quick);
 
 // The TUI (issue 5): the built app in a pseudo-terminal.
 await benchUi(quick);
+// The TUI (issue 12): keystrokes to set status, owner and due on one row and on 10 marked rows.
+await benchKeystrokes();
 
 // npm start (issue: no dead ends for a new user): a second start from a fresh clone to the first frame.
 await benchStart();

@@ -8,11 +8,12 @@ import type {Field, FollowUp, Item} from '../../store/index.js';
 import {UNDO_LIMIT, pushUndo, type UndoEntry} from '../../source/ui/edit-outcome.js';
 import {HANDLERS, keyEvents, scopeOf} from '../../source/ui/input/handlers.js';
 import {BINDINGS, type Scope} from '../../source/ui/keys.js';
-import {helpLayout} from '../../source/ui/layout.js';
-import {CANCEL_QUESTION, initialScreen, listRows, QUIT_QUESTION, reduce} from '../../source/ui/reducer.js';
+import {HELP_LINES, helpLayout} from '../../source/ui/layout.js';
+import {CANCEL_QUESTION, helpLinesOf, initialScreen, setField, listRows, QUIT_QUESTION, reduce} from '../../source/ui/reducer.js';
 import type {EditRequest, Effect, QueueOverlay, ScreenEvent, ScreenState, Transition} from '../../source/ui/state.js';
 import {textState} from '../../source/ui/text-input.js';
 import type {RunSummary} from '../../source/ui/history.js';
+import type {BulkOutcome} from '../../source/ui/model/bulk.js';
 
 const fields = bugsChannel.fields as unknown as Field[];
 const field = (key: string) => fields.find(candidate => candidate.key === key)!;
@@ -85,9 +86,10 @@ const CASES: {[T in ScreenEvent['type']]: () => void} = {
 		expect(moved.state.want).toBe(60);
 	},
 	page() {
-		// In the help at 80×24: a screen of lines at a time, never past the last screen.
+		// In the help at 80×24 (the key table's lines and the field hotkeys): a screen of lines at a time, never past the last screen.
 		const help = reduce(reduce(listed(40, false, 24), {type: 'resize', columns: 80, rows: 24}).state, {type: 'openHelp'}).state;
-		const {room, maxScroll} = helpLayout(80, 20);
+		const {room, maxScroll} = helpLayout(80, 20, helpLinesOf(help).length);
+		expect(helpLinesOf(help).length).toBe(HELP_LINES.length + 7);
 		expect(maxScroll).toBeGreaterThan(0);
 		expect(reduce(help, {type: 'page', pages: 1}).state.overlay).toEqual({kind: 'help', scroll: Math.min(maxScroll, room - 1)});
 		const bottom = Array.from({length: 10}).reduce<ScreenState>(state => reduce(state, {type: 'page', pages: 1}).state, help);
@@ -450,10 +452,154 @@ const CASES: {[T in ScreenEvent['type']]: () => void} = {
 		const state = {...listed(), changed: new Map([[idOf(300), 1000], [idOf(299), 5000]])};
 		expect([...reduce(state, {type: 'expire', at: 2000}).state.changed.keys()]).toEqual([idOf(299)]);
 	},
+
+	// Field hotkeys, bulk edits, $EDITOR.
+	hotkey() {
+		// The demo's defaults reach the list: s is status's hotkey, and opens its picker on the row's value.
+		const state = listed();
+		expect(state.hotkeys).toMatchObject({status: 's', owner: 'o', severity: 'v', points: 'p', area: 'a', due: 'd'});
+		const opened = reduce(state, {type: 'key', input: 's', key: plain, at: 0}).state;
+		expect(opened.overlay).toMatchObject({kind: 'fieldEdit', bulk: false, field: {key: 'status'}, targets: [{id: idOf(300), version: 1}], picker: {cursor: 0}});
+		expect(scopeOf(opened.overlay)).toBe('choice');
+		// A typed field gets a one-line input.
+		const points = reduce(state, {type: 'hotkey', key: 'points', at: 0}).state;
+		expect(points.overlay).toMatchObject({kind: 'fieldEdit', picker: null, text: {value: ''}});
+		expect(scopeOf(points.overlay)).toBe('text');
+		// With marks, the hotkey edits every marked row, each as it was when marked.
+		const marked = run1(state, {type: 'mark'}, {type: 'mark'}).state;
+		expect(marked.seen.get(idOf(300))).toMatchObject({version: 1, name: 'BUG-300'});
+		const bulk = reduce({...marked, window: {...marked.window, rows: marked.window.rows.map(row => ({...row, version: 9}))}}, {type: 'hotkey', key: 'status', at: 0}).state;
+		expect(bulk.overlay).toMatchObject({kind: 'fieldEdit', bulk: true, targets: [{id: idOf(300), version: 1}, {id: idOf(299), version: 1}]});
+		// e with marks chooses the field first; Esc from the value goes back to the fields.
+		const chooser = reduce(marked, {type: 'openEdit'});
+		expect(chooser.effects).toEqual([]);
+		expect(scopeOf(chooser.state.overlay)).toBe('picker');
+		const chosen = reduce(chooser.state, {type: 'choose'}).state;
+		expect(chosen.overlay).toMatchObject({field: {key: 'title'}, text: {value: ''}});
+		expect(reduce(chosen, {type: 'cancel'}).state.overlay).toMatchObject({kind: 'fieldEdit', field: null});
+		// Unmarking forgets the snapshot; letters that are no hotkey do nothing.
+		expect(reduce({...marked, window: {...marked.window, cursor: 0}}, {type: 'mark'}).state.seen.has(idOf(300))).toBe(false);
+		expect(reduce(state, {type: 'key', input: 'z', key: plain}).state).toBe(state);
+	},
+	pickType() {
+		// s 2: the second option written at once, with the version of the row.
+		const done = run1(listed(), {type: 'key', input: 's', key: plain, at: 0}, {type: 'key', input: '2', key: plain});
+		expect(done.state.overlay).toEqual({kind: 'none'});
+		expect(effect(done, 'edit')?.request).toEqual({itemId: idOf(300), name: 'BUG-300', key: 'status', value: 'triaged', before: 'new', version: 1, origin: 'picker'});
+		// Typing jumps to a label, Enter picks it; the optional field's last entry is none.
+		const jumped = run1(listed(), {type: 'hotkey', key: 'status', at: 0}, {type: 'pickType', input: 'w', key: plain});
+		expect(jumped.state.overlay).toMatchObject({picker: {cursor: 4, typed: 'w'}});
+		expect(effect(reduce(jumped.state, {type: 'choose'}), 'edit')?.request.value).toBe('wont_fix');
+		expect(effect(run1(listed(), {type: 'hotkey', key: 'status', at: 0}, {type: 'pickType', input: '6', key: plain}), 'edit')?.request.value).toBeNull();
+		// A key that matches nothing says so and writes nothing; the current value is not written again.
+		const missed = run1(listed(), {type: 'hotkey', key: 'status', at: 0}, {type: 'pickType', input: 'z', key: plain});
+		expect(missed.effects).toEqual([]);
+		expect((missed.state.overlay as {notice: string}).notice).toMatch(/no choice starts with "z"/);
+		const same = run1(listed(), {type: 'hotkey', key: 'status', at: 0}, {type: 'pickType', input: '1', key: plain});
+		expect(same.effects).toEqual([]);
+		expect(same.state.message?.text).toBe('BUG-300: Status is already New; nothing changed.');
+		// On marks: one bulk edit of every marked row.
+		const bulk = run1(listed(), {type: 'mark'}, {type: 'mark'}, {type: 'hotkey', key: 'status', at: 0}, {type: 'pickType', input: '3', key: plain});
+		expect(effect(bulk, 'bulkEdit')).toMatchObject({field: {key: 'status'}, value: 'in_progress', rows: [{id: idOf(300)}, {id: idOf(299)}]});
+		// A relative date is resolved from the day the input opened, and refused words write nothing.
+		const now = new Date(2026, 11, 1, 12).getTime(); // a Tuesday
+		const typed = run1(listed(), {type: 'hotkey', key: 'due', at: now}, ...[...'friday'].map(input => ({type: 'type', input, key: plain}) as ScreenEvent), {type: 'submit'});
+		expect(effect(typed, 'edit')?.request.value).toBe('2026-12-04');
+		const bad = run1(listed(), {type: 'hotkey', key: 'due', at: now}, {type: 'type', input: 'x', key: plain}, {type: 'submit'});
+		expect(bad.effects).toEqual([]);
+		expect((bad.state.overlay as {notice: string}).notice).toMatch(/^not a date: "x"/);
+	},
+	erase() {
+		const typed = run1(listed(), {type: 'hotkey', key: 'status', at: 0}, {type: 'pickType', input: 'i', key: plain}, {type: 'pickType', input: 'n', key: plain});
+		expect(typed.state.overlay).toMatchObject({picker: {cursor: 2, typed: 'in'}});
+		expect(reduce(typed.state, {type: 'erase'}).state.overlay).toMatchObject({picker: {cursor: 2, typed: 'i'}});
+		expect(reduce(listed(), {type: 'erase'}).state.overlay).toEqual({kind: 'none'});
+	},
+	bulkEdited() {
+		const marked = run1(listed(), {type: 'mark'}, {type: 'mark'}, {type: 'mark'}).state;
+		const done = reduce(marked, {type: 'bulkEdited', outcome: bulkOutcome()});
+		expect(done.state.window.rows[0]).toMatchObject({version: 2, preview: {status: 'triaged'}});
+		expect(done.state.seen.get(idOf(300))).toMatchObject({version: 2, values: {status: 'triaged'}});
+		expect(done.state.seen.get(idOf(299))).toMatchObject({version: 1});
+		expect(done.state.undo).toEqual([{kind: 'bulk', outcome: bulkOutcome()}]);
+		expect(done.state.message).toEqual({text: 'status: 2 items written, 1 conflict, 0 refused · conflict on BUG-299: changed since version 1 · u undoes all', tone: 'warn'});
+		expect(effect(done, 'readRows')?.ids).toEqual([idOf(299)]);
+		// One u: the whole bulk edit.
+		const undoing = reduce(done.state, {type: 'undo'});
+		expect(undoing.effects).toEqual([{kind: 'undoBulk', outcome: bulkOutcome()}]);
+		expect(undoing.state.undo).toEqual([]);
+	},
+	bulkUndone() {
+		const outcome = bulkOutcome();
+		const undone: BulkOutcome = {plan: {...outcome.plan, batch: 'b:undo'}, written: outcome.written.map(entry => ({...entry, before: 'triaged', after: 'new', version: 3})), conflicts: [], refusals: []};
+		const done = reduce(listed(), {type: 'bulkUndone', outcome: undone});
+		expect(done.state.window.rows[0]).toMatchObject({version: 3, preview: {status: 'new'}});
+		expect(done.state.undo).toEqual([]);
+		expect(done.state.message).toEqual({text: 'Undone: status: 2 items written, 0 conflicts, 0 refused', tone: 'ok'});
+	},
+	openEditor() {
+		const asked = reduce(listed(), {type: 'key', input: 'E', key: {shift: true} as Key});
+		expect(asked.effects).toEqual([{kind: 'editInEditor', itemId: idOf(300), name: 'BUG-300', key: 'description'}]);
+		const noLong = reduce({...listed(), fields: fields.filter(candidate => candidate.key !== 'description')}, {type: 'openEditor'});
+		expect(noLong.effects).toEqual([]);
+		expect(noLong.state.message?.tone).toBe('warn');
+		const running = reduce({...listed(), run: {active: true, exists: true}}, {type: 'openEditor'});
+		expect(running.effects).toEqual([]);
+		expect(running.state.message?.text).toMatch(/^A Codex run is active: E waits/);
+		// What the editor saved comes back as an edit; long text is not repeated in the message.
+		const saved = reduce(listed(), {type: 'edited', request: {...request('picker'), key: 'description', before: 'old', value: 'new'}, outcome: ok(4, {description: 'new'})});
+		expect(saved.state.message).toEqual({text: 'BUG-300: Description saved (v4) · u undoes', tone: 'ok'});
+	},
 };
+
+function bulkOutcome(): BulkOutcome {
+	const edit = (n: number) => ({id: idOf(n), name: `BUG-${n}`, before: 'new', request: {channelId: 'bugs', itemId: idOf(n), values: {status: 'triaged'}, actor: {kind: 'human' as const}, expectedVersion: 1, idempotencyKey: `b:${idOf(n)}`}});
+	return {
+		plan: {channelId: 'bugs', key: 'status', batch: 'b', edits: [edit(300), edit(299), edit(298)]},
+		written: [{id: idOf(300), name: 'BUG-300', before: 'new', after: 'triaged', version: 2}, {id: idOf(298), name: 'BUG-298', before: 'new', after: 'triaged', version: 2}],
+		conflicts: [{id: idOf(299), name: 'BUG-299', message: 'changed since version 1', currentVersion: 2}],
+		refusals: [],
+	};
+}
 
 describe('the screen reducer', () => {
 	for (const [type, test] of Object.entries(CASES)) it(type, test);
+});
+
+describe('setField (for commands such as :set)', () => {
+	it('writes the row, or every marked row as one bulk edit, through the hotkeys\' path', () => {
+		const one = setField(listed(), 'status', 'fixed');
+		expect(one.state.overlay).toEqual({kind: 'none'});
+		expect(effect(one, 'edit')?.request).toMatchObject({itemId: idOf(300), key: 'status', value: 'fixed', version: 1});
+		const marked = run1(listed(), {type: 'mark'}, {type: 'mark'}).state;
+		expect(effect(setField(marked, 'status', 'fixed'), 'bulkEdit')?.rows.map(row => row.id)).toEqual([idOf(300), idOf(299)]);
+		expect(setField(listed(), 'nope', 1).state.message).toEqual({text: 'nope is not a field of this channel.', tone: 'warn'});
+	});
+});
+
+describe('a typed value from a field hotkey', () => {
+	const typed = (text: string) => run1(listed(), {type: 'hotkey', key: 'points', at: 0}, ...[...text].map(input => ({type: 'type', input, key: plain}) as ScreenEvent), {type: 'submit'});
+
+	it('stays open until the store answers, keys typed meanwhile waiting for it', () => {
+		const sent = typed('20');
+		expect(effect(sent, 'edit')?.request).toMatchObject({key: 'points', value: 20, version: 1, origin: 'picker'});
+		const waiting = reduce(sent.state, {type: 'key', input: 'j', key: plain}).state;
+		expect(waiting.deferred).toHaveLength(1);
+		const saved = reduce(waiting, {type: 'edited', request: effect(sent, 'edit')!.request, outcome: ok(2, {points: 20})}).state;
+		expect(saved.overlay).toEqual({kind: 'none'});
+		expect(saved.window.cursor).toBe(1);
+	});
+
+	it('shows a refusal inline with what is allowed, and a conflict with what changed, then writes on top of it', () => {
+		const sent = typed('20');
+		const request = effect(sent, 'edit')!.request;
+		const refused = reduce(sent.state, {type: 'edited', request, outcome: {kind: 'refused', problem: {key: 'points', message: 'values.points must be between 0 and 13, got 20', min: 0, max: 13}}}).state;
+		expect(refused.awaiting).toBeNull();
+		expect(refused.overlay).toMatchObject({kind: 'fieldEdit', notice: 'Refused: values.points must be between 0 and 13, got 20\nAllowed: 0 to 13'});
+		const conflict = reduce(sent.state, {type: 'edited', request, outcome: {kind: 'conflict', changes: {status: {from: 'new', to: 'fixed'}}, item: item(300, 4, {status: 'fixed'})}}).state;
+		expect((conflict.overlay as {notice: string}).notice).toMatch(/^Not saved: changed since you opened it \(now v4\): Status: New → Fixed/);
+		expect(effect(reduce(conflict, {type: 'submit'}), 'edit')?.request).toMatchObject({value: 20, version: 4});
+	});
 });
 
 describe('the key handlers', () => {
@@ -474,6 +620,6 @@ describe('the undo stack', () => {
 		let stack: UndoEntry[] = [];
 		for (let index = 0; index < UNDO_LIMIT + 5; index++) stack = pushUndo(stack, {itemId: `i${index}`, name: '', key: 'k', before: 0, after: 1, version: 1});
 		expect(stack).toHaveLength(UNDO_LIMIT);
-		expect(stack[0]!.itemId).toBe('i5');
+		expect(stack[0]).toMatchObject({itemId: 'i5'});
 	});
 });

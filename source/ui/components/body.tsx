@@ -3,7 +3,7 @@ import type {ReactNode} from 'react';
 import type {Field} from '../../../store/index.js';
 import type {Step} from '../../codex/steps.js';
 import type {RunSummary} from '../history.js';
-import type {Layout} from '../layout.js';
+import type {HelpLine, Layout} from '../layout.js';
 import type {Overlay, QueueEntry} from '../state.js';
 import {Help} from './help.js';
 import {History} from './history.js';
@@ -18,12 +18,14 @@ export type BodyProps = {
 	list: Omit<ListProps, 'height' | 'width'>;
 	/** What the pane shows, or null when it is closed. */
 	pane: ReactNode | null;
+	/** The help's lines (the key table's and the field hotkeys). */
+	helpLines?: HelpLine[];
 };
 
 /** The body between header and footer: a full-screen overlay (help, queue, history), or the list with its pane. */
-export function Body({overlay, layout, queue, history, list, pane}: BodyProps) {
+export function Body({overlay, layout, queue, history, list, pane, helpLines}: BodyProps) {
 	const {columns, bodyHeight} = layout;
-	if (overlay.kind === 'help') return <Help width={columns} height={bodyHeight} scroll={overlay.scroll}/>;
+	if (overlay.kind === 'help') return <Help width={columns} height={bodyHeight} scroll={overlay.scroll} lines={helpLines}/>;
 	if (overlay.kind === 'queue') {
 		return (
 			<Queue

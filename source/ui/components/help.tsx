@@ -1,14 +1,14 @@
 import {Box, Text} from '#ink';
-import {HELP_LINES, helpLayout} from '../layout.js';
+import {HELP_LINES, helpLayout, type HelpLine} from '../layout.js';
 
 /** The help: in columns when the screen is wide enough, scrolled by `scroll` lines when it does not fit. */
-export function Help({width, height, scroll = 0}: {width: number; height: number; scroll?: number}) {
-	const {columns: columnCount, room, maxScroll} = helpLayout(width, height);
+export function Help({width, height, scroll = 0, lines = HELP_LINES}: {width: number; height: number; scroll?: number; lines?: HelpLine[]}) {
+	const {columns: columnCount, room, maxScroll} = helpLayout(width, height, lines.length);
 	const from = Math.min(Math.max(0, scroll), maxScroll);
-	const shown = HELP_LINES.slice(from, from + columnCount * room);
+	const shown = lines.slice(from, from + columnCount * room);
 	const columnWidth = Math.floor(width / columnCount);
 	const columns = Array.from({length: columnCount}, (_, index) => shown.slice(index * room, (index + 1) * room));
-	const where = maxScroll > 0 ? ` · lines ${from + 1}–${from + shown.length} of ${HELP_LINES.length}, j/k scroll` : '';
+	const where = maxScroll > 0 ? ` · lines ${from + 1}–${from + shown.length} of ${lines.length}, j/k scroll` : '';
 	return (
 		<Box flexDirection="column" width={width} height={height}>
 			<Text bold wrap="truncate-end">{`Keys — Esc or ? closes${where}`}</Text>

@@ -6,7 +6,9 @@ import {editNotes, fieldChoices, fieldRules, filterableFields, optionChoices} fr
 import type {RunView} from '../hooks/use-run.js';
 import type {EditOverlay, Overlay, Pane} from '../state.js';
 import {useTheme} from '../theme.js';
+import type {Hotkeys} from '../model/hotkeys.js';
 import {Detail} from './detail.js';
+import {FieldEditPane} from './field-edit.js';
 import {InstructionEditor} from './instruction-editor.js';
 import {Picker} from './picker.js';
 import {RunPane} from './run-pane.js';
@@ -27,12 +29,15 @@ export type PaneProps = {
 	scroll: number;
 	width: number;
 	height: number;
+	/** Field hotkeys, shown in the field chooser of a bulk edit. */
+	hotkeys?: Hotkeys;
 };
 
 /** What the pane beside (or under) the list shows: an overlay's picker or editor, the run, or the record; null when closed. */
 export function paneFor(props: PaneProps): ReactNode | null {
 	const {overlay, pane, fields, width, height} = props;
 	if (overlay.kind === 'edit') return editPane(overlay, fields, width, height);
+	if (overlay.kind === 'fieldEdit') return <FieldEditPane overlay={overlay} fields={fields} hotkeys={props.hotkeys ?? {}} width={width} height={height}/>;
 	if (overlay.kind === 'filter') return filterPane(overlay, fields, props.filter, width, height);
 	if (overlay.kind === 'instruction') {
 		return <InstructionEditor text={overlay.text} targets={overlay.itemIds.length === 1 ? `${props.nameOfRow(overlay.itemIds[0]!)}` : `${overlay.itemIds.length} marked records`} width={width} height={height}/>;

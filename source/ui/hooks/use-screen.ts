@@ -1,7 +1,11 @@
 import {useCallback, useEffect, useRef, useState} from 'react';
 import type {AsyncStore} from '../../../store/api.js';
 import type {PageQuery} from '../../../store/pages.js';
-import {editField, undoEdit} from '../edit-outcome.js';
+import {randomUUID} from 'node:crypto';
+import {editField, runBulk, undoBulk, undoEdit} from '../edit-outcome.js';
+import {editedText, editInEditor} from '../external-editor.js';
+import {planBulkEdit} from '../model/bulk.js';
+import {sanitize} from '../../text/sanitize.js';
 import {reduce} from '../reducer.js';
 import type {Effect, ScreenEvent, ScreenState, Transition} from '../state.js';
 
@@ -15,6 +19,8 @@ export type EffectHandlers = {
 	cancelRun: () => void;
 	quit: () => void;
 	pollEvents: () => void;
+	/** The environment $EDITOR is read from (process.env unless given). */
+	env?: NodeJS.ProcessEnv;
 };
 
 const QUEUE_LIMIT = 500;
@@ -123,6 +129,37 @@ export function performEffect(effect: Effect, state: ScreenState, on: EffectHand
 		case 'cancelRun': { on.cancelRun(); break; }
 		case 'quit': { on.quit(); break; }
 		case 'pollEvents': { on.pollEvents(); break; }
+		// Bulk edits and $EDITOR (issue 12).
+		case 'bulkEdit': {
+			later(async () => {
+				const plan = planBulkEdit({channelId, field: effect.field, value: effect.value, rows: effect.rows, batch: randomUUID()});
+				if ('error' in plan) return {type: 'say', text: `Not saved: ${sanitize(plan.error)}`, tone: 'warn'};
+				return {type: 'bulkEdited', outcome: await runBulk(store, plan)};
+			});
+			break;
+		}
+
+		case 'undoBulk': {
+			later(async () => {
+				const outcome = await undoBulk(store, effect.outcome);
+				return outcome ? {type: 'bulkUndone', outcome} : {type: 'say', text: 'Nothing to undo: that bulk edit wrote nothing.', tone: 'warn'};
+			});
+			break;
+		}
+
+		case 'editInEditor': {
+			later(async () => {
+				const item = await store.readItem(channelId, effect.itemId);
+				const before = typeof item.values[effect.key] === 'string' ? item.values[effect.key] as string : '';
+				const run = editInEditor(before, effect.name, on.env ?? process.env);
+				if (run.code !== 0) return {type: 'say', text: `${effect.name}: ${sanitize(run.editor)} exited with ${run.code ?? 'an error'}; nothing saved.`, tone: 'warn'};
+				const after = editedText(before, run.text);
+				if (after === before) return {type: 'say', text: `${effect.name}: text unchanged; nothing saved.`, tone: 'info'};
+				const request = {itemId: item.id, name: effect.name, key: effect.key, value: after, before: item.values[effect.key] ?? null, version: item.version, origin: 'picker' as const};
+				return {type: 'edited', request, outcome: await editField(store, channelId, item.id, effect.key, after, item.version)};
+			});
+			break;
+		}
 	}
 }
 

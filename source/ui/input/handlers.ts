@@ -22,6 +22,7 @@ export const HANDLERS = {
 		mark: {type: 'mark'},
 		markAll: {type: 'markAll'},
 		edit: {type: 'openEdit'},
+		editLong: {type: 'openEditor'},
 		undo: {type: 'undo'},
 		run: {type: 'askRun'},
 		cancelRun: {type: 'askCancelRun'},
@@ -68,6 +69,14 @@ export const HANDLERS = {
 		pageUp: {type: 'page', pages: -1},
 		cancel: {type: 'cancel'},
 	},
+	choice: {
+		down: {type: 'cursor', delta: 1},
+		up: {type: 'cursor', delta: -1},
+		choose: {type: 'choose'},
+		toggle: {type: 'toggle'},
+		erase: {type: 'erase'},
+		cancel: {type: 'cancel'},
+	},
 	confirm: {
 		yes: {type: 'answer', yes: true},
 		no: {type: 'answer', yes: false},
@@ -86,6 +95,7 @@ export function scopeOf(overlay: Overlay): Scope {
 		case 'queue': return overlay.typing ? 'text' : (overlay.confirmDismiss ? 'confirm' : 'queue');
 		case 'history': return 'history';
 		case 'confirm': return 'confirm';
+		case 'fieldEdit': return overlay.field === null ? 'picker' : (overlay.picker ? 'choice' : 'text');
 	}
 }
 
@@ -94,5 +104,6 @@ export function keyEvents(scope: Scope, input: string, key: Key): ScreenEvent[] 
 	if (keyName(input, key) === 'ctrl+c') return [{type: 'interrupt'}];
 	const action = actionFor(scope, input, key);
 	if (action !== undefined) return [(HANDLERS[scope] as Record<string, ScreenEvent>)[action]!];
+	if (scope === 'choice') return [{type: 'pickType', input, key}];
 	return scope === 'text' ? [{type: 'type', input, key}] : [];
 }

@@ -8,6 +8,9 @@
 
 import type {Field} from '../../../store/index.js';
 import {BINDINGS} from '../keys.js';
+import type {HelpLine} from '../layout.js';
+import {sanitize} from '../../text/sanitize.js';
+import {fit} from '../width.js';
 
 /** Field key → its letter. */
 export type Hotkeys = Record<string, string>;
@@ -81,4 +84,25 @@ export function resolveHotkeys(fields: Field[], overrides: Record<string, string
 /** The field a letter edits, if it is a hotkey. */
 export function fieldForKey(hotkeys: Hotkeys, letter: string): string | undefined {
 	return Object.keys(hotkeys).find(key => hotkeys[key] === letter);
+}
+
+/** The hotkeys in field order, as the footer and the help show them. */
+function inFieldOrder(hotkeys: Hotkeys, fields: Field[]): Array<{letter: string; field: Field}> {
+	return fields.filter(field => hotkeys[field.key] !== undefined).map(field => ({letter: hotkeys[field.key]!, field}));
+}
+
+/** The footer's hint for the hotkeys: every letter, one hint ("s o v p a d set a field"); null when none. */
+export function hotkeyHint(hotkeys: Hotkeys, fields: Field[]): {label: string; hint: string} | null {
+	const keys = inFieldOrder(hotkeys, fields);
+	return keys.length === 0 ? null : {label: keys.map(({letter}) => letter).join(' '), hint: 'set a field'};
+}
+
+/** The help's section on hotkeys: one line per field, in the key table's layout. */
+export function hotkeyHelpLines(hotkeys: Hotkeys, fields: Field[]): HelpLine[] {
+	const keys = inFieldOrder(hotkeys, fields);
+	if (keys.length === 0) return [];
+	return [
+		{key: 'hotkeys-title', text: 'Field hotkeys (list; on every marked row when rows are marked)', bold: true},
+		...keys.map(({letter, field}) => ({key: `hotkey-${field.key}`, text: `  ${fit(letter, 7)} set ${sanitize(field.label)}`})),
+	];
 }

@@ -1,0 +1,62 @@
+import {Box, Text} from '#ink';
+import type {Field} from '../../../store/index.js';
+import {sanitize} from '../../text/sanitize.js';
+import {bulkFields, fieldRules} from '../edit.js';
+import {resolveDateInput} from '../model/dates.js';
+import type {Hotkeys} from '../model/hotkeys.js';
+import type {PickerState} from '../model/picker.js';
+import type {FieldEditOverlay} from '../state.js';
+import {useTheme} from '../theme.js';
+import {Picker, type Choice} from './picker.js';
+import {TextField} from './text-field.js';
+
+type Props = {overlay: FieldEditOverlay; fields: Field[]; hotkeys: Hotkeys; width: number; height: number};
+
+/** Who the edit writes to: the row's name, or how many marked rows. */
+const targetsOf = (overlay: FieldEditOverlay) => (overlay.bulk ? `${overlay.targets.length} marked` : sanitize(overlay.targets[0]?.name ?? ''));
+
+/** A field hotkey's pane: the field chooser (e on marks), the value picker, or the one-line input. */
+export function FieldEditPane({overlay, fields, hotkeys, width, height}: Props) {
+	if (overlay.field === null) {
+		const choices: Choice[] = bulkFields(fields).map(field => ({key: field.key, segments: [{text: sanitize(field.label)}], hint: hotkeys[field.key] ? `(${hotkeys[field.key]})` : ''}));
+		return <Picker title={`Edit ${targetsOf(overlay)} rows: which field?`} choices={choices} cursor={overlay.fieldCursor} width={width} height={height}/>;
+	}
+
+	if (overlay.picker) return <ValuePicker overlay={overlay} field={overlay.field} picker={overlay.picker} width={width} height={height}/>;
+	return <FieldInput overlay={overlay} field={overlay.field} width={width} height={height}/>;
+}
+
+function ValuePicker({overlay, field, picker, width, height}: {overlay: FieldEditOverlay; field: Field; picker: PickerState; width: number; height: number}) {
+	const colors = new Map((field.config.options ?? []).map(option => [option.value, option.color]));
+	const choices: Choice[] = picker.entries.map((entry, index) => ({
+		key: `${index}`,
+		segments: [{text: index < 9 ? `${index + 1} ` : '  '}, {text: sanitize(entry.label), color: typeof entry.value === 'string' ? colors.get(entry.value) : undefined}],
+		hint: entry.none || typeof entry.value !== 'string' ? '' : sanitize(entry.value),
+		checked: picker.multiple && typeof entry.value === 'string' && picker.checked.includes(entry.value),
+	}));
+	const notes: Array<{text: string; tone?: 'error' | 'warn' | 'info'}> = [];
+	if (overlay.notice) notes.push({text: sanitize(overlay.notice), tone: 'warn'});
+	notes.push({text: picker.multiple ? '1–9 or Space tick · Enter saves · Esc' : `1–9 pick · type to jump${picker.typed ? ` (${sanitize(picker.typed)})` : ''} · Enter · Esc`, tone: 'info'});
+	return <Picker title={`${targetsOf(overlay)} · ${sanitize(field.label)}`} choices={choices} cursor={picker.cursor} multiple={picker.multiple} width={width} height={height} notes={notes}/>;
+}
+
+function FieldInput({overlay, field, width, height}: {overlay: FieldEditOverlay; field: Field; width: number; height: number}) {
+	const theme = useTheme();
+	const text = overlay.text!;
+	let preview: {text: string; tone?: 'warn'} | null = null;
+	if (field.type === 'date' && text.value.trim() !== '') {
+		// The date the words name, shown before Enter writes it (the store only ever gets ISO dates).
+		const date = resolveDateInput(text.value, new Date(overlay.now));
+		preview = date.ok ? {text: `${sanitize(text.value.trim())} → ${date.date}`} : {text: sanitize(date.message), tone: 'warn'};
+	}
+
+	return (
+		<Box flexDirection="column" width={width} height={height}>
+			<Text bold wrap="truncate-end">{`${targetsOf(overlay)} · ${sanitize(field.label)} (${fieldRules(field)}${field.type === 'date' ? ', today, friday, +3d, +2w' : ''})`}</Text>
+			<TextField label="> " state={text} placeholder="empty clears the field"/>
+			{preview ? <Text wrap="truncate-end" color={preview.tone ? theme.color('yellow') : theme.color('green')}>{preview.text}</Text> : null}
+			{(overlay.notice ?? '').split('\n').filter(Boolean).map((line, index) => <Text key={index} wrap="truncate-end" color={theme.color('yellow')}>{sanitize(line)}</Text>)}
+			<Text dimColor wrap="truncate-end">Enter saves · Esc back</Text>
+		</Box>
+	);
+}
