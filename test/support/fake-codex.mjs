@@ -14,7 +14,7 @@
 // FAKE_CODEX_PIDFILE   append this process's pid, and any grandchild's, one per line
 // FAKE_CODEX_ARGS_FILE write {argv, cwd, cwd_entries, stdin, env_keys} as JSON
 // FAKE_CODEX_CALLS     append one line per invocation (to count probes)
-// FAKE_CODEX_TIMELINE  append {mark, at} (epoch ms, sub-ms) at start, and when the first step and the answer are written
+// FAKE_CODEX_TIMELINE  append {mark, at, pid} (epoch ms, sub-ms) at start, and when the first step and the answer are written
 // FAKE_CODEX_HELP      "old": `exec --help` does not list --ignore-rules
 // FAKE_CODEX_LOGGED_IN "0": `login status` says "Not logged in" and exits 1; "api-key": logged in
 //                      only while OPENAI_API_KEY is in its environment
@@ -128,7 +128,7 @@ const marked = new Set();
 function mark(name) {
 	if (marked.has(name) || !env.FAKE_CODEX_TIMELINE) return;
 	marked.add(name);
-	appendFileSync(env.FAKE_CODEX_TIMELINE, JSON.stringify({mark: name, at: now()}) + '\n');
+	appendFileSync(env.FAKE_CODEX_TIMELINE, JSON.stringify({mark: name, at: now(), pid: process.pid}) + '\n');
 }
 
 const toolDelay = Number(env.FAKE_CODEX_TOOL_DELAY_MS ?? 0);
