@@ -3,8 +3,11 @@ import type {RunHandle, RunResult} from './runner.js';
 import type {StepStatus} from './steps.js';
 import type {RunUpdate, Usage} from './tracker.js';
 
-/** queued → running → finished; a batch cancelled before it started is skipped; one whose run could not be started is unstarted. */
-export type FanoutRunState = 'queued' | 'running' | 'finished' | 'skipped' | 'unstarted';
+/**
+ * queued → starting (the run is being recorded, the login checked) → running (Codex is launched)
+ * → finished; a batch cancelled while queued is skipped; one whose run could not start is unstarted.
+ */
+export type FanoutRunState = 'queued' | 'starting' | 'running' | 'finished' | 'skipped' | 'unstarted';
 
 /**
  * One batch of a fan-out as a board shows it. Immutable: every change makes a new object, so a
@@ -96,7 +99,7 @@ export class Fanout {
 		return this.current;
 	}
 
-	/** How many runs are going now. */
+	/** How many runs are starting or going now. */
 	get running(): number {
 		return this.active;
 	}
@@ -128,7 +131,7 @@ export class Fanout {
 	}
 
 	private isIdle(): boolean {
-		return this.slots.every(slot => slot.run.state !== 'queued' && slot.run.state !== 'running');
+		return this.slots.every(slot => slot.run.state !== 'queued' && slot.run.state !== 'starting' && slot.run.state !== 'running');
 	}
 
 	private stop(slot: Slot): void {
@@ -152,7 +155,7 @@ export class Fanout {
 
 	private async launch(slot: Slot): Promise<void> {
 		this.active++;
-		this.change(slot, {state: 'running', startedAt: Date.now()}, () => undefined);
+		this.change(slot, {state: 'starting', startedAt: Date.now()}, () => undefined);
 		let handle: RunHandle;
 		try {
 			handle = await this.options.start({runId: slot.run.runId, itemIds: [...slot.run.itemIds]});
@@ -165,7 +168,7 @@ export class Fanout {
 
 		slot.handle = handle;
 		if (slot.cancelled) handle.cancel();
-		this.emit({type: 'started', run: slot.run});
+		this.change(slot, {state: 'running'}, run => ({type: 'started', run}));
 		for await (const update of handle.updates) this.apply(slot, update);
 		const result = await handle.done.catch((error: unknown) => error);
 		this.active--;
