@@ -49,7 +49,7 @@ const watch: Command = async context => {
 			waker.wake();
 		});
 		const unlisten = await listenFor(store, channelId, () => waker.wake());
-		context.stderr.write(`sift: watching ${channelId}${where === undefined ? '' : ` for ${sanitize(JSON.stringify(where))}`} after event ${cursor.sequence} (batches of ${batch}, ${parallel} at once, settle ${settleMs} ms); Ctrl+C stops\n`);
+		context.stderr.write(`sift: watching ${channelId}${where === undefined ? '' : ` for ${sanitize(JSON.stringify(where))}`} after event ${cursor.sequence} (batches of ${batch}, ${parallel} at once, settle ${settleMs} ms${unlisten ? ', woken by PostgreSQL notifications' : ''}); Ctrl+C stops\n`);
 		try {
 			while (!stopped) {
 				const taken = await takeInEvents(store, channelId, where, cursor);
