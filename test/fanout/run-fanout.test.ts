@@ -90,6 +90,21 @@ describe('sift run: fan-out', () => {
 		expect(rows.map(row => row.outcome)).toEqual(['cancelled', 'cancelled']);
 	});
 
+	it('--server: each batch gets its own token for its own run, revoked when that run ends', () => {
+		const setup = fanoutSetup(3);
+		// The fake never calls the server: what is checked is what each run was handed.
+		const result = sift(['run', 'Triage', '--db', setup.db, '--where', '', '--batch', '1', '--parallel', '3', '--server', 'http://127.0.0.1:9', '--json'], setup.env);
+		expect(result.code, result.stderr).toBe(0);
+		const runIds = jsonLines(result.stdout).map(line => line.run_id as string).sort();
+		expect(runIds).toHaveLength(3);
+		const tokens = JSON.parse(sift(['token', 'list', '--db', setup.db, '--json'], setup.env).stdout) as Array<{name: string; run_id: string; revoked_at: string | null; grants: string[]}>;
+		expect(tokens.map(token => token.run_id).sort()).toEqual(runIds);
+		expect(tokens.every(token => token.name === `run-${token.run_id}` && token.revoked_at !== null && token.grants.join() === 'bugs')).toBe(true);
+		const execs = readFileSync(setup.env.FAKE_CODEX_CALLS!, 'utf8').trim().split('\n').map(line => JSON.parse(line) as string[]).filter(argv => argv[0] === 'exec' && argv.includes('--json'));
+		expect(execs).toHaveLength(3);
+		expect(execs.every(argv => argv.some(arg => arg.startsWith('mcp_servers.sift=') && arg.includes('url="http://127.0.0.1:9/mcp"')))).toBe(true);
+	});
+
 	it('one batch\'s worth behaves as before: one pretty JSON object', () => {
 		const setup = fanoutSetup(4);
 		const result = sift(['run', 'Triage', '--db', setup.db, '--where', '', '--json'], setup.env);
