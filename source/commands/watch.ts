@@ -14,6 +14,8 @@ import {batchStarter, codexRunOptions, EXIT_CODES, reportRuns, serverEndpoint} f
 const POLL_MS = 500;
 /** On PostgreSQL a notification wakes the watch at once; the poll is then only a safety net. */
 const PUSHED_POLL_MS = 5000;
+/** The longest wait between tries while the events cannot be read. */
+const MAX_RETRY_MS = 30_000;
 
 export const DEFAULT_WATCH_INSTRUCTION = 'Triage these new items.';
 
@@ -50,9 +52,21 @@ const watch: Command = async context => {
 		});
 		const unlisten = await listenFor(store, channelId, () => waker.wake());
 		context.stderr.write(`sift: watching ${channelId}${where === undefined ? '' : ` for ${sanitize(JSON.stringify(where))}`} after event ${cursor.sequence} (batches of ${batch}, ${parallel} at once, settle ${settleMs} ms${unlisten ? ', woken by PostgreSQL notifications' : ''}); Ctrl+C stops\n`);
+		let failures = 0;
 		try {
 			while (!stopped) {
-				const taken = await takeInEvents(store, channelId, where, cursor);
+				let taken: WatchCursor;
+				try {
+					taken = await takeInEvents(store, channelId, where, cursor);
+				} catch (error) {
+					// A store that cannot be read for a while (a lock, a restarting server) is waited out, with backoff.
+					const delay = Math.min(MAX_RETRY_MS, POLL_MS * 2 ** failures++);
+					context.stderr.write(`sift: reading the events failed (${sanitize(error instanceof Error ? error.message : String(error))}); trying again in ${Math.round(delay / 1000)} s\n`);
+					await waker.sleepUntil(Date.now() + delay);
+					continue;
+				}
+
+				failures = 0;
 				if (taken !== cursor) saveWatchCursor(file, (cursor = taken));
 				if (stopped) break;
 				const due = takeDue(cursor, {batchSize: batch, settleMs, slots: fanout.free, now: Date.now()});
@@ -66,8 +80,10 @@ const watch: Command = async context => {
 				await waker.sleepUntil(Math.min(Date.now() + (unlisten ? PUSHED_POLL_MS : POLL_MS), settleAt ?? Number.POSITIVE_INFINITY));
 			}
 
-			await fanout.idle();
 		} finally {
+			// However the loop ends, no run is left going unrecorded.
+			fanout.cancelAll();
+			await fanout.idle();
 			uninstall();
 			await unlisten?.().catch(() => undefined);
 		}
