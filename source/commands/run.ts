@@ -149,7 +149,7 @@ export function reportRuns(context: CommandContext, fanout: Fanout, {channelId, 
 		const {run} = event;
 		switch (event.type) {
 			case 'started':
-				context.stderr.write(`sift: run ${run.runId} on ${channelId}${run.itemIds.length > 0 ? ` (${run.itemIds.length} items)` : ''}${several ? ` — ${label(run)}` : ''}\n`);
+				context.stderr.write(`sift: run ${run.runId} on ${sanitize(channelId)}${run.itemIds.length > 0 ? ` (${run.itemIds.length} items)` : ''}${several ? ` — ${label(run)}` : ''}\n`);
 				break;
 			case 'update': {
 				const line = progressLine(event.update);

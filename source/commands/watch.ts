@@ -51,7 +51,7 @@ const watch: Command = async context => {
 			waker.wake();
 		});
 		const unlisten = await listenFor(store, channelId, () => waker.wake());
-		context.stderr.write(`sift: watching ${channelId}${where === undefined ? '' : ` for ${sanitize(JSON.stringify(where))}`} after event ${cursor.sequence} (batches of ${batch}, ${parallel} at once, settle ${settleMs} ms${unlisten ? ', woken by PostgreSQL notifications' : ''}); Ctrl+C stops\n`);
+		context.stderr.write(`sift: watching ${sanitize(channelId)}${where === undefined ? '' : ` for ${sanitize(JSON.stringify(where))}`} after event ${cursor.sequence} (batches of ${batch}, ${parallel} at once, settle ${settleMs} ms${unlisten ? ', woken by PostgreSQL notifications' : ''}); Ctrl+C stops\n`);
 		let failures = 0;
 		try {
 			while (!stopped) {
