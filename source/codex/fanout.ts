@@ -87,17 +87,19 @@ export class Fanout {
 		return slot.run;
 	}
 
-	/** Told of every change; returns the unsubscriber. */
-	subscribe(listener: (event: FanoutEvent) => void): () => void {
+	/**
+	 * Told of every change; returns the unsubscriber. Bound, like snapshot, so a hook can pass both
+	 * as they are: useSyncExternalStore(fanout.subscribe, fanout.snapshot).
+	 */
+	readonly subscribe = (listener: (event: FanoutEvent) => void): (() => void) => {
 		this.listeners.add(listener);
 		return () => {
 			this.listeners.delete(listener);
 		};
-	}
+	};
 
-	snapshot(): readonly FanoutRun[] {
-		return this.current;
-	}
+	/** The board: one entry per batch in the order added; a new array after every change, the same one otherwise. */
+	readonly snapshot = (): readonly FanoutRun[] => this.current;
 
 	/** How many runs are starting or going now. */
 	get running(): number {

@@ -106,6 +106,23 @@ describe('Fanout', () => {
 		]);
 	}, 30_000);
 
+	it('subscribe and snapshot work unbound, as useSyncExternalStore calls them', async () => {
+		const fanout = new Fanout({parallel: 1, start: fakeStarter('normal').start});
+		const {subscribe, snapshot} = fanout;
+		let told = 0;
+		const unsubscribe = subscribe(() => told++);
+		const before = snapshot();
+		expect(snapshot()).toBe(before);
+		const run = fanout.add(['a']);
+		fanout.cancel(run.runId);
+		expect(told).toBeGreaterThan(0);
+		expect(snapshot()).not.toBe(before);
+		unsubscribe();
+		// The run was cancelled while starting: it ends cancelled, and nothing of it is left.
+		await fanout.idle();
+		expect(snapshot()[0]!.result?.outcome).toBe('cancelled');
+	}, 30_000);
+
 	it('refuses a parallelism below 1', () => {
 		expect(() => new Fanout({parallel: 0, start: fakeStarter('normal').start})).toThrow(RangeError);
 	});
