@@ -6,7 +6,7 @@ import type {FollowUpQuery} from './followups.js';
 import type {PageQuery} from './pages.js';
 import type {NameMatch} from './lookup.js';
 import type {RunEnd, RunRow, RunStart, UnfinishedRun} from './runs.js';
-import type {TokenIdentity, TokenInfo, TokenRequest} from './tokens.js';
+import type {TokenIdentity, TokenInfo, TokenRequest} from './token-rules.js';
 import type {Actor, Channel, ChannelSummary, EditResult, EventPage, FollowUp, Item, Page} from './types.js';
 import type {EditRequest, Validator} from './writes.js';
 
@@ -17,13 +17,21 @@ export type ImportResult = {channel: Channel; items_created: number};
 
 export type DeleteResult = {ok: true; item_id: string; sequence: number};
 
-/** The runs of the Codex runner: started, ended, listed newest first. */
+/**
+ * The runs of the Codex runner: started, ended, listed newest first. A start and an end each
+ * record the channel's latest event sequence at that moment (start_sequence, end_sequence).
+ */
 export type RunsApi = {
 	start(run: RunStart): Promise<void>;
 	/** Fills in how a run ended; false when no run has this id. */
 	end(id: string, end: RunEnd): Promise<boolean>;
 	list(options?: {limit?: number}): Promise<RunRow[]>;
 	get(id: string): Promise<RunRow | undefined>;
+	/**
+	 * The agent cursor: the channel's last run that finished its turn (outcome ok or partial) with a
+	 * known end sequence, or undefined when none has. A run without explicit items catches up from there.
+	 */
+	lastFinished(channelId: string): Promise<RunRow | undefined>;
 	/** Codex's process group, once it started: what must be killed if the run is abandoned. */
 	setProcessGroup(id: string, group: number): Promise<void>;
 	/**
@@ -138,6 +146,6 @@ export async function openAsyncStore(location: string, options: AsyncStoreOption
 		return openPostgresStore(location, options);
 	}
 
-	const {openSqliteAsyncStore} = await import('./sqlite-async.js');
+	const {openSqliteAsyncStore} = await import('./sqlite/async-store.js');
 	return openSqliteAsyncStore(location, options);
 }

@@ -1,82 +1,8 @@
-import type {Statement} from 'better-sqlite3';
-import type {Db} from './database.js';
-import {invalidArgument, quote} from './errors.js';
-import type {Actor, Changes, EventPage, EventType, StoreEvent} from './types.js';
+// Events as both backends write and read them. SQLite's are store/sqlite/events.ts, PostgreSQL's
+// store/postgres/events.ts; the read rules are store/write-rules.ts.
 
-type EventRow = {sequence: number; type: EventType; item_id: string; version: number; actor_kind: Actor['kind']; run_id: string | null; changes: string; at: string};
+import type {Actor, Changes, EventType} from './types.js';
 
 export type NewEvent = {type: EventType; item_id: string; version: number; actor: Actor; changes: Changes; at: string};
 
 export const EVENT_PAGE_LIMIT = 100;
-
-/**
- * Appends an event with the channel's next sequence. Must run inside the write transaction: the
- * next sequence is read from the events' own primary key (events are never deleted), so the read
- * and the insert commit or roll back together and sequences never gap. No separate counter row is
- * rewritten: that would be one more page in every edit's commit.
- */
-export function appendEvent(db: Db, channelId: string, event: NewEvent): number {
-	const statements = appendStatements(db);
-	const sequence = (statements.last.get(channelId) as {last_sequence: number}).last_sequence + 1;
-	statements.insert.run(channelId, sequence, event.type, event.item_id, event.version, event.actor.kind, event.actor.run_id ?? null, JSON.stringify(event.changes), event.at);
-	return sequence;
-}
-
-/** Prepared once per connection: preparing costs more than running on the edit path. */
-const appendCache = new WeakMap<Db, {last: Statement; insert: Statement}>();
-
-/** A channel's latest sequence: one seek to the end of its range of the events' primary key. */
-export const LAST_SEQUENCE_SQL = 'SELECT coalesce(max(sequence), 0) AS last_sequence FROM events WHERE channel_id = ?';
-
-function appendStatements(db: Db): {last: Statement; insert: Statement} {
-	let statements = appendCache.get(db);
-	if (!statements) {
-		statements = {
-			last: db.prepare(LAST_SEQUENCE_SQL),
-			insert: db.prepare('INSERT INTO events (channel_id, sequence, type, item_id, version, actor_kind, run_id, changes, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)'),
-		};
-		appendCache.set(db, statements);
-	}
-
-	return statements;
-}
-
-function eventFromRow(row: EventRow): StoreEvent {
-	const actor: Actor = row.run_id === null ? {kind: row.actor_kind} : {kind: row.actor_kind, run_id: row.run_id};
-	return {sequence: row.sequence, type: row.type, item_id: row.item_id, version: row.version, actor, changes: JSON.parse(row.changes) as Changes, at: row.at};
-}
-
-export function latestSequence(db: Db, channelId: string): number {
-	return (db.prepare(LAST_SEQUENCE_SQL).get(channelId) as {last_sequence: number}).last_sequence;
-}
-
-/** The events after a reader's own cursor; the store keeps no per-reader state. */
-export function pollEvents(db: Db, channelId: string, options: {afterSequence?: number; limit?: number} = {}): EventPage {
-	const after = options.afterSequence ?? 0;
-	const limit = options.limit ?? EVENT_PAGE_LIMIT;
-	if (!Number.isInteger(after) || after < 0) {
-		throw invalidArgument(`after_sequence must be a whole number 0 or greater, got ${quote(after)}`);
-	}
-
-	if (!Number.isInteger(limit) || limit < 1 || limit > EVENT_PAGE_LIMIT) {
-		throw invalidArgument(`limit must be a whole number from 1 to ${EVENT_PAGE_LIMIT}, got ${quote(limit)}`);
-	}
-
-	const rows = db.prepare('SELECT * FROM events WHERE channel_id = ? AND sequence > ? ORDER BY sequence LIMIT ?').all(channelId, after, limit + 1) as EventRow[];
-	const hasMore = rows.length > limit;
-	const events = rows.slice(0, limit).map(row => eventFromRow(row));
-	return {events, next_after_sequence: events.at(-1)?.sequence ?? after, has_more: hasMore};
-}
-
-/** What changed on an item after a version: per key, the value before the first change and after the last. */
-export function changedSince(db: Db, itemId: string, version: number): Changes {
-	const rows = db.prepare("SELECT changes FROM events WHERE item_id = ? AND version > ? AND type = 'item.updated' ORDER BY version").all(itemId, version) as Array<{changes: string}>;
-	const merged: Changes = {};
-	for (const row of rows) {
-		for (const [key, change] of Object.entries(JSON.parse(row.changes) as Changes)) {
-			merged[key] = {from: Object.hasOwn(merged, key) ? merged[key]!.from : change.from, to: change.to};
-		}
-	}
-
-	return merged;
-}

@@ -1,6 +1,4 @@
-import {valueSql, type LoadedChannel} from './channels.js';
-import type {Db} from './database.js';
-import {channelScopeSql} from './query/sql.js';
+import type {LoadedChannel} from './channels.js';
 
 /** An item a name answers to, and how: by its id, or by the value of a unique field. */
 export type NameMatch = {item_id: string; by: 'id' | {field: string}};
@@ -23,20 +21,4 @@ export function nameProbes(channel: LoadedChannel, name: string): Array<{key: st
 	}
 
 	return probes;
-}
-
-/**
- * Every item of the channel that `name` names: the item with that id, and the items holding
- * `name` in a unique field (nameProbes), oldest first per field.
- */
-export function itemsNamed(db: Db, channel: LoadedChannel, name: string): NameMatch[] {
-	const matches: NameMatch[] = [];
-	const byId = db.prepare('SELECT id FROM items WHERE id = ? AND channel_id = ?').get(name, channel.id) as {id: string} | undefined;
-	if (byId) matches.push({item_id: byId.id, by: 'id'});
-	for (const {key, value} of nameProbes(channel, name)) {
-		const rows = db.prepare(`SELECT id FROM items WHERE ${channelScopeSql(channel.id)} AND ${valueSql(key)} = ? ORDER BY seq LIMIT ${NAME_MATCHES_PER_FIELD}`).all(value) as Array<{id: string}>;
-		for (const row of rows) matches.push({item_id: row.id, by: {field: key}});
-	}
-
-	return matches;
 }

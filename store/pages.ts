@@ -1,14 +1,11 @@
 import {FILTERABLE_TYPES, type LoadedChannel} from './channels.js';
-import type {Db} from './database.js';
 import {invalidArgument, quote, StoreError} from './errors.js';
 import {allowedOf} from './fields/index.js';
 import {isPlainObject} from './fields/spec.js';
-import {parseStored, seqOfItemId, type ItemRow} from './items.js';
+import {seqOfItemId} from './items.js';
 import {previewOf} from './previews.js';
-import {latestSequence} from './events.js';
-import {decodeCursor, encodeCursor, type Cursor} from './query/cursor.js';
+import {decodeCursor, encodeCursor, type Cursor, type Position} from './query/cursor.js';
 import {isRefusal, parseQuery} from './query/parse.js';
-import {countStatement, orderOf, pageStatements, whereSql, type Position} from './query/sqlite.js';
 import {DEFAULT_SORT, sortName, type Query, type Term} from './query/types.js';
 import type {Channel, Field, ItemPreview, Page, Values} from './types.js';
 
@@ -201,43 +198,6 @@ export function pageOf(channel: LoadedChannel, plan: PagePlan, rows: PageRow[], 
 		latest_sequence: latest,
 	};
 	return plan.paged ? {...page, next_cursor: nextCursor, prev_cursor: prevCursor} : page;
-}
-
-type SortedRow = ItemRow & {sort_value: number | string | null};
-
-/**
- * One page of the channel's items that match the query, in the query's order (newest first by
- * default). Paging is keyset-based: a cursor is the position of the last (or first) item seen —
- * its sort value and creation counter — so inserts, deletes and edits elsewhere can never shift,
- * repeat or skip an item. `before_id` is that cursor for the default order; `next_cursor` and
- * `prev_cursor` (returned when the request uses where, sort, cursor or from) work for every order.
- */
-export function listPage(db: Db, channel: LoadedChannel, request: PageQuery = {}): Page {
-	const plan = planPage(channel, request);
-	const {limit} = plan;
-	const order = orderOf(channel, plan.query.sort, plan.query.terms);
-	const statements = pageStatements(channel.id, whereSql(channel, plan.query.terms), order, plan.forward, plan.start.position, limit + 1);
-	// One read transaction: the items and latest_sequence come from the same snapshot, so a reader
-	// polling from latest_sequence never misses a write another process committed in between.
-	const {rows, latest} = db.transaction(() => {
-		const read: SortedRow[] = [];
-		for (const statement of statements) {
-			const wanted = limit + 1 - read.length;
-			if (wanted <= 0) break;
-			statement.params[statement.params.length - 1] = wanted;
-			read.push(...(db.prepare(statement.sql).all(...statement.params) as SortedRow[]));
-		}
-
-		return {rows: read, latest: latestSequence(db, channel.id)};
-	})();
-	return pageOf(channel, plan, rows.map(row => ({...row, values: parseStored(row)})), latest);
-}
-
-/** How many of the channel's items match the query's terms (its sort is ignored). */
-export function countMatches(db: Db, channel: LoadedChannel, where: string, now?: Date): number {
-	const query = parseWhere(channel, where, now);
-	const statement = countStatement(channel.id, whereSql(channel, query.terms));
-	return (db.prepare(statement.sql).get(...statement.params) as {n: number}).n;
 }
 
 /** The schema as callers see it: plain fields, without the store's derived lookups. */

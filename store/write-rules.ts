@@ -1,14 +1,13 @@
 // Backend-neutral rules of a write, a page and an event read: pure functions with no database.
-// Both backends use them: store/writes.ts and store/postgres/writes.ts check a write the same way.
-// (import.ts and events.ts on SQLite still hold their own copies of the read rules; page rules
-// live in pages.ts, shared by both backends.)
+// Both backends use them: store/sqlite/writes.ts and store/postgres/writes.ts check a write the same
+// way. (store/sqlite/import.ts and store/sqlite/events.ts still hold their own copies of the read
+// rules; page rules live in pages.ts, shared by both backends.)
 
 import {createHash} from 'node:crypto';
 import {invalidArgument, quote, StoreError} from './errors.js';
 import {valueShapeProblem} from './fields/shape.js';
 import {isPlainObject} from './fields/spec.js';
 import {EVENT_PAGE_LIMIT} from './events.js';
-import type {ImportItem} from './import.js';
 import type {Actor, Changes, Values} from './types.js';
 import {MAX_WRITE_BYTES, type EditRequest} from './writes.js';
 
@@ -136,6 +135,9 @@ export function checkEventQuery(options: {afterSequence?: number; limit?: number
 }
 
 const invalidImport = (message: string) => new StoreError({error: 'invalid_import', message});
+
+/** One item of an import: its values and, optionally, when it was created. */
+export type ImportItem = {values: Record<string, unknown>; created_at?: string};
 
 /** One imported item's shape: a values object and an optional ISO created_at, nothing else. */
 export function checkImportItem(raw: unknown, index: number): ImportItem {

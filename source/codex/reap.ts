@@ -39,6 +39,8 @@ async function reap(store: AsyncStore, run: UnfinishedRun, env: NodeJS.ProcessEn
 		followupsOpened: end?.followups_opened ?? 0,
 		error: end ? end.error : ABANDONED_MESSAGE,
 		onlyIfUnfinished: true,
+		// Closed after the fact: the latest sequence now is not where the run stopped.
+		endSequenceUnknown: true,
 	});
 }
 

@@ -1,4 +1,5 @@
 import type {AsyncStore} from '../../store/api.js';
+import type {AgentCursor} from './prompt.js';
 import {newRunId, resolveStateDir, runLogPath} from './paths.js';
 import {RunLogWriter} from './runlog.js';
 import {startRun, type RunHandle, type RunOptions} from './runner.js';
@@ -8,6 +9,7 @@ import {startRun, type RunHandle, type RunOptions} from './runner.js';
  * server that tags its writes with the run id) starts, names this process as its owner, gets
  * Codex's process group as soon as it runs, and is completed before `done` resolves. A later sift
  * uses owner and group to stop and close a run this process could not (see reap.ts).
+ * A run without explicit items is told the agent cursor: where the channel's last finished run stopped.
  * Rejects, recording nothing, when the run log cannot be written.
  */
 export async function startRecordedRun(store: AsyncStore, options: RunOptions): Promise<RunHandle> {
@@ -15,10 +17,13 @@ export async function startRecordedRun(store: AsyncStore, options: RunOptions): 
 	const stateDir = options.stateDir ?? resolveStateDir(options.env ?? process.env);
 	const logPath = runLogPath(stateDir, runId);
 	RunLogWriter.assertWritable(logPath);
+	const itemIds = options.itemIds ?? [];
+	// Read before this run's own row exists; a run with explicit items is told nothing of it.
+	const cursor = options.cursor ?? (itemIds.length === 0 ? await agentCursor(store, options.channelId) : undefined);
 	await store.runs.start({
 		id: runId,
 		channelId: options.channelId,
-		itemIds: options.itemIds ?? [],
+		itemIds,
 		instruction: options.instruction,
 		startedAt: new Date().toISOString(),
 		logPath,
@@ -28,6 +33,7 @@ export async function startRecordedRun(store: AsyncStore, options: RunOptions): 
 		...options,
 		runId,
 		stateDir,
+		cursor,
 		hooks: {
 			spawned(group) {
 				void store.runs.setProcessGroup(runId, group).catch(() => {});
@@ -48,4 +54,10 @@ export async function startRecordedRun(store: AsyncStore, options: RunOptions): 
 			},
 		},
 	});
+}
+
+/** The agent cursor: where the channel's last finished run stopped (the store records each run's end sequence). */
+export async function agentCursor(store: AsyncStore, channelId: string): Promise<AgentCursor> {
+	const last = await store.runs.lastFinished(channelId);
+	return {afterSequence: last?.end_sequence ?? null};
 }

@@ -10,7 +10,7 @@ import {loginRequired, preflightLogin} from './login.js';
 import {decideOutcome, notLoggedIn, type Decision, type Outcome} from './outcome.js';
 import {newRunId, resolveStateDir, runLogPath, runWorkDir, siftEntry} from './paths.js';
 import {probeOptionalFlags} from './probe.js';
-import {buildPrompt} from './prompt.js';
+import {buildPrompt, type AgentCursor} from './prompt.js';
 import {RunLogWriter} from './runlog.js';
 import type {Step} from './steps.js';
 import {parseEventLine, type CodexEvent} from './stream.js';
@@ -32,6 +32,8 @@ export type RunOptions = {
 	dbPath: string;
 	/** Earlier turns, e.g. from loadTranscript(). */
 	transcript?: Turn[];
+	/** Where a run without explicit items catches up from (startRecordedRun reads it from the store). */
+	cursor?: AgentCursor;
 	/** --codex PATH; else SIFT_CODEX, PATH, node_modules/.bin (see binary.ts). */
 	codex?: string;
 	model?: string;
@@ -265,7 +267,7 @@ async function launch(context: RunContext, deadlineAt: number, onSpawn: () => vo
 	const ready = (decision: Decision): Launched => ({decision, loginCommand: login});
 	let prompt: string;
 	try {
-		prompt = buildPrompt({channelId: options.channelId, itemIds: options.itemIds ?? [], instruction: options.instruction, transcript: options.transcript});
+		prompt = buildPrompt({channelId: options.channelId, itemIds: options.itemIds ?? [], instruction: options.instruction, transcript: options.transcript, cursor: options.cursor});
 	} catch (error) {
 		return ready({outcome: 'failed', error: (error as Error).message});
 	}

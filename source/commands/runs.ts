@@ -56,7 +56,7 @@ function historyText(rows: RunJson[]): string {
 	return rows
 		.map(row => {
 			const counts = `${row.edits_applied} edited, ${row.rejections} refused`;
-			return `${sanitize(row.id)}  ${sanitize(row.outcome ?? 'unfinished').padEnd(13)} ${String(row.item_ids.length).padStart(3)} items  ${counts.padEnd(22)} ${oneLine(row.instruction)}`;
+			return `${sanitize(row.id)}  ${sanitize(row.outcome ?? 'unfinished').padEnd(13)} ${String(row.item_ids.length).padStart(3)} items  ${counts.padEnd(22)} ${sequenceSpan(row).padEnd(14)} ${oneLine(row.instruction)}`;
 		})
 		.join('\n');
 }
@@ -66,6 +66,7 @@ function detailText(detail: ReturnType<typeof runDetail>): string {
 		`${sanitize(detail.id)}  ${sanitize(detail.outcome ?? 'unfinished')}`,
 		sanitize(`channel ${detail.channel_id}${detail.item_ids.length > 0 ? `, items ${detail.item_ids.join(', ')}` : ''}`),
 		sanitize(`started ${detail.started_at}${detail.finished_at ? `, finished ${detail.finished_at}` : ''}`),
+		`events: sequence ${detail.start_sequence ?? 'unknown'} at the start, ${endSequence(detail)} at the end`,
 		`instruction: ${oneLine(detail.instruction, 500)}`,
 		`${counted(detail.edits_applied, 'edit')} applied, ${detail.rejections} refused, ${counted(detail.followups_opened, 'follow-up')}`,
 	];
@@ -74,6 +75,21 @@ function detailText(detail: ReturnType<typeof runDetail>): string {
 	if (detail.text) lines.push('', sanitize(detail.text, {multiline: true}));
 	if (detail.log_path) lines.push('', `log: ${sanitize(detail.log_path)}${detail.log_shown ? '' : ' (not read: not a run log of this state dir, or missing)'}`);
 	return lines.join('\n');
+}
+
+/**
+ * The channel's latest sequence at the run's start and end (the agent cursor), as `seq 12..40`:
+ * `seq 12..` while it runs, `?` where it is not known (a run from before sift kept it, an end the
+ * reaper recorded).
+ */
+function sequenceSpan(row: RunJson): string {
+	const end = row.end_sequence ?? (row.finished_at ? '?' : '');
+	return `seq ${row.start_sequence ?? '?'}..${end}`;
+}
+
+function endSequence(row: RunJson): string {
+	if (row.end_sequence !== null) return String(row.end_sequence);
+	return row.finished_at ? 'unknown' : 'not yet';
 }
 
 function oneLine(text: string, max = 60): string {

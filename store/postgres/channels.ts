@@ -4,11 +4,11 @@
 import type pg from 'pg';
 import {loadChannel, type LoadedChannel} from '../channels.js';
 import {notFound} from '../errors.js';
-import {pgChannelIndexes} from '../query/postgres.js';
+import {pgChannelIndexes} from './query.js';
 import type {Channel, ChannelSummary, Field} from '../types.js';
 
 /** A stored value as jsonb; keys are checked identifiers (a-z, 0-9, _), so inlining them is safe. */
-export {pgValueSql as valueSql} from '../query/postgres.js';
+export {pgValueSql as valueSql} from './query.js';
 
 /** A channel id as an SQL literal; ids are checked slugs (a-z, 0-9, _, -). */
 export const channelLiteral = (id: string) => `'${id}'`;

@@ -1,10 +1,10 @@
-// Pages and match counts on PostgreSQL: the query language compiled by store/query/postgres.ts,
+// Pages and match counts on PostgreSQL: the query language compiled by store/postgres/query.ts,
 // planned and assembled by store/pages.ts exactly as on SQLite (same cursors, same refusals).
 
 import type pg from 'pg';
 import type {LoadedChannel} from '../channels.js';
 import {pageOf, parseWhere, planPage, type PageQuery, type PageRow} from '../pages.js';
-import {PLAN_SETTINGS, pgCountStatement, pgPageStatements} from '../query/postgres.js';
+import {PLAN_SETTINGS, pgCountStatement, pgPageStatements} from './query.js';
 import type {Page, Values} from '../types.js';
 import {inTransaction} from './connect.js';
 

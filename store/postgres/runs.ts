@@ -1,24 +1,29 @@
 // Codex runs on PostgreSQL: the same rows as the SQLite runs table, plus the host that owns each
 // run. A shared store is opened from several machines, and a pid or process group means something
 // only on the host that recorded it: the reaper of one machine sees only its own unfinished runs.
+// A start and an end read the channel's latest sequence in the same statement that records them.
 
 import {hostname} from 'node:os';
 import type pg from 'pg';
 import type {RunsApi} from '../api.js';
-import {parseRunRow, type RunEnd, type RunStart, type StoredRunRow, type UnfinishedRun} from '../runs.js';
+import {CURSOR_OUTCOMES, parseRunRow, type RunEnd, type RunStart, type StoredRunRow, type UnfinishedRun} from '../runs.js';
 
 // The JSON columns as text, so both backends' rows are parsed by one function.
-const COLUMNS = 'id, channel_id, item_ids::text AS item_ids, instruction, started_at, finished_at, outcome, usage::text AS usage, edits_applied, rejections, followups_opened, error, log_path, owner_pid, process_group';
+const COLUMNS = 'id, channel_id, item_ids::text AS item_ids, instruction, started_at, finished_at, outcome, usage::text AS usage, edits_applied, rejections, followups_opened, error, log_path, owner_pid, process_group, start_sequence, end_sequence';
+
+const LATEST_SEQUENCE = (channel: string) => `coalesce((SELECT last_sequence FROM channels WHERE id = ${channel}), 0)`;
 
 export function pgRuns(pool: pg.Pool, host = hostname()): RunsApi {
 	return {
 		async start(run: RunStart) {
-			await pool.query('INSERT INTO runs (id, channel_id, item_ids, instruction, started_at, log_path, owner_pid, owner_host) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+			await pool.query(`INSERT INTO runs (id, channel_id, item_ids, instruction, started_at, log_path, owner_pid, owner_host, start_sequence)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, ${LATEST_SEQUENCE('$2')})`,
 				[run.id, run.channelId, JSON.stringify(run.itemIds), run.instruction, run.startedAt, run.logPath, run.ownerPid ?? null, host]);
 		},
 		async end(id: string, end: RunEnd) {
 			const result = await pool.query(`UPDATE runs SET finished_at = $2, outcome = $3, usage = $4, edits_applied = $5,
-				rejections = $6, followups_opened = $7, error = $8 WHERE id = $1${end.onlyIfUnfinished ? ' AND finished_at IS NULL' : ''}`,
+				rejections = $6, followups_opened = $7, error = $8, end_sequence = ${end.endSequenceUnknown ? 'NULL' : LATEST_SEQUENCE('runs.channel_id')}
+				WHERE id = $1${end.onlyIfUnfinished ? ' AND finished_at IS NULL' : ''}`,
 			[id, end.finishedAt, end.outcome, end.usage === null ? null : JSON.stringify(end.usage), end.editsApplied, end.rejections, end.followupsOpened, end.error]);
 			return result.rowCount === 1;
 		},
@@ -27,6 +32,11 @@ export function pgRuns(pool: pg.Pool, host = hostname()): RunsApi {
 		},
 		async get(id: string) {
 			const row = (await pool.query<StoredRunRow>(`SELECT ${COLUMNS} FROM runs WHERE id = $1`, [id])).rows[0];
+			return row && parseRunRow(row);
+		},
+		async lastFinished(channelId: string) {
+			const row = (await pool.query<StoredRunRow>(`SELECT ${COLUMNS} FROM runs WHERE channel_id = $1 AND end_sequence IS NOT NULL AND outcome = ANY($2)
+				ORDER BY end_sequence DESC, finished_at DESC, id DESC LIMIT 1`, [channelId, [...CURSOR_OUTCOMES]])).rows[0];
 			return row && parseRunRow(row);
 		},
 		async setProcessGroup(id: string, group: number) {

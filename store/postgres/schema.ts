@@ -112,6 +112,15 @@ ALTER TABLE runs ADD COLUMN owner_host text, ADD COLUMN owner_pid integer, ADD C
 CREATE INDEX runs_unfinished ON runs (owner_host) WHERE finished_at IS NULL;
 `,
 	},
+	{
+		version: 3,
+		name: 'the agent cursor: the channel\'s latest sequence at each run\'s start and end',
+		sql: `
+ALTER TABLE runs ADD COLUMN start_sequence bigint, ADD COLUMN end_sequence bigint;
+-- The last finished run of a channel: where a run without explicit items catches up from.
+CREATE INDEX runs_cursor ON runs (channel_id, end_sequence) WHERE end_sequence IS NOT NULL;
+`,
+	},
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

@@ -2,7 +2,7 @@
  * The query language compiled to SQL, written once for both databases: what each term means
  * (negation, `none`, select ranks, multi_select membership, text search), the keyset phases
  * that page through an order, the per-channel indexes, and the count. Each database supplies a
- * Dialect of small expressions (store/query/sqlite.ts, store/query/postgres.ts); parameters are
+ * Dialect of small expressions (store/sqlite/query.ts, store/postgres/query.ts); parameters are
  * `?` here, in the order they appear in the text.
  */
 

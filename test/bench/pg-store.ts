@@ -13,7 +13,7 @@ import {bugsChannel, generateBugItems} from '../../demo-data/generate.js';
 import {openAsyncStore, type AsyncStore} from '../../store/api.js';
 import {itemIdOf, seqOfItemId} from '../../store/items.js';
 import {parseQuery} from '../../store/query/parse.js';
-import {numbered, pgChannelIndexes, postgresDialect} from '../../store/query/postgres.js';
+import {numbered, pgChannelIndexes, postgresDialect} from '../../store/postgres/query.js';
 import type {Query} from '../../store/query/types.js';
 import {sixFields} from './store-edit.js';
 import {cursorAfter, depthStatement, QUERIES} from './store-query-latency.js';

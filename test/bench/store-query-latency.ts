@@ -7,7 +7,7 @@ import {openStore, type Store} from '../../store/index.js';
 import {encodeCursor} from '../../store/query/cursor.js';
 import {parseQuery} from '../../store/query/parse.js';
 import type {LoadedChannel} from '../../store/channels.js';
-import {sqliteDialect} from '../../store/query/sqlite.js';
+import {sqliteDialect} from '../../store/sqlite/query.js';
 import {orderKeySql, sqlString, whereSql, type Dialect, type SqlPart} from '../../store/query/sql.js';
 import {sortName, type Query} from '../../store/query/types.js';
 import {BENCH_NOW, cachedBugDatabase, median, printTable, timeUs, type Row} from './support.js';

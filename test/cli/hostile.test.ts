@@ -96,7 +96,8 @@ describe('no raw control character reaches the terminal from any command', () =>
 			const result = sift(args, {SIFT_CODEX: `/no\u001b[2J/codex`});
 			expect(result.stdout + result.stderr).not.toMatch(RAW_CONTROL);
 		}
-	});
+		// Dozens of CLI processes one after another: room for a machine that is busy with other suites.
+	}, 240_000);
 
 	it('shows the escapes as visible marks where they were', () => {
 		const {db, itemId} = hostileDatabase();

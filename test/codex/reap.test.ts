@@ -2,8 +2,8 @@ import {spawn, spawnSync} from 'node:child_process';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import {afterEach, describe, expect, it} from 'vitest';
-import {openDatabase} from '../../store/database.js';
-import {getRun, recordRunStart} from '../../store/runs.js';
+import {openDatabase} from '../../store/sqlite/database.js';
+import {getRun, lastFinishedRun, recordRunStart} from '../../store/sqlite/runs.js';
 import {openStore, SqliteAsyncStore} from '../../store/index.js';
 import {runLogPath} from '../../source/codex/paths.js';
 import {reapAbandonedRuns} from '../../source/codex/reap.js';
@@ -44,6 +44,9 @@ describe('reapAbandonedRuns', () => {
 		expect((await reapAbandonedRuns(asyncOf(db), {SIFT_STATE_DIR: stateDir})).sort()).toEqual(['run-dead', 'run-logged']);
 		expect(getRun(db, 'run-dead')).toMatchObject({outcome: 'abandoned', error: expect.stringContaining('gone')});
 		expect(getRun(db, 'run-logged')).toMatchObject({outcome: 'ok', edits_applied: 2, finished_at: '2025-01-02T03:05:00.000Z'});
+		// Closed after the fact: where the runs stopped is not known, so neither is the agent cursor.
+		expect([getRun(db, 'run-dead')!.end_sequence, getRun(db, 'run-logged')!.end_sequence]).toEqual([null, null]);
+		expect(lastFinishedRun(db, 'bugs')).toBeUndefined();
 		expect(getRun(db, 'run-live')).toMatchObject({outcome: null});
 		expect(getRun(db, 'run-legacy')).toMatchObject({outcome: null});
 		// Nothing left to do: a second start changes nothing.

@@ -1,12 +1,12 @@
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import {describe, expect, it} from 'vitest';
-import {getRun, listRuns, recordRunEnd, recordRunStart, RUNS_SCHEMA_SQL} from '../../store/runs.js';
+import {openDatabase} from '../../store/sqlite/database.js';
+import {getRun, listRuns, recordRunEnd, recordRunStart, RUNS_SCHEMA_SQL} from '../../store/sqlite/runs.js';
 import {tempDir} from './support.js';
 
+/** A store file (runs read the channel's latest sequence from its events), the runs schema applied once more: it is idempotent. */
 function openDb() {
-	const db = new Database(path.join(tempDir(), 'runs.db'));
-	db.exec(RUNS_SCHEMA_SQL);
+	const {db} = openDatabase(path.join(tempDir(), 'runs.db'), {create: true});
 	db.exec(RUNS_SCHEMA_SQL);
 	return db;
 }
@@ -44,6 +44,9 @@ describe('runs table', () => {
 			log_path: '/state/runs/run-1.jsonl',
 			owner_pid: null,
 			process_group: null,
+			// No channel "bugs" here: no events, so its latest sequence is 0 at both ends.
+			start_sequence: 0,
+			end_sequence: 0,
 		});
 	});
 

@@ -2,7 +2,7 @@
 // Each test gets its own empty store (a new file, or a new schema in this file's test database).
 
 import {join} from 'node:path';
-import {expect} from 'vitest';
+import {afterAll, afterEach, beforeAll, expect} from 'vitest';
 import {openAsyncStore, type AsyncStore} from '../../store/api.js';
 import {StoreError, type StoreErrorBody} from '../../store/index.js';
 import {createTestDatabase, PG_OFF, type TestDatabase} from '../support/pg.js';
@@ -139,4 +139,26 @@ export async function expectVersionsMatchEvents(store: AsyncStore, channelId: st
 		expect(item.version, `${id}: version = 1 + update events`).toBe(1 + own.filter(event => event.type === 'item.updated').length);
 		expect(own.map(event => event.version)).toEqual(own.map((_, index) => index + 1));
 	}
+}
+
+/**
+ * For a describe block on `backend`: sets the backend up and down, and returns `fresh` (a new empty
+ * store) and `again` (the last store's location opened once more), every store closed after each test.
+ */
+export function storesOn(backend: Backend): {fresh: () => Promise<AsyncStore>; again: () => Promise<AsyncStore>} {
+	const open: AsyncStore[] = [];
+	const kept = (store: AsyncStore) => {
+		open.push(store);
+		return store;
+	};
+
+	beforeAll(() => backend.setUp());
+	afterEach(async () => {
+		await Promise.all(open.splice(0).map(store => store.close()));
+	});
+	afterAll(() => backend.tearDown());
+	return {
+		fresh: async () => kept(await backend.open()),
+		again: async () => kept(await openAsyncStore(backend.lastLocation())),
+	};
 }

@@ -2,11 +2,10 @@
 // ones (store/postgres/import.ts), so these cross batch boundaries: a bad item or a repeated unique
 // value late in the file still leaves nothing behind, and ids follow the order of the file.
 
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
-import type {AsyncStore} from '../../store/api.js';
+import {describe, expect, it} from 'vitest';
 import {notePgOff} from '../support/pg.js';
 import {kitChannel} from '../store/helpers.js';
-import {allItemIds, BACKENDS, refusalOf, type Backend} from './backends.js';
+import {allItemIds, BACKENDS, refusalOf, storesOn, type Backend} from './backends.js';
 
 const COUNT = 12_001;
 
@@ -22,18 +21,7 @@ describe.each(BACKENDS)('imports across batches on $name', (backend: Backend) =>
 		return;
 	}
 
-	const open: AsyncStore[] = [];
-	const fresh = async () => {
-		const store = await backend.open();
-		open.push(store);
-		return store;
-	};
-
-	beforeAll(() => backend.setUp());
-	afterEach(async () => {
-		await Promise.all(open.splice(0).map(store => store.close()));
-	});
-	afterAll(() => backend.tearDown());
+	const {fresh} = storesOn(backend);
 
 	it('ids follow the order of the file, batch after batch', async () => {
 		const store = await fresh();

@@ -6,7 +6,7 @@ import pg from 'pg';
 import {afterAll, beforeAll, expect, it} from 'vitest';
 import {openAsyncStore} from '../../store/api.js';
 import {planPage} from '../../store/pages.js';
-import {PLAN_SETTINGS, pgChannelIndexes, pgPageStatements} from '../../store/query/postgres.js';
+import {PLAN_SETTINGS, pgChannelIndexes, pgPageStatements} from '../../store/postgres/query.js';
 import {createTestDatabase, describePg, type TestDatabase} from '../support/pg.js';
 import {kitChannel, kitItems, QUERY_NOW} from '../store/helpers.js';
 

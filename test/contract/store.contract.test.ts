@@ -409,6 +409,8 @@ describe.each(BACKENDS)('store contract on $name', (backend: Backend) => {
 				id: 'run-2026-01', channel_id: 'kit', item_ids: ['it_1'], instruction: 'triage', started_at: '2026-01-01T00:00:00.000Z',
 				finished_at: '2026-01-01T00:01:00.000Z', outcome: 'completed', usage: {input_tokens: 10}, edits_applied: 2, rejections: 1,
 				followups_opened: 1, error: null, log_path: null, owner_pid: null, process_group: null,
+				// The kit channel as imported: no edit since, so its latest sequence at both ends.
+				start_sequence: 0, end_sequence: 0,
 			});
 			expect(await store.runs.get('nope')).toBeUndefined();
 			expect((await store.runs.list({limit: 1})).map(run => run.finished_at)).toEqual([null]);

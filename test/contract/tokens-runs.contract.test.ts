@@ -5,12 +5,12 @@
 import {createHash} from 'node:crypto';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
-import {openAsyncStore, type AsyncStore} from '../../store/api.js';
+import {describe, expect, it} from 'vitest';
+import type {AsyncStore} from '../../store/api.js';
 import {TOKEN_PREFIX} from '../../store/index.js';
 import type {RunEnd} from '../../store/runs.js';
 import {notePgOff} from '../support/pg.js';
-import {BACKENDS, refusalOf, type Backend} from './backends.js';
+import {BACKENDS, refusalOf, storesOn, type Backend} from './backends.js';
 
 const MINUTE_MS = 60_000;
 
@@ -24,18 +24,7 @@ describe.each(BACKENDS)('tokens and runs on $name', (backend: Backend) => {
 		return;
 	}
 
-	const open: AsyncStore[] = [];
-	const fresh = async () => {
-		const store = await backend.open();
-		open.push(store);
-		return store;
-	};
-
-	const same = async () => {
-		const store = await openAsyncStore(backend.lastLocation());
-		open.push(store);
-		return store;
-	};
+	const {fresh, again: same} = storesOn(backend);
 
 	/** The tokens table as stored, read beside the interface: to see what a copy of the database holds. */
 	async function storedTokens(): Promise<Array<Record<string, unknown>>> {
@@ -57,11 +46,6 @@ describe.each(BACKENDS)('tokens and runs on $name', (backend: Backend) => {
 		}
 	}
 
-	beforeAll(() => backend.setUp());
-	afterEach(async () => {
-		await Promise.all(open.splice(0).map(store => store.close()));
-	});
-	afterAll(() => backend.tearDown());
 
 	describe('tokens', () => {
 		it('creates a token whose secret is shown once and kept only as its sha256', async () => {

@@ -6,7 +6,7 @@
 import {describe, expect, it} from 'vitest';
 import {bugsChannel, generateBugItems} from '../../demo-data/generate.js';
 import {execSource, readConversation, readToolOutput} from '../support/triage/history.js';
-import {type Action, idempotencyKey, nextAction, type PolicyConfig, promptItemIds} from '../support/triage/policy.js';
+import {type Action, idempotencyKey, nextAction, type PolicyConfig, promptCursor, promptItemIds} from '../support/triage/policy.js';
 import {correctValues, matchOption, parseWishes, planValues, type SchemaField} from '../support/triage/wishes.js';
 
 type Item = Record<string, unknown>;
@@ -323,5 +323,37 @@ describe('reading the reporter\'s wishes', () => {
 
 	it('decides the same way every time', () => {
 		expect(next(upToRead())).toEqual(next(upToRead()));
+	});
+});
+
+describe('catching up from the agent cursor (catchUp)', () => {
+	const config: PolicyConfig = {catchUp: true};
+	const cursorPrompt = user('The last finished run on channel "bugs" ended at event sequence 40. Catch up from there: call poll_resource_events with resource_type "record_channel", resource_id "bugs" and after_sequence 40.\n\nUser: Triage what changed.');
+	const event = (sequence: number, itemId: string, type = 'item.updated') => ({sequence, type, item_id: itemId, version: 2, actor: {kind: 'human'}, changes: {title: {}}});
+	const start = () => [cursorPrompt, ...exchange('list_granted_resources', {}, granted)];
+
+	it('reads the sequence in the prompt and polls from it', () => {
+		expect(promptCursor('… and after_sequence 40 (again from next_after_sequence …')).toBe(40);
+		expect(next(start(), config)).toEqual({kind: 'call', tool: 'poll_resource_events', args: {resource_type: 'record_channel', resource_id: 'bugs', after_sequence: 40}});
+	});
+
+	it('follows has_more, reads each changed item once (not deleted ones), never lists, then says what changed', () => {
+		const items = [
+			...start(),
+			...exchange('poll_resource_events', {resource_type: 'record_channel', resource_id: 'bugs', after_sequence: 40}, {events: [event(41, 'it1'), event(42, 'it2')], next_after_sequence: 42, has_more: true}),
+		];
+		expect(next(items, config)).toMatchObject({tool: 'poll_resource_events', args: {after_sequence: 42}});
+		items.push(...exchange('poll_resource_events', {resource_type: 'record_channel', resource_id: 'bugs', after_sequence: 42}, {events: [event(43, 'it1'), event(44, 'it9', 'item.deleted')], next_after_sequence: 44, has_more: false}));
+		expect(next(items, config)).toEqual({kind: 'call', tool: 'read_record_item', args: {record_channel_id: 'bugs', item_id: 'it1'}});
+		items.push(...exchange('read_record_item', {record_channel_id: 'bugs', item_id: 'it1'}, bug('it1', 'BUG-1', 'new')));
+		expect(next(items, config)).toMatchObject({tool: 'read_record_item', args: {item_id: 'it2'}});
+		items.push(...exchange('read_record_item', {record_channel_id: 'bugs', item_id: 'it2'}, bug('it2', 'BUG-2', 'fixed')));
+		expect(next(items, config)).toEqual({kind: 'answer', text: 'Caught up on channel bugs from sequence 40 to 44: 4 changes, to BUG-1, BUG-2.'});
+	});
+
+	it('without a sequence in the prompt it polls nothing and says so', () => {
+		const items = [user('Triage the new items of channel bugs.'), ...exchange('list_granted_resources', {}, granted)];
+		expect(promptCursor('Triage the new items.')).toBeUndefined();
+		expect(next(items, config)).toEqual({kind: 'answer', text: 'The prompt gave me no sequence to catch up from, so I did nothing.'});
 	});
 });

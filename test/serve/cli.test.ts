@@ -152,6 +152,9 @@ describe('sift serve (the built CLI)', () => {
 		// The log line of the drained call names the token, never its secret.
 		expect(server.stderr()).toMatch(/"token":"drain","method":"tools\/call","tool":"list_granted_resources","outcome":"ok"/);
 		expect(server.stderr()).not.toContain(secret);
+		// The drained call was the token's first use: its last use was written before the store closed.
+		const listed = JSON.parse(sift(['token', 'list', '--json', '--db', db]).stdout) as Array<{name: string; last_used_at: string | null}>;
+		expect(listed.find(token => token.name === 'drain')?.last_used_at).toEqual(expect.any(String));
 	});
 
 	it('sift run --server: Codex reaches the store through sift serve with a token that ends with the run', async () => {

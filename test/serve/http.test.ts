@@ -227,5 +227,23 @@ describe.each(BACKENDS)('sift serve over HTTP on $name', (backend: Backend) => {
 			expect(lines.find(line => line.tool === 'read_record_item')).toMatchObject({outcome: 'ok'});
 			expect(lines.find(line => line.method === 'initialize')).toMatchObject({status: 200, tool: null});
 		});
+
+		it('drain waits for the token\'s last use to be written, not only for the answer', async () => {
+			await server.drain(1000);
+			// The same store, with the last-use write slowed so it ends well after the answer.
+			const slowTouch = new Proxy(store.tokens, {
+				get: (target, key) => key === 'touch'
+					? async (...args: Parameters<typeof target.touch>) => {
+						await new Promise(resolve => setTimeout(resolve, 400));
+						return target.touch(...args);
+					}
+					: Reflect.get(target, key),
+			});
+			const slowStore = new Proxy(store, {get: (target, key) => (key === 'tokens' ? slowTouch : Reflect.get(target, key))});
+			server = await startServe({store: slowStore, port: 0, log: line => logs.push(line)});
+			expect((await post(toolCall('list_granted_resources'))).status).toBe(200);
+			expect(await server.drain(5000)).toBe(true);
+			expect((await store.tokens.list()).find(listed => listed.name === 'triager')?.last_used_at).toEqual(expect.any(String));
+		});
 	});
 });

@@ -55,7 +55,7 @@ describe('per-channel indexes', () => {
 		store.db.pragma('user_version = 2');
 		store.close();
 		const reopened = openStore(path);
-		expect(reopened.db.pragma('user_version', {simple: true})).toBe(3);
+		expect(reopened.db.pragma('user_version', {simple: true})).toBeGreaterThanOrEqual(3);
 		expect(indexes(reopened).map(index => index.name)).toEqual(indexes(kitStore()).map(index => index.name));
 		expect(reopened.listPage('kit', {where: 'sort:-status status:new', limit: 50}).items.length).toBeGreaterThan(0);
 		reopened.close();

@@ -1,8 +1,10 @@
-import {mkdtempSync, rmSync} from 'node:fs';
+import {existsSync, mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {bugsChannel, generateBugItems} from '../../demo-data/generate.js';
+import {afterAll, afterEach, beforeAll} from 'vitest';
 import {openStore, type Store} from '../../store/index.js';
+import {CLI, launch as launchApp, type LaunchOptions, type PtyApp} from './pty.js';
 
 /** A fixed clock for demo data, so tickets, titles and hostile rows are the same in every run. */
 export const FIXTURE_NOW = new Date('2025-06-02T12:00:00Z');
@@ -41,4 +43,57 @@ export function idOfTicket(store: Store, ticket: string): string {
 		if (!page.next_before_id) throw new Error(`no item with ticket ${ticket}`);
 		before = page.next_before_id;
 	}
+}
+
+export type PtyDemo = {
+	/** The demo database, made before the suite. */
+	readonly db: DemoDb;
+	/** The same database opened in the test process, to check or change what the app shows. */
+	readonly store: Store;
+	/** Launches the built app and kills it after the test, whatever the test did. */
+	launch: (options: LaunchOptions) => PtyApp;
+};
+
+/**
+ * The set-up every pty suite shares: the CLI must be built, a demo database of `count` items
+ * exists for the suite, and no app outlives its test.
+ */
+export function ptyDemo(count: number, prefix: string): PtyDemo {
+	let db: DemoDb | undefined;
+	let store: Store | undefined;
+	const apps: PtyApp[] = [];
+
+	beforeAll(() => {
+		if (!existsSync(CLI())) throw new Error(`${CLI()} is missing: run \`npm run build\` first (npm test does)`);
+		db = makeDemoDb(count, {prefix});
+		store = openStore(db.dbPath);
+	});
+
+	afterEach(async () => {
+		for (const app of apps.splice(0)) {
+			app.kill();
+			await app.exited;
+		}
+	});
+
+	afterAll(() => {
+		store?.close();
+		db?.cleanup();
+	});
+
+	return {
+		get db() {
+			if (!db) throw new Error('the demo database is made in beforeAll');
+			return db;
+		},
+		get store() {
+			if (!store) throw new Error('the demo database is opened in beforeAll');
+			return store;
+		},
+		launch(options) {
+			const app = launchApp(options);
+			apps.push(app);
+			return app;
+		},
+	};
 }

@@ -1,5 +1,8 @@
 import {render} from 'ink-testing-library';
-import type {AsyncStore} from '../../store/api.js';
+import {afterEach, beforeEach} from 'vitest';
+import {openAsyncStore, type AsyncStore} from '../../store/api.js';
+import {openStore, type Store} from '../../store/index.js';
+import {makeDemoDb, type DemoDb} from '../support/pty-fixtures.js';
 import {App} from '../../source/ui/app.js';
 import {makeTheme} from '../../source/ui/theme.js';
 
@@ -36,6 +39,46 @@ export function renderApp(store: AsyncStore, options: {dbPath?: string; stateDir
 			}
 
 			return instance.lastFrame() ?? '';
+		},
+	};
+}
+
+export type AppDemo = {
+	readonly db: DemoDb;
+	/** The store the app is given. */
+	readonly store: AsyncStore;
+	/** A second connection to the same file: another process's view, to change or check data. */
+	readonly other: Store;
+};
+
+/** A fresh demo database of `count` items for each test, opened twice; all closed and removed after it. */
+export function appDemo(count: number, prefix?: string): AppDemo {
+	let current: {db: DemoDb; store: AsyncStore; other: Store} | undefined;
+	beforeEach(async () => {
+		const db = makeDemoDb(count, {prefix});
+		current = {db, store: await openAsyncStore(db.dbPath), other: openStore(db.dbPath)};
+	});
+	afterEach(async () => {
+		if (!current) return;
+		await current.store.close();
+		current.other.close();
+		current.db.cleanup();
+		current = undefined;
+	});
+	const now = () => {
+		if (!current) throw new Error('the demo database exists only inside a test');
+		return current;
+	};
+
+	return {
+		get db() {
+			return now().db;
+		},
+		get store() {
+			return now().store;
+		},
+		get other() {
+			return now().other;
 		},
 	};
 }

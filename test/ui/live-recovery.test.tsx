@@ -1,35 +1,19 @@
 import {render} from 'ink-testing-library';
-import {afterEach, beforeEach, describe, expect, it} from 'vitest';
+import {describe, expect, it} from 'vitest';
 import {App} from '../../source/ui/app.js';
 import {makeTheme} from '../../source/ui/theme.js';
-import {openAsyncStore, type AsyncStore} from '../../store/api.js';
-import {openStore, type Store} from '../../store/index.js';
-import {idOfTicket, makeDemoDb, type DemoDb} from '../support/pty-fixtures.js';
-import {tick} from './helpers.js';
+import {idOfTicket} from '../support/pty-fixtures.js';
+import {appDemo, tick} from './helpers.js';
 
 // The app's event poll on a real SQLite file that another connection makes unreadable for a
 // while. A connection that is already open keeps reading a file whatever its permissions or
 // name, so the lever is the events table itself: renamed away, every poll fails ("no such
 // table: events"); renamed back, polls succeed again.
 
-let db: DemoDb;
-let store: AsyncStore;
-let other: Store;
-
-beforeEach(async () => {
-	db = makeDemoDb(40, {prefix: 'sift-live-'});
-	store = await openAsyncStore(db.dbPath);
-	other = openStore(db.dbPath);
-});
-
-afterEach(async () => {
-	await store.close();
-	other.close();
-	db.cleanup();
-});
+const demo = appDemo(40, 'sift-live-');
 
 function renderScreen() {
-	const instance = render(<App store={store} dbPath={db.dbPath} theme={makeTheme({NO_COLOR: '1'})} run={{stateDir: db.stateDir, codexConfig: []}} pollRetryMaxMs={200}/>);
+	const instance = render(<App store={demo.store} dbPath={demo.db.dbPath} theme={makeTheme({NO_COLOR: '1'})} run={{stateDir: demo.db.stateDir, codexConfig: []}} pollRetryMaxMs={200}/>);
 	const frame = () => instance.lastFrame() ?? '';
 	const waitFor = async (test: (text: string) => boolean, what: string, timeoutMs = 8000) => {
 		const started = Date.now();
@@ -47,8 +31,8 @@ function renderScreen() {
 const rowOf = (frame: string, ticket: string) => frame.split('\n').find(line => line.includes(ticket)) ?? '';
 
 function editFromElsewhere(ticket: string, values: Record<string, unknown>) {
-	const id = idOfTicket(other, ticket);
-	other.editItem({channelId: 'bugs', itemId: id, values, actor: {kind: 'human'}, expectedVersion: other.readItem('bugs', id).version});
+	const id = idOfTicket(demo.other, ticket);
+	demo.other.editItem({channelId: 'bugs', itemId: id, values, actor: {kind: 'human'}, expectedVersion: demo.other.readItem('bugs', id).version});
 }
 
 describe('live updates recover', () => {
@@ -56,14 +40,14 @@ describe('live updates recover', () => {
 		const app = renderScreen();
 		try {
 			await app.waitFor(text => text.includes('BUG-0040'), 'the list');
-			other.db.exec('ALTER TABLE events RENAME TO events_away');
+			demo.other.db.exec('ALTER TABLE events RENAME TO events_away');
 			let frame = await app.waitFor(text => text.includes('Live updates paused'), 'the paused notice');
 			expect(frame).toContain('no such table: events');
 			expect(frame).toContain('not live');
 			// Several retries pass (the cap is 200 ms); the notice is not repeated or replaced.
 			await tick(1000);
 			expect(app.frame()).toContain('Live updates paused');
-			other.db.exec('ALTER TABLE events_away RENAME TO events');
+			demo.other.db.exec('ALTER TABLE events_away RENAME TO events');
 			frame = await app.waitFor(text => text.includes('Live updates resumed.'), 'the resumed notice');
 			expect(frame).not.toContain('not live');
 			editFromElsewhere('BUG-0039', {status: 'wont_fix', owner: 'mika'});
@@ -77,13 +61,13 @@ describe('live updates recover', () => {
 		const app = renderScreen();
 		try {
 			await app.waitFor(text => text.includes('BUG-0040'), 'the list');
-			other.db.pragma('foreign_keys = OFF');
-			other.db.exec("ALTER TABLE events RENAME TO events_away; UPDATE channels SET id = 'bugs_away' WHERE id = 'bugs'");
+			demo.other.db.pragma('foreign_keys = OFF');
+			demo.other.db.exec("ALTER TABLE events RENAME TO events_away; UPDATE channels SET id = 'bugs_away' WHERE id = 'bugs'");
 			const frame = await app.waitFor(text => text.includes('Channel bugs is no longer in this database'), 'the gone notice');
 			expect(frame).toContain('not live');
 			await tick(800);
 			expect(app.frame()).toContain('Channel bugs is no longer in this database');
-			other.db.exec("UPDATE channels SET id = 'bugs' WHERE id = 'bugs_away'; ALTER TABLE events_away RENAME TO events");
+			demo.other.db.exec("UPDATE channels SET id = 'bugs' WHERE id = 'bugs_away'; ALTER TABLE events_away RENAME TO events");
 			await app.waitFor(text => text.includes('Live updates resumed.'), 'the resumed notice');
 			editFromElsewhere('BUG-0038', {status: 'wont_fix', owner: 'ren'});
 			await app.waitFor(text => /Won't fix\s+Ren/.test(rowOf(text, 'BUG-0038')), 'the row edited elsewhere');

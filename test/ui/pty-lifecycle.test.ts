@@ -1,10 +1,9 @@
 import {execFileSync} from 'node:child_process';
-import {existsSync} from 'node:fs';
 import path from 'node:path';
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
-import {openStore, type Store} from '../../store/index.js';
-import {idOfTicket, makeDemoDb, type DemoDb} from '../support/pty-fixtures.js';
-import {CLI, KEYS, launch, repoRoot, rowOf, type PtyApp} from '../support/pty.js';
+import {describe, expect, it} from 'vitest';
+import {openStore} from '../../store/index.js';
+import {idOfTicket, makeDemoDb, ptyDemo} from '../support/pty-fixtures.js';
+import {CLI, KEYS, repoRoot, rowOf, type PtyApp} from '../support/pty.js';
 
 // The built app in a pseudo-terminal: the alternate screen on every way out, live updates that
 // recover from an unreadable event log, and marks that outlive a run.
@@ -13,37 +12,16 @@ const FAKE_CODEX = path.join(repoRoot(), 'test', 'support', 'fake-codex.mjs');
 const ENTER_ALT = '\u001B[?1049h';
 const LEAVE_ALT = '\u001B[?1049l';
 
-let db: DemoDb;
-let store: Store;
-const apps: PtyApp[] = [];
-
-beforeAll(() => {
-	if (!existsSync(CLI())) throw new Error(`${CLI()} is missing: run \`npm run build\` first (npm test does)`);
-	db = makeDemoDb(80, {prefix: 'sift-pty-life-'});
-	store = openStore(db.dbPath);
-});
-
-afterEach(async () => {
-	for (const app of apps.splice(0)) {
-		app.kill();
-		await app.exited;
-	}
-});
-
-afterAll(() => {
-	store?.close();
-	db?.cleanup();
-});
+const demo = ptyDemo(80, 'sift-pty-life-');
 
 function start(options: {dbPath?: string; env?: NodeJS.ProcessEnv; entry?: string; args?: string[]} = {}): PtyApp {
-	const app = launch({
-		args: options.args ?? ['--db', options.dbPath ?? db.dbPath, '--codex', FAKE_CODEX],
+	const app = demo.launch({
+		args: options.args ?? ['--db', options.dbPath ?? demo.db.dbPath, '--codex', FAKE_CODEX],
 		entry: options.entry,
 		cols: 140,
 		rows: 30,
-		env: {SIFT_STATE_DIR: db.stateDir, ...options.env},
+		env: {SIFT_STATE_DIR: demo.db.stateDir, ...options.env},
 	});
-	apps.push(app);
 	return app;
 }
 
@@ -127,19 +105,19 @@ describe('live updates in the built app', () => {
 		await app.waitFor('BUG-0080');
 		// The app's connection is already open: a file renamed or chmod-ed away still reads through
 		// it, and an exclusive lock cannot be taken while it reads. Renaming the events table can.
-		store.db.exec('ALTER TABLE events RENAME TO events_away');
+		demo.store.db.exec('ALTER TABLE events RENAME TO events_away');
 		try {
 			const paused = await app.waitFor('Live updates paused', 10_000);
 			expect(paused).toContain('no such table: events');
 			expect(paused.split('\n')[0]).toContain('not live');
 		} finally {
-			store.db.exec('ALTER TABLE events_away RENAME TO events');
+			demo.store.db.exec('ALTER TABLE events_away RENAME TO events');
 		}
 
 		const resumed = await app.waitFor('Live updates resumed.', 10_000);
 		expect(resumed.split('\n')[0]).not.toContain('not live');
-		const id = idOfTicket(store, 'BUG-0078');
-		execFileSync(process.execPath, [CLI(), 'edit', id, 'status=wont_fix', 'owner=ren', '--db', db.dbPath], {stdio: 'pipe'});
+		const id = idOfTicket(demo.store, 'BUG-0078');
+		execFileSync(process.execPath, [CLI(), 'edit', id, 'status=wont_fix', 'owner=ren', '--db', demo.db.dbPath], {stdio: 'pipe'});
 		await app.waitFor(text => /Won't fix\s+Ren/.test(rowOf(text, 'BUG-0078')), 10_000, 'the row edited by `sift edit`');
 		expect(await app.quit()).toBe(0);
 	});

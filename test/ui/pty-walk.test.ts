@@ -1,8 +1,7 @@
-import {existsSync} from 'node:fs';
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
+import {describe, expect, it} from 'vitest';
 import {bugsChannel} from '../../demo-data/generate.js';
-import {makeDemoDb, type DemoDb} from '../support/pty-fixtures.js';
-import {CLI, KEYS, launch, type PtyApp} from '../support/pty.js';
+import {ptyDemo} from '../support/pty-fixtures.js';
+import {KEYS} from '../support/pty.js';
 
 // Every key of the key table in every scope, on the built app at 80×24 and at 200×60: nothing
 // crashes, the header stays, and no line is wider than the terminal (xterm would wrap it).
@@ -28,32 +27,14 @@ const WALK: Array<[string, string]> = [
 	['c', 'c'], ['Esc (cancel)', KEYS.escape],
 ];
 
-let db: DemoDb;
-const apps: PtyApp[] = [];
-
-beforeAll(() => {
-	if (!existsSync(CLI())) throw new Error(`${CLI()} is missing: run \`npm run build\` first (npm test does)`);
-	db = makeDemoDb(300, {prefix: 'sift-walk-'});
-});
-
-afterEach(async () => {
-	for (const app of apps.splice(0)) {
-		app.kill();
-		await app.exited;
-	}
-});
-
-afterAll(() => {
-	db?.cleanup();
-});
+const demo = ptyDemo(300, 'sift-walk-');
 
 const settle = () => new Promise(resolve => setTimeout(resolve, 60));
 
 describe('a walk with every key', () => {
 	for (const [cols, rows] of [[80, 24], [200, 60]] as const) {
 		it(`at ${cols}×${rows}: no crash, no line wider than the terminal`, async () => {
-			const app = launch({args: ['--db', db.dbPath], cols, rows, env: {SIFT_STATE_DIR: db.stateDir}});
-			apps.push(app);
+			const app = demo.launch({args: ['--db', demo.db.dbPath], cols, rows, env: {SIFT_STATE_DIR: demo.db.stateDir}});
 			await app.waitFor('BUG-0300');
 			for (const [name, key] of WALK) {
 				app.press(key);

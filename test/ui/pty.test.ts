@@ -1,50 +1,29 @@
-import {existsSync, readFileSync} from 'node:fs';
+import {readFileSync} from 'node:fs';
 import path from 'node:path';
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
-import {openStore, StoreError, type Store} from '../../store/index.js';
-import {idOfTicket, makeDemoDb, type DemoDb} from '../support/pty-fixtures.js';
-import {alive, CLI, KEYS, launch, repoRoot, rowOf, type PtyApp} from '../support/pty.js';
+import {describe, expect, it} from 'vitest';
+import {StoreError} from '../../store/index.js';
+import {idOfTicket, ptyDemo} from '../support/pty-fixtures.js';
+import {alive, KEYS, repoRoot, rowOf, type PtyApp} from '../support/pty.js';
 
 // The built app (`npm test` builds first) in a real pseudo-terminal; the screen is read back
 // through a headless xterm, so what is asserted is what a person would see.
 
 const FAKE_CODEX = path.join(repoRoot(), 'test', 'support', 'fake-codex.mjs');
 
-let db: DemoDb;
-let store: Store;
-const apps: PtyApp[] = [];
-
-beforeAll(() => {
-	if (!existsSync(CLI())) throw new Error(`${CLI()} is missing: run \`npm run build\` first (npm test does)`);
-	// 1,600 items: the generator puts each of its four hostile titles in once.
-	db = makeDemoDb(1600, {prefix: 'sift-pty-'});
-	store = openStore(db.dbPath);
-});
-
-afterEach(async () => {
-	for (const app of apps.splice(0)) {
-		app.kill();
-		await app.exited;
-	}
-});
-
-afterAll(() => {
-	store?.close();
-	db?.cleanup();
-});
+// 1,600 items: the generator puts each of its four hostile titles in once.
+const demo = ptyDemo(1600, 'sift-pty-');
 
 function start(options: {env?: NodeJS.ProcessEnv; cols?: number; rows?: number} = {}): PtyApp {
-	const app = launch({
-		args: ['--db', db.dbPath, '--codex', FAKE_CODEX],
+	const app = demo.launch({
+		args: ['--db', demo.db.dbPath, '--codex', FAKE_CODEX],
 		cols: options.cols ?? 140,
 		rows: options.rows ?? 36,
-		env: {SIFT_STATE_DIR: db.stateDir, FAKE_CODEX_MODE: 'slow', ...options.env},
+		env: {SIFT_STATE_DIR: demo.db.stateDir, FAKE_CODEX_MODE: 'slow', ...options.env},
 	});
-	apps.push(app);
 	return app;
 }
 
-const fieldIndex = (key: string) => store.getChannel('bugs').fields.filter(field => field.type !== 'formula').findIndex(field => field.key === key);
+const fieldIndex = (key: string) => demo.store.getChannel('bugs').fields.filter(field => field.type !== 'formula').findIndex(field => field.key === key);
 const rowNumber = (screen: string) => Number(/row ([\d,]+)/.exec(screen)?.[1]?.replaceAll(',', '') ?? 0);
 
 describe('the TUI in a pseudo-terminal', () => {
@@ -79,7 +58,7 @@ describe('the TUI in a pseudo-terminal', () => {
 		app.press('j', KEYS.enter);
 		const screen = await app.waitFor('BUG-1599: Status New → Triaged');
 		expect(rowOf(screen, 'BUG-1599')).toContain('Triaged');
-		expect(store.readItem('bugs', idOfTicket(store, 'BUG-1599')).values.status).toBe('triaged');
+		expect(demo.store.readItem('bugs', idOfTicket(demo.store, 'BUG-1599')).values.status).toBe('triaged');
 
 		app.press('e', ...Array.from({length: fieldIndex('points')}, () => 'j'), KEYS.enter);
 		await app.waitFor('Points (number');
@@ -88,13 +67,13 @@ describe('the TUI in a pseudo-terminal', () => {
 		const refused = await app.waitFor('Refused: values.points must be between 0 and 13, got 20');
 		expect(refused).toContain('Allowed: 0 to 13');
 		app.press(KEYS.escape, KEYS.escape);
-		expect(store.readItem('bugs', idOfTicket(store, 'BUG-1599')).values.points).toBeNull();
+		expect(demo.store.readItem('bugs', idOfTicket(demo.store, 'BUG-1599')).values.points).toBeNull();
 		expect(await app.quit()).toBe(0);
 	});
 
 	it('resolves a follow-up from the queue and the header count follows', async () => {
-		const id = idOfTicket(store, 'BUG-1590');
-		expect(() => store.editItem({channelId: 'bugs', itemId: id, values: {severity: 'major'}, actor: {kind: 'agent', run_id: 'run-pty'}, expectedVersion: 1})).toThrow(StoreError);
+		const id = idOfTicket(demo.store, 'BUG-1590');
+		expect(() => demo.store.editItem({channelId: 'bugs', itemId: id, values: {severity: 'major'}, actor: {kind: 'agent', run_id: 'run-pty'}, expectedVersion: 1})).toThrow(StoreError);
 		const app = start();
 		await app.waitFor('1 follow-up');
 		app.press('F');
@@ -105,8 +84,8 @@ describe('the TUI in a pseudo-terminal', () => {
 		await app.waitFor('No open follow-ups');
 		app.press(KEYS.escape);
 		await app.waitFor('0 follow-ups');
-		expect(store.readItem('bugs', id).values.severity).toBe('s2');
-		expect(store.countOpenFollowUps('bugs')).toBe(0);
+		expect(demo.store.readItem('bugs', id).values.severity).toBe('s2');
+		expect(demo.store.countOpenFollowUps('bugs')).toBe(0);
 		expect(await app.quit()).toBe(0);
 	});
 
@@ -120,8 +99,8 @@ describe('the TUI in a pseudo-terminal', () => {
 		app.press(KEYS.enter);
 		await app.waitFor(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] list_record_items bugs/, 15_000, 'a running step with a spinner');
 		// Another writer (as Codex's MCP server would) edits a visible row while the run works.
-		const target = idOfTicket(store, 'BUG-1596');
-		store.editItem({channelId: 'bugs', itemId: target, values: {status: 'wont_fix', owner: 'ren'}, actor: {kind: 'agent', run_id: 'run-live'}, expectedVersion: 1});
+		const target = idOfTicket(demo.store, 'BUG-1596');
+		demo.store.editItem({channelId: 'bugs', itemId: target, values: {status: 'wont_fix', owner: 'ren'}, actor: {kind: 'agent', run_id: 'run-live'}, expectedVersion: 1});
 		// How fast the row changes is a benchmark (event to row); here only that it does, mid-run.
 		const live = await app.waitFor(text => /Won't fix\s+Ren/.test(rowOf(text, 'BUG-1596')), 10_000, 'the edited row');
 		expect(live).toMatch(/Codex running/);
@@ -145,7 +124,7 @@ describe('the TUI in a pseudo-terminal', () => {
 	});
 
 	it('cancels a hanging run with x, and no process of the run remains', async () => {
-		const pidFile = path.join(db.dir, 'pids.txt');
+		const pidFile = path.join(demo.db.dir, 'pids.txt');
 		const app = start({env: {FAKE_CODEX_MODE: 'hang', FAKE_CODEX_PIDFILE: pidFile}});
 		await app.waitFor('BUG-1600');
 		app.press('c');
@@ -165,7 +144,7 @@ describe('the TUI in a pseudo-terminal', () => {
 	});
 
 	it('asks before quitting during a run, then stops Codex and exits', async () => {
-		const pidFile = path.join(db.dir, 'pids-quit.txt');
+		const pidFile = path.join(demo.db.dir, 'pids-quit.txt');
 		const app = start({env: {FAKE_CODEX_MODE: 'hang', FAKE_CODEX_PIDFILE: pidFile}});
 		await app.waitFor('BUG-1600');
 		app.press('c');

@@ -11,6 +11,10 @@
 //    retry once; on version_conflict, re-read and retry without the fields someone else changed;
 // 5. answer with a summary of what it set and what it could not set.
 // Only the first page is listed: a test that wants more items names them in `itemIds`.
+//
+// With `catchUp`, a run that sift tells where the last run stopped (its agent cursor) catches up
+// instead: poll_resource_events from the sequence the prompt gives (following has_more), read the
+// items those events name, answer with what changed. It never lists the channel.
 
 import {createHash} from 'node:crypto';
 import {type Conversation, type Exchange, isObject} from './history.js';
@@ -27,6 +31,8 @@ export interface PolicyConfig {
 	firstAttempt?: FirstAttempt;
 	/** A safety stop: answer instead of calling once this many tool calls are in the history. */
 	maxCalls?: number;
+	/** Follow the agent cursor in the prompt (poll from it, never list); with none there, say so and stop. */
+	catchUp?: boolean;
 }
 
 export type Action =
@@ -47,6 +53,7 @@ export interface ItemOutcome {
 type Step<T> = {next: Action} | {value: T};
 
 const GRANTED = 'list_granted_resources';
+const POLL = 'poll_resource_events';
 const LIST = 'list_record_items';
 const READ = 'read_record_item';
 const EDIT = 'edit_record_item';
@@ -61,6 +68,9 @@ export function nextAction(conversation: Conversation, config: PolicyConfig = {}
 	const channel = chooseChannel(conversation, config);
 	if ('next' in channel) {
 		return channel.next;
+	}
+	if (config.catchUp) {
+		return catchUp(conversation, channel.value);
 	}
 	const page = listChannel(conversation, channel.value);
 	if ('next' in page) {
@@ -186,6 +196,59 @@ export function promptItemIds(prompt: string): string[] {
 	}
 	return match[1].split(/[\s,]+/).map(token => token.replace(/[.;:]+$/, ''))
 		.filter(token => token !== '' && !['and', 'or'].includes(token.toLowerCase()));
+}
+
+// --- catching up from the agent cursor ------------------------------------------------------
+
+/** The sequence sift's prompt says to poll from (`after_sequence N`), or undefined. */
+export function promptCursor(prompt: string): number | undefined {
+	const match = /\bafter_sequence (\d+)/.exec(prompt);
+	return match ? Number(match[1]) : undefined;
+}
+
+interface PolledEvent {
+	sequence: number;
+	type: string;
+	item_id: string;
+}
+
+function catchUp(conversation: Conversation, channel: string): Action {
+	const from = promptCursor(conversation.prompt);
+	if (from === undefined) {
+		return answer('The prompt gave me no sequence to catch up from, so I did nothing.');
+	}
+	const polls = conversation.exchanges.filter(e => e.tool === POLL);
+	const events: PolledEvent[] = [];
+	for (const poll of polls) {
+		const problem = failure(poll);
+		if (problem) {
+			return answer(`I could not poll channel ${channel} for changes (${problem}), so I changed nothing.`);
+		}
+		events.push(...polledEvents(poll.result));
+	}
+	const lastPoll = polls.at(-1);
+	if (!lastPoll || (isObject(lastPoll.result) && lastPoll.result['has_more'] === true)) {
+		const after = lastPoll && isObject(lastPoll.result) ? Number(lastPoll.result['next_after_sequence']) : from;
+		return call(POLL, {resource_type: 'record_channel', resource_id: channel, after_sequence: after}).next;
+	}
+	const changed = [...new Set(events.filter(event => event.type !== 'item.deleted').map(event => event.item_id))];
+	const names = new Map<string, string>();
+	for (const itemId of changed) {
+		const read = conversation.exchanges.find(e => e.tool === READ && e.args['item_id'] === itemId);
+		if (!read) {
+			return call(READ, {record_channel_id: channel, item_id: itemId}).next;
+		}
+		const {values} = readItem(read.result);
+		names.set(itemId, typeof values['ticket'] === 'string' ? values['ticket'] : itemId);
+	}
+	const last = events.at(-1)?.sequence ?? from;
+	return answer(`Caught up on channel ${channel} from sequence ${from} to ${last}: ${events.length} change${events.length === 1 ? '' : 's'}`
+		+ `${changed.length > 0 ? `, to ${changed.map(id => names.get(id) ?? id).join(', ')}` : ''}.`);
+}
+
+function polledEvents(result: unknown): PolledEvent[] {
+	const list = isObject(result) && Array.isArray(result['events']) ? result['events'] : [];
+	return list.filter(isObject).map(event => ({sequence: Number(event['sequence']), type: String(event['type']), item_id: String(event['item_id'])}));
 }
 
 // --- 3 and 4. one item: read, edit, correct, retry -------------------------------------------

@@ -1,7 +1,7 @@
 import {closeSync, existsSync, openSync, readFileSync, readSync, statSync} from 'node:fs';
 import Database from 'better-sqlite3';
 import type {Db} from './database.js';
-import {StoreError} from './errors.js';
+import {StoreError} from '../errors.js';
 
 /**
  * Telling a sift store from any other file, and reading one this process may not write. Both look

@@ -1,15 +1,21 @@
-import {ChannelCatalog, type LoadedChannel} from './channels.js';
+import {ChannelCatalog} from './channels.js';
+import type {LoadedChannel} from '../channels.js';
 import {openDatabase, type Db, type OpenOptions} from './database.js';
 import {pollEvents, latestSequence} from './events.js';
-import {countOpenFollowUps, dismissFollowUp, listFollowUps, type FollowUpQuery} from './followups.js';
+import {countOpenFollowUps, dismissFollowUp, listFollowUps} from './followups.js';
+import type {FollowUpQuery} from '../followups.js';
 import {importChannel, type ImportSource} from './import.js';
-import {itemFromRow, type ItemRow} from './items.js';
-import {itemsNamed, type NameMatch} from './lookup.js';
-import {countMatches, listPage, type PageQuery} from './pages.js';
-import type {Actor, Channel, ChannelSummary, EditResult, EventPage, FollowUp, Item} from './types.js';
-import {ItemWriter, type EditRequest, type Validator} from './writes.js';
-import {notFound, quote, StoreError} from './errors.js';
-import {createToken, listTokens, revokeToken, touchToken, verifyToken, type TokenIdentity, type TokenInfo, type TokenRequest} from './tokens.js';
+import {itemFromRow, type ItemRow} from '../items.js';
+import {itemsNamed} from './lookup.js';
+import type {NameMatch} from '../lookup.js';
+import {countMatches, listPage} from './pages.js';
+import type {PageQuery} from '../pages.js';
+import type {Actor, Channel, ChannelSummary, EditResult, EventPage, FollowUp, Item} from '../types.js';
+import {ItemWriter} from './writes.js';
+import type {EditRequest, Validator} from '../writes.js';
+import {notFound, quote, StoreError} from '../errors.js';
+import {createToken, listTokens, revokeToken, touchToken, verifyToken} from './tokens.js';
+import type {TokenIdentity, TokenInfo, TokenRequest} from '../token-rules.js';
 
 export type StoreOptions = OpenOptions & {/** For benchmarks only: replaces validation. */ validator?: Validator};
 

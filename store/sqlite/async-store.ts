@@ -1,16 +1,16 @@
 // The embedded SQLite store behind the asynchronous interface: today's synchronous Store, each
 // call answered as a promise (a throw becomes a rejection). SQLite has no push: readers poll.
 
-import type {AsyncImportSource, AsyncStore, AsyncStoreOptions, DeleteResult, ImportResult, RunsApi, TokensApi} from './api.js';
-import type {LoadedChannel} from './channels.js';
-import type {FollowUpQuery} from './followups.js';
-import type {NameMatch} from './lookup.js';
-import type {PageQuery} from './pages.js';
-import {getRun, listRuns, listUnfinishedRuns, recordRunEnd, recordRunProcessGroup, recordRunStart} from './runs.js';
+import type {AsyncImportSource, AsyncStore, AsyncStoreOptions, DeleteResult, ImportResult, RunsApi, TokensApi} from '../api.js';
+import type {LoadedChannel} from '../channels.js';
+import type {FollowUpQuery} from '../followups.js';
+import type {NameMatch} from '../lookup.js';
+import type {PageQuery} from '../pages.js';
+import {getRun, lastFinishedRun, listRuns, listUnfinishedRuns, recordRunEnd, recordRunProcessGroup, recordRunStart} from './runs.js';
 import {openStore, type Store} from './store.js';
 import {touchToken} from './tokens.js';
-import type {Actor, Channel, ChannelSummary, EditResult, EventPage, FollowUp, Item, Page} from './types.js';
-import type {EditRequest} from './writes.js';
+import type {Actor, Channel, ChannelSummary, EditResult, EventPage, FollowUp, Item, Page} from '../types.js';
+import type {EditRequest} from '../writes.js';
 
 const isAsyncIterable = (items: unknown): items is AsyncIterable<unknown> => typeof (items as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function';
 
@@ -51,6 +51,7 @@ export class SqliteAsyncStore implements AsyncStore {
 			end: async (id, end) => recordRunEnd(db, id, end),
 			list: async options => listRuns(db, options),
 			get: async id => getRun(db, id),
+			lastFinished: async channelId => lastFinishedRun(db, channelId),
 			setProcessGroup: async (id, group) => recordRunProcessGroup(db, id, group),
 			// A SQLite file is opened by processes of one machine: every unfinished run is local.
 			unfinished: async () => listUnfinishedRuns(db),

@@ -2,9 +2,9 @@ import {existsSync} from 'node:fs';
 import {dirname} from 'node:path';
 import Database from 'better-sqlite3';
 import {migrateToChannelIndexes} from './channels.js';
-import {StoreError} from './errors.js';
+import {StoreError} from '../errors.js';
 import {canWrite, createPrivateFile, ensurePrivateDir, removeStoreFiles, restrictCompanions} from './files.js';
-import {migrateRunsOwnership, RUNS_SCHEMA_SQL} from './runs.js';
+import {migrateRunsColumns, RUNS_SCHEMA_SQL} from './runs.js';
 import {TOKENS_SCHEMA_SQL} from './tokens.js';
 import {checkIsStore, openReadOnly, SIFT_APPLICATION_ID} from './store-file.js';
 import {setLockPolicy, withWriteLock} from './write-lock.js';
@@ -18,7 +18,7 @@ CREATE TABLE IF NOT EXISTS channels (
 	id TEXT PRIMARY KEY,
 	name TEXT NOT NULL,
 	fields TEXT NOT NULL,
-	-- No longer maintained: a channel's latest sequence is the largest in events (store/events.ts).
+	-- No longer maintained: a channel's latest sequence is the largest in events (store/sqlite/events.ts).
 	last_sequence INTEGER NOT NULL DEFAULT 0,
 	created_at TEXT NOT NULL
 );
@@ -171,7 +171,7 @@ function openWritable(path: string, options: OpenOptions): Db {
  * Bump when the schema changes. Steps run in order inside one transaction and are idempotent;
  * SCHEMA_SQL then creates whatever is missing (IF NOT EXISTS).
  */
-const SCHEMA_VERSION = 3;
+const SCHEMA_VERSION = 4;
 
 /**
  * v3: idempotency keys belong to a channel and an actor (before, one global namespace: a key used
@@ -185,13 +185,16 @@ function scopeIdempotencyKeys(db: Db): void {
 	}
 }
 
-/** v3: runs made before it have no owner_pid / process_group yet; added before the index on them. */
-function addRunOwnership(db: Db): void {
-	if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'runs'").get()) migrateRunsOwnership(db);
+/**
+ * v3: runs made before it have no owner_pid / process_group yet; v4: no start_sequence /
+ * end_sequence (the agent cursor). Added before the indexes on them.
+ */
+function addRunColumns(db: Db): void {
+	if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'runs'").get()) migrateRunsColumns(db);
 }
 
 /** Steps before SCHEMA_SQL, in order. */
-const MIGRATION_STEPS: Array<(db: Db) => void> = [scopeIdempotencyKeys, addRunOwnership];
+const MIGRATION_STEPS: Array<(db: Db) => void> = [scopeIdempotencyKeys, addRunColumns];
 /** v3: per-channel partial indexes replace the indexes over every channel's rows. */
 const AFTER_SCHEMA_STEPS: Array<(db: Db) => void> = [migrateToChannelIndexes];
 

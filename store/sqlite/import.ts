@@ -1,13 +1,14 @@
+// Importing a channel and its items into SQLite in one transaction.
+
 import type {ChannelCatalog} from './channels.js';
 import {immediate, type Db} from './database.js';
-import {quote, StoreError} from './errors.js';
-import {isPlainObject} from './fields/spec.js';
-import {checkChannel} from './schema.js';
-import {normalizeTimestamp} from './timestamps.js';
-import type {Channel} from './types.js';
+import {quote, StoreError} from '../errors.js';
+import {isPlainObject} from '../fields/spec.js';
+import {checkChannel} from '../schema.js';
+import {normalizeTimestamp} from '../timestamps.js';
+import type {Channel} from '../types.js';
+import type {ImportItem} from '../write-rules.js';
 import type {ItemWriter} from './writes.js';
-
-export type ImportItem = {values: Record<string, unknown>; created_at?: string};
 
 export type ImportSource = {channel: unknown; items: Iterable<unknown>};
 

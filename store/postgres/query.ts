@@ -11,9 +11,9 @@
 
 import {createHash} from 'node:crypto';
 import type {Channel, Field, FieldType} from '../types.js';
-import type {Position} from './cursor.js';
-import {channelIndexes as indexesOf, channelScopeSql, countStatement, equalityField, orderKeySql, pagePhases, whereSql, type Dialect, type IndexDefinition, type SqlPart} from './sql.js';
-import type {Query} from './types.js';
+import type {Position} from '../query/cursor.js';
+import {channelIndexes as indexesOf, channelScopeSql, countStatement, equalityField, orderKeySql, pagePhases, whereSql, type Dialect, type IndexDefinition, type SqlPart} from '../query/sql.js';
+import type {Query} from '../query/types.js';
 
 const NUMERIC = new Set<FieldType>(['number', 'currency', 'percentage', 'rating']);
 
@@ -103,7 +103,7 @@ export function pgPageStatements(channel: Fields, query: Query, forward: boolean
 /**
  * What a page read sets for its transaction: each phase walks its order's index (a sort, a bitmap
  * or a sequential scan costs more than any walk), so a page costs the same at any depth whatever
- * the statistics say. This is SQLite's INDEXED BY (store/query/sqlite.ts) in PostgreSQL's terms;
+ * the statistics say. This is SQLite's INDEXED BY (store/sqlite/query.ts) in PostgreSQL's terms;
  * a parallel plan could also interleave rows.
  */
 export const PLAN_SETTINGS = ['enable_sort', 'enable_bitmapscan', 'enable_seqscan'].map(name => `SET LOCAL ${name} = off`).concat('SET LOCAL max_parallel_workers_per_gather = 0').join('; ');

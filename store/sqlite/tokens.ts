@@ -2,9 +2,7 @@
 // expiry, revocation, touch throttle) are store/token-rules.ts, shared with PostgreSQL.
 
 import type {Db} from './database.js';
-import {duplicateToken, identityOf, newToken, presentedHash, tokenInfo, touchTimes, unknownToken, type StoredToken, type TokenIdentity, type TokenInfo, type TokenRequest} from './token-rules.js';
-
-export {hashToken, TOKEN_PREFIX, type TokenActor, type TokenIdentity, type TokenInfo, type TokenRequest} from './token-rules.js';
+import {duplicateToken, identityOf, newToken, presentedHash, tokenInfo, touchTimes, unknownToken, type StoredToken, type TokenIdentity, type TokenInfo, type TokenRequest} from '../token-rules.js';
 
 /** The secret is shown once at creation; only its sha256 is kept, so a copy of the database grants nothing. */
 export const TOKENS_SCHEMA_SQL = `

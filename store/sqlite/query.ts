@@ -4,12 +4,12 @@
  */
 
 import type {Channel, Field} from '../types.js';
-import type {Position} from './cursor.js';
-import {channelIndexes as indexesOf, channelScopeSql, equalityField, sqlString, orderKeySql as orderKeyOf, pagePhases, whereSql as whereOf, type Dialect, type IndexDefinition, type SqlPart} from './sql.js';
-import type {Sort, Term} from './types.js';
+import type {Position} from '../query/cursor.js';
+import {channelIndexes as indexesOf, channelScopeSql, equalityField, sqlString, orderKeySql as orderKeyOf, pagePhases, whereSql as whereOf, type Dialect, type IndexDefinition, type SqlPart} from '../query/sql.js';
+import type {Sort, Term} from '../query/types.js';
 
-export {channelScopeSql, countStatement, sqlString, type SqlPart} from './sql.js';
-export type {Position} from './cursor.js';
+export {channelScopeSql, countStatement, sqlString, type SqlPart} from '../query/sql.js';
+export type {Position} from '../query/cursor.js';
 
 /** SQL for a stored value; keys are checked identifiers (a-z, 0-9, _), so inlining them is safe. */
 export const valueSql = (key: string) => `json_extract(data, '$.${key}')`;

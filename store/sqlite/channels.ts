@@ -1,0 +1,76 @@
+// Channels on SQLite: the catalog read once per connection, and each channel's partial indexes.
+
+import {loadChannel, type LoadedChannel} from '../channels.js';
+import type {Db} from './database.js';
+import {notFound, quote} from '../errors.js';
+import {channelIndexes} from './query.js';
+import type {Channel, ChannelSummary, Field} from '../types.js';
+
+/** Channels never change after import, so each connection keeps them once read. */
+export class ChannelCatalog {
+	private readonly cache = new Map<string, LoadedChannel>();
+
+	constructor(private readonly db: Db) {}
+
+	get(id: string): LoadedChannel {
+		const cached = this.cache.get(id);
+		if (cached) {
+			return cached;
+		}
+
+		const row = this.db.prepare('SELECT id, name, fields FROM channels WHERE id = ?').get(id) as {id: string; name: string; fields: string} | undefined;
+		if (!row) {
+			throw notFound(`channel ${quote(id)} does not exist`);
+		}
+
+		const channel = loadChannel({id: row.id, name: row.name, fields: JSON.parse(row.fields) as Field[]});
+		this.cache.set(id, channel);
+		return channel;
+	}
+
+	/** Drops a cached channel whose creating transaction rolled back. */
+	forget(id: string): void {
+		this.cache.delete(id);
+	}
+
+	/** Ids and names only: no item counting, which scans a channel's index (tens of ms at 1M items). */
+	names(): Array<{id: string; name: string}> {
+		return this.db.prepare('SELECT id, name FROM channels ORDER BY id').all() as Array<{id: string; name: string}>;
+	}
+
+	/** Every channel with its item count and latest sequence; `onlyId` counts one channel alone. */
+	summaries(onlyId?: string): ChannelSummary[] {
+		return this.db.prepare(`SELECT c.id, c.name, (SELECT coalesce(max(e.sequence), 0) FROM events e WHERE e.channel_id = c.id) AS latest_sequence,
+			(SELECT count(*) FROM items i WHERE i.channel_id = c.id) AS item_count
+			FROM channels c WHERE ? IS NULL OR c.id = ? ORDER BY c.id`).all(onlyId ?? null, onlyId ?? null) as ChannelSummary[];
+	}
+
+	/** Writes a new channel and the indexes its sorted, filtered and unique fields need. */
+	insert(channel: Channel, at: string): void {
+		this.db.prepare('INSERT INTO channels (id, name, fields, created_at) VALUES (?, ?, ?, ?)').run(channel.id, channel.name, JSON.stringify(channel.fields), at);
+		createChannelIndexes(this.db, channel);
+	}
+}
+
+function createChannelIndexes(db: Db, channel: Channel): void {
+	for (const index of channelIndexes(channel)) {
+		db.exec(index.sql);
+	}
+}
+
+/**
+ * Migration to per-channel indexes: drops the indexes that covered every channel's rows
+ * (`items_<channel>_<key>` on (channel_id, value, seq), which evaluated one channel's JSON paths
+ * on every other channel's rows) and creates each channel's partial indexes. Idempotent.
+ */
+export function migrateToChannelIndexes(db: Db): void {
+	const old = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'items' AND name LIKE 'items\\_%' ESCAPE '\\' AND name != 'items_by_channel' AND sql LIKE '%json_extract%'").all() as Array<{name: string}>;
+	for (const {name} of old) {
+		db.exec(`DROP INDEX "${name.replaceAll('"', '""')}"`);
+	}
+
+	const channels = db.prepare('SELECT id, name, fields FROM channels').all() as Array<{id: string; name: string; fields: string}>;
+	for (const row of channels) {
+		createChannelIndexes(db, {id: row.id, name: row.name, fields: JSON.parse(row.fields) as Field[]});
+	}
+}

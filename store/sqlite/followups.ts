@@ -1,0 +1,123 @@
+// Follow-ups on SQLite: opened or refreshed by refused agent edits, resolved, dismissed.
+
+import type {Statement} from 'better-sqlite3';
+import {immediate, type Db} from './database.js';
+import {notFound, StoreError} from '../errors.js';
+import type {FollowUpQuery} from '../followups.js';
+import type {FieldProblem, FollowUp} from '../types.js';
+
+type FollowUpRow = Omit<FollowUp, 'attempted' | 'allowed' | 'min' | 'max'> & {attempted: string; allowed: string | null; min: number | null; max: number | null};
+
+function followUpFromRow(row: FollowUpRow): FollowUp {
+	const {attempted, allowed, min, max, ...rest} = row;
+	return {
+		...rest,
+		attempted: JSON.parse(attempted) as unknown,
+		...(allowed === null ? {} : {allowed: JSON.parse(allowed) as FollowUp['allowed']}),
+		...(min === null ? {} : {min}),
+		...(max === null ? {} : {max}),
+	};
+}
+
+/**
+ * Opens or refreshes one follow-up per refused field of an agent's edit. Only fields a person
+ * can set qualify: unknown keys and formula writes have nothing to resolve by hand.
+ */
+export function recordRefusals(db: Db, target: {channelId: string; itemId: string; runId?: string}, problems: FieldProblem[], values: Record<string, unknown>, settable: (key: string) => boolean, at: string): number {
+	const upsert = db.prepare(`INSERT INTO followups (channel_id, item_id, key, status, attempted, message, allowed, min, max, run_id, created_at, updated_at)
+		VALUES (@channel_id, @item_id, @key, 'open', @attempted, @message, @allowed, @min, @max, @run_id, @at, @at)
+		ON CONFLICT (item_id, key) WHERE status = 'open' DO UPDATE SET
+			attempted = excluded.attempted, message = excluded.message, allowed = excluded.allowed,
+			min = excluded.min, max = excluded.max, run_id = excluded.run_id, updated_at = excluded.updated_at`);
+	let count = 0;
+	for (const problem of problems) {
+		if (!settable(problem.key) || !Object.hasOwn(values, problem.key)) {
+			continue;
+		}
+
+		upsert.run({
+			channel_id: target.channelId,
+			item_id: target.itemId,
+			key: problem.key,
+			attempted: JSON.stringify(values[problem.key]),
+			message: problem.message,
+			allowed: problem.allowed ? JSON.stringify(problem.allowed) : null,
+			min: problem.min ?? null,
+			max: problem.max ?? null,
+			run_id: target.runId ?? null,
+			at,
+		});
+		count++;
+	}
+
+	return count;
+}
+
+/** A successful edit that sets a key closes that key's open follow-up. */
+export function resolveSetKeys(db: Db, itemId: string, keys: string[], at: string): void {
+	const statements = resolveStatements(db);
+	// Most items have no open follow-up: one indexed probe instead of an UPDATE per key.
+	if (statements.anyOpen.get(itemId) === undefined) {
+		return;
+	}
+
+	for (const key of keys) {
+		statements.resolve.run(at, itemId, key);
+	}
+}
+
+/** Prepared once per connection: preparing costs more than running on the edit path. */
+const resolveCache = new WeakMap<Db, {anyOpen: Statement; resolve: Statement}>();
+
+function resolveStatements(db: Db): {anyOpen: Statement; resolve: Statement} {
+	let statements = resolveCache.get(db);
+	if (!statements) {
+		statements = {
+			anyOpen: db.prepare("SELECT 1 FROM followups WHERE item_id = ? AND status = 'open' LIMIT 1"),
+			resolve: db.prepare("UPDATE followups SET status = 'resolved', resolution = 'set', updated_at = ? WHERE item_id = ? AND key = ? AND status = 'open'"),
+		};
+		resolveCache.set(db, statements);
+	}
+
+	return statements;
+}
+
+export function closeForDeletedItem(db: Db, itemId: string, at: string): void {
+	db.prepare("UPDATE followups SET status = 'dismissed', resolution = 'item_deleted', updated_at = ? WHERE item_id = ? AND status = 'open'").run(at, itemId);
+}
+
+/** Dismisses an open follow-up; a check-and-set in one write transaction, so a concurrent resolution is never overwritten. */
+export function dismissFollowUp(db: Db, id: number, at: string): FollowUp {
+	return immediate(db, () => {
+		const row = db.prepare('SELECT * FROM followups WHERE id = ?').get(id) as FollowUpRow | undefined;
+		if (!row) {
+			throw notFound(`follow-up ${id} does not exist`);
+		}
+
+		if (row.status !== 'open') {
+			throw new StoreError({error: 'invalid_argument', message: `follow-up ${id} is already ${row.status}`});
+		}
+
+		db.prepare("UPDATE followups SET status = 'dismissed', resolution = 'dismissed', updated_at = ? WHERE id = ?").run(at, id);
+		return followUpFromRow({...row, status: 'dismissed', resolution: 'dismissed', updated_at: at});
+	});
+}
+
+export function listFollowUps(db: Db, query: FollowUpQuery = {}): FollowUp[] {
+	const clauses: string[] = [];
+	const params: unknown[] = [];
+	for (const [column, value] of [['channel_id', query.channelId], ['status', query.status], ['item_id', query.itemId], ['run_id', query.runId]] as const) {
+		if (value !== undefined) {
+			clauses.push(`${column} = ?`);
+			params.push(value);
+		}
+	}
+
+	const where = clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '';
+	const rows = db.prepare(`SELECT * FROM followups ${where} ORDER BY id LIMIT ?`).all(...params, query.limit ?? 10_000) as FollowUpRow[];
+	return rows.map(row => followUpFromRow(row));
+}
+
+export function countOpenFollowUps(db: Db, channelId: string): number {
+	return (db.prepare("SELECT count(*) AS n FROM followups WHERE channel_id = ? AND status = 'open'").get(channelId) as {n: number}).n;
+}

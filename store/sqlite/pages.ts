@@ -1,0 +1,47 @@
+// Pages and match counts on SQLite: the shared plan (store/pages.ts) read through statements forced
+// onto the channel's indexes, in one read transaction.
+
+import type {LoadedChannel} from '../channels.js';
+import {parseStored, type ItemRow} from '../items.js';
+import {pageOf, parseWhere, planPage, type PageQuery} from '../pages.js';
+import type {Page} from '../types.js';
+import type {Db} from './database.js';
+import {latestSequence} from './events.js';
+import {countStatement, orderOf, pageStatements, whereSql} from './query.js';
+
+type SortedRow = ItemRow & {sort_value: number | string | null};
+
+/**
+ * One page of the channel's items that match the query, in the query's order (newest first by
+ * default). Paging is keyset-based: a cursor is the position of the last (or first) item seen —
+ * its sort value and creation counter — so inserts, deletes and edits elsewhere can never shift,
+ * repeat or skip an item. `before_id` is that cursor for the default order; `next_cursor` and
+ * `prev_cursor` (returned when the request uses where, sort, cursor or from) work for every order.
+ */
+export function listPage(db: Db, channel: LoadedChannel, request: PageQuery = {}): Page {
+	const plan = planPage(channel, request);
+	const {limit} = plan;
+	const order = orderOf(channel, plan.query.sort, plan.query.terms);
+	const statements = pageStatements(channel.id, whereSql(channel, plan.query.terms), order, plan.forward, plan.start.position, limit + 1);
+	// One read transaction: the items and latest_sequence come from the same snapshot, so a reader
+	// polling from latest_sequence never misses a write another process committed in between.
+	const {rows, latest} = db.transaction(() => {
+		const read: SortedRow[] = [];
+		for (const statement of statements) {
+			const wanted = limit + 1 - read.length;
+			if (wanted <= 0) break;
+			statement.params[statement.params.length - 1] = wanted;
+			read.push(...(db.prepare(statement.sql).all(...statement.params) as SortedRow[]));
+		}
+
+		return {rows: read, latest: latestSequence(db, channel.id)};
+	})();
+	return pageOf(channel, plan, rows.map(row => ({...row, values: parseStored(row)})), latest);
+}
+
+/** How many of the channel's items match the query's terms (its sort is ignored). */
+export function countMatches(db: Db, channel: LoadedChannel, where: string, now?: Date): number {
+	const query = parseWhere(channel, where, now);
+	const statement = countStatement(channel.id, whereSql(channel, query.terms));
+	return (db.prepare(statement.sql).get(...statement.params) as {n: number}).n;
+}
