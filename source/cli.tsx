@@ -24,6 +24,7 @@ const COMMANDS: Record<string, () => Promise<{default: Command}>> = {
 	followups: async () => import('./commands/followups.js'),
 	mcp: async () => import('./commands/mcp.js'),
 	run: async () => import('./commands/run.js'),
+	watch: async () => import('./commands/watch.js'),
 	runs: async () => import('./commands/runs.js'),
 	doctor: async () => import('./commands/doctor.js'),
 	serve: async () => import('./commands/serve.js'),

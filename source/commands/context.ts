@@ -9,6 +9,12 @@ export type CliFlags = {
 	items?: number;
 	// run: which items to work on (`--items ID,...`)
 	itemIds?: string[];
+	// run / watch: items per Codex run, runs at once
+	batch?: number;
+	parallel?: number;
+	// watch: how long a batch waits to fill (`5s`), what the agent is asked
+	settle?: string;
+	instruction?: string;
 	seed?: number;
 	reset: boolean;
 	open: boolean;

@@ -1,4 +1,5 @@
 import {EVENT_PAGE_LIMIT, PAGE_LIMIT} from '../../store/index.js';
+import {DEFAULT_BATCH_SIZE, DEFAULT_PARALLEL, MAX_BATCH_SIZE, MAX_PARALLEL} from '../codex/batches.js';
 import type {CliFlags} from './context.js';
 
 /**
@@ -56,6 +57,12 @@ export const FLAGS = {
 	run: flag({name: 'run', key: 'run', kind: 'string', value: 'ID', help: 'the run the edits belong to'}),
 	ownerPid: flag({name: 'owner-pid', key: 'ownerPid', kind: 'integer', value: 'PID', min: 1, max: 2 ** 31 - 1, help: 'exit once this process is gone'}),
 	runItems: flag({name: 'items', key: 'itemIds', kind: 'list', value: 'ID,...', help: 'the items to work on (default: the agent chooses)'}),
+	runWhere: flag({name: 'where', key: 'where', kind: 'string', value: 'QUERY', dashValue: true, help: 'the items to work on: those matching the query (instead of --items)'}),
+	batch: flag({name: 'batch', key: 'batch', kind: 'integer', value: 'N', min: 1, max: MAX_BATCH_SIZE, help: `items per Codex run, 1 to ${MAX_BATCH_SIZE} (default ${DEFAULT_BATCH_SIZE}); more items make several runs`}),
+	parallel: flag({name: 'parallel', key: 'parallel', kind: 'integer', value: 'P', min: 1, max: MAX_PARALLEL, help: `Codex runs at once, 1 to ${MAX_PARALLEL} (default ${DEFAULT_PARALLEL})`}),
+	watchWhere: flag({name: 'where', key: 'where', kind: 'string', value: 'QUERY', dashValue: true, help: 'send only items matching the query (default: every new item)'}),
+	instruction: flag({name: 'instruction', key: 'instruction', kind: 'string', value: 'TEXT', help: 'what Codex is asked to do with each batch (default: triage the new items)'}),
+	settle: flag({name: 'settle', key: 'settle', kind: 'string', value: 'DURATION', help: 'how long a batch waits to fill before it goes anyway, e.g. 5s, 500ms, 1m (default 5s)'}),
 	model: flag({name: 'model', key: 'model', kind: 'string', value: 'M', help: 'the model'}),
 	timeout: flag({name: 'timeout', key: 'timeout', kind: 'integer', value: 'S', min: 1, max: 86_400, help: 'the run\'s deadline in seconds'}),
 	codex: flag({name: 'codex', key: 'codex', kind: 'string', value: 'PATH', help: 'the codex binary (default: $SIFT_CODEX, codex on PATH, the local one)'}),

@@ -14,6 +14,15 @@ export type CommandSpec = {
 const VALUES_NOTE = 'Values given as key=value are read as JSON when they parse (5, true, null), else as text.';
 const ITEM_NOTE = 'ITEM is an item id (it_0000000042) or the value of a unique field (BUG-0042); a name two items answer to is refused, listing both.';
 const EXIT_NOTE = 'Exit codes: 0 ok, 1 refused or failed, 2 usage error.';
+const RUN_EXIT_NOTE = 'Exit codes (the run\'s outcome):\n'
+	+ '  0    ok\n'
+	+ '  1    failed, or codex_missing (no codex binary found)\n'
+	+ '  2    usage error\n'
+	+ '  3    partial (Codex answered but did not finish its turn)\n'
+	+ '  4    auth_required (codex is not logged in)\n'
+	+ '  5    timed_out\n'
+	+ '  130  cancelled (Ctrl+C)\n'
+	+ 'A run whose sift died shows the outcome abandoned in `sift runs` only.';
 
 /** Every subcommand, keyed by the name typed after `sift`; `tui` is `sift` with no subcommand. */
 export const COMMAND_TABLE: Record<string, CommandSpec> = {
@@ -103,20 +112,25 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
 		flags: [FLAGS.db, FLAGS.json, FLAGS.grant, FLAGS.actor, FLAGS.run, FLAGS.ownerPid],
 	},
 	run: {
-		brief: 'a headless Codex run',
-		usage: 'sift run "INSTRUCTION" [--items ID,...] [--model M] [--timeout S] [--server URL]',
-		summary: 'A headless Codex run: progress lines on stderr, a summary on stdout.',
-		flags: [FLAGS.db, FLAGS.channel, FLAGS.json, FLAGS.runItems, FLAGS.server, ...CODEX_FLAGS],
+		brief: 'headless Codex runs, in parallel batches',
+		usage: 'sift run "INSTRUCTION" [--items ID,... | --where QUERY] [--batch N] [--parallel P] [--model M] [--timeout S] [--server URL]',
+		summary: 'Headless Codex runs: progress lines on stderr, a summary per run on stdout. More items than --batch are split into batches, each its own run (own run id, own MCP server), up to --parallel at once.',
+		flags: [FLAGS.db, FLAGS.channel, FLAGS.json, FLAGS.runItems, FLAGS.runWhere, FLAGS.batch, FLAGS.parallel, FLAGS.server, ...CODEX_FLAGS],
 		notes: [
-			'Exit codes (the run\'s outcome):\n'
-			+ '  0    ok\n'
-			+ '  1    failed, or codex_missing (no codex binary found)\n'
-			+ '  2    usage error\n'
-			+ '  3    partial (Codex answered but did not finish its turn)\n'
-			+ '  4    auth_required (codex is not logged in)\n'
-			+ '  5    timed_out\n'
-			+ '  130  cancelled (Ctrl+C)\n'
-			+ 'A run whose sift died shows the outcome abandoned in `sift runs` only.',
+			'One run (no items, or at most --batch of them) prints one summary; with --json one object. Several runs print a summary each as it ends; with --json one object a line (JSON Lines), each the shape of the one-run object.',
+			RUN_EXIT_NOTE,
+			'Several runs exit with the code of the worst outcome, worst first: cancelled, auth_required, codex_missing, abandoned, failed, timed_out, partial, ok. Ctrl+C cancels every run and starts no more.',
+		],
+	},
+	watch: {
+		brief: 'send new items to Codex as they arrive',
+		usage: 'sift watch [--where QUERY] [--instruction TEXT] [--batch N] [--parallel P] [--settle 5s]',
+		summary: 'Follow the channel\'s events and send new or newly matching items to Codex in batches, each its own run, up to --parallel at once, until Ctrl+C.',
+		flags: [FLAGS.db, FLAGS.channel, FLAGS.json, FLAGS.watchWhere, FLAGS.instruction, FLAGS.batch, FLAGS.parallel, FLAGS.settle, FLAGS.server, ...CODEX_FLAGS],
+		notes: [
+			'A batch goes when it holds --batch items, or when its first item has waited --settle. An item is sent once for a version: a later edit sends it again only if it had stopped matching --where in between. Edits made by agents never send an item.',
+			'The first watch of a database, channel and query starts at the channel\'s latest event; after that, where it stopped (the cursor is kept in the state dir), so items created while it was stopped go out when it starts again.',
+			'Ctrl+C cancels the running batches (recorded as cancelled; their items are not sent again) and exits 130. Summaries as with `sift run`: one per batch, JSON Lines with --json.',
 		],
 	},
 	runs: {
@@ -191,7 +205,7 @@ export function commandHelp(name: string): string {
 		...flags.map(flag => column(flagLabel(flag), flag.help, width)),
 	];
 	for (const note of spec.notes ?? []) lines.push('', wrap(note));
-	if (name !== 'run') lines.push('', EXIT_NOTE);
+	if (name !== 'run' && name !== 'watch') lines.push('', EXIT_NOTE);
 	return `${lines.join('\n')}\n`;
 }
 

@@ -1,14 +1,18 @@
-import type {Outcome} from '../codex/outcome.js';
+import type {AsyncStore} from '../../store/index.js';
+import {DEFAULT_BATCH_SIZE, DEFAULT_PARALLEL, isSingleRun, splitIntoBatches} from '../codex/batches.js';
+import {Fanout, type FanoutRun, type StartBatch} from '../codex/fanout.js';
+import {OUTCOMES, type Outcome} from '../codex/outcome.js';
 import {handleTerminationSignals} from '../codex/group.js';
 import {startRecordedRun} from '../codex/record.js';
-import type {RunResult} from '../codex/runner.js';
+import type {RunOptions, RunResult} from '../codex/runner.js';
 import type {Step} from '../codex/steps.js';
 import type {RunUpdate} from '../codex/tracker.js';
 import {counted} from '../text/format.js';
 import {mcpEndpoint, startServerRun} from '../serve/run-token.js';
-import {sanitize} from '../text/sanitize.js';
+import {safeJson, sanitize} from '../text/sanitize.js';
 import {channelOf, databasePath, output, wholeNumber, withStore} from './common.js';
-import {UsageError, type Command} from './context.js';
+import {UsageError, type Command, type CommandContext} from './context.js';
+import {pages} from './list.js';
 
 /** `sift run` exit codes, one per outcome (docs/reference.md#exit-codes). */
 export const EXIT_CODES: Record<Outcome, number> = {
@@ -23,48 +27,172 @@ export const EXIT_CODES: Record<Outcome, number> = {
 	abandoned: 1,
 };
 
+/**
+ * Outcomes from best to worst: several runs (a fan-out, a watch) exit with the code of the worst.
+ * A cancel is worst: the person stopped the whole command. Then what blocks every run (no login,
+ * no codex), then a run that failed or was abandoned, then one that ran out of time, then one that
+ * answered without finishing.
+ */
+export const OUTCOME_ORDER: readonly Outcome[] = ['ok', 'partial', 'timed_out', 'failed', 'abandoned', 'codex_missing', 'auth_required', 'cancelled'];
+
+export function worstOutcome(outcomes: readonly Outcome[]): Outcome | undefined {
+	let worst: Outcome | undefined;
+	for (const outcome of outcomes) if (worst === undefined || OUTCOME_ORDER.indexOf(outcome) > OUTCOME_ORDER.indexOf(worst)) worst = outcome;
+	return worst;
+}
+
+/** The exit code of several runs: the worst outcome's; 0 when there were none. */
+export function exitCodeOf(outcomes: readonly Outcome[]): number {
+	const worst = worstOutcome(outcomes);
+	return worst === undefined ? 0 : EXIT_CODES[worst];
+}
+
 const STATUS_MARK: Record<Step['status'], string> = {running: '…', done: '✓', failed: '✗'};
 
-/** `sift run "INSTRUCTION"`: a headless Codex run; progress on stderr, the summary on stdout. */
+/** What every batch's run shares: all of RunOptions but the items and the run id. */
+export type BatchRunOptions = Omit<RunOptions, 'itemIds' | 'runId'>;
+
+/** The run options the Codex flags (--model, --timeout, --codex...) ask for. */
+export function codexRunOptions(context: CommandContext, instruction: string, channelId: string): BatchRunOptions {
+	const timeoutSeconds = wholeNumber(context.flags.timeout, '--timeout', 1);
+	return {
+		instruction,
+		channelId,
+		// The location as given (a postgres:// URL stays a URL): `sift mcp` in the Codex child opens it.
+		dbPath: databasePath(context),
+		codex: context.flags.codex,
+		model: context.flags.model,
+		codexConfig: context.flags.codexConfig,
+		keepApiEnv: context.flags.keepApiEnv,
+		timeoutMs: timeoutSeconds === undefined ? undefined : timeoutSeconds * 1000,
+		env: context.env,
+	};
+}
+
+/** --server URL as the MCP endpoint (undefined without it); a usage error when it is no http(s) URL. */
+export function serverEndpoint(context: CommandContext): string | undefined {
+	const endpoint = context.flags.server === undefined ? undefined : mcpEndpoint(context.flags.server);
+	if (endpoint === null) throw new UsageError(`--server must be the http(s) URL of sift serve, e.g. http://127.0.0.1:7345; got ${JSON.stringify(context.flags.server)}`);
+	return endpoint;
+}
+
+/** Each batch is its own recorded run; with --server the agent reaches the store through `sift serve` with a token for that run only. */
+export function batchStarter(store: AsyncStore, options: BatchRunOptions, endpoint: string | undefined): StartBatch {
+	return async ({runId, itemIds}) => {
+		const runOptions = {...options, runId, itemIds};
+		return endpoint === undefined ? startRecordedRun(store, runOptions) : startServerRun(store, {...runOptions, endpoint});
+	};
+}
+
+/** `sift run "INSTRUCTION"`: headless Codex runs, one per batch; progress on stderr, a summary per run on stdout. */
 const run: Command = async context => {
 	const instruction = context.input.join(' ').trim();
 	if (!instruction) throw new UsageError('give the instruction, e.g. sift run "triage the new bugs"');
-	const timeoutSeconds = wholeNumber(context.flags.timeout, '--timeout', 1);
-	const endpoint = context.flags.server === undefined ? undefined : mcpEndpoint(context.flags.server);
-	if (endpoint === null) throw new UsageError(`--server must be the http(s) URL of sift serve, e.g. http://127.0.0.1:7345; got ${JSON.stringify(context.flags.server)}`);
+	const {where, itemIds: namedIds, batch = DEFAULT_BATCH_SIZE, parallel = DEFAULT_PARALLEL} = context.flags;
+	if (where !== undefined && namedIds !== undefined) throw new UsageError('give either --items or --where, not both');
+	const endpoint = serverEndpoint(context);
+	const baseOptions = (channelId: string) => codexRunOptions(context, instruction, channelId);
 	return withStore(context, async store => {
 		const channelId = await channelOf(store, context);
-		const itemIds = context.flags.itemIds ?? [];
+		const options = baseOptions(channelId);
+		const itemIds = where === undefined ? namedIds ?? [] : await matchingIds(store, channelId, where);
+		if (where !== undefined && itemIds.length === 0) {
+			context.stderr.write('sift: --where matches no items; no run started\n');
+			return 0;
+		}
+
 		// Unknown ids are refused here (exit 1), not left for the agent to stumble over.
-		for (const id of itemIds) await store.readItem(channelId, id);
-		const runOptions = {
-			instruction,
-			channelId,
-			itemIds,
-			// The location as given (a postgres:// URL stays a URL): `sift mcp` in the Codex child opens it.
-			dbPath: databasePath(context),
-			codex: context.flags.codex,
-			model: context.flags.model,
-			codexConfig: context.flags.codexConfig,
-			keepApiEnv: context.flags.keepApiEnv,
-			timeoutMs: timeoutSeconds === undefined ? undefined : timeoutSeconds * 1000,
-			env: context.env,
-		};
-		// --server: the agent reaches the store through `sift serve` with a token for this run only.
-		const handle = endpoint === undefined ? await startRecordedRun(store, runOptions) : await startServerRun(store, {...runOptions, endpoint});
-		context.stderr.write(`sift: run ${handle.runId} on ${channelId}${itemIds.length > 0 ? ` (${itemIds.length} items)` : ''}\n`);
-		// Ctrl+C, kill, a closed terminal: the run (its whole process group) stops before sift exits.
-		const uninstall = handleTerminationSignals(() => handle.cancel());
+		if (where === undefined) for (const id of itemIds) await store.readItem(channelId, id);
+		const batches = isSingleRun(itemIds.length, batch) ? [itemIds] : splitIntoBatches(itemIds, batch);
+		const fanout = new Fanout({parallel, start: batchStarter(store, options, endpoint)});
+		const report = reportRuns(context, fanout, {channelId, total: batches.length});
+		// Ctrl+C, kill, a closed terminal: every run (its whole process group) stops before sift exits.
+		const uninstall = handleTerminationSignals(() => fanout.cancelAll());
 		try {
-			for await (const update of handle.updates) context.stderr.write(progressLine(update));
-			const result = await handle.done;
-			output(context, runJson(result), () => summary(result));
-			return EXIT_CODES[result.outcome];
+			for (const items of batches) fanout.add(items);
+			await fanout.idle();
 		} finally {
 			uninstall();
 		}
+
+		return report.finish();
 	});
 };
+
+/** The ids of every item the query matches, in the query's order. */
+async function matchingIds(store: AsyncStore, channelId: string, where: string): Promise<string[]> {
+	const ids: string[] = [];
+	for await (const page of pages(store, channelId, {where})) ids.push(...page.items.map(item => item.id));
+	return ids;
+}
+
+/** What reportRuns knows when the runs are over. */
+export type RunsReport = {
+	outcomes: Outcome[];
+	/** Prints the closing totals (several runs, text only) and returns the exit code; rethrows why a lone run could not start. */
+	finish: () => number;
+};
+
+/**
+ * Writes what the fan-out's runs do as they do it: each run's start and steps on stderr, and its
+ * summary on stdout when it ends. One run reads as `sift run` always did (one JSON object); several
+ * prefix their progress with the batch and print one JSON object a line (JSON Lines).
+ * `total` is the number of batches when known (`sift run`), undefined for a watch that goes on.
+ */
+export function reportRuns(context: CommandContext, fanout: Fanout, {channelId, total}: {channelId: string; total?: number}): RunsReport {
+	const several = total !== 1;
+	const outcomes: Outcome[] = [];
+	const finished: RunResult[] = [];
+	let loneStartError: unknown;
+	const label = (run: FanoutRun) => (total === undefined ? `batch ${run.index + 1}` : `batch ${run.index + 1}/${total}`);
+	fanout.subscribe(event => {
+		const {run} = event;
+		switch (event.type) {
+			case 'started':
+				context.stderr.write(`sift: run ${run.runId} on ${sanitize(channelId)}${run.itemIds.length > 0 ? ` (${run.itemIds.length} items)` : ''}${several ? ` — ${label(run)}` : ''}\n`);
+				break;
+			case 'update': {
+				const line = progressLine(event.update);
+				if (line) context.stderr.write(several ? line.replace(/^ {2}/, `  [${run.index + 1}] `) : line);
+				break;
+			}
+
+			case 'finished':
+				outcomes.push(event.result.outcome);
+				finished.push(event.result);
+				if (!several) output(context, runJson(event.result), () => summary(event.result));
+				else if (context.flags.json) context.stdout.write(`${safeJson(runJson(event.result))}\n`);
+				else context.stdout.write(`${sanitize(`${label(run)} (${run.runId}, ${counted(run.itemIds.length, 'item')}): ${summary(event.result)}`, {multiline: true})}\n\n`);
+				break;
+			case 'unstarted':
+				outcomes.push('failed');
+				if (several) context.stderr.write(`sift: ${label(run)} could not start: ${sanitize(run.error ?? '')}\n`);
+				else loneStartError = event.error;
+				break;
+			case 'skipped':
+				outcomes.push('cancelled');
+				context.stderr.write(`sift: ${label(run)} (${counted(run.itemIds.length, 'item')}) cancelled before it started\n`);
+				break;
+			default:
+				break;
+		}
+	});
+	return {
+		outcomes,
+		finish() {
+			if (loneStartError !== undefined) throw loneStartError;
+			if (several && !context.flags.json && finished.length > 0) context.stdout.write(`${totals(finished, outcomes)}\n`);
+			return exitCodeOf(outcomes);
+		},
+	};
+}
+
+/** `4 runs: 3 ok, 1 failed — 31 edits applied, 2 refused (3 follow-ups)`. */
+function totals(results: RunResult[], outcomes: Outcome[]): string {
+	const byOutcome = OUTCOMES.filter(outcome => outcomes.includes(outcome)).map(outcome => `${outcomes.filter(each => each === outcome).length} ${outcome}`);
+	const sum = (key: 'editsApplied' | 'rejections' | 'followupsOpened') => results.reduce((total, result) => total + result[key], 0);
+	return `${counted(outcomes.length, 'run')}: ${byOutcome.join(', ')} — ${counted(sum('editsApplied'), 'edit')} applied, ${counted(sum('rejections'), 'edit')} refused (${counted(sum('followupsOpened'), 'follow-up')})`;
+}
 
 export default run;
 

@@ -8,6 +8,7 @@ import {benchPgStore} from './pg-store.js';
 import {benchPush} from './store-push.js';
 import {benchWriters} from './store-writers.js';
 import {benchRunner} from './runner.js';
+import {benchFanout} from './fanout.js';
 import {benchStart} from './start.js';
 import {benchServe} from './serve.js';
 import {benchCatchingUp} from './store-catchup.js';
@@ -49,6 +50,9 @@ await benchPush(quick);
 
 // Codex runner (docs/reference.md#codex-runs): wrapper lag behind a fake codex's own timeline.
 await benchRunner();
+
+// Fan-out and watch (issue 13): parallel batches through the fake codex; an item's wait from creation to its run.
+await benchFanout(quick);
 
 // Team mode: the agent tools over HTTP (`sift serve`) under load.
 await benchServe(quick);

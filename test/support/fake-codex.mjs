@@ -8,10 +8,13 @@
 // FAKE_CODEX_EDIT      mcp-hang: the edit_record_item arguments (JSON) to send once FAKE_CODEX_EDIT_TRIGGER
 //                      exists; the server's answer (or "closed") is written to FAKE_CODEX_EDIT_RESULT
 // FAKE_CODEX_DELAY_MS  pause before each stdout line (default 2; slow mode 150)
+// FAKE_CODEX_TOOL_DELAY_MS  pause before each tool call completes, as a tool that takes that long (default 0)
+// FAKE_CODEX_MODE_BY_ITEM  JSON {"<item id>": mode}: a run whose prompt names that item plays that
+//                      mode instead of FAKE_CODEX_MODE (the first id of the map named in the prompt wins)
 // FAKE_CODEX_PIDFILE   append this process's pid, and any grandchild's, one per line
 // FAKE_CODEX_ARGS_FILE write {argv, cwd, cwd_entries, stdin, env_keys} as JSON
 // FAKE_CODEX_CALLS     append one line per invocation (to count probes)
-// FAKE_CODEX_TIMELINE  append {mark, at} (epoch ms, sub-ms) at start, and when the first step and the answer are written
+// FAKE_CODEX_TIMELINE  append {mark, at, pid} (epoch ms, sub-ms) at start, and when the first step and the answer are written
 // FAKE_CODEX_HELP      "old": `exec --help` does not list --ignore-rules
 // FAKE_CODEX_LOGGED_IN "0": `login status` says "Not logged in" and exits 1; "api-key": logged in
 //                      only while OPENAI_API_KEY is in its environment
@@ -64,11 +67,17 @@ async function main() {
 	if (env.FAKE_CODEX_ARGS_FILE) writeArgsFile(options);
 	// Like Codex: with a prompt argument and a piped stdin, stdin is read to its end first.
 	if (stdinKind() === 'pipe') await readStdinToEnd();
-	const mode = env.FAKE_CODEX_MODE ?? 'normal';
+	const mode = modeFor(options.prompt);
 	const script = SCRIPTS[mode];
 	if (!script) return exitWith(2, err, `fake codex: unknown FAKE_CODEX_MODE ${mode}`);
 	const delay = Number(env.FAKE_CODEX_DELAY_MS ?? (mode === 'slow' ? 150 : 2));
 	await script({options, emit: line => emitLine(line, delay)});
+}
+
+function modeFor(prompt) {
+	const byItem = env.FAKE_CODEX_MODE_BY_ITEM ? Object.entries(JSON.parse(env.FAKE_CODEX_MODE_BY_ITEM)) : [];
+	const named = byItem.find(([id]) => prompt.includes(id));
+	return named ? named[1] : (env.FAKE_CODEX_MODE ?? 'normal');
 }
 
 function parseExec(args) {
@@ -119,11 +128,14 @@ const marked = new Set();
 function mark(name) {
 	if (marked.has(name) || !env.FAKE_CODEX_TIMELINE) return;
 	marked.add(name);
-	appendFileSync(env.FAKE_CODEX_TIMELINE, JSON.stringify({mark: name, at: now()}) + '\n');
+	appendFileSync(env.FAKE_CODEX_TIMELINE, JSON.stringify({mark: name, at: now(), pid: process.pid}) + '\n');
 }
+
+const toolDelay = Number(env.FAKE_CODEX_TOOL_DELAY_MS ?? 0);
 
 async function emitLine(line, delay) {
 	if (delay > 0) await sleep(delay);
+	if (toolDelay > 0 && typeof line === 'object' && line.type === 'item.completed' && line.item?.type === 'mcp_tool_call') await sleep(toolDelay);
 	const text = typeof line === 'string' ? line : JSON.stringify(line);
 	if (typeof line === 'object' && line.type?.startsWith('item.') && line.item?.type !== 'agent_message') mark('first_step');
 	if (typeof line === 'object' && line.item?.type === 'agent_message') mark('answer');

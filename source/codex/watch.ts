@@ -1,0 +1,154 @@
+import {createHash} from 'node:crypto';
+import {readFileSync} from 'node:fs';
+import path from 'node:path';
+import type {StoreEvent} from '../../store/index.js';
+import {writePrivateFileAtomically} from '../config/atomic-file.js';
+
+/**
+ * What a watch remembers between polls and across restarts (the pure part; the command does the
+ * reading and the runs).
+ * - `sequence`: the last event it has taken in.
+ * - `sent`: the version each item was last sent at, kept while the item still matches: an item
+ *   that matches still is not "newly matching", whatever is edited. An item seen not matching (or
+ *   deleted) leaves it, so it goes again once it matches again, at a later version.
+ * - `pending`: items waiting for their batch, with when they began waiting (epoch ms).
+ */
+export type WatchCursor = {
+	sequence: number;
+	sent: Record<string, number>;
+	pending: PendingItem[];
+};
+
+export type PendingItem = {id: string; version: number; since: number};
+
+/** What a poll saw happen to one item: its latest version, or that it is gone. */
+export type Touch = {id: string; version: number; deleted: boolean; byAgent: boolean};
+
+export const DEFAULT_SETTLE_MS = 5000;
+const MAX_SETTLE_MS = 3_600_000;
+
+export const emptyCursor = (sequence: number): WatchCursor => ({sequence, sent: {}, pending: []});
+
+/**
+ * `5s`, `500ms`, `1m`, or a bare number of seconds, as milliseconds. Up to an hour; 0 sends every
+ * item as soon as it is seen. Null when the text is none of these.
+ */
+export function parseSettle(text: string): number | null {
+	const match = /^(\d{1,7})(ms|s|m)?$/.exec(text.trim());
+	if (!match) return null;
+	const ms = Number(match[1]) * (match[2] === 'ms' ? 1 : match[2] === 'm' ? 60_000 : 1000);
+	return ms <= MAX_SETTLE_MS ? ms : null;
+}
+
+/**
+ * The events of a poll folded per item: the last version each was seen at, and whether the last
+ * change was a delete. `byAgent` holds only when every change of the poll to it was an agent's:
+ * an agent's own edits never send an item (a watch would feed on its own runs otherwise).
+ */
+export function touchesOf(events: readonly StoreEvent[]): Touch[] {
+	const touches = new Map<string, Touch>();
+	for (const event of events) {
+		const earlier = touches.get(event.item_id);
+		touches.set(event.item_id, {
+			id: event.item_id,
+			version: event.version,
+			deleted: event.type === 'item.deleted',
+			byAgent: (earlier?.byAgent ?? true) && event.actor.kind === 'agent',
+		});
+	}
+
+	return [...touches.values()];
+}
+
+/**
+ * Takes in what a poll saw: `matching` holds the touched items that match the watch's query now.
+ * A match not sent (or sent while it matched before, then stopped matching) waits in `pending`; a
+ * pending item changed again waits on with its new version; one that stopped matching or was
+ * deleted drops out of both.
+ */
+export function admit(cursor: WatchCursor, touches: readonly Touch[], matching: ReadonlySet<string>, sequence: number, now: number): WatchCursor {
+	const sent = {...cursor.sent};
+	const pending = new Map(cursor.pending.map(item => [item.id, item]));
+	for (const touch of touches) {
+		if (touch.deleted || !matching.has(touch.id)) {
+			delete sent[touch.id];
+			pending.delete(touch.id);
+			continue;
+		}
+
+		const waiting = pending.get(touch.id);
+		if (waiting) {
+			pending.set(touch.id, {...waiting, version: Math.max(waiting.version, touch.version)});
+		} else if (sent[touch.id] === undefined && !touch.byAgent) {
+			pending.set(touch.id, {id: touch.id, version: touch.version, since: now});
+		}
+	}
+
+	return {sequence: Math.max(cursor.sequence, sequence), sent, pending: [...pending.values()]};
+}
+
+/**
+ * The batches due now, oldest items first, at most `slots` of them: every full batch, and then a
+ * short one if its oldest item has waited `settleMs`. What is taken counts as sent (at the
+ * version it waited with) in the returned cursor.
+ */
+export function takeDue(cursor: WatchCursor, options: {batchSize: number; settleMs: number; slots: number; now: number}): {batches: PendingItem[][]; cursor: WatchCursor} {
+	const queue = [...cursor.pending].sort((a, b) => a.since - b.since);
+	const batches: PendingItem[][] = [];
+	while (batches.length < options.slots && queue.length > 0) {
+		const full = queue.length >= options.batchSize;
+		if (!full && options.now - queue[0]!.since < options.settleMs) break;
+		batches.push(queue.splice(0, options.batchSize));
+	}
+
+	if (batches.length === 0) return {batches, cursor};
+	const sent = {...cursor.sent};
+	for (const item of batches.flat()) sent[item.id] = item.version;
+	return {batches, cursor: {...cursor, sent, pending: queue}};
+}
+
+/** When the oldest waiting item's settle ends (epoch ms); undefined when nothing waits. */
+export function settleEndsAt(cursor: WatchCursor, settleMs: number): number | undefined {
+	if (cursor.pending.length === 0) return undefined;
+	return Math.min(...cursor.pending.map(item => item.since)) + settleMs;
+}
+
+/** One cursor file per database, channel and query, in the state dir's watch folder. */
+export function watchCursorPath(stateDir: string, key: {location: string; channelId: string; where: string | undefined}): string {
+	const digest = createHash('sha256').update(JSON.stringify([key.location, key.channelId, key.where ?? null])).digest('hex').slice(0, 16);
+	return path.join(stateDir, 'watch', `${key.channelId.replaceAll(/[^\w.-]/g, '_').slice(0, 40)}-${digest}.json`);
+}
+
+/** The saved cursor, or undefined when there is none; a damaged file is refused rather than silently restarting (which could resend). */
+export function loadWatchCursor(file: string): WatchCursor | undefined {
+	let text: string;
+	try {
+		text = readFileSync(file, 'utf8');
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+		throw error;
+	}
+
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(text);
+	} catch {
+		parsed = undefined;
+	}
+
+	if (!isCursor(parsed)) throw new Error(`the watch cursor ${file} is damaged; remove it to start watching from the latest event`);
+	return {sequence: parsed.sequence, sent: parsed.sent, pending: parsed.pending};
+}
+
+/** Written atomically (a crash leaves the old cursor or the new one), private like every state file. */
+export function saveWatchCursor(file: string, cursor: WatchCursor): void {
+	writePrivateFileAtomically(file, `${JSON.stringify({version: 1, ...cursor})}\n`);
+}
+
+function isCursor(value: unknown): value is WatchCursor {
+	if (typeof value !== 'object' || value === null) return false;
+	const {sequence, sent, pending} = value as Record<string, unknown>;
+	return Number.isSafeInteger(sequence)
+		&& typeof sent === 'object' && sent !== null && !Array.isArray(sent) && Object.values(sent).every(version => Number.isSafeInteger(version))
+		&& Array.isArray(pending) && pending.every(item => typeof item === 'object' && item !== null && typeof (item as PendingItem).id === 'string' && Number.isSafeInteger((item as PendingItem).version) && Number.isFinite((item as PendingItem).since));
+}

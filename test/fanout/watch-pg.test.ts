@@ -1,0 +1,69 @@
+import path from 'node:path';
+import {writeFileSync} from 'node:fs';
+import {execa} from 'execa';
+import {afterAll, beforeAll, expect, it} from 'vitest';
+import {openAsyncStore} from '../../store/index.js';
+import {ensureBuilt, sift, SIFT_ENTRY, tempDir} from '../support/cli.js';
+import {createTestDatabase, describePg, type TestDatabase} from '../support/pg.js';
+import {FAKE_CODEX, isAlive, readPids} from '../codex/support.js';
+
+const CHANNEL = {id: 'bugs', name: 'Bugs', fields: [{key: 'ticket', label: 'Ticket', type: 'text', is_required: true, is_unique: true, config: {}}]};
+const sleep = async (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
+
+describePg('sift watch on PostgreSQL', () => {
+	let database: TestDatabase;
+	beforeAll(async () => {
+		ensureBuilt();
+		database = await createTestDatabase();
+	});
+	afterAll(async () => database?.drop());
+
+	it('listens for the channel\'s notifications, and sends each new item once', async () => {
+		const db = await database.freshSchemaUrl();
+		const dir = tempDir('sift-watch-pg-');
+		const file = path.join(dir, 'bugs.json');
+		writeFileSync(file, JSON.stringify({channel: CHANNEL, items: [{values: {ticket: 'OLD-1'}}]}));
+		const env = {SIFT_STATE_DIR: path.join(dir, 'state'), SIFT_CODEX: FAKE_CODEX, FAKE_CODEX_PIDFILE: path.join(dir, 'pids')};
+		expect(sift(['import', file, '--db', db], env).code).toBe(0);
+		const child = execa(process.execPath, [SIFT_ENTRY, 'watch', '--db', db, '--json', '--settle', '1s', '--batch', '3'], {env: {...process.env, ...env}, reject: false});
+		const store = await openAsyncStore(db);
+		try {
+			let stderr = '';
+			await new Promise<void>(resolve => {
+				child.stderr!.on('data', (chunk: Buffer) => {
+					stderr += chunk.toString();
+					if (stderr.includes('sift: watching')) resolve();
+				});
+			});
+			expect(stderr).toContain('woken by PostgreSQL notifications');
+			const created: string[] = [];
+			for (let index = 0; index < 7; index++) {
+				created.push((await store.createItem('bugs', {ticket: `NEW-${index}`}, {kind: 'human'})).item.id);
+				await sleep(150);
+			}
+
+			const giveUpAt = Date.now() + 30_000;
+			let runs = await store.runs.list();
+			while (runs.flatMap(run => run.item_ids).length < 7 || runs.some(run => run.finished_at === null)) {
+				if (Date.now() > giveUpAt) throw new Error(`timed out: ${stderr}`);
+				await sleep(250);
+				runs = await store.runs.list();
+			}
+
+			await sleep(1500);
+			child.kill('SIGINT');
+			const result = await child;
+			expect(result.exitCode).toBe(130);
+			runs = await store.runs.list();
+			const sent = runs.flatMap(run => run.item_ids);
+			expect([...sent].sort()).toEqual([...created].sort());
+			expect(runs.every(run => run.outcome === 'ok' && run.item_ids.length <= 3)).toBe(true);
+			expect(String(result.stdout).trimEnd().split('\n')).toHaveLength(runs.length);
+			expect(readPids(env.FAKE_CODEX_PIDFILE).filter(isAlive)).toEqual([]);
+		} finally {
+			child.kill('SIGKILL');
+			await child.catch(() => undefined);
+			await store.close();
+		}
+	}, 90_000);
+});
