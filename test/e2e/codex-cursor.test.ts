@@ -12,7 +12,7 @@ import {afterAll, beforeAll, expect, it} from 'vitest';
 import {startRecordedRun} from '../../source/codex/record.js';
 import type {RunResult} from '../../source/codex/runner.js';
 import {openAsyncStore, type AsyncStore} from '../../store/api.js';
-import {codexLocalArgs, makeCodexHome, SCRIPTED_MODEL} from '../support/codex-local.js';
+import {codexLocalArgs, localRunOptions, makeCodexHome, SCRIPTED_MODEL} from '../support/codex-local.js';
 import {startResponsesEndpoint, type ResponsesEndpointOptions} from '../support/responses-endpoint.js';
 import {type Conversation, isObject, readConversation} from '../support/triage/history.js';
 import {builtCli, makeDatabase, ROOT} from '../mcp/fixtures.js';
@@ -40,10 +40,7 @@ async function recordedRun(store: AsyncStore, db: string, instruction: string, p
 			instruction,
 			channelId: 'bugs',
 			dbPath: db,
-			codex: CODEX,
-			model: local.model,
-			codexConfig: local.config,
-			env: {...process.env, ...local.env},
+			...localRunOptions(local, CODEX),
 			stateDir: path.join(dir, 'state'),
 			timeoutMs: RUN_TIMEOUT_MS,
 		});

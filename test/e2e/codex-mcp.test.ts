@@ -12,7 +12,7 @@ import {bugsChannel, parseTriageWishes} from '../../demo-data/generate.js';
 import {startRun, type RunResult} from '../../source/codex/runner.js';
 import type {RunUpdate} from '../../source/codex/tracker.js';
 import {openStore, type Item, type StoreEvent} from '../../store/index.js';
-import {codexLocalArgs, makeCodexHome, SCRIPTED_MODEL} from '../support/codex-local.js';
+import {codexLocalArgs, localRunOptions, makeCodexHome, SCRIPTED_MODEL} from '../support/codex-local.js';
 import {startResponsesEndpoint, type EndpointMode} from '../support/responses-endpoint.js';
 import {builtCli, makeDatabase, ROOT} from '../mcp/fixtures.js';
 
@@ -60,10 +60,7 @@ async function triageRun(mode: EndpointMode, model: string | undefined): Promise
 			channelId: 'bugs',
 			itemIds: before.map(item => item.id),
 			dbPath: db,
-			codex: CODEX,
-			model: local.model,
-			codexConfig: local.config,
-			env: {...process.env, ...local.env},
+			...localRunOptions(local, CODEX),
 			stateDir: `${base}-state`,
 			timeoutMs: RUN_TIMEOUT_MS,
 		});

@@ -9,7 +9,7 @@ import {afterAll, expect, it} from 'vitest';
 import {startServe} from '../../source/serve/http.js';
 import {startServerRun} from '../../source/serve/run-token.js';
 import {openAsyncStore, openStore} from '../../store/index.js';
-import {codexLocalArgs, makeCodexHome, SCRIPTED_MODEL} from '../support/codex-local.js';
+import {codexLocalArgs, localRunOptions, makeCodexHome, SCRIPTED_MODEL} from '../support/codex-local.js';
 import {startResponsesEndpoint} from '../support/responses-endpoint.js';
 import {makeDatabase, ROOT} from '../mcp/fixtures.js';
 
@@ -35,10 +35,7 @@ it('a triage run of 20 demo items through the real Codex CLI and sift serve', as
 			channelId: 'bugs',
 			itemIds,
 			dbPath: db,
-			codex: CODEX,
-			model: local.model,
-			codexConfig: local.config,
-			env: {...process.env, ...local.env},
+			...localRunOptions(local, CODEX),
 			stateDir: path.join(dir, 'state'),
 			timeoutMs: 240_000,
 			endpoint: `${server.url}/mcp`,

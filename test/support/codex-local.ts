@@ -79,3 +79,8 @@ export async function makeCodexHome(): Promise<{path: string; remove(): Promise<
 	const path = await mkdtemp(join(tmpdir(), 'sift-codex-home-'));
 	return {path, remove: () => rm(path, {recursive: true, force: true})};
 }
+
+/** The run options (source/codex/runner.ts) that start `codex` this way: the model, the `-c` settings and CODEX_HOME. */
+export function localRunOptions(local: CodexLocal, codex: string): {codex: string; model: string | undefined; codexConfig: string[]; env: NodeJS.ProcessEnv} {
+	return {codex, model: local.model, codexConfig: local.config, env: {...process.env, ...local.env}};
+}
