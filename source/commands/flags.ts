@@ -57,6 +57,7 @@ export const FLAGS = {
 	ownerPid: flag({name: 'owner-pid', key: 'ownerPid', kind: 'integer', value: 'PID', min: 1, max: 2 ** 31 - 1, help: 'exit once this process is gone'}),
 	runItems: flag({name: 'items', key: 'itemIds', kind: 'list', value: 'ID,...', help: 'the items to work on (default: the agent chooses)'}),
 	model: flag({name: 'model', key: 'model', kind: 'string', value: 'M', help: 'the model'}),
+	config: flag({name: 'config', key: 'config', kind: 'string', value: 'FILE', help: 'the config file (default: $XDG_CONFIG_HOME/sift/config.yaml)'}),
 	timeout: flag({name: 'timeout', key: 'timeout', kind: 'integer', value: 'S', min: 1, max: 86_400, help: 'the run\'s deadline in seconds'}),
 	codex: flag({name: 'codex', key: 'codex', kind: 'string', value: 'PATH', help: 'the codex binary (default: $SIFT_CODEX, codex on PATH, the local one)'}),
 	codexConfig: flag({name: 'codex-config', key: 'codexConfig', kind: 'string', value: 'K=V', multiple: true, help: 'passed to codex as -c K=V (repeatable)'}),

@@ -14,7 +14,9 @@ export type Action =
 	| 'edit' | 'undo' | 'run' | 'cancelRun' | 'followUps' | 'history' | 'help' | 'quit' | 'togglePane' | 'reload'
 	| 'scrollPaneDown' | 'scrollPaneUp'
 	| 'choose' | 'toggle' | 'submit' | 'cancel'
-	| 'type' | 'dismiss' | 'skip' | 'yes' | 'no';
+	| 'type' | 'dismiss' | 'skip' | 'yes' | 'no'
+	// Views and the `:` line.
+	| 'view' | 'command';
 
 export type Binding = {
 	scope: Scope;
@@ -51,6 +53,8 @@ const TABLE = [
 	{scope: 'list', action: 'scrollPaneDown', keys: ['J'], label: 'J', description: 'scroll the record pane down (long descriptions)'},
 	{scope: 'list', action: 'scrollPaneUp', keys: ['K'], label: 'K', description: 'scroll the record pane up'},
 	{scope: 'list', action: 'reload', keys: ['r'], label: 'r', description: 'reload from the newest record'},
+	{scope: 'list', action: 'view', keys: ['1', '2', '3', '4', '5', '6', '7', '8', '9'], label: '1–9', description: 'switch to the view of that tab', hint: 'views'},
+	{scope: 'list', action: 'command', keys: [':'], label: ':', description: 'command: :BUG-0042 :sort -due :view NAME :set F V :q', hint: 'command'},
 	{scope: 'list', action: 'help', keys: ['?'], label: '?', description: 'this help', hint: 'help'},
 	{scope: 'list', action: 'quit', keys: ['q', 'ctrl+c'], label: 'q', description: 'quit (asks first while a run is active)', hint: 'quit'},
 

@@ -12,7 +12,10 @@ import {pushUndo} from './edit-outcome.js';
 import {editableText, nameField, parseTyped, previewFromValues} from './format.js';
 import {keyEvents, scopeOf} from './input/handlers.js';
 import {helpLayout, screenLayout} from './layout.js';
-import {NONE, type EditOverlay, type Effect, type ListQuery, type QueueOverlay, type ScreenEvent, type ScreenState, type Transition, type Tone} from './state.js';
+import type {View} from '../config/schema.js';
+import type {Hotkeys} from './model/hotkeys.js';
+import {baseQuery, queryProblem, queryText, searchText, splitSort, startView, viewQuery} from './model/views.js';
+import {NONE, type EditOverlay, type Effect, type ListQuery, type Message, type QueueOverlay, type ScreenEvent, type ScreenState, type Transition, type Tone} from './state.js';
 import {applyTextKey, textState, type TextState} from './text-input.js';
 import {appendPage, canLoadAfter, canLoadBefore, emptyWindow, endWindow, firstWindow, moveCursor, patchRow, prependPage, requestAfter, requestBefore, rowAt, scrollTop} from './window.js';
 
@@ -33,10 +36,20 @@ export type InitialScreen = {
 	followUpCount: number;
 	pageSize?: number;
 	maxPages?: number;
+	/** The channel's views (tabs); the screen opens on All, else the first. */
+	views?: View[];
+	hotkeys?: Hotkeys;
+	/** The config file's run instruction. */
+	instruction?: string;
+	/** Said in the footer from the start (what the config file had that was ignored). */
+	message?: Message;
 };
 
 /** The screen before its first page: the first listing is the one effect to start with. */
 export function initialScreen(init: InitialScreen): Transition {
+	const views = init.views ?? [];
+	const opening = startView(views);
+	const query = opening ? viewQuery(opening) : {};
 	const state: ScreenState = {
 		channelId: init.channelId,
 		fields: init.fields,
@@ -45,9 +58,9 @@ export function initialScreen(init: InitialScreen): Transition {
 		pane: 'none',
 		paneScroll: 0,
 		marks: new Set(),
-		message: null,
+		message: init.message ?? null,
 		window: emptyWindow(init.pageSize ?? PAGE_SIZE, init.maxPages ?? MAX_PAGES),
-		query: {},
+		query,
 		generation: 1,
 		loading: 'list',
 		want: null,
@@ -64,8 +77,15 @@ export function initialScreen(init: InitialScreen): Transition {
 		undo: [],
 		awaiting: null,
 		deferred: [],
+		views,
+		viewCounts: new Map(),
+		counting: views.length > 0 ? 'busy' : 'idle',
+		hotkeys: init.hotkeys ?? {},
+		instruction: init.instruction ?? null,
 	};
-	return {state, effects: [{kind: 'list', generation: 1, query: {}}]};
+	const effects: Effect[] = [{kind: 'list', generation: 1, query}];
+	if (views.length > 0) effects.push({kind: 'countViews', views});
+	return {state, effects};
 }
 
 /** Rows the list shows at once, from the layout the state implies (the header line excluded). */
@@ -191,11 +211,13 @@ function step(state: ScreenState, event: ScreenEvent): Transition {
 		case 'openDetail': return none(currentRow(state) ? {...state, pane: 'detail', paneScroll: 0} : state);
 		case 'back': {
 			if (state.pane !== 'none') return none({...state, pane: 'none', paneScroll: 0});
-			if (state.query.search || state.query.filter) return relist(state, {}, 'Search and filter cleared.');
+			const base = baseQuery(state.views, state.query);
+			if (state.query.sort !== base.sort) return relist(state, base, 'Search, filter and sort cleared.');
+			if (state.query.search || state.query.filter) return relist(state, base, 'Search and filter cleared.');
 			return none(state);
 		}
 
-		case 'openSearch': return none({...state, overlay: {kind: 'search', text: textState(state.query.search ?? '')}});
+		case 'openSearch': return none({...state, overlay: {kind: 'search', text: textState(searchText(state.views, state.query))}});
 		case 'openFilter': return none({...state, overlay: {kind: 'filter', stage: 'field', cursor: 0, field: null}});
 		case 'mark': return none(mark(state));
 		case 'markAll': return none(markAll(state));
@@ -262,7 +284,7 @@ function step(state: ScreenState, event: ScreenEvent): Transition {
 			}
 
 			const {pageSize, maxPages} = state.window;
-			const fresh = event.from === 'end' ? endWindow(event.page, pageSize, maxPages) : firstWindow(event.page, pageSize, maxPages);
+			const fresh = event.from === 'end' ? endWindow(event.page, pageSize, maxPages) : firstWindow(event.page, pageSize, maxPages, event.at === undefined ? 'start' : 'item');
 			const window = moveCursor(fresh, fresh.cursor, listRows(state));
 			const next = {...state, window, loading: null, want: null, newItems: 0};
 			return none(event.note ? say(next, event.note) : next);
@@ -294,9 +316,9 @@ function step(state: ScreenState, event: ScreenEvent): Transition {
 		}
 
 		case 'effectFailed': return none(say({...state, awaiting: null}, sanitize(event.message), 'error'));
-		case 'edited': return edited(state, event);
-		case 'undone': return undone(state, event);
-		case 'storeEvents': return storeEvents(state, event);
+		case 'edited': return event.outcome.kind === 'ok' ? recount(edited(state, event)) : edited(state, event);
+		case 'undone': return event.outcome.kind === 'ok' ? recount(undone(state, event)) : undone(state, event);
+		case 'storeEvents': return recount(storeEvents(state, event));
 		case 'rowRead': {
 			const {id, item} = event;
 			const window = item
@@ -342,6 +364,15 @@ function step(state: ScreenState, event: ScreenEvent): Transition {
 			const changed = new Map([...state.changed].filter(([, until]) => until > event.at));
 			return none(changed.size === state.changed.size ? state : {...state, changed});
 		}
+
+		// Views, sort and the `:` line.
+		case 'switchView': return switchView(state, event.index);
+		case 'viewCounts': return viewCounts(state, event.views, event.counts);
+		case 'openCommand': return none({...state, overlay: {kind: 'command', text: textState()}});
+		case 'commandParsed': return commandParsed(state, event.result);
+		case 'viewSaved': return viewSaved(state, event);
+		case 'jumpFound': return jumpFound(state, event);
+		case 'setRead': return setRead(state, event);
 	}
 }
 
@@ -383,7 +414,7 @@ function askRun(state: ScreenState): ScreenState {
 	const row = currentRow(state);
 	const itemIds = state.marks.size > 0 ? [...state.marks] : (row ? [row.id] : []);
 	if (itemIds.length === 0) return say(state, 'No record to run on.', 'warn');
-	return {...state, overlay: {kind: 'instruction', text: textState(defaultInstruction(state.fields, itemIds.length)), itemIds}};
+	return {...state, overlay: {kind: 'instruction', text: textState(state.instruction ?? defaultInstruction(state.fields, itemIds.length)), itemIds}};
 }
 
 function togglePane(state: ScreenState): ScreenState {
@@ -459,7 +490,7 @@ function choose(state: ScreenState): Transition {
 
 function chooseFilterField(state: ScreenState, cursor: number): Transition {
 	const field = filterableFields(state.fields)[cursor];
-	if (!field) return relist({...state, overlay: NONE}, {search: state.query.search}, 'Filter cleared.');
+	if (!field) return relist({...state, overlay: NONE}, {...state.query, filter: undefined}, 'Filter cleared.');
 	return none({...state, overlay: {kind: 'filter', stage: 'value', cursor: 0, field}});
 }
 
@@ -520,10 +551,17 @@ function submit(state: ScreenState): Transition {
 	const {overlay} = state;
 	switch (overlay.kind) {
 		case 'search': {
-			const search = overlay.text.value.slice(0, 200);
+			// Query language, `sort:` included; a term the store would refuse is said here, the line kept open.
+			const {terms, sort} = splitSort(overlay.text.value.slice(0, 200));
+			const query = {...state.query, search: terms || undefined, sort: sort ?? baseQuery(state.views, state.query).sort};
+			const problem = queryProblem(state.fields, queryText(query));
+			if (problem) return none(say(state, sanitize(problem), 'error'));
+			const search = queryText({search: terms, sort});
 			const next = say({...state, overlay: NONE}, search ? `Searching for "${sanitize(search)}"…` : 'Search cleared.');
-			return relist(next, {...state.query, search: search || undefined}, search ? `Search: "${sanitize(search)}" · Esc clears` : 'Search cleared.');
+			return relist(next, query, search ? `Search: "${sanitize(search)}" · Esc clears` : 'Search cleared.');
 		}
+
+		case 'command': return {state: {...state, overlay: NONE}, effects: [{kind: 'parseCommand', line: overlay.text.value}]};
 
 		case 'instruction': {
 			if (!overlay.text.value.trim()) return none(say(state, 'The instruction is empty; nothing was started.', 'warn'));
@@ -546,6 +584,7 @@ function typeKey(state: ScreenState, type: (text: TextState) => TextState): Scre
 	const {overlay} = state;
 	switch (overlay.kind) {
 		case 'search':
+		case 'command':
 		case 'instruction': return {...state, overlay: {...overlay, text: type(overlay.text)}};
 		case 'edit': return overlay.stage === 'text' ? {...state, overlay: {...overlay, text: type(overlay.text)}} : state;
 		case 'queue': return overlay.typing ? {...state, overlay: {...overlay, typing: type(overlay.typing)}} : state;
@@ -711,4 +750,95 @@ function storeEvents(state: ScreenState, {events, at}: Extract<ScreenEvent, {typ
 	const effects: Effect[] = [{kind: 'countFollowUps'}];
 	if (touched.size > 0) effects.unshift({kind: 'readRows', ids: [...touched]});
 	return {state: next, effects};
+}
+
+// Views, sort and the `:` line.
+
+const viewList = (views: View[]) => views.map((view, index) => `${index + 1} ${sanitize(view.name)}`).join(', ');
+
+/** The views counted again (after a change), or once more after the count under way. */
+function recount({state, effects}: Transition): Transition {
+	if (state.views.length === 0) return {state, effects};
+	if (state.counting !== 'idle') return {state: {...state, counting: 'again'}, effects};
+	return {state: {...state, counting: 'busy'}, effects: [...effects, {kind: 'countViews', views: state.views}]};
+}
+
+function switchView(state: ScreenState, index: number): Transition {
+	const view = state.views[index];
+	if (!view) return none(say(state, state.views.length === 0 ? 'This channel has no views.' : `No view ${index + 1}; views: ${viewList(state.views)}.`, 'warn'));
+	return relist(state, viewQuery(view), `View: ${sanitize(view.name)}`);
+}
+
+/** Counts of the views as they were when counted: a view changed since keeps its old count (it is counted again). */
+function viewCounts(state: ScreenState, views: View[], counts: Array<number | null>): Transition {
+	const viewCounts = new Map(state.viewCounts);
+	for (const [index, view] of views.entries()) {
+		const count = counts[index];
+		if (count !== null && count !== undefined && state.views.some(current => current.name === view.name && current.query === view.query)) viewCounts.set(view.name, count);
+	}
+
+	const next = {...state, viewCounts, counting: 'idle' as const};
+	return state.counting === 'again' ? recount(none(next)) : none(next);
+}
+
+function commandParsed(state: ScreenState, result: Extract<ScreenEvent, {type: 'commandParsed'}>['result']): Transition {
+	if ('error' in result) return none(say(state, `:${sanitize(result.error)}`, 'error'));
+	switch (result.kind) {
+		case 'nothing': return none(state);
+		case 'quit': return step(state, {type: 'quit'});
+		case 'sort': return relist(state, {...state.query, sort: result.sort}, `Sorted by ${sanitize(result.sort)} · Esc goes back to the view's order`);
+		case 'view': return switchView(state, state.views.findIndex(view => view.name === result.name));
+		case 'saveView': return {state: say(state, `Saving the view ${sanitize(result.name)}…`), effects: [{kind: 'saveView', view: {name: result.name, query: queryText(state.query)}}]};
+		case 'set': return setField(state, result.key, result.value);
+		case 'jump': return jump(state, result.name);
+	}
+}
+
+/** `:set FIELD VALUE` on the row: read afresh, then the edit picker's write (setRead), through the one edit-outcome path. */
+function setField(state: ScreenState, key: string, value: unknown): Transition {
+	const row = currentRow(state);
+	if (!row) return none(say(state, 'No record to set a field on.', 'warn'));
+	if (state.marks.size > 0) return none(say(state, `:set works on the row under the cursor; ${counted(state.marks.size, 'row')} marked: clear the marks (V twice) or edit them with a field's key.`, 'warn'));
+	return {state, effects: [{kind: 'readForSet', itemId: row.id, key, value, version: row.version}]};
+}
+
+function setRead(state: ScreenState, {item, key, value, version}: Extract<ScreenEvent, {type: 'setRead'}>): Transition {
+	const field = state.fields.find(candidate => candidate.key === key)!;
+	const name = nameOf(state.fields, item.values, item.id);
+	const before = item.values[key] ?? null;
+	if (JSON.stringify(before) === JSON.stringify(value ?? null)) return none(say(state, `${name}: ${sanitize(field.label)} is already ${shortValue(field, value)}; nothing changed.`));
+	// Written at the version the person saw: a change since then is a conflict, said as such.
+	return {state, effects: [{kind: 'edit', request: {itemId: item.id, name, key, value, before, version, origin: 'picker'}}]};
+}
+
+/** `:NAME`: the loaded row of that name (or id), else the store is asked which item it names. */
+function jump(state: ScreenState, name: string): Transition {
+	const wanted = name.toLowerCase();
+	const index = state.window.rows.findIndex(row => row.id === name || nameOf(state.fields, row.preview, row.id).toLowerCase() === wanted);
+	if (index >= 0) return none(say(moveTo(state, index), `${sanitize(name)}`));
+	return {state: say(state, `Looking for ${sanitize(name)}…`), effects: [{kind: 'findItem', name}]};
+}
+
+function jumpFound(state: ScreenState, {name, ids, message}: Extract<ScreenEvent, {type: 'jumpFound'}>): Transition {
+	if (message !== undefined) return none(say(state, sanitize(message), 'error'));
+	if (ids.length === 0) return none(say(state, `No item is named ${sanitize(name)}: give an item id or a unique field's value (such as a ticket).`, 'error'));
+	if (ids.length > 1) return none(say(state, `${sanitize(name)} names ${ids.length} items (${ids.map(id => sanitize(id)).join(', ')}): jump by id.`, 'error'));
+	const id = ids[0]!;
+	const index = state.window.rows.findIndex(row => row.id === id);
+	if (index >= 0) return none(say(moveTo(state, index), sanitize(name)));
+	// Not loaded: everything, newest first, read from the item on (it may not match the view).
+	const all = state.views.find(view => view.query.trim() === '');
+	const query = all ? viewQuery(all) : {};
+	const generation = state.generation + 1;
+	const note = `${sanitize(name)}${all && state.query.view !== all.name ? ` (view: ${sanitize(all.name)})` : ''}`;
+	return {state: {...state, query, generation, loading: 'list', want: null}, effects: [{kind: 'list', generation, query, note, at: id}]};
+}
+
+function viewSaved(state: ScreenState, {view, ok, message}: Extract<ScreenEvent, {type: 'viewSaved'}>): Transition {
+	if (!ok) return none(say(state, sanitize(message ?? 'The view was not saved.'), 'error'));
+	const at = state.views.findIndex(other => other.name.toLowerCase() === view.name.toLowerCase());
+	const views = at >= 0 ? state.views.map((other, index) => (index === at ? view : other)) : [...state.views, view];
+	const next = {...state, views, viewCounts: new Map([...state.viewCounts].filter(([name]) => name !== state.views[at]?.name))};
+	const number = (at >= 0 ? at : views.length - 1) + 1;
+	return recount(relist(next, viewQuery(view), `View ${sanitize(view.name)} saved${number <= 9 ? ` (key ${number})` : ''}${message ? ` in ${sanitize(message)}` : ''}`));
 }

@@ -8,7 +8,8 @@ import type {Field, FollowUp, Item} from '../../store/index.js';
 import {UNDO_LIMIT, pushUndo, type UndoEntry} from '../../source/ui/edit-outcome.js';
 import {HANDLERS, keyEvents, scopeOf} from '../../source/ui/input/handlers.js';
 import {BINDINGS, type Scope} from '../../source/ui/keys.js';
-import {helpLayout} from '../../source/ui/layout.js';
+import {helpLayout, screenLayout} from '../../source/ui/layout.js';
+import {DEFAULT_VIEWS} from '../../source/config/schema.js';
 import {CANCEL_QUESTION, initialScreen, listRows, QUIT_QUESTION, reduce} from '../../source/ui/reducer.js';
 import type {EditRequest, Effect, QueueOverlay, ScreenEvent, ScreenState, Transition} from '../../source/ui/state.js';
 import {textState} from '../../source/ui/text-input.js';
@@ -87,7 +88,7 @@ const CASES: {[T in ScreenEvent['type']]: () => void} = {
 	page() {
 		// In the help at 80×24: a screen of lines at a time, never past the last screen.
 		const help = reduce(reduce(listed(40, false, 24), {type: 'resize', columns: 80, rows: 24}).state, {type: 'openHelp'}).state;
-		const {room, maxScroll} = helpLayout(80, 20);
+		const {room, maxScroll} = helpLayout(80, screenLayout({columns: 80, rows: 24}, {kind: 'help', scroll: 0}, 'none').bodyHeight);
 		expect(maxScroll).toBeGreaterThan(0);
 		expect(reduce(help, {type: 'page', pages: 1}).state.overlay).toEqual({kind: 'help', scroll: Math.min(maxScroll, room - 1)});
 		const bottom = Array.from({length: 10}).reduce<ScreenState>(state => reduce(state, {type: 'page', pages: 1}).state, help);
@@ -321,7 +322,7 @@ const CASES: {[T in ScreenEvent['type']]: () => void} = {
 	},
 	pageLoaded() {
 		// The first page of 50 (with more) is read ahead at once: the cursor is within two screens of its end.
-		const {state: start} = initialScreen({channelId: 'bugs', fields, size: {columns: 100, rows: 30}, total: 300, followUpCount: 0});
+		const {state: start} = initialScreen({channelId: 'bugs', fields, size: {columns: 100, rows: 31}, total: 300, followUpCount: 0});
 		const first = reduce(start, {type: 'listed', generation: 1, query: {}, page: page(300, 50, true)});
 		expect(effect(first, 'loadPage')).toMatchObject({direction: 'after', request: {beforeId: idOf(251)}});
 		const wanting = reduce(first.state, {type: 'move', rows: 60}).state;
@@ -450,7 +451,101 @@ const CASES: {[T in ScreenEvent['type']]: () => void} = {
 		const state = {...listed(), changed: new Map([[idOf(300), 1000], [idOf(299), 5000]])};
 		expect([...reduce(state, {type: 'expire', at: 2000}).state.changed.keys()]).toEqual([idOf(299)]);
 	},
+
+	// Views, sort and the `:` line.
+	switchView() {
+		const state = viewed();
+		const inbox = reduce(state, {type: 'switchView', index: 0});
+		expect(effect(inbox, 'list')).toMatchObject({query: {view: 'Inbox', where: 'status:new'}, note: 'View: Inbox'});
+		const unassigned = reduce(state, {type: 'switchView', index: 1});
+		expect(unassigned.state.query).toEqual({view: 'Unassigned', where: 'owner:none -status:fixed,wont_fix', sort: 'severity'});
+		// A digit past the tabs says which views there are; the key's digit is the index.
+		expect(reduce(state, {type: 'switchView', index: 6}).state.message).toEqual({text: 'No view 7; views: 1 Inbox, 2 Unassigned, 3 Follow-ups, 4 All.', tone: 'warn'});
+		expect(keyEvents('list', '3', plain)).toEqual([{type: 'switchView', index: 2}]);
+		// Esc goes back to the view's own query, and `/` opens on what was added to it.
+		const sorted = reduce(unassigned.state, {type: 'commandParsed', result: {kind: 'sort', sort: '-due'}}).state;
+		expect(reduce(sorted, {type: 'openSearch'}).state.overlay).toEqual({kind: 'search', text: textState('sort:-due')});
+		expect(effect(reduce(sorted, {type: 'back'}), 'list')).toMatchObject({query: {view: 'Unassigned', sort: 'severity'}, note: 'Search, filter and sort cleared.'});
+	},
+	viewCounts() {
+		const state = viewed();
+		expect(state.counting).toBe('busy');
+		const counted = reduce(state, {type: 'viewCounts', views: state.views, counts: [3, 5, null, 300]});
+		expect([...counted.state.viewCounts]).toEqual([['Inbox', 3], ['Unassigned', 5], ['All', 300]]);
+		expect(counted.state.counting).toBe('idle');
+		expect(counted.effects).toEqual([]);
+		// A change while counting asks for one more count once this one ends; a count of views that changed since is dropped.
+		const changed = reduce(state, {type: 'storeEvents', events: [], at: 0}).state;
+		expect(changed.counting).toBe('again');
+		const stale = reduce(changed, {type: 'viewCounts', views: [{name: 'Inbox', query: 'status:triaged'}], counts: [9]});
+		expect(stale.state.viewCounts.size).toBe(0);
+		expect(effect(stale, 'countViews')).toEqual({kind: 'countViews', views: state.views});
+		expect(stale.state.counting).toBe('busy');
+	},
+	openCommand() {
+		const open = reduce(viewed(), {type: 'openCommand'}).state;
+		expect(open.overlay).toEqual({kind: 'command', text: textState()});
+		expect(scopeOf(open.overlay)).toBe('text');
+		const typed = reduce(open, {type: 'type', input: 'sort due', key: plain}).state;
+		const submitted = reduce(typed, {type: 'submit'});
+		expect(submitted.state.overlay).toEqual({kind: 'none'});
+		expect(effect(submitted, 'parseCommand')).toEqual({kind: 'parseCommand', line: 'sort due'});
+	},
+	commandParsed() {
+		const state = viewed();
+		const refused = reduce(state, {type: 'commandParsed', result: {error: 'title cannot be sorted; sortable: id, ticket'}});
+		expect(refused.state.message).toEqual({text: ':title cannot be sorted; sortable: id, ticket', tone: 'error'});
+		expect(effect(reduce(state, {type: 'commandParsed', result: {kind: 'sort', sort: 'due'}}), 'list')).toMatchObject({query: {view: 'All', sort: 'due'}});
+		expect(effect(reduce(state, {type: 'commandParsed', result: {kind: 'view', name: 'Follow-ups'}}), 'list')).toMatchObject({query: {view: 'Follow-ups', where: 'has:followup'}});
+		expect(kinds(reduce(state, {type: 'commandParsed', result: {kind: 'quit'}}))).toEqual(['quit']);
+		expect(reduce(state, {type: 'commandParsed', result: {kind: 'nothing'}}).state).toBe(state);
+		const searched = {...state, query: {...state.query, search: 'crash', filter: {status: 'new'}, sort: '-due'}};
+		expect(effect(reduce(searched, {type: 'commandParsed', result: {kind: 'saveView', name: 'Mine'}}), 'saveView')).toEqual({kind: 'saveView', view: {name: 'Mine', query: 'status:new crash sort:-due'}});
+		// :set on the row: read afresh, at the version the row shows.
+		expect(effect(reduce(state, {type: 'commandParsed', result: {kind: 'set', key: 'status', value: 'triaged'}}), 'readForSet')).toEqual({kind: 'readForSet', itemId: idOf(300), key: 'status', value: 'triaged', version: 1});
+		expect(reduce(reduce(state, {type: 'mark'}).state, {type: 'commandParsed', result: {kind: 'set', key: 'status', value: 'triaged'}}).state.message?.tone).toBe('warn');
+		// A jump to a loaded row moves there; to another, the store is asked.
+		expect(reduce(state, {type: 'commandParsed', result: {kind: 'jump', name: 'bug-290'}}).state.window.cursor).toBe(10);
+		expect(effect(reduce(state, {type: 'commandParsed', result: {kind: 'jump', name: 'BUG-0042'}}), 'findItem')).toEqual({kind: 'findItem', name: 'BUG-0042'});
+	},
+	viewSaved() {
+		const state = viewed();
+		const saved = reduce(state, {type: 'viewSaved', view: {name: 'Mine', query: 'owner:ren sort:-due'}, ok: true, message: '/x/config.yaml'});
+		expect(saved.state.views.map(view => view.name)).toEqual(['Inbox', 'Unassigned', 'Follow-ups', 'All', 'Mine']);
+		expect(effect(saved, 'list')).toMatchObject({query: {view: 'Mine', where: 'owner:ren', sort: '-due'}, note: 'View Mine saved (key 5) in /x/config.yaml'});
+		expect(saved.state.counting).toBe('again');
+		const replaced = reduce(state, {type: 'viewSaved', view: {name: 'inbox', query: 'status:triaged'}, ok: true});
+		expect(replaced.state.views[0]).toEqual({name: 'inbox', query: 'status:triaged'});
+		expect(reduce(state, {type: 'viewSaved', view: {name: 'Mine', query: ''}, ok: false, message: 'cannot save the view: config.yaml line 2: …'}).state.message).toEqual({text: 'cannot save the view: config.yaml line 2: …', tone: 'error'});
+	},
+	setRead() {
+		const state = viewed();
+		// The edit path, with the exact value read (for undo) and the version the person saw.
+		const set = reduce(state, {type: 'setRead', item: item(300, 2, {owner: 'aiko'}), key: 'owner', value: 'ren', version: 1});
+		expect(effect(set, 'edit')?.request).toEqual({itemId: idOf(300), name: 'BUG-300', key: 'owner', value: 'ren', before: 'aiko', version: 1, origin: 'picker'});
+		const same = reduce(state, {type: 'setRead', item: item(300, 1, {owner: 'ren'}), key: 'owner', value: 'ren', version: 1});
+		expect(same.effects).toEqual([]);
+		expect(same.state.message?.text).toMatch(/^BUG-300: Owner is already .*nothing changed\.$/);
+	},
+	jumpFound() {
+		const state = viewed();
+		expect(reduce(state, {type: 'jumpFound', name: 'BUG-9', ids: []}).state.message?.text).toMatch(/^No item is named BUG-9/);
+		expect(reduce(state, {type: 'jumpFound', name: 'x', ids: ['a', 'b']}).state.message?.text).toBe('x names 2 items (a, b): jump by id.');
+		expect(reduce(state, {type: 'jumpFound', name: 'BUG-295', ids: [idOf(295)]}).state.window.cursor).toBe(5);
+		// Not loaded: the All view is listed from the item on, and the window knows no row number there.
+		const far = reduce(state, {type: 'jumpFound', name: 'BUG-0042', ids: ['it_0000000016']});
+		expect(effect(far, 'list')).toMatchObject({query: {view: 'All'}, at: 'it_0000000016'});
+		const landed = reduce(far.state, {type: 'listed', generation: far.state.generation, query: far.state.query, page: {...page(42, 20, true), next_cursor: 'n', prev_cursor: 'p'}, at: 'it_0000000016'}).state;
+		expect(landed.window.origin).toBe('item');
+		expect(landed.window.cursor).toBe(0);
+	},
 };
+
+/** A screen listed with the default views, on All. */
+function viewed(): ScreenState {
+	const {state} = initialScreen({channelId: 'bugs', fields, size: {columns: 100, rows: 30}, total: 300, followUpCount: 2, views: [...DEFAULT_VIEWS]});
+	return reduce(state, {type: 'listed', generation: 1, query: state.query, page: page(300, 40, false)}).state;
+}
 
 describe('the screen reducer', () => {
 	for (const [type, test] of Object.entries(CASES)) it(type, test);
