@@ -242,7 +242,9 @@ function step(state: ScreenState, event: ScreenEvent): Transition {
 		case 'openHistory': return {state: {...state, awaiting: 'history'}, effects: [{kind: 'loadHistory'}]};
 		case 'togglePane': return none(togglePane(state));
 		case 'scrollPane': return none({...state, paneScroll: Math.max(0, state.paneScroll + event.lines)});
-		case 'reload': return relist(state, state.query, 'Reloaded from the newest record.');
+		// The views are counted again too: counts are read at start, on r and when a view is saved
+		// (on SQLite a count runs on this thread, seconds at a million records, so not after every change).
+		case 'reload': return recount(relist(state, state.query, 'Reloaded from the newest record.'));
 		case 'openHelp': return none({...state, overlay: {kind: 'help', scroll: 0}});
 		case 'quit': {
 			if (state.run.active) return none({...state, overlay: {kind: 'confirm', question: QUIT_QUESTION, action: 'quit'}});
@@ -316,9 +318,9 @@ function step(state: ScreenState, event: ScreenEvent): Transition {
 		}
 
 		case 'effectFailed': return none(say({...state, awaiting: null}, sanitize(event.message), 'error'));
-		case 'edited': return event.outcome.kind === 'ok' ? recount(edited(state, event)) : edited(state, event);
-		case 'undone': return event.outcome.kind === 'ok' ? recount(undone(state, event)) : undone(state, event);
-		case 'storeEvents': return recount(storeEvents(state, event));
+		case 'edited': return edited(state, event);
+		case 'undone': return undone(state, event);
+		case 'storeEvents': return storeEvents(state, event);
 		case 'rowRead': {
 			const {id, item} = event;
 			const window = item
@@ -756,7 +758,7 @@ function storeEvents(state: ScreenState, {events, at}: Extract<ScreenEvent, {typ
 
 const viewList = (views: View[]) => views.map((view, index) => `${index + 1} ${sanitize(view.name)}`).join(', ');
 
-/** The views counted again (after a change), or once more after the count under way. */
+/** The views counted again, or once more after the count under way. */
 function recount({state, effects}: Transition): Transition {
 	if (state.views.length === 0) return {state, effects};
 	if (state.counting !== 'idle') return {state: {...state, counting: 'again'}, effects};

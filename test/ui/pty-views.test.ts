@@ -155,7 +155,8 @@ describe('views, the config file, the : line and sort', () => {
 		app.press(':');
 		app.type('q');
 		app.press(KEYS.enter);
-		expect(await app.exited).toBe(0);
+		const exited = await Promise.race([app.exited, new Promise(resolve => setTimeout(resolve, 10_000, 'still running'))]);
+		expect(exited, app.screen()).toBe(0);
 	});
 
 	it('a config file with errors starts anyway and says what it ignored, with line and key', async () => {
