@@ -43,6 +43,8 @@ export type InitialScreen = {
 	instruction?: string;
 	/** Said in the footer from the start (what the config file had that was ignored). */
 	message?: Message;
+	/** Count the views at start and when one is saved (default); false: only on `r`. */
+	autoCount?: boolean;
 };
 
 /** The screen before its first page: the first listing is the one effect to start with. */
@@ -79,12 +81,13 @@ export function initialScreen(init: InitialScreen): Transition {
 		deferred: [],
 		views,
 		viewCounts: new Map(),
-		counting: views.length > 0 ? 'busy' : 'idle',
+		counting: views.length > 0 && init.autoCount !== false ? 'busy' : 'idle',
+		autoCount: init.autoCount !== false,
 		hotkeys: init.hotkeys ?? {},
 		instruction: init.instruction ?? null,
 	};
 	const effects: Effect[] = [{kind: 'list', generation: 1, query}];
-	if (views.length > 0) effects.push({kind: 'countViews', views});
+	if (state.counting === 'busy') effects.push({kind: 'countViews', views});
 	return {state, effects};
 }
 
@@ -842,5 +845,6 @@ function viewSaved(state: ScreenState, {view, ok, message}: Extract<ScreenEvent,
 	const views = at >= 0 ? state.views.map((other, index) => (index === at ? view : other)) : [...state.views, view];
 	const next = {...state, views, viewCounts: new Map([...state.viewCounts].filter(([name]) => name !== state.views[at]?.name))};
 	const number = (at >= 0 ? at : views.length - 1) + 1;
-	return recount(relist(next, viewQuery(view), `View ${sanitize(view.name)} saved${number <= 9 ? ` (key ${number})` : ''}${message ? ` in ${sanitize(message)}` : ''}`));
+	const listed = relist(next, viewQuery(view), `View ${sanitize(view.name)} saved${number <= 9 ? ` (key ${number})` : ''}${message ? ` in ${sanitize(message)}` : ''}`);
+	return state.autoCount ? recount(listed) : listed;
 }

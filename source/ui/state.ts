@@ -119,6 +119,8 @@ export type ScreenState = {
 	viewCounts: ReadonlyMap<string, number>;
 	/** The views are being counted; `again`: something changed meanwhile, count once more after. */
 	counting: 'idle' | 'busy' | 'again';
+	/** Views are counted at start and when one is saved; else (a large SQLite channel) only on `r`. */
+	autoCount: boolean;
 	/** Field key → its hotkey letter: the schema's defaults, overridden by the config file. */
 	hotkeys: Hotkeys;
 	/** The config file's instruction for a Codex run, else null (the built-in one). */

@@ -7,8 +7,8 @@
 //   event to row                    another process edits a visible row while a Codex run is active
 //                                   (the fake codex, hanging) → the row showing the new value
 //   sorted and filtered view        at 1M: `/status:new sort:due` → its first rows on screen; then
-//                                   j → the next row of that order under the cursor; and the
-//                                   views' match counts on screen after launch (counted off the key path)
+//                                   j → the next row of that order under the cursor; and r → every
+//                                   view's match count on the tabs
 
 import {copyFileSync, existsSync, readFileSync} from 'node:fs';
 import path from 'node:path';
@@ -189,12 +189,11 @@ export async function sortedFiltered(dbPath: string, steps: number): Promise<{li
 		reader.close();
 	}
 
-	const started = performance.now();
 	const app = open(dbPath);
 	await app.waitFor(firstFrame, 30_000);
-	// The tabs' counts: the four default views counted one after another once the first frame is up.
-	await app.waitFor(/4 All [\d,]+/, 120_000, 'the views counted');
-	const counted = app.lastOutputAt - started;
+	// The tabs' counts: the four default views counted one after another (at start up to 200k
+	// items, else on r, as here at 1M).
+	const counted = await app.timeKeys('r', screen => /4 All [\d,]+/.test(screen), 120_000);
 	app.press('/');
 	await app.waitFor('/ ', 10_000);
 	app.type(SORTED_QUERY);
@@ -244,7 +243,7 @@ export async function benchUi(quick = false): Promise<Row[]> {
 	const sorted = await sortedFiltered(large, quick ? 20 : 60);
 	rows.push({figure: `${SORTED_QUERY} at ${largeLabel}: / Enter to its first rows (ms)`, measured: sorted.listed.toFixed(1), goal: '—'});
 	rows.push({figure: `${SORTED_QUERY} at ${largeLabel}: keypress to frame (ms)`, measured: fmt(sorted.keys), goal: '—'});
-	rows.push({figure: `views counted at ${largeLabel}: launch to every tab's count (ms)`, measured: sorted.counted.toFixed(0), goal: 'never blocks keys'});
+	rows.push({figure: `views counted at ${largeLabel}: r to every tab's count (ms)`, measured: sorted.counted.toFixed(0), goal: '— (blocks keys on SQLite)'});
 
 	// The same 25 pages (about 850 rows) at both sizes, then on to 400 pages at the large size.
 	const rssSmall = await deepRss(small, 25);

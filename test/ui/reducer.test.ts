@@ -481,6 +481,10 @@ const CASES: {[T in ScreenEvent['type']]: () => void} = {
 		expect(stale.state.viewCounts.size).toBe(0);
 		expect(effect(stale, 'countViews')).toEqual({kind: 'countViews', views: state.views});
 		expect(stale.state.counting).toBe('busy');
+		// A large SQLite channel: counted only on r.
+		const large = initialScreen({channelId: 'bugs', fields, size: {columns: 100, rows: 30}, total: 300, followUpCount: 2, views: [...DEFAULT_VIEWS], autoCount: false});
+		expect(kinds(large)).toEqual(['list']);
+		expect(kinds(reduce(large.state, {type: 'reload'}))).toEqual(['list', 'countViews']);
 	},
 	openCommand() {
 		const open = reduce(viewed(), {type: 'openCommand'}).state;
