@@ -576,3 +576,13 @@ describe('the undo stack', () => {
 		expect(stack[0]!.itemId).toBe('i5');
 	});
 });
+
+describe('the config file on the screen', () => {
+	it('starts a run with its instruction, says what it ignored, and holds the hotkeys it resolved', () => {
+		const {state} = initialScreen({channelId: 'bugs', fields, size: {columns: 100, rows: 30}, total: 300, followUpCount: 0, instruction: 'Triage by the book.', hotkeys: {status: 's'}, message: {text: 'Ignored in the config file: config.yaml line 1: …', tone: 'warn'}});
+		expect(state.message?.text).toMatch(/^Ignored in the config file/);
+		expect(state.hotkeys).toEqual({status: 's'});
+		const listedState = reduce(state, {type: 'listed', generation: 1, query: {}, page: page(300, 10, false)}).state;
+		expect(reduce(listedState, {type: 'askRun'}).state.overlay).toMatchObject({kind: 'instruction', text: textState('Triage by the book.')});
+	});
+});
