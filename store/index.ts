@@ -20,3 +20,5 @@ export type {Query, QueryRefusal, Term, Sort} from './query/types.js';
 export {DATE_FORMS, orList, resolveDate, localDay} from './query/dates.js';
 export {allowedOf, optionNamed} from './fields/choice.js';
 export {TOKEN_PREFIX, type TokenActor, type TokenIdentity, type TokenInfo, type TokenRequest} from './token-rules.js';
+export {tokenize} from './query/tokens.js';
+export {itemIdOf, seqOfItemId} from './items.js';

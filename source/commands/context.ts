@@ -45,6 +45,8 @@ export type CliFlags = {
 	codex?: string;
 	codexConfig: string[];
 	keepApiEnv: boolean;
+	// the TUI: the config file instead of $XDG_CONFIG_HOME/sift/config.yaml
+	config?: string;
 	// serve / token / run --server
 	listen?: string;
 	allowHost?: string[];

@@ -64,6 +64,7 @@ export const FLAGS = {
 	instruction: flag({name: 'instruction', key: 'instruction', kind: 'string', value: 'TEXT', help: 'what Codex is asked to do with each batch (default: triage the new items)'}),
 	settle: flag({name: 'settle', key: 'settle', kind: 'string', value: 'DURATION', help: 'how long a batch waits to fill before it goes anyway, e.g. 5s, 500ms, 1m (default 5s)'}),
 	model: flag({name: 'model', key: 'model', kind: 'string', value: 'M', help: 'the model'}),
+	config: flag({name: 'config', key: 'config', kind: 'string', value: 'FILE', help: 'the config file (default: $XDG_CONFIG_HOME/sift/config.yaml)'}),
 	timeout: flag({name: 'timeout', key: 'timeout', kind: 'integer', value: 'S', min: 1, max: 86_400, help: 'the run\'s deadline in seconds'}),
 	codex: flag({name: 'codex', key: 'codex', kind: 'string', value: 'PATH', help: 'the codex binary (default: $SIFT_CODEX, codex on PATH, the local one)'}),
 	codexConfig: flag({name: 'codex-config', key: 'codexConfig', kind: 'string', value: 'K=V', multiple: true, help: 'passed to codex as -c K=V (repeatable)'}),

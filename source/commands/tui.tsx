@@ -4,6 +4,7 @@ import {StoreError} from '../../store/index.js';
 import {exitCodeOfSignal} from '../codex/group.js';
 import {sanitize} from '../text/sanitize.js';
 import {reapAbandonedRuns} from '../codex/reap.js';
+import {configPath, loadConfig} from '../config/config.js';
 import {databasePath, openExistingStore, wholeNumber} from './common.js';
 import type {Command} from './context.js';
 
@@ -35,7 +36,10 @@ async function loadWithoutCiMarkers<T>(load: () => Promise<T>): Promise<T> {
  */
 const tui: Command = async context => {
 	const dbPath = databasePath(context);
-	const timeoutSeconds = wholeNumber(context.flags.timeout, '--timeout', 1) ?? TUI_DEADLINE_S;
+	// The config file never stops sift: what it has wrong is said on screen, and the defaults stand in.
+	const config = loadConfig(context.flags.config ?? configPath(context.env));
+	// A flag wins over the config file, which wins over the TUI's own default.
+	const timeoutSeconds = wholeNumber(context.flags.timeout, '--timeout', 1) ?? config.config.timeout ?? TUI_DEADLINE_S;
 	if (!isPostgresUrl(dbPath) && !existsSync(dbPath)) {
 		context.stderr.write(`sift: no database at ${dbPath}; start the demo with \`sift demo\`, or import a channel with \`sift import FILE --db ${dbPath}\`\n`);
 		return 1;
@@ -81,7 +85,8 @@ const tui: Command = async context => {
 			dbPath,
 			channelId: context.flags.channel,
 			env: context.env,
-			run: {codex: context.flags.codex, model: context.flags.model, codexConfig: context.flags.codexConfig, keepApiEnv: context.flags.keepApiEnv, env: context.env, timeoutMs: timeoutSeconds * 1000},
+			config,
+			run: {codex: context.flags.codex, model: context.flags.model ?? config.config.model, codexConfig: context.flags.codexConfig, keepApiEnv: context.flags.keepApiEnv, env: context.env, timeoutMs: timeoutSeconds * 1000},
 		});
 		return signal ? exitCodeOfSignal(signal) : 0;
 	} finally {

@@ -41,10 +41,16 @@ export type LoadedConfig = {
 	problemAt(at: Segment[], message: string): string;
 };
 
+/** The defaults, as if the file at `file` were missing (with `problems` said about it). */
+export function defaultConfig(file = configPath(), problems: string[] = []): LoadedConfig {
+	const label = path.basename(file);
+	return {path: file, config: structuredClone(DEFAULT_CONFIG), problems: problems.map(problem => sanitize(problem)), fileViews: new Map(), problemAt: (at, message) => sanitize(`${label}: ${place(at)}${message}`)};
+}
+
 /** Reads the config file; a missing file is the defaults, with no problems. */
 export function loadConfig(file = configPath()): LoadedConfig {
 	const label = path.basename(file);
-	const fallback = (problems: string[]): LoadedConfig => ({path: file, config: structuredClone(DEFAULT_CONFIG), problems: problems.map(problem => sanitize(problem)), fileViews: new Map(), problemAt: (at, message) => sanitize(`${label}: ${place(at)}${message}`)});
+	const fallback = (problems: string[]) => defaultConfig(file, problems);
 	const read = readConfigText(file, label);
 	if ('absent' in read || 'problem' in read) {
 		return fallback('problem' in read ? [`${read.problem}; using the defaults`] : []);

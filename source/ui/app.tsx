@@ -18,6 +18,7 @@ export type AppProps = {
 	run: ScreenProps['run'];
 	pollRetryMaxMs?: ScreenProps['pollRetryMaxMs'];
 	theme?: Theme;
+	config?: ScreenProps['config'];
 };
 
 /** Keys that leave a screen with nothing else to do: q, Esc, Ctrl+C. */
@@ -114,7 +115,7 @@ export function App(props: AppProps) {
 		}
 
 		case 'screen': {
-			content = <Screen key={loaded.channel.id} store={store} channel={loaded.channel} summary={loaded.summary} dbPath={props.dbPath} run={props.run} pollRetryMaxMs={props.pollRetryMaxMs}/>;
+			content = <Screen key={loaded.channel.id} store={store} channel={loaded.channel} summary={loaded.summary} dbPath={props.dbPath} run={props.run} config={props.config} pollRetryMaxMs={props.pollRetryMaxMs}/>;
 			break;
 		}
 	}

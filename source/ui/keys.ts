@@ -18,7 +18,9 @@ export type Action =
 	| 'choose' | 'toggle' | 'submit' | 'cancel'
 	| 'type' | 'dismiss' | 'skip' | 'yes' | 'no'
 	// Field hotkeys, bulk edits, $EDITOR.
-	| 'editLong' | 'erase';
+	| 'editLong' | 'erase'
+	// Views and the `:` line.
+	| 'view' | 'command';
 
 export type Binding = {
 	scope: Scope;
@@ -40,8 +42,8 @@ const TABLE = [
 	{scope: 'list', action: 'top', keys: ['g', 'home'], label: 'g', description: 'the newest record'},
 	{scope: 'list', action: 'bottom', keys: ['G', 'end'], label: 'G', description: 'the oldest record'},
 	{scope: 'list', action: 'open', keys: ['enter'], label: 'Enter', description: 'show the record in the pane', hint: 'detail'},
-	{scope: 'list', action: 'back', keys: ['escape'], label: 'Esc', description: 'close the pane, clear search and filter'},
-	{scope: 'list', action: 'search', keys: ['/'], label: '/', description: 'search the text fields', hint: 'search'},
+	{scope: 'list', action: 'back', keys: ['escape'], label: 'Esc', description: 'close the pane; clear search, filter and sort (back to the view)'},
+	{scope: 'list', action: 'search', keys: ['/'], label: '/', description: 'search: words, or query terms with a sort (status:new sort:-due)', hint: 'search'},
 	{scope: 'list', action: 'filter', keys: ['f'], label: 'f', description: 'filter by a field value', hint: 'filter'},
 	{scope: 'list', action: 'mark', keys: ['space'], label: 'Space', description: 'mark or unmark the row', hint: 'mark'},
 	{scope: 'list', action: 'markAll', keys: ['V'], label: 'V', description: 'mark all loaded rows (again: unmark all)'},
@@ -56,6 +58,8 @@ const TABLE = [
 	{scope: 'list', action: 'scrollPaneDown', keys: ['J'], label: 'J', description: 'scroll the record pane down (long descriptions)'},
 	{scope: 'list', action: 'scrollPaneUp', keys: ['K'], label: 'K', description: 'scroll the record pane up'},
 	{scope: 'list', action: 'reload', keys: ['r'], label: 'r', description: 'reload from the newest record'},
+	{scope: 'list', action: 'view', keys: ['1', '2', '3', '4', '5', '6', '7', '8', '9'], label: '1–9', description: 'switch to the view of that tab', hint: 'views'},
+	{scope: 'list', action: 'command', keys: [':'], label: ':', description: 'command: :BUG-0042 :sort -due :view NAME :set F V :q', hint: 'command'},
 	{scope: 'list', action: 'help', keys: ['?'], label: '?', description: 'this help', hint: 'help'},
 	{scope: 'list', action: 'quit', keys: ['q', 'ctrl+c'], label: 'q', description: 'quit (asks first while a run is active)', hint: 'quit'},
 

@@ -2,6 +2,9 @@ import {BINDINGS, SCOPE_TITLES, type Scope} from './keys.js';
 import type {Overlay, Pane} from './state.js';
 import {fit} from './width.js';
 
+/** The header: the channel's line, then the views' tabs and the order. */
+export const HEADER_ROWS = 2;
+
 /** Side-by-side pane from this width on; below it the pane sits under the list. */
 const SIDE_PANE_COLUMNS = 140;
 
@@ -18,7 +21,7 @@ export type Layout = {
 
 /** Where the list and the pane go on a terminal of this size, with this overlay and pane open. */
 export function screenLayout(size: {columns: number; rows: number}, overlay: Overlay, pane: Pane): Layout {
-	const bodyHeight = Math.max(4, size.rows - 1 - 2 - 1);
+	const bodyHeight = Math.max(4, size.rows - HEADER_ROWS - 2 - 1);
 	const paneContent = overlay.kind === 'edit' || overlay.kind === 'instruction' || overlay.kind === 'filter' || overlay.kind === 'fieldEdit' ? overlay.kind : pane;
 	const paneOpen = paneContent !== 'none';
 	const side = size.columns >= SIDE_PANE_COLUMNS;

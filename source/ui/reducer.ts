@@ -11,14 +11,16 @@ import {bulkFields, describeChanges, editableFields, filterableFields, isPicked,
 import {pushUndo} from './edit-outcome.js';
 import {describeBulkOutcome, type BulkOutcome, type MarkedRow} from './model/bulk.js';
 import {resolveDateInput} from './model/dates.js';
-import {fieldForKey, hotkeyHelpLines, resolveHotkeys} from './model/hotkeys.js';
+import {fieldForKey, hotkeyHelpLines, resolveHotkeys, type Hotkeys} from './model/hotkeys.js';
 import {choosePicker, eraseInPicker, movePicker, openPicker, togglePicker, typeInPicker} from './model/picker.js';
 import {shortFields} from '../text/format.js';
 import {editableText, nameField, parseTyped, previewFromValues} from './format.js';
 import {keyEvents, scopeOf} from './input/handlers.js';
 import {keyName} from './keys.js';
 import {helpLayout, helpLines, screenLayout} from './layout.js';
-import {NONE, type EditOverlay, type FieldEditOverlay, type Effect, type ListQuery, type QueueOverlay, type ScreenEvent, type ScreenState, type Transition, type Tone} from './state.js';
+import type {View} from '../config/schema.js';
+import {baseQuery, queryProblem, queryText, searchText, splitSort, startView, viewQuery} from './model/views.js';
+import {NONE, type EditOverlay, type FieldEditOverlay, type Effect, type ListQuery, type Message, type QueueOverlay, type ScreenEvent, type ScreenState, type Transition, type Tone} from './state.js';
 import {applyTextKey, textState, type TextState} from './text-input.js';
 import {appendPage, canLoadAfter, canLoadBefore, emptyWindow, endWindow, firstWindow, moveCursor, patchRow, prependPage, requestAfter, requestBefore, rowAt, scrollTop, type Row} from './window.js';
 
@@ -39,10 +41,22 @@ export type InitialScreen = {
 	followUpCount: number;
 	pageSize?: number;
 	maxPages?: number;
+	/** The channel's views (tabs); the screen opens on All, else the first. */
+	views?: View[];
+	hotkeys?: Hotkeys;
+	/** The config file's run instruction. */
+	instruction?: string;
+	/** Said in the footer from the start (what the config file had that was ignored). */
+	message?: Message;
+	/** Count the views at start and when one is saved (default); false: only on `r`. */
+	autoCount?: boolean;
 };
 
 /** The screen before its first page: the first listing is the one effect to start with. */
 export function initialScreen(init: InitialScreen): Transition {
+	const views = init.views ?? [];
+	const opening = startView(views);
+	const query = opening ? viewQuery(opening) : {};
 	const state: ScreenState = {
 		channelId: init.channelId,
 		fields: init.fields,
@@ -51,9 +65,9 @@ export function initialScreen(init: InitialScreen): Transition {
 		pane: 'none',
 		paneScroll: 0,
 		marks: new Set(),
-		message: null,
+		message: init.message ?? null,
 		window: emptyWindow(init.pageSize ?? PAGE_SIZE, init.maxPages ?? MAX_PAGES),
-		query: {},
+		query,
 		generation: 1,
 		loading: 'list',
 		want: null,
@@ -70,10 +84,18 @@ export function initialScreen(init: InitialScreen): Transition {
 		undo: [],
 		awaiting: null,
 		deferred: [],
-		hotkeys: resolveHotkeys(init.fields).hotkeys,
 		seen: new Map(),
+		views,
+		viewCounts: new Map(),
+		counting: views.length > 0 && init.autoCount !== false ? 'busy' : 'idle',
+		autoCount: init.autoCount !== false,
+		// The config's hotkeys resolved against the schema (config/config.ts), else the schema's defaults.
+		hotkeys: init.hotkeys ?? resolveHotkeys(init.fields).hotkeys,
+		instruction: init.instruction ?? null,
 	};
-	return {state, effects: [{kind: 'list', generation: 1, query: {}}]};
+	const effects: Effect[] = [{kind: 'list', generation: 1, query}];
+	if (state.counting === 'busy') effects.push({kind: 'countViews', views});
+	return {state, effects};
 }
 
 /** Rows the list shows at once, from the layout the state implies (the header line excluded). */
@@ -201,11 +223,13 @@ function step(state: ScreenState, event: ScreenEvent): Transition {
 		case 'openDetail': return none(currentRow(state) ? {...state, pane: 'detail', paneScroll: 0} : state);
 		case 'back': {
 			if (state.pane !== 'none') return none({...state, pane: 'none', paneScroll: 0});
-			if (state.query.search || state.query.filter) return relist(state, {}, 'Search and filter cleared.');
+			const base = baseQuery(state.views, state.query);
+			if (state.query.sort !== base.sort) return relist(state, base, 'Search, filter and sort cleared.');
+			if (state.query.search || state.query.filter) return relist(state, base, 'Search and filter cleared.');
 			return none(state);
 		}
 
-		case 'openSearch': return none({...state, overlay: {kind: 'search', text: textState(state.query.search ?? '')}});
+		case 'openSearch': return none({...state, overlay: {kind: 'search', text: textState(searchText(state.views, state.query))}});
 		case 'openFilter': return none({...state, overlay: {kind: 'filter', stage: 'field', cursor: 0, field: null}});
 		case 'mark': return none(mark(state));
 		case 'markAll': return none(markAll(state));
@@ -231,7 +255,9 @@ function step(state: ScreenState, event: ScreenEvent): Transition {
 		case 'openHistory': return {state: {...state, awaiting: 'history'}, effects: [{kind: 'loadHistory'}]};
 		case 'togglePane': return none(togglePane(state));
 		case 'scrollPane': return none({...state, paneScroll: Math.max(0, state.paneScroll + event.lines)});
-		case 'reload': return relist(state, state.query, 'Reloaded from the newest record.');
+		// The views are counted again too: counts are read at start, on r and when a view is saved
+		// (on SQLite a count runs on this thread, seconds at a million records, so not after every change).
+		case 'reload': return recount(relist(state, state.query, 'Reloaded from the newest record.'));
 		case 'openHelp': return none({...state, overlay: {kind: 'help', scroll: 0}});
 		case 'quit': {
 			if (state.run.active) return none({...state, overlay: {kind: 'confirm', question: QUIT_QUESTION, action: 'quit'}});
@@ -273,7 +299,7 @@ function step(state: ScreenState, event: ScreenEvent): Transition {
 			}
 
 			const {pageSize, maxPages} = state.window;
-			const fresh = event.from === 'end' ? endWindow(event.page, pageSize, maxPages) : firstWindow(event.page, pageSize, maxPages);
+			const fresh = event.from === 'end' ? endWindow(event.page, pageSize, maxPages) : firstWindow(event.page, pageSize, maxPages, event.at === undefined ? 'start' : 'item');
 			const window = moveCursor(fresh, fresh.cursor, listRows(state));
 			const next = {...state, window, loading: null, want: null, newItems: 0};
 			return none(event.note ? say(next, event.note) : next);
@@ -360,6 +386,13 @@ function step(state: ScreenState, event: ScreenEvent): Transition {
 		case 'bulkEdited': return bulkWritten(state, event.outcome, '');
 		case 'bulkUndone': return bulkWritten(state, event.outcome, 'Undone: ');
 		case 'openEditor': return openEditor(state);
+		// Views, sort and the `:` line.
+		case 'switchView': return switchView(state, event.index);
+		case 'viewCounts': return viewCounts(state, event.views, event.counts);
+		case 'openCommand': return none({...state, overlay: {kind: 'command', text: textState()}});
+		case 'commandParsed': return commandParsed(state, event.result);
+		case 'viewSaved': return viewSaved(state, event);
+		case 'jumpFound': return jumpFound(state, event);
 	}
 }
 
@@ -409,7 +442,7 @@ function askRun(state: ScreenState): ScreenState {
 	const row = currentRow(state);
 	const itemIds = state.marks.size > 0 ? [...state.marks] : (row ? [row.id] : []);
 	if (itemIds.length === 0) return say(state, 'No record to run on.', 'warn');
-	return {...state, overlay: {kind: 'instruction', text: textState(defaultInstruction(state.fields, itemIds.length)), itemIds}};
+	return {...state, overlay: {kind: 'instruction', text: textState(state.instruction ?? defaultInstruction(state.fields, itemIds.length)), itemIds}};
 }
 
 function togglePane(state: ScreenState): ScreenState {
@@ -500,7 +533,7 @@ function choose(state: ScreenState): Transition {
 
 function chooseFilterField(state: ScreenState, cursor: number): Transition {
 	const field = filterableFields(state.fields)[cursor];
-	if (!field) return relist({...state, overlay: NONE}, {search: state.query.search}, 'Filter cleared.');
+	if (!field) return relist({...state, overlay: NONE}, {...state.query, filter: undefined}, 'Filter cleared.');
 	return none({...state, overlay: {kind: 'filter', stage: 'value', cursor: 0, field}});
 }
 
@@ -563,10 +596,17 @@ function submit(state: ScreenState): Transition {
 	const {overlay} = state;
 	switch (overlay.kind) {
 		case 'search': {
-			const search = overlay.text.value.slice(0, 200);
+			// Query language, `sort:` included; a term the store would refuse is said here, the line kept open.
+			const {terms, sort} = splitSort(overlay.text.value.slice(0, 200));
+			const query = {...state.query, search: terms || undefined, sort: sort ?? baseQuery(state.views, state.query).sort};
+			const problem = queryProblem(state.fields, queryText(query));
+			if (problem) return none(say(state, sanitize(problem), 'error'));
+			const search = queryText({search: terms, sort});
 			const next = say({...state, overlay: NONE}, search ? `Searching for "${sanitize(search)}"…` : 'Search cleared.');
-			return relist(next, {...state.query, search: search || undefined}, search ? `Search: "${sanitize(search)}" · Esc clears` : 'Search cleared.');
+			return relist(next, query, search ? `Search: "${sanitize(search)}" · Esc clears` : 'Search cleared.');
 		}
+
+		case 'command': return {state: {...state, overlay: NONE}, effects: [{kind: 'parseCommand', line: overlay.text.value}]};
 
 		case 'instruction': {
 			if (!overlay.text.value.trim()) return none(say(state, 'The instruction is empty; nothing was started.', 'warn'));
@@ -590,6 +630,7 @@ function typeKey(state: ScreenState, type: (text: TextState) => TextState): Scre
 	const {overlay} = state;
 	switch (overlay.kind) {
 		case 'search':
+		case 'command':
 		case 'instruction': return {...state, overlay: {...overlay, text: type(overlay.text)}};
 		case 'edit': return overlay.stage === 'text' ? {...state, overlay: {...overlay, text: type(overlay.text)}} : state;
 		case 'queue': return overlay.typing ? {...state, overlay: {...overlay, typing: type(overlay.typing)}} : state;
@@ -941,4 +982,79 @@ function openEditor(state: ScreenState): Transition {
 	if (!field) return none(say(state, 'This channel has no long text field; e edits the others.', 'warn'));
 	const name = nameOf(state.fields, row.preview, row.id);
 	return {state: say(state, `${name}: ${sanitize(field.label)} in $EDITOR…`), effects: [{kind: 'editInEditor', itemId: row.id, name, key: field.key}]};
+}
+
+// Views, sort and the `:` line.
+
+const viewList = (views: View[]) => views.map((view, index) => `${index + 1} ${sanitize(view.name)}`).join(', ');
+
+/** The views counted again, or once more after the count under way. */
+function recount({state, effects}: Transition): Transition {
+	if (state.views.length === 0) return {state, effects};
+	if (state.counting !== 'idle') return {state: {...state, counting: 'again'}, effects};
+	return {state: {...state, counting: 'busy'}, effects: [...effects, {kind: 'countViews', views: state.views}]};
+}
+
+function switchView(state: ScreenState, index: number): Transition {
+	const view = state.views[index];
+	if (!view) return none(say(state, state.views.length === 0 ? 'This channel has no views.' : `No view ${index + 1}; views: ${viewList(state.views)}.`, 'warn'));
+	return relist(state, viewQuery(view), `View: ${sanitize(view.name)}`);
+}
+
+/** Counts of the views as they were when counted: a view changed since keeps its old count (it is counted again). */
+function viewCounts(state: ScreenState, views: View[], counts: Array<number | null>): Transition {
+	const viewCounts = new Map(state.viewCounts);
+	for (const [index, view] of views.entries()) {
+		const count = counts[index];
+		if (count !== null && count !== undefined && state.views.some(current => current.name === view.name && current.query === view.query)) viewCounts.set(view.name, count);
+	}
+
+	const next = {...state, viewCounts, counting: 'idle' as const};
+	return state.counting === 'again' ? recount(none(next)) : none(next);
+}
+
+function commandParsed(state: ScreenState, result: Extract<ScreenEvent, {type: 'commandParsed'}>['result']): Transition {
+	if ('error' in result) return none(say(state, `:${sanitize(result.error)}`, 'error'));
+	switch (result.kind) {
+		case 'nothing': return none(state);
+		case 'quit': return step(state, {type: 'quit'});
+		case 'sort': return relist(state, {...state.query, sort: result.sort}, `Sorted by ${sanitize(result.sort)} · Esc goes back to the view's order`);
+		case 'view': return switchView(state, state.views.findIndex(view => view.name === result.name));
+		case 'saveView': return {state: say(state, `Saving the view ${sanitize(result.name)}…`), effects: [{kind: 'saveView', view: {name: result.name, query: queryText(state.query)}}]};
+		case 'set': return setField(state, result.key, result.value);
+		case 'jump': return jump(state, result.name);
+	}
+}
+
+/** `:NAME`: the loaded row of that name (or id), else the store is asked which item it names. */
+function jump(state: ScreenState, name: string): Transition {
+	const wanted = name.toLowerCase();
+	const index = state.window.rows.findIndex(row => row.id === name || nameOf(state.fields, row.preview, row.id).toLowerCase() === wanted);
+	if (index >= 0) return none(say(moveTo(state, index), `${sanitize(name)}`));
+	return {state: say(state, `Looking for ${sanitize(name)}…`), effects: [{kind: 'findItem', name}]};
+}
+
+function jumpFound(state: ScreenState, {name, ids, message}: Extract<ScreenEvent, {type: 'jumpFound'}>): Transition {
+	if (message !== undefined) return none(say(state, sanitize(message), 'error'));
+	if (ids.length === 0) return none(say(state, `No item is named ${sanitize(name)}: give an item id or a unique field's value (such as a ticket).`, 'error'));
+	if (ids.length > 1) return none(say(state, `${sanitize(name)} names ${ids.length} items (${ids.map(id => sanitize(id)).join(', ')}): jump by id.`, 'error'));
+	const id = ids[0]!;
+	const index = state.window.rows.findIndex(row => row.id === id);
+	if (index >= 0) return none(say(moveTo(state, index), sanitize(name)));
+	// Not loaded: everything, newest first, read from the item on (it may not match the view).
+	const all = state.views.find(view => view.query.trim() === '');
+	const query = all ? viewQuery(all) : {};
+	const generation = state.generation + 1;
+	const note = `${sanitize(name)}${all && state.query.view !== all.name ? ` (view: ${sanitize(all.name)})` : ''}`;
+	return {state: {...state, query, generation, loading: 'list', want: null}, effects: [{kind: 'list', generation, query, note, at: id}]};
+}
+
+function viewSaved(state: ScreenState, {view, ok, message}: Extract<ScreenEvent, {type: 'viewSaved'}>): Transition {
+	if (!ok) return none(say(state, sanitize(message ?? 'The view was not saved.'), 'error'));
+	const at = state.views.findIndex(other => other.name.toLowerCase() === view.name.toLowerCase());
+	const views = at >= 0 ? state.views.map((other, index) => (index === at ? view : other)) : [...state.views, view];
+	const next = {...state, views, viewCounts: new Map([...state.viewCounts].filter(([name]) => name !== state.views[at]?.name))};
+	const number = (at >= 0 ? at : views.length - 1) + 1;
+	const listed = relist(next, viewQuery(view), `View ${sanitize(view.name)} saved${number <= 9 ? ` (key ${number})` : ''}${message ? ` in ${sanitize(message)}` : ''}`);
+	return state.autoCount ? recount(listed) : listed;
 }

@@ -3,11 +3,13 @@ import {useCallback, useEffect, useMemo, useRef} from 'react';
 import type {AsyncStore} from '../../store/api.js';
 import type {Channel, ChannelSummary, Field} from '../../store/index.js';
 import {resolveStateDir} from '../codex/paths.js';
+import {defaultConfig, settingsForChannel, type LoadedConfig} from '../config/config.js';
 import type {RunResult} from '../codex/runner.js';
 import {sanitize, sanitizeValue} from '../text/sanitize.js';
 import {Body} from './components/body.js';
 import {Footer} from './components/footer.js';
 import {Header} from './components/header.js';
+import {Tabs} from './components/tabs.js';
 import {LIST_GUTTER} from './components/list.js';
 import {paneFor} from './components/pane.js';
 import {TextField} from './components/text-field.js';
@@ -27,7 +29,7 @@ import {hotkeyHint} from './model/hotkeys.js';
 import {helpLinesOf, initialScreen, nameOf} from './reducer.js';
 import {runFinishMessage, runStatus} from './run-status.js';
 import {tuiRunSettings} from './run-settings.js';
-import type {ListQuery} from './state.js';
+import type {ListQuery, ScreenState} from './state.js';
 import {useTheme} from './theme.js';
 import {absoluteIndex, rowAt} from './window.js';
 
@@ -41,6 +43,8 @@ export type ScreenProps = {
 	run: Omit<RunSettings, 'dbPath' | 'channelId'>;
 	/** The longest wait between retries of a failed event poll (ms); 30 s unless set. */
 	pollRetryMaxMs?: number;
+	/** The config file as read (views, hotkeys, instruction); the defaults unless given. */
+	config?: LoadedConfig;
 };
 
 /** The list's search and filter in words, for the header and the empty list ('' when neither). */
@@ -62,15 +66,38 @@ function withHotkeys(hints: Array<{label: string; hint: string}>, hotkeys: {labe
 }
 
 /**
+ * Views are counted at start on a SQLite channel up to this size. A SQLite count runs on the
+ * screen's thread; past this it takes long enough to hold up keys, so the tabs are counted on `r`.
+ */
+const AUTO_COUNT_ITEMS = 200_000;
+
+/** How many records the list shows, when known: the active view's count (no search or filter on it), else the channel's. */
+function matchCount(state: ScreenState): number | null {
+	const {query} = state;
+	if (query.search || query.filter) return null;
+	return query.where === undefined ? state.total : (query.view === undefined ? null : state.viewCounts.get(query.view) ?? null);
+}
+
+/** The cursor's place in the whole listing (0-based), when it is known. */
+function positionOf(state: ScreenState): number | null {
+	const {window: win} = state;
+	const count = matchCount(state);
+	return win.origin === 'end' && count === null ? null : absoluteIndex(win, win.cursor, count ?? 0);
+}
+
+/**
  * The triage screen of one channel. It only wires: the state machine (reducer.ts) decides, the
  * hooks perform its effects and feed it keys, store events and run updates, the components draw.
  */
-export function Screen({store, channel, summary, dbPath, run: runOptions, pollRetryMaxMs}: ScreenProps) {
+export function Screen({store, channel, summary, dbPath, run: runOptions, pollRetryMaxMs, config: givenConfig}: ScreenProps) {
 	const theme = useTheme();
 	const size = useTerminalSize();
 	const {fields} = channel;
 	const nameKey = useMemo(() => nameField(fields)?.key, [fields]);
 	const titleKey = useMemo(() => titleField(fields)?.key, [fields]);
+	const config = useMemo(() => givenConfig ?? defaultConfig(), [givenConfig]);
+	// The config for this channel: its views and hotkeys, and all that was ignored, said once at the start.
+	const settings = useMemo(() => settingsForChannel(config, fields), [config, fields]);
 	const stateDir = useMemo(() => runOptions.stateDir ?? resolveStateDir(runOptions.env ?? process.env), [runOptions.stateDir, runOptions.env]);
 
 	// The run, the quit and the event feed reach the machine through its dispatch, set once it exists.
@@ -92,8 +119,12 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 	});
 
 	const {state, dispatch, current} = useScreen(
-		() => initialScreen({channelId: channel.id, fields, size, total: summary.item_count, followUpCount: 0}),
-		{store, stateDir, startRun: run.start, cancelRun: run.cancel, quit, pollEvents: events.poll},
+		() => {
+			const problems = [...config.problems, ...settings.problems];
+			const message = problems.length > 0 ? {text: `Ignored in the config file: ${problems.join(' · ')}`, tone: 'warn' as const} : undefined;
+			return initialScreen({channelId: channel.id, fields, size, total: summary.item_count, followUpCount: 0, views: settings.views, hotkeys: settings.hotkeys, instruction: config.config.instruction, message, autoCount: store.backend !== 'sqlite' || summary.item_count <= AUTO_COUNT_ITEMS});
+		},
+		{store, stateDir, startRun: run.start, cancelRun: run.cancel, quit, pollEvents: events.poll, configFile: config.path},
 	);
 	dispatchRef.dispatch = dispatch;
 
@@ -129,7 +160,8 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 	const scopeText = describeQuery(state.query, fields);
 	const paneNode = paneFor({overlay, pane, fields, filter: state.query.filter, nameOfRow: id => nameOf(fields, win.rows.find(candidate => candidate.id === id)?.preview, id), run: run.run, now, frame, detail, scroll: state.paneScroll, width: layout.paneWidth, height: layout.paneHeight, hotkeys: state.hotkeys});
 	let prompt;
-	if (overlay.kind === 'search') prompt = <TextField label="/ " state={overlay.text} placeholder="search the text fields · Enter · Esc"/>;
+	if (overlay.kind === 'search') prompt = <TextField label="/ " state={overlay.text} placeholder="words or terms: status:new owner:none sort:-due · Enter · Esc"/>;
+	else if (overlay.kind === 'command') prompt = <TextField label=": " state={overlay.text} placeholder="BUG-0042 · sort -due · view NAME · view save NAME · set FIELD VALUE · q"/>;
 	else if (overlay.kind === 'confirm') prompt = <Text bold color={theme.color('yellow')} wrap="truncate-end">{overlay.question}</Text>;
 	let empty = scopeText ? `Nothing matches ${scopeText}. Esc clears.` : 'This channel has no records yet.';
 	if (state.loading === 'list') empty = 'Loading…';
@@ -140,7 +172,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 				width={size.columns}
 				channel={channel.name}
 				total={state.total}
-				position={row ? absoluteIndex(win, win.cursor, state.total) + 1 : 0}
+				position={row ? (positionOf(state) ?? -1) + 1 : 0}
 				loaded={win.rows.length}
 				marked={state.marks.size}
 				scope={scopeText || null}
@@ -149,6 +181,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 				newItems={state.newItems}
 				live={events.live}
 			/>
+			<Tabs width={size.columns} views={state.views} active={state.query.view} counts={state.viewCounts} sort={state.query.sort}/>
 			<Box height={layout.bodyHeight} flexDirection="column">
 				<Body
 					overlay={overlay}

@@ -1,8 +1,10 @@
 import type {Key} from '#ink';
 import type {Changes, Field, FieldProblem, FollowUp, Item, StoreEvent, Values} from '../../store/index.js';
 import type {Step} from '../codex/steps.js';
+import type {View} from '../config/schema.js';
 import type {EditOutcome, FieldUndoEntry, UndoEntry, UndoOutcome} from './edit-outcome.js';
 import type {BulkOutcome, MarkedRow} from './model/bulk.js';
+import type {Command, CommandRefusal} from './model/command-line.js';
 import type {Hotkeys} from './model/hotkeys.js';
 import type {PickerState} from './model/picker.js';
 import type {RunSummary} from './history.js';
@@ -73,14 +75,19 @@ export type Overlay =
 	| QueueOverlay
 	| {kind: 'history'; cursor: number; open: boolean}
 	| {kind: 'confirm'; question: string; action: 'quit' | 'cancelRun'}
-	| FieldEditOverlay;
+	| FieldEditOverlay
+	/** The `:` command line. */
+	| {kind: 'command'; text: TextState};
 
 export type Pane = 'none' | 'detail' | 'run';
 
 export const NONE: Overlay = {kind: 'none'};
 
-/** The list's search and filter. */
-export type ListQuery = {filter?: Record<string, unknown>; search?: string};
+/**
+ * What the list shows: the active view's terms, then what `/` and `f` added, in the order `sort`
+ * (`field` or `-field`; absent: newest first). `search` is query language text, like a view's.
+ */
+export type ListQuery = {filter?: Record<string, unknown>; search?: string; view?: string; where?: string; sort?: string};
 
 /** A follow-up with its record as it is now (null when the record went away). */
 export type QueueEntry = {followUp: FollowUp; item: Item | null};
@@ -134,10 +141,22 @@ export type ScreenState = {
 	deferred: Array<{input: string; key: Key; at?: number}>;
 
 	// Field hotkeys and bulk edits (issue 12).
-	/** Field key → its letter on the list (defaults from the schema; config overrides feed the same field). */
-	hotkeys: Hotkeys;
 	/** Each marked row as it was when marked: a bulk edit expects these versions. */
 	seen: ReadonlyMap<string, MarkedRow>;
+
+	// Views, config and the `:` line.
+	/** The tabs, in order; `query.view` names the active one. */
+	views: View[];
+	/** Each view's match count by name, counted off the key path; absent until counted. */
+	viewCounts: ReadonlyMap<string, number>;
+	/** The views are being counted; `again`: something changed meanwhile, count once more after. */
+	counting: 'idle' | 'busy' | 'again';
+	/** Views are counted at start and when one is saved; else (a large SQLite channel) only on `r`. */
+	autoCount: boolean;
+	/** Field key → its hotkey letter: the schema's defaults, overridden by the config file. */
+	hotkeys: Hotkeys;
+	/** The config file's instruction for a Codex run, else null (the built-in one). */
+	instruction: string | null;
 };
 
 /** A store write the screen asks for, and what it came from (the outcome goes back to its origin). */
@@ -184,7 +203,7 @@ export type ScreenEvent =
 	| {type: 'answer'; yes: boolean}
 	// Results of effects, and the world.
 	| {type: 'resize'; columns: number; rows: number}
-	| {type: 'listed'; generation: number; query: ListQuery; page: FetchedPage; note?: string; from?: 'end'}
+	| {type: 'listed'; generation: number; query: ListQuery; page: FetchedPage; note?: string; from?: 'end'; at?: string}
 	| {type: 'pageLoaded'; generation: number; direction: 'after' | 'before'; page: FetchedPage}
 	| {type: 'loadFailed'; generation: number; message: string}
 	| {type: 'editOpened'; item: Item}
@@ -215,12 +234,23 @@ export type ScreenEvent =
 	| {type: 'bulkEdited'; outcome: BulkOutcome}
 	| {type: 'bulkUndone'; outcome: BulkOutcome}
 	/** `E`: the long text of the current row in $EDITOR. */
-	| {type: 'openEditor'};
+	| {type: 'openEditor'}
+	// Views, sort and the `:` line.
+	/** `1`–`9`: the view of that tab (0-based). */
+	| {type: 'switchView'; index: number}
+	| {type: 'viewCounts'; views: View[]; counts: Array<number | null>}
+	| {type: 'openCommand'}
+	/** The `:` line, parsed where the clock is (relative dates). */
+	| {type: 'commandParsed'; result: Command | CommandRefusal}
+	| {type: 'viewSaved'; view: View; ok: boolean; message?: string}
+	/** The items a `:` jump's name stands for (ids), or why they could not be looked up. */
+	| {type: 'jumpFound'; name: string; ids: string[]; message?: string};
+
 
 /** What the reducer asks the hooks to do; each result comes back as an event. */
 export type Effect =
 	/** The first page of the query, or (from: 'end') its last: the oldest records. */
-	| {kind: 'list'; generation: number; query: ListQuery; note?: string; from?: 'end'}
+	| {kind: 'list'; generation: number; query: ListQuery; note?: string; from?: 'end'; at?: string}
 	| {kind: 'loadPage'; generation: number; direction: 'after' | 'before'; request: PageRequest; query: ListQuery}
 	| {kind: 'readForEdit'; itemId: string}
 	| {kind: 'edit'; request: EditRequest}
@@ -242,6 +272,13 @@ export type Effect =
 	| {kind: 'bulkEdit'; field: Field; value: unknown; rows: MarkedRow[]}
 	| {kind: 'undoBulk'; outcome: BulkOutcome}
 	/** Read the item, hand the terminal to $EDITOR on the field's text, write it with the version read. */
-	| {kind: 'editInEditor'; itemId: string; name: string; key: string};
+	| {kind: 'editInEditor'; itemId: string; name: string; key: string}
+	// Views, sort and the `:` line.
+	/** Count each view's matches, one after another, off the key path. */
+	| {kind: 'countViews'; views: View[]}
+	| {kind: 'parseCommand'; line: string}
+	| {kind: 'saveView'; view: View}
+	| {kind: 'findItem'; name: string};
+
 
 export type Transition = {state: ScreenState; effects: Effect[]};

@@ -9,8 +9,9 @@ export type Theme = {
 	colorful: boolean;
 };
 
-export function makeTheme(env: NodeJS.ProcessEnv = process.env): Theme {
-	const colorful = env.NO_COLOR === undefined || env.NO_COLOR === '';
+/** The theme for the environment; `mono` (the config file's theme) draws without colors, as NO_COLOR does. */
+export function makeTheme(env: NodeJS.ProcessEnv = process.env, options: {mono?: boolean} = {}): Theme {
+	const colorful = !options.mono && (env.NO_COLOR === undefined || env.NO_COLOR === '');
 	return {
 		colorful,
 		color(name) {

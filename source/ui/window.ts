@@ -32,6 +32,11 @@ export type PageWindow = {
 	ends: Array<{prev: string | null; next: string | null}> | null;
 	/** Opened at the end: how many rows of the listing lie after the window. */
 	after: number;
+	/**
+	 * Where the window was opened: at the start of the listing, at its end (G), or at one item
+	 * (a `:` jump), where its position in the listing is not known.
+	 */
+	origin: 'start' | 'end' | 'item';
 };
 
 export type FetchedPage = {items: ItemPreview[]; next_before_id: string | null; next_cursor?: string | null; prev_cursor?: string | null};
@@ -40,13 +45,13 @@ export type FetchedPage = {items: ItemPreview[]; next_before_id: string | null; 
 export type PageRequest = {cursor: string} | {beforeId: string | null};
 
 export function emptyWindow(pageSize: number, maxPages: number): PageWindow {
-	return {rows: [], sizes: [], firstPage: 0, cursors: [null], nextBefore: null, cursor: 0, top: 0, pageSize, maxPages, ends: null, after: 0};
+	return {rows: [], sizes: [], firstPage: 0, cursors: [null], nextBefore: null, cursor: 0, top: 0, pageSize, maxPages, ends: null, after: 0, origin: 'start'};
 }
 
 /** The last page of a listing (fetched with from: 'end'), the cursor on its last row. */
 export function endWindow(page: FetchedPage, pageSize: number, maxPages: number): PageWindow {
 	const rows = [...page.items];
-	return {...emptyWindow(pageSize, maxPages), rows, sizes: [rows.length], ends: [{prev: page.prev_cursor ?? null, next: page.next_cursor ?? null}], cursor: Math.max(0, rows.length - 1)};
+	return {...emptyWindow(pageSize, maxPages), rows, sizes: [rows.length], ends: [{prev: page.prev_cursor ?? null, next: page.next_cursor ?? null}], cursor: Math.max(0, rows.length - 1), origin: 'end'};
 }
 
 /** The request for the page after the window, or null at the end. */
@@ -69,9 +74,13 @@ export function requestBefore(w: PageWindow): PageRequest | null {
 	return w.firstPage > 0 ? {beforeId: w.cursors[w.firstPage - 1] ?? null} : null;
 }
 
-/** The first page of a (re)listing. */
-export function firstWindow(page: FetchedPage, pageSize: number, maxPages: number): PageWindow {
-	return {...emptyWindow(pageSize, maxPages), rows: [...page.items], sizes: [page.items.length], nextBefore: page.next_before_id};
+/**
+ * The first page of a (re)listing. A page that carries the store's cursors (a query, a sort, or a
+ * start at one item) is paged by them both ways; else by before_id.
+ */
+export function firstWindow(page: FetchedPage, pageSize: number, maxPages: number, origin: 'start' | 'item' = 'start'): PageWindow {
+	const ends = page.next_cursor === undefined ? null : [{prev: page.prev_cursor ?? null, next: page.next_cursor ?? null}];
+	return {...emptyWindow(pageSize, maxPages), rows: [...page.items], sizes: [page.items.length], nextBefore: page.next_before_id, ends, origin};
 }
 
 export const canLoadAfter = (w: PageWindow) => requestAfter(w) !== null;
@@ -117,7 +126,8 @@ export function prependPage(w: PageWindow, page: FetchedPage): PageWindow {
 
 	const added = page.items.length;
 	const last = Math.max(0, rows.length - 1);
-	return {...w, rows, sizes, firstPage: w.ends ? 0 : w.firstPage - 1, nextBefore, ends, after, cursor: Math.min(last, w.cursor + added), top: Math.min(last, w.top + added)};
+	const firstPage = w.ends && w.origin !== 'start' ? 0 : w.firstPage - 1;
+	return {...w, rows, sizes, firstPage, nextBefore, ends, after, cursor: Math.min(last, w.cursor + added), top: Math.min(last, w.top + added)};
 }
 
 /** Moves the cursor (clamped to what is loaded) and keeps it inside a viewport of `height` rows. */
@@ -136,8 +146,14 @@ export function scrollTop(top: number, cursor: number, height: number, count: nu
 	return Math.max(0, next);
 }
 
-/** Absolute position of a window row in the whole listing (0-based); a window opened at the end counts back from `total`. */
-export const absoluteIndex = (w: PageWindow, row: number, total = 0) => (w.ends ? Math.max(0, total - w.after - w.rows.length + row) : w.firstPage * w.pageSize + row);
+/**
+ * Absolute position of a window row in the whole listing (0-based); a window opened at the end
+ * counts back from `total` (the listing's size); one opened at an item does not know (null).
+ */
+export function absoluteIndex(w: PageWindow, row: number, total = 0): number | null {
+	if (w.origin === 'item') return null;
+	return w.origin === 'end' ? Math.max(0, total - w.after - w.rows.length + row) : w.firstPage * w.pageSize + row;
+}
 
 /** Replaces one row in place, by id; the window is returned unchanged if the row is not loaded. */
 export function patchRow(w: PageWindow, id: string, patch: (row: Row) => Row): PageWindow {

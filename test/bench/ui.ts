@@ -6,6 +6,9 @@
 //   RSS at 1M vs 1k                 resident memory after paging 200 pages deep
 //   event to row                    another process edits a visible row while a Codex run is active
 //                                   (the fake codex, hanging) → the row showing the new value
+//   sorted and filtered view        at 1M: `/status:new sort:due` → its first rows on screen; then
+//                                   j → the next row of that order under the cursor; and r → every
+//                                   view's match count on the tabs
 
 import {copyFileSync, existsSync, readFileSync} from 'node:fs';
 import path from 'node:path';
@@ -153,6 +156,59 @@ async function eventToRow(dbPath: string, repeats: number): Promise<number[]> {
 	return times;
 }
 
+/** The ticket on the row under the cursor (the inverse one). */
+function selectedTicket(app: PtyApp): string | undefined {
+	const buffer = app.term.buffer.active;
+	for (let y = 0; y < app.term.rows; y++) {
+		const line = buffer.getLine(buffer.viewportY + y);
+		const text = line?.translateToString(true) ?? '';
+		const at = text.search(/BUG-\d+/);
+		if (at >= 0 && line!.getCell(at)!.isInverse()) return /BUG-\d+/.exec(text)![0];
+	}
+
+	return undefined;
+}
+
+const SORTED_QUERY = 'status:new sort:due';
+
+/** A sorted and filtered list at the given size: `/` query → first frame, then j → next row, and launch → the tabs' counts. */
+export async function sortedFiltered(dbPath: string, steps: number): Promise<{listed: number; keys: number[]; counted: number}> {
+	const reader = openStore(dbPath);
+	const [terms, sort] = ['status:new', 'due'];
+	let tickets: string[];
+	try {
+		tickets = [];
+		let cursor: string | null | undefined;
+		while (tickets.length < steps + 1) {
+			const page = reader.listPage('bugs', {where: terms, sort, limit: 50, cursor});
+			tickets.push(...page.items.map(item => String(item.preview.ticket)));
+			cursor = page.next_cursor;
+			if (!cursor) break;
+		}
+	} finally {
+		reader.close();
+	}
+
+	const app = open(dbPath);
+	await app.waitFor(firstFrame, 30_000);
+	// The tabs' counts: the four default views counted one after another (at start up to 200k
+	// items, else on r, as here at 1M).
+	const counted = await app.timeKeys('r', screen => /4 All [\d,]+/.test(screen), 120_000);
+	app.press('/');
+	await app.waitFor('/ ', 10_000);
+	app.type(SORTED_QUERY);
+	await app.waitFor(SORTED_QUERY, 10_000);
+	const listed = await app.timeKeys(KEYS.enter, () => selectedTicket(app) === tickets[0], 30_000);
+	const keys: number[] = [];
+	for (let index = 1; index <= steps && index < tickets.length; index++) {
+		keys.push(await app.timeKeys('j', () => selectedTicket(app) === tickets[index], 10_000));
+		await new Promise(resolve => setTimeout(resolve, 30));
+	}
+
+	await close(app);
+	return {listed, keys, counted};
+}
+
 export async function benchUi(quick = false): Promise<Row[]> {
 	const small = cachedBugDatabase(1000).path;
 	const mid = cachedBugDatabase(quick ? 20_000 : 100_000).path;
@@ -183,6 +239,11 @@ export async function benchUi(quick = false): Promise<Row[]> {
 		await close(app);
 		rows.push({figure: `keypress to frame at ${label} items (ms)`, measured: fmt(keys), goal: '—'});
 	}
+
+	const sorted = await sortedFiltered(large, quick ? 20 : 60);
+	rows.push({figure: `${SORTED_QUERY} at ${largeLabel}: / Enter to its first rows (ms)`, measured: sorted.listed.toFixed(1), goal: '—'});
+	rows.push({figure: `${SORTED_QUERY} at ${largeLabel}: keypress to frame (ms)`, measured: fmt(sorted.keys), goal: '—'});
+	rows.push({figure: `views counted at ${largeLabel}: r to every tab's count (ms)`, measured: sorted.counted.toFixed(0), goal: '— (blocks keys on SQLite)'});
 
 	// The same 25 pages (about 850 rows) at both sizes, then on to 400 pages at the large size.
 	const rssSmall = await deepRss(small, 25);

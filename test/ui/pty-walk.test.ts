@@ -9,6 +9,9 @@ import {KEYS} from '../support/pty.js';
 const statusAt = bugsChannel.fields.filter(field => field.type !== 'formula').findIndex(field => field.key === 'status');
 const ctrl = (letter: string) => String.fromCodePoint(letter.codePointAt(0)! - 96);
 
+/** Not a key: wait until the list's footer shows again (and a little more) before the next key. */
+const BACK_IN_LIST = 'back in the list';
+
 /** A walk through the list, the pane, every overlay and its keys; names for failure messages. */
 const WALK: Array<[string, string]> = [
 	...(['j', 'k'] as const).map(key => [key, key] as [string, string]),
@@ -33,6 +36,11 @@ const WALK: Array<[string, string]> = [
 	['Space', KEYS.space], ['Space', KEYS.space], ['e (marks)', 'e'], ['j', 'j'], ['k', 'k'], ['Enter (field)', KEYS.enter], ['Esc (to fields)', KEYS.escape], ['Esc (close)', KEYS.escape],
 	['o', 'o'], ['Enter (bulk)', KEYS.enter], ['u (bulk)', 'u'], ['V', 'V'], ['V', 'V'],
 	['E (an editor that changes nothing)', 'E'],
+	// Views and the `:` line (after the list is back: an Esc and a digit in one read would be Alt+digit).
+	['(back in the list)', BACK_IN_LIST], ['2 (view)', '2'], ['1 (view)', '1'], ['9 (no such view)', '9'], ['4 (view)', '4'],
+	[':', ':'], ['type', 'sort -due'], ['Enter', KEYS.enter], ['G', 'G'], ['g', 'g'],
+	[':', ':'], ['type', 'nonsense here'], ['Enter (refused)', KEYS.enter], ['(back in the list)', BACK_IN_LIST], [':', ':'], ['type', 'BUG-0042'], ['Enter (jump)', KEYS.enter],
+	[':', ':'], ['Esc', KEYS.escape], ['Esc (view order)', KEYS.escape],
 ];
 
 const demo = ptyDemo(300, 'sift-walk-');
@@ -42,9 +50,18 @@ const settle = () => new Promise(resolve => setTimeout(resolve, 60));
 describe('a walk with every key', () => {
 	for (const [cols, rows] of [[80, 24], [200, 60]] as const) {
 		it(`at ${cols}×${rows}: no crash, no line wider than the terminal`, async () => {
-			const app = demo.launch({args: ['--db', demo.db.dbPath], cols, rows, env: {SIFT_STATE_DIR: demo.db.stateDir, EDITOR: 'true', VISUAL: ''}});
+			// A config home of its own: no person's config file changes the walk.
+			const app = demo.launch({args: ['--db', demo.db.dbPath], cols, rows, env: {SIFT_STATE_DIR: demo.db.stateDir, XDG_CONFIG_HOME: demo.db.dir, EDITOR: 'true', VISUAL: ''}});
 			await app.waitFor('BUG-0300');
 			for (const [name, key] of WALK) {
+				if (key === BACK_IN_LIST) {
+					// eslint-disable-next-line no-await-in-loop
+					await app.waitFor(/^j ↓ move/m, 10_000, `the list footer (${name})`);
+					// eslint-disable-next-line no-await-in-loop
+					await new Promise(resolve => setTimeout(resolve, 200));
+					continue;
+				}
+
 				const pressedAt = performance.now();
 				app.press(key);
 				// eslint-disable-next-line no-await-in-loop
@@ -70,6 +87,6 @@ describe('a walk with every key', () => {
 			app.press('q');
 			const exited = await Promise.race([app.exited, new Promise(resolve => setTimeout(resolve, 10_000, 'still running'))]);
 			expect(exited, app.screen()).toBe(0);
-		}, 60_000);
+		}, 180_000);
 	}
 });

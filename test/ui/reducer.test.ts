@@ -8,7 +8,8 @@ import type {Field, FollowUp, Item} from '../../store/index.js';
 import {UNDO_LIMIT, pushUndo, type UndoEntry} from '../../source/ui/edit-outcome.js';
 import {HANDLERS, keyEvents, scopeOf} from '../../source/ui/input/handlers.js';
 import {BINDINGS, type Scope} from '../../source/ui/keys.js';
-import {HELP_LINES, helpLayout} from '../../source/ui/layout.js';
+import {HELP_LINES, helpLayout, screenLayout} from '../../source/ui/layout.js';
+import {DEFAULT_VIEWS} from '../../source/config/schema.js';
 import {CANCEL_QUESTION, helpLinesOf, initialScreen, setField, listRows, QUIT_QUESTION, reduce} from '../../source/ui/reducer.js';
 import type {EditRequest, Effect, QueueOverlay, ScreenEvent, ScreenState, Transition} from '../../source/ui/state.js';
 import {textState} from '../../source/ui/text-input.js';
@@ -88,7 +89,7 @@ const CASES: {[T in ScreenEvent['type']]: () => void} = {
 	page() {
 		// In the help at 80×24 (the key table's lines and the field hotkeys): a screen of lines at a time, never past the last screen.
 		const help = reduce(reduce(listed(40, false, 24), {type: 'resize', columns: 80, rows: 24}).state, {type: 'openHelp'}).state;
-		const {room, maxScroll} = helpLayout(80, 20, helpLinesOf(help).length);
+		const {room, maxScroll} = helpLayout(80, screenLayout({columns: 80, rows: 24}, {kind: 'help', scroll: 0}, 'none').bodyHeight, helpLinesOf(help).length);
 		expect(helpLinesOf(help).length).toBe(HELP_LINES.length + 7);
 		expect(maxScroll).toBeGreaterThan(0);
 		expect(reduce(help, {type: 'page', pages: 1}).state.overlay).toEqual({kind: 'help', scroll: Math.min(maxScroll, room - 1)});
@@ -323,7 +324,7 @@ const CASES: {[T in ScreenEvent['type']]: () => void} = {
 	},
 	pageLoaded() {
 		// The first page of 50 (with more) is read ahead at once: the cursor is within two screens of its end.
-		const {state: start} = initialScreen({channelId: 'bugs', fields, size: {columns: 100, rows: 30}, total: 300, followUpCount: 0});
+		const {state: start} = initialScreen({channelId: 'bugs', fields, size: {columns: 100, rows: 31}, total: 300, followUpCount: 0});
 		const first = reduce(start, {type: 'listed', generation: 1, query: {}, page: page(300, 50, true)});
 		expect(effect(first, 'loadPage')).toMatchObject({direction: 'after', request: {beforeId: idOf(251)}});
 		const wanting = reduce(first.state, {type: 'move', rows: 60}).state;
@@ -550,6 +551,89 @@ const CASES: {[T in ScreenEvent['type']]: () => void} = {
 		const saved = reduce(listed(), {type: 'edited', request: {...request('picker'), key: 'description', before: 'old', value: 'new'}, outcome: ok(4, {description: 'new'})});
 		expect(saved.state.message).toEqual({text: 'BUG-300: Description saved (v4) · u undoes', tone: 'ok'});
 	},
+
+	// Views, sort and the `:` line.
+	switchView() {
+		const state = viewed();
+		const inbox = reduce(state, {type: 'switchView', index: 0});
+		expect(effect(inbox, 'list')).toMatchObject({query: {view: 'Inbox', where: 'status:new'}, note: 'View: Inbox'});
+		const unassigned = reduce(state, {type: 'switchView', index: 1});
+		expect(unassigned.state.query).toEqual({view: 'Unassigned', where: 'owner:none -status:fixed,wont_fix', sort: 'severity'});
+		// A digit past the tabs says which views there are; the key's digit is the index.
+		expect(reduce(state, {type: 'switchView', index: 6}).state.message).toEqual({text: 'No view 7; views: 1 Inbox, 2 Unassigned, 3 Follow-ups, 4 All.', tone: 'warn'});
+		expect(keyEvents('list', '3', plain)).toEqual([{type: 'switchView', index: 2}]);
+		// Esc goes back to the view's own query, and `/` opens on what was added to it.
+		const sorted = reduce(unassigned.state, {type: 'commandParsed', result: {kind: 'sort', sort: '-due'}}).state;
+		expect(reduce(sorted, {type: 'openSearch'}).state.overlay).toEqual({kind: 'search', text: textState('sort:-due')});
+		expect(effect(reduce(sorted, {type: 'back'}), 'list')).toMatchObject({query: {view: 'Unassigned', sort: 'severity'}, note: 'Search, filter and sort cleared.'});
+	},
+	viewCounts() {
+		const state = viewed();
+		expect(state.counting).toBe('busy');
+		const counted = reduce(state, {type: 'viewCounts', views: state.views, counts: [3, 5, null, 300]});
+		expect([...counted.state.viewCounts]).toEqual([['Inbox', 3], ['Unassigned', 5], ['All', 300]]);
+		expect(counted.state.counting).toBe('idle');
+		expect(counted.effects).toEqual([]);
+		// r while counting asks for one more count once this one ends; a count of views that changed since is dropped.
+		const changed = reduce(state, {type: 'reload'}).state;
+		expect(changed.counting).toBe('again');
+		const stale = reduce(changed, {type: 'viewCounts', views: [{name: 'Inbox', query: 'status:triaged'}], counts: [9]});
+		expect(stale.state.viewCounts.size).toBe(0);
+		expect(effect(stale, 'countViews')).toEqual({kind: 'countViews', views: state.views});
+		expect(stale.state.counting).toBe('busy');
+		// A large SQLite channel: counted only on r.
+		const large = initialScreen({channelId: 'bugs', fields, size: {columns: 100, rows: 30}, total: 300, followUpCount: 2, views: [...DEFAULT_VIEWS], autoCount: false});
+		expect(kinds(large)).toEqual(['list']);
+		expect(kinds(reduce(large.state, {type: 'reload'}))).toEqual(['list', 'countViews']);
+	},
+	openCommand() {
+		const open = reduce(viewed(), {type: 'openCommand'}).state;
+		expect(open.overlay).toEqual({kind: 'command', text: textState()});
+		expect(scopeOf(open.overlay)).toBe('text');
+		const typed = reduce(open, {type: 'type', input: 'sort due', key: plain}).state;
+		const submitted = reduce(typed, {type: 'submit'});
+		expect(submitted.state.overlay).toEqual({kind: 'none'});
+		expect(effect(submitted, 'parseCommand')).toEqual({kind: 'parseCommand', line: 'sort due'});
+	},
+	commandParsed() {
+		const state = viewed();
+		const refused = reduce(state, {type: 'commandParsed', result: {error: 'title cannot be sorted; sortable: id, ticket'}});
+		expect(refused.state.message).toEqual({text: ':title cannot be sorted; sortable: id, ticket', tone: 'error'});
+		expect(effect(reduce(state, {type: 'commandParsed', result: {kind: 'sort', sort: 'due'}}), 'list')).toMatchObject({query: {view: 'All', sort: 'due'}});
+		expect(effect(reduce(state, {type: 'commandParsed', result: {kind: 'view', name: 'Follow-ups'}}), 'list')).toMatchObject({query: {view: 'Follow-ups', where: 'has:followup'}});
+		expect(kinds(reduce(state, {type: 'commandParsed', result: {kind: 'quit'}}))).toEqual(['quit']);
+		expect(reduce(state, {type: 'commandParsed', result: {kind: 'nothing'}}).state).toBe(state);
+		const searched = {...state, query: {...state.query, search: 'crash', filter: {status: 'new'}, sort: '-due'}};
+		expect(effect(reduce(searched, {type: 'commandParsed', result: {kind: 'saveView', name: 'Mine'}}), 'saveView')).toEqual({kind: 'saveView', view: {name: 'Mine', query: 'status:new crash sort:-due'}});
+		// :set on the row: the hotkeys' write, at the version the row shows; on marks, one bulk edit.
+		expect(effect(reduce(state, {type: 'commandParsed', result: {kind: 'set', key: 'status', value: 'triaged'}}), 'edit')?.request).toMatchObject({itemId: idOf(300), key: 'status', value: 'triaged', version: 1});
+		expect(effect(reduce(reduce(state, {type: 'mark'}).state, {type: 'commandParsed', result: {kind: 'set', key: 'status', value: 'triaged'}}), 'bulkEdit')).toMatchObject({field: {key: 'status'}, value: 'triaged', rows: [{id: idOf(300), version: 1}]});
+		// A jump to a loaded row moves there; to another, the store is asked.
+		expect(reduce(state, {type: 'commandParsed', result: {kind: 'jump', name: 'bug-290'}}).state.window.cursor).toBe(10);
+		expect(effect(reduce(state, {type: 'commandParsed', result: {kind: 'jump', name: 'BUG-0042'}}), 'findItem')).toEqual({kind: 'findItem', name: 'BUG-0042'});
+	},
+	viewSaved() {
+		const state = viewed();
+		const saved = reduce(state, {type: 'viewSaved', view: {name: 'Mine', query: 'owner:ren sort:-due'}, ok: true, message: '/x/config.yaml'});
+		expect(saved.state.views.map(view => view.name)).toEqual(['Inbox', 'Unassigned', 'Follow-ups', 'All', 'Mine']);
+		expect(effect(saved, 'list')).toMatchObject({query: {view: 'Mine', where: 'owner:ren', sort: '-due'}, note: 'View Mine saved (key 5) in /x/config.yaml'});
+		expect(saved.state.counting).toBe('again');
+		const replaced = reduce(state, {type: 'viewSaved', view: {name: 'inbox', query: 'status:triaged'}, ok: true});
+		expect(replaced.state.views[0]).toEqual({name: 'inbox', query: 'status:triaged'});
+		expect(reduce(state, {type: 'viewSaved', view: {name: 'Mine', query: ''}, ok: false, message: 'cannot save the view: config.yaml line 2: …'}).state.message).toEqual({text: 'cannot save the view: config.yaml line 2: …', tone: 'error'});
+	},
+	jumpFound() {
+		const state = viewed();
+		expect(reduce(state, {type: 'jumpFound', name: 'BUG-9', ids: []}).state.message?.text).toMatch(/^No item is named BUG-9/);
+		expect(reduce(state, {type: 'jumpFound', name: 'x', ids: ['a', 'b']}).state.message?.text).toBe('x names 2 items (a, b): jump by id.');
+		expect(reduce(state, {type: 'jumpFound', name: 'BUG-295', ids: [idOf(295)]}).state.window.cursor).toBe(5);
+		// Not loaded: the All view is listed from the item on, and the window knows no row number there.
+		const far = reduce(state, {type: 'jumpFound', name: 'BUG-0042', ids: ['it_0000000016']});
+		expect(effect(far, 'list')).toMatchObject({query: {view: 'All'}, at: 'it_0000000016'});
+		const landed = reduce(far.state, {type: 'listed', generation: far.state.generation, query: far.state.query, page: {...page(42, 20, true), next_cursor: 'n', prev_cursor: 'p'}, at: 'it_0000000016'}).state;
+		expect(landed.window.origin).toBe('item');
+		expect(landed.window.cursor).toBe(0);
+	},
 };
 
 function bulkOutcome(): BulkOutcome {
@@ -560,6 +644,12 @@ function bulkOutcome(): BulkOutcome {
 		conflicts: [{id: idOf(299), name: 'BUG-299', message: 'changed since version 1', currentVersion: 2}],
 		refusals: [],
 	};
+}
+
+/** A screen listed with the default views, on All. */
+function viewed(): ScreenState {
+	const {state} = initialScreen({channelId: 'bugs', fields, size: {columns: 100, rows: 30}, total: 300, followUpCount: 2, views: [...DEFAULT_VIEWS]});
+	return reduce(state, {type: 'listed', generation: 1, query: state.query, page: page(300, 40, false)}).state;
 }
 
 describe('the screen reducer', () => {
@@ -621,5 +711,15 @@ describe('the undo stack', () => {
 		for (let index = 0; index < UNDO_LIMIT + 5; index++) stack = pushUndo(stack, {itemId: `i${index}`, name: '', key: 'k', before: 0, after: 1, version: 1});
 		expect(stack).toHaveLength(UNDO_LIMIT);
 		expect(stack[0]).toMatchObject({itemId: 'i5'});
+	});
+});
+
+describe('the config file on the screen', () => {
+	it('starts a run with its instruction, says what it ignored, and holds the hotkeys it resolved', () => {
+		const {state} = initialScreen({channelId: 'bugs', fields, size: {columns: 100, rows: 30}, total: 300, followUpCount: 0, instruction: 'Triage by the book.', hotkeys: {status: 's'}, message: {text: 'Ignored in the config file: config.yaml line 1: …', tone: 'warn'}});
+		expect(state.message?.text).toMatch(/^Ignored in the config file/);
+		expect(state.hotkeys).toEqual({status: 's'});
+		const listedState = reduce(state, {type: 'listed', generation: 1, query: {}, page: page(300, 10, false)}).state;
+		expect(reduce(listedState, {type: 'askRun'}).state.overlay).toMatchObject({kind: 'instruction', text: textState('Triage by the book.')});
 	});
 });

@@ -27,7 +27,7 @@ export function Header(props: HeaderProps) {
 	const theme = useTheme();
 	const parts = [
 		`${n(props.total)} items`,
-		props.total > 0 ? `row ${n(props.position)}` : null,
+		props.position > 0 ? `row ${n(props.position)}` : null,
 		props.marked > 0 ? `${n(props.marked)} marked` : null,
 		props.scope,
 		props.newItems > 0 ? `+${n(props.newItems)} new (r)` : null,

@@ -2,9 +2,13 @@ import {useCallback, useEffect, useRef, useState} from 'react';
 import type {AsyncStore} from '../../../store/api.js';
 import type {PageQuery} from '../../../store/pages.js';
 import {randomUUID} from 'node:crypto';
+import {itemIdOf, seqOfItemId} from '../../../store/index.js';
+import {saveView} from '../../config/config.js';
 import {editField, runBulk, undoBulk, undoEdit} from '../edit-outcome.js';
 import {editedText, editInEditor} from '../external-editor.js';
 import {planBulkEdit} from '../model/bulk.js';
+import {parseCommand} from '../model/command-line.js';
+import {pageWhere} from '../model/views.js';
 import {sanitize} from '../../text/sanitize.js';
 import {reduce} from '../reducer.js';
 import type {Effect, ScreenEvent, ScreenState, Transition} from '../state.js';
@@ -21,6 +25,8 @@ export type EffectHandlers = {
 	pollEvents: () => void;
 	/** The environment $EDITOR is read from (process.env unless given). */
 	env?: NodeJS.ProcessEnv;
+	/** Where `:view save` writes (the config file). */
+	configFile: string;
 };
 
 const QUEUE_LIMIT = 500;
@@ -49,10 +55,14 @@ export function performEffect(effect: Effect, state: ScreenState, on: EffectHand
 			let where: PageQuery = {beforeId: null};
 			if (effect.kind === 'loadPage') where = 'cursor' in effect.request ? {cursor: effect.request.cursor} : {beforeId: effect.request.beforeId};
 			else if (effect.from) where = {from: effect.from};
+			const asked = pageWhere(query);
+			// From one item on (a `:` jump): the page before the next newer id starts at it; a where
+			// (even empty) makes the page carry cursors both ways.
+			if (effect.kind === 'list' && effect.at !== undefined) where = {beforeId: itemIdOf(seqOfItemId(effect.at, 'item') + 1), where: asked.where ?? ''};
 			later(async () => {
 				try {
-					const page = await store.listPage(channelId, {...where, limit: state.window.pageSize, filter: query.filter, search: query.search || undefined});
-					return effect.kind === 'list' ? {type: 'listed', generation, query, page, note: effect.note, from: effect.from} : {type: 'pageLoaded', generation, direction: effect.direction, page};
+					const page = await store.listPage(channelId, {...asked, ...where, limit: state.window.pageSize});
+					return effect.kind === 'list' ? {type: 'listed', generation, query, page, note: effect.note, from: effect.from, at: effect.at} : {type: 'pageLoaded', generation, direction: effect.direction, page};
 				} catch (error) {
 					return {type: 'loadFailed', generation, message: (error as Error).message};
 				}
@@ -139,6 +149,21 @@ export function performEffect(effect: Effect, state: ScreenState, on: EffectHand
 			break;
 		}
 
+		// Views, sort and the `:` line.
+		case 'countViews': {
+			later(async () => {
+				const counts: Array<number | null> = [];
+				for (const view of effect.views) {
+					// One count at a time, a turn of the event loop before each: keys pressed meanwhile go first.
+					await new Promise(resolve => setImmediate(resolve)); // eslint-disable-line no-await-in-loop
+					counts.push(await store.countMatches(channelId, view.query).catch(() => null)); // eslint-disable-line no-await-in-loop
+				}
+
+				return {type: 'viewCounts', views: effect.views, counts};
+			});
+			break;
+		}
+
 		case 'undoBulk': {
 			later(async () => {
 				const outcome = await undoBulk(store, effect.outcome);
@@ -157,6 +182,29 @@ export function performEffect(effect: Effect, state: ScreenState, on: EffectHand
 				if (after === before) return {type: 'say', text: `${effect.name}: text unchanged; nothing saved.`, tone: 'info'};
 				const request = {itemId: item.id, name: effect.name, key: effect.key, value: after, before: item.values[effect.key] ?? null, version: item.version, origin: 'picker' as const};
 				return {type: 'edited', request, outcome: await editField(store, channelId, item.id, effect.key, after, item.version)};
+			});
+			break;
+		}
+
+		case 'parseCommand': {
+			dispatch({type: 'commandParsed', result: parseCommand(effect.line, {fields: state.fields, views: state.views.map(view => view.name), now: new Date()})});
+			break;
+		}
+
+		case 'saveView': {
+			const saved = saveView(effect.view.name, effect.view.query, on.configFile);
+			dispatch(saved.ok ? {type: 'viewSaved', view: effect.view, ok: true, message: saved.path} : {type: 'viewSaved', view: effect.view, ok: false, message: saved.message});
+			break;
+		}
+
+		case 'findItem': {
+			later(async () => {
+				try {
+					const matches = await store.findItemsNamed(channelId, effect.name);
+					return {type: 'jumpFound', name: effect.name, ids: [...new Set(matches.map(match => match.item_id))]};
+				} catch (error) {
+					return {type: 'jumpFound', name: effect.name, ids: [], message: (error as Error).message};
+				}
 			});
 			break;
 		}

@@ -34,6 +34,9 @@ export const HANDLERS = {
 		reload: {type: 'reload'},
 		help: {type: 'openHelp'},
 		quit: {type: 'quit'},
+		// The digit says which view: filled in from the key by keyEvents.
+		view: {type: 'switchView', index: 0},
+		command: {type: 'openCommand'},
 	},
 	picker: {
 		down: {type: 'cursor', delta: 1},
@@ -89,6 +92,7 @@ export function scopeOf(overlay: Overlay): Scope {
 		case 'none': return 'list';
 		case 'help': return 'help';
 		case 'search':
+		case 'command':
 		case 'instruction': return 'text';
 		case 'filter': return 'picker';
 		case 'edit': return overlay.stage === 'text' ? 'text' : 'picker';
@@ -103,7 +107,11 @@ export function scopeOf(overlay: Overlay): Scope {
 export function keyEvents(scope: Scope, input: string, key: Key): ScreenEvent[] {
 	if (keyName(input, key) === 'ctrl+c') return [{type: 'interrupt'}];
 	const action = actionFor(scope, input, key);
-	if (action !== undefined) return [(HANDLERS[scope] as Record<string, ScreenEvent>)[action]!];
+	if (action !== undefined) {
+		const event = (HANDLERS[scope] as Record<string, ScreenEvent>)[action]!;
+		return [event.type === 'switchView' ? {...event, index: Number(input) - 1} : event];
+	}
+
 	if (scope === 'choice') return [{type: 'pickType', input, key}];
 	return scope === 'text' ? [{type: 'type', input, key}] : [];
 }
