@@ -74,10 +74,12 @@ describe('a walk with every key', () => {
 				// eslint-disable-next-line no-await-in-loop
 				if (name.startsWith('E ')) await app.waitFor(/sift Bugs/, 10_000, 'the screen back after the editor');
 				expect(app.exitCode, `after ${name}`).toBeNull();
+				// The frame is judged whole (waitFor skips a half-drawn synchronized update).
+				// eslint-disable-next-line no-await-in-loop
+				await app.waitFor(/sift Bugs/, 5000, `the header after ${name}`);
 				const buffer = app.term.buffer.active;
 				const wrapped = Array.from({length: rows}, (_, y) => buffer.getLine(buffer.viewportY + y)).findIndex(line => line?.isWrapped);
 				expect(wrapped, `a wrapped line after ${name}:\n${app.screen()}`).toBe(-1);
-				expect(app.screen(), `after ${name}`).toMatch(/sift Bugs/);
 			}
 
 			// Back in the list (its footer shows), and apart from the last Esc: an Esc and a q read in one
