@@ -28,15 +28,15 @@ const RUN_EXIT_NOTE = 'Exit codes (the run\'s outcome):\n'
 export const COMMAND_TABLE: Record<string, CommandSpec> = {
 	tui: {
 		brief: 'open the TUI',
-		usage: 'sift [--db FILE] [--channel ID] [--config FILE]',
+		usage: 'sift [--db FILE] [--channel ID] [--config FILE] [--server URL]',
 		summary: 'Open the TUI on a database.',
-		flags: [FLAGS.db, FLAGS.channel, FLAGS.config, ...CODEX_FLAGS],
+		flags: [FLAGS.db, FLAGS.channel, FLAGS.config, FLAGS.server, ...CODEX_FLAGS],
 	},
 	demo: {
 		brief: 'load the demo channel, then open the TUI',
 		usage: 'sift demo [--items N] [--seed S] [--reset] [--no-open]',
 		summary: 'Load the demo bug-tracker channel into the database, then open the TUI.',
-		flags: [FLAGS.db, FLAGS.demoItems, FLAGS.seed, FLAGS.reset, FLAGS.noOpen, FLAGS.json, FLAGS.config, ...CODEX_FLAGS],
+		flags: [FLAGS.db, FLAGS.demoItems, FLAGS.seed, FLAGS.reset, FLAGS.noOpen, FLAGS.json, FLAGS.config, FLAGS.server, ...CODEX_FLAGS],
 		notes: ['The channel is generated when the database does not have it yet, or again with --reset. It goes into the default database, so every other command finds it without --db. On PostgreSQL the channel is only ever added: --reset is refused there (drop the schema or database yourself).'],
 	},
 	import: {

@@ -69,10 +69,10 @@ export function codexRunOptions(context: CommandContext, instruction: string, ch
 	};
 }
 
-/** --server URL as the MCP endpoint (undefined without it); a usage error when it is no http(s) URL. */
-export function serverEndpoint(context: CommandContext): string | undefined {
-	const endpoint = context.flags.server === undefined ? undefined : mcpEndpoint(context.flags.server);
-	if (endpoint === null) throw new UsageError(`--server must be the http(s) URL of sift serve, e.g. http://127.0.0.1:7345; got ${JSON.stringify(context.flags.server)}`);
+/** --server URL (or the TUI's `server:` setting) as the MCP endpoint, undefined without one; a usage error when it is no http(s) URL. */
+export function serverEndpoint(server: string | undefined): string | undefined {
+	const endpoint = server === undefined ? undefined : mcpEndpoint(server);
+	if (endpoint === null) throw new UsageError(`--server must be the http(s) URL of sift serve, e.g. http://127.0.0.1:7345; got ${JSON.stringify(server)}`);
 	return endpoint;
 }
 
@@ -90,7 +90,7 @@ const run: Command = async context => {
 	if (!instruction) throw new UsageError('give the instruction, e.g. sift run "triage the new bugs"');
 	const {where, itemIds: namedIds, batch = DEFAULT_BATCH_SIZE, parallel = DEFAULT_PARALLEL} = context.flags;
 	if (where !== undefined && namedIds !== undefined) throw new UsageError('give either --items or --where, not both');
-	const endpoint = serverEndpoint(context);
+	const endpoint = serverEndpoint(context.flags.server);
 	const baseOptions = (channelId: string) => codexRunOptions(context, instruction, channelId);
 	return withStore(context, async store => {
 		const channelId = await channelOf(store, context);

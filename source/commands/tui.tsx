@@ -7,6 +7,7 @@ import {reapAbandonedRuns} from '../codex/reap.js';
 import {configPath, loadConfig} from '../config/config.js';
 import {databasePath, openExistingStore, wholeNumber} from './common.js';
 import type {Command} from './context.js';
+import {serverEndpoint} from './run.js';
 
 /** A run started from the TUI is stopped after 10 minutes unless --timeout says otherwise (`sift run`: 30). */
 const TUI_DEADLINE_S = 600;
@@ -40,6 +41,8 @@ const tui: Command = async context => {
 	const config = loadConfig(context.flags.config ?? configPath(context.env));
 	// A flag wins over the config file, which wins over the TUI's own default.
 	const timeoutSeconds = wholeNumber(context.flags.timeout, '--timeout', 1) ?? config.config.timeout ?? TUI_DEADLINE_S;
+	// Codex runs reach the store through `sift serve` when a server is given (the config's is checked when loaded).
+	const endpoint = serverEndpoint(context.flags.server ?? config.config.server);
 	if (!isPostgresUrl(dbPath) && !existsSync(dbPath)) {
 		context.stderr.write(`sift: no database at ${dbPath}; start the demo with \`sift demo\`, or import a channel with \`sift import FILE --db ${dbPath}\`\n`);
 		return 1;
@@ -86,7 +89,7 @@ const tui: Command = async context => {
 			channelId: context.flags.channel,
 			env: context.env,
 			config,
-			run: {codex: context.flags.codex, model: context.flags.model ?? config.config.model, codexConfig: context.flags.codexConfig, keepApiEnv: context.flags.keepApiEnv, env: context.env, timeoutMs: timeoutSeconds * 1000},
+			run: {codex: context.flags.codex, model: context.flags.model ?? config.config.model, codexConfig: context.flags.codexConfig, keepApiEnv: context.flags.keepApiEnv, env: context.env, timeoutMs: timeoutSeconds * 1000, endpoint},
 		});
 		return signal ? exitCodeOfSignal(signal) : 0;
 	} finally {

@@ -30,7 +30,7 @@ const watch: Command = async context => {
 	if (settleMs === null) throw new UsageError(`--settle must be a duration such as 5s, 500ms or 1m (at most 1h), got ${JSON.stringify(context.flags.settle)}`);
 	const instruction = context.flags.instruction?.trim() || DEFAULT_WATCH_INSTRUCTION;
 	const {where, batch = DEFAULT_BATCH_SIZE, parallel = DEFAULT_PARALLEL} = context.flags;
-	const endpoint = serverEndpoint(context);
+	const endpoint = serverEndpoint(context.flags.server);
 	return withStore(context, async store => {
 		const channelId = await channelOf(store, context);
 		// A bad query is refused now, not at the first event.

@@ -4,6 +4,7 @@
  */
 
 import {z} from 'zod';
+import {mcpEndpoint} from '../serve/run-token.js';
 
 /** A saved query shown as a tab: query language text (docs/reference.md#query-language), `sort:` included. */
 export type View = {name: string; query: string};
@@ -21,6 +22,8 @@ export type SiftConfig = {
 	model?: string;
 	/** A run's deadline in seconds. */
 	timeout?: number;
+	/** `sift serve`'s URL: Codex runs from the TUI reach the store through it (docs/team-mode.md). */
+	server?: string;
 	/** `mono` draws without colors, as NO_COLOR does. */
 	theme: Theme;
 };
@@ -75,6 +78,7 @@ export const settingSchemas = {
 	model: text('a model name').regex(/^\S+$/, {error: 'must be a model name without spaces'}),
 	timeout: z.number({error: 'must be a number of seconds'}).int({error: 'must be a whole number of seconds'}).min(1, {error: 'must be 1 second or more'}).max(86_400, {error: 'must be at most 86400 seconds (a day)'}),
 	theme: z.enum(['default', 'mono'], {error: 'must be default or mono'}),
+	server: text('the http(s) URL of sift serve').refine(url => mcpEndpoint(url) !== null, {error: 'must be the http(s) URL of sift serve, e.g. http://127.0.0.1:7345'}),
 } as const;
 
 export const CONFIG_KEYS = ['views', 'hotkeys', ...Object.keys(settingSchemas)] as const;

@@ -29,7 +29,7 @@ function configFile(...lines: string[]): string {
 
 const load = (...lines: string[]) => loadConfig(configFile(...lines));
 const now = new Date(2026, 11, 2, 12);
-const ALL_KEYS = 'keys: views, hotkeys, instruction, model, timeout, theme';
+const ALL_KEYS = 'keys: views, hotkeys, instruction, model, timeout, theme, server';
 
 describe('where the file is', () => {
 	it('$XDG_CONFIG_HOME/sift/config.yaml, else ~/.config/sift/config.yaml; a relative XDG_CONFIG_HOME is ignored', () => {
@@ -70,6 +70,7 @@ describe('loading', () => {
 			'model: gpt-5.2',
 			'timeout: 900',
 			'theme: mono',
+			'server: http://sift.internal:7345',
 		);
 		expect(loaded.problems).toEqual([]);
 		expect(loaded.config).toEqual({
@@ -84,6 +85,7 @@ describe('loading', () => {
 			model: 'gpt-5.2',
 			timeout: 900,
 			theme: 'mono',
+			server: 'http://sift.internal:7345',
 		});
 	});
 
@@ -122,6 +124,7 @@ describe('loading', () => {
 			'model: gpt 5',
 			'timeout: 1.5',
 			'theme: dark',
+			'server: ftp://sift.internal',
 			'hotkeys:',
 			'  status: 1',
 			'  owner: w',
@@ -131,7 +134,8 @@ describe('loading', () => {
 			'config.yaml line 2: model: must be a model name without spaces; not set',
 			'config.yaml line 3: timeout: must be a whole number of seconds; not set',
 			'config.yaml line 4: theme: must be default or mono; using "default"',
-			'config.yaml line 6: hotkeys.status: must be one letter, or none; using the default',
+			'config.yaml line 5: server: must be the http(s) URL of sift serve, e.g. http://127.0.0.1:7345; not set',
+			'config.yaml line 7: hotkeys.status: must be one letter, or none; using the default',
 		]);
 		expect(loaded.config).toEqual({...DEFAULT_CONFIG, hotkeys: {owner: 'w'}});
 	});

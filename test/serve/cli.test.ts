@@ -185,6 +185,8 @@ describe('sift serve (the built CLI)', () => {
 		[['serve', '--listen', 'nowhere:99999'], /--listen must be HOST:PORT/],
 		[['serve', '--rate', '0'], /--rate must be/],
 		[['run', 'triage', '--server', 'ftp://x'], /--server must be the http\(s\) URL/],
+		// The TUI's --server, checked before it needs a terminal.
+		[['--server', 'ftp://x'], /--server must be the http\(s\) URL/],
 	])('%j is a usage error', (args, message) => {
 		const result = sift([...args, '--db', db]);
 		expect(result.code).toBe(2);

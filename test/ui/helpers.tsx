@@ -9,14 +9,14 @@ import {makeTheme} from '../../source/ui/theme.js';
 export const tick = (ms = 0) => new Promise(resolve => setTimeout(resolve, ms));
 
 /** Renders the whole app on a store, NO_COLOR so frames compare as plain text. */
-export function renderApp(store: AsyncStore, options: {dbPath?: string; stateDir?: string; codex?: string; env?: NodeJS.ProcessEnv} = {}) {
+export function renderApp(store: AsyncStore, options: {dbPath?: string; stateDir?: string; codex?: string; env?: NodeJS.ProcessEnv; endpoint?: string} = {}) {
 	const env = {...process.env, ...options.env};
 	const instance = render(
 		<App
 			store={store}
 			dbPath={options.dbPath ?? store.location}
 			theme={makeTheme({NO_COLOR: '1'})}
-			run={{codex: options.codex, env, stateDir: options.stateDir, codexConfig: []}}
+			run={{codex: options.codex, env, stateDir: options.stateDir, codexConfig: [], endpoint: options.endpoint}}
 		/>,
 	);
 	return {

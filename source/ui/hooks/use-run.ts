@@ -95,7 +95,10 @@ export function runReducer(state: RunView | null, action: RunAction): RunView | 
 	}
 }
 
-export type RunSettings = Pick<RunOptions, 'dbPath' | 'channelId' | 'codex' | 'model' | 'codexConfig' | 'keepApiEnv' | 'env' | 'stateDir' | 'timeoutMs'>;
+export type RunSettings = Pick<RunOptions, 'dbPath' | 'channelId' | 'codex' | 'model' | 'codexConfig' | 'keepApiEnv' | 'env' | 'stateDir' | 'timeoutMs'> & {
+	/** `sift serve`'s MCP endpoint: the agent reaches the store through it, with a token for the run alone. */
+	endpoint?: string;
+};
 
 export const isActive = (run: RunView | null) => run !== null && run.finishedAt === null;
 
@@ -129,7 +132,7 @@ export function useRun(settings: RunSettings, db: AsyncStore | null, onFinish?: 
 		const runId = newRunId();
 		dispatch({type: 'start', runId, instruction, itemIds, at: Date.now()});
 		void (async () => {
-			const [{startRun}, {startRecordedRun}, {loadTranscript}] = await Promise.all([import('../../codex/runner.js'), import('../../codex/record.js'), import('../../codex/transcript.js')]);
+			const [{startRun}, {startRecordedRun}, {startServerRun}, {loadTranscript}] = await Promise.all([import('../../codex/runner.js'), import('../../codex/record.js'), import('../../serve/run-token.js'), import('../../codex/transcript.js')]);
 			let transcript: Turn[];
 			try {
 				transcript = loadTranscript(stateDir, sessionRuns.current);
@@ -138,8 +141,9 @@ export function useRun(settings: RunSettings, db: AsyncStore | null, onFinish?: 
 			}
 
 			// With the store at hand the run also goes into its runs table (R shows it from there).
-			const options = {...current, stateDir, instruction, itemIds, transcript, runId};
-			const started = db ? await startRecordedRun(db, options) : startRun(options);
+			const {endpoint, ...settings} = current;
+			const options = {...settings, stateDir, instruction, itemIds, transcript, runId};
+			const started = !db ? startRun(options) : endpoint === undefined ? await startRecordedRun(db, options) : await startServerRun(db, {...options, endpoint});
 			handle.current = started;
 			starting.current = false;
 			if (cancelEarly.current) {
