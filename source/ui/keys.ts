@@ -6,7 +6,7 @@ import type {Key} from '#ink';
  */
 
 /** Where a key is read: the list, or one of the overlays on top of it. */
-export type Scope = 'list' | 'picker' | 'text' | 'queue' | 'history' | 'help' | 'confirm';
+export type Scope = 'list' | 'picker' | 'text' | 'queue' | 'history' | 'help' | 'confirm' | 'board';
 
 export type Action =
 	| 'down' | 'up' | 'pageDown' | 'pageUp' | 'top' | 'bottom'
@@ -14,7 +14,8 @@ export type Action =
 	| 'edit' | 'undo' | 'run' | 'cancelRun' | 'followUps' | 'history' | 'help' | 'quit' | 'togglePane' | 'reload'
 	| 'scrollPaneDown' | 'scrollPaneUp'
 	| 'choose' | 'toggle' | 'submit' | 'cancel'
-	| 'type' | 'dismiss' | 'skip' | 'yes' | 'no';
+	| 'type' | 'dismiss' | 'skip' | 'yes' | 'no'
+	| 'board' | 'cancelAll' | 'watch' | 'focus';
 
 export type Binding = {
 	scope: Scope;
@@ -45,6 +46,9 @@ const TABLE = [
 	{scope: 'list', action: 'undo', keys: ['u'], label: 'u', description: 'undo your last edit', hint: 'undo'},
 	{scope: 'list', action: 'run', keys: ['c'], label: 'c', description: 'run Codex on the marked rows (or this one)', hint: 'codex'},
 	{scope: 'list', action: 'cancelRun', keys: ['x'], label: 'x', description: 'cancel the running Codex run'},
+	{scope: 'list', action: 'cancelAll', keys: ['X'], label: 'X', description: 'cancel every Codex run (all the board\'s runs)'},
+	{scope: 'list', action: 'board', keys: ['b'], label: 'b', description: 'the runs board: a fan-out\'s or a watch\'s runs'},
+	{scope: 'list', action: 'watch', keys: ['W'], label: 'W', description: 'watch mode on/off: new items go to Codex in batches'},
 	{scope: 'list', action: 'followUps', keys: ['F'], label: 'F', description: 'follow-up queue: fields Codex could not set', hint: 'follow-ups'},
 	{scope: 'list', action: 'history', keys: ['R'], label: 'R', description: 'run history'},
 	{scope: 'list', action: 'togglePane', keys: ['tab'], label: 'Tab', description: 'switch the pane between record and run'},
@@ -83,6 +87,14 @@ const TABLE = [
 	{scope: 'help', action: 'pageUp', keys: ['pageup', 'ctrl+u'], label: 'PgUp', description: 'scroll up a screen'},
 	{scope: 'help', action: 'cancel', keys: ['escape', 'q', '?'], label: 'Esc', description: 'close help', hint: 'close'},
 
+	{scope: 'board', action: 'down', keys: ['j', 'down'], label: 'j ↓', description: 'next run', hint: 'move'},
+	{scope: 'board', action: 'up', keys: ['k', 'up'], label: 'k ↑', description: 'previous run'},
+	{scope: 'board', action: 'focus', keys: ['enter'], label: 'Enter', description: 'the run\'s live steps (again: back to the board)', hint: 'steps'},
+	{scope: 'board', action: 'cancelRun', keys: ['x'], label: 'x', description: 'cancel this run', hint: 'cancel'},
+	{scope: 'board', action: 'cancelAll', keys: ['X'], label: 'X', description: 'cancel every run', hint: 'cancel all'},
+	{scope: 'board', action: 'watch', keys: ['W'], label: 'W', description: 'watch mode on/off'},
+	{scope: 'board', action: 'cancel', keys: ['escape', 'q', 'b'], label: 'Esc', description: 'back to the list (the runs go on)', hint: 'back'},
+
 	{scope: 'confirm', action: 'yes', keys: ['y', 'Y'], label: 'y', description: 'yes', hint: 'yes'},
 	{scope: 'confirm', action: 'no', keys: ['n', 'N', 'escape'], label: 'n', description: 'no', hint: 'no'},
 ] as const satisfies readonly Binding[];
@@ -104,6 +116,7 @@ export const SCOPE_TITLES: Record<Scope, string> = {
 	history: 'Run history (R)',
 	help: 'Help',
 	confirm: 'Questions',
+	board: 'Runs board (b)',
 };
 
 /** The canonical name of a keypress, as the table spells keys. */

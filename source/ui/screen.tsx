@@ -18,6 +18,9 @@ import {useEvents} from './hooks/use-events.js';
 import {useKeys} from './hooks/use-keys.js';
 import {useQuit} from './hooks/use-quit.js';
 import {useRun, type RunSettings, type RunView} from './hooks/use-run.js';
+import {DEFAULT_BATCH_SIZE, DEFAULT_PARALLEL} from '../codex/batches.js';
+import {RunsBoard, boardStatus} from './components/runs-board.js';
+import {useFanout} from './hooks/use-fanout.js';
 import {useScreen, type Dispatch} from './hooks/use-screen.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
 import {scopeOf} from './input/handlers.js';
@@ -37,7 +40,8 @@ export type ScreenProps = {
 	channel: Channel;
 	summary: ChannelSummary;
 	dbPath: string;
-	run: Omit<RunSettings, 'dbPath' | 'channelId'>;
+	/** The runs' settings; a `c` on more than `batch` items fans out, `parallel` runs at once. */
+	run: Omit<RunSettings, 'dbPath' | 'channelId'> & {batch?: number; parallel?: number};
 	/** The longest wait between retries of a failed event poll (ms); 30 s unless set. */
 	pollRetryMaxMs?: number;
 };
@@ -71,13 +75,43 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 		const {text, tone} = result ? runFinishMessage(result) : {text: view.crash ?? 'The run failed.', tone: 'error' as const};
 		dispatchRef.dispatch?.({type: 'runFinished', text, tone});
 	}, [dispatchRef]);
-	const run = useRun(tuiRunSettings(runOptions, dbPath, channel.id), store, onRunFinish);
-	const quit = useQuit(run, (text, tone) => dispatchRef.dispatch?.({type: 'say', text, tone: tone ?? 'info'}));
+	const {batch = DEFAULT_BATCH_SIZE, parallel = DEFAULT_PARALLEL, ...singleRun} = runOptions;
+	const run = useRun(tuiRunSettings(singleRun, dbPath, channel.id), store, onRunFinish);
+	// The runs board: a fan-out (c on more marks than a batch holds) and watch mode (W).
+	const board = useFanout({...tuiRunSettings(singleRun, dbPath, channel.id), batch, parallel}, store, event => {
+		const {text, tone} = event.type === 'finished' ? runFinishMessage(event.result) : {text: `A run could not start: ${event.run.error ?? 'unknown error'}`, tone: 'error' as const};
+		dispatchRef.dispatch?.({type: 'runFinished', text: `[${board.board.runs.findIndex(each => each.runId === event.run.runId) + 1}] ${text}`, tone});
+	});
+	const showBoard = useRef(false);
+	const anyActive = run.active || board.active;
+	const runs = useMemo(() => ({...run, active: anyActive, async shutdown() {
+		await Promise.all([run.shutdown(), board.shutdown()]);
+	}}), [run, board, anyActive]);
+	const startRun = (instruction: string, itemIds: string[]): boolean | number => {
+		if (anyActive) return false;
+		const batches = Math.ceil(new Set(itemIds).size / batch);
+		showBoard.current = batches > 1;
+		if (batches <= 1) return run.start(instruction, itemIds);
+		void board.start(instruction, itemIds).catch((error: unknown) => dispatchRef.dispatch?.({type: 'say', text: sanitize(`The runs could not start: ${(error as Error).message}`), tone: 'error'}));
+		return batches;
+	};
+
+	const cancelRun = () => {
+		if (!showBoard.current) {
+			run.cancel();
+			return;
+		}
+
+		const chosen = board.board.runs[current().board.cursor];
+		if (chosen) board.cancel(chosen.runId);
+	};
+
+	const quit = useQuit(runs, (text, tone) => dispatchRef.dispatch?.({type: 'say', text, tone: tone ?? 'info'}));
 	const events = useEvents({
 		store,
 		channelId: channel.id,
 		after: summary.latest_sequence,
-		active: run.active,
+		active: anyActive,
 		onEvents: storeEvents => dispatchRef.dispatch?.({type: 'storeEvents', events: storeEvents, at: Date.now()}),
 		onNotice: (text, tone) => dispatchRef.dispatch?.({type: 'say', text: sanitize(text), tone}),
 		retryMaxMs: pollRetryMaxMs,
@@ -85,13 +119,28 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 
 	const {state, dispatch, current} = useScreen(
 		() => initialScreen({channelId: channel.id, fields, size, total: summary.item_count, followUpCount: 0}),
-		{store, stateDir, startRun: run.start, cancelRun: run.cancel, quit, pollEvents: events.poll},
+		{store, stateDir, startRun, cancelRun, quit, pollEvents: events.poll, board: {
+			cancel(position) {
+				const chosen = board.board.runs[position];
+				if (chosen) board.cancel(chosen.runId);
+			},
+			cancelAll() {
+				run.cancel();
+				board.cancelAll();
+			},
+			toggleWatch() {
+				dispatchRef.dispatch?.({type: 'say', text: 'Watch mode is not available in this build yet; use `sift watch`.', tone: 'warn'});
+			},
+		}},
 	);
 	dispatchRef.dispatch = dispatch;
 
 	useEffect(() => {
-		dispatch({type: 'runState', active: run.active, exists: run.run !== null});
-	}, [dispatch, run.active, run.run !== null]); // eslint-disable-line react-hooks/exhaustive-deps
+		dispatch({type: 'runState', active: anyActive, exists: run.run !== null || board.board.runs.length > 0});
+	}, [dispatch, anyActive, run.run !== null, board.board.runs.length > 0]); // eslint-disable-line react-hooks/exhaustive-deps
+	useEffect(() => {
+		dispatch({type: 'boardState', runs: board.board.runs.length, watch: false});
+	}, [dispatch, board.board.runs.length]);
 	useEffect(() => {
 		dispatch({type: 'resize', columns: size.columns, rows: size.rows});
 	}, [dispatch, size.columns, size.rows]);
@@ -106,7 +155,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 		return () => clearTimeout(timer);
 	}, [dispatch, state.changed]);
 
-	const {frame, now} = useClock(run.active);
+	const {frame, now} = useClock(anyActive);
 	useKeys((input, key) => {
 		dispatch({type: 'key', input, key});
 	}, () => scopeOf(current().overlay) === 'text');
@@ -120,6 +169,8 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 	const detail = state.detail && row && state.detail.id === row.id ? state.detail : {item: null, error: null, flagged: new Set<string>()};
 	const scopeText = describeQuery(state.query, fields);
 	const paneNode = paneFor({overlay, pane, fields, filter: state.query.filter, nameOfRow: id => nameOf(fields, win.rows.find(candidate => candidate.id === id)?.preview, id), run: run.run, now, frame, detail, scroll: state.paneScroll, width: layout.paneWidth, height: layout.paneHeight});
+	const onBoard = overlay.kind === 'board' || (pane === 'run' && showBoard.current && (overlay.kind === 'none' || overlay.kind === 'confirm'));
+	const shownPane = onBoard ? <RunsBoard runs={board.board.runs} views={board.board.views} cursor={state.board.cursor} focused={state.board.focused} interactive={overlay.kind === 'board'} watch={null} now={now} frame={frame} width={layout.paneWidth} height={layout.paneHeight}/> : paneNode;
 	let prompt;
 	if (overlay.kind === 'search') prompt = <TextField label="/ " state={overlay.text} placeholder="search the text fields · Enter · Esc"/>;
 	else if (overlay.kind === 'confirm') prompt = <Text bold color={theme.color('yellow')} wrap="truncate-end">{overlay.question}</Text>;
@@ -137,7 +188,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 				marked={state.marks.size}
 				scope={scopeText || null}
 				followUps={state.followUpCount}
-				run={runStatus(run.run, now, frame)}
+				run={showBoard.current ? boardStatus(board.board.runs) : runStatus(run.run, now, frame)}
 				newItems={state.newItems}
 				live={events.live}
 			/>
@@ -148,7 +199,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 					queue={{entry: state.queue.entry, total: state.queue.followUps.length, field: queueField, nameKeys: [nameKey, titleKey].filter((key): key is string => key !== undefined)}}
 					history={state.history}
 					list={{rows: win.rows, columns, top: win.top, cursor: win.cursor, marks: state.marks, changed: changedIds, empty}}
-					pane={paneNode}
+					pane={shownPane}
 				/>
 			</Box>
 			<Footer width={size.columns} hints={hintsFor(scopeOf(overlay))} message={state.message} prompt={prompt}/>

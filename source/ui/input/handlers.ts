@@ -25,6 +25,9 @@ export const HANDLERS = {
 		undo: {type: 'undo'},
 		run: {type: 'askRun'},
 		cancelRun: {type: 'askCancelRun'},
+		cancelAll: {type: 'cancelAllRuns'},
+		board: {type: 'openBoard'},
+		watch: {type: 'toggleWatch'},
 		followUps: {type: 'openQueue'},
 		history: {type: 'openHistory'},
 		togglePane: {type: 'togglePane'},
@@ -68,6 +71,15 @@ export const HANDLERS = {
 		pageUp: {type: 'page', pages: -1},
 		cancel: {type: 'cancel'},
 	},
+	board: {
+		down: {type: 'boardMove', delta: 1},
+		up: {type: 'boardMove', delta: -1},
+		focus: {type: 'boardFocus'},
+		cancelRun: {type: 'boardCancel'},
+		cancelAll: {type: 'cancelAllRuns'},
+		watch: {type: 'toggleWatch'},
+		cancel: {type: 'closeBoard'},
+	},
 	confirm: {
 		yes: {type: 'answer', yes: true},
 		no: {type: 'answer', yes: false},
@@ -86,6 +98,7 @@ export function scopeOf(overlay: Overlay): Scope {
 		case 'queue': return overlay.typing ? 'text' : (overlay.confirmDismiss ? 'confirm' : 'queue');
 		case 'history': return 'history';
 		case 'confirm': return 'confirm';
+		case 'board': return 'board';
 	}
 }
 
