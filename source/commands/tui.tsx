@@ -81,7 +81,7 @@ const tui: Command = async context => {
 			dbPath,
 			channelId: context.flags.channel,
 			env: context.env,
-			run: {codex: context.flags.codex, model: context.flags.model, codexConfig: context.flags.codexConfig, keepApiEnv: context.flags.keepApiEnv, env: context.env, timeoutMs: timeoutSeconds * 1000},
+			run: {codex: context.flags.codex, model: context.flags.model, codexConfig: context.flags.codexConfig, keepApiEnv: context.flags.keepApiEnv, env: context.env, timeoutMs: timeoutSeconds * 1000, batch: context.flags.batch, parallel: context.flags.parallel},
 		});
 		return signal ? exitCodeOfSignal(signal) : 0;
 	} finally {
