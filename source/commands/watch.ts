@@ -99,7 +99,7 @@ export default watch;
  * Every event after the cursor, page by page, folded into it: the touched items are matched
  * against the query (all of them match without one). Returns the same cursor when nothing happened.
  */
-async function takeInEvents(store: AsyncStore, channelId: string, where: string | undefined, cursor: WatchCursor): Promise<WatchCursor> {
+export async function takeInEvents(store: AsyncStore, channelId: string, where: string | undefined, cursor: WatchCursor): Promise<WatchCursor> {
 	let current = cursor;
 	for (;;) {
 		const page = await store.pollEvents(channelId, {afterSequence: current.sequence});
