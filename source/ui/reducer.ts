@@ -756,6 +756,10 @@ function boardStep(state: ScreenState, event: BoardEvent): Transition {
 		}
 
 		case 'closeBoard': return none({...state, overlay: NONE, board: {...board, focused: false}});
-		case 'toggleWatch': return {state: say(state, board.watch ? 'Stopping watch mode…' : 'Starting watch mode…'), effects: [{kind: 'toggleWatch'}]};
+		case 'toggleWatch': {
+			// Turning it on shows the board, where its batches and its status line are.
+			const next = board.watch ? state : {...state, pane: 'run' as const};
+			return {state: say(next, board.watch ? 'Stopping watch mode (its running batches are cancelled)…' : 'Starting watch mode…'), effects: [{kind: 'toggleWatch'}]};
+		}
 	}
 }

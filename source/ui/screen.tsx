@@ -21,6 +21,7 @@ import {useRun, type RunSettings, type RunView} from './hooks/use-run.js';
 import {DEFAULT_BATCH_SIZE, DEFAULT_PARALLEL} from '../codex/batches.js';
 import {RunsBoard, boardStatus} from './components/runs-board.js';
 import {useFanout} from './hooks/use-fanout.js';
+import {useWatch} from './hooks/use-watch.js';
 import {useScreen, type Dispatch} from './hooks/use-screen.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
 import {scopeOf} from './input/handlers.js';
@@ -83,10 +84,14 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 		dispatchRef.dispatch?.({type: 'runFinished', text: `[${board.board.runs.findIndex(each => each.runId === event.run.runId) + 1}] ${text}`, tone});
 	});
 	const showBoard = useRef(false);
-	const anyActive = run.active || board.active;
+	const watch = useWatch({store, channelId: channel.id, stateDir, batch, create: board.create, attach: board.attach, onError(text) {
+		dispatchRef.dispatch?.({type: 'say', text: sanitize(text), tone: 'error'});
+	}}, parallel);
+	const anyActive = run.active || board.active || watch.on;
 	const runs = useMemo(() => ({...run, active: anyActive, async shutdown() {
+		await watch.stop();
 		await Promise.all([run.shutdown(), board.shutdown()]);
-	}}), [run, board, anyActive]);
+	}}), [run, board, watch, anyActive]);
 	const startRun = (instruction: string, itemIds: string[]): boolean | number => {
 		if (anyActive) return false;
 		const batches = Math.ceil(new Set(itemIds).size / batch);
@@ -129,7 +134,8 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 				board.cancelAll();
 			},
 			toggleWatch() {
-				dispatchRef.dispatch?.({type: 'say', text: 'Watch mode is not available in this build yet; use `sift watch`.', tone: 'warn'});
+				if (!watch.on) showBoard.current = true;
+				watch.toggle();
 			},
 		}},
 	);
@@ -139,8 +145,8 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 		dispatch({type: 'runState', active: anyActive, exists: run.run !== null || board.board.runs.length > 0});
 	}, [dispatch, anyActive, run.run !== null, board.board.runs.length > 0]); // eslint-disable-line react-hooks/exhaustive-deps
 	useEffect(() => {
-		dispatch({type: 'boardState', runs: board.board.runs.length, watch: false});
-	}, [dispatch, board.board.runs.length]);
+		dispatch({type: 'boardState', runs: board.board.runs.length, watch: watch.on});
+	}, [dispatch, board.board.runs.length, watch.on]);
 	useEffect(() => {
 		dispatch({type: 'resize', columns: size.columns, rows: size.rows});
 	}, [dispatch, size.columns, size.rows]);
@@ -170,7 +176,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 	const scopeText = describeQuery(state.query, fields);
 	const paneNode = paneFor({overlay, pane, fields, filter: state.query.filter, nameOfRow: id => nameOf(fields, win.rows.find(candidate => candidate.id === id)?.preview, id), run: run.run, now, frame, detail, scroll: state.paneScroll, width: layout.paneWidth, height: layout.paneHeight});
 	const onBoard = overlay.kind === 'board' || (pane === 'run' && showBoard.current && (overlay.kind === 'none' || overlay.kind === 'confirm'));
-	const shownPane = onBoard ? <RunsBoard runs={board.board.runs} views={board.board.views} cursor={state.board.cursor} focused={state.board.focused} interactive={overlay.kind === 'board'} watch={null} now={now} frame={frame} width={layout.paneWidth} height={layout.paneHeight}/> : paneNode;
+	const shownPane = onBoard ? <RunsBoard runs={board.board.runs} views={board.board.views} cursor={state.board.cursor} focused={state.board.focused} interactive={overlay.kind === 'board'} watch={watch.status} now={now} frame={frame} width={layout.paneWidth} height={layout.paneHeight}/> : paneNode;
 	let prompt;
 	if (overlay.kind === 'search') prompt = <TextField label="/ " state={overlay.text} placeholder="search the text fields · Enter · Esc"/>;
 	else if (overlay.kind === 'confirm') prompt = <Text bold color={theme.color('yellow')} wrap="truncate-end">{overlay.question}</Text>;
@@ -188,7 +194,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 				marked={state.marks.size}
 				scope={scopeText || null}
 				followUps={state.followUpCount}
-				run={showBoard.current ? boardStatus(board.board.runs) : runStatus(run.run, now, frame)}
+				run={showBoard.current ? boardStatus(board.board.runs, watch.on) : runStatus(run.run, now, frame)}
 				newItems={state.newItems}
 				live={events.live}
 			/>

@@ -71,4 +71,33 @@ describe('the runs board', () => {
 		app.press(KEYS.escape);
 		expect(await app.quit()).toBe(0);
 	});
+
+	it('W turns watch mode on: new items go out in a batch on the board; W again stops it and its runs', async () => {
+		const pidFile = path.join(scratch, 'watch-pids');
+		const app = demo.launch({
+			args: ['--db', demo.db.dbPath, '--codex', FAKE_CODEX, '--batch', '2', '--parallel', '2'],
+			cols: 160,
+			rows: 32,
+			env: {SIFT_STATE_DIR: demo.db.stateDir, FAKE_CODEX_MODE: 'hang', FAKE_CODEX_PIDFILE: pidFile},
+		});
+		await app.waitFor('BUG-0030', 15_000);
+		app.press('W');
+		await app.waitFor(text => text.includes('watch on: new items after event') && text.includes('Watching'), 10_000, 'the watch status line');
+		// A full batch (2 items) goes at once, without waiting out the settle time.
+		for (const ticket of ['NEW-1', 'NEW-2']) demo.store.createItem('bugs', {ticket, title: `watched ${ticket}`, status: 'new'}, {kind: 'human'});
+		await app.waitFor(text => /\[1\] 2 items/.test(text) && /1 going/.test(text), 20_000, 'the watch batch on the board');
+		await until(() => {
+			try {
+				return pidsIn(pidFile).length >= 1;
+			} catch {
+				return false;
+			}
+		}, 20_000, 'the fake codex of the batch');
+
+		app.press('W');
+		await app.waitFor(text => !text.includes('watch on:') && /0 going · 1 done/.test(text) && text.includes('cancelled'), 20_000, 'watch off, its batch cancelled');
+		const pids = pidsIn(pidFile);
+		await until(() => pids.every(pid => !alive(pid)), 10_000, 'no fake codex alive');
+		expect(await app.quit()).toBe(0);
+	});
 });

@@ -490,7 +490,8 @@ const CASES: {[T in ScreenEvent['type']]: () => void} = {
 	},
 	toggleWatch() {
 		expect(kinds(reduce(listed(), {type: 'key', input: 'W', key: plain}))).toEqual(['toggleWatch']);
-		expect(reduce({...listed(), board: {runs: 0, cursor: 0, focused: false, watch: true}}, {type: 'toggleWatch'}).state.message?.text).toBe('Stopping watch mode…');
+		expect(reduce(listed(), {type: 'toggleWatch'}).state.pane).toBe('run');
+		expect(reduce({...listed(), board: {runs: 0, cursor: 0, focused: false, watch: true}}, {type: 'toggleWatch'}).state.message?.text).toBe('Stopping watch mode (its running batches are cancelled)…');
 	},
 	runFinished() {
 		const finished = reduce(listed(), {type: 'runFinished', text: 'Codex ok', tone: 'ok'});

@@ -85,8 +85,8 @@ export function RunsBoard({runs, views, cursor, focused, interactive, watch, now
 }
 
 /** The header's status while the board is shown: the totals. */
-export function boardStatus(runs: readonly FanoutRun[]): {text: string; tone: 'info' | 'ok' | 'warn'} | null {
-	if (runs.length === 0) return null;
+export function boardStatus(runs: readonly FanoutRun[], watching = false): {text: string; tone: 'info' | 'ok' | 'warn'} | null {
+	if (runs.length === 0 && !watching) return null;
 	const totals = boardTotals(runs);
-	return {text: `Runs ${totals.running} going · ${totals.done} done · ${counted(totals.items, 'item')} · ${n(totals.tokens)} tok`, tone: totals.running > 0 ? 'info' : 'ok'};
+	return {text: `${watching ? 'Watching · ' : ''}Runs ${totals.running} going · ${totals.done} done · ${counted(totals.items, 'item')} · ${n(totals.tokens)} tok`, tone: totals.running > 0 ? 'info' : 'ok'};
 }
