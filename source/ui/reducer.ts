@@ -758,7 +758,8 @@ function boardStep(state: ScreenState, event: BoardEvent): Transition {
 		case 'closeBoard': return none({...state, overlay: NONE, board: {...board, focused: false}});
 		case 'toggleWatch': {
 			// Turning it on shows the board, where its batches and its status line are.
-			const next = board.watch ? state : {...state, pane: 'run' as const};
+			// The flag flips now (keys typed next, like b, see it); the hook's boardState confirms it.
+			const next = {...state, pane: board.watch ? state.pane : 'run' as const, board: {...board, watch: !board.watch}};
 			return {state: say(next, board.watch ? 'Stopping watch mode (its running batches are cancelled)…' : 'Starting watch mode…'), effects: [{kind: 'toggleWatch'}]};
 		}
 	}

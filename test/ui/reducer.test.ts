@@ -490,7 +490,11 @@ const CASES: {[T in ScreenEvent['type']]: () => void} = {
 	},
 	toggleWatch() {
 		expect(kinds(reduce(listed(), {type: 'key', input: 'W', key: plain}))).toEqual(['toggleWatch']);
-		expect(reduce(listed(), {type: 'toggleWatch'}).state.pane).toBe('run');
+		const on = reduce(listed(), {type: 'toggleWatch'}).state;
+		expect(on.pane).toBe('run');
+		expect(on.board.watch).toBe(true);
+		// The board opens at once, before the watch says it is on.
+		expect(reduce(on, {type: 'openBoard'}).state.overlay).toEqual({kind: 'board'});
 		expect(reduce({...listed(), board: {runs: 0, cursor: 0, focused: false, watch: true}}, {type: 'toggleWatch'}).state.message?.text).toBe('Stopping watch mode (its running batches are cancelled)…');
 	},
 	runFinished() {
