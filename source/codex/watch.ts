@@ -1,7 +1,8 @@
 import {createHash} from 'node:crypto';
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
-import type {StoreEvent} from '../../store/index.js';
+import type {AsyncStore, StoreEvent} from '../../store/index.js';
+import {pages} from '../../store/page-stream.js';
 import {writePrivateFileAtomically} from '../config/atomic-file.js';
 
 /**
@@ -151,4 +152,38 @@ function isCursor(value: unknown): value is WatchCursor {
 	return Number.isSafeInteger(sequence)
 		&& typeof sent === 'object' && sent !== null && !Array.isArray(sent) && Object.values(sent).every(version => Number.isSafeInteger(version))
 		&& Array.isArray(pending) && pending.every(item => typeof item === 'object' && item !== null && typeof (item as PendingItem).id === 'string' && Number.isSafeInteger((item as PendingItem).version) && Number.isFinite((item as PendingItem).since));
+}
+
+export const DEFAULT_WATCH_INSTRUCTION = 'Triage these new items.';
+
+/**
+ * Every event after the cursor, page by page, folded into it: the touched items are matched
+ * against the query (all of them match without one). Returns the same cursor when nothing happened.
+ */
+export async function takeInEvents(store: AsyncStore, channelId: string, where: string | undefined, cursor: WatchCursor): Promise<WatchCursor> {
+	let current = cursor;
+	for (;;) {
+		const page = await store.pollEvents(channelId, {afterSequence: current.sequence});
+		if (page.events.length === 0) return current;
+		const touches = touchesOf(page.events);
+		const live = touches.filter(touch => !touch.deleted).map(touch => touch.id);
+		const matching = where === undefined ? new Set(live) : await matchingAmong(store, channelId, where, new Set(live));
+		current = admit(current, touches, matching, page.next_after_sequence, Date.now());
+		if (!page.has_more) return current;
+	}
+}
+
+/**
+ * Which of `ids` the query matches now. The query language has no id term, so the matches are
+ * read page by page until every id is found or the matches end.
+ */
+async function matchingAmong(store: AsyncStore, channelId: string, where: string, ids: ReadonlySet<string>): Promise<Set<string>> {
+	const found = new Set<string>();
+	if (ids.size === 0) return found;
+	for await (const page of pages(store, channelId, {where})) {
+		for (const item of page.items) if (ids.has(item.id)) found.add(item.id);
+		if (found.size === ids.size) break;
+	}
+
+	return found;
 }

@@ -3,7 +3,7 @@ import {sanitize, sanitizeValue} from '../text/sanitize.js';
 import {channelOf, output, parseAssignments, refusalLine, resolveItem, withStore} from './common.js';
 import {UsageError, type Command, type CommandContext} from './context.js';
 import {WHERE_CONFIRM_LIMIT} from './flags.js';
-import {pages} from './list.js';
+import {pages} from '../../store/page-stream.js';
 
 export const describeChanges = (changes: Changes) =>
 	Object.entries(changes).map(([key, change]) => `  ${sanitize(key)}: ${sanitizeValue(change.from)} → ${sanitizeValue(change.to)}`).join('\n');

@@ -28,9 +28,9 @@ const RUN_EXIT_NOTE = 'Exit codes (the run\'s outcome):\n'
 export const COMMAND_TABLE: Record<string, CommandSpec> = {
 	tui: {
 		brief: 'open the TUI',
-		usage: 'sift [--db FILE] [--channel ID] [--config FILE] [--server URL]',
+		usage: 'sift [--db FILE] [--channel ID] [--config FILE] [--server URL] [--batch N] [--parallel P]',
 		summary: 'Open the TUI on a database.',
-		flags: [FLAGS.db, FLAGS.channel, FLAGS.config, FLAGS.server, ...CODEX_FLAGS],
+		flags: [FLAGS.db, FLAGS.channel, FLAGS.config, FLAGS.server, FLAGS.batch, FLAGS.parallel, ...CODEX_FLAGS],
 	},
 	demo: {
 		brief: 'load the demo channel, then open the TUI',

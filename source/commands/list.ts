@@ -3,6 +3,7 @@ import type {Writable} from 'node:stream';
 import type {AsyncStore, Field, ItemPreview, Page, PageQuery} from '../../store/index.js';
 import {formatValue, shortFields} from '../text/format.js';
 import {safeJson, sanitize} from '../text/sanitize.js';
+import {pages} from '../../store/page-stream.js';
 import {channelOf, output, withStore} from './common.js';
 import {UsageError, type Command, type CommandContext} from './context.js';
 
@@ -36,25 +37,6 @@ function parseFilters(filters: string[]): Record<string, unknown> | undefined {
 export function queryOf(context: CommandContext): PageQuery {
 	const {before, cursor, where, sort, limit, filter} = context.flags;
 	return {beforeId: before, cursor, where, sort, limit, filter: parseFilters(filter)};
-}
-
-/**
- * Every page from the query's start on, one at a time: memory stays at one page. A query with
- * where/sort/cursor pages by next_cursor (which works for every order), else by next_before_id.
- */
-export async function * pages(store: AsyncStore, channelId: string, query: PageQuery): AsyncGenerator<Page> {
-	let start: Pick<PageQuery, 'beforeId' | 'cursor'> = {beforeId: query.beforeId, cursor: query.cursor};
-	for (;;) {
-		const page = await store.listPage(channelId, {...query, ...start});
-		yield page;
-		if (page.next_cursor !== undefined) {
-			if (!page.next_cursor) return;
-			start = {cursor: page.next_cursor};
-		} else {
-			if (!page.next_before_id) return;
-			start = {beforeId: page.next_before_id};
-		}
-	}
 }
 
 /** Where the next page starts, as the flag to type. */

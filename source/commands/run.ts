@@ -3,16 +3,15 @@ import {DEFAULT_BATCH_SIZE, DEFAULT_PARALLEL, isSingleRun, splitIntoBatches} fro
 import {Fanout, type FanoutRun, type StartBatch} from '../codex/fanout.js';
 import {OUTCOMES, type Outcome} from '../codex/outcome.js';
 import {handleTerminationSignals} from '../codex/group.js';
-import {startRecordedRun} from '../codex/record.js';
 import type {RunOptions, RunResult} from '../codex/runner.js';
 import type {Step} from '../codex/steps.js';
 import type {RunUpdate} from '../codex/tracker.js';
 import {counted} from '../text/format.js';
-import {mcpEndpoint, startServerRun} from '../serve/run-token.js';
+import {mcpEndpoint, startStoreRun} from '../serve/run-token.js';
 import {safeJson, sanitize} from '../text/sanitize.js';
 import {channelOf, databasePath, output, wholeNumber, withStore} from './common.js';
 import {UsageError, type Command, type CommandContext} from './context.js';
-import {pages} from './list.js';
+import {pages} from '../../store/page-stream.js';
 
 /** `sift run` exit codes, one per outcome (docs/reference.md#exit-codes). */
 export const EXIT_CODES: Record<Outcome, number> = {
@@ -80,7 +79,7 @@ export function serverEndpoint(server: string | undefined): string | undefined {
 export function batchStarter(store: AsyncStore, options: BatchRunOptions, endpoint: string | undefined): StartBatch {
 	return async ({runId, itemIds}) => {
 		const runOptions = {...options, runId, itemIds};
-		return endpoint === undefined ? startRecordedRun(store, runOptions) : startServerRun(store, {...runOptions, endpoint});
+		return startStoreRun(store, runOptions, endpoint);
 	};
 }
 

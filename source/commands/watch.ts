@@ -3,11 +3,10 @@ import {DEFAULT_BATCH_SIZE, DEFAULT_PARALLEL} from '../codex/batches.js';
 import {Fanout} from '../codex/fanout.js';
 import {handleTerminationSignals} from '../codex/group.js';
 import {resolveStateDir} from '../codex/paths.js';
-import {admit, DEFAULT_SETTLE_MS, emptyCursor, loadWatchCursor, parseSettle, saveWatchCursor, settleEndsAt, takeDue, touchesOf, watchCursorPath, type WatchCursor} from '../codex/watch.js';
+import {DEFAULT_SETTLE_MS, DEFAULT_WATCH_INSTRUCTION, emptyCursor, loadWatchCursor, parseSettle, saveWatchCursor, settleEndsAt, takeDue, takeInEvents, watchCursorPath, type WatchCursor} from '../codex/watch.js';
 import {sanitize} from '../text/sanitize.js';
 import {channelOf, withStore} from './common.js';
 import {UsageError, type Command} from './context.js';
-import {pages} from './list.js';
 import {batchStarter, codexRunOptions, EXIT_CODES, reportRuns, serverEndpoint} from './run.js';
 
 /** How often the events are read: on SQLite the only way to hear of them. */
@@ -17,7 +16,6 @@ const PUSHED_POLL_MS = 5000;
 /** The longest wait between tries while the events cannot be read. */
 const MAX_RETRY_MS = 30_000;
 
-export const DEFAULT_WATCH_INSTRUCTION = 'Triage these new items.';
 
 /**
  * `sift watch`: follows the channel's events and sends new or newly matching items to Codex in
@@ -94,38 +92,6 @@ const watch: Command = async context => {
 };
 
 export default watch;
-
-/**
- * Every event after the cursor, page by page, folded into it: the touched items are matched
- * against the query (all of them match without one). Returns the same cursor when nothing happened.
- */
-async function takeInEvents(store: AsyncStore, channelId: string, where: string | undefined, cursor: WatchCursor): Promise<WatchCursor> {
-	let current = cursor;
-	for (;;) {
-		const page = await store.pollEvents(channelId, {afterSequence: current.sequence});
-		if (page.events.length === 0) return current;
-		const touches = touchesOf(page.events);
-		const live = touches.filter(touch => !touch.deleted).map(touch => touch.id);
-		const matching = where === undefined ? new Set(live) : await matchingAmong(store, channelId, where, new Set(live));
-		current = admit(current, touches, matching, page.next_after_sequence, Date.now());
-		if (!page.has_more) return current;
-	}
-}
-
-/**
- * Which of `ids` the query matches now. The query language has no id term, so the matches are
- * read page by page until every id is found or the matches end.
- */
-async function matchingAmong(store: AsyncStore, channelId: string, where: string, ids: ReadonlySet<string>): Promise<Set<string>> {
-	const found = new Set<string>();
-	if (ids.size === 0) return found;
-	for await (const page of pages(store, channelId, {where})) {
-		for (const item of page.items) if (ids.has(item.id)) found.add(item.id);
-		if (found.size === ids.size) break;
-	}
-
-	return found;
-}
 
 /** LISTEN on PostgreSQL (store.listen); undefined on SQLite or when the listener cannot connect (polling alone then). */
 async function listenFor(store: AsyncStore, channelId: string, onEvent: () => void): Promise<Unlisten | undefined> {

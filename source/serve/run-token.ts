@@ -39,3 +39,11 @@ export async function startServerRun(store: AsyncStore, options: RunOptions & {e
 
 	return {...handle, done: handle.done.finally(revoke)};
 }
+
+/**
+ * A recorded run: through `sift serve` at `endpoint` when one is given (a token for this run
+ * alone), else with a `sift mcp` of its own. `sift run`, `sift watch` and the TUI start every run here.
+ */
+export async function startStoreRun(store: AsyncStore, options: RunOptions, endpoint: string | undefined): Promise<RunHandle> {
+	return endpoint === undefined ? startRecordedRun(store, options) : startServerRun(store, {...options, endpoint});
+}

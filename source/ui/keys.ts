@@ -6,7 +6,7 @@ import type {Key} from '#ink';
  */
 
 /** Where a key is read: the list, or one of the overlays on top of it. */
-export type Scope = 'list' | 'picker' | 'text' | 'queue' | 'history' | 'help' | 'confirm'
+export type Scope = 'list' | 'picker' | 'text' | 'queue' | 'history' | 'help' | 'confirm' | 'board'
 	/** A field's value picker opened by a hotkey: digits pick, typing jumps. */
 	| 'choice';
 
@@ -20,7 +20,9 @@ export type Action =
 	// Field hotkeys, bulk edits, $EDITOR.
 	| 'editLong' | 'erase'
 	// Views and the `:` line.
-	| 'view' | 'command';
+	| 'view' | 'command'
+	// The runs board and watch mode.
+	| 'board' | 'cancelAll' | 'watch' | 'focus';
 
 export type Binding = {
 	scope: Scope;
@@ -52,6 +54,9 @@ const TABLE = [
 	{scope: 'list', action: 'undo', keys: ['u'], label: 'u', description: 'undo your last edit', hint: 'undo'},
 	{scope: 'list', action: 'run', keys: ['c'], label: 'c', description: 'run Codex on the marked rows (or this one)', hint: 'codex'},
 	{scope: 'list', action: 'cancelRun', keys: ['x'], label: 'x', description: 'cancel the running Codex run'},
+	{scope: 'list', action: 'cancelAll', keys: ['X'], label: 'X', description: 'cancel every Codex run (all the board\'s runs)'},
+	{scope: 'list', action: 'board', keys: ['b'], label: 'b', description: 'the runs board: a fan-out\'s or a watch\'s runs'},
+	{scope: 'list', action: 'watch', keys: ['W'], label: 'W', description: 'watch mode on/off: new items go to Codex in batches'},
 	{scope: 'list', action: 'followUps', keys: ['F'], label: 'F', description: 'follow-up queue: fields Codex could not set', hint: 'follow-ups'},
 	{scope: 'list', action: 'history', keys: ['R'], label: 'R', description: 'run history'},
 	{scope: 'list', action: 'togglePane', keys: ['tab'], label: 'Tab', description: 'switch the pane between record and run'},
@@ -99,6 +104,14 @@ const TABLE = [
 	{scope: 'choice', action: 'erase', keys: ['backspace'], label: 'Bksp', description: 'forget the last typed letter'},
 	{scope: 'choice', action: 'cancel', keys: ['escape'], label: 'Esc', description: 'back', hint: 'back'},
 
+	{scope: 'board', action: 'down', keys: ['j', 'down'], label: 'j ↓', description: 'next run', hint: 'move'},
+	{scope: 'board', action: 'up', keys: ['k', 'up'], label: 'k ↑', description: 'previous run'},
+	{scope: 'board', action: 'focus', keys: ['enter'], label: 'Enter', description: 'the run\'s live steps (again: back to the board)', hint: 'steps'},
+	{scope: 'board', action: 'cancelRun', keys: ['x'], label: 'x', description: 'cancel this run', hint: 'cancel'},
+	{scope: 'board', action: 'cancelAll', keys: ['X'], label: 'X', description: 'cancel every run', hint: 'cancel all'},
+	{scope: 'board', action: 'watch', keys: ['W'], label: 'W', description: 'watch mode on/off'},
+	{scope: 'board', action: 'cancel', keys: ['escape', 'q', 'b'], label: 'Esc', description: 'back to the list (the runs go on)', hint: 'back'},
+
 	{scope: 'confirm', action: 'yes', keys: ['y', 'Y'], label: 'y', description: 'yes', hint: 'yes'},
 	{scope: 'confirm', action: 'no', keys: ['n', 'N', 'escape'], label: 'n', description: 'no', hint: 'no'},
 ] as const satisfies readonly Binding[];
@@ -121,6 +134,8 @@ export const SCOPE_TITLES: Record<Scope, string> = {
 	help: 'Help',
 	confirm: 'Questions',
 	choice: 'Field picker (a field hotkey): 1–9 pick, letters jump',
+
+	board: 'Runs board (b)',
 };
 
 /** The canonical name of a keypress, as the table spells keys. */

@@ -32,7 +32,7 @@ export function screenLayout(size: {columns: number; rows: number}, overlay: Ove
 	return {columns: size.columns, bodyHeight, side, paneWidth, paneHeight, listWidth, listHeight};
 }
 
-const ORDER: Scope[] = ['list', 'picker', 'choice', 'text', 'queue', 'history', 'help', 'confirm'];
+const ORDER: Scope[] = ['list', 'board', 'picker', 'choice', 'text', 'queue', 'history', 'help', 'confirm'];
 /** A help column is at least this wide, so descriptions are not cut (one column at 80). */
 const COLUMN_MIN = 64;
 

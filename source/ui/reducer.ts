@@ -81,6 +81,7 @@ export function initialScreen(init: InitialScreen): Transition {
 		detailFor: null,
 		detailTick: 0,
 		run: {active: false, exists: false},
+		board: {runs: 0, cursor: 0, focused: false, watch: false},
 		undo: [],
 		awaiting: null,
 		deferred: [],
@@ -369,9 +370,21 @@ function step(state: ScreenState, event: ScreenEvent): Transition {
 		case 'runState': return none({...state, run: {active: event.active, exists: event.exists}});
 		case 'runStarted': {
 			// Marks stay: starting, finishing or cancelling a run never clears them; only the person does.
+			if (event.batches !== undefined && event.batches > 1) {
+				return none(say({...state, pane: 'run', overlay: {kind: 'board'}, board: {...state.board, focused: false}}, `Codex started on ${counted(event.count, 'record')} in ${event.batches} runs · X cancels all`));
+			}
+
 			return none(say({...state, pane: 'run', overlay: NONE}, `Codex started on ${counted(event.count, 'record')} · x cancels`));
 		}
 
+		case 'boardState':
+		case 'openBoard':
+		case 'boardMove':
+		case 'boardFocus':
+		case 'boardCancel':
+		case 'cancelAllRuns':
+		case 'closeBoard':
+		case 'toggleWatch': return boardStep(state, event);
 		case 'runFinished': return {state: say(state, event.text, event.tone), effects: [{kind: 'countFollowUps'}]};
 		case 'say': return none(say(state, event.text, event.tone));
 		case 'expire': {
@@ -1057,4 +1070,43 @@ function viewSaved(state: ScreenState, {view, ok, message}: Extract<ScreenEvent,
 	const number = (at >= 0 ? at : views.length - 1) + 1;
 	const listed = relist(next, viewQuery(view), `View ${sanitize(view.name)} saved${number <= 9 ? ` (key ${number})` : ''}${message ? ` in ${sanitize(message)}` : ''}`);
 	return state.autoCount ? recount(listed) : listed;
+}
+
+// The runs board (fan-out and watch): its cursor and focus; the runs themselves live in use-fanout.
+
+type BoardEvent = Extract<ScreenEvent, {type: 'boardState' | 'openBoard' | 'boardMove' | 'boardFocus' | 'boardCancel' | 'cancelAllRuns' | 'closeBoard' | 'toggleWatch'}>;
+
+function boardStep(state: ScreenState, event: BoardEvent): Transition {
+	const {board} = state;
+	switch (event.type) {
+		case 'boardState': {
+			const cursor = Math.max(0, Math.min(board.cursor, event.runs - 1));
+			return none({...state, board: {...board, runs: event.runs, watch: event.watch, cursor}});
+		}
+
+		case 'openBoard': {
+			if (board.runs === 0 && !board.watch) return none(say(state, 'No runs on the board yet: c on more marks than a batch holds, or W, starts some.', 'warn'));
+			return none({...state, pane: 'run', overlay: {kind: 'board'}});
+		}
+
+		case 'boardMove': return none({...state, board: {...board, cursor: Math.max(0, Math.min(board.runs - 1, board.cursor + event.delta))}});
+		case 'boardFocus': return none(board.runs === 0 ? state : {...state, board: {...board, focused: !board.focused}});
+		case 'boardCancel': {
+			if (board.runs === 0) return none(state);
+			return {state: say(state, `Cancelling run ${board.cursor + 1}…`, 'warn'), effects: [{kind: 'cancelBatch', position: board.cursor}]};
+		}
+
+		case 'cancelAllRuns': {
+			if (!state.run.active) return none(say(state, 'No run is active.', 'warn'));
+			return {state: say(state, 'Cancelling every run…', 'warn'), effects: [{kind: 'cancelAllRuns'}]};
+		}
+
+		case 'closeBoard': return none({...state, overlay: NONE, board: {...board, focused: false}});
+		case 'toggleWatch': {
+			// Turning it on shows the board, where its batches and its status line are.
+			// The flag flips now (keys typed next, like b, see it); the hook's boardState confirms it.
+			const next = {...state, pane: board.watch ? state.pane : 'run' as const, board: {...board, watch: !board.watch}};
+			return {state: say(next, board.watch ? 'Stopping watch mode (its running batches are cancelled)…' : 'Starting watch mode…'), effects: [{kind: 'toggleWatch'}]};
+		}
+	}
 }

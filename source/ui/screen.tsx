@@ -20,6 +20,10 @@ import {useEvents} from './hooks/use-events.js';
 import {useKeys} from './hooks/use-keys.js';
 import {useQuit} from './hooks/use-quit.js';
 import {useRun, type RunSettings, type RunView} from './hooks/use-run.js';
+import {DEFAULT_BATCH_SIZE, DEFAULT_PARALLEL} from '../codex/batches.js';
+import {RunsBoard, boardStatus} from './components/runs-board.js';
+import {useFanout} from './hooks/use-fanout.js';
+import {useWatch} from './hooks/use-watch.js';
 import {useScreen, type Dispatch} from './hooks/use-screen.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
 import {scopeOf} from './input/handlers.js';
@@ -40,7 +44,8 @@ export type ScreenProps = {
 	channel: Channel;
 	summary: ChannelSummary;
 	dbPath: string;
-	run: Omit<RunSettings, 'dbPath' | 'channelId'>;
+	/** The runs' settings; a `c` on more than `batch` items fans out, `parallel` runs at once. */
+	run: Omit<RunSettings, 'dbPath' | 'channelId'> & {batch?: number; parallel?: number};
 	/** The longest wait between retries of a failed event poll (ms); 30 s unless set. */
 	pollRetryMaxMs?: number;
 	/** The config file as read (views, hotkeys, instruction); the defaults unless given. */
@@ -106,13 +111,47 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 		const {text, tone} = result ? runFinishMessage(result) : {text: view.crash ?? 'The run failed.', tone: 'error' as const};
 		dispatchRef.dispatch?.({type: 'runFinished', text, tone});
 	}, [dispatchRef]);
-	const run = useRun(tuiRunSettings(runOptions, dbPath, channel.id), store, onRunFinish);
-	const quit = useQuit(run, (text, tone) => dispatchRef.dispatch?.({type: 'say', text, tone: tone ?? 'info'}));
+	const {batch = DEFAULT_BATCH_SIZE, parallel = DEFAULT_PARALLEL, ...singleRun} = runOptions;
+	const run = useRun(tuiRunSettings(singleRun, dbPath, channel.id), store, onRunFinish);
+	// The runs board: a fan-out (c on more marks than a batch holds) and watch mode (W).
+	const board = useFanout({...tuiRunSettings(singleRun, dbPath, channel.id), batch, parallel}, store, event => {
+		const {text, tone} = event.type === 'finished' ? runFinishMessage(event.result) : {text: `A run could not start: ${event.run.error ?? 'unknown error'}`, tone: 'error' as const};
+		dispatchRef.dispatch?.({type: 'runFinished', text: `[${board.board.runs.findIndex(each => each.runId === event.run.runId) + 1}] ${text}`, tone});
+	});
+	const showBoard = useRef(false);
+	const watch = useWatch({store, channelId: channel.id, stateDir, batch, create: board.create, attach: board.attach, onError(text) {
+		dispatchRef.dispatch?.({type: 'say', text: sanitize(text), tone: 'error'});
+	}}, parallel);
+	const anyActive = run.active || board.active || watch.on;
+	const runs = useMemo(() => ({...run, active: anyActive, async shutdown() {
+		await watch.stop();
+		await Promise.all([run.shutdown(), board.shutdown()]);
+	}}), [run, board, watch, anyActive]);
+	const startRun = (instruction: string, itemIds: string[]): boolean | number => {
+		if (anyActive) return false;
+		const batches = Math.ceil(new Set(itemIds).size / batch);
+		showBoard.current = batches > 1;
+		if (batches <= 1) return run.start(instruction, itemIds);
+		void board.start(instruction, itemIds).catch((error: unknown) => dispatchRef.dispatch?.({type: 'say', text: sanitize(`The runs could not start: ${(error as Error).message}`), tone: 'error'}));
+		return batches;
+	};
+
+	const cancelRun = () => {
+		if (!showBoard.current) {
+			run.cancel();
+			return;
+		}
+
+		const chosen = board.board.runs[current().board.cursor];
+		if (chosen) board.cancel(chosen.runId);
+	};
+
+	const quit = useQuit(runs, (text, tone) => dispatchRef.dispatch?.({type: 'say', text, tone: tone ?? 'info'}));
 	const events = useEvents({
 		store,
 		channelId: channel.id,
 		after: summary.latest_sequence,
-		active: run.active,
+		active: anyActive,
 		onEvents: storeEvents => dispatchRef.dispatch?.({type: 'storeEvents', events: storeEvents, at: Date.now()}),
 		onNotice: (text, tone) => dispatchRef.dispatch?.({type: 'say', text: sanitize(text), tone}),
 		retryMaxMs: pollRetryMaxMs,
@@ -124,13 +163,29 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 			const message = problems.length > 0 ? {text: `Ignored in the config file: ${problems.join(' · ')}`, tone: 'warn' as const} : undefined;
 			return initialScreen({channelId: channel.id, fields, size, total: summary.item_count, followUpCount: 0, views: settings.views, hotkeys: settings.hotkeys, instruction: config.config.instruction, message, autoCount: store.backend !== 'sqlite' || summary.item_count <= AUTO_COUNT_ITEMS});
 		},
-		{store, stateDir, startRun: run.start, cancelRun: run.cancel, quit, pollEvents: events.poll, configFile: config.path},
+		{store, stateDir, startRun, cancelRun, quit, pollEvents: events.poll, configFile: config.path, board: {
+			cancel(position) {
+				const chosen = board.board.runs[position];
+				if (chosen) board.cancel(chosen.runId);
+			},
+			cancelAll() {
+				run.cancel();
+				board.cancelAll();
+			},
+			toggleWatch() {
+				if (!watch.on) showBoard.current = true;
+				watch.toggle();
+			},
+		}},
 	);
 	dispatchRef.dispatch = dispatch;
 
 	useEffect(() => {
-		dispatch({type: 'runState', active: run.active, exists: run.run !== null});
-	}, [dispatch, run.active, run.run !== null]); // eslint-disable-line react-hooks/exhaustive-deps
+		dispatch({type: 'runState', active: anyActive, exists: run.run !== null || board.board.runs.length > 0});
+	}, [dispatch, anyActive, run.run !== null, board.board.runs.length > 0]); // eslint-disable-line react-hooks/exhaustive-deps
+	useEffect(() => {
+		dispatch({type: 'boardState', runs: board.board.runs.length, watch: watch.on});
+	}, [dispatch, board.board.runs.length, watch.on]);
 	useEffect(() => {
 		dispatch({type: 'resize', columns: size.columns, rows: size.rows});
 	}, [dispatch, size.columns, size.rows]);
@@ -145,7 +200,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 		return () => clearTimeout(timer);
 	}, [dispatch, state.changed]);
 
-	const {frame, now} = useClock(run.active);
+	const {frame, now} = useClock(anyActive);
 	useKeys((input, key) => {
 		dispatch({type: 'key', input, key, at: Date.now()});
 	}, () => scopeOf(current().overlay) === 'text');
@@ -159,6 +214,8 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 	const detail = state.detail && row && state.detail.id === row.id ? state.detail : {item: null, error: null, flagged: new Set<string>()};
 	const scopeText = describeQuery(state.query, fields);
 	const paneNode = paneFor({overlay, pane, fields, filter: state.query.filter, nameOfRow: id => nameOf(fields, win.rows.find(candidate => candidate.id === id)?.preview, id), run: run.run, now, frame, detail, scroll: state.paneScroll, width: layout.paneWidth, height: layout.paneHeight, hotkeys: state.hotkeys});
+	const onBoard = overlay.kind === 'board' || (pane === 'run' && showBoard.current && (overlay.kind === 'none' || overlay.kind === 'confirm'));
+	const shownPane = onBoard ? <RunsBoard runs={board.board.runs} views={board.board.views} cursor={state.board.cursor} focused={state.board.focused} interactive={overlay.kind === 'board'} watch={watch.status} now={now} frame={frame} width={layout.paneWidth} height={layout.paneHeight}/> : paneNode;
 	let prompt;
 	if (overlay.kind === 'search') prompt = <TextField label="/ " state={overlay.text} placeholder="words or terms: status:new owner:none sort:-due · Enter · Esc"/>;
 	else if (overlay.kind === 'command') prompt = <TextField label=": " state={overlay.text} placeholder="BUG-0042 · sort -due · view NAME · view save NAME · set FIELD VALUE · q"/>;
@@ -177,7 +234,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 				marked={state.marks.size}
 				scope={scopeText || null}
 				followUps={state.followUpCount}
-				run={runStatus(run.run, now, frame)}
+				run={showBoard.current ? boardStatus(board.board.runs, watch.on) : runStatus(run.run, now, frame)}
 				newItems={state.newItems}
 				live={events.live}
 			/>
@@ -189,7 +246,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 					queue={{entry: state.queue.entry, total: state.queue.followUps.length, field: queueField, nameKeys: [nameKey, titleKey].filter((key): key is string => key !== undefined)}}
 					history={state.history}
 					list={{rows: win.rows, columns, top: win.top, cursor: win.cursor, marks: state.marks, changed: changedIds, empty}}
-					pane={paneNode}
+					pane={shownPane}
 					helpLines={helpLinesOf(state)}
 				/>
 			</Box>

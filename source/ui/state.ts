@@ -77,7 +77,9 @@ export type Overlay =
 	| {kind: 'confirm'; question: string; action: 'quit' | 'cancelRun'}
 	| FieldEditOverlay
 	/** The `:` command line. */
-	| {kind: 'command'; text: TextState};
+	| {kind: 'command'; text: TextState}
+	/** The runs board has the keys (a fan-out's or a watch's runs). */
+	| {kind: 'board'};
 
 export type Pane = 'none' | 'detail' | 'run';
 
@@ -132,6 +134,8 @@ export type ScreenState = {
 	detailFor: string | null;
 	detailTick: number;
 	run: {active: boolean; exists: boolean};
+	/** The runs board: how many runs it holds, the one with the cursor, whether its steps are shown, watch mode. */
+	board: BoardCursor;
 	undo: UndoEntry[];
 	/**
 	 * An overlay being opened from a read (edit, queue, history): keys typed meanwhile wait in
@@ -158,6 +162,8 @@ export type ScreenState = {
 	/** The config file's instruction for a Codex run, else null (the built-in one). */
 	instruction: string | null;
 };
+
+export type BoardCursor = {runs: number; cursor: number; focused: boolean; watch: boolean};
 
 /** A store write the screen asks for, and what it came from (the outcome goes back to its origin). */
 export type EditRequest = {itemId: string; name: string; key: string; value: unknown; before: unknown; version: number; origin: 'picker' | 'queue'};
@@ -221,7 +227,16 @@ export type ScreenEvent =
 	| {type: 'historyLoaded'; runs: RunSummary[]}
 	| {type: 'stepsLoaded'; run: RunSummary; steps: Step[]}
 	| {type: 'runState'; active: boolean; exists: boolean}
-	| {type: 'runStarted'; count: number}
+	| {type: 'runStarted'; count: number; batches?: number}
+	// The runs board (fan-out, watch).
+	| {type: 'boardState'; runs: number; watch: boolean}
+	| {type: 'openBoard'}
+	| {type: 'boardMove'; delta: 1 | -1}
+	| {type: 'boardFocus'}
+	| {type: 'boardCancel'}
+	| {type: 'cancelAllRuns'}
+	| {type: 'closeBoard'}
+	| {type: 'toggleWatch'}
 	| {type: 'runFinished'; text: string; tone: Tone}
 	| {type: 'say'; text: string; tone: Tone}
 	| {type: 'expire'; at: number}
@@ -265,6 +280,10 @@ export type Effect =
 	| {kind: 'loadSteps'; run: RunSummary}
 	| {kind: 'startRun'; instruction: string; itemIds: string[]}
 	| {kind: 'cancelRun'}
+	/** The board's run at this position; every run on the board; watch mode on or off. */
+	| {kind: 'cancelBatch'; position: number}
+	| {kind: 'cancelAllRuns'}
+	| {kind: 'toggleWatch'}
 	| {kind: 'quit'}
 	/** Read the channel's events now (after our own write). */
 	| {kind: 'pollEvents'}

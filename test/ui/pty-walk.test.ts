@@ -27,6 +27,9 @@ const WALK: Array<[string, string]> = [
 	['F', 'F'], ['j', 'j'], ['k', 'k'], ['n', 'n'], ['p', 'p'], ['right', KEYS.right], ['left', KEYS.left], ['t', 't'], ['Esc (typing)', KEYS.escape], ['d', 'd'], ['n (keep it)', 'n'], ['Enter', KEYS.enter], ['Esc (typing)', KEYS.escape], ['Esc (close)', KEYS.escape],
 	['R', 'R'], ['j', 'j'], ['k', 'k'], ['Enter', KEYS.enter], ['Esc', KEYS.escape], ['Esc (close)', KEYS.escape],
 	['?', '?'], ['j', 'j'], ['k', 'k'], ['PgDn', KEYS.pageDown], ['Space', KEYS.space], ['PgUp', KEYS.pageUp], ['Ctrl+D', ctrl('d')], ['Ctrl+U', ctrl('u')], ['? (close)', '?'],
+	// The runs board: nothing on it yet, then watch mode's (no new items: no run starts). It is
+	// closed with b, not Esc: an Esc and the c after it read in one chunk would be Alt+c.
+	['X', 'X'], ['b (empty)', 'b'], ['W', 'W'], ['b', 'b'], ['j', 'j'], ['k', 'k'], ['Enter (focus)', KEYS.enter], ['Enter (board)', KEYS.enter], ['x', 'x'], ['X', 'X'], ['W (off)', 'W'], ['b (close)', 'b'],
 	['c', 'c'], ['Esc (cancel)', KEYS.escape],
 	// Field hotkeys: a picker (arrows, typing, Backspace, Space, Esc), a typed date with its preview, a pick by number.
 	['s', 's'], ['down', KEYS.down], ['up', KEYS.up], ['Tab', KEYS.tab], ['type', 'w'], ['Backspace', KEYS.backspace], ['Space', KEYS.space], ['type (no match)', 'z'], ['Esc (close)', KEYS.escape],
@@ -85,6 +88,8 @@ describe('a walk with every key', () => {
 			// Back in the list (its footer shows), and apart from the last Esc: an Esc and a q read in one
 			// chunk would be Alt+q.
 			await app.waitFor(/^j ↓ move/m, 10_000, 'the list footer');
+			// Watch mode (W, then W again) stops in the background: quitting while it is on would ask first.
+			await app.waitFor(text => !text.split('\n')[0]!.includes('Watching'), 10_000, 'watch mode off');
 			await new Promise(resolve => setTimeout(resolve, 200));
 			app.press('q');
 			const exited = await Promise.race([app.exited, new Promise(resolve => setTimeout(resolve, 10_000, 'still running'))]);

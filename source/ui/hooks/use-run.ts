@@ -132,7 +132,7 @@ export function useRun(settings: RunSettings, db: AsyncStore | null, onFinish?: 
 		const runId = newRunId();
 		dispatch({type: 'start', runId, instruction, itemIds, at: Date.now()});
 		void (async () => {
-			const [{startRun}, {startRecordedRun}, {startServerRun}, {loadTranscript}] = await Promise.all([import('../../codex/runner.js'), import('../../codex/record.js'), import('../../serve/run-token.js'), import('../../codex/transcript.js')]);
+			const [{startRun}, {startStoreRun}, {loadTranscript}] = await Promise.all([import('../../codex/runner.js'), import('../../serve/run-token.js'), import('../../codex/transcript.js')]);
 			let transcript: Turn[];
 			try {
 				transcript = loadTranscript(stateDir, sessionRuns.current);
@@ -143,7 +143,7 @@ export function useRun(settings: RunSettings, db: AsyncStore | null, onFinish?: 
 			// With the store at hand the run also goes into its runs table (R shows it from there).
 			const {endpoint, ...settings} = current;
 			const options = {...settings, stateDir, instruction, itemIds, transcript, runId};
-			const started = !db ? startRun(options) : endpoint === undefined ? await startRecordedRun(db, options) : await startServerRun(db, {...options, endpoint});
+			const started = db ? await startStoreRun(db, options, endpoint) : startRun(options);
 			handle.current = started;
 			starting.current = false;
 			if (cancelEarly.current) {

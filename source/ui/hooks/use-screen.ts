@@ -19,8 +19,11 @@ export type Dispatch = (event: ScreenEvent) => void;
 export type EffectHandlers = {
 	store: AsyncStore;
 	stateDir: string;
-	startRun: (instruction: string, itemIds: string[]) => boolean;
+	/** False when a run is already going; a number when the items went out in that many batches (fan-out). */
+	startRun: (instruction: string, itemIds: string[]) => boolean | number;
 	cancelRun: () => void;
+	/** The runs board: cancel the run at a position, cancel all, watch mode on/off. */
+	board?: {cancel: (position: number) => void; cancelAll: () => void; toggleWatch: () => void};
 	quit: () => void;
 	pollEvents: () => void;
 	/** The environment $EDITOR is read from (process.env unless given). */
@@ -132,9 +135,14 @@ export function performEffect(effect: Effect, state: ScreenState, on: EffectHand
 		}
 
 		case 'startRun': {
-			if (on.startRun(effect.instruction, effect.itemIds)) dispatch({type: 'runStarted', count: effect.itemIds.length});
+			const started = on.startRun(effect.instruction, effect.itemIds);
+			if (started !== false) dispatch({type: 'runStarted', count: effect.itemIds.length, ...(typeof started === 'number' ? {batches: started} : {})});
 			break;
 		}
+
+		case 'cancelBatch': { on.board?.cancel(effect.position); break; }
+		case 'cancelAllRuns': { on.board ? on.board.cancelAll() : on.cancelRun(); break; }
+		case 'toggleWatch': { on.board?.toggleWatch(); break; }
 
 		case 'cancelRun': { on.cancelRun(); break; }
 		case 'quit': { on.quit(); break; }

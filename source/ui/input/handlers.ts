@@ -26,6 +26,9 @@ export const HANDLERS = {
 		undo: {type: 'undo'},
 		run: {type: 'askRun'},
 		cancelRun: {type: 'askCancelRun'},
+		cancelAll: {type: 'cancelAllRuns'},
+		board: {type: 'openBoard'},
+		watch: {type: 'toggleWatch'},
 		followUps: {type: 'openQueue'},
 		history: {type: 'openHistory'},
 		togglePane: {type: 'togglePane'},
@@ -80,6 +83,15 @@ export const HANDLERS = {
 		erase: {type: 'erase'},
 		cancel: {type: 'cancel'},
 	},
+	board: {
+		down: {type: 'boardMove', delta: 1},
+		up: {type: 'boardMove', delta: -1},
+		focus: {type: 'boardFocus'},
+		cancelRun: {type: 'boardCancel'},
+		cancelAll: {type: 'cancelAllRuns'},
+		watch: {type: 'toggleWatch'},
+		cancel: {type: 'closeBoard'},
+	},
 	confirm: {
 		yes: {type: 'answer', yes: true},
 		no: {type: 'answer', yes: false},
@@ -100,6 +112,7 @@ export function scopeOf(overlay: Overlay): Scope {
 		case 'history': return 'history';
 		case 'confirm': return 'confirm';
 		case 'fieldEdit': return overlay.field === null ? 'picker' : (overlay.picker ? 'choice' : 'text');
+		case 'board': return 'board';
 	}
 }
 

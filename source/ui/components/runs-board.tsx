@@ -1,0 +1,92 @@
+import {Box, Text} from '#ink';
+import type {FanoutRun} from '../../codex/fanout.js';
+import {sanitize} from '../../text/sanitize.js';
+import {counted} from '../../text/format.js';
+import {boardTotals} from '../hooks/use-fanout.js';
+import type {RunView} from '../hooks/use-run.js';
+import {useTheme} from '../theme.js';
+import {RunPane, seconds, SPINNER} from './run-pane.js';
+
+export type RunsBoardProps = {
+	runs: readonly FanoutRun[];
+	views: Readonly<Record<string, RunView>>;
+	/** The run with the cursor, and whether its live steps are shown instead of the board. */
+	cursor: number;
+	focused: boolean;
+	/** Whether the board has the keys (the cursor is drawn only then). */
+	interactive: boolean;
+	/** "watch on: …" while watch mode runs. */
+	watch: string | null;
+	now: number;
+	frame: number;
+	width: number;
+	height: number;
+};
+
+const STATE_MARK: Record<FanoutRun['state'], string> = {queued: '·', starting: '…', running: '', finished: '', skipped: '-', unstarted: '✗'};
+const OUTCOME_TONE: Record<string, string> = {ok: 'green', partial: 'yellow', cancelled: 'yellow'};
+
+const tokensOf = (run: FanoutRun) => (run.usage ? run.usage.input_tokens + run.usage.output_tokens : 0);
+const n = (value: number) => value.toLocaleString('en-US');
+
+/** One line of the board: state, items, steps done, current step, elapsed, tokens. */
+export function boardLine(run: FanoutRun, position: number, now: number, frame: number): {mark: string; text: string; tone: string | undefined} {
+	const outcome = run.result?.outcome;
+	let mark = STATE_MARK[run.state];
+	if (run.state === 'running') mark = SPINNER[frame % SPINNER.length]!;
+	if (run.state === 'finished') mark = outcome === 'ok' ? '✓' : '✗';
+	const elapsed = run.startedAt === null ? '—' : seconds((run.finishedAt ?? now) - run.startedAt);
+	const doing = run.state === 'finished' ? outcome ?? 'finished' : (run.currentStep ? sanitize(run.currentStep) : run.state);
+	const text = `[${position + 1}] ${counted(run.itemIds.length, 'item')} · ${counted(run.stepsDone, 'step')} · ${elapsed} · ${n(tokensOf(run))} tok · ${doing}`;
+	const tone = run.state === 'finished' ? OUTCOME_TONE[outcome ?? ''] ?? 'red' : (run.state === 'unstarted' ? 'red' : undefined);
+	return {mark, text, tone};
+}
+
+/**
+ * The runs of a fan-out (or a watch), one line each, under their totals; a focused run shows its
+ * live steps in the run pane instead.
+ */
+export function RunsBoard({runs, views, cursor, focused, interactive, watch, now, frame, width, height}: RunsBoardProps) {
+	const theme = useTheme();
+	const at = Math.max(0, Math.min(cursor, runs.length - 1));
+	const chosen = runs[at];
+	const view = chosen ? views[chosen.runId] : undefined;
+	if (focused && chosen && view) {
+		return (
+			<Box flexDirection="column" width={width} height={height} overflow="hidden">
+				<Text dimColor wrap="truncate-end">{`run ${at + 1} of ${runs.length} · Enter: back to the board · x cancels it`}</Text>
+				<RunPane run={view} now={now} frame={frame} width={width} height={height - 1}/>
+			</Box>
+		);
+	}
+
+	const totals = boardTotals(runs);
+	const head = `Runs: ${totals.running} going · ${totals.done} done · ${counted(totals.items, 'item')} · ${n(totals.tokens)} tokens`;
+	const room = Math.max(1, height - 2 - (watch ? 1 : 0));
+	const first = Math.max(0, Math.min(cursor - room + 1, runs.length - room));
+	return (
+		<Box flexDirection="column" width={width} height={height} overflow="hidden">
+			<Text bold wrap="truncate-end">{head}</Text>
+			{watch ? <Text color={theme.color('cyan')} wrap="truncate-end">{sanitize(watch)}</Text> : null}
+			{runs.length === 0 ? <Text dimColor>  no runs yet</Text> : null}
+			{runs.slice(first, first + room).map((run, offset) => {
+				const line = boardLine(run, first + offset, now, frame);
+				const here = interactive && first + offset === at;
+				return (
+					<Text key={run.runId} wrap="truncate-end" inverse={here}>
+						<Text color={line.tone ? theme.color(line.tone) : undefined}>{`${here ? '›' : ' '}${line.mark} `}</Text>
+						<Text>{line.text}</Text>
+					</Text>
+				);
+			})}
+			<Text dimColor wrap="truncate-end">{interactive ? 'j/k move · Enter live steps · x cancel · X cancel all · Esc back' : 'b: the board · X cancels all'}</Text>
+		</Box>
+	);
+}
+
+/** The header's status while the board is shown: the totals. */
+export function boardStatus(runs: readonly FanoutRun[], watching = false): {text: string; tone: 'info' | 'ok' | 'warn'} | null {
+	if (runs.length === 0 && !watching) return null;
+	const totals = boardTotals(runs);
+	return {text: `${watching ? 'Watching · ' : ''}Runs ${totals.running} going · ${totals.done} done · ${counted(totals.items, 'item')} · ${n(totals.tokens)} tok`, tone: totals.running > 0 ? 'info' : 'ok'};
+}

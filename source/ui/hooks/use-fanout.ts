@@ -1,0 +1,135 @@
+import {useCallback, useEffect, useReducer, useRef} from 'react';
+import type {AsyncStore} from '../../../store/api.js';
+import type {Fanout, FanoutEvent, FanoutRun} from '../../codex/fanout.js';
+import {resolveStateDir} from '../../codex/paths.js';
+import {runReducer, type RunSettings, type RunView} from './use-run.js';
+
+/** The runs board: every batch of this session's fan-outs in the order added, and each one's live view. */
+export type BoardState = {runs: FanoutRun[]; views: Record<string, RunView>};
+
+export type BoardAction = {type: 'event'; event: FanoutEvent; instruction: string; at: number};
+
+export const EMPTY_BOARD: BoardState = {runs: [], views: {}};
+
+/** Folds one fan-out event into the board: the run's row, and its steps through the run pane's own reducer. */
+export function boardReducer(state: BoardState, {event, instruction, at}: BoardAction): BoardState {
+	const {run} = event;
+	const index = state.runs.findIndex(each => each.runId === run.runId);
+	const runs = index === -1 ? [...state.runs, run] : state.runs.map((each, position) => (position === index ? run : each));
+	let view: RunView | null = state.views[run.runId] ?? null;
+	switch (event.type) {
+		case 'queued': {
+			view = runReducer(null, {type: 'start', runId: run.runId, instruction, itemIds: [...run.itemIds], at});
+			break;
+		}
+
+		case 'started': {
+			view = view ? {...view, startedAt: run.startedAt ?? at} : view;
+			break;
+		}
+
+		case 'update': {
+			view = runReducer(view, {type: 'update', runId: run.runId, update: event.update});
+			break;
+		}
+
+		case 'finished': {
+			view = runReducer(view, {type: 'done', runId: run.runId, result: event.result, at});
+			break;
+		}
+
+		case 'skipped': {
+			view = runReducer(view, {type: 'crash', runId: run.runId, message: 'Cancelled before it started.', at});
+			break;
+		}
+
+		case 'unstarted': {
+			view = runReducer(view, {type: 'crash', runId: run.runId, message: `The run could not start: ${run.error ?? 'unknown error'}`, at});
+			break;
+		}
+	}
+
+	return {runs, views: view ? {...state.views, [run.runId]: view} : state.views};
+}
+
+const isGoing = (run: FanoutRun) => run.state === 'queued' || run.state === 'starting' || run.state === 'running';
+
+/** The board's totals for the header: runs going and done, items, tokens. */
+export function boardTotals(runs: readonly FanoutRun[]) {
+	let tokens = 0;
+	for (const run of runs) tokens += run.usage ? run.usage.input_tokens + run.usage.output_tokens : 0;
+	const going = runs.filter(isGoing).length;
+	return {running: going, done: runs.length - going, items: runs.reduce((sum, run) => sum + run.itemIds.length, 0), tokens};
+}
+
+export type FanoutSettings = RunSettings & {batch: number; parallel: number};
+
+/**
+ * The fan-outs of one screen: each `start` cuts the items into batches and runs them through a
+ * Fanout (codex/fanout.ts), at most `parallel` at once; the board folds every event. A watch
+ * (W) adds its own Fanout through `attach`. Unmounting cancels every run.
+ */
+export function useFanout(settings: FanoutSettings, db: AsyncStore | null, onFinish?: (event: Extract<FanoutEvent, {type: 'finished' | 'unstarted'}>) => void) {
+	const [board, dispatch] = useReducer(boardReducer, EMPTY_BOARD);
+	const fanouts = useRef<Fanout[]>([]);
+	const settingsRef = useRef(settings);
+	settingsRef.current = settings;
+	const finishRef = useRef(onFinish);
+	finishRef.current = onFinish;
+
+	/** Shows a fan-out's runs on the board; returns the unsubscriber. */
+	const attach = useCallback((fanout: Fanout, instruction: string) => {
+		fanouts.current.push(fanout);
+		return fanout.subscribe(event => {
+			dispatch({type: 'event', event, instruction, at: Date.now()});
+			if (event.type === 'finished' || event.type === 'unstarted') finishRef.current?.(event);
+		});
+	}, []);
+
+	/** A Fanout that starts each batch as a recorded run (loaded on first use, like the single run's runner). */
+	const create = useCallback(async (instruction: string) => {
+		const [{Fanout}, {startStoreRun}, {startRun}] = await Promise.all([import('../../codex/fanout.js'), import('../../serve/run-token.js'), import('../../codex/runner.js')]);
+		const current = settingsRef.current;
+		const stateDir = current.stateDir ?? resolveStateDir(current.env ?? process.env);
+		const {batch: _batch, parallel, endpoint, ...run} = current;
+		return new Fanout({
+			parallel,
+			async start({runId, itemIds}) {
+				const options = {...run, stateDir, instruction, itemIds, transcript: [], runId};
+				return db ? startStoreRun(db, options, endpoint) : startRun(options);
+			},
+		});
+	}, [db]);
+
+	/** Cuts the items into batches and starts them; resolves to how many batches there are. */
+	const start = useCallback(async (instruction: string, itemIds: string[]) => {
+		const [{splitIntoBatches}, fanout] = await Promise.all([import('../../codex/batches.js'), create(instruction)]);
+		attach(fanout, instruction);
+		const batches = splitIntoBatches(itemIds, settingsRef.current.batch);
+		for (const items of batches) fanout.add(items);
+		return batches.length;
+	}, [attach, create]);
+
+	const cancel = useCallback((runId: string) => {
+		for (const fanout of fanouts.current) fanout.cancel(runId);
+	}, []);
+
+	const cancelAll = useCallback(() => {
+		for (const fanout of fanouts.current) fanout.cancelAll();
+	}, []);
+
+	/** Cancels every run and waits until their processes are gone (for quitting). */
+	const shutdown = useCallback(async () => {
+		for (const fanout of fanouts.current) fanout.cancelAll();
+		await Promise.all(fanouts.current.map(async fanout => fanout.idle()));
+	}, []);
+
+	useEffect(() => () => {
+		for (const fanout of fanouts.current) fanout.cancelAll();
+	}, []);
+
+	const active = board.runs.some(isGoing);
+	return {board, start, create, attach, cancel, cancelAll, shutdown, active};
+}
+
+export type FanoutApi = ReturnType<typeof useFanout>;

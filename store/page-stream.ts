@@ -1,0 +1,24 @@
+// Reading a whole query page by page through the asynchronous interface, on either backend.
+
+import type {AsyncStore} from './api.js';
+import type {PageQuery} from './pages.js';
+import type {Page} from './types.js';
+
+/**
+ * Every page from the query's start on, one at a time: memory stays at one page. A query with
+ * where/sort/cursor pages by next_cursor (which works for every order), else by next_before_id.
+ */
+export async function * pages(store: AsyncStore, channelId: string, query: PageQuery): AsyncGenerator<Page> {
+	let start: Pick<PageQuery, 'beforeId' | 'cursor'> = {beforeId: query.beforeId, cursor: query.cursor};
+	for (;;) {
+		const page = await store.listPage(channelId, {...query, ...start});
+		yield page;
+		if (page.next_cursor !== undefined) {
+			if (!page.next_cursor) return;
+			start = {cursor: page.next_cursor};
+		} else {
+			if (!page.next_before_id) return;
+			start = {beforeId: page.next_before_id};
+		}
+	}
+}
