@@ -1,47 +1,25 @@
-import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs';
+import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
-import {openStore, type Store} from '../../store/index.js';
-import {makeDemoDb, type DemoDb} from '../support/pty-fixtures.js';
-import {CLI, KEYS, launch, rowOf, type PtyApp} from '../support/pty.js';
+import {describe, expect, it} from 'vitest';
+import {ptyDemo} from '../support/pty-fixtures.js';
+import {KEYS, rowOf, type PtyApp} from '../support/pty.js';
 
 // Views, the config file, the `:` line and sort on the built app in a real pseudo-terminal.
 
-let db: DemoDb;
-let store: Store;
-const apps: PtyApp[] = [];
-
-beforeAll(() => {
-	if (!existsSync(CLI())) throw new Error(`${CLI()} is missing: run \`npm run build\` first (npm test does)`);
-	db = makeDemoDb(600, {prefix: 'sift-views-'});
-	store = openStore(db.dbPath);
-});
-
-afterEach(async () => {
-	for (const app of apps.splice(0)) {
-		app.kill();
-		await app.exited;
-	}
-});
-
-afterAll(() => {
-	store?.close();
-	db?.cleanup();
-});
+const demo = ptyDemo(600, 'sift-views-');
 
 let configs = 0;
 
 /** A config home of its own (so no person's config leaks in), holding `text` as sift/config.yaml when given. */
 function configHome(text?: string): string {
-	const home = path.join(db.dir, `config-${++configs}`);
+	const home = path.join(demo.db.dir, `config-${++configs}`);
 	mkdirSync(path.join(home, 'sift'), {recursive: true});
 	if (text !== undefined) writeFileSync(path.join(home, 'sift', 'config.yaml'), text);
 	return home;
 }
 
 function start(home = configHome(), size: {cols?: number; rows?: number} = {}): PtyApp {
-	const app = launch({args: ['--db', db.dbPath], cols: size.cols ?? 140, rows: size.rows ?? 36, env: {SIFT_STATE_DIR: db.stateDir, XDG_CONFIG_HOME: home}});
-	apps.push(app);
+	const app = demo.launch({args: ['--db', demo.db.dbPath], cols: size.cols ?? 140, rows: size.rows ?? 36, env: {SIFT_STATE_DIR: demo.db.stateDir, XDG_CONFIG_HOME: home}});
 	return app;
 }
 
@@ -65,8 +43,8 @@ describe('views, the config file, the : line and sort', () => {
 	it('shows the default views as tabs with their counts; 2 lists the Unassigned view', async () => {
 		const app = start();
 		await app.waitFor('BUG-0600');
-		const unassigned = store.countMatches('bugs', 'owner:none -status:fixed,wont_fix');
-		const inbox = store.countMatches('bugs', 'status:new');
+		const unassigned = demo.store.countMatches('bugs', 'owner:none -status:fixed,wont_fix');
+		const inbox = demo.store.countMatches('bugs', 'status:new');
 		const screen = await app.waitFor(`2 Unassigned ${unassigned.toLocaleString('en-US')}`);
 		expect(screen).toContain(`1 Inbox ${inbox}`);
 		expect(screen).toContain('4 All 600');
@@ -74,7 +52,7 @@ describe('views, the config file, the : line and sort', () => {
 		const listed = await app.waitFor(text => /View: Unassigned/.test(text) && ticketsOn(text).length > 5, 10_000, 'the Unassigned view');
 		// Sorted by severity (its order), and only rows with no owner that are still open.
 		expect(listed).toContain('sort:severity');
-		const expected = store.listPage('bugs', {where: 'owner:none -status:fixed,wont_fix', sort: 'severity', limit: 5}).items.map(item => item.preview.ticket);
+		const expected = demo.store.listPage('bugs', {where: 'owner:none -status:fixed,wont_fix', sort: 'severity', limit: 5}).items.map(item => item.preview.ticket);
 		expect(ticketsOn(listed).slice(0, 5)).toEqual(expected);
 		for (const ticket of ticketsOn(listed)) {
 			const line = rowOf(listed, ticket);
@@ -91,8 +69,8 @@ describe('views, the config file, the : line and sort', () => {
 		app.type('sort due');
 		app.press(KEYS.enter);
 		await app.waitFor('Sorted by due');
-		const first = store.listPage('bugs', {sort: 'due', limit: 1}).items[0]!.preview.ticket as string;
-		const last = store.listPage('bugs', {sort: 'due', from: 'end', limit: 1}).items.at(-1)!.preview.ticket as string;
+		const first = demo.store.listPage('bugs', {sort: 'due', limit: 1}).items[0]!.preview.ticket as string;
+		const last = demo.store.listPage('bugs', {sort: 'due', from: 'end', limit: 1}).items.at(-1)!.preview.ticket as string;
 		await app.waitFor(() => selectedTicket(app) === first, 10_000, `${first} under the cursor`);
 		app.press('G');
 		await app.waitFor(text => text.includes('The oldest records') && selectedTicket(app) === last, 10_000, `${last} under the cursor`);
@@ -149,7 +127,7 @@ describe('views, the config file, the : line and sort', () => {
 		app.type('set owner ren');
 		app.press(KEYS.enter);
 		await app.waitFor(`${ticket}: Owner`);
-		const item = store.listPage('bugs', {where: `ticket:${ticket}`, limit: 5}).items.find(candidate => candidate.preview.ticket === ticket)!;
+		const item = demo.store.listPage('bugs', {where: `ticket:${ticket}`, limit: 5}).items.find(candidate => candidate.preview.ticket === ticket)!;
 		expect(item.preview.owner).toBe('ren');
 		// :q quits.
 		app.press(':');
@@ -160,7 +138,7 @@ describe('views, the config file, the : line and sort', () => {
 	});
 
 	it('a config file with errors starts anyway and says what it ignored, with line and key', async () => {
-		const app = start(configHome(['colour: red', 'timeout: -5', ''].join('\n')), {cols: 200});
+		const app = start(configHome(['colour: red', 'timeout: -5', ''].join('\n')), {cols: 240});
 		await app.waitFor('BUG-0600');
 		const screen = await app.waitFor('Ignored in the config file');
 		expect(screen).toContain("config.yaml line 1: unknown key 'colour'");
