@@ -33,10 +33,7 @@ export const CHANGED_MS = 3000;
 export const QUIT_QUESTION = 'A Codex run is active. Cancel it and quit? y/n';
 export const CANCEL_QUESTION = 'Cancel the Codex run? Codex and every process it started are stopped. y/n';
 
-export type InitialScreen = {
-	channelId: string;
-	fields: Field[];
-	size: {columns: number; rows: number};
+export type InitialScreen = Pick<ScreenState, 'channelId' | 'fields' | 'size'> & {
 	total: number;
 	followUpCount: number;
 	pageSize?: number;
