@@ -70,12 +70,6 @@ function withHotkeys(hints: Array<{label: string; hint: string}>, hotkeys: {labe
 	return [...hints.slice(0, at), hotkeys, ...hints.slice(at)];
 }
 
-/**
- * Views are counted at start on a SQLite channel up to this size. A SQLite count runs on the
- * screen's thread; past this it takes long enough to hold up keys, so the tabs are counted on `r`.
- */
-const AUTO_COUNT_ITEMS = 200_000;
-
 /** How many records the list shows, when known: the active view's count (no search or filter on it), else the channel's. */
 function matchCount(state: ScreenState): number | null {
 	const {query} = state;
@@ -161,7 +155,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 		() => {
 			const problems = [...config.problems, ...settings.problems];
 			const message = problems.length > 0 ? {text: `Ignored in the config file: ${problems.join(' · ')}`, tone: 'warn' as const} : undefined;
-			return initialScreen({channelId: channel.id, fields, size, total: summary.item_count, followUpCount: 0, views: settings.views, hotkeys: settings.hotkeys, instruction: config.config.instruction, message, autoCount: store.backend !== 'sqlite' || summary.item_count <= AUTO_COUNT_ITEMS});
+			return initialScreen({channelId: channel.id, fields, size, total: summary.item_count, followUpCount: 0, views: settings.views, hotkeys: settings.hotkeys, instruction: config.config.instruction, message});
 		},
 		{store, stateDir, startRun, cancelRun, quit, pollEvents: events.poll, configFile: config.path, board: {
 			cancel(position) {

@@ -7,6 +7,7 @@ import type {FollowUpQuery} from '../followups.js';
 import type {NameMatch} from '../lookup.js';
 import type {PageQuery} from '../pages.js';
 import {getRun, lastFinishedRun, listRuns, listUnfinishedRuns, recordRunEnd, recordRunProcessGroup, recordRunStart} from './runs.js';
+import {CountWorkers} from './count-worker.js';
 import {openStore, type Store} from './store.js';
 import {touchToken} from './tokens.js';
 import type {Actor, Channel, ChannelSummary, EditResult, EventPage, FollowUp, Item, Page} from '../types.js';
@@ -37,6 +38,7 @@ export class SqliteAsyncStore implements AsyncStore {
 	readonly runs: RunsApi;
 	readonly tokens: TokensApi;
 	readonly listen = undefined;
+	private readonly counts = new CountWorkers();
 	readonly readOnly: boolean;
 	readonly created: {file: boolean; dirs: string[]};
 
@@ -66,6 +68,7 @@ export class SqliteAsyncStore implements AsyncStore {
 	}
 
 	async close(): Promise<void> {
+		await this.counts.stopAll();
 		this.sync.close();
 	}
 
@@ -78,7 +81,8 @@ export class SqliteAsyncStore implements AsyncStore {
 	}
 
 	async countMatches(channelId: string, where: string, now?: Date): Promise<number> {
-		return this.sync.countMatches(channelId, where, now);
+		// Refusals come from here at once; the read itself runs off this thread (count-worker.ts).
+		return this.counts.count(this.location, this.sync.countQuery(channelId, where, now));
 	}
 
 	async listChannels(): Promise<ChannelSummary[]> {

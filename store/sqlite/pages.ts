@@ -41,7 +41,12 @@ export function listPage(db: Db, channel: LoadedChannel, request: PageQuery = {}
 
 /** How many of the channel's items match the query's terms (its sort is ignored). */
 export function countMatches(db: Db, channel: LoadedChannel, where: string, now?: Date): number {
-	const query = parseWhere(channel, where, now);
-	const statement = countStatement(channel.id, whereSql(channel, query.terms));
+	const statement = countQuery(channel, where, now);
 	return (db.prepare(statement.sql).get(...statement.params) as {n: number}).n;
+}
+
+/** The statement that counts `where`'s matches (a bad term is refused here, before any read). */
+export function countQuery(channel: LoadedChannel, where: string, now?: Date): {sql: string; params: unknown[]} {
+	const query = parseWhere(channel, where, now);
+	return countStatement(channel.id, whereSql(channel, query.terms));
 }

@@ -8,7 +8,7 @@ import {importChannel, type ImportSource} from './import.js';
 import {itemFromRow, type ItemRow} from '../items.js';
 import {itemsNamed} from './lookup.js';
 import type {NameMatch} from '../lookup.js';
-import {countMatches, listPage} from './pages.js';
+import {countMatches, countQuery, listPage} from './pages.js';
 import type {PageQuery} from '../pages.js';
 import type {Actor, Channel, ChannelSummary, EditResult, EventPage, FollowUp, Item} from '../types.js';
 import {ItemWriter} from './writes.js';
@@ -112,6 +112,11 @@ export class Store {
 	/** How many items match `where` (query language; its sort is ignored). Reads every candidate row: not for hot paths at 1M items. */
 	countMatches(channelId: string, where: string, now?: Date): number {
 		return countMatches(this.db, this.channels.get(channelId), where, now);
+	}
+
+	/** The statement countMatches runs, for a read on another connection (store/sqlite/count-worker.ts). */
+	countQuery(channelId: string, where: string, now?: Date): {sql: string; params: unknown[]} {
+		return countQuery(this.channels.get(channelId), where, now);
 	}
 
 	pollEvents(channelId: string, options: {afterSequence?: number; limit?: number} = {}): EventPage {
