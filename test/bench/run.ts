@@ -12,6 +12,7 @@ import {benchFanout} from './fanout.js';
 import {benchStart} from './start.js';
 import {benchServe} from './serve.js';
 import {benchCatchingUp} from './store-catchup.js';
+import {benchCountLag} from './store-count-lag.js';
 import {benchEditCost} from './store-edit.js';
 import {benchIndexCost} from './store-index-cost.js';
 import {benchPageLatency} from './store-latency.js';
@@ -40,6 +41,7 @@ await benchAgentEconomy();
 // The query language (docs/reference.md#query-language): sorted and filtered pages at depth, and what each index costs a write.
 benchQueryLatency(quick);
 benchIndexCost(quick);
+await benchCountLag(quick);
 
 // The PostgreSQL store (team mode): import and page latency at 1M.
 await benchPgStore(quick);
