@@ -4,6 +4,7 @@ import path from 'node:path';
 import type {AsyncStore, StoreEvent} from '../../store/index.js';
 import {pages} from '../../store/page-stream.js';
 import {writePrivateFileAtomically} from '../config/atomic-file.js';
+import type {Fanout} from './fanout.js';
 
 /**
  * What a watch remembers between polls and across restarts (the pure part; the command does the
@@ -186,4 +187,16 @@ async function matchingAmong(store: AsyncStore, channelId: string, where: string
 	}
 
 	return found;
+}
+
+/**
+ * Hands the batches now due to the fan-out, one run each. The cursor is saved with them as sent
+ * before any run starts: a crash then never sends them twice. Returns the cursor as it now is.
+ */
+export function sendDue(cursor: WatchCursor, file: string, fanout: Pick<Fanout, 'free' | 'add'>, options: {batchSize: number; settleMs: number}): WatchCursor {
+	const due = takeDue(cursor, {...options, slots: fanout.free, now: Date.now()});
+	if (due.batches.length === 0) return cursor;
+	saveWatchCursor(file, due.cursor);
+	for (const items of due.batches) fanout.add(items.map(item => item.id));
+	return due.cursor;
 }

@@ -5,6 +5,7 @@ import {isPostgresUrl, openAsyncStore, StoreError, type AsyncStore, type StoreEr
 import {hintFor} from '../text/refusal.js';
 import {safeJson, sanitize, sanitizeValue} from '../text/sanitize.js';
 import {reapAbandonedRuns} from '../codex/reap.js';
+import {mcpEndpoint} from '../serve/endpoint.js';
 import {UsageError, type CommandContext} from './context.js';
 
 /** $XDG_DATA_HOME/sift, else ~/.local/share/sift. */
@@ -212,4 +213,11 @@ export function refusalLine(body: StoreErrorBody): string {
 	}
 
 	return sanitizeValue(body.message);
+}
+
+/** --server URL (or the TUI's `server:` setting) as the MCP endpoint, undefined without one; a usage error when it is no http(s) URL. */
+export function serverEndpoint(server: string | undefined): string | undefined {
+	const endpoint = server === undefined ? undefined : mcpEndpoint(server);
+	if (endpoint === null) throw new UsageError(`--server must be the http(s) URL of sift serve, e.g. http://127.0.0.1:7345; got ${JSON.stringify(server)}`);
+	return endpoint;
 }

@@ -7,9 +7,9 @@ import type {RunOptions, RunResult} from '../codex/runner.js';
 import type {Step} from '../codex/steps.js';
 import type {RunUpdate} from '../codex/tracker.js';
 import {counted} from '../text/format.js';
-import {mcpEndpoint, startStoreRun} from '../serve/run-token.js';
+import {startStoreRun} from '../serve/run-token.js';
 import {safeJson, sanitize} from '../text/sanitize.js';
-import {channelOf, databasePath, output, wholeNumber, withStore} from './common.js';
+import {channelOf, databasePath, output, serverEndpoint, wholeNumber, withStore} from './common.js';
 import {UsageError, type Command, type CommandContext} from './context.js';
 import {pages} from '../../store/page-stream.js';
 
@@ -66,13 +66,6 @@ export function codexRunOptions(context: CommandContext, instruction: string, ch
 		timeoutMs: timeoutSeconds === undefined ? undefined : timeoutSeconds * 1000,
 		env: context.env,
 	};
-}
-
-/** --server URL (or the TUI's `server:` setting) as the MCP endpoint, undefined without one; a usage error when it is no http(s) URL. */
-export function serverEndpoint(server: string | undefined): string | undefined {
-	const endpoint = server === undefined ? undefined : mcpEndpoint(server);
-	if (endpoint === null) throw new UsageError(`--server must be the http(s) URL of sift serve, e.g. http://127.0.0.1:7345; got ${JSON.stringify(server)}`);
-	return endpoint;
 }
 
 /** Each batch is its own recorded run; with --server the agent reaches the store through `sift serve` with a token for that run only. */

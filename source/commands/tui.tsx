@@ -5,9 +5,8 @@ import {exitCodeOfSignal} from '../codex/group.js';
 import {sanitize} from '../text/sanitize.js';
 import {reapAbandonedRuns} from '../codex/reap.js';
 import {configPath, loadConfig} from '../config/config.js';
-import {databasePath, openExistingStore, wholeNumber} from './common.js';
+import {databasePath, openExistingStore, serverEndpoint, wholeNumber} from './common.js';
 import type {Command} from './context.js';
-import {serverEndpoint} from './run.js';
 
 /** A run started from the TUI is stopped after 10 minutes unless --timeout says otherwise (`sift run`: 30). */
 const TUI_DEADLINE_S = 600;

@@ -3,11 +3,11 @@ import {DEFAULT_BATCH_SIZE, DEFAULT_PARALLEL} from '../codex/batches.js';
 import {Fanout} from '../codex/fanout.js';
 import {handleTerminationSignals} from '../codex/group.js';
 import {resolveStateDir} from '../codex/paths.js';
-import {DEFAULT_SETTLE_MS, DEFAULT_WATCH_INSTRUCTION, emptyCursor, loadWatchCursor, parseSettle, saveWatchCursor, settleEndsAt, takeDue, takeInEvents, watchCursorPath, type WatchCursor} from '../codex/watch.js';
+import {DEFAULT_SETTLE_MS, DEFAULT_WATCH_INSTRUCTION, emptyCursor, loadWatchCursor, parseSettle, saveWatchCursor, sendDue, settleEndsAt, takeInEvents, watchCursorPath, type WatchCursor} from '../codex/watch.js';
 import {sanitize} from '../text/sanitize.js';
-import {channelOf, withStore} from './common.js';
+import {channelOf, serverEndpoint, withStore} from './common.js';
 import {UsageError, type Command} from './context.js';
-import {batchStarter, codexRunOptions, EXIT_CODES, reportRuns, serverEndpoint} from './run.js';
+import {batchStarter, codexRunOptions, EXIT_CODES, reportRuns} from './run.js';
 
 /** How often the events are read: on SQLite the only way to hear of them. */
 const POLL_MS = 500;
@@ -67,12 +67,7 @@ const watch: Command = async context => {
 				failures = 0;
 				if (taken !== cursor) saveWatchCursor(file, (cursor = taken));
 				if (stopped) break;
-				const due = takeDue(cursor, {batchSize: batch, settleMs, slots: fanout.free, now: Date.now()});
-				if (due.batches.length > 0) {
-					// Saved as sent before the runs start: a crash now never sends them twice.
-					saveWatchCursor(file, (cursor = due.cursor));
-					for (const items of due.batches) fanout.add(items.map(item => item.id));
-				}
+				cursor = sendDue(cursor, file, fanout, {batchSize: batch, settleMs});
 
 				const settleAt = fanout.free > 0 ? settleEndsAt(cursor, settleMs) : undefined;
 				await waker.sleepUntil(Math.min(Date.now() + (unlisten ? PUSHED_POLL_MS : POLL_MS), settleAt ?? Number.POSITIVE_INFINITY));

@@ -4,7 +4,7 @@
  */
 
 import {z} from 'zod';
-import {mcpEndpoint} from '../serve/run-token.js';
+import {mcpEndpoint} from '../serve/endpoint.js';
 
 /** A saved query shown as a tab: query language text (docs/reference.md#query-language), `sort:` included. */
 export type View = {name: string; query: string};

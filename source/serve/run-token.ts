@@ -3,19 +3,6 @@ import {newRunId} from '../codex/paths.js';
 import {startRecordedRun} from '../codex/record.js';
 import {DEFAULT_RUN_DEADLINE_MS, type RunHandle, type RunOptions} from '../codex/runner.js';
 
-/** `URL` as given to `sift run --server`, to the MCP endpoint of that server; null when it is no http(s) URL. */
-export function mcpEndpoint(serverUrl: string): string | null {
-	let url: URL;
-	try {
-		url = new URL(serverUrl);
-	} catch {
-		return null;
-	}
-
-	if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash) return null;
-	return `${url.origin}${url.pathname.replace(/\/+$/, '')}/mcp`;
-}
-
 /**
  * A recorded run whose agent reaches the tools through `sift serve` at `endpoint`, with a token
  * minted for this run alone: actor agent, this run id, this run's channel, expiring at its

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest';
 import {buildCodexCommand, type CommandInput} from '../../source/codex/command.js';
-import {mcpEndpoint} from '../../source/serve/run-token.js';
+import {mcpEndpoint} from '../../source/serve/endpoint.js';
 
 const INPUT: CommandInput = {
 	prompt: 'Triage',

@@ -64,12 +64,7 @@ export function useWatch(settings: WatchSettings, parallel: number) {
 				}
 
 				if (stopped) break;
-				const due = watch.takeDue(cursor, {batchSize: batch, settleMs, slots: fanout.free, now: Date.now()});
-				if (due.batches.length > 0) {
-					// Saved as sent before the runs start: a crash now never sends them twice.
-					watch.saveWatchCursor(file, (cursor = due.cursor));
-					for (const items of due.batches) fanout.add(items.map(item => item.id));
-				}
+				cursor = watch.sendDue(cursor, file, fanout, {batchSize: batch, settleMs});
 
 				setStatus(watchStatus(cursor.sequence, cursor.pending.length, {batch, parallel, settleMs}));
 				// eslint-disable-next-line no-await-in-loop

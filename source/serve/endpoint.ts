@@ -1,0 +1,15 @@
+// The MCP endpoint of a `sift serve` URL. Kept apart from run-token.ts, which loads the runner:
+// the TUI and the config file check a server URL at start-up without loading it.
+
+/** `URL` as given to `sift run --server`, to the MCP endpoint of that server; null when it is no http(s) URL. */
+export function mcpEndpoint(serverUrl: string): string | null {
+	let url: URL;
+	try {
+		url = new URL(serverUrl);
+	} catch {
+		return null;
+	}
+
+	if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash) return null;
+	return `${url.origin}${url.pathname.replace(/\/+$/, '')}/mcp`;
+}
