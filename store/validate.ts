@@ -2,7 +2,7 @@ import {quote} from './errors.js';
 import {FIELD_TYPE_TABLE, type ValidationContext} from './fields/index.js';
 import {valueShapeProblem} from './fields/shape.js';
 import {isPlainObject} from './fields/spec.js';
-import type {Channel, Field, FieldProblem, Values} from './types.js';
+import type {Channel, Field, FieldProblem} from './types.js';
 
 export type UniqueLookup = (field: Field, value: unknown) => string | undefined;
 

@@ -43,10 +43,6 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
 	}
 }
 
-async function notYet(): Promise<never> {
-	throw invalidArgument('not yet supported on PostgreSQL');
-}
-
 class PgStore implements AsyncStore {
 	readonly backend = 'postgres' as const;
 	readonly location: string;
