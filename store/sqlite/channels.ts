@@ -4,6 +4,7 @@ import {loadChannel, type LoadedChannel} from '../channels.js';
 import type {Db} from './database.js';
 import {notFound, quote} from '../errors.js';
 import {channelIndexes} from './query.js';
+import {fillValueColumns} from './slots.js';
 import type {Channel, ChannelSummary, Field} from '../types.js';
 
 /** Channels never change after import, so each connection keeps them once read. */
@@ -59,18 +60,36 @@ function createChannelIndexes(db: Db, channel: Channel): void {
 }
 
 /**
- * Migration to per-channel indexes: drops the indexes that covered every channel's rows
- * (`items_<channel>_<key>` on (channel_id, value, seq), which evaluated one channel's JSON paths
- * on every other channel's rows) and creates each channel's partial indexes. Idempotent.
+ * Migration to per-channel indexes on value columns: drops the indexes that covered every
+ * channel's rows (`items_<channel>_<key>` on (channel_id, value, seq), which evaluated one
+ * channel's JSON paths on every other channel's rows); then, for each channel whose indexes are
+ * not the ones channelIndexes gives (the v3 and v4 ones read `data`), drops those, copies the
+ * values into their columns (store/sqlite/slots.ts) and creates the new ones. Idempotent.
  */
 export function migrateToChannelIndexes(db: Db): void {
 	const old = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'items' AND name LIKE 'items\\_%' ESCAPE '\\' AND name != 'items_by_channel' AND sql LIKE '%json_extract%'").all() as Array<{name: string}>;
 	for (const {name} of old) {
-		db.exec(`DROP INDEX "${name.replaceAll('"', '""')}"`);
+		db.exec(`DROP INDEX ${quoteName(name)}`);
 	}
 
+	const existing = new Map((db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'items' AND sql IS NOT NULL").all() as Array<{name: string; sql: string}>).map(row => [row.name, row.sql]));
 	const channels = db.prepare('SELECT id, name, fields FROM channels').all() as Array<{id: string; name: string; fields: string}>;
 	for (const row of channels) {
-		createChannelIndexes(db, {id: row.id, name: row.name, fields: JSON.parse(row.fields) as Field[]});
+		const channel: Channel = {id: row.id, name: row.name, fields: JSON.parse(row.fields) as Field[]};
+		const wanted = channelIndexes(channel);
+		const stale = [...existing.keys()].filter(name => name.startsWith(`items:${channel.id}:`) && !wanted.some(index => index.name === name && sameIndex(index.sql, existing.get(name)!)));
+		if (stale.length === 0 && wanted.every(index => existing.has(index.name))) continue;
+		for (const name of stale) {
+			db.exec(`DROP INDEX ${quoteName(name)}`);
+		}
+
+		// After the drops, so the copy does not rewrite the old indexes row by row.
+		fillValueColumns(db, channel);
+		createChannelIndexes(db, channel);
 	}
 }
+
+const quoteName = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** sqlite_master keeps an index's CREATE statement without its IF NOT EXISTS. */
+const sameIndex = (created: string, stored: string) => created.replace('CREATE INDEX IF NOT EXISTS', 'CREATE INDEX') === stored;

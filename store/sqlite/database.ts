@@ -8,6 +8,7 @@ import {migrateRunsColumns, RUNS_SCHEMA_SQL} from './runs.js';
 import {TOKENS_SCHEMA_SQL} from './tokens.js';
 import {checkIsStore, openReadOnly, SIFT_APPLICATION_ID} from './store-file.js';
 import {setLockPolicy, withWriteLock} from './write-lock.js';
+import {addValueColumns, VALUE_COLUMNS} from './slots.js';
 
 export {withWriteLock} from './write-lock.js';
 
@@ -29,7 +30,9 @@ CREATE TABLE IF NOT EXISTS items (
 	version INTEGER NOT NULL,
 	created_at TEXT NOT NULL,
 	updated_at TEXT NOT NULL,
-	data TEXT NOT NULL
+	data TEXT NOT NULL,
+	-- Value columns: a copy of each indexed field's value, which the channel's indexes read (store/sqlite/slots.ts).
+	${VALUE_COLUMNS.join(', ')}
 );
 CREATE INDEX IF NOT EXISTS items_by_channel ON items(channel_id, seq);
 CREATE TABLE IF NOT EXISTS events (
@@ -125,7 +128,15 @@ export function openDatabase(path: string, options: OpenOptions = {}): OpenedDat
 	}
 
 	if (!created.file && !canWrite(path)) {
-		return {db: openReadOnly(path, timeout), readOnly: true, created};
+		const db = openReadOnly(path, timeout);
+		try {
+			checkSchemaVersion(db, path, true);
+		} catch (error) {
+			db.close();
+			throw error;
+		}
+
+		return {db, readOnly: true, created};
 	}
 
 	try {
@@ -159,7 +170,7 @@ function openWritable(path: string, options: OpenOptions): Db {
 			setLockPolicy(db, options.onLockWait, options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS);
 		}
 
-		migrate(db);
+		migrate(db, path);
 		return db;
 	} catch (error) {
 		db.close();
@@ -171,7 +182,7 @@ function openWritable(path: string, options: OpenOptions): Db {
  * Bump when the schema changes. Steps run in order inside one transaction and are idempotent;
  * SCHEMA_SQL then creates whatever is missing (IF NOT EXISTS).
  */
-const SCHEMA_VERSION = 4;
+const SCHEMA_VERSION = 5;
 
 /**
  * v3: idempotency keys belong to a channel and an actor (before, one global namespace: a key used
@@ -193,12 +204,28 @@ function addRunColumns(db: Db): void {
 	if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'runs'").get()) migrateRunsColumns(db);
 }
 
-/** Steps before SCHEMA_SQL, in order. */
-const MIGRATION_STEPS: Array<(db: Db) => void> = [scopeIdempotencyKeys, addRunColumns];
-/** v3: per-channel partial indexes replace the indexes over every channel's rows. */
+/** Steps before SCHEMA_SQL, in order. v5: items get their value columns (store/sqlite/slots.ts). */
+const MIGRATION_STEPS: Array<(db: Db) => void> = [scopeIdempotencyKeys, addRunColumns, addValueColumns];
+/** v3: per-channel partial indexes replace the indexes over every channel's rows; v5: on value columns. */
 const AFTER_SCHEMA_STEPS: Array<(db: Db) => void> = [migrateToChannelIndexes];
 
-function migrate(db: Db): void {
+/**
+ * A store this sift can read as it is: not made by a newer sift (its tables may mean something
+ * else), and, when it cannot be upgraded here (read-only), not made by an older one either.
+ */
+function checkSchemaVersion(db: Db, path: string, readOnly: boolean): void {
+	const version = db.pragma('user_version', {simple: true}) as number;
+	if (version > SCHEMA_VERSION) {
+		throw new StoreError({error: 'invalid_argument', message: `the store at ${path} has schema version ${version}, newer than this sift knows (${SCHEMA_VERSION}): upgrade sift to open it`});
+	}
+
+	if (readOnly && version < SCHEMA_VERSION) {
+		throw new StoreError({error: 'read_only', message: `the store at ${path} has schema version ${version}, older than this sift's (${SCHEMA_VERSION}), and is read-only for this user: open it once with write access to upgrade it`});
+	}
+}
+
+function migrate(db: Db, path: string): void {
+	checkSchemaVersion(db, path, false);
 	const version = db.pragma('user_version', {simple: true}) as number;
 	if (version >= SCHEMA_VERSION) {
 		return;

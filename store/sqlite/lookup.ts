@@ -15,7 +15,7 @@ export function itemsNamed(db: Db, channel: LoadedChannel, name: string): NameMa
 	const byId = db.prepare('SELECT id FROM items WHERE id = ? AND channel_id = ?').get(name, channel.id) as {id: string} | undefined;
 	if (byId) matches.push({item_id: byId.id, by: 'id'});
 	for (const {key, value} of nameProbes(channel, name)) {
-		const rows = db.prepare(`SELECT id FROM items WHERE ${channelScopeSql(channel.id)} AND ${valueSql(key)} = ? ORDER BY seq LIMIT ${NAME_MATCHES_PER_FIELD}`).all(value) as Array<{id: string}>;
+		const rows = db.prepare(`SELECT id FROM items WHERE ${channelScopeSql(channel.id)} AND ${valueSql(channel, key)} = ? ORDER BY seq LIMIT ${NAME_MATCHES_PER_FIELD}`).all(value) as Array<{id: string}>;
 		for (const row of rows) matches.push({item_id: row.id, by: {field: key}});
 	}
 

@@ -22,7 +22,7 @@ export function listPage(db: Db, channel: LoadedChannel, request: PageQuery = {}
 	const plan = planPage(channel, request);
 	const {limit} = plan;
 	const order = orderOf(channel, plan.query.sort, plan.query.terms);
-	const statements = pageStatements(channel.id, whereSql(channel, plan.query.terms), order, plan.forward, plan.start.position, limit + 1);
+	const statements = pageStatements(channel, whereSql(channel, plan.query.terms), order, plan.forward, plan.start.position, limit + 1);
 	// One read transaction: the items and latest_sequence come from the same snapshot, so a reader
 	// polling from latest_sequence never misses a write another process committed in between.
 	const {rows, latest} = db.transaction(() => {

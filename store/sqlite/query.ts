@@ -1,52 +1,67 @@
 /**
- * The query language on SQLite: the dialect of store/query/sql.ts (JSON through json_extract),
- * the index names, and the page statements, each forced onto the index that yields its order.
+ * The query language on SQLite: the dialect of store/query/sql.ts (indexed fields through their
+ * value columns, store/sqlite/slots.ts; the rest through json_extract), the index names, and the page statements, each forced onto the index that yields its order.
  */
 
 import type {Channel, Field} from '../types.js';
 import type {Position} from '../query/cursor.js';
 import {channelIndexes as indexesOf, channelScopeSql, equalityField, sqlString, orderKeySql as orderKeyOf, pagePhases, whereSql as whereOf, type Dialect, type IndexDefinition, type SqlPart} from '../query/sql.js';
 import type {Sort, Term} from '../query/types.js';
+import {ITEM_COLUMNS, jsonValueSql, valueColumnOf} from './slots.js';
 
 export {channelScopeSql, countStatement, sqlString, type SqlPart} from '../query/sql.js';
 export type {Position} from '../query/cursor.js';
 
-/** SQL for a stored value; keys are checked identifiers (a-z, 0-9, _), so inlining them is safe. */
-export const valueSql = (key: string) => `json_extract(data, '$.${key}')`;
-
-export const sqliteDialect: Dialect = {
-	string: sqlString,
-	value: valueSql,
-	// json_extract gives strings as text, numbers as numbers and booleans as 0 and 1: already ordered.
-	text: valueSql,
-	typed: field => valueSql(field.key),
-	emptyList: key => `json_array_length(data, '$.${key}') = 0`,
-	listHasAny: (key, count) => `EXISTS (SELECT 1 FROM json_each(items.data, '$.${key}') WHERE json_each.value IN (${Array.from({length: count}, () => '?').join(', ')}))`,
-	lower: text => `lower(${text})`,
-	contains: lowered => `instr(${lowered}, ?) > 0`,
-	false: '0',
-	// Two seeks, each a plain range SQLite walks in index order.
-	rowValues: false,
-	// "Set" as a range (every number and string is >= -infinity), so SQLite seeks past the unset
-	// values instead of scanning them.
-	isSet: key => `${key} >= -9e999`,
-	// By seq alone: ordering by the (constant) key as well makes SQLite sort every unset row.
-	unsetOrderBy: (_key, direction) => `seq ${direction}`,
+/** SQL for a stored value as json_extract gives it: the field's value column when it has one (store/sqlite/slots.ts). */
+export const valueSql = (channel: {fields: readonly Field[]}, key: string) => {
+	return valueColumnOf(channel, key) ?? jsonValueSql(key);
 };
 
+const dialects = new WeakMap<readonly Field[], Dialect>();
+
+/** The dialect for one channel's rows: its indexed fields read from their value columns, the rest from `data`. */
+export function sqliteDialect(channel: {fields: readonly Field[]}): Dialect {
+	let dialect = dialects.get(channel.fields);
+	if (!dialect) {
+		const value = (key: string) => valueSql(channel, key);
+		dialect = {
+			string: sqlString,
+			value,
+			// json_extract gives strings as text, numbers as numbers and booleans as 0 and 1: already ordered.
+			text: value,
+			typed: field => value(field.key),
+			emptyList: key => `json_array_length(data, '$.${key}') = 0`,
+			listHasAny: (key, count) => `EXISTS (SELECT 1 FROM json_each(items.data, '$.${key}') WHERE json_each.value IN (${Array.from({length: count}, () => '?').join(', ')}))`,
+			lower: text => `lower(${text})`,
+			contains: lowered => `instr(${lowered}, ?) > 0`,
+			false: '0',
+			// Two seeks, each a plain range SQLite walks in index order.
+			rowValues: false,
+			// "Set" as a range (every number and string is >= -infinity), so SQLite seeks past the unset
+			// values instead of scanning them.
+			isSet: key => `${key} >= -9e999`,
+			// By seq alone: ordering by the (constant) key as well makes SQLite sort every unset row.
+			unsetOrderBy: (_key, direction) => `seq ${direction}`,
+		};
+		dialects.set(channel.fields, dialect);
+	}
+
+	return dialect;
+}
+
 /** What a field is ordered (and, for selects, filtered) by: option order for selects, else the value. */
-export const orderKeySql = (field: Field) => orderKeyOf(sqliteDialect, field);
+export const orderKeySql = (channel: {fields: readonly Field[]}, field: Field) => orderKeyOf(sqliteDialect(channel), field);
 
 /** Index names carry the channel id and field key; both are identifiers, so quoting suffices. */
 export const orderIndexName = (channelId: string, key: string) => `items:${channelId}:${key}`;
 
 /** The per-channel partial indexes (store/query/sql.ts channelIndexes) with SQLite's names. */
-export const channelIndexes = (channel: Channel): IndexDefinition[] => indexesOf(sqliteDialect, (channelId, key, use) => (use === 'order' ? orderIndexName(channelId, key) : `items:${channelId}:${key}:value`), channel);
+export const channelIndexes = (channel: Channel): IndexDefinition[] => indexesOf(sqliteDialect(channel), (channelId, key, use) => (use === 'order' ? orderIndexName(channelId, key) : `items:${channelId}:${key}:value`), channel);
 
 type Fields = {fieldsByKey: Map<string, Field>; fields: Field[]};
 
 /** Every term of a query, ANDed (store/query/sql.ts whereSql). */
-export const whereSql = (channel: Fields, terms: Term[]): SqlPart => whereOf(sqliteDialect, channel, terms);
+export const whereSql = (channel: Fields, terms: Term[]): SqlPart => whereOf(sqliteDialect(channel), channel, terms);
 
 export type Order = {
 	sort: Sort;
@@ -66,18 +81,18 @@ export function orderOf(channel: Channel & Fields, sort: Sort, terms: Term[] = [
 	const field = channel.fieldsByKey.get(sort.key)!;
 	const index = orderIndexName(channel.id, field.key);
 	const equality = equalityField(channel, terms);
-	return {sort, key: orderKeySql(field), index, unsetIndex: equality ? orderIndexName(channel.id, equality.key) : index};
+	return {sort, key: orderKeySql(channel, field), index, unsetIndex: equality ? orderIndexName(channel.id, equality.key) : index};
 }
 
 /**
  * The statements that read up to `limit` rows after `after` (null: from the first row), going
  * `forward` through the order or backward against it: one per phase (store/query/sql.ts pagePhases).
  */
-export function pageStatements(channelId: string, where: SqlPart, order: Order, forward: boolean, after: Position | null, limit: number): SqlPart[] {
-	return pagePhases(sqliteDialect, order.key, order.sort.descending, forward, after).map(phase => {
+export function pageStatements(channel: Channel, where: SqlPart, order: Order, forward: boolean, after: Position | null, limit: number): SqlPart[] {
+	return pagePhases(sqliteDialect(channel), order.key, order.sort.descending, forward, after).map(phase => {
 		const index = phase.index === 'order' ? order.index : phase.index === 'unset' ? order.unsetIndex : null;
 		return {
-			sql: `SELECT items.*, ${order.key ?? 'NULL'} AS sort_value FROM ${index ? `items INDEXED BY "${index}"` : 'items'} WHERE ${channelScopeSql(channelId)} AND ${phase.condition.sql}${where.sql} ORDER BY ${phase.orderBy} LIMIT ?`,
+			sql: `SELECT ${ITEM_COLUMNS}, ${order.key ?? 'NULL'} AS sort_value FROM ${index ? `items INDEXED BY "${index}"` : 'items'} WHERE ${channelScopeSql(channel.id)} AND ${phase.condition.sql}${where.sql} ORDER BY ${phase.orderBy} LIMIT ?`,
 			params: [...phase.condition.params, ...where.params, limit],
 		};
 	});

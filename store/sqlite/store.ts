@@ -1,6 +1,7 @@
 import {ChannelCatalog} from './channels.js';
 import type {LoadedChannel} from '../channels.js';
 import {openDatabase, type Db, type OpenOptions} from './database.js';
+import {ITEM_COLUMNS} from './slots.js';
 import {pollEvents, latestSequence} from './events.js';
 import {countOpenFollowUps, dismissFollowUp, listFollowUps} from './followups.js';
 import type {FollowUpQuery} from '../followups.js';
@@ -82,7 +83,7 @@ export class Store {
 
 	readItem(channelId: string, itemId: string): Item {
 		const channel = this.channels.get(channelId);
-		const row = this.db.prepare('SELECT * FROM items WHERE id = ? AND channel_id = ?').get(itemId, channelId) as ItemRow | undefined;
+		const row = this.db.prepare(`SELECT ${ITEM_COLUMNS} FROM items WHERE id = ? AND channel_id = ?`).get(itemId, channelId) as ItemRow | undefined;
 		if (!row) {
 			throw notFound(`item ${quote(itemId)} does not exist in channel ${channelId}`);
 		}

@@ -13,25 +13,30 @@ import {itemFromRow, itemIdOf, parseStored, type ItemRow} from '../items.js';
 import type {Actor, Changes, EditResult, Field, FieldProblem, Values} from '../types.js';
 import {validateValues, type WriteContext} from '../validate.js';
 import type {EditRequest, Validator} from '../writes.js';
+import {columnParameters, ITEM_COLUMNS, valueColumnsFor, type ValueColumn} from './slots.js';
 import {actorScope, checkExpectedVersion, checkPayload, fingerprintOf, storedValues} from '../write-rules.js';
 
 const sameValue = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
 
+type ColumnsStatement = {statement: Statement<unknown[]>; columns: ValueColumn[]};
+
+/** Each set of changed fields has its UPDATE; edits use a handful, so a bound only guards against churn. */
+const MAX_CACHED_UPDATES = 256;
+
 /** Writes items: every create, edit and delete is one transaction that also appends its event. */
 export class ItemWriter {
 	private readonly selectItem;
-	private readonly updateItem;
-	private readonly insertItem;
 	private readonly selectSeq;
+	/** Per channel and set of changed value columns: an UPDATE sets only those, so SQLite rewrites only their indexes. */
+	private readonly updates = new Map<string, ColumnsStatement>();
+	private readonly inserts = new Map<string, ColumnsStatement>();
 	private readonly uniqueLookups = new Map<string, Statement<unknown[]>>();
 	/** Transaction wrappers made once: better-sqlite3 builds a wrapper per db.transaction() call. */
 	private readonly createTransaction;
 	private readonly editTransaction;
 
 	constructor(private readonly db: Db, private readonly channels: ChannelCatalog, private readonly validate: Validator = validateValues) {
-		this.selectItem = db.prepare('SELECT * FROM items WHERE id = ? AND channel_id = ?');
-		this.updateItem = db.prepare('UPDATE items SET version = ?, updated_at = ?, data = ? WHERE seq = ?');
-		this.insertItem = db.prepare('INSERT INTO items (seq, id, channel_id, version, created_at, updated_at, data) VALUES (?, ?, ?, 1, ?, ?, ?)');
+		this.selectItem = db.prepare(`SELECT ${ITEM_COLUMNS} FROM items WHERE id = ? AND channel_id = ?`);
 		this.selectSeq = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'items'");
 		this.createTransaction = db.transaction((channel: LoadedChannel, values: Values, actor: Actor, createdAt?: string) => this.insert(channel, values, actor, createdAt));
 		this.editTransaction = db.transaction((channel: LoadedChannel, request: EditRequest) => this.editInTransaction(channel, request));
@@ -64,14 +69,16 @@ export class ItemWriter {
 		const stored = storedValues({}, values);
 		const seq = this.nextSeq();
 		const id = itemIdOf(seq);
-		this.insertItem.run(seq, id, channel.id, created, at, JSON.stringify(stored));
+		const insert = this.insertStatement(channel);
+		const data = JSON.stringify(stored);
+		insert.statement.run(seq, id, channel.id, created, at, data, ...columnParameters(insert.columns, stored, data));
 		const changes: Changes = {};
 		for (const [key, to] of Object.entries(stored)) {
 			changes[key] = {from: null, to};
 		}
 
 		const sequence = appendEvent(this.db, channel.id, {type: 'item.created', item_id: id, version: 1, actor, changes, at});
-		const row: ItemRow = {seq, id, channel_id: channel.id, version: 1, created_at: created, updated_at: at, data: JSON.stringify(stored)};
+		const row: ItemRow = {seq, id, channel_id: channel.id, version: 1, created_at: created, updated_at: at, data};
 		return {ok: true, item: itemFromRow(channel, row, stored), sequence};
 	}
 
@@ -155,7 +162,8 @@ export class ItemWriter {
 
 		const version = row.version + 1;
 		const data = JSON.stringify(after);
-		this.updateItem.run(version, at, data, row.seq);
+		const update = this.updateStatement(channel, Object.keys(changes));
+		update.statement.run(version, at, data, ...columnParameters(update.columns, after, data), row.seq);
 		const sequence = appendEvent(this.db, channel.id, {type: 'item.updated', item_id: row.id, version, actor, changes, at});
 		return {ok: true, item: itemFromRow(channel, {...row, version, updated_at: at, data}, after), sequence};
 	}
@@ -214,13 +222,42 @@ export class ItemWriter {
 		let lookup = this.uniqueLookups.get(cacheKey);
 		if (!lookup) {
 			// The channel as a literal, so the lookup uses the channel's partial index on the field.
-			lookup = this.db.prepare(`SELECT id FROM items WHERE ${channelScopeSql(channel.id)} AND ${valueSql(field.key)} = ? AND id != ? LIMIT 1`);
+			lookup = this.db.prepare(`SELECT id FROM items WHERE ${channelScopeSql(channel.id)} AND ${valueSql(channel, field.key)} = ? AND id != ? LIMIT 1`);
 			this.uniqueLookups.set(cacheKey, lookup);
 		}
 
 		const bound = typeof value === 'boolean' ? Number(value) : (typeof value === 'object' ? JSON.stringify(value) : value);
 		const row = lookup.get(bound, exceptId ?? '') as {id: string} | undefined;
 		return row?.id;
+	}
+
+	/** The item's row with every indexed field's value column (store/sqlite/slots.ts). */
+	private insertStatement(channel: LoadedChannel): ColumnsStatement {
+		let insert = this.inserts.get(channel.id);
+		if (!insert) {
+			const columns = valueColumnsFor(channel, channel.fields.map(field => field.key));
+			const statement = this.db.prepare(`INSERT INTO items (seq, id, channel_id, version, created_at, updated_at, data${columns.map(value => `, ${value.column}`).join('')})
+				VALUES (?, ?, ?, 1, ?, ?, ?${columns.map(value => `, ${value.sql}`).join('')})`);
+			insert = {statement, columns};
+			this.inserts.set(channel.id, insert);
+		}
+
+		return insert;
+	}
+
+	/** The item's new data and version, and the value columns of `changedKeys` alone (store/sqlite/slots.ts). */
+	private updateStatement(channel: LoadedChannel, changedKeys: string[]): ColumnsStatement {
+		const columns = valueColumnsFor(channel, changedKeys);
+		const cacheKey = `${channel.id}\u0000${columns.map(value => value.column).join(',')}`;
+		let update = this.updates.get(cacheKey);
+		if (!update) {
+			if (this.updates.size >= MAX_CACHED_UPDATES) this.updates.clear();
+			const statement = this.db.prepare(`UPDATE items SET version = ?, updated_at = ?, data = ?${columns.map(value => `, ${value.column} = ${value.sql}`).join('')} WHERE seq = ?`);
+			update = {statement, columns};
+			this.updates.set(cacheKey, update);
+		}
+
+		return update;
 	}
 
 	private nextSeq(): number {

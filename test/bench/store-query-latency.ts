@@ -43,7 +43,7 @@ export function depthStatement(dialect: Dialect, channel: LoadedChannel, query: 
 export const cursorAfter = (query: Query, row: {seq: number | string; value: number | string | null}) => encodeCursor({order: sortName(query.sort), side: 'after', position: {value: row.value, seq: Number(row.seq)}});
 
 function cursorAt(store: Store, query: Query, depth: number): string {
-	const statement = depthStatement(sqliteDialect, store.loadedChannel('bugs'), query, depth, 'items NOT INDEXED');
+	const statement = depthStatement(sqliteDialect(store.loadedChannel('bugs')), store.loadedChannel('bugs'), query, depth, 'items NOT INDEXED');
 	return cursorAfter(query, store.db.prepare(statement.sql).get(...statement.params) as {seq: number; value: number | string | null});
 }
 

@@ -5,6 +5,7 @@ import {afterAll, describe, expect, it} from 'vitest';
 import {openStore, type Store, type Values} from '../../store/index.js';
 import {cleanTempDirs, human, kitChannel, kitItems, kitStore, refusal, tempDir} from './helpers.js';
 import {join} from 'node:path';
+import {ITEM_COLUMNS} from '../../store/sqlite/slots.js';
 
 afterAll(() => cleanTempDirs());
 
@@ -77,7 +78,7 @@ describe('per-channel indexes', () => {
 		}) as typeof store.db.prepare;
 		expect(refusal(() => store.createItem('kit', {title: 'twin', code: taken}, human))).toMatchObject({error: 'validation_failed', fields: [{key: 'code'}]});
 		store.db.prepare = prepare;
-		expect(plans).toEqual([expect.stringMatching(/^SEARCH items USING INDEX items:kit:code \(<expr>=\?\)/) as string]);
+		expect(plans).toEqual([expect.stringMatching(/^SEARCH items USING INDEX items:kit:code \(v\d+=\?\)/) as string]);
 	});
 
 	it('sorted pages read through the sort field\'s index (no sort of the whole channel)', () => {
@@ -85,7 +86,7 @@ describe('per-channel indexes', () => {
 		const plans: string[] = [];
 		const prepare = store.db.prepare.bind(store.db);
 		store.db.prepare = ((sql: string) => {
-			if (sql.startsWith('SELECT items.*')) {
+			if (sql.startsWith(`SELECT ${ITEM_COLUMNS}`)) {
 				plans.push(...(prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...Array.from({length: (sql.match(/\?/g) ?? []).length}, () => 1)) as Array<{detail: string}>).map(row => row.detail));
 			}
 
@@ -96,7 +97,7 @@ describe('per-channel indexes', () => {
 		store.db.prepare = prepare;
 		expect(plans.length).toBeGreaterThan(0);
 		for (const plan of plans) {
-			expect(plan).toMatch(/^SEARCH items USING INDEX items:kit:due \(<expr>/);
+			expect(plan).toMatch(/^SEARCH items USING INDEX items:kit:due \(v\d+/);
 		}
 	});
 });
