@@ -4,7 +4,7 @@ import {loadChannel, type LoadedChannel} from '../channels.js';
 import type {Db} from './database.js';
 import {notFound, quote} from '../errors.js';
 import {channelIndexes} from './query.js';
-import {fillValueColumns} from './slots.js';
+import {fillValueColumns} from './value-columns.js';
 import type {Channel, ChannelSummary, Field} from '../types.js';
 
 /** Channels never change after import, so each connection keeps them once read. */
@@ -64,7 +64,7 @@ function createChannelIndexes(db: Db, channel: Channel): void {
  * channel's rows (`items_<channel>_<key>` on (channel_id, value, seq), which evaluated one
  * channel's JSON paths on every other channel's rows); then, for each channel whose indexes are
  * not the ones channelIndexes gives (the v3 and v4 ones read `data`), drops those, copies the
- * values into their columns (store/sqlite/slots.ts) and creates the new ones. Idempotent.
+ * values into their columns (store/sqlite/value-columns.ts) and creates the new ones. Idempotent.
  */
 export function migrateToChannelIndexes(db: Db): void {
 	const old = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'items' AND name LIKE 'items\\_%' ESCAPE '\\' AND name != 'items_by_channel' AND sql LIKE '%json_extract%'").all() as Array<{name: string}>;

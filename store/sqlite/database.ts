@@ -8,7 +8,7 @@ import {migrateRunsColumns, RUNS_SCHEMA_SQL} from './runs.js';
 import {TOKENS_SCHEMA_SQL} from './tokens.js';
 import {checkIsStore, openReadOnly, SIFT_APPLICATION_ID} from './store-file.js';
 import {setLockPolicy, withWriteLock} from './write-lock.js';
-import {addValueColumns, VALUE_COLUMNS} from './slots.js';
+import {addValueColumns, VALUE_COLUMNS} from './value-columns.js';
 
 export {withWriteLock} from './write-lock.js';
 
@@ -31,7 +31,7 @@ CREATE TABLE IF NOT EXISTS items (
 	created_at TEXT NOT NULL,
 	updated_at TEXT NOT NULL,
 	data TEXT NOT NULL,
-	-- Value columns: a copy of each indexed field's value, which the channel's indexes read (store/sqlite/slots.ts).
+	-- Value columns: a copy of each indexed field's value, which the channel's indexes read (store/sqlite/value-columns.ts).
 	${VALUE_COLUMNS.join(', ')}
 );
 CREATE INDEX IF NOT EXISTS items_by_channel ON items(channel_id, seq);
@@ -204,7 +204,7 @@ function addRunColumns(db: Db): void {
 	if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'runs'").get()) migrateRunsColumns(db);
 }
 
-/** Steps before SCHEMA_SQL, in order. v5: items get their value columns (store/sqlite/slots.ts). */
+/** Steps before SCHEMA_SQL, in order. v5: items get their value columns (store/sqlite/value-columns.ts). */
 const MIGRATION_STEPS: Array<(db: Db) => void> = [scopeIdempotencyKeys, addRunColumns, addValueColumns];
 /** v3: per-channel partial indexes replace the indexes over every channel's rows; v5: on value columns. */
 const AFTER_SCHEMA_STEPS: Array<(db: Db) => void> = [migrateToChannelIndexes];

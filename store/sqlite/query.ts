@@ -1,18 +1,18 @@
 /**
  * The query language on SQLite: the dialect of store/query/sql.ts (indexed fields through their
- * value columns, store/sqlite/slots.ts; the rest through json_extract), the index names, and the page statements, each forced onto the index that yields its order.
+ * value columns, store/sqlite/value-columns.ts; the rest through json_extract), the index names, and the page statements, each forced onto the index that yields its order.
  */
 
 import type {Channel, Field} from '../types.js';
 import type {Position} from '../query/cursor.js';
 import {channelIndexes as indexesOf, channelScopeSql, equalityField, sqlString, orderKeySql as orderKeyOf, pagePhases, whereSql as whereOf, type Dialect, type IndexDefinition, type SqlPart} from '../query/sql.js';
 import type {Sort, Term} from '../query/types.js';
-import {ITEM_COLUMNS, jsonValueSql, valueColumnOf} from './slots.js';
+import {ITEM_COLUMNS, jsonValueSql, valueColumnOf} from './value-columns.js';
 
 export {channelScopeSql, countStatement, sqlString, type SqlPart} from '../query/sql.js';
 export type {Position} from '../query/cursor.js';
 
-/** SQL for a stored value as json_extract gives it: the field's value column when it has one (store/sqlite/slots.ts). */
+/** SQL for a stored value as json_extract gives it: the field's value column when it has one (store/sqlite/value-columns.ts). */
 export const valueSql = (channel: {fields: readonly Field[]}, key: string) => {
 	return valueColumnOf(channel, key) ?? jsonValueSql(key);
 };

@@ -1,7 +1,7 @@
 import {ChannelCatalog} from './channels.js';
 import type {LoadedChannel} from '../channels.js';
 import {openDatabase, type Db, type OpenOptions} from './database.js';
-import {ITEM_COLUMNS} from './slots.js';
+import {ITEM_COLUMNS} from './value-columns.js';
 import {pollEvents, latestSequence} from './events.js';
 import {countOpenFollowUps, dismissFollowUp, listFollowUps} from './followups.js';
 import type {FollowUpQuery} from '../followups.js';

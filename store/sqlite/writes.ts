@@ -13,7 +13,7 @@ import {itemFromRow, itemIdOf, parseStored, type ItemRow} from '../items.js';
 import type {Actor, Changes, EditResult, Field, FieldProblem, Values} from '../types.js';
 import {validateValues, type WriteContext} from '../validate.js';
 import type {EditRequest, Validator} from '../writes.js';
-import {columnParameters, ITEM_COLUMNS, valueColumnsFor, type ValueColumn} from './slots.js';
+import {columnParameters, ITEM_COLUMNS, valueColumnsFor, type ValueColumn} from './value-columns.js';
 import {actorScope, checkExpectedVersion, checkPayload, fingerprintOf, storedValues} from '../write-rules.js';
 
 const sameValue = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
@@ -231,7 +231,7 @@ export class ItemWriter {
 		return row?.id;
 	}
 
-	/** The item's row with every indexed field's value column (store/sqlite/slots.ts). */
+	/** The item's row with every indexed field's value column (store/sqlite/value-columns.ts). */
 	private insertStatement(channel: LoadedChannel): ColumnsStatement {
 		let insert = this.inserts.get(channel.id);
 		if (!insert) {
@@ -245,7 +245,7 @@ export class ItemWriter {
 		return insert;
 	}
 
-	/** The item's new data and version, and the value columns of `changedKeys` alone (store/sqlite/slots.ts). */
+	/** The item's new data and version, and the value columns of `changedKeys` alone (store/sqlite/value-columns.ts). */
 	private updateStatement(channel: LoadedChannel, changedKeys: string[]): ColumnsStatement {
 		const columns = valueColumnsFor(channel, changedKeys);
 		const cacheKey = `${channel.id}\u0000${columns.map(value => value.column).join(',')}`;

@@ -77,7 +77,7 @@ export function cleanScratch(): void {
 }
 
 /** Bumped when the generator or the store's file layout changes, so stale caches are not reused. */
-const CACHE_VERSION = 3;
+const CACHE_VERSION = 4;
 
 /**
  * A read-only bench database of `count` demo items, cached under os.tmpdir()/sift-bench/ by size

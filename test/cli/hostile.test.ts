@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import {beforeAll, describe, expect, it} from 'vitest';
 import {bugsChannel} from '../../demo-data/generate.js';
 import {openStore} from '../../store/index.js';
-import {fillValueColumns} from '../../store/sqlite/slots.js';
+import {fillValueColumns} from '../../store/sqlite/value-columns.js';
 import {demoDatabase, ensureBuilt, sift, tempDir} from '../support/cli.js';
 
 beforeAll(() => ensureBuilt());
@@ -36,7 +36,7 @@ function hostileDatabase(): {db: string; itemId: string} {
 		: field));
 	sqlite.prepare('UPDATE channels SET name = ?, fields = ?').run(`Bugs\u001b]0;PWNED\u0007`, JSON.stringify(fields));
 	sqlite.prepare(`UPDATE items SET created_at = ?, updated_at = ?, data = json_set(data, '$.title', ?, '$.ticket', ?) WHERE id = ?`).run(CREATED, CREATED, TITLE, TICKET, item!.id);
-	// The ticket's value column too, as the store itself would (store/sqlite/slots.ts).
+	// The ticket's value column too, as the store itself would (store/sqlite/value-columns.ts).
 	fillValueColumns(sqlite, bugsChannel);
 	sqlite.prepare('UPDATE events SET run_id = ?, at = ?').run(RUN_ID, CREATED);
 	sqlite.prepare('UPDATE followups SET run_id = ?, message = ?, created_at = ?').run(RUN_ID, `bad \u001b[2J value`, CREATED);

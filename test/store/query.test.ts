@@ -5,7 +5,7 @@ import {afterAll, describe, expect, it} from 'vitest';
 import {openStore, type Store, type Values} from '../../store/index.js';
 import {cleanTempDirs, human, kitChannel, kitItems, kitStore, refusal, tempDir} from './helpers.js';
 import {join} from 'node:path';
-import {ITEM_COLUMNS} from '../../store/sqlite/slots.js';
+import {ITEM_COLUMNS} from '../../store/sqlite/value-columns.js';
 
 afterAll(() => cleanTempDirs());
 

@@ -39,8 +39,8 @@ afterAll(() => {
 	cleanTempDirs();
 });
 
-function sift(args: string[]) {
-	const [command, ...rest] = asOtherUser([process.execPath, SIFT_ENTRY, ...args, '--db', db]);
+function sift(args: string[], file = db) {
+	const [command, ...rest] = asOtherUser([process.execPath, SIFT_ENTRY, ...args, '--db', file]);
 	const result = spawnSync(command!, rest, {encoding: 'utf8', cwd: '/', env: {...process.env, HOME: '/nonexistent', XDG_DATA_HOME: '/nonexistent', SIFT_DB: ''}, timeout: 60_000});
 	return {code: result.status, stdout: result.stdout, stderr: result.stderr};
 }
@@ -86,5 +86,26 @@ describe('a store this user may read but not write', () => {
 		}
 
 		expect(fileDigest(db)).toBe(before);
+	});
+
+	it('one made by an older sift cannot be upgraded here: sift list says so and what to do, and the file is unchanged', () => {
+		const oldDir = tempDir();
+		chmodSync(oldDir, 0o755);
+		const old = join(oldDir, 'old.db');
+		const store = openStore(old, {create: true});
+		store.importChannel({channel: kitChannel, items: [{values: {title: 'one'}}]});
+		store.db.pragma('user_version = 4');
+		store.close();
+		chmodSync(old, 0o444);
+		chmodSync(oldDir, 0o555);
+		try {
+			const before = fileDigest(old);
+			const list = sift(['list', '--json'], old);
+			expect(list.code).toBe(1);
+			expect(list.stderr).toContain(`the store at ${old} has schema version 4, older than this sift's (5), and is read-only for this user: open it once with write access to upgrade it`);
+			expect(fileDigest(old)).toBe(before);
+		} finally {
+			chmodSync(oldDir, 0o755);
+		}
 	});
 });

@@ -1,0 +1,145 @@
+// SQLite's value columns (store/sqlite/value-columns.ts): each indexed field's value is copied into
+// a column of its own, which the channel's indexes read, so that an edit rewrites only the indexes
+// of the fields it changes. The copy must always equal json_extract of `data`, in value and type.
+
+import {join} from 'node:path';
+import {afterAll, describe, expect, it} from 'vitest';
+import {openStore, type Store} from '../../store/index.js';
+import type {Field, ItemPreview} from '../../store/types.js';
+import {valueColumnOf} from '../../store/sqlite/value-columns.js';
+import {cleanTempDirs, human, kitChannel, kitItems, kitStore, tempDir} from './helpers.js';
+
+afterAll(cleanTempDirs);
+
+const kit = {fields: kitChannel.fields as Field[]};
+
+/** Every kit field that has a column, with the number of its rows whose copy differs from `data`. */
+function mismatches(store: Store): Record<string, number> {
+	const found: Record<string, number> = {};
+	for (const field of kitChannel.fields) {
+		const column = valueColumnOf(kit, field.key);
+		if (!column) continue;
+		const json = `json_extract(data, '$.${field.key}')`;
+		found[field.key] = (store.db.prepare(`SELECT count(*) AS n FROM items WHERE channel_id = 'kit' AND (${column} IS NOT ${json} OR typeof(${column}) != typeof(${json}))`).get() as {n: number}).n;
+	}
+
+	return found;
+}
+
+/** WAL frames (pages) the commit of `write` appends. */
+function framesOf(store: Store, write: () => void): number {
+	store.db.pragma('wal_checkpoint(TRUNCATE)');
+	write();
+	return (store.db.pragma('wal_checkpoint(PASSIVE)') as Array<{log: number}>)[0]!.log;
+}
+
+/** Every item the query gives, page by page. */
+function allPages(store: Store, where: string): ItemPreview[] {
+	const items: ItemPreview[] = [];
+	let cursor: string | undefined;
+	do {
+		const page = store.listPage('kit', {where, limit: 50, ...(cursor ? {cursor} : {})});
+		items.push(...page.items);
+		cursor = page.next_cursor ?? undefined;
+	} while (cursor);
+	return items;
+}
+
+const idsOf = (store: Store, count: number) => (store.db.prepare("SELECT id FROM items WHERE channel_id = 'kit' ORDER BY seq LIMIT ?").all(count) as Array<{id: string}>).map(row => row.id);
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+
+describe('value columns on SQLite', () => {
+	it('the kit channel\'s sortable and unique fields have columns, in field order; text, lists and json do not', () => {
+		const columned = kitChannel.fields.filter(field => valueColumnOf(kit, field.key)).map(field => [field.key, valueColumnOf(kit, field.key)]);
+		expect(columned).toEqual([['code', 'v1'], ['points', 'v2'], ['ratio', 'v3'], ['due', 'v4'], ['done', 'v5'], ['status', 'v6'], ['price', 'v7'], ['pct', 'v8'], ['stars', 'v9']]);
+	});
+
+	it('hold what json_extract gives after an import, creates, edits that set, change and unset, and a delete', () => {
+		const store = kitStore(kitItems(120));
+		expect(mismatches(store)).toEqual(Object.fromEntries(Object.keys(mismatches(store)).map(key => [key, 0])));
+		const created = store.createItem('kit', {title: 'fresh', code: 'C-NEW', points: 5, ratio: 0.25, done: false, status: 'new', price: 9.5}, human);
+		const ids = idsOf(store, 30);
+		for (const [index, id] of ids.entries()) {
+			const values = [
+				{points: 8, done: true, status: 'wont_fix'},
+				{points: null, due: null, status: null, code: null},
+				{title: 'retitled only'},
+				{ratio: 1e-7, price: 250.25, pct: 99.5, stars: 4, due: '2026-02-28'},
+			][index % 4]!;
+			store.editItem({channelId: 'kit', itemId: id, values, actor: human});
+		}
+
+		store.deleteItem('kit', created.item.id, human);
+		expect(Object.values(mismatches(store)).every(count => count === 0)).toBe(true);
+		// What the columns are for: a filter and a sort through them give what the values say.
+		const wontFix = allPages(store, 'status:wont_fix sort:points');
+		expect(wontFix.length).toBeGreaterThanOrEqual(8);
+		expect(wontFix.every(item => item.preview.status === 'wont_fix')).toBe(true);
+		const points = wontFix.map(item => item.preview.points).filter(value => value !== undefined) as number[];
+		expect(points).toEqual([...points].sort((a, b) => a - b));
+		store.close();
+	});
+
+	it('an edit of a field without an index writes no index page; one of an indexed field rewrites that index alone', () => {
+		const store = kitStore(kitItems(400));
+		const ids = idsOf(store, 200);
+		let n = 0;
+		const edit = (values: (n: number) => Record<string, unknown>) => () => {
+			n++;
+			store.editItem({channelId: 'kit', itemId: ids[n % ids.length]!, values: values(n), actor: human});
+		};
+
+		// The item's page, the events' last page and events_by_item: 3. With indexes over `data`, all
+		// nine of the kit's indexes were rewritten too (12 or more).
+		const title = median(Array.from({length: 9}, () => framesOf(store, edit(k => ({title: `title ${k}`})))));
+		const status = median(Array.from({length: 9}, () => framesOf(store, edit(k => ({status: ['new', 'in_progress', 'wont_fix'][k % 3]})))));
+		expect(title).toBeLessThanOrEqual(3);
+		expect(status).toBeLessThanOrEqual(title + 2);
+		store.close();
+	});
+
+	it('a schema-4 store (indexes over data, no value columns) is migrated once: columns filled, indexes on them, nothing else changed', () => {
+		const path = join(tempDir(), 'v4.db');
+		const store = openStore(path, {create: true});
+		store.importChannel({channel: kitChannel, items: kitItems(60)});
+		const before = allPages(store, 'sort:-due status:new');
+		// Schema 4: the indexes read json_extract(data, …), and items has no value columns.
+		const indexes = store.db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND name LIKE 'items:kit:%'").all() as Array<{name: string; sql: string}>;
+		for (const index of indexes) {
+			store.db.exec(`DROP INDEX "${index.name}"`);
+		}
+
+		for (let column = 1; column <= 16; column++) {
+			store.db.exec(`ALTER TABLE items DROP COLUMN v${column}`);
+		}
+
+		for (const index of indexes) {
+			const field = kitChannel.fields.find(candidate => valueColumnOf(kit, candidate.key) && index.sql.includes(`${valueColumnOf(kit, candidate.key)!}`))!;
+			store.db.exec(index.sql.replace(new RegExp(`\\b${valueColumnOf(kit, field.key)!}\\b`, 'g'), `json_extract(data, '$.${field.key}')`));
+		}
+
+		store.db.pragma('user_version = 4');
+		expect(store.db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name LIKE 'items:kit:%' AND sql LIKE '%json_extract%'").get()).toEqual({n: indexes.length});
+		store.close();
+
+		const reopened = openStore(path);
+		expect(reopened.db.pragma('user_version', {simple: true})).toBe(5);
+		expect(reopened.db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name LIKE 'items:kit:%' AND sql LIKE '%json_extract%'").get()).toEqual({n: 0});
+		expect((reopened.db.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'items:kit:%' ORDER BY name").all() as Array<{name: string}>).map(row => row.name))
+			.toEqual(indexes.map(index => index.name).sort());
+		expect(Object.values(mismatches(reopened)).every(count => count === 0)).toBe(true);
+		expect(allPages(reopened, 'sort:-due status:new')).toEqual(before);
+		expect(before.length).toBeGreaterThan(5);
+		reopened.close();
+	});
+
+	it('a store made by a newer sift is refused, naming both schema versions, and left as it was', () => {
+		const path = join(tempDir(), 'newer.db');
+		const store = openStore(path, {create: true});
+		store.importChannel({channel: kitChannel, items: kitItems(3)});
+		store.db.pragma('user_version = 99');
+		store.close();
+		expect(() => openStore(path)).toThrow(`the store at ${path} has schema version 99, newer than this sift knows (5): upgrade sift to open it`);
+	});
+});
