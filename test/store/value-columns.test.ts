@@ -134,6 +134,20 @@ describe('value columns on SQLite', () => {
 		reopened.close();
 	});
 
+	it('a channel with more indexed fields than columns keeps the further ones indexed on data, and they still sort and filter', () => {
+		const fields = Array.from({length: 18}, (_, index) => ({key: `n${index + 1}`, label: `N${index + 1}`, type: 'number', is_required: false, is_unique: false, config: {}})) as Field[];
+		const store = openStore(join(tempDir(), 'wide.db'), {create: true});
+		store.importChannel({channel: {id: 'wide', name: 'Wide', fields}, items: Array.from({length: 40}, (_, index) => ({values: {n1: index, n17: index % 5, n18: 40 - index}}))});
+		const indexSql = (key: string) => (store.db.prepare('SELECT sql FROM sqlite_master WHERE name = ?').get(`items:wide:${key}`) as {sql: string}).sql;
+		expect(indexSql('n16')).toContain('(v16, seq)');
+		expect(indexSql('n17')).toContain("json_extract(data, '$.n17')");
+		const ids = (store.db.prepare("SELECT id FROM items WHERE channel_id = 'wide' ORDER BY seq").all() as Array<{id: string}>).map(row => row.id);
+		store.editItem({channelId: 'wide', itemId: ids[0]!, values: {n17: 9, n18: -1}, actor: human});
+		const page = store.listPage('wide', {where: 'n17:>=4 sort:n18', limit: 50});
+		expect(page.items.map(item => item.preview.n18)).toEqual([-1, 1, 6, 11, 16, 21, 26, 31, 36]);
+		store.close();
+	});
+
 	it('a store made by a newer sift is refused, naming both schema versions, and left as it was', () => {
 		const path = join(tempDir(), 'newer.db');
 		const store = openStore(path, {create: true});
