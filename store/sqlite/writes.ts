@@ -20,6 +20,14 @@ const sameValue = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === J
 
 type ColumnsStatement = {statement: Statement<unknown[]>; columns: ValueColumn[]};
 
+type ChannelStatements = {
+	insert?: ColumnsStatement;
+	/** Per set of changed value columns: an UPDATE sets only those, so SQLite rewrites only their indexes. */
+	updates: Map<string, ColumnsStatement>;
+	/** Per unique field. */
+	uniqueLookups: Map<string, Statement<unknown[]>>;
+};
+
 /** Each set of changed fields has its UPDATE; edits use a handful, so a bound only guards against churn. */
 const MAX_CACHED_UPDATES = 256;
 
@@ -27,10 +35,11 @@ const MAX_CACHED_UPDATES = 256;
 export class ItemWriter {
 	private readonly selectItem;
 	private readonly selectSeq;
-	/** Per channel and set of changed value columns: an UPDATE sets only those, so SQLite rewrites only their indexes. */
-	private readonly updates = new Map<string, ColumnsStatement>();
-	private readonly inserts = new Map<string, ColumnsStatement>();
-	private readonly uniqueLookups = new Map<string, Statement<unknown[]>>();
+	/**
+	 * Statements written from a channel's fields, per channel as loaded: a channel imported again
+	 * after a rolled-back import is another object, with statements of its own.
+	 */
+	private readonly prepared = new WeakMap<readonly Field[], ChannelStatements>();
 	/** Transaction wrappers made once: better-sqlite3 builds a wrapper per db.transaction() call. */
 	private readonly createTransaction;
 	private readonly editTransaction;
@@ -218,12 +227,12 @@ export class ItemWriter {
 	}
 
 	private holderOf(channel: LoadedChannel, field: Field, value: unknown, exceptId?: string): string | undefined {
-		const cacheKey = `${channel.id}\u0000${field.key}`;
-		let lookup = this.uniqueLookups.get(cacheKey);
+		const {uniqueLookups} = this.statementsOf(channel);
+		let lookup = uniqueLookups.get(field.key);
 		if (!lookup) {
 			// The channel as a literal, so the lookup uses the channel's partial index on the field.
 			lookup = this.db.prepare(`SELECT id FROM items WHERE ${channelScopeSql(channel.id)} AND ${valueSql(channel, field.key)} = ? AND id != ? LIMIT 1`);
-			this.uniqueLookups.set(cacheKey, lookup);
+			uniqueLookups.set(field.key, lookup);
 		}
 
 		const bound = typeof value === 'boolean' ? Number(value) : (typeof value === 'object' ? JSON.stringify(value) : value);
@@ -233,13 +242,14 @@ export class ItemWriter {
 
 	/** The item's row with every indexed field's value column (store/sqlite/value-columns.ts). */
 	private insertStatement(channel: LoadedChannel): ColumnsStatement {
-		let insert = this.inserts.get(channel.id);
+		const statements = this.statementsOf(channel);
+		let insert = statements.insert;
 		if (!insert) {
 			const columns = valueColumnsFor(channel, channel.fields.map(field => field.key));
 			const statement = this.db.prepare(`INSERT INTO items (seq, id, channel_id, version, created_at, updated_at, data${columns.map(value => `, ${value.column}`).join('')})
 				VALUES (?, ?, ?, 1, ?, ?, ?${columns.map(value => `, ${value.sql}`).join('')})`);
 			insert = {statement, columns};
-			this.inserts.set(channel.id, insert);
+			statements.insert = insert;
 		}
 
 		return insert;
@@ -248,16 +258,27 @@ export class ItemWriter {
 	/** The item's new data and version, and the value columns of `changedKeys` alone (store/sqlite/value-columns.ts). */
 	private updateStatement(channel: LoadedChannel, changedKeys: string[]): ColumnsStatement {
 		const columns = valueColumnsFor(channel, changedKeys);
-		const cacheKey = `${channel.id}\u0000${columns.map(value => value.column).join(',')}`;
-		let update = this.updates.get(cacheKey);
+		const {updates} = this.statementsOf(channel);
+		const cacheKey = columns.map(value => value.column).join(',');
+		let update = updates.get(cacheKey);
 		if (!update) {
-			if (this.updates.size >= MAX_CACHED_UPDATES) this.updates.clear();
+			if (updates.size >= MAX_CACHED_UPDATES) updates.clear();
 			const statement = this.db.prepare(`UPDATE items SET version = ?, updated_at = ?, data = ?${columns.map(value => `, ${value.column} = ${value.sql}`).join('')} WHERE seq = ?`);
 			update = {statement, columns};
-			this.updates.set(cacheKey, update);
+			updates.set(cacheKey, update);
 		}
 
 		return update;
+	}
+
+	private statementsOf(channel: LoadedChannel): ChannelStatements {
+		let statements = this.prepared.get(channel.fields);
+		if (!statements) {
+			statements = {updates: new Map(), uniqueLookups: new Map()};
+			this.prepared.set(channel.fields, statements);
+		}
+
+		return statements;
 	}
 
 	private nextSeq(): number {

@@ -148,6 +148,18 @@ describe('value columns on SQLite', () => {
 		store.close();
 	});
 
+	it('a channel imported again after a refused import, with other fields, fills its own columns', () => {
+		const store = openStore(join(tempDir(), 'again.db'), {create: true});
+		const number = (key: string) => ({key, label: key, type: 'number', is_required: false, is_unique: false, config: {}});
+		const first = {id: 'x', name: 'X', fields: [number('a'), number('b')] as Field[]};
+		expect(() => store.importChannel({channel: first, items: [{values: {a: 1, b: 2}}, {values: {a: 'not a number'}}]})).toThrow();
+		const second = {id: 'x', name: 'X', fields: [number('b'), {key: 'c', label: 'c', type: 'boolean', is_required: false, is_unique: false, config: {}}] as Field[]};
+		store.importChannel({channel: second, items: [{values: {b: 7, c: true}}, {values: {b: 3, c: false}}]});
+		expect(store.db.prepare("SELECT v1, v2 FROM items WHERE channel_id = 'x' ORDER BY seq").all()).toEqual([{v1: 7, v2: 1}, {v1: 3, v2: 0}]);
+		expect(store.listPage('x', {where: 'c:true sort:b', limit: 5}).items.map(item => item.preview.b)).toEqual([7]);
+		store.close();
+	});
+
 	it('a store made by a newer sift is refused, naming both schema versions, and left as it was', () => {
 		const path = join(tempDir(), 'newer.db');
 		const store = openStore(path, {create: true});
