@@ -117,6 +117,8 @@ export type AsyncStoreOptions = {
 	busyTimeoutMs?: number;
 	/** SQLite: told once when a write waits for another process's write lock (a long import). */
 	onLockWait?: () => void;
+	/** SQLite: told before an existing file is upgraded to this sift's schema, which may take seconds. */
+	onUpgrade?: (from: number, to: number) => void;
 	/** SQLite: create the file when it is missing (0600, in folders made 0700); else a missing file is refused. */
 	create?: boolean;
 	/** For benchmarks only: replaces validation. */

@@ -22,6 +22,9 @@ export function databasePath(context: CommandContext): string {
 /** A SQLite file that is not there: commands other than demo and import never create one. */
 const missingDatabase = (path: string) => new StoreError({error: 'not_found', message: `no database at ${path}; create one with \`sift demo\` or \`sift import FILE --db ${path}\``});
 
+/** Said once, before a store made by an older sift is upgraded in place. */
+export const upgradeNotice = (location: string, from: number, to: number) => `sift: upgrading ${sanitize(location)} from schema ${from} to ${to}, once (about 10 s per million items)…\n`;
+
 export const LOCK_WAIT_NOTICE = 'sift: waiting for another sift process to finish writing (an import can take a few minutes)…\n';
 
 
@@ -49,8 +52,9 @@ export async function openExistingStore(context: CommandContext): Promise<AsyncS
 		throw missingDatabase(location);
 	}
 
-	// A write that meets another process's lock (a long import) says why it waits, once, instead of failing.
-	return openAsyncStore(location, {onLockWait: () => context.stderr.write(LOCK_WAIT_NOTICE)});
+	// A write that meets another process's lock (a long import) says why it waits, once, instead of
+	// failing; so does a first open that upgrades the file.
+	return openAsyncStore(location, {onLockWait: () => context.stderr.write(LOCK_WAIT_NOTICE), onUpgrade: (from, to) => context.stderr.write(upgradeNotice(location, from, to))});
 }
 
 /** --channel, else the only channel of the database. */

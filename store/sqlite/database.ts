@@ -92,6 +92,12 @@ export type OpenOptions = {
 	 */
 	onLockWait?: () => void;
 	lockWaitMs?: number;
+	/**
+	 * Called before an existing store is brought to this sift's schema, with both versions: an
+	 * upgrade may rewrite every row (schema 5: about 10 s for a million items), so the caller can
+	 * say why it waits. Not called for a new file.
+	 */
+	onUpgrade?: (from: number, to: number) => void;
 };
 
 export type OpenedDatabase = {
@@ -170,7 +176,7 @@ function openWritable(path: string, options: OpenOptions): Db {
 			setLockPolicy(db, options.onLockWait, options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS);
 		}
 
-		migrate(db, path);
+		migrate(db, path, options.onUpgrade);
 		return db;
 	} catch (error) {
 		db.close();
@@ -224,11 +230,15 @@ function checkSchemaVersion(db: Db, path: string, readOnly: boolean): void {
 	}
 }
 
-function migrate(db: Db, path: string): void {
+function migrate(db: Db, path: string, onUpgrade?: (from: number, to: number) => void): void {
 	checkSchemaVersion(db, path, false);
 	const version = db.pragma('user_version', {simple: true}) as number;
 	if (version >= SCHEMA_VERSION) {
 		return;
+	}
+
+	if (version > 0) {
+		onUpgrade?.(version, SCHEMA_VERSION);
 	}
 
 	db.transaction(() => {
