@@ -1,6 +1,8 @@
 import {useCallback, useEffect, useRef, useState} from 'react';
 import type {AsyncStore} from '../../../store/api.js';
 import type {Fanout} from '../../codex/fanout.js';
+import type {WatchLoop} from '../../codex/watch-loop.js';
+import {sanitize} from '../../text/sanitize.js';
 
 export type WatchSettings = {
 	store: AsyncStore;
@@ -13,9 +15,6 @@ export type WatchSettings = {
 	onError: (message: string) => void;
 };
 
-/** How often the TUI's watch reads the events (the event feed of the list polls on its own). */
-const POLL_MS = 500;
-
 /** What the board's status line says while watch mode is on. */
 export function watchStatus(sequence: number, waiting: number, options: {batch: number; parallel: number; settleMs: number}): string {
 	const queue = waiting > 0 ? ` · ${waiting} waiting to fill a batch` : '';
@@ -23,9 +22,9 @@ export function watchStatus(sequence: number, waiting: number, options: {batch: 
 }
 
 /**
- * Watch mode (W): the same loop as `sift watch` (its cursor file too, so either one carries on
- * where the other stopped), its batches run through a Fanout shown on the runs board. Turning it
- * off, quitting or unmounting cancels its running batches.
+ * Watch mode (W): the loop of `sift watch` (codex/watch-loop.ts: its cursor file, its LISTEN on
+ * PostgreSQL and its backoff), its batches run through a Fanout shown on the runs board. Turning
+ * it off, quitting or unmounting cancels its running batches.
  */
 export function useWatch(settings: WatchSettings, parallel: number) {
 	const [status, setStatus] = useState<string | null>(null);
@@ -35,41 +34,30 @@ export function useWatch(settings: WatchSettings, parallel: number) {
 
 	const start = useCallback(() => {
 		let stopped = false;
-		let wake: (() => void) | undefined;
+		let running: WatchLoop | undefined;
 		let fanout: Fanout | undefined;
-		const sleep = async (ms: number) => new Promise<void>(resolve => {
-			const timer = setTimeout(resolve, ms);
-			wake = () => {
-				clearTimeout(timer);
-				resolve();
-			};
-		});
 		const done = (async () => {
 			const {store, channelId, stateDir, batch, create, attach} = settingsRef.current;
 			const watch = await import('../../codex/watch.js');
-			const {takeInEvents, DEFAULT_WATCH_INSTRUCTION} = watch;
+			const {startWatchLoop} = await import('../../codex/watch-loop.js');
 			const file = watch.watchCursorPath(stateDir, {location: store.location, channelId, where: undefined});
-			let cursor = watch.loadWatchCursor(file) ?? watch.emptyCursor(await store.latestSequence(channelId));
+			const cursor = watch.loadWatchCursor(file) ?? watch.emptyCursor(await store.latestSequence(channelId));
 			watch.saveWatchCursor(file, cursor);
-			fanout = await create(DEFAULT_WATCH_INSTRUCTION);
-			attach(fanout, DEFAULT_WATCH_INSTRUCTION);
+			fanout = await create(watch.DEFAULT_WATCH_INSTRUCTION);
+			attach(fanout, watch.DEFAULT_WATCH_INSTRUCTION);
 			const settleMs = watch.DEFAULT_SETTLE_MS;
-			while (!stopped) {
-				try {
-					// eslint-disable-next-line no-await-in-loop
-					const taken = await takeInEvents(store, channelId, undefined, cursor);
-					if (taken !== cursor) watch.saveWatchCursor(file, (cursor = taken));
-				} catch {
-					// A store that cannot be read for a moment is tried again at the next tick.
-				}
-
-				if (stopped) break;
-				cursor = watch.sendDue(cursor, file, fanout, {batchSize: batch, settleMs});
-
-				setStatus(watchStatus(cursor.sequence, cursor.pending.length, {batch, parallel, settleMs}));
-				// eslint-disable-next-line no-await-in-loop
-				await sleep(POLL_MS);
-			}
+			if (stopped) return;
+			running = await startWatchLoop({
+				store, channelId, where: undefined, file, cursor, fanout, batchSize: batch, settleMs,
+				onPass(now) {
+					setStatus(watchStatus(now.sequence, now.pending.length, {batch, parallel, settleMs}));
+				},
+				onReadFailed(error, retryMs) {
+					setStatus(`watch on: reading the events failed (${sanitize(error instanceof Error ? error.message : String(error))}); trying again in ${Math.round(retryMs / 1000)} s · W stops`);
+				},
+			});
+			if (stopped) running.stop();
+			await running.done;
 		})().catch((error: unknown) => {
 			settingsRef.current.onError(`Watch mode stopped: ${(error as Error).message}`);
 		}).finally(async () => {
@@ -82,7 +70,7 @@ export function useWatch(settings: WatchSettings, parallel: number) {
 		loop.current = {
 			stop() {
 				stopped = true;
-				wake?.();
+				running?.stop();
 			},
 			done,
 		};

@@ -1,0 +1,137 @@
+// The watch loop, one for `sift watch` and the TUI's W: read the events after the cursor, take in
+// what they did, send the batches now due, then sleep until the next poll, a PostgreSQL
+// notification, a run that ended or the end of a settle. While the events cannot be read it
+// tries again with doubling waits (docs/reference.md#sift-watch).
+
+import type {AsyncStore, Unlisten} from '../../store/api.js';
+import type {Fanout} from './fanout.js';
+import {saveWatchCursor, sendDue, settleEndsAt, takeInEvents, type WatchCursor} from './watch.js';
+
+/** How often the events are read: on SQLite the only way to hear of them. */
+export const POLL_MS = 500;
+/** On PostgreSQL a notification wakes the watch at once; the poll is then only a safety net. */
+export const PUSHED_POLL_MS = 5000;
+/** The longest wait between tries while the events cannot be read. */
+export const MAX_RETRY_MS = 30_000;
+
+export type WatchLoopOptions = {
+	store: AsyncStore;
+	channelId: string;
+	where: string | undefined;
+	/** The cursor file, and the cursor as loaded from it. */
+	file: string;
+	cursor: WatchCursor;
+	fanout: Pick<Fanout, 'free' | 'add' | 'subscribe'>;
+	batchSize: number;
+	settleMs: number;
+	/** After each pass that read the events, with the cursor as it now is. */
+	onPass?: (cursor: WatchCursor) => void;
+	/** The events could not be read; the next try is in `retryMs`. */
+	onReadFailed?: (error: unknown, retryMs: number) => void;
+};
+
+export type WatchLoop = {
+	/** Woken by PostgreSQL notifications (else it polls every POLL_MS). */
+	pushed: boolean;
+	/** Ends the loop after its current step; `done` then resolves. */
+	stop(): void;
+	/** The cursor when the loop ended; rejects if the cursor file cannot be written. */
+	done: Promise<WatchCursor>;
+};
+
+/** The wait before try number `failures + 1` after that many failed reads in a row. */
+export const retryDelay = (failures: number) => Math.min(MAX_RETRY_MS, POLL_MS * 2 ** failures);
+
+export async function startWatchLoop(options: WatchLoopOptions): Promise<WatchLoop> {
+	const {store, channelId, where, file, fanout, batchSize, settleMs} = options;
+	const waker = new Waker();
+	const unsubscribe = fanout.subscribe(event => {
+		// A free slot may take a batch that waits.
+		if (event.type === 'finished' || event.type === 'unstarted') waker.wake();
+	});
+	const unlisten = await listenFor(store, channelId, () => waker.wake());
+	let stopped = false;
+	const done = (async () => {
+		let cursor = options.cursor;
+		let failures = 0;
+		try {
+			while (!stopped) {
+				let taken: WatchCursor;
+				try {
+					// eslint-disable-next-line no-await-in-loop
+					taken = await takeInEvents(store, channelId, where, cursor);
+				} catch (error) {
+					// A store that cannot be read for a while (a lock, a restarting server) is waited out.
+					const delay = retryDelay(failures++);
+					options.onReadFailed?.(error, delay);
+					// eslint-disable-next-line no-await-in-loop
+					await waker.sleepUntil(Date.now() + delay);
+					continue;
+				}
+
+				failures = 0;
+				if (taken !== cursor) saveWatchCursor(file, (cursor = taken));
+				if (stopped) break;
+				cursor = sendDue(cursor, file, fanout, {batchSize, settleMs});
+				options.onPass?.(cursor);
+				const settleAt = fanout.free > 0 ? settleEndsAt(cursor, settleMs) : undefined;
+				// eslint-disable-next-line no-await-in-loop
+				await waker.sleepUntil(Math.min(Date.now() + (unlisten ? PUSHED_POLL_MS : POLL_MS), settleAt ?? Number.POSITIVE_INFINITY));
+			}
+
+			return cursor;
+		} finally {
+			unsubscribe();
+			await unlisten?.().catch(() => undefined);
+		}
+	})();
+	return {
+		pushed: unlisten !== undefined,
+		stop() {
+			stopped = true;
+			waker.wake();
+		},
+		done,
+	};
+}
+
+/** LISTEN on PostgreSQL (store.listen); undefined on SQLite or when the listener cannot connect (polling alone then). */
+async function listenFor(store: AsyncStore, channelId: string, onEvent: () => void): Promise<Unlisten | undefined> {
+	if (!store.listen) return undefined;
+	try {
+		return await store.listen(channelId, () => onEvent());
+	} catch {
+		return undefined;
+	}
+}
+
+/** A sleep that anything can cut short: a notification, a run that ended, a stop. */
+class Waker {
+	private pending: (() => void) | undefined;
+	private woken = false;
+
+	wake(): void {
+		this.woken = true;
+		this.pending?.();
+	}
+
+	async sleepUntil(at: number): Promise<void> {
+		if (this.woken) {
+			this.woken = false;
+			return;
+		}
+
+		await new Promise<void>(resolve => {
+			const timer = setTimeout(done, Math.max(0, at - Date.now()));
+			const self = this;
+			function done() {
+				clearTimeout(timer);
+				self.pending = undefined;
+				resolve();
+			}
+
+			this.pending = done;
+		});
+		this.woken = false;
+	}
+}
