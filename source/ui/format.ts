@@ -2,7 +2,7 @@ import type {Field} from '../../store/index.js';
 import {shortFields} from '../text/format.js';
 
 /** A value as the text a person edits: strings as they are, everything else as JSON. */
-export function editableText(field: Field, value: unknown): string {
+export function editableText(value: unknown): string {
 	if (value === null || value === undefined) {
 		return '';
 	}

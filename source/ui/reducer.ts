@@ -564,7 +564,7 @@ function chooseEditField(state: ScreenState, overlay: EditOverlay, field: Field)
 		return {...state, overlay: {...overlay, stage: 'options', field, optionCursor: Math.max(0, at), chosen, problem: null, conflict: null}};
 	}
 
-	return {...state, overlay: {...overlay, stage: 'text', field, text: textState(editableText(field, value)), problem: null, conflict: null}};
+	return {...state, overlay: {...overlay, stage: 'text', field, text: textState(editableText(value)), problem: null, conflict: null}};
 }
 
 function submitEdit(state: ScreenState, overlay: EditOverlay, value: unknown): Transition {
@@ -855,7 +855,7 @@ function commonValue(targets: MarkedRow[], key: string): unknown {
 function withField(overlay: FieldEditOverlay, field: Field): FieldEditOverlay {
 	const current = commonValue(overlay.targets, field.key);
 	if (isPicked(field)) return {...overlay, field, picker: openPicker(field, current), text: null, notice: null};
-	return {...overlay, field, picker: null, text: textState(editableText(field, current)), notice: null};
+	return {...overlay, field, picker: null, text: textState(editableText(current)), notice: null};
 }
 
 function openFieldEdit(state: ScreenState, key: string, at: number): Transition {
