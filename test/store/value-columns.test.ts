@@ -6,7 +6,7 @@ import {join} from 'node:path';
 import {afterAll, describe, expect, it} from 'vitest';
 import {openStore, type Store} from '../../store/index.js';
 import type {Field, ItemPreview} from '../../store/types.js';
-import {valueColumnOf} from '../../store/sqlite/value-columns.js';
+import {columnValue, valueColumnOf} from '../../store/sqlite/value-columns.js';
 import {cleanTempDirs, human, kitChannel, kitItems, kitStore, tempDir} from './helpers.js';
 
 afterAll(cleanTempDirs);
@@ -53,6 +53,15 @@ describe('value columns on SQLite', () => {
 	it('the kit channel\'s sortable and unique fields have columns, in field order; text, lists and json do not', () => {
 		const columned = kitChannel.fields.filter(field => valueColumnOf(kit, field.key)).map(field => [field.key, valueColumnOf(kit, field.key)]);
 		expect(columned).toEqual([['code', 'v1'], ['points', 'v2'], ['ratio', 'v3'], ['due', 'v4'], ['done', 'v5'], ['status', 'v6'], ['price', 'v7'], ['pct', 'v8'], ['stars', 'v9']]);
+	});
+
+	it('a bound value is what json_extract gives for the same JSON, in value and type, at the edges of numbers too', () => {
+		const store = kitStore();
+		const values = [0, -0, 1, -7, 0.1, 1e-7, 5e-324, 1.7976931348623157e308, 123.456, 2 ** 53, 2 ** 53 + 2, 837_463_708_841_756_928, 2 ** 63, -(2 ** 63), 1e21, -1e21, true, false, 'text', '', null];
+		const differing = values.filter(value => (store.db.prepare("SELECT json_extract(?, '$.x') IS ? AND typeof(json_extract(?, '$.x')) = typeof(?) AS same")
+			.get(JSON.stringify({x: value}), columnValue(value), JSON.stringify({x: value}), columnValue(value)) as {same: number}).same !== 1);
+		expect(differing).toEqual([]);
+		store.close();
 	});
 
 	it('hold what json_extract gives after an import, creates, edits that set, change and unset, and a delete', () => {
