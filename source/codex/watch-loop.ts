@@ -4,6 +4,7 @@
 // tries again with doubling waits (docs/reference.md#sift-watch).
 
 import type {AsyncStore, Unlisten} from '../../store/api.js';
+import {sanitize} from '../text/sanitize.js';
 import type {Fanout} from './fanout.js';
 import {saveWatchCursor, sendDue, settleEndsAt, takeInEvents, type WatchCursor} from './watch.js';
 
@@ -38,6 +39,9 @@ export type WatchLoop = {
 	/** The cursor when the loop ended; rejects if the cursor file cannot be written. */
 	done: Promise<WatchCursor>;
 };
+
+/** What a watch says when the events could not be read (store text sanitized: it reaches the terminal). */
+export const readFailedText = (error: unknown, retryMs: number) => `reading the events failed (${sanitize(error instanceof Error ? error.message : String(error))}); trying again in ${Math.round(retryMs / 1000)} s`;
 
 /** The wait before try number `failures + 1` after that many failed reads in a row. */
 export const retryDelay = (failures: number) => Math.min(MAX_RETRY_MS, POLL_MS * 2 ** failures);

@@ -3,7 +3,7 @@ import {Fanout} from '../codex/fanout.js';
 import {handleTerminationSignals} from '../codex/group.js';
 import {resolveStateDir} from '../codex/paths.js';
 import {DEFAULT_SETTLE_MS, DEFAULT_WATCH_INSTRUCTION, emptyCursor, loadWatchCursor, parseSettle, saveWatchCursor, watchCursorPath} from '../codex/watch.js';
-import {startWatchLoop} from '../codex/watch-loop.js';
+import {readFailedText, startWatchLoop} from '../codex/watch-loop.js';
 import {sanitize} from '../text/sanitize.js';
 import {channelOf, serverEndpoint, withStore} from './common.js';
 import {UsageError, type Command} from './context.js';
@@ -34,7 +34,7 @@ const watch: Command = async context => {
 		const loop = await startWatchLoop({
 			store, channelId, where, file, cursor, fanout, batchSize: batch, settleMs,
 			onReadFailed(error, retryMs) {
-				context.stderr.write(`sift: reading the events failed (${sanitize(error instanceof Error ? error.message : String(error))}); trying again in ${Math.round(retryMs / 1000)} s\n`);
+				context.stderr.write(`sift: ${readFailedText(error, retryMs)}\n`);
 			},
 		});
 		const uninstall = handleTerminationSignals(() => {

@@ -216,10 +216,10 @@ const MIGRATION_STEPS: Array<(db: Db) => void> = [scopeIdempotencyKeys, addRunCo
 const AFTER_SCHEMA_STEPS: Array<(db: Db) => void> = [migrateToChannelIndexes];
 
 /**
- * A store this sift can read as it is: not made by a newer sift (its tables may mean something
+ * The store's schema version, if this sift can read the store as it is: not made by a newer sift (its tables may mean something
  * else), and, when it cannot be upgraded here (read-only), not made by an older one either.
  */
-function checkSchemaVersion(db: Db, path: string, readOnly: boolean): void {
+function checkSchemaVersion(db: Db, path: string, readOnly: boolean): number {
 	const version = db.pragma('user_version', {simple: true}) as number;
 	if (version > SCHEMA_VERSION) {
 		throw new StoreError({error: 'invalid_argument', message: `the store at ${path} has schema version ${version}, newer than this sift knows (${SCHEMA_VERSION}): upgrade sift to open it`});
@@ -228,11 +228,12 @@ function checkSchemaVersion(db: Db, path: string, readOnly: boolean): void {
 	if (readOnly && version < SCHEMA_VERSION) {
 		throw new StoreError({error: 'read_only', message: `the store at ${path} has schema version ${version}, older than this sift's (${SCHEMA_VERSION}), and is read-only for this user: open it once with write access to upgrade it`});
 	}
+
+	return version;
 }
 
 function migrate(db: Db, path: string, onUpgrade?: (from: number, to: number) => void): void {
-	checkSchemaVersion(db, path, false);
-	const version = db.pragma('user_version', {simple: true}) as number;
+	const version = checkSchemaVersion(db, path, false);
 	if (version >= SCHEMA_VERSION) {
 		return;
 	}

@@ -1,6 +1,7 @@
 /**
  * The query language on SQLite: the dialect of store/query/sql.ts (indexed fields through their
- * value columns, store/sqlite/value-columns.ts; the rest through json_extract), the index names, and the page statements, each forced onto the index that yields its order.
+ * value columns, store/sqlite/value-columns.ts; the rest through json_extract), the index names,
+ * and the page statements, each forced onto the index that yields its order.
  */
 
 import type {Channel, Field} from '../types.js';
@@ -13,8 +14,23 @@ export {channelScopeSql, countStatement, sqlString, type SqlPart} from '../query
 export type {Position} from '../query/cursor.js';
 
 /** SQL for a stored value as json_extract gives it: the field's value column when it has one (store/sqlite/value-columns.ts). */
-export const valueSql = (channel: {fields: readonly Field[]}, key: string) => {
-	return valueColumnOf(channel, key) ?? jsonValueSql(key);
+export const valueSql = (channel: {fields: readonly Field[]}, key: string) => valueColumnOf(channel, key) ?? jsonValueSql(key);
+
+/** What every channel's dialect shares: all but where a field's value is read from. */
+const sharedDialect: Omit<Dialect, 'value' | 'text' | 'typed'> = {
+	string: sqlString,
+	emptyList: key => `json_array_length(data, '$.${key}') = 0`,
+	listHasAny: (key, count) => `EXISTS (SELECT 1 FROM json_each(items.data, '$.${key}') WHERE json_each.value IN (${Array.from({length: count}, () => '?').join(', ')}))`,
+	lower: text => `lower(${text})`,
+	contains: lowered => `instr(${lowered}, ?) > 0`,
+	false: '0',
+	// Two seeks, each a plain range SQLite walks in index order.
+	rowValues: false,
+	// "Set" as a range (every number and string is >= -infinity), so SQLite seeks past the unset
+	// values instead of scanning them.
+	isSet: key => `${key} >= -9e999`,
+	// By seq alone: ordering by the (constant) key as well makes SQLite sort every unset row.
+	unsetOrderBy: (_key, direction) => `seq ${direction}`,
 };
 
 const dialects = new WeakMap<readonly Field[], Dialect>();
@@ -24,25 +40,8 @@ export function sqliteDialect(channel: {fields: readonly Field[]}): Dialect {
 	let dialect = dialects.get(channel.fields);
 	if (!dialect) {
 		const value = (key: string) => valueSql(channel, key);
-		dialect = {
-			string: sqlString,
-			value,
-			// json_extract gives strings as text, numbers as numbers and booleans as 0 and 1: already ordered.
-			text: value,
-			typed: field => value(field.key),
-			emptyList: key => `json_array_length(data, '$.${key}') = 0`,
-			listHasAny: (key, count) => `EXISTS (SELECT 1 FROM json_each(items.data, '$.${key}') WHERE json_each.value IN (${Array.from({length: count}, () => '?').join(', ')}))`,
-			lower: text => `lower(${text})`,
-			contains: lowered => `instr(${lowered}, ?) > 0`,
-			false: '0',
-			// Two seeks, each a plain range SQLite walks in index order.
-			rowValues: false,
-			// "Set" as a range (every number and string is >= -infinity), so SQLite seeks past the unset
-			// values instead of scanning them.
-			isSet: key => `${key} >= -9e999`,
-			// By seq alone: ordering by the (constant) key as well makes SQLite sort every unset row.
-			unsetOrderBy: (_key, direction) => `seq ${direction}`,
-		};
+		// json_extract (and so a value column) gives strings as text, numbers as numbers and booleans as 0 and 1: already ordered.
+		dialect = {...sharedDialect, value, text: value, typed: field => value(field.key)};
 		dialects.set(channel.fields, dialect);
 	}
 

@@ -2,7 +2,6 @@ import {useCallback, useEffect, useRef, useState} from 'react';
 import type {AsyncStore} from '../../../store/api.js';
 import type {Fanout} from '../../codex/fanout.js';
 import type {WatchLoop} from '../../codex/watch-loop.js';
-import {sanitize} from '../../text/sanitize.js';
 
 export type WatchSettings = {
 	store: AsyncStore;
@@ -39,7 +38,7 @@ export function useWatch(settings: WatchSettings, parallel: number) {
 		const done = (async () => {
 			const {store, channelId, stateDir, batch, create, attach} = settingsRef.current;
 			const watch = await import('../../codex/watch.js');
-			const {startWatchLoop} = await import('../../codex/watch-loop.js');
+			const {readFailedText, startWatchLoop} = await import('../../codex/watch-loop.js');
 			const file = watch.watchCursorPath(stateDir, {location: store.location, channelId, where: undefined});
 			const cursor = watch.loadWatchCursor(file) ?? watch.emptyCursor(await store.latestSequence(channelId));
 			watch.saveWatchCursor(file, cursor);
@@ -53,7 +52,7 @@ export function useWatch(settings: WatchSettings, parallel: number) {
 					setStatus(watchStatus(now.sequence, now.pending.length, {batch, parallel, settleMs}));
 				},
 				onReadFailed(error, retryMs) {
-					setStatus(`watch on: reading the events failed (${sanitize(error instanceof Error ? error.message : String(error))}); trying again in ${Math.round(retryMs / 1000)} s · W stops`);
+					setStatus(`watch on: ${readFailedText(error, retryMs)} · W stops`);
 				},
 			});
 			if (stopped) running.stop();
