@@ -1,8 +1,7 @@
 // Follow-ups on PostgreSQL: the same bookkeeping as the SQLite store, as SQL for this backend.
 
 import type pg from 'pg';
-import {notFound, StoreError} from '../errors.js';
-import type {FollowUpQuery} from '../followups.js';
+import {checkDismissable, followUpFilters, type FollowUpQuery} from '../followups.js';
 import type {FollowUpOpening} from '../edit-plan.js';
 import type {FollowUp} from '../types.js';
 
@@ -43,14 +42,7 @@ export async function closeForDeletedItem(client: pg.ClientBase, itemId: string,
 /** Dismisses an open follow-up; the row lock means a concurrent resolution is never overwritten. */
 export async function dismissFollowUp(client: pg.ClientBase, id: number, at: string): Promise<FollowUp> {
 	const {rows} = await client.query<FollowUpRow>(`SELECT ${COLUMNS} FROM followups WHERE id = $1 FOR UPDATE`, [id]);
-	const row = rows[0];
-	if (!row) {
-		throw notFound(`follow-up ${id} does not exist`);
-	}
-
-	if (row.status !== 'open') {
-		throw new StoreError({error: 'invalid_argument', message: `follow-up ${id} is already ${row.status}`});
-	}
+	const row = checkDismissable(rows[0], id);
 
 	await client.query("UPDATE followups SET status = 'dismissed', resolution = 'dismissed', updated_at = $1 WHERE id = $2", [at, id]);
 	return followUpFromRow({...row, status: 'dismissed', resolution: 'dismissed', updated_at: at});
@@ -59,11 +51,9 @@ export async function dismissFollowUp(client: pg.ClientBase, id: number, at: str
 export async function listFollowUps(pool: pg.Pool, query: FollowUpQuery = {}): Promise<FollowUp[]> {
 	const clauses: string[] = [];
 	const params: unknown[] = [];
-	for (const [column, value] of [['channel_id', query.channelId], ['status', query.status], ['item_id', query.itemId], ['run_id', query.runId]] as const) {
-		if (value !== undefined) {
-			params.push(value);
-			clauses.push(`${column} = $${params.length}`);
-		}
+	for (const [column, value] of followUpFilters(query)) {
+		params.push(value);
+		clauses.push(`${column} = $${params.length}`);
 	}
 
 	params.push(query.limit ?? 10_000);

@@ -2,8 +2,7 @@
 
 import type {Statement} from 'better-sqlite3';
 import {immediate, type Db} from './database.js';
-import {notFound, StoreError} from '../errors.js';
-import type {FollowUpQuery} from '../followups.js';
+import {checkDismissable, followUpFilters, type FollowUpQuery} from '../followups.js';
 import type {FollowUpOpening} from '../edit-plan.js';
 import type {FollowUp} from '../types.js';
 
@@ -68,14 +67,7 @@ export function closeForDeletedItem(db: Db, itemId: string, at: string): void {
 /** Dismisses an open follow-up; a check-and-set in one write transaction, so a concurrent resolution is never overwritten. */
 export function dismissFollowUp(db: Db, id: number, at: string): FollowUp {
 	return immediate(db, () => {
-		const row = db.prepare('SELECT * FROM followups WHERE id = ?').get(id) as FollowUpRow | undefined;
-		if (!row) {
-			throw notFound(`follow-up ${id} does not exist`);
-		}
-
-		if (row.status !== 'open') {
-			throw new StoreError({error: 'invalid_argument', message: `follow-up ${id} is already ${row.status}`});
-		}
+		const row = checkDismissable(db.prepare('SELECT * FROM followups WHERE id = ?').get(id) as FollowUpRow | undefined, id);
 
 		db.prepare("UPDATE followups SET status = 'dismissed', resolution = 'dismissed', updated_at = ? WHERE id = ?").run(at, id);
 		return followUpFromRow({...row, status: 'dismissed', resolution: 'dismissed', updated_at: at});
@@ -85,11 +77,9 @@ export function dismissFollowUp(db: Db, id: number, at: string): FollowUp {
 export function listFollowUps(db: Db, query: FollowUpQuery = {}): FollowUp[] {
 	const clauses: string[] = [];
 	const params: unknown[] = [];
-	for (const [column, value] of [['channel_id', query.channelId], ['status', query.status], ['item_id', query.itemId], ['run_id', query.runId]] as const) {
-		if (value !== undefined) {
-			clauses.push(`${column} = ?`);
-			params.push(value);
-		}
+	for (const [column, value] of followUpFilters(query)) {
+		clauses.push(`${column} = ?`);
+		params.push(value);
 	}
 
 	const where = clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '';

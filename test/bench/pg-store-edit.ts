@@ -7,6 +7,7 @@ import {bugsChannel, generateBugItems} from '../../demo-data/generate.js';
 import {openAsyncStore, type AsyncStore} from '../../store/api.js';
 import {Grants} from '../../store/grants.js';
 import {benchDatabase} from './pg-support.js';
+import {newestItemIds} from '../support/item-ids.js';
 import {sixFields} from './store-edit.js';
 import {BENCH_NOW, median, percentile, printTable, type Row} from './support.js';
 
@@ -35,13 +36,7 @@ export async function benchPgEditCost(quick: boolean): Promise<Row[]> {
 		const store = await openAsyncStore(database.url);
 		try {
 			await store.importChannel({channel: bugsChannel, items: generateBugItems({count: ITEMS, seed: 1, now: BENCH_NOW})});
-			const ids: string[] = [];
-			let beforeId: string | null = null;
-			do {
-				const page = await store.listPage('bugs', {beforeId, limit: 50});
-				ids.push(...page.items.map(item => item.id));
-				beforeId = page.next_before_id;
-			} while (beforeId !== null);
+			const ids = await newestItemIds(store, 'bugs', ITEMS);
 			const times = SHAPES.map(() => [] as number[]);
 			const counters = SHAPES.map(() => 0);
 			for (let round = -1; round < rounds; round++) {

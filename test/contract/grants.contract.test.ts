@@ -7,23 +7,16 @@ import {describe, expect, it} from 'vitest';
 import type {AsyncStore} from '../../store/api.js';
 import {Grants} from '../../store/index.js';
 import {notePgOff} from '../support/pg.js';
-import {agent, human} from '../store/helpers.js';
+import {agent, human, scopeChannels} from '../store/helpers.js';
 import {BACKENDS, refusalOf, stateOf, storesOn, type Backend} from './backends.js';
 
-const text = (key: string) => ({key, label: key, type: 'text'});
-const secretChannel = {id: 'secret', name: 'Secret', fields: [text('title')]};
-const bugsChannel = {id: 'bugs', name: 'Bugs', fields: [
-	text('title'),
-	{key: 'blocker', label: 'Blocker', type: 'relation', config: {channel_id: 'secret'}},
-	{key: 'parent', label: 'Parent', type: 'relation', config: {channel_id: 'bugs'}},
-]};
 
 const bugsOnly = new Grants(['bugs']);
 
 /** Both channels, with one secret item and two bugs: the ids of each. */
 async function scoped(store: AsyncStore): Promise<{secret: string; bug: string; other: string}> {
-	await store.importChannel({channel: secretChannel, items: [{values: {title: 'hidden'}}]});
-	await store.importChannel({channel: bugsChannel, items: [{values: {title: 'a'}}, {values: {title: 'b'}}]});
+	await store.importChannel({channel: scopeChannels.secret, items: [{values: {title: 'hidden'}}]});
+	await store.importChannel({channel: scopeChannels.bugs, items: [{values: {title: 'a'}}, {values: {title: 'b'}}]});
 	const [bug, other] = (await store.listPage('bugs')).items.map(item => item.id);
 	return {secret: (await store.listPage('secret')).items[0]!.id, bug: bug!, other: other!};
 }

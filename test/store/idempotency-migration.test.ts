@@ -5,17 +5,10 @@ import {join} from 'node:path';
 import Database from 'better-sqlite3';
 import {afterAll, beforeEach, describe, expect, it} from 'vitest';
 import {openStore, type Store} from '../../store/index.js';
-import {cleanTempDirs, human, tempDir} from './helpers.js';
+import {cleanTempDirs, human, scopeChannels, tempDir} from './helpers.js';
 
 afterAll(() => cleanTempDirs());
 
-const text = (key: string) => ({key, label: key, type: 'text'});
-const secretChannel = {id: 'secret', name: 'Secret', fields: [text('title')]};
-const bugsChannel = {id: 'bugs', name: 'Bugs', fields: [
-	text('title'),
-	{key: 'blocker', label: 'Blocker', type: 'relation', config: {channel_id: 'secret'}},
-	{key: 'parent', label: 'Parent', type: 'relation', config: {channel_id: 'bugs'}},
-]};
 
 let store: Store;
 let path: string;
@@ -25,8 +18,8 @@ let secret: string;
 beforeEach(() => {
 	path = join(tempDir(), 'scopes.db');
 	store = openStore(path, {create: true});
-	store.importChannel({channel: secretChannel, items: [{values: {title: 'hidden'}}]});
-	store.importChannel({channel: bugsChannel, items: [{values: {title: 'a'}}, {values: {title: 'b'}}]});
+	store.importChannel({channel: scopeChannels.secret, items: [{values: {title: 'hidden'}}]});
+	store.importChannel({channel: scopeChannels.bugs, items: [{values: {title: 'a'}}, {values: {title: 'b'}}]});
 	secret = store.listPage('secret').items[0]!.id;
 	bug = store.listPage('bugs').items[0]!.id;
 	return () => store.close();
