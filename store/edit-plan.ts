@@ -10,7 +10,8 @@
 
 import type {DeleteResult} from './api.js';
 import type {LoadedChannel} from './channels.js';
-import {StoreError} from './errors.js';
+import {invalidArgument, quote, StoreError} from './errors.js';
+import {textProblem} from './fields/shape.js';
 import type {NewEvent} from './events.js';
 import type {Grants} from './grants.js';
 import {itemOf, type ItemHeader} from './items.js';
@@ -88,6 +89,11 @@ export async function runPlanAsync<R extends PlanItem, T>(plan: Plan<R, T>, io: 
 export function checkEditRequest(request: EditRequest): void {
 	checkPayload(request.values);
 	checkExpectedVersion(request.expectedVersion);
+	const key = request.idempotencyKey;
+	if (key !== undefined && (typeof key !== 'string' || textProblem(key) !== undefined)) {
+		// Kept with the result on both backends: the same text rules as a value's.
+		throw invalidArgument(`idempotency_key must be a string without NUL characters or lone UTF-16 surrogates, got ${quote(key)}`);
+	}
 }
 
 /** The backend's answers for validation, limited to the writer's grants: a relation only points into a granted channel. */

@@ -27,7 +27,8 @@ const loneSurrogate: ShapeProblem = {message: 'must be well-formed Unicode: it h
 /** With the u flag a surrogate pair is one code point, so only a lone surrogate is in category Cs. */
 const LONE_SURROGATE = /\p{Cs}/u;
 
-function textProblem(text: string): ShapeProblem | undefined {
+/** Why a string is not text both backends keep, if it is not. */
+export function textProblem(text: string): ShapeProblem | undefined {
 	if (text.includes('\u0000')) {
 		return hasNul;
 	}

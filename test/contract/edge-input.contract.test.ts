@@ -49,6 +49,22 @@ describe.each(BACKENDS)('edge input on $name', (backend: Backend) => {
 			}
 		});
 
+		it('an idempotency key with such text is refused before anything is kept', async () => {
+			const store = await kitStore(backend, [{values: {title: 'first'}}]);
+			try {
+				const id = (await store.listPage('kit')).items[0]!.id;
+				for (const key of [NUL, LONE_HIGH]) {
+					const refusal = await refusalOf(() => store.editItem({channelId: 'kit', itemId: id, values: {title: 'x'}, actor: agent(), idempotencyKey: key}));
+					expect(refusal.error).toBe('invalid_argument');
+					expect(JSON.stringify(refusal)).toContain('idempotency_key must be a string without NUL characters or lone UTF-16 surrogates');
+				}
+
+				expect((await store.readItem('kit', id)).version).toBe(1);
+			} finally {
+				await store.close();
+			}
+		});
+
 		it('a create and an import are refused the same way', async () => {
 			const store = await kitStore(backend);
 			try {
