@@ -51,8 +51,14 @@ export function computeFormulas(channel: LoadedChannel, stored: Values, createdA
 
 export const parseStored = (row: ItemRow) => JSON.parse(row.data) as Values;
 
+/** What an item is besides its values: the part of a row every backend has. */
+export type ItemHeader = Omit<ItemRow, 'seq' | 'data'>;
+
+/** The full item as callers see it, from a row. */
+export const itemFromRow = (channel: LoadedChannel, row: ItemRow, stored = parseStored(row)): Item => itemOf(channel, row, stored);
+
 /** The full item as callers see it: every field in schema order, unset ones as null, formulas computed. */
-export function itemFromRow(channel: LoadedChannel, row: ItemRow, stored = parseStored(row)): Item {
+export function itemOf(channel: LoadedChannel, row: ItemHeader, stored: Values): Item {
 	const formulas = computeFormulas(channel, stored, row.created_at);
 	const values: Values = {};
 	for (const field of channel.fields) {

@@ -1,7 +1,6 @@
-// Backend-neutral rules of a write, a page and an event read: pure functions with no database.
-// Both backends use them: store/sqlite/writes.ts and store/postgres/writes.ts check a write the same
-// way. (store/sqlite/import.ts and store/sqlite/events.ts still hold their own copies of the read
-// rules; page rules live in pages.ts, shared by both backends.)
+// Backend-neutral rules of a write, an import and an event read: pure functions with no database.
+// The edit plan (store/edit-plan.ts) puts the write rules in their one order for both backends;
+// both backends' imports and event reads use the rest. Page rules live in pages.ts.
 
 import {createHash} from 'node:crypto';
 import {invalidArgument, quote, StoreError} from './errors.js';
@@ -67,10 +66,11 @@ export function checkPayload(values: unknown): void {
 		throw invalidArgument('values must be an object of field keys to values');
 	}
 
-	// Before anything serialises the values: a deep enough value overflows JSON.stringify's stack.
-	const tooDeep = Object.keys(values).filter(key => valueShapeProblem(values[key])?.tooDeep);
-	if (tooDeep.length > 0) {
-		throw new StoreError({error: 'validation_failed', fields: tooDeep.map(key => ({key, message: `values.${key} ${valueShapeProblem(values[key])!.message}`}))});
+	// Before anything serialises the values (a deep enough value overflows JSON.stringify's stack)
+	// or keeps them, even as an agent's follow-up: text no store can keep is refused here too.
+	const first = Object.keys(values).filter(key => valueShapeProblem(values[key])?.refusedFirst);
+	if (first.length > 0) {
+		throw new StoreError({error: 'validation_failed', fields: first.map(key => ({key, message: `values.${key} ${valueShapeProblem(values[key])!.message}`}))});
 	}
 
 	const text = JSON.stringify(values);
@@ -125,11 +125,11 @@ export function checkEventQuery(options: {afterSequence?: number; limit?: number
 	const after = options.afterSequence ?? 0;
 	const limit = options.limit ?? EVENT_PAGE_LIMIT;
 	if (!Number.isInteger(after) || after < 0) {
-		throw invalidArgument(`after_sequence must be a whole number 0 or greater, got ${JSON.stringify(after)}`);
+		throw invalidArgument(`after_sequence must be a whole number 0 or greater, got ${quote(after)}`);
 	}
 
 	if (!Number.isInteger(limit) || limit < 1 || limit > EVENT_PAGE_LIMIT) {
-		throw invalidArgument(`limit must be a whole number from 1 to ${EVENT_PAGE_LIMIT}, got ${JSON.stringify(limit)}`);
+		throw invalidArgument(`limit must be a whole number from 1 to ${EVENT_PAGE_LIMIT}, got ${quote(limit)}`);
 	}
 
 	return {after, limit};

@@ -1,9 +1,9 @@
 // Follow-ups on PostgreSQL: the same bookkeeping as the SQLite store, as SQL for this backend.
 
 import type pg from 'pg';
-import {notFound, StoreError} from '../errors.js';
-import type {FollowUpQuery} from '../followups.js';
-import type {FieldProblem, FollowUp} from '../types.js';
+import {checkDismissable, followUpFilters, type FollowUpQuery} from '../followups.js';
+import type {FollowUpOpening} from '../edit-plan.js';
+import type {FollowUp} from '../types.js';
 
 type FollowUpRow = Omit<FollowUp, 'allowed' | 'min' | 'max'> & {allowed: FollowUp['allowed'] | null; min: number | null; max: number | null};
 
@@ -14,19 +14,16 @@ function followUpFromRow(row: FollowUpRow): FollowUp {
 	return {...rest, ...(allowed === null ? {} : {allowed}), ...(min === null ? {} : {min}), ...(max === null ? {} : {max})};
 }
 
-/** Opens or refreshes one follow-up per refused field a person can set. */
-export async function recordRefusals(client: pg.ClientBase, target: {channelId: string; itemId: string; runId?: string}, problems: FieldProblem[], values: Record<string, unknown>, settable: (key: string) => boolean, at: string): Promise<number> {
-	const kept = problems.filter(problem => settable(problem.key) && Object.hasOwn(values, problem.key));
-	for (const problem of kept) {
+/** Opens or refreshes the follow-ups a refused agent edit's plan names (store/edit-plan.ts). */
+export async function openFollowUps(client: pg.ClientBase, openings: FollowUpOpening[], at: string): Promise<void> {
+	for (const opening of openings) {
 		await client.query(`INSERT INTO followups (channel_id, item_id, key, status, attempted, message, allowed, min, max, run_id, created_at, updated_at)
 			VALUES ($1, $2, $3, 'open', $4, $5, $6, $7, $8, $9, $10, $10)
 			ON CONFLICT (item_id, key) WHERE status = 'open' DO UPDATE SET
 				attempted = excluded.attempted, message = excluded.message, allowed = excluded.allowed,
 				min = excluded.min, max = excluded.max, run_id = excluded.run_id, updated_at = excluded.updated_at`,
-		[target.channelId, target.itemId, problem.key, JSON.stringify(values[problem.key]), problem.message, problem.allowed ? JSON.stringify(problem.allowed) : null, problem.min ?? null, problem.max ?? null, target.runId ?? null, at]);
+		[opening.channel_id, opening.item_id, opening.key, JSON.stringify(opening.attempted), opening.message, opening.allowed ? JSON.stringify(opening.allowed) : null, opening.min ?? null, opening.max ?? null, opening.run_id, at]);
 	}
-
-	return kept.length;
 }
 
 /** The statement that closes the open follow-ups of the keys an edit set; the arguments are its parameter references. */
@@ -45,14 +42,7 @@ export async function closeForDeletedItem(client: pg.ClientBase, itemId: string,
 /** Dismisses an open follow-up; the row lock means a concurrent resolution is never overwritten. */
 export async function dismissFollowUp(client: pg.ClientBase, id: number, at: string): Promise<FollowUp> {
 	const {rows} = await client.query<FollowUpRow>(`SELECT ${COLUMNS} FROM followups WHERE id = $1 FOR UPDATE`, [id]);
-	const row = rows[0];
-	if (!row) {
-		throw notFound(`follow-up ${id} does not exist`);
-	}
-
-	if (row.status !== 'open') {
-		throw new StoreError({error: 'invalid_argument', message: `follow-up ${id} is already ${row.status}`});
-	}
+	const row = checkDismissable(rows[0], id);
 
 	await client.query("UPDATE followups SET status = 'dismissed', resolution = 'dismissed', updated_at = $1 WHERE id = $2", [at, id]);
 	return followUpFromRow({...row, status: 'dismissed', resolution: 'dismissed', updated_at: at});
@@ -61,11 +51,9 @@ export async function dismissFollowUp(client: pg.ClientBase, id: number, at: str
 export async function listFollowUps(pool: pg.Pool, query: FollowUpQuery = {}): Promise<FollowUp[]> {
 	const clauses: string[] = [];
 	const params: unknown[] = [];
-	for (const [column, value] of [['channel_id', query.channelId], ['status', query.status], ['item_id', query.itemId], ['run_id', query.runId]] as const) {
-		if (value !== undefined) {
-			params.push(value);
-			clauses.push(`${column} = $${params.length}`);
-		}
+	for (const [column, value] of followUpFilters(query)) {
+		params.push(value);
+		clauses.push(`${column} = $${params.length}`);
 	}
 
 	params.push(query.limit ?? 10_000);

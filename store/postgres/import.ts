@@ -4,14 +4,14 @@
 
 import type pg from 'pg';
 import {loadChannel, type LoadedChannel} from '../channels.js';
-import {StoreError} from '../errors.js';
 import {itemIdOf} from '../items.js';
 import {checkChannel} from '../schema.js';
 import type {Channel, Field, Values} from '../types.js';
 import type {WriteContext} from '../validate.js';
 import type {Validator} from '../writes.js';
 import type {AsyncImportSource, ImportResult} from '../api.js';
-import {atImportItem, channelExists, checkImportItem, missingRelationTarget, storedValues} from '../write-rules.js';
+import {createdValues} from '../edit-plan.js';
+import {atImportItem, channelExists, checkImportItem, missingRelationTarget} from '../write-rules.js';
 import {channelIndexSql} from './channels.js';
 import {inTransaction} from './connect.js';
 import {existingItems} from './writes.js';
@@ -220,14 +220,15 @@ export async function importChannel(pool: pg.Pool, validate: Validator, source: 
 			const rows: Prepared[] = [];
 			for (const [offset, item] of batch.entries()) {
 				if (offset % YIELD_EVERY === YIELD_EVERY - 1) await yieldToIo();
-				const problems = validate(loaded, item.values, context, true);
-				if (problems.length > 0) {
-					throw atImportItem(new StoreError({error: 'validation_failed', fields: problems}), first + offset);
+				let stored: Values;
+				try {
+					stored = createdValues(loaded, item.values, context, validate);
+				} catch (error) {
+					throw atImportItem(error, first + offset);
 				}
 
 				const seq = seqs[offset]!;
 				const id = itemIdOf(seq);
-				const stored = storedValues({}, item.values);
 				lookups.remember(id, stored);
 				rows.push({seq, id, created_at: item.created_at ?? at, ...jsonTexts(stored), sequence: first + offset + 1});
 			}

@@ -1,25 +1,27 @@
 // Item writes on PostgreSQL. Each is one READ COMMITTED transaction that orders its locks the same
 // way (idempotency key → item row → channel row), so concurrent writers queue instead of failing:
-// no serialization error, no deadlock, no lost update.
+// no serialization error, no deadlock, no lost update. What an edit or delete does, and in what
+// order, is the shared plan (store/edit-plan.ts); this file answers its steps with SQL.
 
 import type pg from 'pg';
+import type {DeleteResult} from '../api.js';
 import type {LoadedChannel} from '../channels.js';
-import {StoreError} from '../errors.js';
-import {itemFromRow, itemIdOf, seqOfItemId} from '../items.js';
-import type {Actor, EditResult, FieldProblem, Item, Values} from '../types.js';
+import {checkEditRequest, createdEvent, createdValues, planDelete, planEdit, runPlanAsync, type PlanIo, type PlanItem} from '../edit-plan.js';
+import {itemIdOf, itemOf, seqOfItemId} from '../items.js';
+import type {Actor, EditResult, Item, Values} from '../types.js';
 import {validateValues, type WriteContext} from '../validate.js';
 import type {EditRequest, Validator} from '../writes.js';
-import {actorScope, changesOf, checkExpectedVersion, checkPayload, creationChanges, deletionChanges, fingerprintOf, itemNotFound, keyReused, storedValues, versionConflict} from '../write-rules.js';
+import {checkExpectedVersion, checkPayload} from '../write-rules.js';
 import {channelLiteral, valueSql} from './channels.js';
 import {inTransaction} from './connect.js';
 import {appendEvent, changedSince, latestSequence} from './events.js';
-import {closeForDeletedItem, recordRefusals, resolveSetKeys, resolveSetKeysSql} from './followups.js';
+import {closeForDeletedItem, openFollowUps, resolveSetKeys, resolveSetKeysSql} from './followups.js';
 
 export type PgItemRow = {seq: number; id: string; channel_id: string; version: number; created_at: string; updated_at: string; data: Values};
 
 export const ITEM_COLUMNS = 'seq, id, channel_id, version, created_at, updated_at, data';
 
-export const pgItem = (channel: LoadedChannel, row: PgItemRow): Item => itemFromRow(channel, {...row, data: ''}, row.data);
+export const pgItem = (channel: LoadedChannel, row: PgItemRow): Item => itemOf(channel, row, row.data);
 
 /** The creation counter behind an id, or undefined for anything that is not an id (which then exists nowhere). */
 export function seqOf(id: unknown): number | undefined {
@@ -104,21 +106,6 @@ async function lockChannel(client: pg.ClientBase, channelId: string): Promise<vo
 	await client.query('SELECT 1 FROM channels WHERE id = $1 FOR UPDATE', [channelId]);
 }
 
-async function lockItem(client: pg.ClientBase, channelId: string, itemId: string): Promise<PgItemRow> {
-	const row = await findItem(client, channelId, itemId, true);
-	if (!row) {
-		throw itemNotFound(channelId, itemId);
-	}
-
-	return row;
-}
-
-async function checkVersion(client: pg.ClientBase, row: PgItemRow, expected: number | undefined): Promise<void> {
-	if (expected !== undefined && expected !== row.version) {
-		throw versionConflict(row.id, row.version, expected, await changedSince(client, row.id, expected));
-	}
-}
-
 export class PgItemWriter {
 	constructor(private readonly pool: pg.Pool, private readonly validate: Validator = validateValues) {}
 
@@ -131,26 +118,20 @@ export class PgItemWriter {
 	}
 
 	private async insert(client: pg.ClientBase, channel: LoadedChannel, values: Values, actor: Actor): Promise<EditResult> {
-		const problems = this.validate(channel, values, await writeContext(client, channel, values), true);
-		if (problems.length > 0) {
-			throw new StoreError({error: 'validation_failed', fields: problems});
-		}
-
+		const stored = createdValues(channel, values, await writeContext(client, channel, values), this.validate);
 		const at = new Date().toISOString();
-		const stored = storedValues({}, values);
 		const {rows} = await client.query<{seq: number}>("SELECT nextval('item_seq') AS seq");
 		const seq = rows[0]!.seq;
 		const row: PgItemRow = {seq, id: itemIdOf(seq), channel_id: channel.id, version: 1, created_at: at, updated_at: at, data: stored};
 		await client.query('INSERT INTO items (channel_id, seq, id, version, created_at, updated_at, data) VALUES ($3, $1, $2, 1, $4, $4, $5)', [seq, row.id, channel.id, at, JSON.stringify(stored)]);
-		const sequence = await appendEvent(client, channel.id, {type: 'item.created', item_id: row.id, version: 1, actor, changes: creationChanges(stored), at});
+		const sequence = await appendEvent(client, channel.id, createdEvent(row.id, stored, actor, at));
 		return {ok: true, item: pgItem(channel, row), sequence};
 	}
 
-	/** idempotency → version → validation → merge → bump → event → follow-ups, all or nothing. */
+	/** The edit transaction (docs/reference.md#the-edit-transaction), as the shared plan runs it on this database. */
 	async edit(channel: LoadedChannel, request: EditRequest): Promise<EditResult> {
-		checkPayload(request.values);
-		checkExpectedVersion(request.expectedVersion);
-		const outcome = await inTransaction(this.pool, async client => this.editInTransaction(client, channel, request));
+		checkEditRequest(request);
+		const outcome = await inTransaction(this.pool, async client => runPlanAsync(planEdit<PgItem>(channel, request, this.validate), planIo(client)));
 		if ('refused' in outcome) {
 			throw outcome.refused;
 		}
@@ -158,89 +139,55 @@ export class PgItemWriter {
 		return outcome;
 	}
 
-	private async editInTransaction(client: pg.ClientBase, channel: LoadedChannel, request: EditRequest): Promise<EditResult | {refused: StoreError}> {
-		const idempotency = request.idempotencyKey === undefined ? undefined : {key: request.idempotencyKey, actor: actorScope(request.actor), fingerprint: fingerprintOf(request)};
-		if (idempotency) {
-			// Two requests with one key queue here, so the second sees the first's stored result.
-			await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${channel.id}\u001f${idempotency.actor}\u001f${idempotency.key}`]);
-			const {rows} = await client.query<{fingerprint: string; result: EditResult}>('SELECT fingerprint, result FROM idempotency WHERE channel_id = $1 AND actor = $2 AND key = $3', [channel.id, idempotency.actor, idempotency.key]);
-			if (rows[0]) {
-				if (rows[0].fingerprint !== idempotency.fingerprint) {
-					throw keyReused(idempotency.key);
-				}
-
-				return rows[0].result;
-			}
-		}
-
-		const row = await lockItem(client, channel.id, request.itemId);
-		await checkVersion(client, row, request.expectedVersion);
-		const values = request.values as Values;
-		const at = new Date().toISOString();
-		if (writesUniqueField(channel, values)) {
-			await lockChannel(client, channel.id);
-		}
-
-		const problems = this.validate(channel, values, await writeContext(client, channel, values, row.id), false);
-		if (problems.length > 0) {
-			// The refusal is the answer, but an agent's refusals are kept as follow-ups: commit those alone.
-			await this.openFollowUps(client, channel, request, problems, at);
-			return {refused: new StoreError({error: 'validation_failed', fields: problems})};
-		}
-
-		const result = await this.apply(client, channel, row, values, request.actor, at);
-		if (idempotency) {
-			await client.query('INSERT INTO idempotency (channel_id, actor, key, fingerprint, result, at) VALUES ($1, $2, $3, $4, $5, $6)', [channel.id, idempotency.actor, idempotency.key, idempotency.fingerprint, JSON.stringify(result), at]);
-		}
-
-		return result;
+	async delete(channel: LoadedChannel, itemId: string, actor: Actor, expectedVersion?: number): Promise<DeleteResult> {
+		checkExpectedVersion(expectedVersion);
+		return inTransaction(this.pool, async client => runPlanAsync(planDelete<PgItem>(channel.id, itemId, actor, expectedVersion), planIo(client)));
 	}
+}
 
-	/** Merges, bumps the version and appends the event; a write that changes nothing leaves both alone. */
-	private async apply(client: pg.ClientBase, channel: LoadedChannel, row: PgItemRow, values: Values, actor: Actor, at: string): Promise<EditResult> {
-		const after = storedValues(row.data, values);
-		const changes = changesOf(row.data, after, Object.keys(values));
-		const keys = Object.keys(values);
-		if (Object.keys(changes).length === 0) {
-			// Nothing to record, but setting a key still closes its open follow-up.
-			await resolveSetKeys(client, row.id, keys, at);
-			return {ok: true, item: pgItem(channel, row), sequence: await latestSequence(client, channel.id)};
-		}
+/** An item as the plan sees it, with the row it was read from. */
+type PgItem = PlanItem & {row: PgItemRow};
 
-		const version = row.version + 1;
+/** This database's answers to the plan's steps, on the transaction's connection: its locks, row reads, writes and event appends. */
+function planIo(client: pg.ClientBase): PlanIo<PgItem, true> {
+	return {
+		async replay({entry}) {
+			// Two requests with one key queue here, so the second sees the first's stored result.
+			await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${entry.channelId}\u001f${entry.actor}\u001f${entry.key}`]);
+			const {rows} = await client.query<{fingerprint: string; result: EditResult}>('SELECT fingerprint, result FROM idempotency WHERE channel_id = $1 AND actor = $2 AND key = $3', [entry.channelId, entry.actor, entry.key]);
+			return rows[0];
+		},
+		async item({channelId, itemId}) {
+			const row = await findItem(client, channelId, itemId, true);
+			return row && {id: row.id, channel_id: row.channel_id, version: row.version, created_at: row.created_at, updated_at: row.updated_at, values: row.data, row};
+		},
+		changedSince: async ({item, version}) => changedSince(client, item.id, version),
+		async context({channel, item, values}) {
+			if (writesUniqueField(channel, values)) {
+				await lockChannel(client, channel.id);
+			}
+
+			return writeContext(client, channel, values, item.id);
+		},
+		openFollowUps: async ({openings, at}) => openFollowUps(client, openings, at),
+		async unchanged({item, resolveKeys, at}) {
+			await resolveSetKeys(client, item.id, resolveKeys, at);
+			return latestSequence(client, item.channel_id);
+		},
 		// The item update, its event and closing the set keys' follow-ups travel as one statement.
-		const sequence = await appendEvent(client, channel.id, {type: 'item.updated', item_id: row.id, version, actor, changes, at}, {
+		update: async ({item, after, event, resolveKeys}) => appendEvent(client, item.channel_id, event, {
 			ctes: `updated AS (
 				UPDATE items SET version = $4, updated_at = $8, data = $9 WHERE channel_id = $1 AND seq = $10
 			), resolved AS (${resolveSetKeysSql('$8', '$3', '$11')})`,
-			params: [JSON.stringify(after), row.seq, keys],
-		});
-		return {ok: true, item: pgItem(channel, {...row, version, updated_at: at, data: after}), sequence};
-	}
-
-	private async openFollowUps(client: pg.ClientBase, channel: LoadedChannel, request: EditRequest, problems: FieldProblem[], at: string): Promise<void> {
-		if (request.actor.kind !== 'agent') {
-			return;
-		}
-
-		const settable = (key: string) => {
-			const field = channel.fieldsByKey.get(key);
-			return field !== undefined && field.type !== 'formula';
-		};
-
-		await recordRefusals(client, {channelId: channel.id, itemId: request.itemId, runId: request.actor.run_id}, problems, request.values as Values, settable, at);
-	}
-
-	async delete(channel: LoadedChannel, itemId: string, actor: Actor, expectedVersion?: number): Promise<{ok: true; item_id: string; sequence: number}> {
-		checkExpectedVersion(expectedVersion);
-		return inTransaction(this.pool, async client => {
-			const row = await lockItem(client, channel.id, itemId);
-			await checkVersion(client, row, expectedVersion);
-			const at = new Date().toISOString();
-			await client.query('DELETE FROM items WHERE channel_id = $1 AND seq = $2', [channel.id, row.seq]);
-			await closeForDeletedItem(client, itemId, at);
-			const sequence = await appendEvent(client, channel.id, {type: 'item.deleted', item_id: itemId, version: row.version + 1, actor, changes: deletionChanges(row.data), at});
-			return {ok: true as const, item_id: itemId, sequence};
-		});
-	}
+			params: [JSON.stringify(after), item.row.seq, resolveKeys],
+		}),
+		async remember({entry, result, at}) {
+			await client.query('INSERT INTO idempotency (channel_id, actor, key, fingerprint, result, at) VALUES ($1, $2, $3, $4, $5, $6)', [entry.channelId, entry.actor, entry.key, entry.fingerprint, JSON.stringify(result), at]);
+		},
+		async delete({item, event}) {
+			await client.query('DELETE FROM items WHERE channel_id = $1 AND seq = $2', [item.channel_id, item.row.seq]);
+			await closeForDeletedItem(client, item.id, event.at);
+			return appendEvent(client, item.channel_id, event);
+		},
+	};
 }

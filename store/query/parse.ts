@@ -38,6 +38,13 @@ class Refused {
 	constructor(readonly body: QueryRefusal) {}
 }
 
+/**
+ * The most terms one query takes. Every term is a condition of the one statement: SQLite refuses
+ * an expression tree deeper than 1000, and PostgreSQL's planning time grows with each term, so
+ * both backends refuse past this bound alike, well before either limit.
+ */
+export const MAX_QUERY_TERMS = 100;
+
 export type ParseOptions = {
 	/** The moment relative dates (`today`, `+7d`) count from; its local calendar day is "today". */
 	now?: Date;
@@ -48,6 +55,10 @@ export function parseQuery(text: string, channel: ChannelSchema, options: ParseO
 	const tokens = tokenize(text);
 	if (!Array.isArray(tokens)) {
 		return {error: 'bad_query', term: tokens.raw, message: `${tokens.raw} ${tokens.message}`};
+	}
+
+	if (tokens.length > MAX_QUERY_TERMS) {
+		return {error: 'bad_query', term: tokens[MAX_QUERY_TERMS]!.raw, message: `a query takes at most ${MAX_QUERY_TERMS} terms, got ${tokens.length}`};
 	}
 
 	const parser = new TermParser(channel, options.now ?? new Date());

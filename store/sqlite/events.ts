@@ -1,9 +1,9 @@
 // Events on SQLite: appended in the write transaction, read by per-channel sequence.
 
 import type {Statement} from 'better-sqlite3';
-import {EVENT_PAGE_LIMIT, type NewEvent} from '../events.js';
+import type {NewEvent} from '../events.js';
 import type {Db} from './database.js';
-import {invalidArgument, quote} from '../errors.js';
+import {checkEventQuery, mergeChanges} from '../write-rules.js';
 import type {Actor, Changes, EventPage, EventType, StoreEvent} from '../types.js';
 
 type EventRow = {sequence: number; type: EventType; item_id: string; version: number; actor_kind: Actor['kind']; run_id: string | null; changes: string; at: string};
@@ -51,16 +51,7 @@ export function latestSequence(db: Db, channelId: string): number {
 
 /** The events after a reader's own cursor; the store keeps no per-reader state. */
 export function pollEvents(db: Db, channelId: string, options: {afterSequence?: number; limit?: number} = {}): EventPage {
-	const after = options.afterSequence ?? 0;
-	const limit = options.limit ?? EVENT_PAGE_LIMIT;
-	if (!Number.isInteger(after) || after < 0) {
-		throw invalidArgument(`after_sequence must be a whole number 0 or greater, got ${quote(after)}`);
-	}
-
-	if (!Number.isInteger(limit) || limit < 1 || limit > EVENT_PAGE_LIMIT) {
-		throw invalidArgument(`limit must be a whole number from 1 to ${EVENT_PAGE_LIMIT}, got ${quote(limit)}`);
-	}
-
+	const {after, limit} = checkEventQuery(options);
 	const rows = db.prepare('SELECT * FROM events WHERE channel_id = ? AND sequence > ? ORDER BY sequence LIMIT ?').all(channelId, after, limit + 1) as EventRow[];
 	const hasMore = rows.length > limit;
 	const events = rows.slice(0, limit).map(row => eventFromRow(row));
@@ -70,12 +61,5 @@ export function pollEvents(db: Db, channelId: string, options: {afterSequence?: 
 /** What changed on an item after a version: per key, the value before the first change and after the last. */
 export function changedSince(db: Db, itemId: string, version: number): Changes {
 	const rows = db.prepare("SELECT changes FROM events WHERE item_id = ? AND version > ? AND type = 'item.updated' ORDER BY version").all(itemId, version) as Array<{changes: string}>;
-	const merged: Changes = {};
-	for (const row of rows) {
-		for (const [key, change] of Object.entries(JSON.parse(row.changes) as Changes)) {
-			merged[key] = {from: Object.hasOwn(merged, key) ? merged[key]!.from : change.from, to: change.to};
-		}
-	}
-
-	return merged;
+	return mergeChanges(rows.map(row => JSON.parse(row.changes) as Changes));
 }

@@ -2,9 +2,9 @@
 
 import type {Statement} from 'better-sqlite3';
 import {immediate, type Db} from './database.js';
-import {notFound, StoreError} from '../errors.js';
-import type {FollowUpQuery} from '../followups.js';
-import type {FieldProblem, FollowUp} from '../types.js';
+import {checkDismissable, followUpFilters, type FollowUpQuery} from '../followups.js';
+import type {FollowUpOpening} from '../edit-plan.js';
+import type {FollowUp} from '../types.js';
 
 type FollowUpRow = Omit<FollowUp, 'attempted' | 'allowed' | 'min' | 'max'> & {attempted: string; allowed: string | null; min: number | null; max: number | null};
 
@@ -19,38 +19,16 @@ function followUpFromRow(row: FollowUpRow): FollowUp {
 	};
 }
 
-/**
- * Opens or refreshes one follow-up per refused field of an agent's edit. Only fields a person
- * can set qualify: unknown keys and formula writes have nothing to resolve by hand.
- */
-export function recordRefusals(db: Db, target: {channelId: string; itemId: string; runId?: string}, problems: FieldProblem[], values: Record<string, unknown>, settable: (key: string) => boolean, at: string): number {
+/** Opens or refreshes the follow-ups a refused agent edit's plan names (store/edit-plan.ts). */
+export function openFollowUps(db: Db, openings: FollowUpOpening[], at: string): void {
 	const upsert = db.prepare(`INSERT INTO followups (channel_id, item_id, key, status, attempted, message, allowed, min, max, run_id, created_at, updated_at)
 		VALUES (@channel_id, @item_id, @key, 'open', @attempted, @message, @allowed, @min, @max, @run_id, @at, @at)
 		ON CONFLICT (item_id, key) WHERE status = 'open' DO UPDATE SET
 			attempted = excluded.attempted, message = excluded.message, allowed = excluded.allowed,
 			min = excluded.min, max = excluded.max, run_id = excluded.run_id, updated_at = excluded.updated_at`);
-	let count = 0;
-	for (const problem of problems) {
-		if (!settable(problem.key) || !Object.hasOwn(values, problem.key)) {
-			continue;
-		}
-
-		upsert.run({
-			channel_id: target.channelId,
-			item_id: target.itemId,
-			key: problem.key,
-			attempted: JSON.stringify(values[problem.key]),
-			message: problem.message,
-			allowed: problem.allowed ? JSON.stringify(problem.allowed) : null,
-			min: problem.min ?? null,
-			max: problem.max ?? null,
-			run_id: target.runId ?? null,
-			at,
-		});
-		count++;
+	for (const opening of openings) {
+		upsert.run({...opening, attempted: JSON.stringify(opening.attempted), allowed: opening.allowed ? JSON.stringify(opening.allowed) : null, min: opening.min ?? null, max: opening.max ?? null, at});
 	}
-
-	return count;
 }
 
 /** A successful edit that sets a key closes that key's open follow-up. */
@@ -89,14 +67,7 @@ export function closeForDeletedItem(db: Db, itemId: string, at: string): void {
 /** Dismisses an open follow-up; a check-and-set in one write transaction, so a concurrent resolution is never overwritten. */
 export function dismissFollowUp(db: Db, id: number, at: string): FollowUp {
 	return immediate(db, () => {
-		const row = db.prepare('SELECT * FROM followups WHERE id = ?').get(id) as FollowUpRow | undefined;
-		if (!row) {
-			throw notFound(`follow-up ${id} does not exist`);
-		}
-
-		if (row.status !== 'open') {
-			throw new StoreError({error: 'invalid_argument', message: `follow-up ${id} is already ${row.status}`});
-		}
+		const row = checkDismissable(db.prepare('SELECT * FROM followups WHERE id = ?').get(id) as FollowUpRow | undefined, id);
 
 		db.prepare("UPDATE followups SET status = 'dismissed', resolution = 'dismissed', updated_at = ? WHERE id = ?").run(at, id);
 		return followUpFromRow({...row, status: 'dismissed', resolution: 'dismissed', updated_at: at});
@@ -106,11 +77,9 @@ export function dismissFollowUp(db: Db, id: number, at: string): FollowUp {
 export function listFollowUps(db: Db, query: FollowUpQuery = {}): FollowUp[] {
 	const clauses: string[] = [];
 	const params: unknown[] = [];
-	for (const [column, value] of [['channel_id', query.channelId], ['status', query.status], ['item_id', query.itemId], ['run_id', query.runId]] as const) {
-		if (value !== undefined) {
-			clauses.push(`${column} = ?`);
-			params.push(value);
-		}
+	for (const [column, value] of followUpFilters(query)) {
+		clauses.push(`${column} = ?`);
+		params.push(value);
 	}
 
 	const where = clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '';

@@ -1,22 +1,25 @@
-// Item writes on SQLite: the edit transaction, creates and deletes, each one transaction with its event.
+// Item writes on SQLite: each create, edit and delete is one BEGIN IMMEDIATE transaction with its
+// event. What an edit or delete does, and in what order, is the shared plan (store/edit-plan.ts);
+// this file answers its steps with prepared statements on the file.
 
 import type {Statement} from 'better-sqlite3';
 import type {ChannelCatalog} from './channels.js';
+import type {DeleteResult} from '../api.js';
 import type {LoadedChannel} from '../channels.js';
 import {channelScopeSql, valueSql} from './query.js';
 import {immediate, withWriteLock, type Db} from './database.js';
-import {notFound, quote, StoreError} from '../errors.js';
 import {appendEvent, changedSince, latestSequence} from './events.js';
-import {closeForDeletedItem, recordRefusals, resolveSetKeys} from './followups.js';
-import type {Grants} from '../grants.js';
-import {itemFromRow, itemIdOf, parseStored, type ItemRow} from '../items.js';
-import type {Actor, Changes, EditResult, Field, FieldProblem, Values} from '../types.js';
+import {closeForDeletedItem, openFollowUps, resolveSetKeys} from './followups.js';
+import {checkEditRequest, createdEvent, createdValues, planDelete, planEdit, runPlan, type EditOutcome, type PlanIo, type PlanItem} from '../edit-plan.js';
+import {itemIdOf, itemOf, parseStored, type ItemRow} from '../items.js';
+import type {Actor, EditResult, Field, Values} from '../types.js';
 import {validateValues, type WriteContext} from '../validate.js';
 import type {EditRequest, Validator} from '../writes.js';
 import {columnParameters, ITEM_COLUMNS, valueColumnsFor, type ValueColumn} from './value-columns.js';
-import {actorScope, checkExpectedVersion, checkPayload, fingerprintOf, storedValues} from '../write-rules.js';
+import {checkExpectedVersion, checkPayload} from '../write-rules.js';
 
-const sameValue = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
+/** An item as the plan sees it, with the row's seq the writes address it by. */
+type SqliteItem = PlanItem & {seq: number};
 
 type ColumnsStatement = {statement: Statement<unknown[]>; columns: ValueColumn[]};
 
@@ -35,6 +38,10 @@ const MAX_CACHED_UPDATES = 256;
 export class ItemWriter {
 	private readonly selectItem;
 	private readonly selectSeq;
+	private readonly selectRelated;
+	/** Idempotency keys are the caller's own: one channel and one actor's namespace, so no key is ever taken by someone else. */
+	private readonly selectKept;
+	private readonly insertKept;
 	/**
 	 * Statements written from a channel's fields, per channel as loaded: a channel imported again
 	 * after a rolled-back import is another object, with statements of its own.
@@ -43,19 +50,23 @@ export class ItemWriter {
 	/** Transaction wrappers made once: better-sqlite3 builds a wrapper per db.transaction() call. */
 	private readonly createTransaction;
 	private readonly editTransaction;
+	private readonly io: PlanIo<SqliteItem>;
 
 	constructor(private readonly db: Db, private readonly channels: ChannelCatalog, private readonly validate: Validator = validateValues) {
 		this.selectItem = db.prepare(`SELECT ${ITEM_COLUMNS} FROM items WHERE id = ? AND channel_id = ?`);
 		this.selectSeq = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'items'");
+		this.selectRelated = db.prepare('SELECT 1 FROM items WHERE id = ? AND channel_id = ?');
+		this.selectKept = db.prepare('SELECT fingerprint, result FROM idempotency WHERE channel_id = ? AND actor = ? AND key = ?');
+		this.insertKept = db.prepare('INSERT INTO idempotency (channel_id, actor, key, fingerprint, result, at) VALUES (?, ?, ?, ?, ?, ?)');
+		this.io = this.planIo();
 		this.createTransaction = db.transaction((channel: LoadedChannel, values: Values, actor: Actor, createdAt?: string) => this.insert(channel, values, actor, createdAt));
-		this.editTransaction = db.transaction((channel: LoadedChannel, request: EditRequest) => this.editInTransaction(channel, request));
+		this.editTransaction = db.transaction((channel: LoadedChannel, request: EditRequest): EditOutcome => runPlan(planEdit<SqliteItem>(channel, request, this.validate), this.io));
 	}
 
-	/** The store's checks for one write, with the lookups only the database can answer. */
-	context(channel: LoadedChannel, itemId?: string, grants?: Grants): WriteContext {
+	/** The database's answers for validation: related items, and another item holding a unique value. */
+	context(channel: LoadedChannel, itemId?: string): WriteContext {
 		return {
-			mayRelateTo: channelId => grants === undefined || grants.has(channelId),
-			relationExists: (channelId, id) => this.db.prepare('SELECT 1 FROM items WHERE id = ? AND channel_id = ?').get(id, channelId) !== undefined,
+			relationExists: (channelId, id) => this.selectRelated.get(id, channelId) !== undefined,
 			holderOf: (field, value) => this.holderOf(channel, field, value, itemId),
 		};
 	}
@@ -68,34 +79,22 @@ export class ItemWriter {
 
 	/** Inserts one item inside the caller's transaction (the importer batches many). */
 	insert(channel: LoadedChannel, values: Values, actor: Actor, createdAt?: string): EditResult {
-		const problems = this.validate(channel, values, this.context(channel), true);
-		if (problems.length > 0) {
-			throw new StoreError({error: 'validation_failed', fields: problems});
-		}
-
+		const stored = createdValues(channel, values, this.context(channel), this.validate);
 		const at = new Date().toISOString();
 		const created = createdAt ?? at;
-		const stored = storedValues({}, values);
 		const seq = this.nextSeq();
 		const id = itemIdOf(seq);
 		const insert = this.insertStatement(channel);
 		const data = JSON.stringify(stored);
 		insert.statement.run(seq, id, channel.id, created, at, data, ...columnParameters(insert.columns, stored, data));
-		const changes: Changes = {};
-		for (const [key, to] of Object.entries(stored)) {
-			changes[key] = {from: null, to};
-		}
-
-		const sequence = appendEvent(this.db, channel.id, {type: 'item.created', item_id: id, version: 1, actor, changes, at});
-		const row: ItemRow = {seq, id, channel_id: channel.id, version: 1, created_at: created, updated_at: at, data};
-		return {ok: true, item: itemFromRow(channel, row, stored), sequence};
+		const sequence = appendEvent(this.db, channel.id, createdEvent(id, stored, actor, at));
+		return {ok: true, item: itemOf(channel, {id, channel_id: channel.id, version: 1, created_at: created, updated_at: at}, stored), sequence};
 	}
 
-	/** The edit transaction (docs/reference.md#the-edit-transaction): idempotency → version → validation → merge → bump → event → follow-ups, all or nothing. */
+	/** The edit transaction (docs/reference.md#the-edit-transaction), as the shared plan runs it on this file. */
 	edit(request: EditRequest): EditResult {
 		const channel = this.channels.get(request.channelId);
-		checkPayload(request.values);
-		checkExpectedVersion(request.expectedVersion);
+		checkEditRequest(request);
 		const outcome = withWriteLock(this.db, () => this.editTransaction.immediate(channel, request));
 		if ('refused' in outcome) {
 			throw outcome.refused;
@@ -104,126 +103,51 @@ export class ItemWriter {
 		return outcome;
 	}
 
-	delete(channelId: string, itemId: string, actor: Actor, expectedVersion?: number): {ok: true; item_id: string; sequence: number} {
+	delete(channelId: string, itemId: string, actor: Actor, expectedVersion?: number): DeleteResult {
 		this.channels.get(channelId);
 		checkExpectedVersion(expectedVersion);
-		return immediate(this.db, () => {
-			const row = this.loadRow(channelId, itemId);
-			this.checkVersion(row, expectedVersion);
-			const at = new Date().toISOString();
-			const changes: Changes = {};
-			for (const [key, from] of Object.entries(parseStored(row))) {
-				changes[key] = {from, to: null};
-			}
-
-			this.db.prepare('DELETE FROM items WHERE seq = ?').run(row.seq);
-			closeForDeletedItem(this.db, itemId, at);
-			const sequence = appendEvent(this.db, channelId, {type: 'item.deleted', item_id: itemId, version: row.version + 1, actor, changes, at});
-			return {ok: true as const, item_id: itemId, sequence};
-		});
+		return immediate(this.db, () => runPlan(planDelete<SqliteItem>(channelId, itemId, actor, expectedVersion), this.io));
 	}
 
-	private editInTransaction(channel: LoadedChannel, request: EditRequest): EditResult | {refused: StoreError} {
-		const fingerprint = request.idempotencyKey === undefined ? undefined : fingerprintOf(request);
-		const replay = fingerprint === undefined ? undefined : this.replay(request, fingerprint);
-		if (replay) {
-			return replay;
-		}
-
-		const row = this.loadRow(channel.id, request.itemId);
-		this.checkVersion(row, request.expectedVersion);
-		const values = request.values as Values;
-		const at = new Date().toISOString();
-		const problems = this.validate(channel, values, this.context(channel, row.id, request.grants), false);
-		if (problems.length > 0) {
-			// The refusal is the answer, but an agent's refusals are kept as follow-ups: commit those alone.
-			this.openFollowUps(channel, request, problems, at);
-			return {refused: new StoreError({error: 'validation_failed', fields: problems})};
-		}
-
-		const result = this.apply(channel, row, values, request.actor, at);
-		resolveSetKeys(this.db, row.id, Object.keys(values), at);
-		if (fingerprint !== undefined) {
-			this.db.prepare('INSERT INTO idempotency (channel_id, actor, key, fingerprint, result, at) VALUES (?, ?, ?, ?, ?, ?)')
-				.run(channel.id, actorScope(request.actor), request.idempotencyKey, fingerprint, JSON.stringify(result), at);
-		}
-
-		return result;
-	}
-
-	/** Merges, bumps the version and appends the event; a write that changes nothing leaves both alone. */
-	private apply(channel: LoadedChannel, row: ItemRow, values: Values, actor: Actor, at: string): EditResult {
-		const before = parseStored(row);
-		const after = storedValues(before, values);
-		const changes: Changes = {};
-		for (const key of Object.keys(values)) {
-			const from = before[key] ?? null;
-			const to = after[key] ?? null;
-			if (!sameValue(from, to)) {
-				changes[key] = {from, to};
-			}
-		}
-
-		if (Object.keys(changes).length === 0) {
-			const sequence = latestSequence(this.db, channel.id);
-			return {ok: true, item: itemFromRow(channel, row, before), sequence};
-		}
-
-		const version = row.version + 1;
-		const data = JSON.stringify(after);
-		const update = this.updateStatement(channel, Object.keys(changes));
-		update.statement.run(version, at, data, ...columnParameters(update.columns, after, data), row.seq);
-		const sequence = appendEvent(this.db, channel.id, {type: 'item.updated', item_id: row.id, version, actor, changes, at});
-		return {ok: true, item: itemFromRow(channel, {...row, version, updated_at: at, data}, after), sequence};
-	}
-
-	private openFollowUps(channel: LoadedChannel, request: EditRequest, problems: FieldProblem[], at: string): void {
-		if (request.actor.kind !== 'agent') {
-			return;
-		}
-
-		const settable = (key: string) => {
-			const field = channel.fieldsByKey.get(key);
-			return field !== undefined && field.type !== 'formula';
+	/** This file's answers to the plan's steps: its row reads, writes and event appends, inside the caller's transaction. */
+	private planIo(): PlanIo<SqliteItem> {
+		return {
+			replay: ({entry}) => {
+				const kept = this.selectKept.get(entry.channelId, entry.actor, entry.key) as {fingerprint: string; result: string} | undefined;
+				return kept && {fingerprint: kept.fingerprint, result: JSON.parse(kept.result) as EditResult};
+			},
+			item: ({channelId, itemId}) => this.loadItem(channelId, itemId),
+			changedSince: ({item, version}) => changedSince(this.db, item.id, version),
+			context: ({channel, item}) => this.context(channel, item.id),
+			openFollowUps: ({openings, at}) => {
+				openFollowUps(this.db, openings, at);
+			},
+			unchanged: ({item, resolveKeys, at}) => {
+				resolveSetKeys(this.db, item.id, resolveKeys, at);
+				return latestSequence(this.db, item.channel_id);
+			},
+			update: ({channel, item, after, event, resolveKeys}) => {
+				const data = JSON.stringify(after);
+				const update = this.updateStatement(channel, Object.keys(event.changes));
+				update.statement.run(event.version, event.at, data, ...columnParameters(update.columns, after, data), item.seq);
+				const sequence = appendEvent(this.db, item.channel_id, event);
+				resolveSetKeys(this.db, item.id, resolveKeys, event.at);
+				return sequence;
+			},
+			remember: ({entry, result, at}) => {
+				this.insertKept.run(entry.channelId, entry.actor, entry.key, entry.fingerprint, JSON.stringify(result), at);
+			},
+			delete: ({item, event}) => {
+				this.db.prepare('DELETE FROM items WHERE seq = ?').run(item.seq);
+				closeForDeletedItem(this.db, item.id, event.at);
+				return appendEvent(this.db, item.channel_id, event);
+			},
 		};
-
-		recordRefusals(this.db, {channelId: channel.id, itemId: request.itemId, runId: request.actor.run_id}, problems, request.values as Values, settable, at);
 	}
 
-	/** Keys are the caller's own: one channel and one actor's namespace, so no key is ever taken by someone else. */
-	private replay(request: EditRequest, fingerprint: string): EditResult | undefined {
-		const key = request.idempotencyKey!;
-		const stored = this.db.prepare('SELECT fingerprint, result FROM idempotency WHERE channel_id = ? AND actor = ? AND key = ?')
-			.get(request.channelId, actorScope(request.actor), key) as {fingerprint: string; result: string} | undefined;
-		if (!stored) {
-			return undefined;
-		}
-
-		if (stored.fingerprint !== fingerprint) {
-			throw new StoreError({error: 'idempotency_key_reused', message: `idempotency_key ${quote(key)} was already used with different arguments; use a new key for a new edit`});
-		}
-
-		return JSON.parse(stored.result) as EditResult;
-	}
-
-	private loadRow(channelId: string, itemId: string): ItemRow {
+	private loadItem(channelId: string, itemId: string): SqliteItem | undefined {
 		const row = typeof itemId === 'string' ? (this.selectItem.get(itemId, channelId) as ItemRow | undefined) : undefined;
-		if (!row) {
-			throw notFound(`item ${quote(itemId)} does not exist in channel ${channelId}`);
-		}
-
-		return row;
-	}
-
-	private checkVersion(row: ItemRow, expected: number | undefined): void {
-		if (expected !== undefined && expected !== row.version) {
-			throw new StoreError({
-				error: 'version_conflict',
-				message: `item ${row.id} is at version ${row.version}, not ${expected}: read it again and merge`,
-				current_version: row.version,
-				changed_since: changedSince(this.db, row.id, expected),
-			});
-		}
+		return row && {seq: row.seq, id: row.id, channel_id: row.channel_id, version: row.version, created_at: row.created_at, updated_at: row.updated_at, values: parseStored(row)};
 	}
 
 	private holderOf(channel: LoadedChannel, field: Field, value: unknown, exceptId?: string): string | undefined {

@@ -15,6 +15,7 @@ import {itemIdOf, seqOfItemId} from '../../store/items.js';
 import {parseQuery} from '../../store/query/parse.js';
 import {numbered, pgChannelIndexes, postgresDialect} from '../../store/postgres/query.js';
 import type {Query} from '../../store/query/types.js';
+import {newestItemIds} from '../support/item-ids.js';
 import {sixFields} from './store-edit.js';
 import {cursorAfter, depthStatement, QUERIES} from './store-query-latency.js';
 import {BENCH_NOW, median, printTable, type Row} from './support.js';
@@ -121,13 +122,7 @@ async function indexCost(client: pg.Client, store: AsyncStore, indexes: Array<{n
 }
 
 async function indexCostRows(url: string, store: AsyncStore, quick: boolean): Promise<Row[]> {
-	const ids: string[] = [];
-	let beforeId: string | null = null;
-	do {
-		const page = await store.listPage('bugs', {beforeId, limit: 50});
-		ids.push(...page.items.map(item => item.id));
-		beforeId = page.next_before_id;
-	} while (beforeId !== null && ids.length < 500);
+	const ids = await newestItemIds(store, 'bugs', 500);
 	const indexes = pgChannelIndexes(bugsChannel).filter(index => !index.sql.includes("(data->'"));
 	const rounds = quick ? 2 : 4;
 	const perRound = quick ? 150 : 400;

@@ -5,6 +5,7 @@
 import {benchAgentEconomy} from './agent-economy.js';
 import {benchAgentPages} from './agent-pages.js';
 import {benchPgStore} from './pg-store.js';
+import {benchPgEditCost} from './pg-store-edit.js';
 import {benchPush} from './store-push.js';
 import {benchWriters} from './store-writers.js';
 import {benchRunner} from './runner.js';
@@ -45,6 +46,7 @@ await benchCountLag(quick);
 
 // The PostgreSQL store (team mode): import and page latency at 1M.
 await benchPgStore(quick);
+await benchPgEditCost(quick);
 
 // Team mode: 16 writer processes on one channel, SQLite vs PostgreSQL; event to row in another process, NOTIFY vs polling.
 await benchWriters(quick);

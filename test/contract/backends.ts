@@ -7,6 +7,7 @@ import {openAsyncStore, type AsyncStore} from '../../store/api.js';
 import {StoreError, type StoreErrorBody} from '../../store/index.js';
 import {createTestDatabase, PG_OFF, type TestDatabase} from '../support/pg.js';
 import {cleanTempDirs, kitChannel, tempDir} from '../store/helpers.js';
+import {newestItemIds} from '../support/item-ids.js';
 
 export type Backend = {
 	name: 'sqlite' | 'postgres';
@@ -94,16 +95,7 @@ export async function allEvents(store: AsyncStore, channelId: string) {
 	}
 }
 
-export async function allItemIds(store: AsyncStore, channelId: string): Promise<string[]> {
-	const ids: string[] = [];
-	let beforeId: string | null = null;
-	do {
-		const page = await store.listPage(channelId, {beforeId, limit: 50});
-		ids.push(...page.items.map(item => item.id));
-		beforeId = page.next_before_id;
-	} while (beforeId !== null);
-	return ids;
-}
+export const allItemIds = async (store: AsyncStore, channelId: string): Promise<string[]> => newestItemIds(store, channelId);
 
 /** Everything a write could change, read through the interface: to prove a refused write changed nothing. */
 export async function stateOf(store: AsyncStore, channelId: string): Promise<unknown> {

@@ -175,11 +175,4 @@ describePg('PostgreSQL store only', () => {
 		// Still listed and readable by everyone: only reaping is local.
 		expect((await store.runs.list()).map(run => run.id).sort()).toEqual(['run-here', 'run-there']);
 	});
-
-	it('a value PostgreSQL cannot store (NUL) is refused as invalid_argument and writes nothing', async () => {
-		const {store, ids} = await raceStore(1);
-		const body = await refusalOf(() => store.editItem({channelId: 'race', itemId: ids[0]!, values: {a: 'nul\u0000here'}, actor: {kind: 'human'}}));
-		expect(body.error).toBe('invalid_argument');
-		expect(await expectGapFree(store, 'race')).toBe(1);
-	});
 });

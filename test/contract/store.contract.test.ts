@@ -1,10 +1,9 @@
 // The store's contract, run against both backends (SQLite and PostgreSQL) through the one
 // asynchronous interface: validation and its rejection shapes, all-or-nothing writes, versions,
-// idempotency, cursors, gap-free events, follow-ups, grants and runs.
+// idempotency, cursors, gap-free events, follow-ups and runs (grants: grants.contract.test.ts).
 
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
 import type {AsyncStore} from '../../store/api.js';
-import {Grants} from '../../store/index.js';
 import {notePgOff} from '../support/pg.js';
 import {agent, DAY_MS, human, KIT_WRITABLE, kitChannel, STATUS_ALLOWED} from '../store/helpers.js';
 import {allEvents, allItemIds, BACKENDS, expectGapFree, expectVersionsMatchEvents, kitStore, refusalOf, stateOf, type Backend} from './backends.js';
@@ -402,18 +401,7 @@ describe.each(BACKENDS)('store contract on $name', (backend: Backend) => {
 		});
 	});
 
-	describe('grants and runs', () => {
-		it('a channel outside the grants is not_granted, whether it exists or not', async () => {
-			const store = await kit();
-			expect((await store.listChannelNames()).map(channel => channel.id)).toEqual(['kit']);
-			const grants = new Grants(['other']);
-			const existing = await refusalOf(async () => grants.check('kit'));
-			const missing = await refusalOf(async () => grants.check('nope'));
-			expect(existing.error).toBe('not_granted');
-			expect(missing.error).toBe('not_granted');
-			expect(new Grants(['kit']).check('kit')).toBe('kit');
-		});
-
+	describe('runs', () => {
 		it('runs start, end and list newest first', async () => {
 			const store = await kit();
 			await store.runs.start({id: 'run-2026-01', channelId: 'kit', itemIds: ['it_1'], instruction: 'triage', startedAt: '2026-01-01T00:00:00.000Z', logPath: null});

@@ -1,8 +1,8 @@
-// Follow-ups and grants (docs/reference.md#follow-ups) on a real file.
+// Follow-ups (docs/reference.md#follow-ups) on a real file; grants are in test/contract/grants.contract.test.ts.
 
 import {afterAll, beforeEach, describe, expect, it} from 'vitest';
-import {Grants, type Store} from '../../store/index.js';
-import {agent, cleanTempDirs, human, kitChannel, kitStore, refusal, snapshot, STATUS_ALLOWED} from './helpers.js';
+import type {Store} from '../../store/index.js';
+import {agent, cleanTempDirs, human, kitStore, refusal, snapshot, STATUS_ALLOWED} from './helpers.js';
 
 afterAll(() => cleanTempDirs());
 
@@ -94,39 +94,5 @@ describe('follow-ups', () => {
 		refuseAsAgent({points: 99}, 'run-b');
 		expect(store.listFollowUps({runId: 'run-b'}).map(row => row.key)).toEqual(['points']);
 		expect(store.listFollowUps({channelId: 'other'})).toEqual([]);
-	});
-});
-
-describe('grants', () => {
-	const store = {} as {value: Store};
-
-	beforeEach(() => {
-		store.value = kitStore();
-		store.value.importChannel({channel: {...kitChannel, id: 'secret', fields: kitChannel.fields.filter(field => field.type !== 'relation')}, items: []});
-	});
-
-	it('a granted channel passes', () => {
-		expect(new Grants(['kit']).check('kit')).toBe('kit');
-	});
-
-	it('an existing and a non-existing channel get the same not_granted answer', () => {
-		const grants = new Grants(['kit']);
-		const existing = refusal(() => grants.check('secret'));
-		const missing = refusal(() => grants.check('nopenope'));
-		expect(store.value.listChannels().map(channel => channel.id)).toContain('secret');
-		expect(existing).toEqual({error: 'not_granted', message: 'channel "secret" is not granted to this server; granted: kit'});
-		expect(missing).toEqual({error: 'not_granted', message: 'channel "nopenope" is not granted to this server; granted: kit'});
-		expect(Object.keys(existing)).toEqual(Object.keys(missing));
-		expect((existing as {message: string}).message.replace('secret', 'X')).toBe((missing as {message: string}).message.replace('nopenope', 'X'));
-	});
-
-	it('odd channel ids are refused the same way, and briefly', () => {
-		const grants = new Grants(['kit', 'bugs']);
-		for (const id of [42, null, undefined, '__proto__', 'constructor', 'KIT', ' kit', 'x'.repeat(10_000)]) {
-			const body = refusal(() => grants.check(id));
-			expect(body.error).toBe('not_granted');
-			expect((body as {message: string}).message).toMatch(/is not granted to this server; granted: kit, bugs$/);
-			expect((body as {message: string}).message.length).toBeLessThan(200);
-		}
 	});
 });

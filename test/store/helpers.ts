@@ -46,6 +46,21 @@ export const kitChannel = {
 	],
 };
 
+const textField = (key: string) => ({key, label: key, type: 'text'});
+
+/**
+ * Two channels for what a writer may reach: bugs relates to itself (parent) and to secret
+ * (blocker), so a writer granted bugs alone has a relation into a channel it is not granted.
+ */
+export const scopeChannels = {
+	secret: {id: 'secret', name: 'Secret', fields: [textField('title')]},
+	bugs: {id: 'bugs', name: 'Bugs', fields: [
+		textField('title'),
+		{key: 'blocker', label: 'Blocker', type: 'relation', config: {channel_id: 'secret'}},
+		{key: 'parent', label: 'Parent', type: 'relation', config: {channel_id: 'bugs'}},
+	]},
+};
+
 export const KIT_WRITABLE = kitChannel.fields.filter(field => field.type !== 'formula').map(field => field.key);
 
 export const STATUS_ALLOWED = [
