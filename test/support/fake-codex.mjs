@@ -15,7 +15,10 @@
 // FAKE_CODEX_ARGS_FILE write {argv, cwd, cwd_entries, stdin, env_keys} as JSON
 // FAKE_CODEX_CALLS     append one line per invocation (to count probes)
 // FAKE_CODEX_TIMELINE  append {mark, at, pid} (epoch ms, sub-ms) at start, and when the first step and the answer are written
-// FAKE_CODEX_HELP      "old": `exec --help` does not list --ignore-rules
+// FAKE_CODEX_HELP      "old": `exec --help` does not list --ignore-rules, --ephemeral, --strict-config
+// FAKE_CODEX_FEATURES  "old": no `features` command, as a Codex from before tools could be switched off
+//                      (else `features list` answers like 0.171 for the features sift switches, and
+//                      refuses a wrongly typed web_search or tools.experimental_request_user_input)
 // FAKE_CODEX_LOGGED_IN "0": `login status` says "Not logged in" and exits 1; "api-key": logged in
 //                      only while OPENAI_API_KEY is in its environment
 //
@@ -39,7 +42,7 @@ Options:
   -s, --sandbox <SANDBOX_MODE>
       --skip-git-repo-check
       --ignore-user-config
-${env.FAKE_CODEX_HELP === 'old' ? '' : '      --ignore-rules\n          Do not load user or project execpolicy `.rules` files\n'}      --json
+${env.FAKE_CODEX_HELP === 'old' ? '' : '      --ignore-rules\n          Do not load user or project execpolicy `.rules` files\n      --ephemeral\n      --strict-config\n'}      --json
   -o, --output-last-message <FILE>
   -h, --help
 `;
@@ -56,6 +59,7 @@ async function main() {
 		if (env.FAKE_CODEX_LOGGED_IN === 'api-key') return env.OPENAI_API_KEY ? exitWith(0, err, 'Logged in using an API key') : exitWith(1, err, 'Not logged in');
 		return exitWith(0, err, 'Logged in using ChatGPT');
 	}
+	if (argv[0] === 'features' && env.FAKE_CODEX_FEATURES !== 'old') return featuresList(argv.slice(1));
 	if (argv[0] !== 'exec') return exitWith(2, err, `error: unrecognized subcommand '${argv[0] ?? ''}'`);
 	const flags = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
 	if (flags.includes('--help') || flags.includes('-h')) return exitWith(0, out, HELP);
@@ -72,6 +76,26 @@ async function main() {
 	if (!script) return exitWith(2, err, `fake codex: unknown FAKE_CODEX_MODE ${mode}`);
 	const delay = Number(env.FAKE_CODEX_DELAY_MS ?? (mode === 'slow' ? 150 : 2));
 	await script({options, emit: line => emitLine(line, delay)});
+}
+
+// name, stage, default state: the rows of codex 0.171's `features list` that sift switches.
+const FEATURES = [
+	['apps', 'stable', true], ['browser_use', 'stable', true], ['computer_use', 'stable', true], ['goals', 'stable', true],
+	['image_generation', 'stable', true], ['js_repl', 'removed', false], ['memories', 'stable', false], ['multi_agent', 'deprecated', true],
+	['multi_agent_v2', 'stable', false], ['plugins', 'stable', true], ['shell_tool', 'stable', true], ['sleep_tool', 'stable', true],
+	['unified_exec', 'stable', true], ['view_image', 'stable', true], ['web_search_request', 'deprecated', false],
+];
+const WRONG_TYPES = new Set(['web_search=false', 'tools.experimental_request_user_input=false']);
+
+function featuresList(args) {
+	if (args[0] !== 'list') return exitWith(2, err, `error: unrecognized subcommand '${args[0] ?? ''}'`);
+	const overrides = args.filter((_, index) => args[index - 1] === '-c');
+	if (overrides.some(pair => WRONG_TYPES.has(pair))) return exitWith(1, err, 'Error: failed to load bootstrap configuration');
+	const rows = FEATURES.map(([name, stage, on]) => {
+		const set = overrides.find(pair => pair.startsWith(`features.${name}=`));
+		return `${name.padEnd(41)}${stage.padEnd(19)}${set ? set.endsWith('=true') : on}`;
+	});
+	return exitWith(0, out, rows.join('\n'));
 }
 
 function modeFor(prompt) {
