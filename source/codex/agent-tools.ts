@@ -34,8 +34,8 @@ export type ToolFamily = {
 export const TOOL_FAMILIES: readonly ToolFamily[] = [
 	// 0.171 keeps unified_exec on whatever it is told (`features list` still says true), but without
 	// shell_tool it offers no exec_command, write_stdin or shell.
-	{name: 'shell', tools: 'exec_command, write_stdin (or shell)', features: ['shell_tool', 'unified_exec'], decidedBy: ['shell_tool'], shell: true},
-	{name: 'js_repl', tools: 'js_repl (a Node.js REPL)', features: ['js_repl', 'js_repl_tools_only'], absentWhenUnlisted: true, shell: true},
+	{name: 'shell', tools: 'exec_command, write_stdin, shell', features: ['shell_tool', 'unified_exec'], decidedBy: ['shell_tool'], shell: true},
+	{name: 'js_repl', tools: 'js_repl, a Node.js REPL', features: ['js_repl', 'js_repl_tools_only'], absentWhenUnlisted: true, shell: true},
 	{
 		name: 'web_search', tools: 'web_search', features: ['web_search_request', 'web_search_cached', 'standalone_web_search'],
 		config: {key: 'web_search', off: '"disabled"', wrongType: 'false'},
@@ -147,9 +147,14 @@ export const REMAINING_TOOLS: ReadonlyArray<{tools: string; why: string}> = [
 	{tools: 'clock, send_message_to_user_async (code mode)', why: 'they read the time or talk to the run, nothing else'},
 ];
 
+/** `shell (exec_command, write_stdin, shell)`; a family named like its one tool is named once. */
+export function describeFamily(family: FamilyState): string {
+	return family.name === family.tools ? family.name : `${family.name} (${family.tools})`;
+}
+
 /** The refusal when a shell stays on: names the Codex version (agent_sandbox_unavailable). */
 export function shellRefusal(plan: AgentToolPlan): string {
-	const open = plan.families.filter(family => family.shell && family.state === 'on').map(family => `${family.name} (${family.tools})`);
+	const open = plan.families.filter(family => family.shell && family.state === 'on').map(describeFamily);
 	return `${plan.version ?? 'this Codex (version unknown)'} offers the agent a shell that sift cannot turn off: ${open.join(', ')}. `
 		+ 'Upgrade Codex (`npm install -g @openai/codex`), or pass --allow-agent-shell to run with it anyway.';
 }

@@ -157,7 +157,7 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
 		brief: 'check the Codex set-up',
 		usage: 'sift doctor',
 		summary: 'Check the Codex set-up: binary, version, login, flags, and the tools a run\'s agent would get; each failure with its fix.',
-		flags: [FLAGS.json, FLAGS.codex, FLAGS.codexConfig, FLAGS.keepApiEnv],
+		flags: [FLAGS.json, FLAGS.codex, FLAGS.codexConfig, FLAGS.keepApiEnv, FLAGS.allowAgentShell],
 	},
 };
 

@@ -82,7 +82,7 @@ async function main() {
 const FEATURES = [
 	['apps', 'stable', true], ['browser_use', 'stable', true], ['computer_use', 'stable', true], ['goals', 'stable', true],
 	['image_generation', 'stable', true], ['js_repl', 'removed', false], ['memories', 'stable', false], ['multi_agent', 'deprecated', true],
-	['multi_agent_v2', 'stable', false], ['plugins', 'stable', true], ['shell_tool', 'stable', true], ['sleep_tool', 'stable', true],
+	['multi_agent_v2', 'stable', false], ['plugins', 'stable', true], ['send_message_to_user_async', 'under development', false], ['shell_tool', 'stable', true], ['sleep_tool', 'stable', true],
 	['unified_exec', 'stable', true], ['view_image', 'stable', true], ['web_search_request', 'deprecated', false],
 ];
 const WRONG_TYPES = new Set(['web_search=false', 'tools.experimental_request_user_input=false']);
