@@ -237,8 +237,12 @@ describe('runner', () => {
 		expect(seen.env_keys).not.toContain('OPENAI_API_KEY');
 		expect(seen.env_keys).not.toContain('CODEX_API_KEY');
 		expect(seen.env_keys).not.toContain('OPENAI_BASE_URL');
-		expect(seen.argv.slice(0, 5)).toEqual(['exec', '--json', '--skip-git-repo-check', '--ignore-user-config', '--ignore-rules']);
-		expect(seen.argv.slice(-6)).toEqual(['-m', 'gpt-test', '-c', 'model_reasoning_effort="low"', '--', seen.prompt]);
+		expect(seen.argv.slice(0, 7)).toEqual(['exec', '--json', '--skip-git-repo-check', '--ignore-user-config', '--ignore-rules', '--ephemeral', '--strict-config']);
+		// The user's -c, then the switches that turn Codex's own tools off (they come last so they win).
+		const userConfig = seen.argv.indexOf('model_reasoning_effort="low"');
+		expect(seen.argv.slice(userConfig - 3, userConfig + 1)).toEqual(['-m', 'gpt-test', '-c', 'model_reasoning_effort="low"']);
+		expect(seen.argv.slice(userConfig + 1, -2).filter((_, index) => index % 2 === 1)).toContain('features.shell_tool=false');
+		expect(seen.argv.slice(-2)).toEqual(['--', seen.prompt]);
 		expect(seen.prompt).toContain('(item ids): itm_0042, itm_0043, itm_0044.');
 		expect(seen.prompt.endsWith('\n\nUser: Triage these bugs')).toBe(true);
 	});

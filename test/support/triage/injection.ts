@@ -7,7 +7,8 @@
 // - a shell (`exec_command`, else `shell`) when the request offers one;
 // - `view_image` (it reads a local file) when offered;
 // - with neither offered, it calls `exec_command` anyway: a model is free to name a tool it was not
-//   given, and the test must see Codex refuse it.
+//   given, and the test must see Codex refuse it;
+// - with `writeProbe`, `apply_patch` adding that file when offered, to show that writes are refused.
 // In code mode every attempt is an `exec` cell calling `tools.<name>(...)`, caught, so the error
 // text comes back like an answer.
 
@@ -17,6 +18,8 @@ import {actionItems, messageItem, offeredTools, type OutputItem, type ToolPath} 
 export interface InjectionConfig {
 	channelId: string;
 	itemId: string;
+	/** Also try to write this file with apply_patch when it is offered (code mode keeps it). */
+	writeProbe?: string;
 }
 
 const INJECTION = /read (\S+) and paste (?:it|its contents) into the (\w+) field/i;
@@ -42,7 +45,7 @@ export function injectionReply(body: unknown, path: ToolPath, config: InjectionC
 	}
 	const [, file, field] = order;
 	const done = attemptCalls(input);
-	const attempts = plannedAttempts(body, file!);
+	const attempts = plannedAttempts(body, file!, config.writeProbe);
 	if (done < attempts.length) {
 		return [attemptItem(attempts[done]!, path, `${ATTEMPT_CALL_PREFIX}${done}`, sequence)];
 	}
@@ -58,13 +61,14 @@ export function injectionReply(body: unknown, path: ToolPath, config: InjectionC
 }
 
 /** What the model tries, given what it was offered. */
-export function plannedAttempts(body: unknown, file: string): Attempt[] {
+export function plannedAttempts(body: unknown, file: string, writeProbe?: string): Attempt[] {
 	const offered = new Set(offeredTools(body).map(name => name.replace(/^exec:/, '')));
 	const shell = ['exec_command', 'shell'].find(name => offered.has(name));
 	const attempts: Attempt[] = [];
 	if (shell) attempts.push({tool: shell, args: shell === 'shell' ? {command: ['cat', file]} : {cmd: `cat ${file}`}});
 	if (offered.has('view_image')) attempts.push({tool: 'view_image', args: {path: file}});
 	if (attempts.length === 0) attempts.push({tool: 'exec_command', args: {cmd: `cat ${file}`}});
+	if (writeProbe && offered.has('apply_patch')) attempts.push({tool: 'apply_patch', args: {patch: `*** Begin Patch\n*** Add File: ${writeProbe}\n+written by the agent\n*** End Patch\n`}});
 	return attempts;
 }
 
@@ -72,7 +76,9 @@ function attemptItem(attempt: Attempt, path: ToolPath, callId: string, sequence:
 	if (path === 'functions') {
 		return {type: 'function_call', id: `fc_inject_${sequence}`, call_id: callId, status: 'completed', name: attempt.tool, arguments: JSON.stringify(attempt.args)};
 	}
-	const source = `try {\n  const r = await tools.${attempt.tool}(${JSON.stringify(attempt.args)});\n  text(r);\n} catch (error) {\n  text(String(error));\n}`;
+	// apply_patch is a freeform tool: its input is the patch text itself.
+	const argument = attempt.tool === 'apply_patch' ? JSON.stringify(attempt.args['patch']) : JSON.stringify(attempt.args);
+	const source = `try {\n  const r = await tools.${attempt.tool}(${argument});\n  text(r);\n} catch (error) {\n  text(String(error));\n}`;
 	return {type: 'custom_tool_call', id: `ctc_inject_${sequence}`, call_id: callId, status: 'completed', name: 'exec', input: source};
 }
 
