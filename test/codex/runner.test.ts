@@ -247,6 +247,17 @@ describe('runner', () => {
 		expect(seen.prompt.endsWith('\n\nUser: Triage these bugs')).toBe(true);
 	});
 
+	it('never writes the store\'s password into the run log, the answer, the error or the stderr tail', async () => {
+		const dbPath = 'postgres://sift:SECRETMARK@127.0.0.1:1/sift';
+		const run = await runFake('echo-store', {dbPath, fakeEnv: {PGPASSWORD: 'PGSECRETMARK'}});
+		expect(run.result.outcome).toBe('failed');
+		expect(run.result.error).toBe('MCP server sift failed: could not open postgres://sift:***@127.0.0.1:1/sift');
+		expect(run.result.text).toContain('postgres://sift:***@');
+		expect(run.result.stderrTail).toContain('postgres://sift:***@');
+		const everything = JSON.stringify(run.result) + readFileSync(run.result.logPath, 'utf8');
+		expect(everything).not.toContain('SECRETMARK');
+	});
+
 	it('keeps the API variables when asked, and leaves out --ignore-rules when this codex lacks it', async () => {
 		const dir = tempDir();
 		const oldCodex = path.join(dir, 'codex');

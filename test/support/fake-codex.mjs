@@ -4,7 +4,9 @@
 //
 // FAKE_CODEX_MODE      normal | slow | hang | crash-before-answer | crash-after-answer | auth |
 //                      stderr-flood | noise | reconnecting | grandchild | mcp-startup-failure |
-//                      mcp-hang (starts the sift MCP server of its -c, then hangs like hang)
+//                      mcp-hang (starts the sift MCP server of its -c, then hangs like hang) |
+//                      echo-store (repeats the store location it was given, SIFT_MCP_DB, in an error
+//                      event, its answer, a failed turn and stderr: as a Codex that echoes a server's failure)
 // FAKE_CODEX_EDIT      mcp-hang: the edit_record_item arguments (JSON) to send once FAKE_CODEX_EDIT_TRIGGER
 //                      exists; the server's answer (or "closed") is written to FAKE_CODEX_EDIT_RESULT
 // FAKE_CODEX_DELAY_MS  pause before each stdout line (default 2; slow mode 150)
@@ -270,6 +272,12 @@ const SCRIPTS = {
 	async 'crash-after-answer'({options, emit}) {
 		await play(emit, [...opening, ...triage(options.channel), answer]);
 		panic('fake crash after the answer');
+	},
+	async 'echo-store'({emit}) {
+		const message = `MCP server sift failed: could not open ${env.SIFT_MCP_DB}`;
+		err(message);
+		await play(emit, [...opening, {type: 'error', message}, {type: 'item.completed', item: {id: 'item_9', type: 'agent_message', text: message}}, {type: 'turn.failed', error: {message}}]);
+		process.exit(1);
 	},
 	async auth({emit}) {
 		const message = 'unexpected status 401 Unauthorized: Missing bearer or basic authentication in header';
