@@ -16,8 +16,8 @@ const ITEM_NOTE = 'ITEM is an item id (it_0000000042) or the value of a unique f
 const EXIT_NOTE = 'Exit codes: 0 ok, 1 refused or failed, 2 usage error.';
 const RUN_EXIT_NOTE = 'Exit codes (the run\'s outcome):\n'
 	+ '  0    ok\n'
-	+ '  1    failed, codex_missing (no codex binary found), or agent_sandbox_unavailable\n'
-	+ '       (this Codex would give the agent a shell it cannot turn off; see --allow-agent-shell)\n'
+	+ '  1    failed, or codex_missing (no codex binary found)\n'
+	+ '  1    agent_sandbox_unavailable (Codex keeps a shell; --allow-agent-shell)\n'
 	+ '  2    usage error\n'
 	+ '  3    partial (Codex answered but did not finish its turn)\n'
 	+ '  4    auth_required (codex is not logged in)\n'
