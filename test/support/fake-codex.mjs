@@ -14,7 +14,7 @@
 // FAKE_CODEX_MODE_BY_ITEM  JSON {"<item id>": mode}: a run whose prompt names that item plays that
 //                      mode instead of FAKE_CODEX_MODE (the first id of the map named in the prompt wins)
 // FAKE_CODEX_PIDFILE   append this process's pid, and any grandchild's, one per line
-// FAKE_CODEX_ARGS_FILE write {argv, cwd, cwd_entries, stdin, env_keys} as JSON
+// FAKE_CODEX_ARGS_FILE write {argv, cwd, cwd_entries, stdin, env_keys, store_location} as JSON (store_location: $SIFT_MCP_DB)
 // FAKE_CODEX_CALLS     append one line per invocation (to count probes)
 // FAKE_CODEX_TIMELINE  append {mark, at, pid} (epoch ms, sub-ms) at start, and when the first step and the answer are written
 // FAKE_CODEX_HELP      "old": `exec --help` does not list --ignore-rules, --ephemeral, --strict-config
@@ -129,7 +129,7 @@ function parseExec(args) {
 function writeArgsFile(options) {
 	writeFileSync(
 		env.FAKE_CODEX_ARGS_FILE,
-		JSON.stringify({argv, prompt: options.prompt, cwd: process.cwd(), cwd_entries: readdirSync(process.cwd()), stdin: stdinKind(), env_keys: Object.keys(env)}),
+		JSON.stringify({argv, prompt: options.prompt, cwd: process.cwd(), cwd_entries: readdirSync(process.cwd()), stdin: stdinKind(), env_keys: Object.keys(env), store_location: env.SIFT_MCP_DB ?? null}),
 	);
 }
 
