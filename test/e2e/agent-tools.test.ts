@@ -86,7 +86,7 @@ function filesUnder(root: string): Array<{file: string; text: string}> {
 	return out;
 }
 
-async function agentRun(options: {mode: EndpointMode; model: string | undefined; db: string; itemIds: string[]; instruction?: string; endpoint?: Partial<ResponsesEndpointOptions>; env?: NodeJS.ProcessEnv}): Promise<Run> {
+async function agentRun(options: {mode: EndpointMode; model: string | undefined; db: string; itemIds: string[]; instruction?: string; endpoint?: Partial<ResponsesEndpointOptions>; env?: NodeJS.ProcessEnv; extraConfig?: string[]}): Promise<Run> {
 	const endpoint = await startResponsesEndpoint({mode: options.mode, ...options.endpoint});
 	const home = await makeCodexHome();
 	try {
@@ -98,6 +98,7 @@ async function agentRun(options: {mode: EndpointMode; model: string | undefined;
 			itemIds: options.itemIds,
 			dbPath: options.db,
 			...base,
+			codexConfig: [...base.codexConfig, ...(options.extraConfig ?? [])],
 			env: {...base.env, ...options.env},
 			stateDir: path.join(dir, `state${counter++}`),
 			timeoutMs: RUN_TIMEOUT_MS,
@@ -131,6 +132,15 @@ describe('the tools a run\'s agent is offered by the real Codex', () => {
 		for (const text of descriptions) {
 			expect(run.codexHomeFiles.filter(entry => entry.text.includes(text)).map(entry => entry.file)).toEqual([]);
 		}
+	}, TEST_TIMEOUT_MS);
+
+	it('a mistyped --codex-config key is refused before the run (--strict-config): the model is never asked', async () => {
+		const db = path.join(dir, 'typo.db');
+		const ids = makeStore(db, 1);
+		const run = await agentRun({mode: 'triage-functions', model: SCRIPTED_MODEL, db, itemIds: ids, extraConfig: ['model_reasonning_effort="low"']});
+		expect(run.result.outcome).toBe('failed');
+		expect(run.result.error).toContain('unknown configuration field `model_reasonning_effort`');
+		expect(run.tools).toEqual([]);
 	}, TEST_TIMEOUT_MS);
 
 	it('code mode: exec and the tools 0.171 cannot switch off, no shell; sift\'s tools still work through exec', async () => {
