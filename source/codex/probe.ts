@@ -1,4 +1,5 @@
-import {readFileSync, statSync, writeFileSync, renameSync} from 'node:fs';
+import {mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, renameSync} from 'node:fs';
+import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {ensurePrivateDir} from '../../store/index.js';
 import {PRIVATE_FILE} from './paths.js';
@@ -40,8 +41,18 @@ export async function probeCodex(
 		memory.set(binary, cached);
 		return {flags: cached.flags, tools: planAgentTools(cached.tools)};
 	}
-	const quick = (args: string[]) => runQuick(binary, args, {env: options.env, signal: options.signal});
-	const [help, tools] = await Promise.all([quick(['exec', '--help']), probeToolFacts(quick)]);
+	// An empty CODEX_HOME of its own: a run ignores the user's config.toml (--ignore-user-config),
+	// so a broken or surprising one must not change what the probe finds either.
+	const home = mkdtempSync(path.join(tmpdir(), 'sift-codex-probe-'));
+	const env = {...(options.env ?? process.env), CODEX_HOME: home};
+	const quick = (args: string[]) => runQuick(binary, args, {env, signal: options.signal});
+	let help: QuickResult;
+	let tools: Awaited<ReturnType<typeof probeToolFacts>>;
+	try {
+		[help, tools] = await Promise.all([quick(['exec', '--help']), probeToolFacts(quick)]);
+	} finally {
+		rmSync(home, {recursive: true, force: true});
+	}
 	const flags = flagsListedIn(help.stdout);
 	// A failed probe proves nothing about the binary, so it is not remembered.
 	if (help.exitCode === 0 && tools.conclusive) remember(options.stateDir, binary, {mtimeMs, flags, tools: tools.facts});

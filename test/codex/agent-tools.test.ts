@@ -1,6 +1,7 @@
 // Which built-in tools a run's agent gets: the choice from `codex features list` text and config
 // probes (pure), and the probe of the real codex 0.171 binary.
 import {execFileSync} from 'node:child_process';
+import {symlinkSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {
@@ -89,6 +90,16 @@ describe('probeCodex', () => {
 		expect(probe.tools.shellOff).toBe(true);
 		expect(probe.tools.config).toEqual(expect.arrayContaining(['features.shell_tool=false', 'features.view_image=false', 'features.multi_agent=false', 'features.goals=false', 'web_search="disabled"', 'tools.experimental_request_user_input={enabled=false}']));
 		expect(probe.tools.families.filter(family => family.state === 'on')).toEqual([]);
+	});
+
+	it('a broken config.toml in the user\'s CODEX_HOME does not change the answer (a run ignores it too)', async () => {
+		const home = tempDir();
+		writeFileSync(path.join(home, 'config.toml'), 'web_search = 5\n');
+		// Another path to the same binary: the probe's memory of CODEX does not answer for it.
+		const codex = path.join(tempDir(), 'codex');
+		symlinkSync(CODEX, codex);
+		const probe = await probeCodex(codex, {stateDir: tempDir(), env: {...process.env, CODEX_HOME: home}});
+		expect(probe.tools.shellOff).toBe(true);
 	});
 
 	it('on a codex without `features` (the fake, playing an old binary): nothing can be turned off', async () => {
