@@ -249,7 +249,10 @@ describe('a record that tells the agent to read ~/.ssh/id_rsa into its title', (
 });
 
 describePg('a run on a PostgreSQL URL with a password in it', () => {
-	it('no process ever has the password in its argv, and the run\'s edits land', async () => {
+	it.each([
+		['triage-functions', SCRIPTED_MODEL],
+		['triage-code', undefined],
+	] as const)('%s: no process ever has the password in its argv, and the run\'s edits land', async (mode, model) => {
 		const database = await createTestDatabase();
 		try {
 			const url = new URL(await database.freshSchemaUrl());
@@ -279,7 +282,7 @@ describePg('a run on a PostgreSQL URL with a password in it', () => {
 				}
 				return count;
 			})();
-			const run = await agentRun({mode: 'triage-functions', model: SCRIPTED_MODEL, db: location, itemIds: ids, endpoint: {delayMs: 100}});
+			const run = await agentRun({mode, model, db: location, itemIds: ids, endpoint: {delayMs: 100}});
 			scanning = false;
 			const scanCount = await scans;
 			expect(run.result.error, run.result.stderrTail).toBeNull();
