@@ -17,6 +17,23 @@ export const MCP_STARTUP_TIMEOUT_SEC = 30;
 /** Codex reads the bearer token for `sift serve` from this variable (never from argv). */
 export const MCP_TOKEN_ENV = 'SIFT_MCP_TOKEN';
 
+/**
+ * A run's `sift mcp` reads the store location from this variable (`--db-env`), never from its
+ * argv: a postgres:// URL may hold a password, and every command line on the host is public.
+ */
+export const MCP_DB_ENV = 'SIFT_MCP_DB';
+
+/**
+ * Codex starts a stdio MCP server with a filtered environment; these pass through (by name, so
+ * no value reaches a command line): the store location, libpq's PG* settings (PGPASSWORD,
+ * PGPASSFILE, PGSSLMODE, PGSSLROOTCERT, ...), sift's SIFT_* and the XDG_* folders, and HOME
+ * (~/.pgpass).
+ */
+export function mcpEnvVarNames(env: NodeJS.ProcessEnv): string[] {
+	const names = Object.keys(env).filter(name => env[name] !== undefined && (/^(SIFT_|PG|XDG_)/.test(name) || name === 'HOME'));
+	return [...new Set([MCP_DB_ENV, ...names])].sort();
+}
+
 /** The tools through `sift serve`: its MCP endpoint and a token minted for this run. */
 export type McpHttpServer = {url: string; token: string};
 
@@ -33,6 +50,8 @@ export type CommandInput = {
 	ownerPid: number;
 	/** Optional flags the probe found in this binary's `exec --help`. */
 	supportedFlags: readonly OptionalFlag[];
+	/** `KEY=VALUE` pairs that turn Codex's built-in tools off (agent-tools.ts); passed last, so they win. */
+	toolSwitches?: readonly string[];
 	model?: string;
 	/** User `KEY=VALUE` overrides, passed through as `-c KEY=VALUE` in order. */
 	codexConfig?: readonly string[];
@@ -46,36 +65,51 @@ export type CodexCommand = {args: string[]; env: NodeJS.ProcessEnv};
 
 /** Pure: the exact `codex exec` argv and environment (docs/reference.md#codex-runs). */
 export function buildCodexCommand(input: CommandInput): CodexCommand {
+	const env = withStoreLocation(withMcpToken(childEnv(input.env, input.keepApiEnv ?? false), input.server), input);
+	const optional = (flag: OptionalFlag) => (input.supportedFlags.includes(flag) ? [flag] : []);
 	const args = [
 		'exec',
 		'--json',
 		'--skip-git-repo-check',
 		'--ignore-user-config',
-		...(input.supportedFlags.includes('--ignore-rules') ? ['--ignore-rules'] : []),
+		...optional('--ignore-rules'),
+		...optional('--ephemeral'),
+		...optional('--strict-config'),
 		'-s',
 		'read-only',
 		'-c',
 		'approval_policy="never"',
 		'-c',
-		`mcp_servers.sift=${input.server ? httpMcpServerToml(input.server.url) : mcpServerToml(input)}`,
+		`mcp_servers.sift=${input.server ? httpMcpServerToml(input.server.url) : mcpServerToml({...input, envVars: mcpEnvVarNames(env)})}`,
 		...(input.model ? ['-m', input.model] : []),
 		...(input.codexConfig ?? []).flatMap(pair => ['-c', pair]),
+		...(input.toolSwitches ?? []).flatMap(pair => ['-c', pair]),
 		'--',
 		input.prompt,
 	];
-	return {args, env: withMcpToken(childEnv(input.env, input.keepApiEnv ?? false), input.server)};
+	return {args, env};
+}
+
+/** A local server's store location goes to Codex's environment (and on to `sift mcp`), not its argv. */
+function withStoreLocation(env: NodeJS.ProcessEnv, input: CommandInput): NodeJS.ProcessEnv {
+	const copy = {...env};
+	delete copy[MCP_DB_ENV];
+	if (!input.server) copy[MCP_DB_ENV] = input.dbPath;
+	return copy;
 }
 
 /**
  * This run's server as one TOML inline table. The approval mode is scoped to this server only:
  * under approval_policy="never" Codex refuses every destructive MCP call unless it is approved.
  */
-export function mcpServerToml(input: Pick<CommandInput, 'nodePath' | 'siftEntry' | 'dbPath' | 'channelId' | 'runId' | 'ownerPid'>): string {
-	const args = [input.siftEntry, 'mcp', '--db', input.dbPath, '--grant', input.channelId, '--actor', 'agent', '--run', input.runId, '--owner-pid', String(input.ownerPid)];
+export function mcpServerToml(input: Pick<CommandInput, 'nodePath' | 'siftEntry' | 'channelId' | 'runId' | 'ownerPid'> & {envVars: readonly string[]}): string {
+	const args = [input.siftEntry, 'mcp', '--db-env', MCP_DB_ENV, '--grant', input.channelId, '--actor', 'agent', '--run', input.runId, '--owner-pid', String(input.ownerPid)];
 	return inlineTable([
 		['command', tomlString(input.nodePath)],
 		['args', tomlArray(args)],
 		['required', 'true'],
+		// Names only: `env` would put the values on Codex's command line.
+		['env_vars', tomlArray(input.envVars)],
 		['default_tools_approval_mode', tomlString('approve')],
 		['enabled_tools', tomlArray(SIFT_TOOLS)],
 		['startup_timeout_sec', String(MCP_STARTUP_TIMEOUT_SEC)],

@@ -2,7 +2,7 @@
  * `abandoned` is never decided here: it is recorded for a run whose sift died (SIGKILL, a crash)
  * before the run ended, when a later sift finds it (see reap.ts).
  */
-export const OUTCOMES = ['ok', 'partial', 'failed', 'auth_required', 'timed_out', 'cancelled', 'codex_missing', 'abandoned'] as const;
+export const OUTCOMES = ['ok', 'partial', 'failed', 'auth_required', 'timed_out', 'cancelled', 'codex_missing', 'agent_sandbox_unavailable', 'abandoned'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
 /** What the run learned from the stream, stderr and the process, in the terms of the run outcomes (docs/reference.md#run-outcomes). */

@@ -9,7 +9,9 @@ import {UpdateFeed} from './feed.js';
 import {loginRequired, preflightLogin} from './login.js';
 import {decideOutcome, notLoggedIn, type Decision, type Outcome} from './outcome.js';
 import {newRunId, resolveStateDir, runLogPath, runWorkDir, siftEntry} from './paths.js';
-import {probeOptionalFlags} from './probe.js';
+import {probeCodex} from './probe.js';
+import {shellRefusal} from './agent-tools.js';
+import {redact, runSecrets} from './redact.js';
 import {buildPrompt, type AgentCursor} from './prompt.js';
 import {RunLogWriter} from './runlog.js';
 import type {Step} from './steps.js';
@@ -41,6 +43,8 @@ export type RunOptions = {
 	codexConfig?: string[];
 	/** Keep CODEX_API_KEY / OPENAI_API_KEY / OPENAI_BASE_URL in Codex's environment. */
 	keepApiEnv?: boolean;
+	/** Start even when this Codex would give the agent a shell that cannot be turned off (agent-tools.ts). */
+	allowAgentShell?: boolean;
 	/** Default 1800 s, from the start of the run. */
 	timeoutMs?: number;
 	/** Between SIGTERM and SIGKILL of the run's process group; default 3 s. */
@@ -144,10 +148,14 @@ async function executeRun(context: RunContext): Promise<RunResult> {
 		model: options.model ?? null,
 	});
 	const tracker = new RunTracker();
+	// The store's password never goes into the log, the steps or the result, whatever Codex echoes.
+	const secrets = runSecrets(options.dbPath, context.env);
+	const scrub = (text: string) => redact(text, secrets);
 	const stall = new StallWatch(stallNoticeMs(options, context.env), message => context.feed.push({type: 'stall', message}));
 	let launched: Launched;
 	try {
-		launched = await launch(context, startedAt + timeoutMs, () => stall.begin(), line => {
+		launched = await launch(context, startedAt + timeoutMs, () => stall.begin(), raw => {
+			const line = scrub(raw);
 			log.stdout(line);
 			const event = parseEventLine(line);
 			const updates = event ? tracker.apply(event) : [];
@@ -160,7 +168,7 @@ async function executeRun(context: RunContext): Promise<RunResult> {
 
 	const child = 'exit' in launched ? launched.exit : undefined;
 	const decision = 'decision' in launched ? launched.decision : decideOutcome({...tracker, ...launched.exit, timeoutMs, loginCommand: launched.loginCommand ?? undefined});
-	const result = resultOf(context, tracker, decision, child, Date.now() - startedAt, launched.loginCommand);
+	const result = resultOf(context, tracker, {...decision, error: decision.error === null ? null : scrub(decision.error)}, child && {...child, stderrTail: scrub(child.stderrTail)}, Date.now() - startedAt, launched.loginCommand);
 	log.end({
 		run_id: runId,
 		finished_at: new Date().toISOString(),
@@ -275,9 +283,10 @@ async function launch(context: RunContext, deadlineAt: number, onSpawn: () => vo
 	const preflight = loginRequired(options.codexConfig) ? await preflightLogin(binary, {env, keepApiEnv: options.keepApiEnv, stateDir, signal: context.signal}) : undefined;
 	if (context.signal.aborted) return ready({outcome: 'cancelled', error: 'Cancelled before Codex started.'});
 	if (preflight?.state === 'logged_out') return ready(notLoggedIn(`Codex is not logged in (\`codex login status\` says: ${preflight.detail})`, preflight.command));
-	const supportedFlags = await probeOptionalFlags(binary, {stateDir, env, signal: context.signal});
+	const probe = await probeCodex(binary, {stateDir, env, signal: context.signal});
 	// cancel() can first be called here: startRun has returned by the time the probe yields.
 	if (context.signal.aborted) return ready({outcome: 'cancelled', error: 'Cancelled before Codex started.'});
+	if (!probe.tools.shellOff && !options.allowAgentShell) return ready({outcome: 'agent_sandbox_unavailable', error: shellRefusal(probe.tools)});
 	const command = buildCodexCommand({
 		prompt,
 		runId,
@@ -286,7 +295,8 @@ async function launch(context: RunContext, deadlineAt: number, onSpawn: () => vo
 		nodePath: process.execPath,
 		siftEntry: siftEntry(),
 		ownerPid: process.pid,
-		supportedFlags,
+		supportedFlags: probe.flags,
+		toolSwitches: probe.tools.config,
 		model: options.model,
 		codexConfig: options.codexConfig,
 		env,

@@ -39,12 +39,16 @@ export type CliFlags = {
 	run?: string;
 	/** mcp: stop serving once this process is gone */
 	ownerPid?: number;
+	/** mcp: the variable that holds the store location (a run's, kept off the command line) */
+	dbEnv?: string;
 	// codex runs
 	model?: string;
 	timeout?: number;
 	codex?: string;
 	codexConfig: string[];
 	keepApiEnv: boolean;
+	/** run / watch / the TUI: start even when the agent would keep a shell Codex cannot turn off */
+	allowAgentShell?: boolean;
 	// the TUI: the config file instead of $XDG_CONFIG_HOME/sift/config.yaml
 	config?: string;
 	// serve / token / run --server

@@ -2,7 +2,9 @@ import {INSTALL_HINT, resolveCodexBinary, type CodexBinary} from '../codex/binar
 import {checkLogin, loginRequired, type LoginCheck} from '../codex/login.js';
 import {loginHint} from '../codex/outcome.js';
 import {resolveStateDir} from '../codex/paths.js';
-import {OPTIONAL_FLAGS, probeOptionalFlags} from '../codex/probe.js';
+import {OPTIONAL_FLAGS, probeCodex} from '../codex/probe.js';
+import {describeFamily, REMAINING_TOOLS, shellRefusal, type AgentToolPlan} from '../codex/agent-tools.js';
+import {SIFT_TOOLS} from '../codex/command.js';
 import {runQuick, type QuickResult} from '../codex/quick.js';
 import {existsSync} from 'node:fs';
 import {isDatabaseReadableByOthers, isPostgresUrl, openAsyncStore, StoreError} from '../../store/index.js';
@@ -29,15 +31,16 @@ async function runChecks(context: CommandContext): Promise<Check[]> {
 	const lookup = resolveCodexBinary(context.flags.codex, context.env);
 	if (!lookup.ok) {
 		const skipped = (name: string): Check => ({name, ok: false, detail: 'not checked without a codex binary', fix: null});
-		return [{name: 'codex found', ok: false, detail: lookup.reason, fix: INSTALL_HINT}, skipped('codex version'), skipped('codex login'), skipped('optional flags')];
+		return [{name: 'codex found', ok: false, detail: lookup.reason, fix: INSTALL_HINT}, skipped('codex version'), skipped('codex login'), skipped('optional flags'), skipped('agent tools')];
 	}
 	const binary = lookup.binary.path;
-	const [version, login, flags] = await Promise.all([
+	const [version, login, probe] = await Promise.all([
 		runQuick(binary, ['--version'], {env: context.env}),
 		// The very check a run makes before it starts (same command, same scrubbed environment).
 		loginRequired(context.flags.codexConfig) ? checkLogin(binary, {env: context.env, keepApiEnv: context.flags.keepApiEnv}) : undefined,
-		probeOptionalFlags(binary, {stateDir: resolveStateDir(context.env), env: context.env}),
+		probeCodex(binary, {stateDir: resolveStateDir(context.env), env: context.env}),
 	]);
+	const {flags} = probe;
 	const missing = OPTIONAL_FLAGS.filter(flag => !flags.includes(flag));
 	return [
 		{name: 'codex found', ok: true, detail: `${binary} (from ${SOURCES[lookup.binary.source]})`, fix: null},
@@ -47,7 +50,29 @@ async function runChecks(context: CommandContext): Promise<Check[]> {
 			name: 'optional flags',
 			ok: missing.length === 0,
 			detail: missing.length === 0 ? flags.join(', ') : `missing ${missing.join(', ')}`,
-			fix: missing.length === 0 ? null : 'upgrade Codex with `npm install -g @openai/codex` (runs still work, but user rules files are loaded)',
+			fix: missing.length === 0 ? null : 'upgrade Codex with `npm install -g @openai/codex` (runs still work, but without these: user rules files load, sessions are kept, a mistyped --codex-config is ignored)',
+		},
+		...agentToolChecks(probe.tools, context.flags.allowAgentShell === true),
+	];
+}
+
+/**
+ * What a run's agent would be offered: sift's tools, what was turned off, what this binary has no
+ * switch for. A shell left on fails the doctor as it refuses a run (unless --allow-agent-shell).
+ */
+function agentToolChecks(plan: AgentToolPlan, allowShell: boolean): Check[] {
+	const named = (state: 'off' | 'on') => plan.families.filter(family => family.state === state).map(describeFamily);
+	const on = named('on');
+	const shellOn = !plan.shellOff;
+	return [
+		{name: 'agent tools', ok: true, detail: `sift's ${SIFT_TOOLS.join(', ')}; also, with no switch but unable to reach outside the run: ${REMAINING_TOOLS.map(tool => tool.tools).join('; ')}`, fix: null},
+		{name: 'agent tools turned off', ok: true, detail: named('off').join('; ') || 'none', fix: null},
+		{
+			name: 'agent tools that could not be turned off',
+			ok: !shellOn || allowShell,
+			warn: on.length > 0 && (!shellOn || allowShell),
+			detail: on.length === 0 ? 'none' : on.join('; '),
+			fix: shellOn ? (allowShell ? null : shellRefusal(plan)) : (on.length > 0 ? 'upgrade Codex with `npm install -g @openai/codex`' : null),
 		},
 	];
 }

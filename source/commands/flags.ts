@@ -56,6 +56,7 @@ export const FLAGS = {
 	actor: flag({name: 'actor', key: 'actor', kind: 'string', value: 'KIND', help: 'who the edits are recorded as: agent (default) or human'}),
 	run: flag({name: 'run', key: 'run', kind: 'string', value: 'ID', help: 'the run the edits belong to'}),
 	ownerPid: flag({name: 'owner-pid', key: 'ownerPid', kind: 'integer', value: 'PID', min: 1, max: 2 ** 31 - 1, help: 'exit once this process is gone'}),
+	dbEnv: flag({name: 'db-env', key: 'dbEnv', kind: 'string', value: 'VAR', help: 'read the database location from the environment variable VAR instead of --db (so a password in a URL stays off command lines)'}),
 	runItems: flag({name: 'items', key: 'itemIds', kind: 'list', value: 'ID,...', help: 'the items to work on (default: the agent chooses)'}),
 	runWhere: flag({name: 'where', key: 'where', kind: 'string', value: 'QUERY', dashValue: true, help: 'the items to work on: those matching the query (instead of --items)'}),
 	batch: flag({name: 'batch', key: 'batch', kind: 'integer', value: 'N', min: 1, max: MAX_BATCH_SIZE, help: `items per Codex run, 1 to ${MAX_BATCH_SIZE} (default ${DEFAULT_BATCH_SIZE}); more items make several runs`}),
@@ -69,6 +70,7 @@ export const FLAGS = {
 	codex: flag({name: 'codex', key: 'codex', kind: 'string', value: 'PATH', help: 'the codex binary (default: $SIFT_CODEX, codex on PATH, the local one)'}),
 	codexConfig: flag({name: 'codex-config', key: 'codexConfig', kind: 'string', value: 'K=V', multiple: true, help: 'passed to codex as -c K=V (repeatable)'}),
 	keepApiEnv: flag({name: 'keep-api-env', key: 'keepApiEnv', kind: 'boolean', help: 'keep CODEX_API_KEY / OPENAI_API_KEY / OPENAI_BASE_URL for codex'}),
+	allowAgentShell: flag({name: 'allow-agent-shell', key: 'allowAgentShell', kind: 'boolean', help: 'run even when this Codex gives the agent a shell that cannot be turned off (see `sift doctor`)'}),
 	listen: flag({name: 'listen', key: 'listen', kind: 'string', value: 'HOST:PORT', help: 'where to listen (default 127.0.0.1:7345)'}),
 	allowHost: flag({name: 'allow-host', key: 'allowHost', kind: 'string', value: 'HOST', multiple: true, help: 'another Host (and Origin) the server answers to (repeatable)'}),
 	rate: flag({name: 'rate', key: 'rate', kind: 'integer', value: 'N', min: 1, max: 1_000_000, help: 'requests a second allowed per token (default 50)'}),
@@ -79,9 +81,9 @@ export const FLAGS = {
 } as const;
 
 /** The flags of everything that launches Codex. */
-export const CODEX_FLAGS: FlagSpec[] = [FLAGS.codex, FLAGS.model, FLAGS.codexConfig, FLAGS.keepApiEnv, FLAGS.timeout];
+export const CODEX_FLAGS: FlagSpec[] = [FLAGS.codex, FLAGS.model, FLAGS.codexConfig, FLAGS.keepApiEnv, FLAGS.allowAgentShell, FLAGS.timeout];
 
 /** What a command line holds before any flag is given. */
 export function defaultFlags(): CliFlags {
-	return {json: false, reset: false, open: true, all: false, filter: [], grant: [], codexConfig: [], keepApiEnv: false};
+	return {json: false, reset: false, open: true, all: false, filter: [], grant: [], codexConfig: [], keepApiEnv: false, allowAgentShell: false};
 }

@@ -17,6 +17,7 @@ const EXIT_NOTE = 'Exit codes: 0 ok, 1 refused or failed, 2 usage error.';
 const RUN_EXIT_NOTE = 'Exit codes (the run\'s outcome):\n'
 	+ '  0    ok\n'
 	+ '  1    failed, or codex_missing (no codex binary found)\n'
+	+ '  1    agent_sandbox_unavailable (Codex keeps a shell; --allow-agent-shell)\n'
 	+ '  2    usage error\n'
 	+ '  3    partial (Codex answered but did not finish its turn)\n'
 	+ '  4    auth_required (codex is not logged in)\n'
@@ -107,9 +108,9 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
 	},
 	mcp: {
 		brief: 'serve the agent tools over stdio (MCP)',
-		usage: 'sift mcp --grant CHANNEL [--actor agent] [--run ID]',
+		usage: 'sift mcp --grant CHANNEL [--actor agent] [--run ID] [--db FILE | --db-env VAR]',
 		summary: 'Serve the agent tools over stdio (MCP). stdout carries JSON-RPC only.',
-		flags: [FLAGS.db, FLAGS.json, FLAGS.grant, FLAGS.actor, FLAGS.run, FLAGS.ownerPid],
+		flags: [FLAGS.db, FLAGS.dbEnv, FLAGS.json, FLAGS.grant, FLAGS.actor, FLAGS.run, FLAGS.ownerPid],
 	},
 	run: {
 		brief: 'headless Codex runs, in parallel batches',
@@ -119,7 +120,7 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
 		notes: [
 			'One run (no items, or at most --batch of them) prints one summary; with --json one object. Several runs print a summary each as it ends; with --json one object a line (JSON Lines), each the shape of the one-run object.',
 			RUN_EXIT_NOTE,
-			'Several runs exit with the code of the worst outcome, worst first: cancelled, auth_required, codex_missing, abandoned, failed, timed_out, partial, ok. Ctrl+C cancels every run and starts no more.',
+			'Several runs exit with the code of the worst outcome, worst first: cancelled, auth_required, agent_sandbox_unavailable, codex_missing, abandoned, failed, timed_out, partial, ok. Ctrl+C cancels every run and starts no more.',
 		],
 	},
 	watch: {
@@ -155,8 +156,8 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
 	doctor: {
 		brief: 'check the Codex set-up',
 		usage: 'sift doctor',
-		summary: 'Check the Codex set-up: binary, version, login, flags; each failure with its fix.',
-		flags: [FLAGS.json, FLAGS.codex, FLAGS.codexConfig, FLAGS.keepApiEnv],
+		summary: 'Check the Codex set-up: binary, version, login, flags, and the tools a run\'s agent would get; each failure with its fix.',
+		flags: [FLAGS.json, FLAGS.codex, FLAGS.codexConfig, FLAGS.keepApiEnv, FLAGS.allowAgentShell],
 	},
 };
 

@@ -4,7 +4,7 @@ import {createSiftServer} from '../mcp/server.js';
 import {isProcessAlive} from '../codex/group.js';
 import {StdioLineTransport} from '../mcp/stdio-transport.js';
 import {wholeNumber, withStore} from './common.js';
-import {UsageError, type Command} from './context.js';
+import {UsageError, type Command, type CommandContext} from './context.js';
 
 const ACTOR_KINDS = ['agent', 'human'] as const;
 
@@ -31,7 +31,7 @@ const command: Command = async context => {
 
 	const ownerPid = wholeNumber(context.flags.ownerPid, '--owner-pid', 1);
 
-	return withStore(context, async store => {
+	return withStore(withLocationFromEnv(context), async store => {
 		const known = new Set((await store.listChannelNames()).map(channel => channel.id));
 		const missing = grants.filter(id => !known.has(id));
 		if (missing.length > 0) {
@@ -66,6 +66,20 @@ const command: Command = async context => {
 };
 
 export default command;
+
+/**
+ * `--db-env VAR`: the location comes from the environment (a run's Codex passes it on), so a
+ * password in a postgres:// URL never shows on a command line. A missing variable is an error,
+ * never a silent fall back to the default database.
+ */
+function withLocationFromEnv(context: CommandContext): CommandContext {
+	const name = context.flags.dbEnv;
+	if (name === undefined) return context;
+	if (context.flags.db !== undefined) throw new UsageError('give either --db or --db-env, not both');
+	const location = context.env[name];
+	if (!location) throw new UsageError(`--db-env names ${name}, which is not set in this environment (a run's Codex passes it on through mcp_servers.sift.env_vars)`);
+	return {...context, flags: {...context.flags, db: location}};
+}
 
 /** How often the owner is looked for: an orphaned Codex loses write access within this (plus the exit). */
 const OWNER_POLL_MS = 500;

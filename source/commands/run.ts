@@ -18,6 +18,7 @@ export const EXIT_CODES: Record<Outcome, number> = {
 	ok: 0,
 	failed: 1,
 	codex_missing: 1,
+	agent_sandbox_unavailable: 1,
 	partial: 3,
 	auth_required: 4,
 	timed_out: 5,
@@ -32,7 +33,7 @@ export const EXIT_CODES: Record<Outcome, number> = {
  * no codex), then a run that failed or was abandoned, then one that ran out of time, then one that
  * answered without finishing.
  */
-export const OUTCOME_ORDER: readonly Outcome[] = ['ok', 'partial', 'timed_out', 'failed', 'abandoned', 'codex_missing', 'auth_required', 'cancelled'];
+export const OUTCOME_ORDER: readonly Outcome[] = ['ok', 'partial', 'timed_out', 'failed', 'abandoned', 'codex_missing', 'agent_sandbox_unavailable', 'auth_required', 'cancelled'];
 
 export function worstOutcome(outcomes: readonly Outcome[]): Outcome | undefined {
 	let worst: Outcome | undefined;
@@ -63,6 +64,7 @@ export function codexRunOptions(context: CommandContext, instruction: string, ch
 		model: context.flags.model,
 		codexConfig: context.flags.codexConfig,
 		keepApiEnv: context.flags.keepApiEnv,
+		allowAgentShell: context.flags.allowAgentShell,
 		timeoutMs: timeoutSeconds === undefined ? undefined : timeoutSeconds * 1000,
 		env: context.env,
 	};

@@ -111,7 +111,7 @@ describe('help, version and errors', () => {
 
 	it('sift run --help lists the exit codes, abandoned included', () => {
 		const {stdout} = sift(['run', '--help']);
-		for (const line of [/^\s+0\s+ok/m, /^\s+1\s+failed, or codex_missing/m, /^\s+3\s+partial/m, /^\s+4\s+auth_required/m, /^\s+5\s+timed_out/m, /^\s+130\s+cancelled/m, /abandoned in `sift runs` only/]) {
+		for (const line of [/^\s+0\s+ok/m, /^\s+1\s+failed, or codex_missing/m, /^\s+1\s+agent_sandbox_unavailable/m, /^\s+3\s+partial/m, /^\s+4\s+auth_required/m, /^\s+5\s+timed_out/m, /^\s+130\s+cancelled/m, /abandoned in `sift runs` only/]) {
 			expect(stdout).toMatch(line);
 		}
 	});

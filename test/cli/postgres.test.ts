@@ -186,9 +186,12 @@ describePg('the CLI on PostgreSQL', () => {
 			const run = sift(['run', 'Look at the hosts', '--db', db, '--json'], env, {cwd: dir});
 			expect(run.code, run.stderr).toBe(0);
 			const {run_id: runId} = JSON.parse(run.stdout) as {run_id: string};
-			const {argv} = JSON.parse(readFileSync(argsFile, 'utf8')) as {argv: string[]};
+			const {argv, store_location: location} = JSON.parse(readFileSync(argsFile, 'utf8')) as {argv: string[]; store_location: string};
 			const server = argv.find(arg => arg.startsWith('mcp_servers.sift='))!;
-			expect(server).toContain(`"--db", ${JSON.stringify(db)}`);
+			// The URL goes through the environment (it may hold a password), never the argv.
+			expect(server).toContain('"--db-env", "SIFT_MCP_DB"');
+			expect(argv.join(' ')).not.toContain(db);
+			expect(location).toBe(db);
 			// Nothing named after the URL was made in the working folder.
 			expect(readdirSync(dir).sort()).toEqual(['args.json', 'state']);
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {resolveCodexBinary} from '../../source/codex/binary.js';
 import {packageRoot} from '../../source/codex/paths.js';
-import {flagsListedIn, probeCachePath, probeOptionalFlags} from '../../source/codex/probe.js';
+import {flagsListedIn, probeCachePath, probeCodex, probeOptionalFlags} from '../../source/codex/probe.js';
 import {FAKE_CODEX, tempDir} from './support.js';
 
 function executable(dir: string, name = 'codex'): string {
@@ -59,7 +59,7 @@ describe('probeOptionalFlags', () => {
 
 	it('finds --ignore-rules in the real codex 0.171 help', async () => {
 		const codex = path.join(packageRoot(), 'node_modules', '.bin', 'codex');
-		expect(await probeOptionalFlags(codex, {stateDir: tempDir()})).toEqual(['--ignore-rules']);
+		expect(await probeOptionalFlags(codex, {stateDir: tempDir()})).toEqual(['--ignore-rules', '--ephemeral', '--strict-config']);
 	});
 
 	it('probes once per binary path and modification time, in memory and on disk', async () => {
@@ -71,16 +71,21 @@ describe('probeOptionalFlags', () => {
 		const env = {...process.env, FAKE_CODEX_CALLS: calls};
 		const callCount = () => readFileSync(calls, 'utf8').trim().split('\n').length;
 
-		expect(await probeOptionalFlags(codex, {stateDir, env})).toEqual(['--ignore-rules']);
-		expect(await probeOptionalFlags(codex, {stateDir, env})).toEqual(['--ignore-rules']);
-		expect(callCount()).toBe(1);
-		const cached = JSON.parse(readFileSync(probeCachePath(stateDir), 'utf8')) as Record<string, {flags: string[]}>;
-		expect(cached[codex]?.flags).toEqual(['--ignore-rules']);
+		const all = ['--ignore-rules', '--ephemeral', '--strict-config'];
+		expect(await probeOptionalFlags(codex, {stateDir, env})).toEqual(all);
+		// exec --help, --version, features list, two checks for each of two config keys, the verifying features list.
+		const perProbe = 8;
+		expect(callCount()).toBe(perProbe);
+		expect(await probeOptionalFlags(codex, {stateDir, env})).toEqual(all);
+		expect(callCount()).toBe(perProbe);
+		const cached = JSON.parse(readFileSync(probeCachePath(stateDir), 'utf8')) as Record<string, {flags: string[]; tools: {version: string}}>;
+		expect(cached[codex]?.flags).toEqual(all);
+		expect(cached[codex]?.tools.version).toBe('codex-cli 0.171.0-fake');
 
 		// A new binary at the same path (a changed mtime) is probed again.
 		utimesSync(codex, new Date(), new Date(Date.now() + 5000));
 		expect(await probeOptionalFlags(codex, {stateDir, env: {...env, FAKE_CODEX_HELP: 'old'}})).toEqual([]);
-		expect(callCount()).toBe(2);
+		expect(callCount()).toBe(2 * perProbe);
 	});
 
 	it('trusts the disk cache when path and mtime match', async () => {
@@ -89,9 +94,20 @@ describe('probeOptionalFlags', () => {
 		copyFileSync(FAKE_CODEX, codex);
 		const stateDir = path.join(dir, 'state');
 		mkdirSync(stateDir, {recursive: true});
-		writeFileSync(probeCachePath(stateDir), JSON.stringify({[codex]: {mtimeMs: statSync(codex).mtimeMs, flags: []}}));
+		const tools = {version: 'codex-cli 9', features: null, configKeys: [], verified: null};
+		writeFileSync(probeCachePath(stateDir), JSON.stringify({[codex]: {mtimeMs: statSync(codex).mtimeMs, flags: [], tools}}));
 		const calls = path.join(dir, 'calls');
-		expect(await probeOptionalFlags(codex, {stateDir, env: {...process.env, FAKE_CODEX_CALLS: calls}})).toEqual([]);
+		expect(await probeCodex(codex, {stateDir, env: {...process.env, FAKE_CODEX_CALLS: calls}})).toMatchObject({flags: [], tools: {version: 'codex-cli 9', shellOff: false}});
 		expect(() => readFileSync(calls)).toThrow();
+	});
+
+	it('probes again an entry cached before tool switches were probed', async () => {
+		const dir = tempDir();
+		const codex = path.join(dir, 'codex');
+		copyFileSync(FAKE_CODEX, codex);
+		const stateDir = path.join(dir, 'state');
+		mkdirSync(stateDir, {recursive: true});
+		writeFileSync(probeCachePath(stateDir), JSON.stringify({[codex]: {mtimeMs: statSync(codex).mtimeMs, flags: []}}));
+		expect((await probeCodex(codex, {stateDir})).tools.shellOff).toBe(true);
 	});
 });

@@ -1,4 +1,4 @@
-import {chmodSync, copyFileSync, existsSync, writeFileSync} from 'node:fs';
+import {chmodSync, copyFileSync, existsSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {execa} from 'execa';
 import {beforeAll, describe, expect, it} from 'vitest';
@@ -53,6 +53,35 @@ describe('sift run', () => {
 		expect(result.code).toBe(5);
 		expect(JSON.parse(result.stdout)).toMatchObject({outcome: 'timed_out'});
 		expect(readPids(setup.env.FAKE_CODEX_PIDFILE!).filter(isAlive)).toEqual([]);
+	});
+
+	it('refuses to start when this codex would give the agent a shell it cannot turn off (agent_sandbox_unavailable, exit 1), unless --allow-agent-shell', () => {
+		// The fake plays a Codex from before tools could be switched off: it has no `features` command.
+		const setup = setUp({FAKE_CODEX_FEATURES: 'old'});
+		const argsFile = path.join(setup.dir, 'args.json');
+		const env = {...setup.env, FAKE_CODEX_ARGS_FILE: argsFile};
+		const refused = sift(['run', 'Triage', '--db', setup.db, '--json'], env);
+		expect(refused.code).toBe(1);
+		const summary = JSON.parse(refused.stdout) as {outcome: string; error: string};
+		expect(summary.outcome).toBe('agent_sandbox_unavailable');
+		expect(summary.error).toMatch(/^codex-cli 0\.171\.0-fake offers the agent a shell that sift cannot turn off: shell .*--allow-agent-shell/);
+		expect(existsSync(argsFile)).toBe(false);
+
+		const allowed = sift(['run', 'Triage', '--db', setup.db, '--json', '--allow-agent-shell'], env);
+		expect(allowed.code, allowed.stderr).toBe(0);
+		expect(JSON.parse(allowed.stdout)).toMatchObject({outcome: 'ok'});
+		expect(existsSync(argsFile)).toBe(true);
+	});
+
+	it('a capable codex gets the tool switches, --ephemeral and --strict-config, and the store location only in its environment', () => {
+		const setup = setUp();
+		const argsFile = path.join(setup.dir, 'args.json');
+		const result = sift(['run', 'Triage', '--db', setup.db, '--json'], {...setup.env, FAKE_CODEX_ARGS_FILE: argsFile});
+		expect(result.code, result.stderr).toBe(0);
+		const {argv, env_keys: envKeys} = JSON.parse(readFileSync(argsFile, 'utf8')) as {argv: string[]; env_keys: string[]};
+		expect(argv).toEqual(expect.arrayContaining(['--ephemeral', '--strict-config', 'features.shell_tool=false', 'web_search="disabled"', 'tools.experimental_request_user_input={enabled=false}']));
+		expect(argv.join(' ')).not.toContain(setup.db);
+		expect(envKeys).toContain('SIFT_MCP_DB');
 	});
 
 	it('a missing codex exits 1 with how to install it', () => {
@@ -121,8 +150,25 @@ describe('sift doctor', () => {
 			`OK   codex found: ${FAKE_CODEX} (from SIFT_CODEX)`,
 			'OK   codex version: codex-cli 0.171.0-fake',
 			'OK   codex login: Logged in using ChatGPT',
-			'OK   optional flags: --ignore-rules',
+			'OK   optional flags: --ignore-rules, --ephemeral, --strict-config',
+			expect.stringMatching(/^OK {3}agent tools: sift's list_granted_resources, list_record_items, read_record_item, edit_record_item, poll_resource_events; also, with no switch but unable to reach outside the run: list_mcp_resources/),
+			expect.stringMatching(/^OK {3}agent tools turned off: shell \(exec_command, write_stdin, shell\); web_search; view_image; multi_agent /),
+			'OK   agent tools that could not be turned off: none',
 		]);
+	});
+
+	it('a codex whose shell cannot be turned off fails the doctor, naming its version; --allow-agent-shell makes it a warning', () => {
+		const setup = setUp({FAKE_CODEX_FEATURES: 'old'});
+		const result = sift(['doctor', '--json'], setup.env);
+		expect(result.code).toBe(1);
+		const checks = (JSON.parse(result.stdout) as {checks: Array<{name: string; ok: boolean; warn?: boolean; detail: string; fix: string | null}>}).checks;
+		const open = checks.find(check => check.name === 'agent tools that could not be turned off')!;
+		expect(open).toMatchObject({ok: false, detail: expect.stringMatching(/^shell \(exec_command, write_stdin, shell\); /)});
+		expect(open.fix).toContain('codex-cli 0.171.0-fake offers the agent a shell that sift cannot turn off');
+		expect(checks.find(check => check.name === 'agent tools turned off')).toMatchObject({detail: 'none'});
+		const allowed = sift(['doctor', '--allow-agent-shell'], setup.env);
+		expect(allowed.code).toBe(0);
+		expect(allowed.stdout).toMatch(/^WARN agent tools that could not be turned off: shell/m);
 	});
 
 	it('warns when other users can read the database, and removes a killed demo\'s half-built files', () => {
@@ -144,7 +190,7 @@ describe('sift doctor', () => {
 		const setup = setUp();
 		const oldCodex = path.join(setup.dir, 'codex');
 		copyFileSync(FAKE_CODEX, oldCodex);
-		const result = sift(['doctor', '--codex', oldCodex, '--json'], {...setup.env, FAKE_CODEX_LOGGED_IN: '0', FAKE_CODEX_HELP: 'old'});
+		const result = sift(['doctor', '--codex', oldCodex, '--json'], {...setup.env, FAKE_CODEX_LOGGED_IN: '0', FAKE_CODEX_HELP: 'old', FAKE_CODEX_FEATURES: 'old'});
 		expect(result.code).toBe(1);
 		const report = JSON.parse(result.stdout) as {ok: boolean; checks: Array<{name: string; ok: boolean; detail: string; fix: string | null}>};
 		expect(report.ok).toBe(false);
@@ -153,9 +199,12 @@ describe('sift doctor', () => {
 			['codex version', true],
 			['codex login', false],
 			['optional flags', false],
+			['agent tools', true],
+			['agent tools turned off', true],
+			['agent tools that could not be turned off', false],
 		]);
 		expect(report.checks[2]).toMatchObject({detail: 'Not logged in', fix: expect.stringContaining(`\`${oldCodex} login\``)});
-		expect(report.checks[3]).toMatchObject({detail: 'missing --ignore-rules', fix: expect.stringContaining('npm install -g @openai/codex')});
+		expect(report.checks[3]).toMatchObject({detail: 'missing --ignore-rules, --ephemeral, --strict-config', fix: expect.stringContaining('npm install -g @openai/codex')});
 	});
 
 	it('without codex, says how to install it', () => {

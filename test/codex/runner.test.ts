@@ -237,10 +237,25 @@ describe('runner', () => {
 		expect(seen.env_keys).not.toContain('OPENAI_API_KEY');
 		expect(seen.env_keys).not.toContain('CODEX_API_KEY');
 		expect(seen.env_keys).not.toContain('OPENAI_BASE_URL');
-		expect(seen.argv.slice(0, 5)).toEqual(['exec', '--json', '--skip-git-repo-check', '--ignore-user-config', '--ignore-rules']);
-		expect(seen.argv.slice(-6)).toEqual(['-m', 'gpt-test', '-c', 'model_reasoning_effort="low"', '--', seen.prompt]);
+		expect(seen.argv.slice(0, 7)).toEqual(['exec', '--json', '--skip-git-repo-check', '--ignore-user-config', '--ignore-rules', '--ephemeral', '--strict-config']);
+		// The user's -c, then the switches that turn Codex's own tools off (they come last so they win).
+		const userConfig = seen.argv.indexOf('model_reasoning_effort="low"');
+		expect(seen.argv.slice(userConfig - 3, userConfig + 1)).toEqual(['-m', 'gpt-test', '-c', 'model_reasoning_effort="low"']);
+		expect(seen.argv.slice(userConfig + 1, -2).filter((_, index) => index % 2 === 1)).toContain('features.shell_tool=false');
+		expect(seen.argv.slice(-2)).toEqual(['--', seen.prompt]);
 		expect(seen.prompt).toContain('(item ids): itm_0042, itm_0043, itm_0044.');
 		expect(seen.prompt.endsWith('\n\nUser: Triage these bugs')).toBe(true);
+	});
+
+	it('never writes the store\'s password into the run log, the answer, the error or the stderr tail', async () => {
+		const dbPath = 'postgres://sift:SECRETMARK@127.0.0.1:1/sift';
+		const run = await runFake('echo-store', {dbPath, fakeEnv: {PGPASSWORD: 'PGSECRETMARK'}});
+		expect(run.result.outcome).toBe('failed');
+		expect(run.result.error).toBe('MCP server sift failed: could not open postgres://sift:***@127.0.0.1:1/sift');
+		expect(run.result.text).toContain('postgres://sift:***@');
+		expect(run.result.stderrTail).toContain('postgres://sift:***@');
+		const everything = JSON.stringify(run.result) + readFileSync(run.result.logPath, 'utf8');
+		expect(everything).not.toContain('SECRETMARK');
 	});
 
 	it('keeps the API variables when asked, and leaves out --ignore-rules when this codex lacks it', async () => {

@@ -330,6 +330,20 @@ describe('start-up refusals', () => {
 		expect(unknown.stdout).toBe('');
 	});
 
+	it('--db-env reads the location from that variable; an unset one, or both --db and --db-env, is a usage error (exit 2)', () => {
+		const db = freshDatabase();
+		const spawnWith = (args: string[], env: NodeJS.ProcessEnv) => spawnSync(process.execPath, [cli, 'mcp', ...args], {cwd: dir, input: '', encoding: 'utf8', timeout: 30_000, env});
+		const served = spawnWith(['--db-env', 'RUN_STORE', '--grant', 'bugs'], {...process.env, RUN_STORE: db, SIFT_DB: path.join(dir, 'not-this.db')});
+		expect(served.status, served.stderr).toBe(0);
+		expect(served.stderr).toContain(`serving ${db}`);
+		const unset = spawnWith(['--db-env', 'RUN_STORE', '--grant', 'bugs'], {...process.env, SIFT_DB: db});
+		expect(unset.status).toBe(2);
+		expect(unset.stderr).toContain('--db-env names RUN_STORE, which is not set');
+		const both = spawnWith(['--db', db, '--db-env', 'RUN_STORE', '--grant', 'bugs'], {...process.env, RUN_STORE: db});
+		expect(both.status).toBe(2);
+		expect(both.stderr).toContain('either --db or --db-env');
+	});
+
 	it('keeps stdout for JSON-RPC even with --json: the refusal goes to stderr', () => {
 		const result = run(['--db', freshDatabase(), '--grant', 'tasks', '--json']);
 		expect(result.status).toBe(1);

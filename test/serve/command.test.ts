@@ -25,7 +25,8 @@ describe('the Codex command for a run over HTTP', () => {
 	});
 
 	it('a stdio run does not pass on a token from the parent environment', () => {
-		expect(buildCodexCommand(INPUT).env).toEqual({PATH: '/usr/bin'});
+		// It gets the store location instead, for its own `sift mcp`.
+		expect(buildCodexCommand(INPUT).env).toEqual({PATH: '/usr/bin', SIFT_MCP_DB: INPUT.dbPath});
 	});
 
 	it.each([

@@ -4,7 +4,9 @@
 //
 // FAKE_CODEX_MODE      normal | slow | hang | crash-before-answer | crash-after-answer | auth |
 //                      stderr-flood | noise | reconnecting | grandchild | mcp-startup-failure |
-//                      mcp-hang (starts the sift MCP server of its -c, then hangs like hang)
+//                      mcp-hang (starts the sift MCP server of its -c, then hangs like hang) |
+//                      echo-store (repeats the store location it was given, SIFT_MCP_DB, in an error
+//                      event, its answer, a failed turn and stderr: as a Codex that echoes a server's failure)
 // FAKE_CODEX_EDIT      mcp-hang: the edit_record_item arguments (JSON) to send once FAKE_CODEX_EDIT_TRIGGER
 //                      exists; the server's answer (or "closed") is written to FAKE_CODEX_EDIT_RESULT
 // FAKE_CODEX_DELAY_MS  pause before each stdout line (default 2; slow mode 150)
@@ -12,10 +14,13 @@
 // FAKE_CODEX_MODE_BY_ITEM  JSON {"<item id>": mode}: a run whose prompt names that item plays that
 //                      mode instead of FAKE_CODEX_MODE (the first id of the map named in the prompt wins)
 // FAKE_CODEX_PIDFILE   append this process's pid, and any grandchild's, one per line
-// FAKE_CODEX_ARGS_FILE write {argv, cwd, cwd_entries, stdin, env_keys} as JSON
+// FAKE_CODEX_ARGS_FILE write {argv, cwd, cwd_entries, stdin, env_keys, store_location} as JSON (store_location: $SIFT_MCP_DB)
 // FAKE_CODEX_CALLS     append one line per invocation (to count probes)
 // FAKE_CODEX_TIMELINE  append {mark, at, pid} (epoch ms, sub-ms) at start, and when the first step and the answer are written
-// FAKE_CODEX_HELP      "old": `exec --help` does not list --ignore-rules
+// FAKE_CODEX_HELP      "old": `exec --help` does not list --ignore-rules, --ephemeral, --strict-config
+// FAKE_CODEX_FEATURES  "old": no `features` command, as a Codex from before tools could be switched off
+//                      (else `features list` answers like 0.171 for the features sift switches, and
+//                      refuses a wrongly typed web_search or tools.experimental_request_user_input)
 // FAKE_CODEX_LOGGED_IN "0": `login status` says "Not logged in" and exits 1; "api-key": logged in
 //                      only while OPENAI_API_KEY is in its environment
 //
@@ -39,7 +44,7 @@ Options:
   -s, --sandbox <SANDBOX_MODE>
       --skip-git-repo-check
       --ignore-user-config
-${env.FAKE_CODEX_HELP === 'old' ? '' : '      --ignore-rules\n          Do not load user or project execpolicy `.rules` files\n'}      --json
+${env.FAKE_CODEX_HELP === 'old' ? '' : '      --ignore-rules\n          Do not load user or project execpolicy `.rules` files\n      --ephemeral\n      --strict-config\n'}      --json
   -o, --output-last-message <FILE>
   -h, --help
 `;
@@ -56,6 +61,7 @@ async function main() {
 		if (env.FAKE_CODEX_LOGGED_IN === 'api-key') return env.OPENAI_API_KEY ? exitWith(0, err, 'Logged in using an API key') : exitWith(1, err, 'Not logged in');
 		return exitWith(0, err, 'Logged in using ChatGPT');
 	}
+	if (argv[0] === 'features' && env.FAKE_CODEX_FEATURES !== 'old') return featuresList(argv.slice(1));
 	if (argv[0] !== 'exec') return exitWith(2, err, `error: unrecognized subcommand '${argv[0] ?? ''}'`);
 	const flags = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
 	if (flags.includes('--help') || flags.includes('-h')) return exitWith(0, out, HELP);
@@ -72,6 +78,26 @@ async function main() {
 	if (!script) return exitWith(2, err, `fake codex: unknown FAKE_CODEX_MODE ${mode}`);
 	const delay = Number(env.FAKE_CODEX_DELAY_MS ?? (mode === 'slow' ? 150 : 2));
 	await script({options, emit: line => emitLine(line, delay)});
+}
+
+// name, stage, default state: the rows of codex 0.171's `features list` that sift switches.
+const FEATURES = [
+	['apps', 'stable', true], ['browser_use', 'stable', true], ['computer_use', 'stable', true], ['goals', 'stable', true],
+	['image_generation', 'stable', true], ['js_repl', 'removed', false], ['memories', 'stable', false], ['multi_agent', 'deprecated', true],
+	['multi_agent_v2', 'stable', false], ['plugins', 'stable', true], ['send_message_to_user_async', 'under development', false], ['shell_tool', 'stable', true], ['sleep_tool', 'stable', true],
+	['unified_exec', 'stable', true], ['view_image', 'stable', true], ['web_search_request', 'deprecated', false],
+];
+const WRONG_TYPES = new Set(['web_search=false', 'tools.experimental_request_user_input=false']);
+
+function featuresList(args) {
+	if (args[0] !== 'list') return exitWith(2, err, `error: unrecognized subcommand '${args[0] ?? ''}'`);
+	const overrides = args.filter((_, index) => args[index - 1] === '-c');
+	if (overrides.some(pair => WRONG_TYPES.has(pair))) return exitWith(1, err, 'Error: failed to load bootstrap configuration');
+	const rows = FEATURES.map(([name, stage, on]) => {
+		const set = overrides.find(pair => pair.startsWith(`features.${name}=`));
+		return `${name.padEnd(41)}${stage.padEnd(19)}${set ? set.endsWith('=true') : on}`;
+	});
+	return exitWith(0, out, rows.join('\n'));
 }
 
 function modeFor(prompt) {
@@ -103,7 +129,7 @@ function parseExec(args) {
 function writeArgsFile(options) {
 	writeFileSync(
 		env.FAKE_CODEX_ARGS_FILE,
-		JSON.stringify({argv, prompt: options.prompt, cwd: process.cwd(), cwd_entries: readdirSync(process.cwd()), stdin: stdinKind(), env_keys: Object.keys(env)}),
+		JSON.stringify({argv, prompt: options.prompt, cwd: process.cwd(), cwd_entries: readdirSync(process.cwd()), stdin: stdinKind(), env_keys: Object.keys(env), store_location: env.SIFT_MCP_DB ?? null}),
 	);
 }
 
@@ -246,6 +272,12 @@ const SCRIPTS = {
 	async 'crash-after-answer'({options, emit}) {
 		await play(emit, [...opening, ...triage(options.channel), answer]);
 		panic('fake crash after the answer');
+	},
+	async 'echo-store'({emit}) {
+		const message = `MCP server sift failed: could not open ${env.SIFT_MCP_DB}`;
+		err(message);
+		await play(emit, [...opening, {type: 'error', message}, {type: 'item.completed', item: {id: 'item_9', type: 'agent_message', text: message}}, {type: 'turn.failed', error: {message}}]);
+		process.exit(1);
 	},
 	async auth({emit}) {
 		const message = 'unexpected status 401 Unauthorized: Missing bearer or basic authentication in header';

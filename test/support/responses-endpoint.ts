@@ -8,13 +8,16 @@
 //   model, code mode: run Codex without -m);
 // - 'unauthorized': every request gets 401 with an OpenAI-style error body.
 // Each request is answered from the conversation Codex sends, never from memory kept here, so
-// the endpoint is exactly as stateless as a real model. Every request body is captured for tests.
+// the endpoint is exactly as stateless as a real model. Every request body is captured for tests,
+// with the list of tools it offered the model. With `injection`, it plays a model that obeys a
+// prompt injection in a record (./triage/injection.ts).
 
 import http from 'node:http';
 import type {AddressInfo} from 'node:net';
 import {readConversation} from './triage/history.js';
 import {nextAction, type PolicyConfig} from './triage/policy.js';
-import {actionItems, messageItem, missingTool, sseEvents, type OutputItem, type ToolPath} from './triage/wire.js';
+import {injectionReply, type InjectionConfig} from './triage/injection.js';
+import {actionItems, messageItem, missingTool, offeredTools, sseEvents, type OutputItem, type ToolPath} from './triage/wire.js';
 
 export type EndpointMode = 'triage-functions' | 'triage-code' | 'unauthorized';
 
@@ -24,6 +27,8 @@ export interface ResponsesEndpointOptions extends PolicyConfig {
 	serverName?: string;
 	/** Wait this long before answering each request, e.g. to watch a run progress. */
 	delayMs?: number;
+	/** Play a model that obeys the injection in this item's description (./triage/injection.ts) instead of triaging. */
+	injection?: InjectionConfig;
 }
 
 export interface CapturedRequest {
@@ -32,6 +37,8 @@ export interface CapturedRequest {
 	headers: http.IncomingHttpHeaders;
 	/** The parsed JSON body (the raw text when it is not JSON). */
 	body: unknown;
+	/** The tools this request offered the model, as flat names (see offeredTools in ./triage/wire.ts). */
+	tools: string[];
 }
 
 export interface ResponsesEndpoint {
@@ -89,7 +96,7 @@ async function serve(
 	const text = await readBody(request);
 	const body = parseBody(text);
 	const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
-	requests.push({method: request.method ?? '', path, headers: request.headers, body});
+	requests.push({method: request.method ?? '', path, headers: request.headers, body, tools: offeredTools(body)});
 	if (options.delayMs) {
 		await new Promise(resolve => setTimeout(resolve, options.delayMs));
 	}
@@ -115,6 +122,9 @@ export function reply(body: unknown, options: ResponsesEndpointOptions): OutputI
 	const missing = missingTool(body, path, serverName);
 	if (missing) {
 		return [messageItem(`responses-endpoint: ${missing}`, sequence)];
+	}
+	if (options.injection) {
+		return injectionReply(body, path, options.injection, serverName);
 	}
 	return actionItems(nextAction(conversation, options), path, sequence, serverName);
 }

@@ -16,7 +16,7 @@ export type RunPaneProps = {
 	height: number;
 };
 
-const OUTCOME_TONE: Record<string, string> = {ok: 'green', partial: 'yellow', failed: 'red', auth_required: 'red', timed_out: 'red', cancelled: 'yellow', codex_missing: 'red', abandoned: 'red'};
+const OUTCOME_TONE: Record<string, string> = {ok: 'green', partial: 'yellow', failed: 'red', auth_required: 'red', timed_out: 'red', cancelled: 'yellow', codex_missing: 'red', agent_sandbox_unavailable: 'red', abandoned: 'red'};
 
 export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
 
@@ -33,6 +33,10 @@ export function outcomeAdvice(outcome: string, loginCommand = 'codex login'): st
 
 		case 'codex_missing': {
 			return 'The Codex CLI was not found. Fix: `npm install -g @openai/codex`, or start sift with --codex PATH (or set SIFT_CODEX).';
+		}
+
+		case 'agent_sandbox_unavailable': {
+			return 'This Codex would give the agent a shell sift cannot turn off, so the run did not start. Fix: upgrade Codex, or start sift with --allow-agent-shell (see `sift doctor`).';
 		}
 
 		case 'timed_out': {

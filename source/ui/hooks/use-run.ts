@@ -95,7 +95,7 @@ export function runReducer(state: RunView | null, action: RunAction): RunView | 
 	}
 }
 
-export type RunSettings = Pick<RunOptions, 'dbPath' | 'channelId' | 'codex' | 'model' | 'codexConfig' | 'keepApiEnv' | 'env' | 'stateDir' | 'timeoutMs'> & {
+export type RunSettings = Pick<RunOptions, 'dbPath' | 'channelId' | 'codex' | 'model' | 'codexConfig' | 'keepApiEnv' | 'allowAgentShell' | 'env' | 'stateDir' | 'timeoutMs'> & {
 	/** `sift serve`'s MCP endpoint: the agent reaches the store through it, with a token for the run alone. */
 	endpoint?: string;
 };

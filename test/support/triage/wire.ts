@@ -64,6 +64,37 @@ export function offeredToolNames(body: unknown): Set<string> {
 	return names;
 }
 
+/**
+ * The tools a request offers the model, as flat names: a tool of a namespace is
+ * `<namespace>__<tool>` (`mcp__sift__edit_record_item`, `collaboration__spawn_agent`), except in the
+ * default `functions` namespace of code mode (`exec`); a tool that code mode's `exec` describes as
+ * callable from its JavaScript is `exec:<tool>` (`exec:apply_patch`). Sorted.
+ */
+export function offeredTools(body: unknown): string[] {
+	const names = new Set<string>();
+	const visit = (tools: unknown, namespace: string | undefined): void => {
+		for (const tool of Array.isArray(tools) ? tools.filter(isObject) : []) {
+			const name = typeof tool['name'] === 'string' ? tool['name'] : String(tool['type'] ?? '?');
+			if (tool['type'] === 'namespace') {
+				visit(tool['tools'], name === 'functions' ? undefined : name);
+				continue;
+			}
+			names.add(namespace ? `${namespace}__${name}` : name);
+			if (name === 'exec' && typeof tool['description'] === 'string') {
+				for (const nested of tool['description'].matchAll(/^### `([^`]+)`/gm)) names.add(`exec:${nested[1]}`);
+			}
+		}
+	};
+	if (isObject(body)) {
+		visit(body['tools'], undefined);
+		const input = Array.isArray(body['input']) ? body['input'].filter(isObject) : [];
+		for (const item of input.filter(i => i['type'] === 'additional_tools')) {
+			visit(item['tools'], undefined);
+		}
+	}
+	return [...names].sort();
+}
+
 /** Why the request cannot be served on this path, or undefined when the needed tool is offered. */
 export function missingTool(body: unknown, path: ToolPath, serverName = 'sift'): string | undefined {
 	const names = offeredToolNames(body);
