@@ -128,21 +128,26 @@ export async function startServe(options: ServeOptions): Promise<SiftHttpServer>
 	// request's log line must say so, not "ok".
 	server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
 		const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-		const gone = error.code === 'ECONNRESET' || error.code === 'EPIPE' || !socket.writable;
 		const entry = bySocket.get(socket);
-		if (!gone && (socket as Socket).bytesWritten === 0) {
+		// A client that left, or broke off a request it had begun (that request's line says aborted).
+		if (error.code === 'ECONNRESET' || error.code === 'EPIPE' || !socket.writable || (entry && status !== 408)) {
+			socket.destroy();
+			return;
+		}
+
+		if ((socket as Socket).bytesWritten === 0) {
 			socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 			setTimeout(() => socket.destroy(), 1000).unref();
 		} else {
 			socket.destroy();
 		}
 
-		if (gone) return; // the client left; its request, if any, is logged as such
+		const outcome = status === 408 ? 'request_timeout' : 'bad_request';
 		if (entry) {
 			entry.status = status;
-			entry.outcome = status === 408 ? 'request_timeout' : 'bad_request';
+			entry.outcome = outcome;
 		} else {
-			log(logLine({http: null, status, token: null, method: null, tool: null, outcome: status === 408 ? 'request_timeout' : 'bad_request', ms: null}));
+			log(logLine({http: null, status, token: null, method: null, tool: null, outcome, ms: null}));
 		}
 	});
 
