@@ -31,6 +31,8 @@ const serve: Command = async context => {
 	const note = (message: string, fields: Record<string, unknown> = {}) => log(logLine({level: 'info', ...fields, message}));
 	// Whatever else is written while serving (a lock-wait notice, a library's console output) is a JSON line too.
 	const restoreConsole = captureConsole(log);
+	// Listened for from the start, so a signal while the store opens still ends in a drain and exit 0.
+	const stop = stopSignal(note);
 	let cutOff = false;
 	try {
 		return await withStore({...context, stderr: jsonLinesStream(stderr)}, async store => {
@@ -39,14 +41,7 @@ const serve: Command = async context => {
 			const server = await startServe({store, host, port, allowHosts, rate, log, callDelayMs: delay > 0 ? delay : undefined});
 			// The location, never the URL as given: it may carry a password.
 			note(`sift serve: ${server.url}/mcp for ${store.location} (${rate} requests/s per token)`, {event: 'listening', url: `${server.url}/mcp`});
-			const signal = await new Promise<NodeJS.Signals>(resolve => {
-				process.once('SIGTERM', () => resolve('SIGTERM'));
-				process.once('SIGINT', () => resolve('SIGINT'));
-			});
-			// A second signal while draining changes nothing: the drain ends by itself within its time.
-			const again = (second: NodeJS.Signals) => note(`sift serve: ${second} again; still finishing the requests in flight`, {event: 'signal'});
-			process.on('SIGTERM', again);
-			process.on('SIGINT', again);
+			const signal = await stop.signal;
 			note(`sift serve: ${signal}, finishing ${server.inFlight()} request(s) in flight`, {event: 'draining', in_flight: server.inFlight()});
 			const inTime = await server.drain(drainMs);
 			cutOff = !inTime;
@@ -54,6 +49,7 @@ const serve: Command = async context => {
 			return 0;
 		});
 	} finally {
+		stop.dispose();
 		restoreConsole();
 		// A request cut off may still hold a timer or a socket: it must not keep the process alive
 		// once the store is closed (the exit code is already decided).
@@ -62,6 +58,25 @@ const serve: Command = async context => {
 };
 
 export default serve;
+
+/**
+ * The first SIGTERM or SIGINT; later ones are noted and change nothing (the drain ends by itself
+ * within its time), so no second Ctrl+C kills the process before the store is closed.
+ */
+function stopSignal(note: (message: string, fields?: Record<string, unknown>) => void) {
+	let first: ((signal: NodeJS.Signals) => void) | undefined;
+	const signal = new Promise<NodeJS.Signals>(resolve => (first = resolve));
+	let seen = false;
+	const onSignal = (name: NodeJS.Signals) => {
+		if (seen) note(`sift serve: ${name} again; still finishing the requests in flight`, {event: 'signal'});
+		seen = true;
+		first!(name);
+	};
+
+	process.on('SIGTERM', onSignal);
+	process.on('SIGINT', onSignal);
+	return {signal, dispose: () => (process.off('SIGTERM', onSignal), process.off('SIGINT', onSignal))};
+}
 
 /** `HOST:PORT`, `[V6]:PORT`, `:PORT` or `HOST`; default 127.0.0.1:7345. */
 export function parseListen(value: string | undefined): {host: string; port: number} {
