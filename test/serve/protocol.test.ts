@@ -243,6 +243,20 @@ describe('log lines tell the real status and outcome', () => {
 		expect(logged().find(line => line.tool === 'list_granted_resources')).toMatchObject({status: null, outcome: 'cut_off', token: 'proto'});
 	});
 
+	it('a tool that fails with a stack trace: the stack is inside one JSON line, not lines of its own', async () => {
+		await server.drain(1000);
+		const broken = new Proxy(store, {get: (target, key) => (key === 'listChannels' ? async () => Promise.reject(new Error('disk on fire')) : Reflect.get(target, key))});
+		logs = [];
+		server = await startServe({store: broken, port: 0, log: line => logs.push(line)});
+		const answer = JSON.parse((await post(toolCall('list_granted_resources'))).body) as {result: {isError: boolean}};
+		expect(answer.result.isError).toBe(true);
+		const lines = logged();
+		const failure = lines.find(line => line.level === 'error')!;
+		expect(failure.message).toMatch(/^sift mcp: list_granted_resources failed: Error: disk on fire\n\s+at /);
+		expect(lines.find(line => line.tool === 'list_granted_resources')).toMatchObject({status: 200, outcome: 'internal_error'});
+		for (const line of logs) expect(line).not.toContain('\n');
+	});
+
 	it('every line is one JSON object', async () => {
 		await post('[]');
 		await post(toolCall('list_granted_resources'));
