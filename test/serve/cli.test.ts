@@ -1,5 +1,6 @@
 import {spawn, type ChildProcess} from 'node:child_process';
 import {readFileSync, rmSync} from 'node:fs';
+import {createRequire} from 'node:module';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
@@ -62,6 +63,16 @@ describe('sift token', () => {
 		expect(again.stderr).toMatch(/already exists/);
 	});
 });
+
+const betterSqlite = createRequire(import.meta.url).resolve('better-sqlite3');
+/** Another process holding the SQLite write lock: prints "locked" once it has it, commits on a line of stdin. */
+const LOCK_HOLDER = `
+const Database = require(${JSON.stringify(betterSqlite)});
+const db = new Database(process.argv[1]);
+db.exec('BEGIN IMMEDIATE');
+process.stdout.write('locked\\n');
+process.stdin.once('data', () => { db.exec('COMMIT'); db.close(); process.exit(0); });
+`;
 
 let child: ChildProcess | undefined;
 afterEach(() => {
@@ -236,6 +247,35 @@ describe('sift serve (the built CLI)', () => {
 		const lines = parseLogLines([server.stderr()]);
 		expect(lines).toContainEqual(expect.objectContaining({token: 'stuck', tool: 'list_granted_resources', status: null, outcome: 'cut_off'}));
 		expect(lines.at(-1)).toMatchObject({event: 'stopped', cut_off: true});
+	});
+
+	it('the lock-wait notice is a JSON line of the log too', async () => {
+		const locked = path.join(dir, 'locked.db');
+		makeDatabase(locked);
+		const secret = sift(['token', 'create', '--grant', 'bugs', '--name', 'locked', '--db', locked]).stdout.split('\n')[0]!;
+		const server = await serve({}, locked);
+		const headers = {...MCP_HEADERS, Authorization: `Bearer ${secret}`};
+		const page = JSON.parse((await rawRequest(server.url, {headers, body: toolCall('list_record_items', {record_channel_id: 'bugs', limit: 1})})).body) as {result: {structuredContent: {items: Array<{id: string; version: number}>}}};
+		const item = page.result.structuredContent.items[0]!;
+		const holder = spawn(process.execPath, ['-e', LOCK_HOLDER, locked], {stdio: ['pipe', 'pipe', 'inherit']});
+		try {
+			await new Promise<void>(resolve => holder.stdout.once('data', () => resolve()));
+			const edit = rawRequest(server.url, {headers, body: toolCall('edit_record_item', {record_channel_id: 'bugs', item_id: item.id, values: {points: 3}, expected_version: item.version, idempotency_key: 'under-lock'})});
+			for (let waited = 0; !server.stderr().includes('waiting for another sift process'); waited += 20) {
+				if (waited > 20_000) throw new Error(`no lock-wait notice: ${server.stderr()}`);
+				await new Promise(resolve => setTimeout(resolve, 20));
+			}
+
+			holder.stdin.write('go\n');
+			expect(JSON.parse((await edit).body).result.structuredContent).toMatchObject({ok: true});
+		} finally {
+			if (holder.exitCode === null) holder.kill('SIGKILL');
+		}
+
+		server.process.kill('SIGTERM');
+		expect(await server.exited).toBe(0);
+		const lines = parseLogLines([server.stderr()]);
+		expect(lines).toContainEqual(expect.objectContaining({message: expect.stringMatching(/^sift: waiting for another sift process to finish writing/)}));
 	});
 
 	it.each([
