@@ -90,7 +90,8 @@ function checkMessage(json: unknown, inBatch: boolean): JSONRPCMessage | ErrorAn
 		}
 	}
 
-	const hidden = hiddenArgumentKey(message);
+	// On the JSON as it came: parsing copies objects, and a copied `__proto__` key is no own key any more.
+	const hidden = hiddenArgumentKey(json);
 	return hidden ? refuse(message.id, ErrorCode.InvalidParams, hidden) : message;
 }
 
@@ -108,8 +109,8 @@ function whyNot(json: unknown): string {
  * The SDK reads tool arguments into a zod record, which drops a `__proto__` key without a word;
  * refused here, before that, like any other key a tool does not take.
  */
-function hiddenArgumentKey(message: JSONRPCMessage): string | undefined {
-	const {method, params} = message as {method?: unknown; params?: {name?: unknown; arguments?: unknown}};
+function hiddenArgumentKey(json: unknown): string | undefined {
+	const {method, params} = json as {method?: unknown; params?: {name?: unknown; arguments?: unknown}};
 	const args = params?.arguments;
 	if (method !== 'tools/call' || typeof args !== 'object' || args === null || !Object.hasOwn(args, '__proto__')) return undefined;
 	return `Invalid arguments for tool ${String(params?.name).slice(0, 64)}: Unrecognized key: "__proto__"`;

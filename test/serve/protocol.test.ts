@@ -86,6 +86,12 @@ describe('JSON-RPC error codes over HTTP', () => {
 		expect(answer.error.message).not.toContain('"code"');
 	});
 
+	it('tools/call with a __proto__ argument (which the SDK would drop unseen) → -32602', async () => {
+		const body = '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"list_record_items","arguments":{"record_channel_id":"bugs","__proto__":{"limit":1}}}}';
+		const answer = JSON.parse((await post(body)).body) as {id: number; error: {code: number; message: string}};
+		expect(answer).toMatchObject({id: 4, error: {code: -32602, message: 'Invalid arguments for tool list_record_items: Unrecognized key: "__proto__"'}});
+	});
+
 	it('tools/call without a tool name → -32602', async () => {
 		const answer = JSON.parse((await post(JSON.stringify(request(3, 'tools/call', {arguments: {}})))).body) as {error: {code: number; message: string}};
 		expect(answer.error).toMatchObject({code: -32602, message: expect.stringContaining('name')});
