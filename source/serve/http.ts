@@ -231,6 +231,7 @@ export async function startServe(options: ServeOptions): Promise<SiftHttpServer>
 		}
 
 		if (options.callDelayMs && entry.method === 'tools/call') await delay(options.callDelayMs);
+		if (response.destroyed) return; // the client left already: nothing to run for it
 		await dispatch(request, response, checked, identity, entry);
 		if (response.statusCode < 400) await touch(identity.name);
 	}
@@ -298,7 +299,7 @@ export async function startServe(options: ServeOptions): Promise<SiftHttpServer>
 			return send(message, sendOptions);
 		};
 
-		const closed = new Promise<null>(resolve => response.once('close', () => resolve(null)));
+		const closed = new Promise<null>(resolve => (response.destroyed ? resolve(null) : response.once('close', () => resolve(null))));
 		try {
 			await lent.server.connect(transport);
 			const deliver = transport.onmessage!;

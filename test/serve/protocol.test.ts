@@ -230,6 +230,18 @@ describe('log lines tell the real status and outcome', () => {
 		await settled();
 	});
 
+	it('a client that leaves while its call runs: logged client_closed with no status; its call settles, nothing stays in flight', async () => {
+		await server.drain(1000);
+		await start({callDelayMs: 300});
+		const body = toolCall('list_granted_resources');
+		const {socket, closed} = await rawSocket(`${postHead(Buffer.byteLength(body))}${body}`);
+		while ((await health()) === 0) await new Promise(resolve => setTimeout(resolve, 10));
+		socket.destroy();
+		await closed;
+		await settled();
+		expect(logged().find(line => line.tool === 'list_granted_resources')).toMatchObject({status: null, outcome: 'client_closed', token: 'proto'});
+	});
+
 	it('a body that stops arriving → 408 on the wire and in the log', async () => {
 		await server.drain(1000);
 		await start({requestTimeoutMs: 400});
