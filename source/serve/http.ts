@@ -295,7 +295,8 @@ export async function startServe(options: ServeOptions): Promise<SiftHttpServer>
 				answered.add(id);
 			}
 
-			entry.outcome = cancelled && id !== undefined && requests.has(id) ? entry.outcome : outcomeOf(message, entry.outcome);
+			// Once a batch cancelled one of its requests, that is what its line says.
+			if (!cancelled) entry.outcome = outcomeOf(message, entry.outcome);
 			return send(message, sendOptions);
 		};
 
