@@ -6,7 +6,7 @@ export default defineConfig({
 	resolve: {alias: {'#ink': 'ink'}},
 	test: {
 		include: ['test/**/*.test.{ts,tsx}'],
-		exclude: ['dist/**', 'node_modules/**'],
+		exclude: ['dist/**', '**/node_modules/**'],
 		testTimeout: 60_000,
 		hookTimeout: 60_000,
 		// Several suites spawn real processes (sqlite writers, codex, a pty); two cores.

@@ -72,7 +72,7 @@ export const FLAGS = {
 	keepApiEnv: flag({name: 'keep-api-env', key: 'keepApiEnv', kind: 'boolean', help: 'keep CODEX_API_KEY / OPENAI_API_KEY / OPENAI_BASE_URL for codex'}),
 	allowAgentShell: flag({name: 'allow-agent-shell', key: 'allowAgentShell', kind: 'boolean', help: 'run even when this Codex gives the agent a shell that cannot be turned off (see `sift doctor`)'}),
 	listen: flag({name: 'listen', key: 'listen', kind: 'string', value: 'HOST:PORT', help: 'where to listen (default 127.0.0.1:7345)'}),
-	allowHost: flag({name: 'allow-host', key: 'allowHost', kind: 'string', value: 'HOST', multiple: true, help: 'another Host (and Origin) the server answers to (repeatable)'}),
+	allowHost: flag({name: 'allow-host', key: 'allowHost', kind: 'string', value: 'HOST[:PORT]', multiple: true, help: 'another name the server answers to in Host and Origin, any port or that port (repeatable, case-insensitive)'}),
 	rate: flag({name: 'rate', key: 'rate', kind: 'integer', value: 'N', min: 1, max: 1_000_000, help: 'requests a second allowed per token (default 50)'}),
 	tokenGrant: flag({name: 'grant', key: 'grant', kind: 'string', value: 'CHANNEL[,...]', multiple: true, help: 'the channels the token may touch'}),
 	tokenName: flag({name: 'name', key: 'name', kind: 'string', value: 'N', help: 'the token\'s name (default: generated)'}),
@@ -85,5 +85,5 @@ export const CODEX_FLAGS: FlagSpec[] = [FLAGS.codex, FLAGS.model, FLAGS.codexCon
 
 /** What a command line holds before any flag is given. */
 export function defaultFlags(): CliFlags {
-	return {json: false, reset: false, open: true, all: false, filter: [], grant: [], codexConfig: [], keepApiEnv: false, allowAgentShell: false};
+	return {json: false, reset: false, open: true, all: false, filter: [], grant: [], codexConfig: [], allowHost: [], keepApiEnv: false, allowAgentShell: false};
 }

@@ -142,7 +142,7 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
 	},
 	serve: {
 		brief: 'serve the agent tools over HTTP (MCP), with tokens',
-		usage: 'sift serve [--listen HOST:PORT] [--allow-host HOST]... [--rate N]',
+		usage: 'sift serve [--listen HOST:PORT] [--allow-host HOST[:PORT]]... [--rate N]',
 		summary: 'Serve the agent tools over MCP Streamable HTTP at /mcp; every request needs a bearer token from `sift token create`.',
 		flags: [FLAGS.db, FLAGS.listen, FLAGS.allowHost, FLAGS.rate],
 		notes: ['SIGTERM stops accepting, lets requests in flight finish (up to 10 s), then exits 0. See docs/team-mode.md.'],

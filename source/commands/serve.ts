@@ -1,13 +1,18 @@
-import {DEFAULT_LISTEN, DEFAULT_RATE, startServe} from '../serve/http.js';
+import {DEFAULT_LISTEN, DEFAULT_RATE, DRAIN_TIMEOUT_MS, startServe} from '../serve/http.js';
+import {allowHostEntries} from '../serve/hosts.js';
+import {captureConsole, jsonLinesStream, logLine} from '../serve/log.js';
 import {withStore} from './common.js';
 import {UsageError, type Command} from './context.js';
 
 /** Read only here, only by tests: every tool call waits this long, so one can be caught in flight. */
 const CALL_DELAY_ENV = 'SIFT_SERVE_TEST_CALL_DELAY_MS';
+/** Read only here, only by tests: how long SIGTERM waits for requests in flight (default 10 s). */
+const DRAIN_ENV = 'SIFT_SERVE_TEST_DRAIN_MS';
 
 /**
- * `sift serve [--listen HOST:PORT] [--allow-host H]... [--rate N]`: the agent tools over MCP
+ * `sift serve [--listen HOST:PORT] [--allow-host H[:P]]... [--rate N]`: the agent tools over MCP
  * Streamable HTTP (docs/team-mode.md). Runs until SIGTERM or SIGINT, then drains and resolves 0.
+ * Its stderr is its log, one JSON object a line (docs/team-mode.md#logs).
  */
 const serve: Command = async context => {
 	if (context.input.length > 0) throw new UsageError(`sift serve takes no arguments, got ${JSON.stringify(context.input[0])}`);
@@ -15,24 +20,63 @@ const serve: Command = async context => {
 	const rate = context.flags.rate ?? DEFAULT_RATE;
 	if (!Number.isFinite(rate) || rate <= 0) throw new UsageError('--rate must be a number of requests a second above 0');
 	const allowHosts = (context.flags.allowHost ?? []).flatMap(entry => entry.split(',')).map(entry => entry.trim()).filter(Boolean);
-	return withStore(context, async store => {
-		const delay = Number(context.env[CALL_DELAY_ENV] ?? 0);
-		const log = (line: string) => context.stderr.write(`${line}\n`);
-		const server = await startServe({store, host, port, allowHosts, rate, log, callDelayMs: delay > 0 ? delay : undefined});
-		// The location, never the URL as given: it may carry a password.
-		log(`sift serve: ${server.url}/mcp for ${store.location} (${rate} requests/s per token)`);
-		const signal = await new Promise<NodeJS.Signals>(resolve => {
-			process.once('SIGTERM', () => resolve('SIGTERM'));
-			process.once('SIGINT', () => resolve('SIGINT'));
+	try {
+		allowHostEntries(allowHosts);
+	} catch (error) {
+		throw new UsageError((error as Error).message);
+	}
+
+	const stderr = context.stderr;
+	const log = (line: string) => stderr.write(`${line}\n`);
+	const note = (message: string, fields: Record<string, unknown> = {}) => log(logLine({level: 'info', ...fields, message}));
+	// Whatever else is written while serving (a lock-wait notice, a library's console output) is a JSON line too.
+	const restoreConsole = captureConsole(log);
+	// Listened for from the start, so a signal while the store opens still ends in a drain and exit 0.
+	const stop = stopSignal(note);
+	let cutOff = false;
+	try {
+		return await withStore({...context, stderr: jsonLinesStream(stderr)}, async store => {
+			const delay = Number(context.env[CALL_DELAY_ENV] ?? 0);
+			const drainMs = Number(context.env[DRAIN_ENV] ?? 0) || DRAIN_TIMEOUT_MS;
+			const server = await startServe({store, host, port, allowHosts, rate, log, callDelayMs: delay > 0 ? delay : undefined});
+			// The location, never the URL as given: it may carry a password.
+			note(`sift serve: ${server.url}/mcp for ${store.location} (${rate} requests/s per token)`, {event: 'listening', url: `${server.url}/mcp`});
+			const signal = await stop.signal;
+			note(`sift serve: ${signal}, finishing ${server.inFlight()} request(s) in flight`, {event: 'draining', in_flight: server.inFlight()});
+			const inTime = await server.drain(drainMs);
+			cutOff = !inTime;
+			note(inTime ? 'sift serve: stopped' : `sift serve: stopped; requests still running after ${drainMs / 1000} s were cut off`, {event: 'stopped', cut_off: !inTime});
+			return 0;
 		});
-		log(`sift serve: ${signal}, finishing ${server.inFlight()} request(s) in flight`);
-		const inTime = await server.drain();
-		log(inTime ? 'sift serve: stopped' : 'sift serve: stopped; requests still running after 10 s were cut off');
-		return 0;
-	});
+	} finally {
+		stop.dispose();
+		restoreConsole();
+		// A request cut off may still hold a timer or a socket: it must not keep the process alive
+		// once the store is closed (the exit code is already decided).
+		if (cutOff) setTimeout(() => process.exit(process.exitCode ?? 0), 500).unref();
+	}
 };
 
 export default serve;
+
+/**
+ * The first SIGTERM or SIGINT; later ones are noted and change nothing (the drain ends by itself
+ * within its time), so no second Ctrl+C kills the process before the store is closed.
+ */
+function stopSignal(note: (message: string, fields?: Record<string, unknown>) => void) {
+	let first: ((signal: NodeJS.Signals) => void) | undefined;
+	const signal = new Promise<NodeJS.Signals>(resolve => (first = resolve));
+	let seen = false;
+	const onSignal = (name: NodeJS.Signals) => {
+		if (seen) note(`sift serve: ${name} again; still finishing the requests in flight`, {event: 'signal'});
+		seen = true;
+		first!(name);
+	};
+
+	process.on('SIGTERM', onSignal);
+	process.on('SIGINT', onSignal);
+	return {signal, dispose: () => (process.off('SIGTERM', onSignal), process.off('SIGINT', onSignal))};
+}
 
 /** `HOST:PORT`, `[V6]:PORT`, `:PORT` or `HOST`; default 127.0.0.1:7345. */
 export function parseListen(value: string | undefined): {host: string; port: number} {

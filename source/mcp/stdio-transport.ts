@@ -1,6 +1,7 @@
 import type {Readable, Writable} from 'node:stream';
 import type {Transport} from '@modelcontextprotocol/sdk/shared/transport.js';
-import {ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage, type RequestId} from '@modelcontextprotocol/sdk/types.js';
+import {ErrorCode, isJSONRPCRequest, type JSONRPCMessage, type RequestId} from '@modelcontextprotocol/sdk/types.js';
+import {answerId, cancelledAnswer, cancelledRequestId, checkMessages} from './jsonrpc.js';
 import {LineReader, type Line} from './line-reader.js';
 
 /** The largest JSON-RPC message read from stdin, in bytes (the SDK's own stdio limit). */
@@ -20,6 +21,13 @@ export class StdioLineTransport implements Transport {
 	private readonly reader: LineReader;
 	private readonly log: (line: string) => void;
 	private started = false;
+	/** The version initialize agreed on: batches are taken only in 2025-03-26. */
+	private protocolVersion: string | undefined;
+	private initializeId: RequestId | undefined;
+	/** Batches still waiting for answers, by the ids of their requests. */
+	private readonly batches: Array<{waiting: Set<RequestId>; answers: JSONRPCMessage[]}> = [];
+	/** Requests a batch cancelled and already answered: an answer the SDK still sends for one is dropped. */
+	private readonly late = new Set<RequestId>();
 
 	constructor(
 		private readonly input: Readable,
@@ -41,8 +49,32 @@ export class StdioLineTransport implements Transport {
 	}
 
 	async send(message: JSONRPCMessage): Promise<void> {
+		const id = answerId(message);
+		if (id !== undefined && id === this.initializeId && 'result' in message) {
+			const version = (message.result as {protocolVersion?: unknown}).protocolVersion;
+			this.protocolVersion = typeof version === 'string' ? version : undefined;
+		}
+
+		if (id !== undefined && this.late.delete(id) && !this.batches.some(batch => batch.waiting.has(id))) {
+			return; // the late answer of a request its batch cancelled: the batch was answered without it
+		}
+
+		const batch = id === undefined ? undefined : this.batches.find(entry => entry.waiting.has(id));
+		if (batch) {
+			batch.waiting.delete(id!);
+			batch.answers.push(message);
+			if (batch.waiting.size > 0) return;
+			this.batches.splice(this.batches.indexOf(batch), 1);
+			return this.write(batch.answers);
+		}
+
+		return this.write(message);
+	}
+
+	/** One line on stdout: a message, or the answers of one batch as an array. */
+	private async write(payload: JSONRPCMessage | JSONRPCMessage[]): Promise<void> {
 		return new Promise(resolve => {
-			if (this.output.write(`${JSON.stringify(message)}\n`)) {
+			if (this.output.write(`${JSON.stringify(payload)}\n`)) {
 				resolve();
 			} else {
 				this.output.once('drain', resolve);
@@ -94,19 +126,32 @@ export class StdioLineTransport implements Transport {
 			return;
 		}
 
-		const message = JSONRPCMessageSchema.safeParse(json);
-		if (!message.success) {
-			this.refuse(idOf(json), ErrorCode.InvalidRequest, 'invalid request: not a JSON-RPC 2.0 message');
+		const checked = checkMessages(json, this.protocolVersion);
+		if (!checked.batch) {
+			const [refusal] = checked.refusals;
+			if (refusal) this.refuse(refusal.id ?? undefined, refusal.error.code, refusal.error.message);
+			else this.deliver(checked.messages[0]!);
 			return;
 		}
 
-		const protoKey = hiddenArgumentKey(json);
-		if (protoKey) {
-			this.refuse(idOf(json), ErrorCode.InvalidParams, protoKey);
-			return;
+		const requests = checked.messages.filter(isJSONRPCRequest).map(message => message.id);
+		const batch = {waiting: new Set(requests), answers: [...checked.refusals] as JSONRPCMessage[]};
+		if (batch.waiting.size > 0) this.batches.push(batch);
+		else if (batch.answers.length > 0) void this.write(batch.answers);
+		for (const message of checked.messages) {
+			this.deliver(message);
+			// The SDK sends nothing for a cancelled request; a batch still owes it an answer.
+			const cancelled = cancelledRequestId(message);
+			if (cancelled !== undefined && batch.waiting.has(cancelled)) {
+				this.late.add(cancelled);
+				void this.send(cancelledAnswer(cancelled));
+			}
 		}
+	}
 
-		this.onmessage?.(message.data);
+	private deliver(message: JSONRPCMessage): void {
+		if (isJSONRPCRequest(message) && message.method === 'initialize') this.initializeId = message.id;
+		this.onmessage?.(message);
 	}
 
 	/** A JSON-RPC error answer; without a known id the id is left out, as the MCP schema allows. */
@@ -139,23 +184,4 @@ export function idAtEdges(head: string, tail: string): RequestId | undefined {
 	} catch {
 		return undefined;
 	}
-}
-
-/**
- * The SDK reads tool arguments into a zod record, which drops a `__proto__` key without a word;
- * refused here, before that, like any other key a tool does not take.
- */
-function hiddenArgumentKey(json: unknown): string | undefined {
-	const {method, params} = json as {method?: unknown; params?: {name?: unknown; arguments?: unknown}};
-	const args = params?.arguments;
-	if (method !== 'tools/call' || typeof args !== 'object' || args === null || !Object.hasOwn(args, '__proto__')) {
-		return undefined;
-	}
-
-	return `Invalid arguments for tool ${String(params?.name).slice(0, 64)}: Unrecognized key: "__proto__"`;
-}
-
-function idOf(json: unknown): RequestId | undefined {
-	const id = typeof json === 'object' && json !== null ? (json as {id?: unknown}).id : undefined;
-	return typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)) ? id : undefined;
 }

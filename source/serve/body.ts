@@ -36,5 +36,7 @@ export async function readBody(request: IncomingMessage, limit = MAX_BODY_BYTES)
 		request.once('end', () => resolve({ok: true, text: Buffer.concat(chunks).toString('utf8')}));
 		request.once('error', () => resolve({ok: false, reason: 'aborted'}));
 		request.once('aborted', () => resolve({ok: false, reason: 'aborted'}));
+		// A client that leaves mid-body: 'close' without 'end' (settles nothing once 'end' came).
+		request.once('close', () => resolve({ok: false, reason: 'aborted'}));
 	});
 }

@@ -209,9 +209,10 @@ class RawSession {
 		return answer;
 	}
 
-	async initialize(): Promise<void> {
-		await this.request(0, JSON.stringify({jsonrpc: '2.0', id: 0, method: 'initialize', params: {protocolVersion: '2025-06-18', capabilities: {}, clientInfo: {name: 'raw', version: '1'}}}));
+	async initialize(protocolVersion = '2025-06-18'): Promise<any> {
+		const answer = await this.request(0, JSON.stringify({jsonrpc: '2.0', id: 0, method: 'initialize', params: {protocolVersion, capabilities: {}, clientInfo: {name: 'raw', version: '1'}}}));
 		this.child.stdin.write(`${JSON.stringify({jsonrpc: '2.0', method: 'notifications/initialized'})}\n`);
+		return answer;
 	}
 
 	async exit(): Promise<number | null> {
@@ -299,6 +300,57 @@ describe('messages the transport cannot take', () => {
 		const answer = await session.request(1, '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_record_items","arguments":{"record_channel_id":"bugs","filter":{"__proto__":"x"}}}}');
 		expect(answer.result.isError).toBe(true);
 		expect(JSON.parse(answer.result.content[0].text)).toEqual({error: 'invalid_argument', message: 'filter.__proto__ is not a select or boolean field of channel bugs; filterable: status, owner, severity, area'});
+		expect(await session.exit()).toBe(0);
+	});
+});
+
+describe('JSON-RPC batches and error codes on stdio (the real sift mcp)', () => {
+	const call = (id: number, name: string, args: Record<string, unknown> = {}) => ({jsonrpc: '2.0', id, method: 'tools/call', params: {name, arguments: args}});
+	const ping = (id: unknown) => ({jsonrpc: '2.0', id, method: 'ping'});
+
+	it('after negotiating 2025-03-26, a batch is answered with one array line; a request cancelled in its batch is answered too', async () => {
+		const session = new RawSession(serverArgs(freshDatabase()));
+		expect((await session.initialize('2025-03-26')).result.protocolVersion).toBe('2025-03-26');
+		const answers = await session.anonymousRequest(JSON.stringify([call(1, 'list_record_items', {record_channel_id: 'bugs', limit: 2}), ping(2), {jsonrpc: '2.0', method: 'notifications/progress', params: {progressToken: 1, progress: 1}}]));
+		expect(Array.isArray(answers)).toBe(true);
+		expect(answers.map((answer: {id: number}) => answer.id).sort()).toEqual([1, 2]);
+		expect(answers.find((answer: {id: number}) => answer.id === 1).result.structuredContent.items).toHaveLength(2);
+		const cancelled = await session.anonymousRequest(JSON.stringify([call(3, 'list_granted_resources'), {jsonrpc: '2.0', method: 'notifications/cancelled', params: {requestId: 3}}, ping(4)]));
+		expect(cancelled).toHaveLength(2);
+		expect(cancelled).toContainEqual({jsonrpc: '2.0', id: 3, error: {code: -32800, message: expect.stringContaining('cancelled')}});
+		expect(cancelled).toContainEqual({jsonrpc: '2.0', id: 4, result: {}});
+		const mixed = await session.anonymousRequest(JSON.stringify([ping(5), ping(null)]));
+		expect(mixed).toContainEqual({jsonrpc: '2.0', id: 5, result: {}});
+		expect(mixed).toContainEqual({jsonrpc: '2.0', id: null, error: {code: -32600, message: expect.stringContaining('id is null')}});
+		// Served on after all that, and nothing extra was written.
+		expect((await session.request(6, JSON.stringify(ping(6)))).result).toEqual({});
+		expect(await session.exit()).toBe(0);
+		expect(session.lines).toHaveLength(5);
+	});
+
+	it('after negotiating 2025-06-18, a batch is refused message by message and nothing runs', async () => {
+		const db = freshDatabase();
+		const session = new RawSession(serverArgs(db));
+		await session.initialize('2025-06-18');
+		const store = openStore(db);
+		const before = snapshot(store);
+		const item = store.listPage('bugs', {limit: 1}).items[0]!;
+		const answers = await session.anonymousRequest(JSON.stringify([call(1, 'edit_record_item', {record_channel_id: 'bugs', item_id: item.id, values: {points: 3}, expected_version: item.version, idempotency_key: 'batched'}), ping(2)]));
+		expect(answers).toEqual([1, 2].map(id => ({jsonrpc: '2.0', id, error: {code: -32600, message: expect.stringContaining('protocol 2025-06-18 has no batches')}})));
+		expect(snapshot(store)).toEqual(before);
+		store.close();
+		expect(await session.exit()).toBe(0);
+	});
+
+	it('-32600 for an empty batch, id null and an id past 2^53; -32602 for initialize without protocolVersion', async () => {
+		const session = new RawSession(serverArgs(freshDatabase()));
+		const noVersion = await session.request(1, JSON.stringify({jsonrpc: '2.0', id: 1, method: 'initialize', params: {capabilities: {}, clientInfo: {name: 'raw', version: '1'}}}));
+		expect(noVersion.error).toEqual({code: -32602, message: expect.stringMatching(/^invalid params for initialize: protocolVersion: /)});
+		await session.initialize('2025-03-26');
+		for (const line of ['[]', JSON.stringify(ping(null)), '{"jsonrpc":"2.0","id":12345678901234567890,"method":"ping"}']) {
+			expect(await session.anonymousRequest(line)).toMatchObject({jsonrpc: '2.0', error: {code: -32600}});
+		}
+
 		expect(await session.exit()).toBe(0);
 	});
 });

@@ -1,5 +1,6 @@
 import {spawn, type ChildProcess} from 'node:child_process';
 import {readFileSync, rmSync} from 'node:fs';
+import {createRequire} from 'node:module';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
@@ -7,7 +8,7 @@ import {ensureBuilt, sift, SIFT_ENTRY, siftJson, tempDir} from '../support/cli.j
 import {BACKENDS} from '../contract/backends.js';
 import {describePg} from '../support/pg.js';
 import {makeDatabase, openMcpStore, type McpStore} from '../mcp/fixtures.js';
-import {databaseHash, MCP_HEADERS, rawRequest, toolCall} from './support.js';
+import {databaseHash, MCP_HEADERS, parseLogLines, rawRequest, toolCall} from './support.js';
 
 const dir = tempDir('sift-serve-cli-');
 const db = path.join(dir, 'team.db');
@@ -63,14 +64,24 @@ describe('sift token', () => {
 	});
 });
 
+const betterSqlite = createRequire(import.meta.url).resolve('better-sqlite3');
+/** Another process holding the SQLite write lock: prints "locked" once it has it, commits on a line of stdin. */
+const LOCK_HOLDER = `
+const Database = require(${JSON.stringify(betterSqlite)});
+const db = new Database(process.argv[1]);
+db.exec('BEGIN IMMEDIATE');
+process.stdout.write('locked\\n');
+process.stdin.once('data', () => { db.exec('COMMIT'); db.close(); process.exit(0); });
+`;
+
 let child: ChildProcess | undefined;
 afterEach(() => {
 	if (child && child.exitCode === null) child.kill('SIGKILL');
 });
 
 /** Starts `sift serve` on a free port; resolves with its URL once it listens. */
-async function serve(env: Record<string, string> = {}, location = db) {
-	const started = spawn(process.execPath, [SIFT_ENTRY, 'serve', '--db', location, '--listen', '127.0.0.1:0'], {env: {...process.env, ...env}, stdio: ['ignore', 'pipe', 'pipe']});
+async function serve(env: Record<string, string> = {}, location = db, args = ['--listen', '127.0.0.1:0']) {
+	const started = spawn(process.execPath, [SIFT_ENTRY, 'serve', '--db', location, ...args], {env: {...process.env, ...env}, stdio: ['ignore', 'pipe', 'pipe']});
 	child = started;
 	let stderr = '';
 	const exited = new Promise<number | null>(resolve => started.once('exit', code => resolve(code)));
@@ -148,9 +159,11 @@ describe('sift serve (the built CLI)', () => {
 		expect(JSON.parse(answered.body).result.structuredContent.channels[0].id).toBe('bugs');
 		expect(await server.exited).toBe(0);
 		expect(server.stderr()).toMatch(/SIGTERM, finishing 1 request\(s\) in flight/);
-		expect(server.stderr()).toMatch(/sift serve: stopped\n/);
+		// Every line of the log is one JSON object, the start and the stop included.
+		const lines = parseLogLines([server.stderr()]);
+		expect(lines.at(-1)).toMatchObject({event: 'stopped', cut_off: false, message: 'sift serve: stopped'});
 		// The log line of the drained call names the token, never its secret.
-		expect(server.stderr()).toMatch(/"token":"drain","method":"tools\/call","tool":"list_granted_resources","outcome":"ok"/);
+		expect(lines).toContainEqual(expect.objectContaining({status: 200, token: 'drain', method: 'tools/call', tool: 'list_granted_resources', outcome: 'ok'}));
 		expect(server.stderr()).not.toContain(secret);
 		// The drained call was the token's first use: its last use was written before the store closed.
 		const listed = JSON.parse(sift(['token', 'list', '--json', '--db', db]).stdout) as Array<{name: string; last_used_at: string | null}>;
@@ -181,7 +194,93 @@ describe('sift serve (the built CLI)', () => {
 		expect(await server.exited).toBe(0);
 	});
 
+	it('--listen 0.0.0.0 --allow-host sift.internal: a request for Host sift.internal:PORT is served', async () => {
+		const secret = sift(['token', 'create', '--grant', 'bugs', '--name', 'lan', '--db', db]).stdout.split('\n')[0]!;
+		const server = await serve({}, db, ['--listen', '0.0.0.0:0', '--allow-host', 'sift.internal', '--allow-host', 'Proxy.Example:443']);
+		const port = new URL(server.url).port;
+		const loopback = `http://127.0.0.1:${port}`;
+		const headers = (host: string) => ({...MCP_HEADERS, Authorization: `Bearer ${secret}`, Host: host});
+		for (const host of [`sift.internal:${port}`, 'proxy.example', `127.0.0.1:${port}`]) {
+			const response = await rawRequest(loopback, {headers: headers(host), body: toolCall('list_granted_resources')});
+			expect(response.status, host).toBe(200);
+		}
+
+		expect((await rawRequest(loopback, {headers: headers(`evil.example:${port}`), body: toolCall('list_granted_resources')})).status).toBe(403);
+		server.process.kill('SIGTERM');
+		expect(await server.exited).toBe(0);
+	});
+
+	it('a cancel inside its own batch leaves nothing in flight; SIGTERM then exits 0 and closes the store', async () => {
+		const secret = sift(['token', 'create', '--grant', 'bugs', '--name', 'cancel', '--db', db]).stdout.split('\n')[0]!;
+		const server = await serve({SIFT_SERVE_TEST_CALL_DELAY_MS: '20'});
+		const headers = {...MCP_HEADERS, Authorization: `Bearer ${secret}`};
+		const batch = JSON.stringify([JSON.parse(toolCall('list_granted_resources')), {jsonrpc: '2.0', method: 'notifications/cancelled', params: {requestId: 1}}]);
+		for (let round = 0; round < 10; round++) expect((await rawRequest(server.url, {headers, body: batch})).status).toBe(200);
+		let inFlight = -1;
+		for (let attempt = 0; attempt < 100 && inFlight !== 0; attempt++) {
+			inFlight = (JSON.parse((await rawRequest(server.url, {method: 'GET', path: '/healthz'})).body) as {in_flight: number}).in_flight;
+			if (inFlight !== 0) await new Promise(resolve => setTimeout(resolve, 20));
+		}
+
+		expect(inFlight).toBe(0);
+		server.process.kill('SIGTERM');
+		expect(await server.exited).toBe(0);
+		expect(parseLogLines([server.stderr()]).at(-1)).toMatchObject({event: 'stopped', cut_off: false});
+	});
+
+	it('SIGTERM with a call that outlives the drain: the call is logged cut_off, the process still exits 0 at once', async () => {
+		const secret = sift(['token', 'create', '--grant', 'bugs', '--name', 'stuck', '--db', db]).stdout.split('\n')[0]!;
+		const server = await serve({SIFT_SERVE_TEST_CALL_DELAY_MS: '20000', SIFT_SERVE_TEST_DRAIN_MS: '300'});
+		const slow = rawRequest(server.url, {headers: {...MCP_HEADERS, Authorization: `Bearer ${secret}`}, body: toolCall('list_granted_resources')}).catch((error: Error) => error);
+		for (let attempt = 0; ; attempt++) {
+			if (attempt > 500) throw new Error('the slow call never reached the server');
+			const health = JSON.parse((await rawRequest(server.url, {method: 'GET', path: '/healthz'})).body) as {in_flight: number};
+			if (health.in_flight > 0) break;
+			await new Promise(resolve => setTimeout(resolve, 20));
+		}
+
+		const signalled = Date.now();
+		server.process.kill('SIGTERM');
+		expect(await server.exited).toBe(0);
+		expect(Date.now() - signalled).toBeLessThan(5000);
+		expect(await slow).toBeInstanceOf(Error);
+		const lines = parseLogLines([server.stderr()]);
+		expect(lines).toContainEqual(expect.objectContaining({token: 'stuck', tool: 'list_granted_resources', status: null, outcome: 'cut_off'}));
+		expect(lines.at(-1)).toMatchObject({event: 'stopped', cut_off: true});
+	});
+
+	it('the lock-wait notice is a JSON line of the log too', async () => {
+		const locked = path.join(dir, 'locked.db');
+		makeDatabase(locked);
+		const secret = sift(['token', 'create', '--grant', 'bugs', '--name', 'locked', '--db', locked]).stdout.split('\n')[0]!;
+		const server = await serve({}, locked);
+		const headers = {...MCP_HEADERS, Authorization: `Bearer ${secret}`};
+		const page = JSON.parse((await rawRequest(server.url, {headers, body: toolCall('list_record_items', {record_channel_id: 'bugs', limit: 1})})).body) as {result: {structuredContent: {items: Array<{id: string; version: number}>}}};
+		const item = page.result.structuredContent.items[0]!;
+		const holder = spawn(process.execPath, ['-e', LOCK_HOLDER, locked], {stdio: ['pipe', 'pipe', 'inherit']});
+		try {
+			await new Promise<void>(resolve => holder.stdout.once('data', () => resolve()));
+			const edit = rawRequest(server.url, {headers, body: toolCall('edit_record_item', {record_channel_id: 'bugs', item_id: item.id, values: {points: 3}, expected_version: item.version, idempotency_key: 'under-lock'})});
+			for (let waited = 0; !server.stderr().includes('waiting for another sift process'); waited += 20) {
+				if (waited > 20_000) throw new Error(`no lock-wait notice: ${server.stderr()}`);
+				await new Promise(resolve => setTimeout(resolve, 20));
+			}
+
+			holder.stdin.write('go\n');
+			expect(JSON.parse((await edit).body).result.structuredContent).toMatchObject({ok: true});
+		} finally {
+			if (holder.exitCode === null) holder.kill('SIGKILL');
+		}
+
+		server.process.kill('SIGTERM');
+		expect(await server.exited).toBe(0);
+		const lines = parseLogLines([server.stderr()]);
+		expect(lines).toContainEqual(expect.objectContaining({message: expect.stringMatching(/^sift: waiting for another sift process to finish writing/)}));
+	});
+
 	it.each([
+		[['serve', '--allow-host', 'HTTP://x'], /--allow-host must be HOST or HOST:PORT .*got "HTTP:\/\/x" \(a host name, not a URL/],
+		[['serve', '--allow-host', 'x:70000'], /--allow-host must be HOST or HOST:PORT/],
 		[['serve', '--listen', 'nowhere:99999'], /--listen must be HOST:PORT/],
 		[['serve', '--rate', '0'], /--rate must be/],
 		[['run', 'triage', '--server', 'ftp://x'], /--server must be the http\(s\) URL/],

@@ -1,6 +1,8 @@
 import {describe, expect, it} from 'vitest';
 import {buildCodexCommand, type CommandInput} from '../../source/codex/command.js';
+import {defaultFlags, FLAGS} from '../../source/commands/flags.js';
 import {mcpEndpoint} from '../../source/serve/endpoint.js';
+import {asLogLine, jsonLinesStream} from '../../source/serve/log.js';
 
 const INPUT: CommandInput = {
 	prompt: 'Triage',
@@ -39,5 +41,25 @@ describe('the Codex command for a run over HTTP', () => {
 		['not a url', null],
 	])('--server %s → %s', (given, endpoint) => {
 		expect(mcpEndpoint(given)).toBe(endpoint);
+	});
+});
+
+describe('sift serve flags and log lines', () => {
+	it('every repeatable flag starts as an empty list, so giving it never crashes (--allow-host did)', () => {
+		const defaults = defaultFlags() as Record<string, unknown>;
+		for (const spec of Object.values(FLAGS).filter(entry => entry.multiple)) expect(defaults[spec.key], `--${spec.name}`).toEqual([]);
+	});
+
+	it('text that is not JSON (a notice, a stack trace) becomes one JSON line; a JSON line stays as it is', () => {
+		const stack = 'Error: boom\n    at handler (file.js:1:1)\n    at next (file.js:2:2)\n';
+		const line = asLogLine(stack, 'error');
+		expect(line).not.toContain('\n');
+		expect(JSON.parse(line)).toMatchObject({level: 'error', message: stack.trimEnd()});
+		expect(asLogLine('{"at":"x","status":200}\n')).toBe('{"at":"x","status":200}');
+		expect(JSON.parse(asLogLine('[1,2]')).message).toBe('[1,2]');
+		const written: string[] = [];
+		const stream = jsonLinesStream({write: text => written.push(text)});
+		stream.write('sift: waiting for another sift process to finish writing…\n');
+		expect(JSON.parse(written[0]!)).toMatchObject({message: 'sift: waiting for another sift process to finish writing…'});
 	});
 });

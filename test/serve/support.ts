@@ -145,3 +145,37 @@ export function toolCall(name: string, args: Record<string, unknown> = {}, id = 
 }
 
 export const MCP_HEADERS = {'Content-Type': 'application/json', Accept: 'application/json, text/event-stream'};
+
+/**
+ * A fetch for the SDK client that connects to `target` (host:port on loopback) whatever name the
+ * URL has, and sends that name in Host as a client on another machine would: the server sees a
+ * request for `http://sift.internal:PORT/mcp` although no resolver knows that name.
+ */
+export function fetchVia(target: URL): typeof fetch {
+	return async (input, init) => {
+		const url = new URL(input instanceof Request ? input.url : String(input));
+		const headers = Object.fromEntries(new Headers(init?.headers).entries());
+		const body = init?.body === undefined || init.body === null ? undefined : String(init.body);
+		const answer = await rawRequest(target.origin, {method: init?.method ?? 'GET', path: url.pathname, headers: {...headers, Host: url.host}, body});
+		const responseHeaders = new Headers();
+		for (const [name, value] of Object.entries(answer.headers)) if (typeof value === 'string') responseHeaders.set(name, value);
+		return new Response(answer.status === 202 || answer.body === '' ? null : answer.body, {status: answer.status, headers: responseHeaders});
+	};
+}
+
+/** An MCP client (the SDK's) for `url`, reaching the server at `target` through fetchVia. */
+export async function httpClientVia(url: string, target: string, token: string): Promise<Client> {
+	const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {fetch: fetchVia(new URL(target)), requestInit: {headers: {Authorization: `Bearer ${token}`}}});
+	const client = new Client({name: 'sift-http-test', version: '1.0.0'});
+	await client.connect(transport);
+	return client;
+}
+
+/** Log lines as objects; throws on a line that is not one JSON object. */
+export function parseLogLines(lines: string[]): Array<Record<string, unknown>> {
+	return lines.flatMap(chunk => chunk.split('\n')).filter(line => line !== '').map(line => {
+		const parsed = JSON.parse(line) as unknown;
+		if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`not a JSON object: ${line}`);
+		return parsed as Record<string, unknown>;
+	});
+}
