@@ -67,6 +67,8 @@ export interface AsyncStore {
 	readonly created: {file: boolean; dirs: string[]};
 
 	close(): Promise<void>;
+	/** Reaches the database once: throws `unavailable` while it cannot be reached (`GET /healthz`). */
+	ping(): Promise<void>;
 	/** Folds the write-ahead log into the database file (SQLite); nothing to do on PostgreSQL. */
 	checkpoint(): Promise<void>;
 
@@ -119,8 +121,14 @@ export type AsyncStoreOptions = {
 	onLockWait?: () => void;
 	/** SQLite: told before an existing file is upgraded to this sift's schema, which may take seconds. */
 	onUpgrade?: (from: number, to: number) => void;
-	/** SQLite: create the file when it is missing (0600, in folders made 0700); else a missing file is refused. */
+	/**
+	 * Create the store when there is none: SQLite makes the file (0600, in folders made 0700),
+	 * PostgreSQL sift's tables. Without it a missing file is refused (`not_found`), and a database
+	 * without sift's tables too (`not_a_store`). Only import, demo and migrate pass it.
+	 */
 	create?: boolean;
+	/** PostgreSQL: every statement is cancelled after this long, as `timeout` (default 30 s; 0: never). */
+	statementTimeoutMs?: number;
 	/** For benchmarks only: replaces validation. */
 	validator?: Validator;
 };

@@ -1,8 +1,8 @@
-import {openAsyncStore, removeStoreFiles} from '../../store/index.js';
+import {removeStoreFiles} from '../../store/index.js';
 import {readImportFile} from '../import/read-import-file.js';
 import {reapAbandonedRuns} from '../codex/reap.js';
 import {sanitizeValue} from '../text/sanitize.js';
-import {databasePath, onlyArgument, output} from './common.js';
+import {databasePath, onlyArgument, openOrCreateStore, output} from './common.js';
 import type {Command} from './context.js';
 
 /** Removes a database file this command created, with its WAL companions. */
@@ -21,7 +21,7 @@ const command: Command = async context => {
 	// The file's head is checked before any store is opened or created.
 	const source = readImportFile(file);
 	try {
-		const store = await openAsyncStore(path, {create: true});
+		const store = await openOrCreateStore(context);
 		try {
 			await reapAbandonedRuns(store, context.env);
 			const result = await store.importChannel(source);
