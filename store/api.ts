@@ -13,7 +13,8 @@ import type {EditRequest, Validator} from './writes.js';
 /** An import: the channel definition and its items, which may arrive lazily (a file being read, a generator). */
 export type AsyncImportSource = {channel: unknown; items: Iterable<unknown> | AsyncIterable<unknown>};
 
-export type ImportResult = {channel: Channel; items_created: number};
+/** `indexes_missing`: PostgreSQL, a role that may not create indexes imported the channel without them (`sift migrate` as the owner builds them). */
+export type ImportResult = {channel: Channel; items_created: number; indexes_missing?: number};
 
 export type DeleteResult = {ok: true; item_id: string; sequence: number};
 

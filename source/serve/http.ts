@@ -3,7 +3,7 @@ import type {AddressInfo} from 'node:net';
 import {setTimeout as delay} from 'node:timers/promises';
 import {StreamableHTTPServerTransport} from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type {JSONRPCMessage} from '@modelcontextprotocol/sdk/types.js';
-import {Grants, type AsyncStore, type TokenIdentity} from '../../store/index.js';
+import {Grants, StoreError, type AsyncStore, type TokenIdentity} from '../../store/index.js';
 import {createSiftServer} from '../mcp/server.js';
 import {MAX_BODY_BYTES, readBody} from './body.js';
 import {ServerPool} from './pool.js';
@@ -72,6 +72,14 @@ export async function startServe(options: ServeOptions): Promise<SiftHttpServer>
 			resolve();
 		}));
 		const handled = handle(request, response, entry).catch(error => {
+			// The store cannot be reached (a restart, a dropped connection): 503, and the next request tries again.
+			if (error instanceof StoreError && (error.code === 'unavailable' || error.code === 'timeout')) {
+				entry.outcome = error.code;
+				if (!response.headersSent) reply(response, 503, {error: error.code, message: error.message}, {'Retry-After': '1'});
+				else response.destroy();
+				return;
+			}
+
 			entry.outcome = 'internal_error';
 			log(JSON.stringify({at: new Date().toISOString(), error: String((error as Error)?.message ?? error).slice(0, 200)}));
 			if (!response.headersSent) reply(response, 500, {error: 'internal_error'});
@@ -104,7 +112,10 @@ export async function startServe(options: ServeOptions): Promise<SiftHttpServer>
 		const path = pathOf(request);
 		if (path === '/healthz' && request.method === 'GET') {
 			// This request is one of those in flight.
-			reply(response, 200, {status: 'ok', in_flight: inFlight - 1});
+			const busy = inFlight - 1;
+			const reachable = await options.store.ping().then(() => true, () => false);
+			if (!reachable) entry.outcome = 'store_unreachable';
+			reply(response, reachable ? 200 : 503, {status: reachable ? 'ok' : 'unavailable', store: reachable ? 'ok' : 'unreachable', in_flight: busy});
 			return;
 		}
 

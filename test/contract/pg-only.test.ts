@@ -16,7 +16,7 @@ describePg('PostgreSQL store only', () => {
 	let database: TestDatabase;
 	const open: AsyncStore[] = [];
 	const openStore = async (url: string) => {
-		const store = await openAsyncStore(url);
+		const store = await openAsyncStore(url, {create: true});
 		open.push(store);
 		return store;
 	};
@@ -139,15 +139,16 @@ describePg('PostgreSQL store only', () => {
 
 	it('a bad URL, an unreachable server, a refused login or a missing database is one line naming the host', async () => {
 		const admin = new URL(PG_ADMIN_URL);
-		const cases: Array<[string, RegExp]> = [
-			['postgres://', /PostgreSQL store URL/],
-			['postgres://127.0.0.1:1/sift', /^cannot open the PostgreSQL store at 127\.0\.0\.1:1\/sift: connection refused/],
-			[`postgres://no_such_role_x@${admin.host}/postgres`, new RegExp(`^cannot open the PostgreSQL store at ${admin.hostname}:${admin.port || 5432}/postgres: .*no_such_role_x`)],
-			[`postgres://${admin.username}@${admin.host}/sift_no_such_db`, /^cannot open the PostgreSQL store at .*\/sift_no_such_db: database "sift_no_such_db" does not exist/],
+		// A server that cannot be reached is `unavailable` (try again later); a bad URL, login or database is the caller's to fix.
+		const cases: Array<[string, RegExp, string]> = [
+			['postgres://', /PostgreSQL store URL/, 'invalid_argument'],
+			['postgres://127.0.0.1:1/sift', /^cannot open the PostgreSQL store at 127\.0\.0\.1:1\/sift: connection refused/, 'unavailable'],
+			[`postgres://no_such_role_x@${admin.host}/postgres`, new RegExp(`^cannot open the PostgreSQL store at ${admin.hostname}:${admin.port || 5432}/postgres: .*no_such_role_x`), 'invalid_argument'],
+			[`postgres://${admin.username}@${admin.host}/sift_no_such_db`, /^cannot open the PostgreSQL store at .*\/sift_no_such_db: database "sift_no_such_db" does not exist/, 'invalid_argument'],
 		];
-		for (const [url, message] of cases) {
+		for (const [url, message, code] of cases) {
 			const body = await refusalOf(() => openAsyncStore(url));
-			expect(body.error).toBe('invalid_argument');
+			expect(body.error).toBe(code);
 			expect((body as {message: string}).message).toMatch(message);
 			expect((body as {message: string}).message).not.toContain('\n');
 		}
