@@ -25,6 +25,10 @@ const command: Command = async context => {
 		try {
 			await reapAbandonedRuns(store, context.env);
 			const result = await store.importChannel(source);
+			if (result.indexes_missing) {
+				context.stderr.write(`sift: this database role may not create indexes, so channel ${result.channel.id} has none of its ${result.indexes_missing} sort and lookup indexes yet (every page is still right; big sorted pages are slower); run \`sift migrate --db ${sanitizeValue(store.location)}\` as the owner of sift's tables to build them\n`);
+			}
+
 			output(context, {channel_id: result.channel.id, items_created: result.items_created, db: store.location},
 				() => `imported channel ${result.channel.id} (${sanitizeValue(result.channel.name)}) with ${result.items_created} items into ${sanitizeValue(store.location)}`);
 			await store.close();

@@ -12,12 +12,12 @@ import type {Actor, Channel, ChannelSummary, EditResult, EventPage, FollowUp, It
 import type {EditRequest, Validator} from '../writes.js';
 import {validateValues} from '../validate.js';
 import {itemNotFound} from '../write-rules.js';
-import {PgChannelCatalog} from './channels.js';
+import {missingChannelIndexes, PgChannelCatalog} from './channels.js';
 import {connectionError, inTransaction, isConnectionLoss, makePool, parseTarget, type Target} from './connect.js';
 import {guard, readOnlyRole, storeFailure} from './failures.js';
 import {latestSequence, pollEvents} from './events.js';
 import {countOpenFollowUps, dismissFollowUp, listFollowUps} from './followups.js';
-import {importChannel} from './import.js';
+import {createIndexes, importChannel} from './import.js';
 import {EventListener} from './listen.js';
 import {itemsNamed} from './lookup.js';
 import {countMatches, listPage} from './pages.js';
@@ -201,6 +201,20 @@ async function mayWrite(client: pg.ClientBase): Promise<boolean> {
 	return rows[0]?.writable === true;
 }
 
+async function buildMissingIndexes(client: pg.ClientBase): Promise<void> {
+	const missing = await missingChannelIndexes(client);
+	if (missing.length === 0) return;
+	await client.query('BEGIN');
+	try {
+		await client.query('SET LOCAL statement_timeout = 0');
+		await createIndexes(client, missing);
+		await client.query('COMMIT');
+	} catch (error) {
+		await client.query('ROLLBACK').catch(() => {});
+		throw error;
+	}
+}
+
 /**
  * Opens the store at a postgres:// URL: checks the URL, connects, and migrates when a migration is
  * due; runs no DDL otherwise. A database without sift's tables is refused (`not_a_store`) unless
@@ -221,6 +235,8 @@ export async function openPostgresStore(url: string, options: AsyncStoreOptions 
 	try {
 		await migrate(client, {create: options.create === true, where: target.where, display: target.display});
 		readOnly = !(await mayWrite(client));
+		// import, demo and migrate also build the channel indexes a role without the right left out.
+		if (options.create && !readOnly) await buildMissingIndexes(client);
 	} catch (error) {
 		client.release(true);
 		await pool.end().catch(() => {});
