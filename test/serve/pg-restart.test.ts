@@ -11,6 +11,7 @@ import {setTimeout as sleep} from 'node:timers/promises';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
+import pg from 'pg';
 import {afterAll, beforeAll, expect, it} from 'vitest';
 import {ensureBuilt, sift, SIFT_ENTRY, tempDir} from '../support/cli.js';
 import {describePg} from '../support/pg.js';
@@ -50,6 +51,22 @@ describePg('PostgreSQL restarts under sift serve, sift mcp, sift watch and sift 
 			if (Date.now() > giveUpAt) throw new Error(`timed out waiting for ${what}`);
 			await sleep(100);
 		}
+	}
+
+	/**
+	 * Holds a lock on items from another connection, so the next read of them waits on the server:
+	 * a statement in flight on a client checked out of the pool, when the restart comes.
+	 */
+	async function lockItems(): Promise<{waiting: () => Promise<boolean>; release: () => Promise<void>}> {
+		const locker = new pg.Client({connectionString: cluster.url({database: 'team', password: cluster.password})});
+		locker.on('error', () => {});
+		await locker.connect();
+		await locker.query('BEGIN');
+		await locker.query('LOCK TABLE items IN ACCESS EXCLUSIVE MODE');
+		return {
+			waiting: async () => (await cluster.sql("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = 'team' AND wait_event_type = 'Lock'", 'team')).rows[0].n > 0,
+			release: async () => locker.end().catch(() => {}),
+		};
 	}
 
 	beforeAll(async () => {
@@ -118,6 +135,17 @@ describePg('PostgreSQL restarts under sift serve, sift mcp, sift watch and sift 
 		measured.push(`serve: first request after pg_ctl restart -m fast: HTTP ${afterRestart.status}`);
 		expect(afterRestart.status).toBe(200);
 		expect(afterRestart.body.result?.isError).toBeUndefined();
+
+		// A restart while a statement runs on a checked-out client (it waits for a lock): that call fails, the process lives.
+		const lock = await lockItems();
+		const blocked = call();
+		await until('the call to wait for the lock', lock.waiting);
+		await cluster.restart();
+		await lock.release();
+		const cut = await blocked;
+		measured.push(`serve: call whose statement was running during pg_ctl restart: HTTP ${cut.status}, ${cut.body.result ? JSON.parse((cut.body.result.content[0] as {text: string}).text).error : cut.body.error}`);
+		expect(cut.status === 503 || JSON.parse((cut.body.result!.content[0] as {text: string}).text).error === 'unavailable').toBe(true);
+		expect((await call()).body.result?.isError).toBeUndefined();
 		expect(serve.child.exitCode).toBeNull();
 		expect(serve.stderr()).not.toMatch(CRASH);
 		serve.child.kill('SIGTERM');
@@ -150,6 +178,16 @@ describePg('PostgreSQL restarts under sift serve, sift mcp, sift watch and sift 
 			const afterRestart = await list();
 			measured.push(`mcp: first call after pg_ctl restart -m fast: ${codeOf(afterRestart)}`);
 			expect(codeOf(afterRestart)).toBe('ok');
+			// A restart while the call's statement runs (it waits for a lock) on a client checked out of the pool.
+			const lock = await lockItems();
+			const blocked = list();
+			await until('the call to wait for the lock', lock.waiting);
+			await cluster.restart();
+			await lock.release();
+			const cut = await blocked;
+			measured.push(`mcp: call whose statement was running during pg_ctl restart: ${codeOf(cut)}`);
+			expect(codeOf(cut)).toBe('unavailable');
+			expect(codeOf(await list())).toBe('ok');
 			expect(transport.pid !== null && isAlive(transport.pid)).toBe(true);
 			expect(stderr).not.toMatch(CRASH);
 		} finally {
