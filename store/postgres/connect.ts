@@ -91,6 +91,10 @@ export function reasonOf(error: unknown): string {
 	}
 
 	const text = (message ?? String(error)).split('\n')[0]!.trim();
+	if (text === 'The server does not support SSL connections') {
+		return 'the server does not offer TLS, and sslmode (from the URL or PGSSLMODE) asks for it; use sslmode=disable for a server without TLS';
+	}
+
 	return /timeout/i.test(text) ? 'connection timed out' : text;
 }
 
@@ -150,9 +154,26 @@ class SiftClient extends pg.Client {
 	}
 }
 
+/**
+ * The URL pg is given: `sslmode` from the URL, else PGSSLMODE, read as libpq reads it (`require`
+ * encrypts without checking the certificate, `verify-ca` checks it against `sslrootcert`,
+ * `verify-full` checks the host name too). pg's own reading of those modes differs, and says so
+ * in a multi-line warning on stderr; its libpq-compatible reading does neither.
+ */
+export function connectionUrl(url: string, env: NodeJS.ProcessEnv = process.env): string {
+	const parsed = new URL(url);
+	const params = parsed.searchParams;
+	if (!params.has('sslmode') && env.PGSSLMODE) params.set('sslmode', env.PGSSLMODE);
+	if (!params.has('sslrootcert') && env.PGSSLROOTCERT && params.has('sslmode')) params.set('sslrootcert', env.PGSSLROOTCERT);
+	const mode = params.get('sslmode');
+	if (mode === 'allow') params.set('sslmode', 'prefer');
+	if (mode !== null && mode !== 'no-verify' && !params.has('uselibpqcompat')) params.set('uselibpqcompat', 'true');
+	return parsed.toString();
+}
+
 function clientConfig(target: Target): pg.ClientConfig {
 	return {
-		connectionString: target.url,
+		connectionString: connectionUrl(target.url),
 		types,
 		connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
 		// A connection whose server vanished without a word (a dropped network) is noticed.

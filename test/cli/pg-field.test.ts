@@ -45,7 +45,8 @@ describePg('PostgreSQL as teams deploy it (scram-sha-256 cluster)', () => {
 
 	beforeAll(async () => {
 		ensureBuilt();
-		cluster = await startPgCluster();
+		// The role tls may log in over TLS only: its every success proves the connection was encrypted.
+		cluster = await startPgCluster({tls: true, hba: ['hostnossl all tls 127.0.0.1/32 reject', 'hostssl all tls 127.0.0.1/32 scram-sha-256']});
 		await cluster.sql('CREATE DATABASE team');
 		const owner = {PGPASSWORD: cluster.password};
 		const demo = timed(['demo', '--db', cluster.url({database: 'team'}), '--items', '30', '--no-open'], owner);
@@ -56,6 +57,8 @@ describePg('PostgreSQL as teams deploy it (scram-sha-256 cluster)', () => {
 			GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO rw;
 			CREATE ROLE ro LOGIN PASSWORD 'ro-secret';
 			GRANT SELECT ON ALL TABLES IN SCHEMA public TO ro;
+			CREATE ROLE tls LOGIN PASSWORD 'tls-secret';
+			GRANT SELECT ON ALL TABLES IN SCHEMA public TO tls;
 		`, 'team');
 	}, 60_000);
 
@@ -118,6 +121,35 @@ describePg('PostgreSQL as teams deploy it (scram-sha-256 cluster)', () => {
 			expect(open.code).toBe(1);
 			expect(open.stderr).toContain(`${named} is ignored because others can read it`);
 			expect(open.stderr).not.toContain(cluster.password);
+		});
+	});
+
+	describe('TLS', () => {
+		const tls = {PGPASSWORD: 'tls-secret'};
+		const at = (query: string) => `${cluster.url({user: 'tls', database: 'team'})}${query}`;
+		const channels = (name: string, query: string, env: NodeJS.ProcessEnv = {}) => {
+			const result = timed(['channels', '--db', at(query)], {...tls, ...env});
+			note(`TLS ${name}`, result);
+			return result;
+		};
+
+		it('sslmode from the URL or PGSSLMODE, read as libpq reads it; no warning on stderr', () => {
+			for (const [name, result] of [
+				['sslmode=require', channels('sslmode=require', '?sslmode=require')],
+				['PGSSLMODE=require', channels('PGSSLMODE=require', '', {PGSSLMODE: 'require'})],
+				['verify-full with the certificate', channels('verify-full + sslrootcert', `?sslmode=verify-full&sslrootcert=${encodeURIComponent(cluster.certificate!)}`)],
+			] as const) {
+				expect(result.code, `${name}: ${result.stderr}`).toBe(0);
+				expect(result.stderr, name).toBe('');
+			}
+
+			// The role is refused without TLS, and a certificate nobody vouches for is refused by verify-full: one line each.
+			const plain = channels('sslmode=disable (the server rejects the role)', '?sslmode=disable');
+			expect(plain.code).toBe(1);
+			expect(plain.stderr).toMatch(/^sift: cannot open the PostgreSQL store at 127\.0\.0\.1:\d+\/team: .*no encryption\n$/);
+			const unverified = channels('verify-full without the certificate', '?sslmode=verify-full');
+			expect(unverified.code).toBe(1);
+			expect(unverified.stderr.split('\n').filter(Boolean)).toEqual([expect.stringMatching(/^sift: cannot open the PostgreSQL store at 127\.0\.0\.1:\d+\/team: .*self.signed/)]);
 		});
 	});
 

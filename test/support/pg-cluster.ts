@@ -4,7 +4,7 @@
 // server outlives the test file that started it.
 
 import {execFileSync} from 'node:child_process';
-import {chmodSync, chownSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {chmodSync, chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {createServer} from 'node:net';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
@@ -15,6 +15,8 @@ const OS_USER = 'postgres';
 
 export type PgCluster = {
 	port: number;
+	/** With `tls`: the self-signed certificate the server presents (CN 127.0.0.1), to trust as sslrootcert. */
+	certificate?: string;
 	/** The superuser's password. */
 	password: string;
 	/** postgres://USER[:PASSWORD]@127.0.0.1:PORT/DATABASE; no password unless given. */
@@ -47,7 +49,11 @@ function asPostgres(binary: string, args: string[]): string {
 	return execFileSync(command[0], [...command[1]], {encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000});
 }
 
-export async function startPgCluster(): Promise<PgCluster> {
+/**
+ * `tls`: the server also offers TLS, with a self-signed certificate made for 127.0.0.1. `hba`:
+ * lines put before the default pg_hba.conf rules (first match wins).
+ */
+export async function startPgCluster(options: {tls?: boolean; hba?: string[]} = {}): Promise<PgCluster> {
 	const root = mkdtempSync(join(tmpdir(), 'sift-pg-cluster-'));
 	const data = join(root, 'data');
 	const password = `pw-${Math.random().toString(36).slice(2)}`;
@@ -73,6 +79,26 @@ export async function startPgCluster(): Promise<PgCluster> {
 		'max_connections = 100',
 		'',
 	].join('\n'));
+	let certificate: string | undefined;
+	if (options.tls) {
+		certificate = join(root, 'server.crt');
+		const key = join(data, 'server.key');
+		execFileSync('openssl', ['req', '-x509', '-nodes', '-newkey', 'rsa:2048', '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', join(data, 'server.crt')], {stdio: 'ignore'});
+		execFileSync('cp', [join(data, 'server.crt'), certificate]);
+		if (process.getuid?.() === 0) {
+			const {uid, gid} = userIds(OS_USER);
+			for (const file of [key, join(data, 'server.crt')]) chownSync(file, uid, gid);
+		}
+
+		chmodSync(key, 0o600);
+		writeFileSync(join(data, 'postgresql.auto.conf'), "ssl = on\nssl_cert_file = 'server.crt'\nssl_key_file = 'server.key'\n", {flag: 'a'});
+	}
+
+	if (options.hba) {
+		const hba = join(data, 'pg_hba.conf');
+		writeFileSync(hba, `${options.hba.join('\n')}\n${readFileSync(hba, 'utf8')}`);
+	}
+
 	const log = join(root, 'server.log');
 	const start = () => {
 		asPostgres('pg_ctl', ['start', '-D', data, '-l', log, '-w', '-t', '60']);
@@ -89,6 +115,7 @@ export async function startPgCluster(): Promise<PgCluster> {
 
 	return {
 		port,
+		certificate,
 		password,
 		url,
 		async sql(text, database) {
