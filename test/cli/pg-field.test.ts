@@ -311,3 +311,22 @@ describePg('PostgreSQL as teams deploy it (scram-sha-256 cluster)', () => {
 		}
 	});
 });
+
+describe('sift migrate on SQLite', () => {
+	beforeAll(() => ensureBuilt());
+
+	it('creates a missing file as an empty store, leaves a current one as it is, and refuses a file that is not sift\'s', () => {
+		const dir = tempDir('sift-migrate-sqlite-');
+		const db = path.join(dir, 'new', 'sift.db');
+		const created = sift(['migrate', '--db', db, '--json']);
+		expect(created.code, created.stderr).toBe(0);
+		expect(JSON.parse(created.stdout)).toEqual({db, backend: 'sqlite', ready: true});
+		expect(sift(['channels', '--db', db]).code).toBe(0);
+		expect(sift(['migrate', '--db', db]).code).toBe(0);
+		const other = path.join(dir, 'notes.txt');
+		writeFileSync(other, 'not a database at all, just notes\n');
+		const refused = sift(['migrate', '--db', other, '--json']);
+		expect(refused.code).toBe(1);
+		expect(JSON.parse(refused.stdout)).toMatchObject({error: 'not_a_store'});
+	});
+});
