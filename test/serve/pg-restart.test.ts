@@ -18,10 +18,11 @@ import {describePg} from '../support/pg.js';
 import {startPgCluster, type PgCluster} from '../support/pg-cluster.js';
 import {FAKE_CODEX, isAlive, readPids} from '../codex/support.js';
 import {MCP_HEADERS, toolCall} from './support.js';
+import {launch, rowOf, type PtyApp} from '../support/pty.js';
 
 const CRASH = /Unhandled|uncaught|at .*\.js:\d+|TypeError|ReferenceError/;
 
-describePg('PostgreSQL restarts under sift serve, sift mcp, sift watch and sift import', () => {
+describePg('PostgreSQL restarts under sift serve, sift mcp, sift watch, sift import and the TUI', () => {
 	let cluster: PgCluster;
 	let url: string;
 	let env: NodeJS.ProcessEnv;
@@ -80,8 +81,14 @@ describePg('PostgreSQL restarts under sift serve, sift mcp, sift watch and sift 
 		expect(demo.code, demo.stderr).toBe(0);
 	}, 60_000);
 
+	const apps: PtyApp[] = [];
 	afterAll(async () => {
 		for (const child of children) child.kill('SIGKILL');
+		for (const app of apps) {
+			app.kill();
+			await app.exited;
+		}
+
 		console.log(`\npg-restart cases:\n  ${measured.join('\n  ')}\n`);
 		await cluster?.stop();
 	});
@@ -237,5 +244,28 @@ describePg('PostgreSQL restarts under sift serve, sift mcp, sift watch and sift 
 		await until('sift watch to stop', () => watch.child.exitCode !== null);
 		expect(watch.child.exitCode).toBe(130);
 		expect(readPids(pids).filter(isAlive)).toEqual([]);
+	}, 60_000);
+
+	it('the TUI survives the server going down and a restart, keeps taking keys, and shows an edit made after it', async () => {
+		const app = launch({args: ['--db', url, '--channel', 'bugs'], cols: 120, rows: 30, env: {...env}});
+		apps.push(app);
+		await app.waitFor('BUG-0020', 15_000);
+		cluster.stopServer();
+		// Keys while the store is away: moving and opening an item read it.
+		app.press('j', 'j', 'k');
+		await sleep(1500);
+		expect(app.exitCode).toBeNull();
+		cluster.start();
+		await cluster.restart();
+		await sleep(1000);
+		expect(app.exitCode).toBeNull();
+		const started = Date.now();
+		const edited = sift(['edit', 'BUG-0020', 'status=wont_fix', '--channel', 'bugs', '--db', url], env);
+		expect(edited.code, edited.stderr).toBe(0);
+		await app.waitFor(screen => /won.t fix/i.test(rowOf(screen, 'BUG-0020')), 15_000, 'BUG-0020 shown as Won\'t fix after the restart');
+		measured.push(`TUI: alive through stop, start and pg_ctl restart; an edit from another process shown after ${Date.now() - started} ms`);
+		expect(app.raw).not.toMatch(/Unhandled 'error'|57P01/);
+		app.press('q');
+		expect(await app.exited).toBe(0);
 	}, 60_000);
 });
