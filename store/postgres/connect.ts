@@ -22,6 +22,8 @@ export type Target = {
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
 /** How long reaching the server and logging in may take. */
 export const CONNECT_TIMEOUT_MS = 5000;
+/** How long a call may wait for one of the pool's connections while all are busy. */
+const POOL_WAIT_MS = 30_000;
 
 const INT8_OID = 20;
 
@@ -105,7 +107,7 @@ export function connectionError(target: Target, error: unknown): StoreError {
 }
 
 const LOST_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '53300']);
-const LOST_MESSAGES = /Connection terminated|connection timeout|timeout expired|not queryable|Client was closed|Connection ended|read ECONNRESET|write EPIPE|socket hang up/i;
+const LOST_MESSAGES = /Connection terminated|connection timeout|timeout expired|timeout exceeded when trying to connect|not queryable|Client was closed|Connection ended|read ECONNRESET|write EPIPE|socket hang up/i;
 
 /** The server went away or cannot be reached now (a restart, a dropped connection): the next call may succeed. */
 export function isConnectionLoss(error: unknown): boolean {
@@ -123,7 +125,8 @@ export function isConnectionLoss(error: unknown): boolean {
  */
 class SiftClient extends pg.Client {
 	constructor(config: pg.ClientConfig) {
-		super(config);
+		// The pool's own connectionTimeoutMillis is how long a call may wait for a free client; reaching the server has its own, shorter limit.
+		super({...config, connectionTimeoutMillis: CONNECT_TIMEOUT_MS});
 		const self = this as unknown as {password: unknown};
 		const given = typeof self.password === 'string' && self.password !== '' ? self.password : undefined;
 		self.password = async (login: {host: string; port: number; database: string; user: string}) => {
@@ -184,7 +187,7 @@ function clientConfig(target: Target): pg.ClientConfig {
 }
 
 export function makePool(target: Target, max = 10): pg.Pool {
-	const pool = new pg.Pool({...clientConfig(target), Client: SiftClient, max, idleTimeoutMillis: 10_000, allowExitOnIdle: true} as unknown as pg.PoolConfig);
+	const pool = new pg.Pool({...clientConfig(target), connectionTimeoutMillis: POOL_WAIT_MS, Client: SiftClient, max, idleTimeoutMillis: 10_000, allowExitOnIdle: true} as unknown as pg.PoolConfig);
 	// An idle client losing its server is not a crash: the next query reconnects or reports it.
 	pool.on('error', () => {});
 	return pool;

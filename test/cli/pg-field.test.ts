@@ -83,6 +83,26 @@ describePg('PostgreSQL as teams deploy it (scram-sha-256 cluster)', () => {
 			}
 		});
 
+		it('a server that takes the connection and never answers: the connect timeout ends it, one line, exit 1', async () => {
+			const {createServer} = await import('node:net');
+			const sockets: Array<import('node:net').Socket> = [];
+			const silent = createServer(socket => sockets.push(socket));
+			await new Promise<void>(resolve => silent.listen(0, '127.0.0.1', resolve));
+			const {port} = silent.address() as {port: number};
+			try {
+				const result = timed(['channels', '--db', `postgres://someone:pw-never-shown@127.0.0.1:${port}/team`]);
+				note('a silent server (connect timeout)', result);
+				expect(result.code).toBe(1);
+				expect(result.stderr).toMatch(new RegExp(`^sift: cannot open the PostgreSQL store at 127\\.0\\.0\\.1:${port}/team: connection timed out\\n$`));
+				expect(result.stderr).not.toContain('pw-never-shown');
+				// 5 s of connect timeout, then the process is gone: no hang.
+				expect(result.ms).toBeLessThan(10_000);
+			} finally {
+				for (const socket of sockets) socket.destroy();
+				await new Promise(resolve => silent.close(resolve));
+			}
+		});
+
 		it('a wrong password is the server\'s one line, and is never printed', () => {
 			const result = timed(['channels', '--db', cluster.url({database: 'team', password: 'not-the-pw-1234'})]);
 			note('wrong password in the URL', result);
