@@ -57,6 +57,7 @@ describePg('PostgreSQL as teams deploy it (scram-sha-256 cluster)', () => {
 			GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO rw;
 			CREATE ROLE ro LOGIN PASSWORD 'ro-secret';
 			GRANT SELECT ON ALL TABLES IN SCHEMA public TO ro;
+			CREATE ROLE nobody LOGIN PASSWORD 'nobody-secret';
 			CREATE ROLE tls LOGIN PASSWORD 'tls-secret';
 			GRANT SELECT ON ALL TABLES IN SCHEMA public TO tls;
 		`, 'team');
@@ -236,6 +237,14 @@ describePg('PostgreSQL as teams deploy it (scram-sha-256 cluster)', () => {
 			}
 
 			expect(await version()).toBe(was);
+		});
+
+		it('a role without any right on sift\'s tables: permission_denied, one line', () => {
+			const result = timed(['channels', '--db', cluster.url({user: 'nobody', database: 'team'}), '--json'], {PGPASSWORD: 'nobody-secret'});
+			note('a role with no rights', result);
+			expect(result.code).toBe(1);
+			expect(JSON.parse(result.stdout)).toMatchObject({error: 'permission_denied'});
+			expect(result.stderr).toMatch(/^sift: the role "nobody" may not read the PostgreSQL store at 127\.0\.0\.1:\d+\/team \(permission denied for table schema_version\); see "Roles and grants" in docs\/team-mode\.md\n$/);
 		});
 
 		it('a migration that is due and that the role may not run says what the owner runs; after it, the role works', async () => {

@@ -1,6 +1,6 @@
 // PostgreSQL restarts and outages under the long-lived processes: `sift serve`, `sift mcp` (the real
 // MCP SDK client over stdio), `sift watch`, and `sift import` caught mid-transaction. A cluster of
-// the test's own (scram-sha-256, PGPASSWORD) is stopped, started and restarted (`pg_ctl restart -m
+// the test's own (scram-sha-256, PGPASSWORD, a role with row rights only) is stopped, started and restarted (`pg_ctl restart -m
 // fast`, every backend gets 57P01) under them: the call in flight fails with `unavailable` or 503,
 // the next one succeeds, and no process dies.
 
@@ -74,11 +74,18 @@ describePg('PostgreSQL restarts under sift serve, sift mcp, sift watch, sift imp
 		ensureBuilt();
 		cluster = await startPgCluster();
 		await cluster.sql('CREATE DATABASE team');
-		url = cluster.url({database: 'team'});
 		const home = tempDir('sift-restart-home-');
-		env = {PGPASSWORD: cluster.password, HOME: home, SIFT_DB: '', XDG_DATA_HOME: path.join(home, 'data'), SIFT_STATE_DIR: path.join(home, 'state')};
-		const demo = sift(['demo', '--db', url, '--items', '20', '--no-open'], env);
+		const base = {HOME: home, SIFT_DB: '', XDG_DATA_HOME: path.join(home, 'data'), SIFT_STATE_DIR: path.join(home, 'state')};
+		const demo = sift(['demo', '--db', cluster.url({database: 'team'}), '--items', '20', '--no-open'], {...base, PGPASSWORD: cluster.password});
 		expect(demo.code, demo.stderr).toBe(0);
+		// Every process below runs as a role with row rights only, as a team deploys it.
+		await cluster.sql(`
+			CREATE ROLE triager LOGIN PASSWORD 'triager-secret';
+			GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO triager;
+			GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO triager;
+		`, 'team');
+		url = cluster.url({user: 'triager', database: 'team'});
+		env = {...base, PGPASSWORD: 'triager-secret'};
 	}, 60_000);
 
 	const apps: PtyApp[] = [];
