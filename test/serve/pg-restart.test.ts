@@ -202,6 +202,9 @@ describePg('PostgreSQL restarts under sift serve, sift mcp, sift watch, sift imp
 			measured.push(`mcp: call whose statement was running during pg_ctl restart: ${codeOf(cut)}`);
 			expect(codeOf(cut)).toBe('unavailable');
 			expect(codeOf(await list())).toBe('ok');
+			// And the row-rights role writes through it after all that.
+			const edit = (await client.callTool({name: 'edit_record_item', arguments: {record_channel_id: 'bugs', item_id: 'it_0000000002', values: {status: 'triaged'}, expected_version: 1, idempotency_key: 'after-restart'}})) as CallToolResult;
+			expect(codeOf(edit)).toBe('ok');
 			expect(transport.pid !== null && isAlive(transport.pid)).toBe(true);
 			expect(stderr).not.toMatch(CRASH);
 		} finally {
