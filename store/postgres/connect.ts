@@ -93,6 +93,7 @@ export function reasonOf(error: unknown): string {
 	}
 
 	const text = (message ?? String(error)).split('\n')[0]!.trim();
+	if (/not queryable|Connection terminated/i.test(text)) return 'the connection to the server was lost';
 	if (text === 'The server does not support SSL connections') {
 		return 'the server does not offer TLS, and sslmode (from the URL or PGSSLMODE) asks for it; use sslmode=disable for a server without TLS';
 	}
