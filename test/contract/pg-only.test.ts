@@ -124,6 +124,42 @@ describePg('PostgreSQL store only', () => {
 		expect(rows.map(row => row.version as number)).toEqual(Array.from({length: PG_SCHEMA_VERSION}, (_, n) => n + 1));
 	});
 
+	it('opening a current store runs no DDL: an event trigger that refuses every DDL statement lets it open, read and write', async () => {
+		const {url, ids} = await raceStore(2);
+		const admin = new pg.Client({connectionString: url});
+		await admin.connect();
+		try {
+			await admin.query(`CREATE FUNCTION public.refuse_ddl() RETURNS event_trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'DDL refused: %', tg_tag; END $$`);
+			await admin.query('CREATE EVENT TRIGGER refuse_ddl ON ddl_command_start EXECUTE FUNCTION public.refuse_ddl()');
+			try {
+				const store = await openAsyncStore(url);
+				open.push(store);
+				await store.editItem({channelId: 'race', itemId: ids[0]!, values: {counter: 1}, actor: {kind: 'human'}});
+				expect((await store.listPage('race')).items).toHaveLength(2);
+				// The trigger is live: DDL through the same server is refused.
+				await expect(admin.query('CREATE TABLE should_fail (x int)')).rejects.toThrow(/DDL refused/);
+			} finally {
+				await admin.query('DROP EVENT TRIGGER refuse_ddl');
+				await admin.query('DROP FUNCTION public.refuse_ddl()');
+			}
+		} finally {
+			await admin.end();
+		}
+	});
+
+	it('a schema without sift\'s tables is not_a_store unless created, and opening it adds nothing', async () => {
+		const url = await database.freshSchemaUrl();
+		const body = await refusalOf(() => openAsyncStore(url));
+		expect(body).toMatchObject({error: 'not_a_store', message: expect.stringMatching(/is not a sift store \(it has no sift tables\); nothing was changed/) as string});
+		const client = new pg.Client({connectionString: url});
+		await client.connect();
+		try {
+			expect((await client.query("SELECT count(*)::int AS n FROM pg_class WHERE relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())")).rows[0].n).toBe(0);
+		} finally {
+			await client.end();
+		}
+	});
+
 	it('a schema newer than this code is refused with a clear message, and left alone', async () => {
 		const url = await database.freshSchemaUrl();
 		await (await openStore(url)).close();
