@@ -1,4 +1,5 @@
-// The PostgreSQL schema and its migrations. Opening a store brings the schema up to date under a
+// The PostgreSQL schema and its migrations. Opening a store first reads what the schema holds; only
+// a migration that is due (or a store being created by import, demo or migrate) runs DDL, under a
 // transaction-scoped advisory lock, so processes opening one database at once migrate it once.
 
 import type pg from 'pg';
