@@ -120,7 +120,7 @@ export type AsyncStoreOptions = {
 	busyTimeoutMs?: number;
 	/** SQLite: told once when a write waits for another process's write lock (a long import). */
 	onLockWait?: () => void;
-	/** SQLite: told before an existing file is upgraded to this sift's schema, which may take seconds. */
+	/** Told before an existing store is upgraded to this sift's schema, which may take seconds (not for a new one). */
 	onUpgrade?: (from: number, to: number) => void;
 	/**
 	 * Create the store when there is none: SQLite makes the file (0600, in folders made 0700),

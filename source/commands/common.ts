@@ -1,7 +1,7 @@
 import {existsSync, readdirSync, rmSync} from 'node:fs';
 import {homedir} from 'node:os';
 import {dirname, join, resolve} from 'node:path';
-import {isPostgresUrl, openAsyncStore, StoreError, type AsyncStore, type AsyncStoreOptions, type StoreErrorBody} from '../../store/index.js';
+import {isPostgresUrl, openAsyncStore, shownLocation, StoreError, type AsyncStore, type AsyncStoreOptions, type StoreErrorBody} from '../../store/index.js';
 import {hintFor} from '../text/refusal.js';
 import {safeJson, sanitize, sanitizeValue} from '../text/sanitize.js';
 import {reapAbandonedRuns} from '../codex/reap.js';
@@ -53,7 +53,8 @@ export function storeOptions(context: CommandContext, location: string, create =
 		create,
 		...(seconds === undefined ? {} : {statementTimeoutMs: seconds * 1000}),
 		onLockWait: () => context.stderr.write(LOCK_WAIT_NOTICE),
-		onUpgrade: (from, to) => context.stderr.write(upgradeNotice(location, from, to)),
+		// Shown without a URL's password.
+		onUpgrade: (from, to) => context.stderr.write(upgradeNotice(shownLocation(location), from, to)),
 	};
 }
 
@@ -71,10 +72,11 @@ export async function openExistingStore(context: CommandContext): Promise<AsyncS
 	return openAsyncStore(location, storeOptions(context, location));
 }
 
-/** Opens the store, creating it when there is none: only import, demo and migrate do. */
-export async function openOrCreateStore(context: CommandContext): Promise<AsyncStore> {
+/** Opens the store, creating it when there is none: only import, demo and migrate do. `onUpgrade` replaces the notice. */
+export async function openOrCreateStore(context: CommandContext, onUpgrade?: (from: number, to: number) => void): Promise<AsyncStore> {
 	const location = databasePath(context);
-	return openAsyncStore(location, storeOptions(context, location, true));
+	const options = storeOptions(context, location, true);
+	return openAsyncStore(location, onUpgrade ? {...options, onUpgrade} : options);
 }
 
 /** --channel, else the only channel of the database. */

@@ -8,10 +8,13 @@ import type {Command} from './context.js';
  * and write rows never need a CREATE right (opening a store runs no DDL unless a migration is due).
  */
 const command: Command = async context => {
-	const store = await openOrCreateStore(context);
+	let upgraded: {from: number; to: number} | undefined;
+	const store = await openOrCreateStore(context, (from, to) => {
+		upgraded = {from, to};
+	});
 	try {
-		const created = store.created.file;
-		output(context, {db: store.location, backend: store.backend, ready: true}, () => `${sanitize(store.location)} is a sift store at this sift's schema${created ? ' (created)' : ''}`);
+		const done = upgraded ? `upgraded from schema ${upgraded.from} to ${upgraded.to}` : store.created.file ? 'created' : 'at this sift\'s schema';
+		output(context, {db: store.location, backend: store.backend, ready: true, ...(upgraded ? {upgraded_from: upgraded.from, schema: upgraded.to} : {})}, () => `${sanitize(store.location)}: sift store ${done}`);
 		return 0;
 	} finally {
 		await store.close();

@@ -169,6 +169,14 @@ export async function storeState(client: pg.ClientBase): Promise<StoreState> {
 	return {kind: 'store', version: rows[0].version ?? 0};
 }
 
+/** The role is the owner of sift's tables (or a member of the owning role, or a superuser). */
+async function ownsStore(client: pg.ClientBase): Promise<boolean> {
+	const {rows} = await client.query<{owns: boolean}>(
+		`SELECT pg_has_role(current_user, relowner, 'USAGE') AS owns FROM pg_class WHERE oid = (quote_ident(current_schema()) || '.schema_version')::regclass`,
+	);
+	return rows[0]?.owns === true;
+}
+
 export type MigrateOptions = {
 	/** Create sift's tables when the schema holds no store (import, demo, migrate); else such a schema is refused. */
 	create: boolean;
@@ -176,6 +184,8 @@ export type MigrateOptions = {
 	where: string;
 	/** The URL as it may be shown, for the command to run. */
 	display: string;
+	/** Told before an existing store is upgraded, with both versions (not for a new one). */
+	onUpgrade?: (from: number, to: number) => void;
 };
 
 const notAStore = (where: string, why: string) => new StoreError({
@@ -202,6 +212,8 @@ export async function migrate(client: pg.ClientBase, options: MigrateOptions): P
 	if (state.kind === 'store' && state.version > PG_SCHEMA_VERSION) throw tooNew(options.where, state.version);
 	if (state.kind === 'foreign') throw notAStore(options.where, state.why);
 	if (state.kind === 'none' && !options.create) throw notAStore(options.where, 'it has no sift tables');
+	// Only the owner of sift's tables can alter them: anyone else is told so before anything is tried.
+	if (state.kind === 'store' && !(await ownsStore(client))) throw migrationRefused(options, state.version, 'it does not own sift\'s tables');
 
 	await client.query('BEGIN');
 	try {
@@ -213,6 +225,7 @@ export async function migrate(client: pg.ClientBase, options: MigrateOptions): P
 		if (locked.kind === 'foreign') throw notAStore(options.where, locked.why);
 		if (locked.kind === 'store' && locked.version > PG_SCHEMA_VERSION) throw tooNew(options.where, locked.version);
 		const current = locked.kind === 'store' ? locked.version : 0;
+		if (current > 0 && current < PG_SCHEMA_VERSION) options.onUpgrade?.(current, PG_SCHEMA_VERSION);
 		if (current === 0) {
 			await client.query('CREATE TABLE schema_version (version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL)');
 		}

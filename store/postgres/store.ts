@@ -233,7 +233,7 @@ export async function openPostgresStore(url: string, options: AsyncStoreOptions 
 
 	let readOnly: boolean;
 	try {
-		await migrate(client, {create: options.create === true, where: target.where, display: target.display});
+		await migrate(client, {create: options.create === true, where: target.where, display: target.display, onUpgrade: options.onUpgrade});
 		readOnly = !(await mayWrite(client));
 		// import, demo and migrate also build the channel indexes a role without the right left out.
 		if (options.create && !readOnly) await buildMissingIndexes(client);

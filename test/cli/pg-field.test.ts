@@ -258,11 +258,13 @@ describePg('PostgreSQL as teams deploy it (scram-sha-256 cluster)', () => {
 			note('rw on a store that needs a migration', refused);
 			expect(refused.code).toBe(1);
 			expect(JSON.parse(refused.stdout)).toMatchObject({error: 'read_only'});
-			expect(refused.stderr).toMatch(new RegExp(`^sift: the PostgreSQL store at 127\\.0\\.0\\.1:${cluster.port}/old needs its schema upgraded \\(1 to \\d+\\) and this role may not do it .*; run \`sift migrate --db postgres://rw@127\\.0\\.0\\.1:${cluster.port}/old\` as the owner of sift's tables\\n$`));
+			expect(refused.stderr).toMatch(new RegExp(`^sift: the PostgreSQL store at 127\\.0\\.0\\.1:${cluster.port}/old needs its schema upgraded \\(1 to \\d+\\) and this role may not do it \\(it does not own sift's tables\\); run \`sift migrate --db postgres://rw@127\\.0\\.0\\.1:${cluster.port}/old\` as the owner of sift's tables\\n$`));
 			expect(await relations(cluster, 'old')).toEqual(before);
 			const migrated = timed(['migrate', '--db', cluster.url({database: 'old'})], {PGPASSWORD: cluster.password});
 			note('owner migrate', migrated);
 			expect(migrated.code, migrated.stderr).toBe(0);
+			expect(migrated.stdout).toMatch(/^postgres:\/\/postgres@127\.0\.0\.1:\d+\/old: sift store upgraded from schema 1 to \d+\n$/);
+			expect(migrated.stderr).toBe('');
 			// The owner grants the new tables too (docs/team-mode.md).
 			await cluster.sql('GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO rw', 'old');
 			const after = timed(['channels', '--db', url], rw);
