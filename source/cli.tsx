@@ -29,6 +29,7 @@ const COMMANDS: Record<string, () => Promise<{default: Command}>> = {
 	doctor: async () => import('./commands/doctor.js'),
 	serve: async () => import('./commands/serve.js'),
 	token: async () => import('./commands/token.js'),
+	migrate: async () => import('./commands/migrate.js'),
 };
 
 const debugging = () => process.env.SIFT_DEBUG === '1';

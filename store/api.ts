@@ -13,7 +13,8 @@ import type {EditRequest, Validator} from './writes.js';
 /** An import: the channel definition and its items, which may arrive lazily (a file being read, a generator). */
 export type AsyncImportSource = {channel: unknown; items: Iterable<unknown> | AsyncIterable<unknown>};
 
-export type ImportResult = {channel: Channel; items_created: number};
+/** `indexes_missing`: PostgreSQL, a role that may not create indexes imported the channel without them (`sift migrate` as the owner builds them). */
+export type ImportResult = {channel: Channel; items_created: number; indexes_missing?: number};
 
 export type DeleteResult = {ok: true; item_id: string; sequence: number};
 
@@ -67,6 +68,8 @@ export interface AsyncStore {
 	readonly created: {file: boolean; dirs: string[]};
 
 	close(): Promise<void>;
+	/** Reaches the database once: throws `unavailable` while it cannot be reached (`GET /healthz`). */
+	ping(): Promise<void>;
 	/** Folds the write-ahead log into the database file (SQLite); nothing to do on PostgreSQL. */
 	checkpoint(): Promise<void>;
 
@@ -117,10 +120,16 @@ export type AsyncStoreOptions = {
 	busyTimeoutMs?: number;
 	/** SQLite: told once when a write waits for another process's write lock (a long import). */
 	onLockWait?: () => void;
-	/** SQLite: told before an existing file is upgraded to this sift's schema, which may take seconds. */
+	/** Told before an existing store is upgraded to this sift's schema, which may take seconds (not for a new one). */
 	onUpgrade?: (from: number, to: number) => void;
-	/** SQLite: create the file when it is missing (0600, in folders made 0700); else a missing file is refused. */
+	/**
+	 * Create the store when there is none: SQLite makes the file (0600, in folders made 0700),
+	 * PostgreSQL sift's tables. Without it a missing file is refused (`not_found`), and a database
+	 * without sift's tables too (`not_a_store`). Only import, demo and migrate pass it.
+	 */
 	create?: boolean;
+	/** PostgreSQL: every statement is cancelled after this long, as `timeout` (default 30 s; 0: never). */
+	statementTimeoutMs?: number;
 	/** For benchmarks only: replaces validation. */
 	validator?: Validator;
 };

@@ -13,6 +13,12 @@ export type StoreErrorBody =
 	| {error: 'invalid_import'; message: string}
 	| {error: 'not_a_store'; message: string}
 	| {error: 'read_only'; message: string}
+	/** The database server cannot be reached right now (down, restarting, connection lost): try again. */
+	| {error: 'unavailable'; message: string}
+	/** A statement ran past the statement timeout and was cancelled. */
+	| {error: 'timeout'; message: string}
+	/** The database role may not read sift's tables at all. */
+	| {error: 'permission_denied'; message: string}
 	| QueryRefusal;
 
 export type StoreErrorCode = StoreErrorBody['error'];

@@ -1,7 +1,7 @@
 import {existsSync, readdirSync, rmSync} from 'node:fs';
 import {homedir} from 'node:os';
 import {dirname, join, resolve} from 'node:path';
-import {isPostgresUrl, openAsyncStore, StoreError, type AsyncStore, type StoreErrorBody} from '../../store/index.js';
+import {isPostgresUrl, openAsyncStore, shownLocation, StoreError, type AsyncStore, type AsyncStoreOptions, type StoreErrorBody} from '../../store/index.js';
 import {hintFor} from '../text/refusal.js';
 import {safeJson, sanitize, sanitizeValue} from '../text/sanitize.js';
 import {reapAbandonedRuns} from '../codex/reap.js';
@@ -43,8 +43,25 @@ function onlyChannel(channels: Array<{id: string}>): string {
 
 
 /**
- * Opens an existing store: a postgres:// URL, or a SQLite file that must exist (a missing file is
- * an error here, not a new empty store).
+ * How every command opens the store: --statement-timeout, and a write that meets another
+ * process's lock (a long import) says why it waits, once, instead of failing; so does a first
+ * open that upgrades the file.
+ */
+export function storeOptions(context: CommandContext, location: string, create = false): AsyncStoreOptions {
+	const seconds = context.flags.statementTimeout;
+	return {
+		create,
+		...(seconds === undefined ? {} : {statementTimeoutMs: seconds * 1000}),
+		onLockWait: () => context.stderr.write(LOCK_WAIT_NOTICE),
+		// Shown without a URL's password.
+		onUpgrade: (from, to) => context.stderr.write(upgradeNotice(shownLocation(location), from, to)),
+	};
+}
+
+/**
+ * Opens an existing store: a postgres:// URL of a database that holds sift's tables, or a SQLite
+ * file that must exist (a missing file is an error here, not a new empty store; a database
+ * without sift's tables is `not_a_store`, and gains none).
  */
 export async function openExistingStore(context: CommandContext): Promise<AsyncStore> {
 	const location = databasePath(context);
@@ -52,9 +69,14 @@ export async function openExistingStore(context: CommandContext): Promise<AsyncS
 		throw missingDatabase(location);
 	}
 
-	// A write that meets another process's lock (a long import) says why it waits, once, instead of
-	// failing; so does a first open that upgrades the file.
-	return openAsyncStore(location, {onLockWait: () => context.stderr.write(LOCK_WAIT_NOTICE), onUpgrade: (from, to) => context.stderr.write(upgradeNotice(location, from, to))});
+	return openAsyncStore(location, storeOptions(context, location));
+}
+
+/** Opens the store, creating it when there is none: only import, demo and migrate do. `onUpgrade` replaces the notice. */
+export async function openOrCreateStore(context: CommandContext, onUpgrade?: (from: number, to: number) => void): Promise<AsyncStore> {
+	const location = databasePath(context);
+	const options = storeOptions(context, location, true);
+	return openAsyncStore(location, onUpgrade ? {...options, onUpgrade} : options);
 }
 
 /** --channel, else the only channel of the database. */

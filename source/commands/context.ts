@@ -3,6 +3,8 @@ import type {Writable} from 'node:stream';
 /** Every flag the command line knows; each subcommand reads the ones it needs. */
 export type CliFlags = {
 	db?: string;
+	/** PostgreSQL: the statement timeout in seconds (0: none). */
+	statementTimeout?: number;
 	channel?: string;
 	json: boolean;
 	// demo: how many items to generate

@@ -3,7 +3,7 @@ import {dirname} from 'node:path';
 import {isPostgresUrl, openAsyncStore, shownLocation, type AsyncStore} from '../../store/index.js';
 import {bugsChannel, generateBugItems} from '../../demo-data/generate.js';
 import {reapAbandonedRuns} from '../codex/reap.js';
-import {databasePath, openExistingStore, output, sweepDeadBuilds, wholeNumber} from './common.js';
+import {databasePath, openExistingStore, openOrCreateStore, output, sweepDeadBuilds, wholeNumber} from './common.js';
 import {UsageError, type Command, type CommandContext} from './context.js';
 import {removeDatabase} from './import.js';
 
@@ -86,12 +86,12 @@ async function demoInFile(context: CommandContext, path: string, plan: Plan): Pr
  * added (one transaction). --reset is refused: replacing a shared store is not the demo's to do.
  */
 async function demoInPostgres(context: CommandContext, plan: Plan): Promise<boolean> {
-	const store = await openExistingStore(context);
-	try {
-		if (plan.reset) {
-			throw new UsageError(`--reset rebuilds a SQLite file; on PostgreSQL (${store.location}) drop the schema or database yourself, then run sift demo again`);
-		}
+	if (plan.reset) {
+		throw new UsageError(`--reset rebuilds a SQLite file; on PostgreSQL (${shownLocation(databasePath(context))}) drop the schema or database yourself, then run sift demo again`);
+	}
 
+	const store = await openOrCreateStore(context);
+	try {
 		const existing = await channelsOf(store, context.env);
 		if (existing.hasDemo) return false;
 		context.stderr.write(`adding the demo channel with ${plan.count} items to ${store.location}…\n`);

@@ -7,7 +7,7 @@ import {describeFamily, REMAINING_TOOLS, shellRefusal, type AgentToolPlan} from 
 import {SIFT_TOOLS} from '../codex/command.js';
 import {runQuick, type QuickResult} from '../codex/quick.js';
 import {existsSync} from 'node:fs';
-import {isDatabaseReadableByOthers, isPostgresUrl, openAsyncStore, StoreError} from '../../store/index.js';
+import {isDatabaseReadableByOthers, isPostgresUrl, openAsyncStore, shownLocation, StoreError} from '../../store/index.js';
 import {sanitize} from '../text/sanitize.js';
 import {databaseDir, databasePath, output, sweepDeadBuilds} from './common.js';
 import type {Command, CommandContext} from './context.js';
@@ -102,7 +102,12 @@ async function postgresCheck(url: string): Promise<Check> {
 		return {name: 'database', ok: true, detail: `${store.location} (PostgreSQL, reachable)`, fix: null};
 	} catch (error) {
 		const detail = error instanceof StoreError ? error.message : String(error);
-		return {name: 'database', ok: false, detail, fix: 'check the URL, that the server runs and that the database exists'};
+		// Reached, but no store yet: not a fault of the set-up (doctor creates nothing).
+		if (error instanceof StoreError && error.code === 'not_a_store') {
+			return {name: 'database', ok: true, warn: true, detail: `${shownLocation(url)} (PostgreSQL, reachable; ${detail})`, fix: `create the store with \`sift migrate --db ${shownLocation(url)}\`, \`sift demo\` or \`sift import FILE\``};
+		}
+
+		return {name: 'database', ok: false, detail, fix: 'check the URL, that the server runs and that the database exists; a password goes in PGPASSWORD, ~/.pgpass or the URL'};
 	}
 }
 

@@ -33,6 +33,7 @@ export const WHERE_CONFIRM_LIMIT = 20;
 
 export const FLAGS = {
 	db: flag({name: 'db', key: 'db', kind: 'string', value: 'FILE', help: 'the database: a SQLite file or a postgres:// URL (default: $SIFT_DB, else $XDG_DATA_HOME/sift/sift.db)'}),
+	statementTimeout: flag({name: 'statement-timeout', key: 'statementTimeout', kind: 'integer', value: 'S', min: 0, max: 86_400, help: 'PostgreSQL: cancel any statement that runs longer than S seconds, as error timeout (default 30; 0: never)'}),
 	channel: flag({name: 'channel', key: 'channel', kind: 'string', value: 'ID', help: 'the channel (default: the only one)'}),
 	json: flag({name: 'json', key: 'json', kind: 'boolean', help: 'print JSON'}),
 	demoItems: flag({name: 'items', key: 'items', kind: 'integer', value: 'N', min: 1, max: 10_000_000, help: 'how many demo items to generate (default 1000)'}),
@@ -79,6 +80,9 @@ export const FLAGS = {
 	expires: flag({name: 'expires', key: 'expires', kind: 'string', value: 'DURATION', help: 'lifetime such as 30d, 12h, 90m, or never (default 30d)'}),
 	server: flag({name: 'server', key: 'server', kind: 'string', value: 'URL', help: 'reach the store through `sift serve` at URL instead of a local MCP server'}),
 } as const;
+
+/** The flags of everything that opens the store. */
+export const STORE_FLAGS: FlagSpec[] = [FLAGS.db, FLAGS.statementTimeout];
 
 /** The flags of everything that launches Codex. */
 export const CODEX_FLAGS: FlagSpec[] = [FLAGS.codex, FLAGS.model, FLAGS.codexConfig, FLAGS.keepApiEnv, FLAGS.allowAgentShell, FLAGS.timeout];

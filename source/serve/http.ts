@@ -4,7 +4,7 @@ import type {Duplex} from 'node:stream';
 import {setTimeout as delay} from 'node:timers/promises';
 import {WebStandardStreamableHTTPServerTransport} from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import {ErrorCode, isJSONRPCRequest, type JSONRPCMessage, type RequestId} from '@modelcontextprotocol/sdk/types.js';
-import {Grants, type AsyncStore, type TokenIdentity} from '../../store/index.js';
+import {Grants, StoreError, type AsyncStore, type TokenIdentity} from '../../store/index.js';
 import {CallQueue} from '../mcp/call-queue.js';
 import {answerId, BATCH_PROTOCOL_VERSION, cancelledAnswer, cancelledRequestId, checkMessages, type Checked, type ErrorAnswer} from '../mcp/jsonrpc.js';
 import {createSiftServer} from '../mcp/server.js';
@@ -107,6 +107,14 @@ export async function startServe(options: ServeOptions): Promise<SiftHttpServer>
 		bySocket.set(request.socket, record.entry);
 		const answered = new Promise<void>(resolve => response.once('close', resolve));
 		const handled = handle(request, response, record.entry).catch(error => {
+			// The store cannot be reached (a restart, a dropped connection): 503, and the next request tries again.
+			if (error instanceof StoreError && (error.code === 'unavailable' || error.code === 'timeout')) {
+				record.entry.outcome = error.code;
+				if (!response.headersSent) reply(response, 503, {error: error.code, message: error.message}, {'Retry-After': '1'});
+				else response.destroy();
+				return;
+			}
+
 			record.entry.outcome = 'internal_error';
 			log(logLine({level: 'error', error: String((error as Error)?.message ?? error).slice(0, 200)}));
 			if (!response.headersSent) reply(response, 500, {error: 'internal_error'});
@@ -167,7 +175,10 @@ export async function startServe(options: ServeOptions): Promise<SiftHttpServer>
 		const path = pathOf(request);
 		if (path === '/healthz' && request.method === 'GET') {
 			// This request is one of those in flight.
-			reply(response, 200, {status: 'ok', in_flight: inFlight - 1});
+			const busy = inFlight - 1;
+			const reachable = await options.store.ping().then(() => true, () => false);
+			if (!reachable) entry.outcome = 'store_unreachable';
+			reply(response, reachable ? 200 : 503, {status: reachable ? 'ok' : 'unavailable', store: reachable ? 'ok' : 'unreachable', in_flight: busy});
 			return;
 		}
 

@@ -19,6 +19,14 @@ export const channelLiteral = (id: string) => `'${id}'`;
  */
 export const channelIndexSql = (channel: Channel): string[] => pgChannelIndexes(channel).map(index => index.sql);
 
+/** The CREATE INDEX statements of every channel's indexes that are not there (an import by a role that could not make them). */
+export async function missingChannelIndexes(client: pg.ClientBase): Promise<string[]> {
+	const {rows: channels} = await client.query<Channel>('SELECT id, name, fields FROM channels');
+	const {rows: present} = await client.query<{name: string}>("SELECT relname AS name FROM pg_class WHERE relkind = 'i' AND relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())");
+	const have = new Set(present.map(row => row.name));
+	return channels.flatMap(channel => pgChannelIndexes(channel)).filter(index => !have.has(index.name)).map(index => index.sql);
+}
+
 export class PgChannelCatalog {
 	private readonly cache = new Map<string, LoadedChannel>();
 

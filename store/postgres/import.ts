@@ -263,14 +263,37 @@ export async function importChannel(pool: pg.Pool, validate: Validator, source: 
 
 		await client.query('UPDATE channels SET last_sequence = $2 WHERE id = $1', [channel.id, index]);
 		await client.query("SET LOCAL maintenance_work_mem = '256MB'");
-		for (const sql of channelIndexSql(channel)) {
-			await client.query(sql);
-		}
+		// Building a big channel's indexes is one long statement each: not a query to time out.
+		await client.query('SET LOCAL statement_timeout = 0');
+		const indexesMissing = await createIndexes(client, channelIndexSql(channel));
 
 		if (index > 0) {
 			await client.query(`SELECT pg_notify('${EVENTS_CHANNEL}', $1)`, [`${channel.id}:${index}`]);
 		}
 
-		return {channel, items_created: index};
+		return {channel, items_created: index, ...(indexesMissing > 0 ? {indexes_missing: indexesMissing} : {})};
 	});
+}
+
+/**
+ * Creates a channel's indexes inside the import's transaction. Only the owner of sift's tables may
+ * create indexes on them: a role with row rights alone imports the channel without them (pages
+ * stay right, big sorted pages get slower) and `sift migrate`, run by the owner, builds them later.
+ * Returns how many could not be made.
+ */
+export async function createIndexes(client: pg.ClientBase, statements: string[]): Promise<number> {
+	let missing = 0;
+	for (const sql of statements) {
+		await client.query('SAVEPOINT sift_index');
+		try {
+			await client.query(sql);
+			await client.query('RELEASE SAVEPOINT sift_index');
+		} catch (error) {
+			if ((error as {code?: string}).code !== '42501') throw error;
+			await client.query('ROLLBACK TO SAVEPOINT sift_index');
+			missing++;
+		}
+	}
+
+	return missing;
 }

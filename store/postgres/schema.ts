@@ -1,4 +1,5 @@
-// The PostgreSQL schema and its migrations. Opening a store brings the schema up to date under a
+// The PostgreSQL schema and its migrations. Opening a store first reads what the schema holds; only
+// a migration that is due (or a store being created by import, demo or migrate) runs DDL, under a
 // transaction-scoped advisory lock, so processes opening one database at once migrate it once.
 
 import type pg from 'pg';
@@ -128,16 +129,105 @@ export const PG_SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
 /** One constant key for the migration lock ("sift" in ASCII). */
 const MIGRATION_LOCK = 0x73696674;
 
-/** Brings the schema up to date; refuses a database migrated by a newer sift. `where` names it in messages. */
-export async function migrate(client: pg.ClientBase, where: string): Promise<void> {
+/**
+ * What the current schema (the first on the search path) holds: sift's store at some version, no
+ * store, or another application's tables. sift's store is told by its schema_version table having
+ * sift's columns and sift's own name for migration 1, a row no other application writes; an
+ * application's own schema_version is never taken for it.
+ */
+export type StoreState = {kind: 'store'; version: number} | {kind: 'none'} | {kind: 'foreign'; why: string};
+
+const SIFT_TABLES = ['channels', 'items', 'events', 'idempotency', 'followups', 'runs', 'tokens'];
+
+export async function storeState(client: pg.ClientBase): Promise<StoreState> {
+	const {rows: tables} = await client.query<{name: string}>(
+		`SELECT c.relname AS name FROM pg_class c
+		 WHERE c.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema()) AND c.relkind IN ('r', 'p', 'v', 'm', 'f', 'S') AND c.relname = ANY($1)`,
+		[['schema_version', ...SIFT_TABLES, 'item_seq']],
+	);
+	const names = new Set(tables.map(row => row.name));
+	if (!names.has('schema_version')) {
+		const taken = SIFT_TABLES.filter(name => names.has(name));
+		return taken.length === 0 ? {kind: 'none'} : {kind: 'foreign', why: `it has tables named ${taken.join(', ')} but no sift schema_version`};
+	}
+
+	const {rows: columns} = await client.query<{name: string}>(
+		`SELECT attname AS name FROM pg_attribute WHERE attrelid = (quote_ident(current_schema()) || '.schema_version')::regclass AND attnum > 0 AND NOT attisdropped`,
+	);
+	const has = new Set(columns.map(row => row.name));
+	if (has.size !== 3 || !['version', 'name', 'applied_at'].every(name => has.has(name))) {
+		return {kind: 'foreign', why: 'its schema_version table is not sift\'s (other columns)'};
+	}
+
+	const {rows} = await client.query<{first: string | null; version: number | null}>(
+		'SELECT (SELECT name FROM schema_version WHERE version = 1) AS first, (SELECT max(version) FROM schema_version) AS version',
+	);
+	if (rows[0]?.first !== MIGRATIONS[0]!.name) {
+		return {kind: 'foreign', why: 'its schema_version table was not written by sift'};
+	}
+
+	return {kind: 'store', version: rows[0].version ?? 0};
+}
+
+/** The role is the owner of sift's tables (or a member of the owning role, or a superuser). */
+async function ownsStore(client: pg.ClientBase): Promise<boolean> {
+	const {rows} = await client.query<{owns: boolean}>(
+		`SELECT pg_has_role(current_user, relowner, 'USAGE') AS owns FROM pg_class WHERE oid = (quote_ident(current_schema()) || '.schema_version')::regclass`,
+	);
+	return rows[0]?.owns === true;
+}
+
+export type MigrateOptions = {
+	/** Create sift's tables when the schema holds no store (import, demo, migrate); else such a schema is refused. */
+	create: boolean;
+	/** host:port/database, for messages. */
+	where: string;
+	/** The URL as it may be shown, for the command to run. */
+	display: string;
+	/** Told before an existing store is upgraded, with both versions (not for a new one). */
+	onUpgrade?: (from: number, to: number) => void;
+};
+
+const notAStore = (where: string, why: string) => new StoreError({
+	error: 'not_a_store',
+	message: `the PostgreSQL database at ${where} is not a sift store (${why}); nothing was changed. Create one with \`sift import FILE\`, \`sift demo\` or \`sift migrate\`, or point --db at the right database or schema`,
+});
+
+const tooNew = (where: string, version: number) => new StoreError({error: 'invalid_argument', message: `the PostgreSQL store at ${where} has schema version ${version}, newer than this sift knows (${PG_SCHEMA_VERSION}): upgrade sift to open it`});
+
+/** Why a migration that is due could not run, and what the owner runs instead. */
+const migrationRefused = (options: MigrateOptions, from: number, reason: string) => new StoreError({
+	error: 'read_only',
+	message: `the PostgreSQL store at ${options.where} needs its schema upgraded (${from} to ${PG_SCHEMA_VERSION}) and this role may not do it (${reason}); run \`sift migrate --db ${options.display}\` as the owner of sift's tables`,
+});
+
+/**
+ * Brings the schema up to date, or refuses what is not a store. Runs no DDL and takes no lock when
+ * the store is current (every open of a store in use): a role with only SELECT, INSERT, UPDATE and
+ * DELETE opens it. Refuses a database migrated by a newer sift. Returns the version it left.
+ */
+export async function migrate(client: pg.ClientBase, options: MigrateOptions): Promise<number> {
+	const state = await storeState(client);
+	if (state.kind === 'store' && state.version === PG_SCHEMA_VERSION) return state.version;
+	if (state.kind === 'store' && state.version > PG_SCHEMA_VERSION) throw tooNew(options.where, state.version);
+	if (state.kind === 'foreign') throw notAStore(options.where, state.why);
+	if (state.kind === 'none' && !options.create) throw notAStore(options.where, 'it has no sift tables');
+	// Only the owner of sift's tables can alter them: anyone else is told so before anything is tried.
+	if (state.kind === 'store' && !(await ownsStore(client))) throw migrationRefused(options, state.version, 'it does not own sift\'s tables');
+
 	await client.query('BEGIN');
 	try {
+		// Migrations may rewrite big tables: no statement timeout for them.
+		await client.query('SET LOCAL statement_timeout = 0');
 		await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
-		await client.query('CREATE TABLE IF NOT EXISTS schema_version (version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL)');
-		const {rows} = await client.query<{version: number | null}>('SELECT max(version) AS version FROM schema_version');
-		const current = rows[0]?.version ?? 0;
-		if (current > PG_SCHEMA_VERSION) {
-			throw new StoreError({error: 'invalid_argument', message: `the PostgreSQL store at ${where} has schema version ${current}, newer than this sift knows (${PG_SCHEMA_VERSION}): upgrade sift to open it`});
+		// Another process may have migrated while this one waited for the lock.
+		const locked = await storeState(client);
+		if (locked.kind === 'foreign') throw notAStore(options.where, locked.why);
+		if (locked.kind === 'store' && locked.version > PG_SCHEMA_VERSION) throw tooNew(options.where, locked.version);
+		const current = locked.kind === 'store' ? locked.version : 0;
+		if (current > 0 && current < PG_SCHEMA_VERSION) options.onUpgrade?.(current, PG_SCHEMA_VERSION);
+		if (current === 0) {
+			await client.query('CREATE TABLE schema_version (version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL)');
 		}
 
 		for (const migration of MIGRATIONS.filter(step => step.version > current)) {
@@ -146,8 +236,16 @@ export async function migrate(client: pg.ClientBase, where: string): Promise<voi
 		}
 
 		await client.query('COMMIT');
+		return PG_SCHEMA_VERSION;
 	} catch (error) {
 		await client.query('ROLLBACK').catch(() => {});
+		const code = (error as {code?: string}).code;
+		if (code === '42501' && state.kind === 'store') throw migrationRefused(options, state.version, (error as Error).message);
+		if (code === '42501') {
+			throw new StoreError({error: 'read_only', message: `cannot create sift's tables in the PostgreSQL database at ${options.where}: ${(error as Error).message}; run \`sift migrate --db ${options.display}\` as a role that may create tables there (its owner)`});
+		}
+
+		if (code === '42P07') throw notAStore(options.where, `it already has a table that is not sift's: ${(error as Error).message}`);
 		throw error;
 	}
 }

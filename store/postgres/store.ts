@@ -5,18 +5,19 @@ import type pg from 'pg';
 import type {AsyncImportSource, AsyncStore, AsyncStoreOptions, DeleteResult, ImportResult, RunsApi, TokensApi, Unlisten} from '../api.js';
 import type {NameMatch} from '../lookup.js';
 import type {LoadedChannel} from '../channels.js';
-import {invalidArgument, StoreError} from '../errors.js';
+import {StoreError} from '../errors.js';
 import type {FollowUpQuery} from '../followups.js';
 import type {PageQuery} from '../pages.js';
 import type {Actor, Channel, ChannelSummary, EditResult, EventPage, FollowUp, Item, Page} from '../types.js';
 import type {EditRequest, Validator} from '../writes.js';
 import {validateValues} from '../validate.js';
 import {itemNotFound} from '../write-rules.js';
-import {PgChannelCatalog} from './channels.js';
-import {connectionError, inTransaction, makePool, parseTarget, type Target} from './connect.js';
+import {missingChannelIndexes, PgChannelCatalog} from './channels.js';
+import {connectionError, inTransaction, isConnectionLoss, makePool, parseTarget, type Target} from './connect.js';
+import {guard, readOnlyRole, storeFailure} from './failures.js';
 import {latestSequence, pollEvents} from './events.js';
 import {countOpenFollowUps, dismissFollowUp, listFollowUps} from './followups.js';
-import {importChannel} from './import.js';
+import {createIndexes, importChannel} from './import.js';
 import {EventListener} from './listen.js';
 import {itemsNamed} from './lookup.js';
 import {countMatches, listPage} from './pages.js';
@@ -25,29 +26,27 @@ import {pgTokens} from './tokens.js';
 import {migrate} from './schema.js';
 import {findItem, pgItem, PgItemWriter} from './writes.js';
 
-/** PostgreSQL refusals that are the caller's input, not the store's fault, as one clear line. */
-function translate(error: unknown): unknown {
-	const code = (error as {code?: string} | undefined)?.code;
-	if (code === '22P05' || code === '22021') {
-		return invalidArgument('values contain a character PostgreSQL cannot store (\\u0000)');
+/** An API object whose every call has its failure translated; `writes` names the calls that write. */
+function guarded<T extends object>(target: Target, api: T, writes: ReadonlySet<string>, readOnly: boolean): T {
+	const wrapped: Record<string, unknown> = {};
+	for (const [name, call] of Object.entries(api)) {
+		const write = writes.has(name);
+		wrapped[name] = async (...args: unknown[]) => {
+			if (write && readOnly) throw readOnlyRole(target);
+			return guard(target, write, async () => (call as (...a: unknown[]) => Promise<unknown>)(...args));
+		};
 	}
 
-	return error;
+	return wrapped as T;
 }
 
-async function guarded<T>(work: () => Promise<T>): Promise<T> {
-	try {
-		return await work();
-	} catch (error) {
-		throw translate(error);
-	}
-}
+const RUN_WRITES = new Set(['start', 'end', 'setProcessGroup']);
+const TOKEN_WRITES = new Set(['create', 'revoke', 'touch']);
 
 class PgStore implements AsyncStore {
 	readonly backend = 'postgres' as const;
 	readonly location: string;
 	readonly runs: RunsApi;
-	readonly readOnly = false;
 	readonly created = {file: false, dirs: []};
 	readonly tokens: TokensApi;
 	readonly listen: (channelId: string, onSequence: (sequence: number) => void) => Promise<Unlisten>;
@@ -56,18 +55,28 @@ class PgStore implements AsyncStore {
 	private readonly events: EventListener;
 	private readonly validate: Validator;
 
-	constructor(target: Target, private readonly pool: pg.Pool, options: AsyncStoreOptions) {
+	/** `readOnly`: the role may not write sift's tables (it has SELECT only); every write is refused up front. */
+	constructor(private readonly target: Target, private readonly pool: pg.Pool, options: AsyncStoreOptions, readonly readOnly: boolean) {
 		this.location = target.display;
 		this.validate = options.validator ?? validateValues;
 		this.channels = new PgChannelCatalog(pool);
 		this.writer = new PgItemWriter(pool, this.validate);
-		this.runs = pgRuns(pool);
-		this.tokens = pgTokens(pool);
+		this.runs = guarded(target, pgRuns(pool), RUN_WRITES, readOnly);
+		this.tokens = guarded(target, pgTokens(pool), TOKEN_WRITES, readOnly);
 		this.events = new EventListener(target);
-		this.listen = async (channelId, onSequence) => {
+		this.listen = async (channelId, onSequence) => this.read(async () => {
 			await this.channels.get(channelId);
 			return this.events.listen(channelId, onSequence);
-		};
+		});
+	}
+
+	private read<T>(work: () => Promise<T>): Promise<T> {
+		return guard(this.target, false, work);
+	}
+
+	private write<T>(work: () => Promise<T>): Promise<T> {
+		if (this.readOnly) return Promise.reject(readOnlyRole(this.target));
+		return guard(this.target, true, work);
 	}
 
 	async close(): Promise<void> {
@@ -77,38 +86,49 @@ class PgStore implements AsyncStore {
 
 	async checkpoint(): Promise<void> {}
 
-	async findItemsNamed(channelId: string, name: string): Promise<NameMatch[]> {
-		return itemsNamed(this.pool, await this.channels.get(channelId), name);
+	/** One round trip: throws `unavailable` while the server cannot be reached. */
+	async ping(): Promise<void> {
+		await this.read(async () => {
+			await this.pool.query('SELECT 1');
+		});
 	}
 
-	async countMatches(channelId: string, where: string, now?: Date): Promise<number> {
-		return countMatches(this.pool, await this.channels.get(channelId), where, now);
+	findItemsNamed(channelId: string, name: string): Promise<NameMatch[]> {
+		return this.read(async () => itemsNamed(this.pool, await this.channels.get(channelId), name));
+	}
+
+	countMatches(channelId: string, where: string, now?: Date): Promise<number> {
+		return this.read(async () => countMatches(this.pool, await this.channels.get(channelId), where, now));
 	}
 
 	listChannels(): Promise<ChannelSummary[]> {
-		return this.channels.summaries();
+		return this.read(async () => this.channels.summaries());
 	}
 
 	listChannelNames(): Promise<Array<{id: string; name: string}>> {
-		return this.channels.names();
+		return this.read(async () => this.channels.names());
 	}
 
-	async channelSummary(channelId: string): Promise<ChannelSummary> {
-		await this.channels.get(channelId);
-		return (await this.channels.summaries(channelId))[0]!;
+	channelSummary(channelId: string): Promise<ChannelSummary> {
+		return this.read(async () => {
+			await this.channels.get(channelId);
+			return (await this.channels.summaries(channelId))[0]!;
+		});
 	}
 
-	async getChannel(channelId: string): Promise<Channel> {
-		const {id, name, fields} = await this.channels.get(channelId);
-		return {id, name, fields};
+	getChannel(channelId: string): Promise<Channel> {
+		return this.read(async () => {
+			const {id, name, fields} = await this.channels.get(channelId);
+			return {id, name, fields};
+		});
 	}
 
 	loadedChannel(channelId: string): Promise<LoadedChannel> {
-		return this.channels.get(channelId);
+		return this.read(async () => this.channels.get(channelId));
 	}
 
 	importChannel(source: AsyncImportSource): Promise<ImportResult> {
-		return guarded(async () => {
+		return this.write(async () => {
 			const result = await importChannel(this.pool, this.validate, source);
 			// Fresh statistics let the planner use the new channel's indexes at once.
 			await this.pool.query('ANALYZE items').catch(() => {});
@@ -116,51 +136,54 @@ class PgStore implements AsyncStore {
 		});
 	}
 
-	async createItem(channelId: string, values: unknown, actor: Actor): Promise<EditResult> {
-		const channel = await this.channels.get(channelId);
-		return guarded(() => this.writer.create(channel, values, actor));
+	createItem(channelId: string, values: unknown, actor: Actor): Promise<EditResult> {
+		return this.write(async () => this.writer.create(await this.channels.get(channelId), values, actor));
 	}
 
-	async readItem(channelId: string, itemId: string): Promise<Item> {
-		const channel = await this.channels.get(channelId);
-		const row = await findItem(this.pool, channelId, itemId);
-		if (!row) {
-			throw itemNotFound(channelId, itemId);
-		}
+	readItem(channelId: string, itemId: string): Promise<Item> {
+		return this.read(async () => {
+			const channel = await this.channels.get(channelId);
+			const row = await findItem(this.pool, channelId, itemId);
+			if (!row) {
+				throw itemNotFound(channelId, itemId);
+			}
 
-		return pgItem(channel, row);
+			return pgItem(channel, row);
+		});
 	}
 
-	async editItem(request: EditRequest): Promise<EditResult> {
-		const channel = await this.channels.get(request.channelId);
-		return guarded(() => this.writer.edit(channel, request));
+	editItem(request: EditRequest): Promise<EditResult> {
+		return this.write(async () => this.writer.edit(await this.channels.get(request.channelId), request));
 	}
 
-	async deleteItem(channelId: string, itemId: string, actor: Actor, expectedVersion?: number): Promise<DeleteResult> {
-		const channel = await this.channels.get(channelId);
-		return this.writer.delete(channel, itemId, actor, expectedVersion);
+	deleteItem(channelId: string, itemId: string, actor: Actor, expectedVersion?: number): Promise<DeleteResult> {
+		return this.write(async () => this.writer.delete(await this.channels.get(channelId), itemId, actor, expectedVersion));
 	}
 
-	async listPage(channelId: string, query: PageQuery = {}): Promise<Page> {
-		return listPage(this.pool, await this.channels.get(channelId), query);
+	listPage(channelId: string, query: PageQuery = {}): Promise<Page> {
+		return this.read(async () => listPage(this.pool, await this.channels.get(channelId), query));
 	}
 
-	async pollEvents(channelId: string, options: {afterSequence?: number; limit?: number} = {}): Promise<EventPage> {
-		await this.channels.get(channelId);
-		return pollEvents(this.pool, channelId, options);
+	pollEvents(channelId: string, options: {afterSequence?: number; limit?: number} = {}): Promise<EventPage> {
+		return this.read(async () => {
+			await this.channels.get(channelId);
+			return pollEvents(this.pool, channelId, options);
+		});
 	}
 
-	async latestSequence(channelId: string): Promise<number> {
-		await this.channels.get(channelId);
-		return latestSequence(this.pool, channelId);
+	latestSequence(channelId: string): Promise<number> {
+		return this.read(async () => {
+			await this.channels.get(channelId);
+			return latestSequence(this.pool, channelId);
+		});
 	}
 
 	listFollowUps(query: FollowUpQuery = {}): Promise<FollowUp[]> {
-		return listFollowUps(this.pool, query);
+		return this.read(async () => listFollowUps(this.pool, query));
 	}
 
 	countOpenFollowUps(channelId: string): Promise<number> {
-		return countOpenFollowUps(this.pool, channelId);
+		return this.read(async () => countOpenFollowUps(this.pool, channelId));
 	}
 
 	dismissFollowUp(id: number): Promise<FollowUp> {
@@ -168,13 +191,37 @@ class PgStore implements AsyncStore {
 			return Promise.reject(new StoreError({error: 'not_found', message: `follow-up ${JSON.stringify(id)} does not exist`}));
 		}
 
-		return inTransaction(this.pool, client => dismissFollowUp(client, id, new Date().toISOString()));
+		return this.write(async () => inTransaction(this.pool, client => dismissFollowUp(client, id, new Date().toISOString())));
 	}
 }
 
-/** Opens the store at a postgres:// URL: checks the URL, connects, migrates. One line on any failure, nothing written. */
+/** True when the role may write sift's rows (INSERT on items and events); a SELECT-only role opens the store read-only. */
+async function mayWrite(client: pg.ClientBase): Promise<boolean> {
+	const {rows} = await client.query<{writable: boolean}>("SELECT has_table_privilege('items', 'INSERT') AND has_table_privilege('events', 'INSERT') AND has_table_privilege('channels', 'UPDATE') AS writable");
+	return rows[0]?.writable === true;
+}
+
+async function buildMissingIndexes(client: pg.ClientBase): Promise<void> {
+	const missing = await missingChannelIndexes(client);
+	if (missing.length === 0) return;
+	await client.query('BEGIN');
+	try {
+		await client.query('SET LOCAL statement_timeout = 0');
+		await createIndexes(client, missing);
+		await client.query('COMMIT');
+	} catch (error) {
+		await client.query('ROLLBACK').catch(() => {});
+		throw error;
+	}
+}
+
+/**
+ * Opens the store at a postgres:// URL: checks the URL, connects, and migrates when a migration is
+ * due; runs no DDL otherwise. A database without sift's tables is refused (`not_a_store`) unless
+ * `create`. One line on any failure, nothing written.
+ */
 export async function openPostgresStore(url: string, options: AsyncStoreOptions = {}): Promise<AsyncStore> {
-	const target = parseTarget(url);
+	const target = parseTarget(url, options.statementTimeoutMs);
 	const pool = makePool(target);
 	let client: pg.PoolClient;
 	try {
@@ -184,15 +231,20 @@ export async function openPostgresStore(url: string, options: AsyncStoreOptions 
 		throw connectionError(target, error);
 	}
 
+	let readOnly: boolean;
 	try {
-		await migrate(client, target.where);
+		await migrate(client, {create: options.create === true, where: target.where, display: target.display, onUpgrade: options.onUpgrade});
+		readOnly = !(await mayWrite(client));
+		// import, demo and migrate also build the channel indexes a role without the right left out.
+		if (options.create && !readOnly) await buildMissingIndexes(client);
 	} catch (error) {
 		client.release(true);
 		await pool.end().catch(() => {});
-		throw error instanceof StoreError ? error : connectionError(target, error);
+		if (error instanceof StoreError) throw error;
+		throw isConnectionLoss(error) ? connectionError(target, error) : storeFailure(target, error, false);
 	}
 
 	client.release();
 
-	return new PgStore(target, pool, options);
+	return new PgStore(target, pool, options, readOnly);
 }

@@ -72,6 +72,11 @@ export class SqliteAsyncStore implements AsyncStore {
 		this.sync.close();
 	}
 
+	/** A local file is always reachable once open. */
+	async ping(): Promise<void> {
+		this.sync.db.prepare('SELECT 1').get();
+	}
+
 	async checkpoint(): Promise<void> {
 		this.sync.db.pragma('wal_checkpoint(TRUNCATE)');
 	}

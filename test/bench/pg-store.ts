@@ -157,7 +157,7 @@ export async function benchPgStore(quick: boolean): Promise<Row[]> {
 	let costs: Row[] = [];
 	try {
 		for (const size of sizes) {
-			const store = await openAsyncStore(url.toString());
+			const store = await openAsyncStore(url.toString(), {create: true});
 			const started = process.hrtime.bigint();
 			await store.importChannel({channel: bugsChannel, items: generateBugItems({count: size, seed: 1, now: BENCH_NOW})});
 			imports.push({items: size, 'import s': Number(process.hrtime.bigint() - started) / 1e9});

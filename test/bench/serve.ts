@@ -249,7 +249,7 @@ function sqliteStore(): BenchStore {
 async function postgresStore(): Promise<BenchStore> {
 	const database = await createTestDatabase();
 	try {
-		const store = await openAsyncStore(database.url);
+		const store = await openAsyncStore(database.url, {create: true});
 		try {
 			await store.importChannel({channel: bugsChannel, items: generateBugItems({count: ITEMS, seed: 1, now: BENCH_NOW})});
 		} finally {

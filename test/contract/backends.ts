@@ -52,7 +52,7 @@ function postgresBackend(): Backend {
 		},
 		async open() {
 			location = await database!.freshSchemaUrl();
-			return openAsyncStore(location);
+			return openAsyncStore(location, {create: true});
 		},
 		lastLocation: () => location,
 	};

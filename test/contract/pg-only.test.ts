@@ -16,7 +16,7 @@ describePg('PostgreSQL store only', () => {
 	let database: TestDatabase;
 	const open: AsyncStore[] = [];
 	const openStore = async (url: string) => {
-		const store = await openAsyncStore(url);
+		const store = await openAsyncStore(url, {create: true});
 		open.push(store);
 		return store;
 	};
@@ -124,6 +124,42 @@ describePg('PostgreSQL store only', () => {
 		expect(rows.map(row => row.version as number)).toEqual(Array.from({length: PG_SCHEMA_VERSION}, (_, n) => n + 1));
 	});
 
+	it('opening a current store runs no DDL: an event trigger that refuses every DDL statement lets it open, read and write', async () => {
+		const {url, ids} = await raceStore(2);
+		const admin = new pg.Client({connectionString: url});
+		await admin.connect();
+		try {
+			await admin.query(`CREATE FUNCTION public.refuse_ddl() RETURNS event_trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'DDL refused: %', tg_tag; END $$`);
+			await admin.query('CREATE EVENT TRIGGER refuse_ddl ON ddl_command_start EXECUTE FUNCTION public.refuse_ddl()');
+			try {
+				const store = await openAsyncStore(url);
+				open.push(store);
+				await store.editItem({channelId: 'race', itemId: ids[0]!, values: {counter: 1}, actor: {kind: 'human'}});
+				expect((await store.listPage('race')).items).toHaveLength(2);
+				// The trigger is live: DDL through the same server is refused.
+				await expect(admin.query('CREATE TABLE should_fail (x int)')).rejects.toThrow(/DDL refused/);
+			} finally {
+				await admin.query('DROP EVENT TRIGGER refuse_ddl');
+				await admin.query('DROP FUNCTION public.refuse_ddl()');
+			}
+		} finally {
+			await admin.end();
+		}
+	});
+
+	it('a schema without sift\'s tables is not_a_store unless created, and opening it adds nothing', async () => {
+		const url = await database.freshSchemaUrl();
+		const body = await refusalOf(() => openAsyncStore(url));
+		expect(body).toMatchObject({error: 'not_a_store', message: expect.stringMatching(/is not a sift store \(it has no sift tables\); nothing was changed/) as string});
+		const client = new pg.Client({connectionString: url});
+		await client.connect();
+		try {
+			expect((await client.query("SELECT count(*)::int AS n FROM pg_class WHERE relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())")).rows[0].n).toBe(0);
+		} finally {
+			await client.end();
+		}
+	});
+
 	it('a schema newer than this code is refused with a clear message, and left alone', async () => {
 		const url = await database.freshSchemaUrl();
 		await (await openStore(url)).close();
@@ -139,15 +175,16 @@ describePg('PostgreSQL store only', () => {
 
 	it('a bad URL, an unreachable server, a refused login or a missing database is one line naming the host', async () => {
 		const admin = new URL(PG_ADMIN_URL);
-		const cases: Array<[string, RegExp]> = [
-			['postgres://', /PostgreSQL store URL/],
-			['postgres://127.0.0.1:1/sift', /^cannot open the PostgreSQL store at 127\.0\.0\.1:1\/sift: connection refused/],
-			[`postgres://no_such_role_x@${admin.host}/postgres`, new RegExp(`^cannot open the PostgreSQL store at ${admin.hostname}:${admin.port || 5432}/postgres: .*no_such_role_x`)],
-			[`postgres://${admin.username}@${admin.host}/sift_no_such_db`, /^cannot open the PostgreSQL store at .*\/sift_no_such_db: database "sift_no_such_db" does not exist/],
+		// A server that cannot be reached is `unavailable` (try again later); a bad URL, login or database is the caller's to fix.
+		const cases: Array<[string, RegExp, string]> = [
+			['postgres://', /PostgreSQL store URL/, 'invalid_argument'],
+			['postgres://127.0.0.1:1/sift', /^cannot open the PostgreSQL store at 127\.0\.0\.1:1\/sift: connection refused/, 'unavailable'],
+			[`postgres://no_such_role_x@${admin.host}/postgres`, new RegExp(`^cannot open the PostgreSQL store at ${admin.hostname}:${admin.port || 5432}/postgres: .*no_such_role_x`), 'invalid_argument'],
+			[`postgres://${admin.username}@${admin.host}/sift_no_such_db`, /^cannot open the PostgreSQL store at .*\/sift_no_such_db: database "sift_no_such_db" does not exist/, 'invalid_argument'],
 		];
-		for (const [url, message] of cases) {
+		for (const [url, message, code] of cases) {
 			const body = await refusalOf(() => openAsyncStore(url));
-			expect(body.error).toBe('invalid_argument');
+			expect(body.error).toBe(code);
 			expect((body as {message: string}).message).toMatch(message);
 			expect((body as {message: string}).message).not.toContain('\n');
 		}

@@ -16,7 +16,7 @@ describePg('PostgreSQL page plans', () => {
 	beforeAll(async () => {
 		database = await createTestDatabase();
 		url = await database.freshSchemaUrl();
-		const store = await openAsyncStore(url);
+		const store = await openAsyncStore(url, {create: true});
 		await store.importChannel({channel: kitChannel, items: kitItems(3000)});
 		await store.close();
 	}, 60_000);

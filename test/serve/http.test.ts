@@ -199,7 +199,7 @@ describe.each(BACKENDS)('sift serve over HTTP on $name', (backend: Backend) => {
 		it('GET /healthz answers without a token; other paths 404; GET /mcp 405', async () => {
 			const health = await rawRequest(server.url, {method: 'GET', path: '/healthz'});
 			expect(health.status).toBe(200);
-			expect(JSON.parse(health.body)).toEqual({status: 'ok', in_flight: 0});
+			expect(JSON.parse(health.body)).toEqual({status: 'ok', store: 'ok', in_flight: 0});
 			expect((await rawRequest(server.url, {method: 'GET', path: '/', headers: auth()})).status).toBe(404);
 			expect((await rawRequest(server.url, {method: 'GET', path: '/mcp', headers: auth()})).status).toBe(405);
 		});

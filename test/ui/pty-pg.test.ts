@@ -21,7 +21,7 @@ describePg('two TUIs on one PostgreSQL database', () => {
 		if (!existsSync(CLI())) throw new Error(`${CLI()} is missing: run \`npm run build\` first (npm test does)`);
 		database = await createTestDatabase();
 		url = await database.freshSchemaUrl();
-		const store = await openAsyncStore(url);
+		const store = await openAsyncStore(url, {create: true});
 		try {
 			await store.importChannel({channel: bugsChannel, items: generateBugItems({count: 30, seed: 7, now: FIXTURE_NOW})});
 		} finally {
