@@ -23,6 +23,7 @@ import {startRun, type RunResult} from '../../source/codex/runner.js';
 import {openAsyncStore, openStore} from '../../store/index.js';
 import {codexLocalArgs, localRunOptions, makeCodexHome, SCRIPTED_MODEL} from '../support/codex-local.js';
 import {createTestDatabase, describePg} from '../support/pg.js';
+import {startPgCluster, type PgCluster} from '../support/pg-cluster.js';
 import {startResponsesEndpoint, type EndpointMode, type ResponsesEndpointOptions} from '../support/responses-endpoint.js';
 import {attemptOutputs} from '../support/triage/injection.js';
 import {builtCli, ROOT} from '../mcp/fixtures.js';
@@ -304,3 +305,74 @@ describePg('a run on a PostgreSQL URL with a password in it', () => {
 		}
 	}, TEST_TIMEOUT_MS);
 });
+
+describePg('a run on a PostgreSQL that asks for a password (scram-sha-256), the password only in PGPASSWORD', () => {
+	let cluster: PgCluster | undefined;
+	beforeAll(async () => {
+		cluster = await startPgCluster();
+	}, 120_000);
+	afterAll(async () => {
+		await cluster?.stop();
+	});
+
+	it('the run\'s sift mcp gets the password through Codex\'s environment: edits land, no argv holds it', async () => {
+		const server = cluster!;
+		// Without the password in the URL: it reaches the run's sift mcp only through PGPASSWORD,
+		// which Codex passes on (env_vars) from a filtered environment.
+		const location = server.url({user: 'postgres', database: 'postgres'});
+		expect(location).not.toContain(server.password);
+		const env = {PGPASSWORD: server.password};
+		await withEnv(env, async () => {
+			const setup = await openAsyncStore(location, {create: true});
+			await setup.importChannel({channel: bugsChannel, items: [...generateBugItems({count: 2, seed: 11, now: NOW})]});
+			const ids = (await setup.listPage('bugs')).items.map(item => item.id);
+			await setup.close();
+
+			const seen: string[] = [];
+			let scanning = true;
+			const scans = (async () => {
+				while (scanning) {
+					for (const pid of readdirSync('/proc').filter(name => /^\d+$/.test(name))) {
+						try {
+							const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+							if (argv.includes(server.password)) seen.push(argv.replaceAll('\0', ' '));
+						} catch {
+							// The process ended between the listing and the read.
+						}
+					}
+					await new Promise(resolve => setTimeout(resolve, 10));
+				}
+			})();
+			const run = await agentRun({mode: 'triage-functions', model: SCRIPTED_MODEL, db: location, itemIds: ids, env, endpoint: {delayMs: 100}});
+			scanning = false;
+			await scans;
+			expect(run.result.error, run.result.stderrTail).toBeNull();
+			expect(run.result.outcome).toBe('ok');
+			expect(run.result.editsApplied).toBe(2);
+			expect(seen).toEqual([]);
+			expect(readFileSync(run.result.logPath, 'utf8')).not.toContain(server.password);
+
+			const check = await openAsyncStore(location);
+			try {
+				const events = await check.pollEvents('bugs', {afterSequence: 0, limit: 100});
+				expect(events.events.filter(event => event.actor.kind === 'agent' && event.actor.run_id === run.result.runId)).toHaveLength(2);
+			} finally {
+				await check.close();
+			}
+		});
+	}, TEST_TIMEOUT_MS);
+});
+
+/** Runs `work` with these variables set in this process: the store reads PGPASSWORD whenever the server asks, not only at open. */
+async function withEnv<T>(env: Record<string, string>, work: () => Promise<T>): Promise<T> {
+	const before = Object.fromEntries(Object.keys(env).map(key => [key, process.env[key]]));
+	Object.assign(process.env, env);
+	try {
+		return await work();
+	} finally {
+		for (const [key, value] of Object.entries(before)) {
+			if (value === undefined) delete process.env[key];
+			else process.env[key] = value;
+		}
+	}
+}
