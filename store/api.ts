@@ -106,6 +106,13 @@ export interface AsyncStore {
 	readonly tokens: TokensApi;
 
 	/**
+	 * SQLite: writes waiting for another process's write lock give up now (`busy`), and later ones do
+	 * not wait: for a process that is shutting down. Absent on PostgreSQL, whose waits end with the
+	 * statement timeout.
+	 */
+	stopLockWaits?(): void;
+
+	/**
 	 * Push on PostgreSQL: `onSequence` gets a channel's new sequence after each commit. Notifications
 	 * are a hint (one may be lost): readers still read by their cursor. Undefined on SQLite, where
 	 * readers poll.
@@ -115,8 +122,13 @@ export interface AsyncStore {
 
 export type AsyncStoreOptions = {
 	busyTimeoutMs?: number;
-	/** SQLite: told once when a write waits for another process's write lock (a long import). */
+	/**
+	 * SQLite: told each time a write has waited a moment for another process's write lock (a long
+	 * import); the write goes on waiting, off the event loop, up to lockWaitMs.
+	 */
 	onLockWait?: () => void;
+	/** SQLite: how long a write waits for another process's write lock before it fails with `busy` (default 30 s). */
+	lockWaitMs?: number;
 	/** SQLite: told before an existing file is upgraded to this sift's schema, which may take seconds. */
 	onUpgrade?: (from: number, to: number) => void;
 	/** SQLite: create the file when it is missing (0600, in folders made 0700); else a missing file is refused. */

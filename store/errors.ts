@@ -13,6 +13,8 @@ export type StoreErrorBody =
 	| {error: 'invalid_import'; message: string}
 	| {error: 'not_a_store'; message: string}
 	| {error: 'read_only'; message: string}
+	| {error: 'forbidden'; message: string}
+	| {error: 'busy'; message: string}
 	| QueryRefusal;
 
 export type StoreErrorCode = StoreErrorBody['error'];

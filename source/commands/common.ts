@@ -5,6 +5,7 @@ import {isPostgresUrl, openAsyncStore, StoreError, type AsyncStore, type StoreEr
 import {hintFor} from '../text/refusal.js';
 import {safeJson, sanitize, sanitizeValue} from '../text/sanitize.js';
 import {reapAbandonedRuns} from '../codex/reap.js';
+import {LOCK_WAIT_NOTICE} from '../text/lock-wait.js';
 import {mcpEndpoint} from '../serve/endpoint.js';
 import {UsageError, type CommandContext} from './context.js';
 
@@ -25,7 +26,6 @@ const missingDatabase = (path: string) => new StoreError({error: 'not_found', me
 /** Said once, before a store made by an older sift is upgraded in place. */
 export const upgradeNotice = (location: string, from: number, to: number) => `sift: upgrading ${sanitize(location)} from schema ${from} to ${to}, once (about 10 s per million items)…\n`;
 
-export const LOCK_WAIT_NOTICE = 'sift: waiting for another sift process to finish writing (an import can take a few minutes)…\n';
 
 
 
@@ -44,17 +44,33 @@ function onlyChannel(channels: Array<{id: string}>): string {
 
 /**
  * Opens an existing store: a postgres:// URL, or a SQLite file that must exist (a missing file is
- * an error here, not a new empty store).
+ * an error here, not a new empty store). `onLockWait` replaces the notice on stderr (the TUI's).
  */
-export async function openExistingStore(context: CommandContext): Promise<AsyncStore> {
+export async function openExistingStore(context: CommandContext, onLockWait?: () => void): Promise<AsyncStore> {
 	const location = databasePath(context);
 	if (!isPostgresUrl(location) && !existsSync(location)) {
 		throw missingDatabase(location);
 	}
 
-	// A write that meets another process's lock (a long import) says why it waits, once, instead of
-	// failing; so does a first open that upgrades the file.
-	return openAsyncStore(location, {onLockWait: () => context.stderr.write(LOCK_WAIT_NOTICE), onUpgrade: (from, to) => context.stderr.write(upgradeNotice(location, from, to))});
+	// A write that meets another process's lock (a long import) says why it waits, once per command,
+	// instead of failing; so does a first open that upgrades the file. The TUI says it on screen.
+	let told = false;
+	const sayWaiting = () => {
+		if (told) return;
+		told = true;
+		context.stderr.write(LOCK_WAIT_NOTICE);
+	};
+
+	return openAsyncStore(location, {onLockWait: onLockWait ?? sayWaiting, lockWaitMs: lockWaitOf(context.env), onUpgrade: (from, to) => context.stderr.write(upgradeNotice(location, from, to))});
+}
+
+/** SIFT_LOCK_WAIT: how many seconds a write waits for another process's write lock (default 30). */
+export function lockWaitOf(env: NodeJS.ProcessEnv): number | undefined {
+	const given = env.SIFT_LOCK_WAIT;
+	if (given === undefined || given === '') return undefined;
+	const seconds = Number(given);
+	if (!Number.isFinite(seconds) || seconds < 0 || seconds > 86_400) throw new UsageError(`SIFT_LOCK_WAIT must be a number of seconds from 0 to 86400, got ${JSON.stringify(given)}`);
+	return Math.round(seconds * 1000);
 }
 
 /** --channel, else the only channel of the database. */

@@ -25,6 +25,8 @@ const serve: Command = async context => {
 			process.once('SIGTERM', () => resolve('SIGTERM'));
 			process.once('SIGINT', () => resolve('SIGINT'));
 		});
+		// A write waiting for another process's lock gives up (busy) rather than hold the drain.
+		store.stopLockWaits?.();
 		log(`sift serve: ${signal}, finishing ${server.inFlight()} request(s) in flight`);
 		const inTime = await server.drain();
 		log(inTime ? 'sift serve: stopped' : 'sift serve: stopped; requests still running after 10 s were cut off');
