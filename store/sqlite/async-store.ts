@@ -71,7 +71,7 @@ export class SqliteAsyncStore implements AsyncStore {
 			revoke: async name => lock.write(() => sync.revokeToken(name)),
 			verify: async (secret, now) => sync.verifyToken(secret, now),
 			// A last use is a hint: while another process writes it is skipped, never waited for.
-			touch: async (name, now) => lock.tryOnce(() => touchToken(db, name, now)),
+			touch: async (name, now) => lock.unlessBusy(() => touchToken(db, name, now)),
 		};
 	}
 

@@ -89,6 +89,15 @@ export class LockWaiter {
 		}
 	}
 
+	/** One try; skipped (nothing written, no error) when another process holds the lock: for writes that are only hints. */
+	unlessBusy(work: () => void): void {
+		try {
+			this.tryOnce(work);
+		} catch (error) {
+			if (!isBusy(error)) throw error;
+		}
+	}
+
 	/** Every waiting write gives up now with `busy`, and a later write that meets the lock does not wait (shutting down). */
 	stop(reason = 'this sift is shutting down: it stopped waiting for another process\'s write lock; nothing was written'): void {
 		this.stopped = reason;
