@@ -53,6 +53,7 @@ export type CliFlags = {
 	rate?: number;
 	name?: string;
 	expires?: string;
+	scope?: string;
 	server?: string;
 };
 

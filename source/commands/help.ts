@@ -148,9 +148,9 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
 	},
 	token: {
 		brief: 'create, list or revoke tokens for sift serve',
-		usage: 'sift token create --grant CHANNEL[,...] [--actor agent|human] [--name N] [--expires 30d] | sift token list | sift token revoke NAME',
+		usage: 'sift token create --grant CHANNEL[,...] [--scope read|write] [--actor agent|human] [--name N] [--expires 30d] | sift token list | sift token revoke NAME',
 		summary: 'Bearer tokens for `sift serve`: a token is printed once; the store keeps only its hash.',
-		flags: [FLAGS.db, FLAGS.json, FLAGS.tokenGrant, FLAGS.actor, FLAGS.tokenName, FLAGS.expires],
+		flags: [FLAGS.db, FLAGS.json, FLAGS.tokenGrant, FLAGS.tokenScope, FLAGS.actor, FLAGS.tokenName, FLAGS.expires],
 	},
 	doctor: {
 		brief: 'check the Codex set-up',

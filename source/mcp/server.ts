@@ -7,13 +7,14 @@ import {registerListGrantedResources} from './list-granted-resources.js';
 import {registerListRecordItems} from './list-record-items.js';
 import {registerPollResourceEvents} from './poll-resource-events.js';
 import {registerReadRecordItem} from './read-record-item.js';
+import {refuseWriteTools} from './read-scope.js';
 
 export const SERVER_NAME = 'sift';
 export const SERVER_VERSION = '0.1.0';
 
 export type SiftServerOptions = {
 	store: AsyncStore;
-	/** The only channels the tools may touch; anything else answers not_granted. */
+	/** The only channels the tools may touch (anything else answers not_granted), and whether they may edit them. */
 	grants: Grants;
 	/** Recorded on every event and follow-up (`--actor`, `--run`). */
 	actor: Actor;
@@ -29,7 +30,10 @@ const INSTRUCTIONS = [
 	'Write select fields as option values, not labels. When an edit is refused, the JSON says why (allowed values with labels, min and max): correct what you can; anything you cannot set validly is kept for a person as a follow-up.',
 ].join(' ');
 
-/** The sift MCP server: the five agent tools (docs/reference.md#agent-tools) over one store, limited to the granted channels. */
+/**
+ * The sift MCP server: the five agent tools (docs/reference.md#agent-tools) over one store, limited
+ * to the granted channels; with read-only grants, without edit_record_item (a call of it is forbidden).
+ */
 export function createSiftServer(options: SiftServerOptions): McpServer {
 	const server = new McpServer(
 		{name: SERVER_NAME, version: SERVER_VERSION},
@@ -45,8 +49,9 @@ export function createSiftServer(options: SiftServerOptions): McpServer {
 	registerListGrantedResources(server, context);
 	registerListRecordItems(server, context);
 	registerReadRecordItem(server, context);
-	registerEditRecordItem(server, context);
+	if (options.grants.scope === 'write') registerEditRecordItem(server, context);
 	registerPollResourceEvents(server, context);
+	if (options.grants.scope === 'read') refuseWriteTools(server, options.grants);
 	server.server.registerCapabilities({tools: {listChanged: false}}); // the tool set never changes while serving
 	return server;
 }

@@ -183,12 +183,12 @@ export async function startServe(options: ServeOptions): Promise<SiftHttpServer>
 
 	async function dispatch(request: IncomingMessage, response: ServerResponse, message: unknown, identity: TokenIdentity, entry: RequestLog): Promise<void> {
 		// A token's grants and actor never change, so its servers can be reused across its requests.
-		const key = JSON.stringify([identity.name, identity.grants, identity.actor]);
+		const key = JSON.stringify([identity.name, identity.grants, identity.actor, identity.scope]);
 		let pool = pools.get(key);
 		if (!pool) {
 			// Tokens come and go (one per run): forget them all rather than grow without bound.
 			if (pools.size >= 1000) pools.clear();
-			pool = new ServerPool(() => createSiftServer({store: options.store, grants: new Grants(identity.grants), actor: identity.actor, log}));
+			pool = new ServerPool(() => createSiftServer({store: options.store, grants: new Grants(identity.grants, identity.scope), actor: identity.actor, log}));
 			pools.set(key, pool);
 		}
 

@@ -6,6 +6,7 @@ import type {AsyncImportSource, AsyncStore, AsyncStoreOptions, DeleteResult, Imp
 import type {NameMatch} from '../lookup.js';
 import type {LoadedChannel} from '../channels.js';
 import {invalidArgument, StoreError} from '../errors.js';
+import {checkWriteScope} from '../grants.js';
 import type {FollowUpQuery} from '../followups.js';
 import type {PageQuery} from '../pages.js';
 import type {Actor, Channel, ChannelSummary, EditResult, EventPage, FollowUp, Item, Page} from '../types.js';
@@ -132,6 +133,7 @@ class PgStore implements AsyncStore {
 	}
 
 	async editItem(request: EditRequest): Promise<EditResult> {
+		checkWriteScope(request.grants);
 		const channel = await this.channels.get(request.channelId);
 		return guarded(() => this.writer.edit(channel, request));
 	}
