@@ -52,6 +52,11 @@ export function revokeToken(db: Db, name: string, now = new Date()): TokenInfo {
 	return tokenInfo(row);
 }
 
+/** Revokes every token minted for the run `runId` that is not revoked yet. */
+export function revokeRunTokens(db: Db, runId: string, now = new Date()): void {
+	db.prepare('UPDATE tokens SET revoked_at = ? WHERE run_id = ? AND revoked_at IS NULL').run(now.toISOString(), runId);
+}
+
 /**
  * The identity of a presented secret, or null when it is unknown, revoked or expired. Read-only:
  * a refused request leaves the database as it was.
