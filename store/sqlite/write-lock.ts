@@ -17,6 +17,8 @@ export const DEFAULT_LOCK_WAIT_MS = 30_000;
 export const LOCK_NOTICE_AFTER_MS = 300;
 /** The longest pause between two tries: how late a write may start after the lock is released. */
 const MAX_RETRY_PAUSE_MS = 20;
+/** How long one turn of the event loop may spend on queued writes once the lock is free. */
+const WRITES_PER_TURN_MS = 5;
 
 /**
  * Runs a write transaction (`begin` calls a better-sqlite3 transaction's .immediate()). BEGIN
@@ -39,10 +41,19 @@ export type LockWaitOptions = {
 
 const busyError = (message: string) => new StoreError({error: 'busy', message});
 
-/** The writes of one connection, each tried without blocking and retried on a timer while another process writes. */
+/** A write waiting for its turn. */
+type Waiting = {work: () => unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void; since: number; told: boolean};
+
+/**
+ * The writes of one connection, each tried without blocking; while another process holds the
+ * lock they queue, in order, and one timer tries the first of them again. However many writes
+ * wait, the lock is probed at most once per pause, so waiting costs next to nothing.
+ */
 export class LockWaiter {
 	private readonly waitMs: number;
-	private readonly pending = new Set<() => void>();
+	private readonly queue: Waiting[] = [];
+	private timer: NodeJS.Timeout | undefined;
+	private pause = 0;
 	private stopped: string | null = null;
 
 	constructor(private readonly db: Db, private readonly options: LockWaitOptions = {}) {
@@ -51,10 +62,8 @@ export class LockWaiter {
 
 	/** Runs `work` (synchronous store calls that write) once the write lock is free, or fails with `busy`. */
 	async write<T>(work: () => T): Promise<T> {
-		const started = Date.now();
-		let pause = 1;
-		let told = false;
-		for (;;) {
+		// Behind writes that already wait, so writes land in the order they were asked for.
+		if (this.queue.length === 0) {
 			try {
 				return this.tryOnce(work);
 			} catch (error) {
@@ -62,20 +71,72 @@ export class LockWaiter {
 			}
 
 			if (this.stopped !== null) throw busyError(this.stopped);
+		}
 
-			const waited = Date.now() - started;
-			if (waited >= this.waitMs) {
-				throw busyError(`another process has held the store's write lock for ${Math.round(waited / 1000)} s; nothing was written, try again when it is done`);
+		return new Promise<T>((resolve, reject) => {
+			this.queue.push({work, resolve: resolve as (value: unknown) => void, reject, since: Date.now(), told: false});
+			this.schedule();
+		});
+	}
+
+	/**
+	 * Tries the waiting writes in order until one meets the lock again (a few milliseconds of them
+	 * at most, so a long queue does not hold the event loop either); then expires, tells and sleeps.
+	 */
+	private probe(): void {
+		this.timer = undefined;
+		const began = performance.now();
+		let more = false;
+		while (this.queue.length > 0) {
+			if (performance.now() - began > WRITES_PER_TURN_MS) {
+				more = true;
+				break;
 			}
 
-			if (!told && waited >= LOCK_NOTICE_AFTER_MS) {
-				told = true;
+			const first = this.queue[0]!;
+			try {
+				const value = this.tryOnce(first.work);
+				this.queue.shift();
+				this.pause = 0;
+				first.resolve(value);
+			} catch (error) {
+				if (!isBusy(error)) {
+					this.queue.shift();
+					first.reject(error);
+					continue;
+				}
+
+				break;
+			}
+		}
+
+		if (more) {
+			this.timer = setTimeout(() => this.probe(), 0);
+			return;
+		}
+
+		const now = Date.now();
+		for (const waiting of [...this.queue]) {
+			const waited = now - waiting.since;
+			if (waited >= this.waitMs) {
+				this.queue.splice(this.queue.indexOf(waiting), 1);
+				waiting.reject(busyError(`another process has held the store's write lock for ${Math.round(waited / 1000)} s; nothing was written, try again when it is done`));
+			} else if (!waiting.told && waited >= LOCK_NOTICE_AFTER_MS) {
+				waiting.told = true;
 				this.options.onWait?.();
 			}
-
-			await this.sleep(Math.min(pause, this.waitMs - waited));
-			pause = Math.min(pause * 2, MAX_RETRY_PAUSE_MS);
 		}
+
+		this.schedule();
+	}
+
+	private schedule(): void {
+		if (this.timer !== undefined || this.queue.length === 0) return;
+		// Never past the first deadline, so a bounded wait ends on time.
+		const first = Math.min(...this.queue.map(waiting => waiting.since + this.waitMs)) - Date.now();
+		const notice = Math.min(...this.queue.filter(waiting => !waiting.told).map(waiting => waiting.since + LOCK_NOTICE_AFTER_MS)) - Date.now();
+		this.timer = setTimeout(() => this.probe(), Math.max(0, Math.min(this.pause, first, notice)));
+		this.pause = Math.min(Math.max(1, this.pause * 2), MAX_RETRY_PAUSE_MS);
 	}
 
 	/** One try, never waiting: `busy` at once when another process holds the lock (for best-effort writes). */
@@ -101,20 +162,8 @@ export class LockWaiter {
 	/** Every waiting write gives up now with `busy`, and a later write that meets the lock does not wait (shutting down). */
 	stop(reason = 'this sift is shutting down: it stopped waiting for another process\'s write lock; nothing was written'): void {
 		this.stopped = reason;
-		for (const wake of this.pending) wake();
-		this.pending.clear();
-	}
-
-	private async sleep(ms: number): Promise<void> {
-		await new Promise<void>(resolve => {
-			const wake = () => {
-				clearTimeout(timer);
-				this.pending.delete(wake);
-				resolve();
-			};
-
-			const timer = setTimeout(wake, ms);
-			this.pending.add(wake);
-		});
+		clearTimeout(this.timer);
+		this.timer = undefined;
+		for (const waiting of this.queue.splice(0)) waiting.reject(busyError(reason));
 	}
 }

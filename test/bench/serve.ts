@@ -4,7 +4,9 @@
 // HTTP adds over stdio for one read_record_item call. Bounded: a fixed number of calls, and a time
 // limit per table after which the load stops and says so. The PostgreSQL store is a fresh database
 // on the test server (test/support/pg.ts), dropped afterwards; without a reachable server those
-// rows are left out, saying why.
+// rows are left out, saying why. On SQLite, the same load while another process holds the write
+// lock for 5 s: how reads fare while edits wait (SIFT_BENCH_SERVE_BEFORE=path/to/old/cli.js adds
+// a row for another build, to compare).
 
 import {spawn, type ChildProcess} from 'node:child_process';
 import {Agent, request} from 'node:http';
@@ -20,6 +22,7 @@ import {bugsChannel, generateBugItems} from '../../demo-data/generate.js';
 import {openAsyncStore} from '../../store/index.js';
 import {itemIdOf, seqOfItemId} from '../../store/items.js';
 import {createTestDatabase, PG_OFF} from '../support/pg.js';
+import {holdWriteLock} from '../support/lock-holder.js';
 import {BENCH_NOW, cachedBugDatabase, median, percentile, printTable, type Row} from './support.js';
 
 const SIFT_ENTRY = fileURLToPath(new URL('../../source/cli.js', import.meta.url));
@@ -44,8 +47,8 @@ const caller = (client: Client): Call => async (name, args = {}) => (await clien
 const json = (result: CallToolResult) => JSON.parse((result.content[0] as {text: string}).text);
 
 /** `sift serve` on a free port; resolves with its URL once it listens. */
-async function startServe(location: string): Promise<{url: string; child: ChildProcess}> {
-	const child = spawn(process.execPath, [SIFT_ENTRY, 'serve', '--db', location, '--listen', '127.0.0.1:0', '--rate', '1000000'], {stdio: ['ignore', 'ignore', 'pipe']});
+async function startServe(location: string, entry = SIFT_ENTRY): Promise<{url: string; child: ChildProcess}> {
+	const child = spawn(process.execPath, [entry, 'serve', '--db', location, '--listen', '127.0.0.1:0', '--rate', '1000000'], {stdio: ['ignore', 'ignore', 'pipe']});
 	let stderr = '';
 	const url = await new Promise<string>((resolve, reject) => {
 		child.stderr!.on('data', chunk => {
@@ -81,8 +84,11 @@ async function prepare(location: string, count: number, prefix: string): Promise
 	}
 }
 
+/** One call's start (performance.now()), duration and kind, for the lock-hold table. */
+type Timed = {at: number; ms: number; read: boolean};
+
 /** One client's calls: pages, reads, and edits of items of its own (so edits do not conflict). */
-async function clientLoad(call: Call, ids: string[], calls: number, latencies: number[], deadline: number): Promise<{errors: number; done: number}> {
+async function clientLoad(call: Call, ids: string[], calls: number, latencies: number[], deadline: number, timeline?: Timed[]): Promise<{errors: number; done: number}> {
 	let errors = 0;
 	let done = 0;
 	for (let index = 0; index < calls && Date.now() < deadline; index++) {
@@ -106,10 +112,46 @@ async function clientLoad(call: Call, ids: string[], calls: number, latencies: n
 		}
 
 		latencies.push(performance.now() - started);
+		timeline?.push({at: started, ms: performance.now() - started, read: kind < 8});
 		done++;
 	}
 
 	return {errors, done};
+}
+
+const HOLD_MS = 5000;
+
+/**
+ * The load of `load`, on SQLite, while another process holds the write lock for HOLD_MS from the
+ * moment the load starts, then lets go: edits wait for it; reads should not. Reads and edits are
+ * reported by when they started (during the hold, or after it).
+ */
+async function loadUnderLock(bench: BenchStore, url: string, clients: number, callsEach: number, build: string): Promise<Row[]> {
+	const {tokens, ids} = await prepare(bench.location, clients, 'held');
+	const sessions = await Promise.all(tokens.map(async token => httpClient(url, token)));
+	const timeline: Timed[] = [];
+	const holder = await holdWriteLock(bench.location);
+	const holdStart = performance.now();
+	const released = new Promise<number>(resolve => setTimeout(() => void holder.release().then(() => resolve(performance.now())), HOLD_MS));
+	const deadline = Date.now() + TIME_LIMIT_MS;
+	const perClient = Math.floor(ids.length / clients);
+	let outcomes;
+	try {
+		outcomes = await Promise.all(sessions.map(async (client, index) => clientLoad(caller(client), ids.slice(index * perClient, (index + 1) * perClient), callsEach, [], deadline, timeline)));
+	} finally {
+		await released;
+		holder.kill();
+	}
+
+	const holdEnd = await released;
+	await Promise.all(sessions.map(async client => client.close()));
+	const errors = outcomes.reduce((sum, outcome) => sum + outcome.errors, 0);
+	const row = (phase: string, read: boolean, during: boolean): Row => {
+		const chosen = timeline.filter(call => call.read === read && (during ? call.at >= holdStart && call.at < holdEnd : call.at >= holdEnd)).map(call => call.ms);
+		return {build, calls: read ? 'reads (list, read)' : 'edits (read + edit)', phase, count: chosen.length, 'p50 ms': median(chosen), 'p99 ms': percentile(chosen, 0.99), 'max ms': chosen.length > 0 ? Math.max(...chosen) : 0, 'errors (all calls)': errors};
+	};
+
+	return [row(`during the ${HOLD_MS / 1000} s hold`, true, true), row('after release', true, false), row(`during the ${HOLD_MS / 1000} s hold`, false, true), row('after release', false, false)];
 }
 
 async function load(bench: BenchStore, url: string, clients: number, callsEach: number): Promise<Row> {
@@ -300,6 +342,8 @@ export async function benchServe(quick = false): Promise<void> {
 		...loadLeft,
 	]);
 
+	await benchServeUnderLock(clients, calls);
+
 	const contentionLeft: string[] = [];
 	const contentionRows = await onEachBackend(async (bench, url) => contention(bench, url, agents, editsEach), contentionLeft);
 	printTable(`${agents} agent sessions over HTTP editing the same ${HOT_ITEMS} items, ${editsEach} applied edits each (read, edit with the version read, retry on version_conflict)`, contentionRows, [
@@ -312,5 +356,32 @@ export async function benchServe(quick = false): Promise<void> {
 	printTable('What HTTP adds over stdio for one read_record_item call, sequential (median)', stdioRows.flat(), [
 		'HTTP: a new transport per request (stateless; MCP servers reused per token), the token checked against the store on each request.',
 		...stdioLeft,
+	]);
+}
+
+/** The load table on SQLite while another process holds the write lock (this build, and SIFT_BENCH_SERVE_BEFORE's if given). */
+export async function benchServeUnderLock(clients: number, calls: number): Promise<void> {
+	const lockLeft: string[] = [];
+	const builds: Array<[string, string]> = [['this build', SIFT_ENTRY]];
+	if (process.env.SIFT_BENCH_SERVE_BEFORE) builds.unshift(['before (SIFT_BENCH_SERVE_BEFORE)', process.env.SIFT_BENCH_SERVE_BEFORE]);
+	const lockRows: Row[] = [];
+	for (const [build, entry] of builds) {
+		const bench = sqliteStore();
+		let child: ChildProcess | undefined;
+		try {
+			const served = await startServe(bench.location, entry);
+			child = served.child;
+			lockRows.push(...await loadUnderLock(bench, served.url, clients, calls, build));
+		} catch (error) {
+			lockLeft.push(`${build} left out: ${String((error as Error)?.message ?? error).split('\n')[0]}`);
+		} finally {
+			if (child) await stop(child);
+			await bench.remove();
+		}
+	}
+
+	printTable(`sift serve on SQLite, ${clients} clients × ${calls} calls, while another process holds the write lock for ${HOLD_MS / 1000} s from the start, then releases it`, lockRows, [
+		'Calls are counted by when they started. An edit waits for the lock (off the event loop): its client stops there until the release. Goal: reads during the hold p99 ≤ 50 ms.',
+		...lockLeft,
 	]);
 }

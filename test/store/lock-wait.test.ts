@@ -62,6 +62,23 @@ describe('a write that meets another process\'s write lock', () => {
 		}
 	});
 
+	it('many waiting writes queue behind one probe and land in the order they were asked for', async () => {
+		const {db, store, id} = await storeWithItem();
+		const holder = await holdWriteLock(db);
+		try {
+			const titles = Array.from({length: 100}, (_, index) => `t${index}`);
+			const writes = titles.map(async title => edit(store, id, title));
+			await new Promise(resolve => setTimeout(resolve, 200));
+			await holder.release();
+			const versions = (await Promise.all(writes)).map(result => result.item.version);
+			expect(versions).toEqual(titles.map((_, index) => index + 2));
+			expect((await store.readItem('kit', id)).values.title).toBe('t99');
+		} finally {
+			holder.kill();
+			await store.close();
+		}
+	});
+
 	it('is bounded: after lockWaitMs it fails with busy and nothing is written', async () => {
 		const {db, store, id} = await storeWithItem({lockWaitMs: 400});
 		const holder = await holdWriteLock(db);
