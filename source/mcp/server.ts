@@ -30,6 +30,9 @@ const INSTRUCTIONS = [
 	'Write select fields as option values, not labels. When an edit is refused, the JSON says why (allowed values with labels, min and max): correct what you can; anything you cannot set validly is kept for a person as a follow-up.',
 ].join(' ');
 
+/** Said to a client of a read-only token, which has no edit_record_item. */
+const READ_ONLY_INSTRUCTIONS = 'This server is read-only (its token has scope read): it lists and reads items, and cannot edit them.';
+
 /**
  * The sift MCP server: the five agent tools (docs/reference.md#agent-tools) over one store, limited
  * to the granted channels; with read-only grants, without edit_record_item (a call of it is forbidden).
@@ -37,7 +40,7 @@ const INSTRUCTIONS = [
 export function createSiftServer(options: SiftServerOptions): McpServer {
 	const server = new McpServer(
 		{name: SERVER_NAME, version: SERVER_VERSION},
-		{instructions: INSTRUCTIONS, maxToolInputElements: MAX_INPUT_ELEMENTS},
+		{instructions: options.grants.scope === 'read' ? `${INSTRUCTIONS} ${READ_ONLY_INSTRUCTIONS}` : INSTRUCTIONS, maxToolInputElements: MAX_INPUT_ELEMENTS},
 	);
 	const context = {
 		store: options.store,

@@ -63,6 +63,7 @@ describe.each(BACKENDS)('token scopes over HTTP on $name', (backend: Backend) =>
 		expect(info.scope).toBe('read');
 		const names = (await client.listTools()).tools.map(tool => tool.name).sort();
 		expect(names).toEqual(['list_granted_resources', 'list_record_items', 'poll_resource_events', 'read_record_item']);
+		expect(client.getInstructions()).toMatch(/read-only \(its token has scope read\)/);
 		const item = await newest(client);
 		const read = (await client.callTool({name: 'read_record_item', arguments: {record_channel_id: 'bugs', item_id: item.id}})) as CallToolResult;
 		expect(read.isError).toBeFalsy();
