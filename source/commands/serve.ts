@@ -1,9 +1,17 @@
 import {DEFAULT_LISTEN, DEFAULT_RATE, startServe} from '../serve/http.js';
+import {reapAbandonedRuns} from '../codex/reap.js';
 import {withStore} from './common.js';
 import {UsageError, type Command} from './context.js';
 
 /** Read only here, only by tests: every tool call waits this long, so one can be caught in flight. */
 const CALL_DELAY_ENV = 'SIFT_SERVE_TEST_CALL_DELAY_MS';
+/** Read only here, only by tests: how often the reaper runs instead of REAP_EVERY_MS. */
+const REAP_EVERY_ENV = 'SIFT_SERVE_TEST_REAP_MS';
+/**
+ * How often a running `sift serve` closes the runs of this host whose sift died, as every start of
+ * sift does: their tokens are revoked with them, without waiting for another sift to start.
+ */
+const REAP_EVERY_MS = 30_000;
 
 /**
  * `sift serve [--listen HOST:PORT] [--allow-host H]... [--rate N]`: the agent tools over MCP
@@ -21,10 +29,13 @@ const serve: Command = async context => {
 		const server = await startServe({store, host, port, allowHosts, rate, log, callDelayMs: delay > 0 ? delay : undefined});
 		// The location, never the URL as given: it may carry a password.
 		log(`sift serve: ${server.url}/mcp for ${store.location} (${rate} requests/s per token)`);
+		const reaper = setInterval(() => void reapAbandonedRuns(store, context.env), Number(context.env[REAP_EVERY_ENV]) || REAP_EVERY_MS);
+		reaper.unref();
 		const signal = await new Promise<NodeJS.Signals>(resolve => {
 			process.once('SIGTERM', () => resolve('SIGTERM'));
 			process.once('SIGINT', () => resolve('SIGINT'));
 		});
+		clearInterval(reaper);
 		// A write waiting for another process's lock gives up (busy) rather than hold the drain.
 		store.stopLockWaits?.();
 		log(`sift serve: ${signal}, finishing ${server.inFlight()} request(s) in flight`);

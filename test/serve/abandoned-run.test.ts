@@ -64,3 +64,35 @@ it('SIGKILL of sift run --server, then the reaper: the run is abandoned and its 
 		await server.exited;
 	}
 }, 60_000);
+
+it('a running sift serve reaps on its own: the SIGKILLed run\'s token stops working without another sift start', async () => {
+	const server = await spawnServe(db, {SIFT_SERVE_TEST_REAP_MS: '200'});
+	const out = path.join(dir, 'seen-serve-reaps.json');
+	const env = {...process.env, SIFT_DB: '', XDG_DATA_HOME: path.join(dir, 'data'), SIFT_STATE_DIR: path.join(dir, 'state'), FAKE_CODEX_MODE: 'hang', TOKEN_CODEX_OUT: out};
+	const run = spawn(process.execPath, [SIFT_ENTRY, 'run', 'Triage the bugs', '--channel', 'bugs', '--server', server.url, '--codex', codex, '--timeout', '600', '--db', db], {env, stdio: ['ignore', 'ignore', 'pipe']});
+	const runExited = new Promise(resolve => run.once('exit', resolve));
+	try {
+		await until(() => existsSync(out), 'the run\'s codex to start');
+		const seen = JSON.parse(readFileSync(out, 'utf8')) as {token: string; status: {code: number}};
+		expect(seen.status.code).toBe(200);
+		const headers = {...MCP_HEADERS, Authorization: `Bearer ${seen.token}`};
+		run.kill('SIGKILL');
+		await runExited;
+		// No other sift starts: sift serve's own reaper records the run and revokes its token.
+		const began = Date.now();
+		let status = 200;
+		while (status !== 401 && Date.now() - began < 10_000) {
+			await new Promise(resolve => setTimeout(resolve, 100));
+			status = (await rawRequest(server.url, {headers, body: toolCall('list_granted_resources')})).status;
+		}
+
+		expect(status).toBe(401);
+		const runs = siftJson<Array<{id: string; outcome: string | null}>>(['runs', '--db', db]);
+		// Newest first: this test's run.
+		expect(runs[0]!.outcome).toBe('abandoned');
+	} finally {
+		if (run.exitCode === null && run.signalCode === null) run.kill('SIGKILL');
+		server.process.kill('SIGTERM');
+		await server.exited;
+	}
+}, 60_000);
