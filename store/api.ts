@@ -109,6 +109,13 @@ export interface AsyncStore {
 	readonly tokens: TokensApi;
 
 	/**
+	 * SQLite: writes waiting for another process's write lock give up now (`busy`), and later ones do
+	 * not wait: for a process that is shutting down. Absent on PostgreSQL, whose waits end with the
+	 * statement timeout.
+	 */
+	stopLockWaits?(): void;
+
+	/**
 	 * Push on PostgreSQL: `onSequence` gets a channel's new sequence after each commit. Notifications
 	 * are a hint (one may be lost): readers still read by their cursor. Undefined on SQLite, where
 	 * readers poll.
@@ -118,8 +125,13 @@ export interface AsyncStore {
 
 export type AsyncStoreOptions = {
 	busyTimeoutMs?: number;
-	/** SQLite: told once when a write waits for another process's write lock (a long import). */
+	/**
+	 * SQLite: told each time a write has waited a moment for another process's write lock (a long
+	 * import); the write goes on waiting, off the event loop, up to lockWaitMs.
+	 */
 	onLockWait?: () => void;
+	/** SQLite: how long a write waits for another process's write lock before it fails with `busy` (default 30 s). */
+	lockWaitMs?: number;
 	/** Told before an existing store is upgraded to this sift's schema, which may take seconds (not for a new one). */
 	onUpgrade?: (from: number, to: number) => void;
 	/**

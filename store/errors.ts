@@ -19,6 +19,10 @@ export type StoreErrorBody =
 	| {error: 'timeout'; message: string}
 	/** The database role may not read sift's tables at all. */
 	| {error: 'permission_denied'; message: string}
+	/** The token or grant allows reading only. */
+	| {error: 'forbidden'; message: string}
+	/** SQLite: another process held the write lock past the wait (SIFT_LOCK_WAIT); nothing was written. */
+	| {error: 'busy'; message: string}
 	| QueryRefusal;
 
 export type StoreErrorCode = StoreErrorBody['error'];

@@ -3,7 +3,7 @@ export {SqliteAsyncStore} from './sqlite/async-store.js';
 export {openAsyncStore, isPostgresUrl, shownLocation, type AsyncStore, type AsyncStoreOptions} from './api.js';
 export {ensurePrivateDir, isDatabaseReadableByOthers, removeStoreFiles} from './sqlite/files.js';
 export {StoreError, type StoreErrorBody, type StoreErrorCode} from './errors.js';
-export {Grants} from './grants.js';
+export {Grants, GRANT_SCOPES, checkWriteScope, type GrantScope} from './grants.js';
 export {checkChannel} from './schema.js';
 export {PAGE_LIMIT, type PageQuery} from './pages.js';
 export {PREVIEW_TEXT_LENGTH, previewValues} from './previews.js';

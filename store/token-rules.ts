@@ -5,6 +5,7 @@
 
 import {createHash, randomBytes, timingSafeEqual} from 'node:crypto';
 import {invalidArgument, notFound, quote, type StoreError} from './errors.js';
+import {GRANT_SCOPES, type GrantScope} from './grants.js';
 import type {Actor} from './types.js';
 
 export const TOKEN_PREFIX = 'sift_';
@@ -24,6 +25,8 @@ export type TokenRequest = {
 	/** Channel ids; the caller checks that they exist. */
 	grants: string[];
 	actor?: TokenActor;
+	/** read: the granted channels may be read, not edited; default write. */
+	scope?: GrantScope;
 	runId?: string;
 	/** ISO time; absent means the token does not expire. */
 	expiresAt?: string;
@@ -35,6 +38,7 @@ export type TokenInfo = {
 	name: string;
 	grants: string[];
 	actor: TokenActor;
+	scope: GrantScope;
 	run_id: string | null;
 	created_at: string;
 	expires_at: string | null;
@@ -42,8 +46,8 @@ export type TokenInfo = {
 	revoked_at: string | null;
 };
 
-/** Who a valid token speaks for. */
-export type TokenIdentity = {name: string; grants: string[]; actor: Actor};
+/** Who a valid token speaks for, and whether it may edit. */
+export type TokenIdentity = {name: string; grants: string[]; actor: Actor; scope: GrantScope};
 
 /** A stored tokens row: grants as JSON text (SQLite) or already parsed (PostgreSQL jsonb). */
 export type StoredToken = Omit<TokenInfo, 'grants'> & {grants: unknown; hash: string};
@@ -66,6 +70,8 @@ export function newToken(request: TokenRequest): NewToken {
 	if (request.grants.length === 0) throw invalidArgument('a token needs at least one granted channel');
 	const actor = request.actor ?? 'agent';
 	if (!(TOKEN_ACTORS as readonly string[]).includes(actor)) throw invalidArgument(`token actor must be agent or human, got ${quote(actor)}`);
+	const scope = request.scope ?? 'write';
+	if (!GRANT_SCOPES.includes(scope)) throw invalidArgument(`token scope must be read or write, got ${quote(scope)}`);
 	if (request.expiresAt !== undefined && !(Date.parse(request.expiresAt) > Date.parse(now))) {
 		throw invalidArgument(`token expiry ${quote(request.expiresAt)} is not a time in the future`);
 	}
@@ -75,6 +81,7 @@ export function newToken(request: TokenRequest): NewToken {
 		name,
 		grants: [...new Set(request.grants)],
 		actor,
+		scope,
 		run_id: request.runId ?? null,
 		created_at: now,
 		expires_at: request.expiresAt === undefined ? null : new Date(request.expiresAt).toISOString(),
@@ -107,7 +114,7 @@ export function identityOf(row: StoredToken | undefined, hash: string, now: Date
 	if (row.expires_at !== null && Date.parse(row.expires_at) <= now.getTime()) return null;
 	const info = tokenInfo(row);
 	const actor: Actor = info.run_id === null ? {kind: info.actor} : {kind: info.actor, run_id: info.run_id};
-	return {name: info.name, grants: info.grants, actor};
+	return {name: info.name, grants: info.grants, actor, scope: info.scope};
 }
 
 /** A touch writes `now` only over a last use older than `stale` (ISO times compare as text). */
@@ -116,8 +123,9 @@ export function touchTimes(now = new Date(), staleMs = TOUCH_INTERVAL_MS): {now:
 }
 
 export function tokenInfo(row: StoredToken): TokenInfo {
-	const {hash: _hash, grants, ...rest} = row;
-	return {...rest, grants: parseGrants(grants)};
+	const {hash: _hash, grants, scope, ...rest} = row;
+	// Anything but a stored 'write' (a damaged column) reads as read-only: a doubt never grants edits.
+	return {...rest, grants: parseGrants(grants), scope: scope === 'write' ? 'write' : 'read'};
 }
 
 /** A damaged grants column grants nothing rather than failing every request. */

@@ -10,8 +10,8 @@ export const ABANDONED_MESSAGE = 'The sift that ran this was gone (killed, or it
  * Closes the runs whose sift is gone (SIGKILL cannot be caught, so nothing else does): kills what
  * is left of the run's process group and records the outcome `abandoned` — or the outcome its log
  * already has, when sift died between writing the log's end and the table. Runs of a live sift are
- * left alone. Costs one indexed query when there is nothing to do; never throws (a read-only
- * database, a busy one: the next start tries again). Returns the ids it closed.
+ * left alone. Costs one indexed query when there is nothing to do; never throws, and never waits
+ * long (a read-only database, a busy one: the next start tries again). Returns the ids it closed.
  */
 export async function reapAbandonedRuns(store: AsyncStore, env: NodeJS.ProcessEnv = process.env): Promise<string[]> {
 	try {
@@ -27,8 +27,30 @@ export async function reapAbandonedRuns(store: AsyncStore, env: NodeJS.ProcessEn
 	}
 }
 
+/**
+ * How long sift's start waits to record one abandoned run: another process may hold the store's
+ * write lock (a long import), and every command starts by reaping. The write stays queued and
+ * lands once the lock is free, unless the process ends first; the next start tries again.
+ */
+const REAP_WAIT_MS = 1000;
+
 async function reap(store: AsyncStore, run: UnfinishedRun, env: NodeJS.ProcessEnv): Promise<boolean> {
 	if (run.process_group !== null) killAbandonedGroup(run.process_group, run.id);
+	const ended = recordAbandoned(store, run, env);
+	// Settled later (or given up when the store closes): never an unhandled rejection.
+	ended.catch(() => undefined);
+	let timer: NodeJS.Timeout | undefined;
+	const late = new Promise<never>((_, reject) => {
+		timer = setTimeout(() => reject(new Error('the store is busy')), REAP_WAIT_MS);
+	});
+	try {
+		return await Promise.race([ended, late]);
+	} finally {
+		clearTimeout(timer);
+	}
+}
+
+async function recordAbandoned(store: AsyncStore, run: UnfinishedRun, env: NodeJS.ProcessEnv): Promise<boolean> {
 	const end = loggedEnd(run, env);
 	return store.runs.end(run.id, {
 		finishedAt: end?.finished_at ?? new Date().toISOString(),

@@ -5,6 +5,7 @@ import {isPostgresUrl, openAsyncStore, shownLocation, StoreError, type AsyncStor
 import {hintFor} from '../text/refusal.js';
 import {safeJson, sanitize, sanitizeValue} from '../text/sanitize.js';
 import {reapAbandonedRuns} from '../codex/reap.js';
+import {LOCK_WAIT_NOTICE} from '../text/lock-wait.js';
 import {mcpEndpoint} from '../serve/endpoint.js';
 import {UsageError, type CommandContext} from './context.js';
 
@@ -25,7 +26,6 @@ const missingDatabase = (path: string) => new StoreError({error: 'not_found', me
 /** Said once, before a store made by an older sift is upgraded in place. */
 export const upgradeNotice = (location: string, from: number, to: number) => `sift: upgrading ${sanitize(location)} from schema ${from} to ${to}, once (about 10 s per million items)…\n`;
 
-export const LOCK_WAIT_NOTICE = 'sift: waiting for another sift process to finish writing (an import can take a few minutes)…\n';
 
 
 
@@ -43,16 +43,26 @@ function onlyChannel(channels: Array<{id: string}>): string {
 
 
 /**
- * How every command opens the store: --statement-timeout, and a write that meets another
- * process's lock (a long import) says why it waits, once, instead of failing; so does a first
- * open that upgrades the file.
+/**
+ * How every command opens the store: --statement-timeout, SIFT_LOCK_WAIT, and a write that meets
+ * another process's lock (a long import) says why it waits, once per command, instead of failing
+ * (`onLockWait` replaces that notice: the TUI says it on screen); so does a first open that
+ * upgrades the file.
  */
-export function storeOptions(context: CommandContext, location: string, create = false): AsyncStoreOptions {
+export function storeOptions(context: CommandContext, location: string, create = false, onLockWait?: () => void): AsyncStoreOptions {
 	const seconds = context.flags.statementTimeout;
+	let told = false;
+	const sayWaiting = () => {
+		if (told) return;
+		told = true;
+		context.stderr.write(LOCK_WAIT_NOTICE);
+	};
+
 	return {
 		create,
 		...(seconds === undefined ? {} : {statementTimeoutMs: seconds * 1000}),
-		onLockWait: () => context.stderr.write(LOCK_WAIT_NOTICE),
+		onLockWait: onLockWait ?? sayWaiting,
+		lockWaitMs: lockWaitOf(context.env),
 		// Shown without a URL's password.
 		onUpgrade: (from, to) => context.stderr.write(upgradeNotice(shownLocation(location), from, to)),
 	};
@@ -63,13 +73,13 @@ export function storeOptions(context: CommandContext, location: string, create =
  * file that must exist (a missing file is an error here, not a new empty store; a database
  * without sift's tables is `not_a_store`, and gains none).
  */
-export async function openExistingStore(context: CommandContext): Promise<AsyncStore> {
+export async function openExistingStore(context: CommandContext, onLockWait?: () => void): Promise<AsyncStore> {
 	const location = databasePath(context);
 	if (!isPostgresUrl(location) && !existsSync(location)) {
 		throw missingDatabase(location);
 	}
 
-	return openAsyncStore(location, storeOptions(context, location));
+	return openAsyncStore(location, storeOptions(context, location, false, onLockWait));
 }
 
 /** Opens the store, creating it when there is none: only import, demo and migrate do. `onUpgrade` replaces the notice. */
@@ -77,6 +87,15 @@ export async function openOrCreateStore(context: CommandContext, onUpgrade?: (fr
 	const location = databasePath(context);
 	const options = storeOptions(context, location, true);
 	return openAsyncStore(location, onUpgrade ? {...options, onUpgrade} : options);
+}
+
+/** SIFT_LOCK_WAIT: how many seconds a write waits for another process's write lock (default 30). */
+export function lockWaitOf(env: NodeJS.ProcessEnv): number | undefined {
+	const given = env.SIFT_LOCK_WAIT;
+	if (given === undefined || given === '') return undefined;
+	const seconds = Number(given);
+	if (!Number.isFinite(seconds) || seconds < 0 || seconds > 86_400) throw new UsageError(`SIFT_LOCK_WAIT must be a number of seconds from 0 to 86400, got ${JSON.stringify(given)}`);
+	return Math.round(seconds * 1000);
 }
 
 /** --channel, else the only channel of the database. */

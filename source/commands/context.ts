@@ -59,6 +59,7 @@ export type CliFlags = {
 	rate?: number;
 	name?: string;
 	expires?: string;
+	scope?: string;
 	server?: string;
 };
 

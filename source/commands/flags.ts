@@ -77,6 +77,7 @@ export const FLAGS = {
 	rate: flag({name: 'rate', key: 'rate', kind: 'integer', value: 'N', min: 1, max: 1_000_000, help: 'requests a second allowed per token (default 50)'}),
 	tokenGrant: flag({name: 'grant', key: 'grant', kind: 'string', value: 'CHANNEL[,...]', multiple: true, help: 'the channels the token may touch'}),
 	tokenName: flag({name: 'name', key: 'name', kind: 'string', value: 'N', help: 'the token\'s name (default: generated)'}),
+	tokenScope: flag({name: 'scope', key: 'scope', kind: 'string', value: 'read|write', help: 'read: the token may read its channels, not edit them; write (default): read and edit'}),
 	expires: flag({name: 'expires', key: 'expires', kind: 'string', value: 'DURATION', help: 'lifetime such as 30d, 12h, 90m, or never (default 30d)'}),
 	server: flag({name: 'server', key: 'server', kind: 'string', value: 'URL', help: 'reach the store through `sift serve` at URL instead of a local MCP server'}),
 } as const;

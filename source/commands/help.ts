@@ -149,9 +149,9 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
 	},
 	token: {
 		brief: 'create, list or revoke tokens for sift serve',
-		usage: 'sift token create --grant CHANNEL[,...] [--actor agent|human] [--name N] [--expires 30d] | sift token list | sift token revoke NAME',
+		usage: 'sift token create --grant CHANNEL[,...] [--scope read|write] [--actor agent|human] [--name N] [--expires 30d] | sift token list | sift token revoke NAME',
 		summary: 'Bearer tokens for `sift serve`: a token is printed once; the store keeps only its hash.',
-		flags: [...STORE_FLAGS, FLAGS.json, FLAGS.tokenGrant, FLAGS.actor, FLAGS.tokenName, FLAGS.expires],
+		flags: [...STORE_FLAGS, FLAGS.json, FLAGS.tokenGrant, FLAGS.tokenScope, FLAGS.actor, FLAGS.tokenName, FLAGS.expires],
 	},
 	migrate: {
 		brief: 'create or upgrade the store\'s tables',

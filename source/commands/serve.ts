@@ -1,6 +1,7 @@
 import {DEFAULT_LISTEN, DEFAULT_RATE, DRAIN_TIMEOUT_MS, startServe} from '../serve/http.js';
 import {allowHostEntries} from '../serve/hosts.js';
 import {captureConsole, jsonLinesStream, logLine} from '../serve/log.js';
+import {reapAbandonedRuns} from '../codex/reap.js';
 import {withStore} from './common.js';
 import {UsageError, type Command} from './context.js';
 
@@ -8,6 +9,13 @@ import {UsageError, type Command} from './context.js';
 const CALL_DELAY_ENV = 'SIFT_SERVE_TEST_CALL_DELAY_MS';
 /** Read only here, only by tests: how long SIGTERM waits for requests in flight (default 10 s). */
 const DRAIN_ENV = 'SIFT_SERVE_TEST_DRAIN_MS';
+/** Read only here, only by tests: how often the reaper runs instead of REAP_EVERY_MS. */
+const REAP_EVERY_ENV = 'SIFT_SERVE_TEST_REAP_MS';
+/**
+ * How often a running `sift serve` closes the runs of this host whose sift died, as every start of
+ * sift does: their tokens are revoked with them, without waiting for another sift to start.
+ */
+const REAP_EVERY_MS = 30_000;
 
 /**
  * `sift serve [--listen HOST:PORT] [--allow-host H[:P]]... [--rate N]`: the agent tools over MCP
@@ -41,7 +49,12 @@ const serve: Command = async context => {
 			const server = await startServe({store, host, port, allowHosts, rate, log, callDelayMs: delay > 0 ? delay : undefined});
 			// The location, never the URL as given: it may carry a password.
 			note(`sift serve: ${server.url}/mcp for ${store.location} (${rate} requests/s per token)`, {event: 'listening', url: `${server.url}/mcp`});
+			const reaper = setInterval(() => void reapAbandonedRuns(store, context.env), Number(context.env[REAP_EVERY_ENV]) || REAP_EVERY_MS);
+			reaper.unref();
 			const signal = await stop.signal;
+			clearInterval(reaper);
+			// A write waiting for another process's lock gives up (busy) rather than hold the drain.
+			store.stopLockWaits?.();
 			note(`sift serve: ${signal}, finishing ${server.inFlight()} request(s) in flight`, {event: 'draining', in_flight: server.inFlight()});
 			const inTime = await server.drain(drainMs);
 			cutOff = !inTime;

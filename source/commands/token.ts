@@ -1,4 +1,4 @@
-import {StoreError, type AsyncStore, type TokenActor, type TokenInfo} from '../../store/index.js';
+import {GRANT_SCOPES, StoreError, type AsyncStore, type GrantScope, type TokenActor, type TokenInfo} from '../../store/index.js';
 import {sanitize} from '../text/sanitize.js';
 import {output, withStore} from './common.js';
 import {UsageError, type Command, type CommandContext} from './context.js';
@@ -7,7 +7,7 @@ const UNITS: Record<string, number> = {m: 60_000, h: 3_600_000, d: 86_400_000};
 export const DEFAULT_EXPIRY = '30d';
 
 /**
- * `sift token create --grant CHANNEL[,...] [--actor agent|human] [--name N] [--expires 30d|never]`,
+ * `sift token create --grant CHANNEL[,...] [--scope read|write] [--actor agent|human] [--name N] [--expires 30d|never]`,
  * `sift token list`, `sift token revoke NAME` (docs/team-mode.md#tokens).
  */
 const token: Command = async context => {
@@ -34,6 +34,8 @@ async function create(context: CommandContext, store: AsyncStore): Promise<numbe
 	if (grants.length === 0) throw new UsageError('sift token create needs --grant CHANNEL[,...]: the channels the token may touch');
 	const actor = context.flags.actor ?? 'agent';
 	if (actor !== 'agent' && actor !== 'human') throw new UsageError(`--actor must be agent or human, got ${JSON.stringify(actor)}`);
+	const scope = context.flags.scope ?? 'write';
+	if (!(GRANT_SCOPES as readonly string[]).includes(scope)) throw new UsageError(`--scope must be read or write, got ${JSON.stringify(scope)}`);
 	const known = new Set((await store.listChannelNames()).map(channel => channel.id));
 	const missing = grants.filter(id => !known.has(id));
 	if (missing.length > 0) {
@@ -42,12 +44,12 @@ async function create(context: CommandContext, store: AsyncStore): Promise<numbe
 
 	const now = new Date();
 	const expiresAt = expiryOf(context.flags.expires ?? DEFAULT_EXPIRY, now);
-	const created = await store.tokens.create({name: context.flags.name, grants, actor: actor as TokenActor, expiresAt, now});
+	const created = await store.tokens.create({name: context.flags.name, grants, actor: actor as TokenActor, scope: scope as GrantScope, expiresAt, now});
 	output(context, {token: created.token, ...created.info}, () =>
 		[
 			created.token,
 			'',
-			`Token ${created.info.name} (${created.info.actor}; grants: ${created.info.grants.join(', ')}; expires: ${created.info.expires_at ?? 'never'}).`,
+			`Token ${created.info.name} (${created.info.actor}; grants: ${created.info.grants.join(', ')}; scope: ${created.info.scope}; expires: ${created.info.expires_at ?? 'never'}).`,
 			'It is shown only this once: sift keeps a hash of it, not the token.',
 		].join('\n'),
 	);
@@ -75,11 +77,12 @@ async function revoke(context: CommandContext, store: AsyncStore, name: string):
 }
 
 function table(tokens: TokenInfo[], now: Date): string {
-	const header = ['NAME', 'ACTOR', 'GRANTS', 'CREATED', 'EXPIRES', 'LAST USED', 'STATUS'];
+	const header = ['NAME', 'ACTOR', 'GRANTS', 'SCOPE', 'CREATED', 'EXPIRES', 'LAST USED', 'STATUS'];
 	const rows = tokens.map(info => [
 		info.name,
 		info.actor + (info.run_id ? ` (run ${info.run_id})` : ''),
 		info.grants.join(','),
+		info.scope,
 		minute(info.created_at),
 		info.expires_at ? minute(info.expires_at) : 'never',
 		info.last_used_at ? minute(info.last_used_at) : '-',

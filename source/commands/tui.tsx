@@ -7,6 +7,7 @@ import {reapAbandonedRuns} from '../codex/reap.js';
 import {configPath, loadConfig} from '../config/config.js';
 import {databasePath, openExistingStore, serverEndpoint, wholeNumber} from './common.js';
 import type {Command} from './context.js';
+import {LockWaits} from '../ui/lock-waits.js';
 
 /** A run started from the TUI is stopped after 10 minutes unless --timeout says otherwise (`sift run`: 30). */
 const TUI_DEADLINE_S = 600;
@@ -60,9 +61,11 @@ const tui: Command = async context => {
 	process.env.NODE_ENV ??= 'production';
 	const {startApp} = await loadWithoutCiMarkers(async () => import('../ui/start.js'));
 
+	// A write waiting for another process's lock is said on screen, not on stderr behind it.
+	const lockWaits = new LockWaits();
 	let store;
 	try {
-		store = await openExistingStore(context);
+		store = await openExistingStore(context, lockWaits.notify);
 	} catch (error) {
 		stdin.setRawMode(false);
 		// A PostgreSQL error names the host itself; its URL may hold a password, so it is not repeated.
@@ -88,6 +91,7 @@ const tui: Command = async context => {
 			channelId: context.flags.channel,
 			env: context.env,
 			config,
+			lockWaits,
 			run: {codex: context.flags.codex, model: context.flags.model ?? config.config.model, codexConfig: context.flags.codexConfig, keepApiEnv: context.flags.keepApiEnv, allowAgentShell: context.flags.allowAgentShell, env: context.env, timeoutMs: timeoutSeconds * 1000, endpoint, batch: context.flags.batch, parallel: context.flags.parallel},
 		});
 		return signal ? exitCodeOfSignal(signal) : 0;

@@ -7,13 +7,14 @@ import {registerListGrantedResources} from './list-granted-resources.js';
 import {registerListRecordItems} from './list-record-items.js';
 import {registerPollResourceEvents} from './poll-resource-events.js';
 import {registerReadRecordItem} from './read-record-item.js';
+import {refuseWriteTools} from './read-scope.js';
 
 export const SERVER_NAME = 'sift';
 export const SERVER_VERSION = '0.1.0';
 
 export type SiftServerOptions = {
 	store: AsyncStore;
-	/** The only channels the tools may touch; anything else answers not_granted. */
+	/** The only channels the tools may touch (anything else answers not_granted), and whether they may edit them. */
 	grants: Grants;
 	/** Recorded on every event and follow-up (`--actor`, `--run`). */
 	actor: Actor;
@@ -29,11 +30,17 @@ const INSTRUCTIONS = [
 	'Write select fields as option values, not labels. When an edit is refused, the JSON says why (allowed values with labels, min and max): correct what you can; anything you cannot set validly is kept for a person as a follow-up.',
 ].join(' ');
 
-/** The sift MCP server: the five agent tools (docs/reference.md#agent-tools) over one store, limited to the granted channels. */
+/** Said to a client of a read-only token, which has no edit_record_item. */
+const READ_ONLY_INSTRUCTIONS = 'This server is read-only (its token has scope read): it lists and reads items, and cannot edit them.';
+
+/**
+ * The sift MCP server: the five agent tools (docs/reference.md#agent-tools) over one store, limited
+ * to the granted channels; with read-only grants, without edit_record_item (a call of it is forbidden).
+ */
 export function createSiftServer(options: SiftServerOptions): McpServer {
 	const server = new McpServer(
 		{name: SERVER_NAME, version: SERVER_VERSION},
-		{instructions: INSTRUCTIONS, maxToolInputElements: MAX_INPUT_ELEMENTS},
+		{instructions: options.grants.scope === 'read' ? `${INSTRUCTIONS} ${READ_ONLY_INSTRUCTIONS}` : INSTRUCTIONS, maxToolInputElements: MAX_INPUT_ELEMENTS},
 	);
 	const context = {
 		store: options.store,
@@ -45,8 +52,9 @@ export function createSiftServer(options: SiftServerOptions): McpServer {
 	registerListGrantedResources(server, context);
 	registerListRecordItems(server, context);
 	registerReadRecordItem(server, context);
-	registerEditRecordItem(server, context);
+	if (options.grants.scope === 'write') registerEditRecordItem(server, context);
 	registerPollResourceEvents(server, context);
+	if (options.grants.scope === 'read') refuseWriteTools(server, options.grants);
 	server.server.registerCapabilities({tools: {listChanged: false}}); // the tool set never changes while serving
 	return server;
 }

@@ -275,7 +275,7 @@ export async function startServe(options: ServeOptions): Promise<SiftHttpServer>
 
 	function poolOf(identity: TokenIdentity): ServerPool {
 		// A token's grants and actor never change, so its servers can be reused across its requests.
-		const key = JSON.stringify([identity.name, identity.grants, identity.actor]);
+		const key = JSON.stringify([identity.name, identity.grants, identity.actor, identity.scope]);
 		let pool = pools.get(key);
 		if (!pool) {
 			// Tokens come and go (one per run): forget them all rather than grow without bound.
@@ -283,7 +283,7 @@ export async function startServe(options: ServeOptions): Promise<SiftHttpServer>
 			const serverLog = (line: string) => log(asLogLine(line, 'error'));
 			pool = new ServerPool(() => {
 				const calls = new CallQueue();
-				return {server: createSiftServer({store: options.store, grants: new Grants(identity.grants), actor: identity.actor, log: serverLog, calls}), calls};
+				return {server: createSiftServer({store: options.store, grants: new Grants(identity.grants, identity.scope), actor: identity.actor, log: serverLog, calls}), calls};
 			});
 			pools.set(key, pool);
 		}

@@ -19,6 +19,7 @@ export type AppProps = {
 	pollRetryMaxMs?: ScreenProps['pollRetryMaxMs'];
 	theme?: Theme;
 	config?: ScreenProps['config'];
+	lockWaits?: ScreenProps['lockWaits'];
 };
 
 /** Keys that leave a screen with nothing else to do: q, Esc, Ctrl+C. */
@@ -115,7 +116,7 @@ export function App(props: AppProps) {
 		}
 
 		case 'screen': {
-			content = <Screen key={loaded.channel.id} store={store} channel={loaded.channel} summary={loaded.summary} dbPath={props.dbPath} run={props.run} config={props.config} pollRetryMaxMs={props.pollRetryMaxMs}/>;
+			content = <Screen key={loaded.channel.id} store={store} channel={loaded.channel} summary={loaded.summary} dbPath={props.dbPath} run={props.run} config={props.config} lockWaits={props.lockWaits} pollRetryMaxMs={props.pollRetryMaxMs}/>;
 			break;
 		}
 	}

@@ -35,6 +35,8 @@ import {runFinishMessage, runStatus} from './run-status.js';
 import {tuiRunSettings} from './run-settings.js';
 import type {ListQuery, ScreenState} from './state.js';
 import {useTheme} from './theme.js';
+import type {LockWaits} from './lock-waits.js';
+import {LOCK_WAIT_FOOTER} from '../text/lock-wait.js';
 import {absoluteIndex, rowAt} from './window.js';
 
 
@@ -50,6 +52,8 @@ export type ScreenProps = {
 	pollRetryMaxMs?: number;
 	/** The config file as read (views, hotkeys, instruction); the defaults unless given. */
 	config?: LoadedConfig;
+	/** Told when a write waits for another process's write lock: said in the footer while it waits. */
+	lockWaits?: LockWaits;
 };
 
 /** The list's search and filter in words, for the header and the empty list ('' when neither). */
@@ -88,7 +92,7 @@ function positionOf(state: ScreenState): number | null {
  * The triage screen of one channel. It only wires: the state machine (reducer.ts) decides, the
  * hooks perform its effects and feed it keys, store events and run updates, the components draw.
  */
-export function Screen({store, channel, summary, dbPath, run: runOptions, pollRetryMaxMs, config: givenConfig}: ScreenProps) {
+export function Screen({store, channel, summary, dbPath, run: runOptions, pollRetryMaxMs, config: givenConfig, lockWaits}: ScreenProps) {
 	const theme = useTheme();
 	const size = useTerminalSize();
 	const {fields} = channel;
@@ -183,6 +187,8 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 	useEffect(() => {
 		dispatch({type: 'resize', columns: size.columns, rows: size.rows});
 	}, [dispatch, size.columns, size.rows]);
+	// The write's own outcome replaces the notice once the lock is free.
+	useEffect(() => lockWaits?.subscribe(() => dispatch({type: 'say', text: LOCK_WAIT_FOOTER, tone: 'warn'})), [dispatch, lockWaits]);
 	useEffect(() => {
 		// The header's follow-up count, read once the first frame is up.
 		void store.countOpenFollowUps(channel.id).then(count => dispatch({type: 'followUpCount', count}), () => undefined);

@@ -21,10 +21,15 @@ export function pgRuns(pool: pg.Pool, host = hostname()): RunsApi {
 				[run.id, run.channelId, JSON.stringify(run.itemIds), run.instruction, run.startedAt, run.logPath, run.ownerPid ?? null, host]);
 		},
 		async end(id: string, end: RunEnd) {
-			const result = await pool.query(`UPDATE runs SET finished_at = $2, outcome = $3, usage = $4, edits_applied = $5,
+			// One statement: the run's end and the revocation of its tokens (however the run ended,
+			// the reaper's abandoned included) commit together.
+			const result = await pool.query(`WITH revoked AS (
+					UPDATE tokens SET revoked_at = $9 WHERE run_id = $1 AND revoked_at IS NULL
+				)
+				UPDATE runs SET finished_at = $2, outcome = $3, usage = $4, edits_applied = $5,
 				rejections = $6, followups_opened = $7, error = $8, end_sequence = ${end.endSequenceUnknown ? 'NULL' : LATEST_SEQUENCE('runs.channel_id')}
 				WHERE id = $1${end.onlyIfUnfinished ? ' AND finished_at IS NULL' : ''}`,
-			[id, end.finishedAt, end.outcome, end.usage === null ? null : JSON.stringify(end.usage), end.editsApplied, end.rejections, end.followupsOpened, end.error]);
+			[id, end.finishedAt, end.outcome, end.usage === null ? null : JSON.stringify(end.usage), end.editsApplied, end.rejections, end.followupsOpened, end.error, new Date().toISOString()]);
 			return result.rowCount === 1;
 		},
 		async list(options: {limit?: number} = {}) {

@@ -122,6 +122,14 @@ ALTER TABLE runs ADD COLUMN start_sequence bigint, ADD COLUMN end_sequence bigin
 CREATE INDEX runs_cursor ON runs (channel_id, end_sequence) WHERE end_sequence IS NOT NULL;
 `,
 	},
+	{
+		version: 4,
+		name: 'token scopes: read or write',
+		sql: `
+-- Tokens made before scopes could write, and keep doing so.
+ALTER TABLE tokens ADD COLUMN scope text NOT NULL DEFAULT 'write';
+`,
+	},
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

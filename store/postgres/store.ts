@@ -6,6 +6,7 @@ import type {AsyncImportSource, AsyncStore, AsyncStoreOptions, DeleteResult, Imp
 import type {NameMatch} from '../lookup.js';
 import type {LoadedChannel} from '../channels.js';
 import {StoreError} from '../errors.js';
+import {checkWriteScope} from '../grants.js';
 import type {FollowUpQuery} from '../followups.js';
 import type {PageQuery} from '../pages.js';
 import type {Actor, Channel, ChannelSummary, EditResult, EventPage, FollowUp, Item, Page} from '../types.js';
@@ -153,6 +154,7 @@ class PgStore implements AsyncStore {
 	}
 
 	editItem(request: EditRequest): Promise<EditResult> {
+		checkWriteScope(request.grants);
 		return this.write(async () => this.writer.edit(await this.channels.get(request.channelId), request));
 	}
 

@@ -13,8 +13,8 @@ export function pgTokens(pool: pg.Pool): TokensApi {
 			const {token, info, hash} = newToken(request);
 			// The primary key settles two creations of one name at once; no read-then-insert race.
 			try {
-				await pool.query(`INSERT INTO tokens (name, hash, grants, actor, run_id, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-					[info.name, hash, JSON.stringify(info.grants), info.actor, info.run_id, info.created_at, info.expires_at]);
+				await pool.query(`INSERT INTO tokens (name, hash, grants, actor, scope, run_id, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+					[info.name, hash, JSON.stringify(info.grants), info.actor, info.scope, info.run_id, info.created_at, info.expires_at]);
 			} catch (error) {
 				throw (error as {code?: string}).code === UNIQUE_VIOLATION ? duplicateToken(info.name) : error;
 			}

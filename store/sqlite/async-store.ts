@@ -1,5 +1,7 @@
 // The embedded SQLite store behind the asynchronous interface: today's synchronous Store, each
 // call answered as a promise (a throw becomes a rejection). SQLite has no push: readers poll.
+// A write never waits inside better-sqlite3 for another process's lock: it waits on a timer
+// (write-lock.ts), so reads, other requests and keys go on meanwhile.
 
 import type {AsyncImportSource, AsyncStore, AsyncStoreOptions, DeleteResult, ImportResult, RunsApi, TokensApi} from '../api.js';
 import type {LoadedChannel} from '../channels.js';
@@ -10,8 +12,10 @@ import {getRun, lastFinishedRun, listRuns, listUnfinishedRuns, recordRunEnd, rec
 import {CountWorkers} from './count-worker.js';
 import {openStore, type Store} from './store.js';
 import {touchToken} from './tokens.js';
+import {LockWaiter} from './write-lock.js';
 import type {Actor, Channel, ChannelSummary, EditResult, EventPage, FollowUp, Item, Page} from '../types.js';
 import type {EditRequest} from '../writes.js';
+import {checkWriteScope} from '../grants.js';
 
 const isAsyncIterable = (items: unknown): items is AsyncIterable<unknown> => typeof (items as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function';
 
@@ -41,35 +45,44 @@ export class SqliteAsyncStore implements AsyncStore {
 	private readonly counts = new CountWorkers();
 	readonly readOnly: boolean;
 	readonly created: {file: boolean; dirs: string[]};
+	private readonly lock: LockWaiter;
 
 	/** The synchronous store underneath, for callers not yet moved to the asynchronous interface. */
-	constructor(readonly sync: Store) {
+	constructor(readonly sync: Store, options: Pick<AsyncStoreOptions, 'lockWaitMs' | 'onLockWait'> = {}) {
 		this.location = sync.path;
 		this.readOnly = sync.readOnly;
 		this.created = sync.created;
 		const {db} = sync;
+		const lock = new LockWaiter(db, {waitMs: options.lockWaitMs, onWait: options.onLockWait});
+		this.lock = lock;
 		this.runs = {
-			start: async run => recordRunStart(db, run),
-			end: async (id, end) => recordRunEnd(db, id, end),
+			start: async run => lock.write(() => recordRunStart(db, run)),
+			end: async (id, end) => lock.write(() => recordRunEnd(db, id, end)),
 			list: async options => listRuns(db, options),
 			get: async id => getRun(db, id),
 			lastFinished: async channelId => lastFinishedRun(db, channelId),
-			setProcessGroup: async (id, group) => recordRunProcessGroup(db, id, group),
+			setProcessGroup: async (id, group) => lock.write(() => recordRunProcessGroup(db, id, group)),
 			// A SQLite file is opened by processes of one machine: every unfinished run is local.
 			unfinished: async () => listUnfinishedRuns(db),
 		};
 		this.tokens = {
-			create: async request => sync.createToken(request),
+			create: async request => lock.write(() => sync.createToken(request)),
 			list: async () => sync.listTokens(),
-			revoke: async name => sync.revokeToken(name),
+			revoke: async name => lock.write(() => sync.revokeToken(name)),
 			verify: async (secret, now) => sync.verifyToken(secret, now),
-			touch: async (name, now) => touchToken(db, name, now),
+			// A last use is a hint: while another process writes it is skipped, never waited for.
+			touch: async (name, now) => lock.unlessBusy(() => touchToken(db, name, now)),
 		};
 	}
 
 	async close(): Promise<void> {
+		this.lock.stop();
 		await this.counts.stopAll();
 		this.sync.close();
+	}
+
+	stopLockWaits(): void {
+		this.lock.stop();
 	}
 
 	/** A local file is always reachable once open. */
@@ -111,11 +124,12 @@ export class SqliteAsyncStore implements AsyncStore {
 	}
 
 	async importChannel(source: AsyncImportSource): Promise<ImportResult> {
-		return this.sync.importChannel({channel: source.channel, items: await syncItems(source.items)});
+		const items = await syncItems(source.items);
+		return this.lock.write(() => this.sync.importChannel({channel: source.channel, items}));
 	}
 
 	async createItem(channelId: string, values: unknown, actor: Actor): Promise<EditResult> {
-		return this.sync.createItem(channelId, values, actor);
+		return this.lock.write(() => this.sync.createItem(channelId, values, actor));
 	}
 
 	async readItem(channelId: string, itemId: string): Promise<Item> {
@@ -123,11 +137,12 @@ export class SqliteAsyncStore implements AsyncStore {
 	}
 
 	async editItem(request: EditRequest): Promise<EditResult> {
-		return this.sync.editItem(request);
+		checkWriteScope(request.grants);
+		return this.lock.write(() => this.sync.editItem(request));
 	}
 
 	async deleteItem(channelId: string, itemId: string, actor: Actor, expectedVersion?: number): Promise<DeleteResult> {
-		return this.sync.deleteItem(channelId, itemId, actor, expectedVersion);
+		return this.lock.write(() => this.sync.deleteItem(channelId, itemId, actor, expectedVersion));
 	}
 
 	async listPage(channelId: string, query: PageQuery = {}): Promise<Page> {
@@ -151,10 +166,11 @@ export class SqliteAsyncStore implements AsyncStore {
 	}
 
 	async dismissFollowUp(id: number): Promise<FollowUp> {
-		return this.sync.dismissFollowUp(id);
+		return this.lock.write(() => this.sync.dismissFollowUp(id));
 	}
 }
 
 export async function openSqliteAsyncStore(path: string, options: AsyncStoreOptions = {}): Promise<SqliteAsyncStore> {
-	return new SqliteAsyncStore(openStore(path, options));
+	const {onLockWait, lockWaitMs, ...open} = options;
+	return new SqliteAsyncStore(openStore(path, open), {onLockWait, lockWaitMs});
 }

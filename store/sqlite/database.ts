@@ -5,9 +5,9 @@ import {migrateToChannelIndexes} from './channels.js';
 import {StoreError} from '../errors.js';
 import {canWrite, createPrivateFile, ensurePrivateDir, removeStoreFiles, restrictCompanions} from './files.js';
 import {migrateRunsColumns, RUNS_SCHEMA_SQL} from './runs.js';
-import {TOKENS_SCHEMA_SQL} from './tokens.js';
+import {addTokenScope, TOKENS_SCHEMA_SQL} from './tokens.js';
 import {checkIsStore, openReadOnly, SIFT_APPLICATION_ID} from './store-file.js';
-import {setLockPolicy, withWriteLock} from './write-lock.js';
+import {withWriteLock} from './write-lock.js';
 import {addValueColumns, VALUE_COLUMNS} from './value-columns.js';
 
 export {withWriteLock} from './write-lock.js';
@@ -83,15 +83,11 @@ export type OpenOptions = {
 	 * make a store (import, demo) pass it; everything else opens an existing store or fails.
 	 */
 	create?: boolean;
-	/** How long a write waits for another process's write lock before it fails, or before onLockWait. */
-	busyTimeoutMs?: number;
 	/**
-	 * Called once per open store when a write has waited busyTimeoutMs for another process (a long
-	 * import, say); the write then keeps waiting up to lockWaitMs instead of failing. The caller says
-	 * so to its user: the store itself prints nothing.
+	 * How long a synchronous call waits for another process's lock before it fails. The asynchronous
+	 * store writes with none at all and waits on a timer instead (store/sqlite/write-lock.ts).
 	 */
-	onLockWait?: () => void;
-	lockWaitMs?: number;
+	busyTimeoutMs?: number;
 	/**
 	 * Called before an existing store is brought to this sift's schema, with both versions: an
 	 * upgrade may rewrite every row (schema 5: about 10 s for a million items), so the caller can
@@ -109,7 +105,6 @@ export type OpenedDatabase = {
 };
 
 const DEFAULT_BUSY_TIMEOUT_MS = 10_000;
-const DEFAULT_LOCK_WAIT_MS = 30 * 60_000;
 
 /**
  * Opens a store file: WAL so readers never block the writer, a busy timeout so several processes
@@ -172,10 +167,6 @@ function openWritable(path: string, options: OpenOptions): Db {
 			db.pragma(`application_id = ${SIFT_APPLICATION_ID}`);
 		}
 
-		if (options.onLockWait) {
-			setLockPolicy(db, options.onLockWait, options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS);
-		}
-
 		migrate(db, path, options.onUpgrade);
 		return db;
 	} catch (error) {
@@ -188,7 +179,7 @@ function openWritable(path: string, options: OpenOptions): Db {
  * Bump when the schema changes. Steps run in order inside one transaction and are idempotent;
  * SCHEMA_SQL then creates whatever is missing (IF NOT EXISTS).
  */
-const SCHEMA_VERSION = 5;
+const SCHEMA_VERSION = 6;
 
 /**
  * v3: idempotency keys belong to a channel and an actor (before, one global namespace: a key used
@@ -210,8 +201,8 @@ function addRunColumns(db: Db): void {
 	if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'runs'").get()) migrateRunsColumns(db);
 }
 
-/** Steps before SCHEMA_SQL, in order. v5: items get their value columns (store/sqlite/value-columns.ts). */
-const MIGRATION_STEPS: Array<(db: Db) => void> = [scopeIdempotencyKeys, addRunColumns, addValueColumns];
+/** Steps before SCHEMA_SQL, in order. v5: items get their value columns (store/sqlite/value-columns.ts); v6: tokens get a scope. */
+const MIGRATION_STEPS: Array<(db: Db) => void> = [scopeIdempotencyKeys, addRunColumns, addValueColumns, addTokenScope];
 /** v3: per-channel partial indexes replace the indexes over every channel's rows; v5: on value columns. */
 const AFTER_SCHEMA_STEPS: Array<(db: Db) => void> = [migrateToChannelIndexes];
 

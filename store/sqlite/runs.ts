@@ -1,6 +1,8 @@
 import {CURSOR_OUTCOMES, parseRunRow, type RunEnd, type RunRow, type RunStart, type StoredRunRow, type UnfinishedRun} from '../runs.js';
 import type {Db} from './database.js';
+import {immediate} from './database.js';
 import {LAST_SEQUENCE_SQL} from './events.js';
+import {revokeRunTokens} from './tokens.js';
 
 /** One Codex run: who asked what of which items, and how it ended. Fed by the runner, read by `sift runs`. */
 export const RUNS_SCHEMA_SQL = `
@@ -62,17 +64,24 @@ export function listUnfinishedRuns(db: Db): UnfinishedRun[] {
 	return db.prepare('SELECT id, owner_pid, process_group, log_path FROM runs WHERE finished_at IS NULL').all() as UnfinishedRun[];
 }
 
-/** Fills in how the run ended, with the channel's latest sequence now as its end sequence; false when no run has this id. */
+/**
+ * Fills in how the run ended, with the channel's latest sequence now as its end sequence, and
+ * revokes the run's tokens in the same transaction: however a run ends (its sift, or the reaper
+ * after a SIGKILL), no token of it answers again. False when no run has this id.
+ */
 export function recordRunEnd(db: Db, id: string, end: RunEnd): boolean {
 	const endSequence = end.endSequenceUnknown ? 'NULL' : `(${LAST_SEQUENCE_SQL.replace('?', 'runs.channel_id')})`;
-	const result = db
-		.prepare(
-			`UPDATE runs SET finished_at = @finishedAt, outcome = @outcome, usage = @usage, edits_applied = @editsApplied,
-			 rejections = @rejections, followups_opened = @followupsOpened, error = @error, end_sequence = ${endSequence}
-			 WHERE id = @id${end.onlyIfUnfinished ? ' AND finished_at IS NULL' : ''}`,
-		)
-		.run({...withoutFlags(end), id, usage: end.usage === null ? null : JSON.stringify(end.usage)});
-	return result.changes === 1;
+	return immediate(db, () => {
+		const result = db
+			.prepare(
+				`UPDATE runs SET finished_at = @finishedAt, outcome = @outcome, usage = @usage, edits_applied = @editsApplied,
+				 rejections = @rejections, followups_opened = @followupsOpened, error = @error, end_sequence = ${endSequence}
+				 WHERE id = @id${end.onlyIfUnfinished ? ' AND finished_at IS NULL' : ''}`,
+			)
+			.run({...withoutFlags(end), id, usage: end.usage === null ? null : JSON.stringify(end.usage)});
+		revokeRunTokens(db, id, new Date());
+		return result.changes === 1;
+	});
 }
 
 /**

@@ -11,6 +11,8 @@ CREATE TABLE IF NOT EXISTS tokens (
 	hash TEXT NOT NULL UNIQUE,
 	grants TEXT NOT NULL,
 	actor TEXT NOT NULL,
+	-- read or write (schema 6; tokens made before it could write).
+	scope TEXT NOT NULL DEFAULT 'write',
 	run_id TEXT,
 	created_at TEXT NOT NULL,
 	expires_at TEXT,
@@ -19,6 +21,12 @@ CREATE TABLE IF NOT EXISTS tokens (
 );
 `;
 
+/** v6: a tokens table made before scopes gets its scope column; its tokens keep writing, as they could. */
+export function addTokenScope(db: Db): void {
+	const columns = (db.prepare("SELECT name FROM pragma_table_info('tokens')").all() as Array<{name: string}>).map(row => row.name);
+	if (columns.length > 0 && !columns.includes('scope')) db.exec("ALTER TABLE tokens ADD COLUMN scope TEXT NOT NULL DEFAULT 'write'");
+}
+
 export function createToken(db: Db, request: TokenRequest): {token: string; info: TokenInfo} {
 	const {token, info, hash} = newToken(request);
 	if (db.prepare('SELECT 1 FROM tokens WHERE name = ?').get(info.name)) {
@@ -26,8 +34,8 @@ export function createToken(db: Db, request: TokenRequest): {token: string; info
 	}
 
 	db.prepare(
-		`INSERT INTO tokens (name, hash, grants, actor, run_id, created_at, expires_at)
-		 VALUES (@name, @hash, @grants, @actor, @run_id, @created_at, @expires_at)`,
+		`INSERT INTO tokens (name, hash, grants, actor, scope, run_id, created_at, expires_at)
+		 VALUES (@name, @hash, @grants, @actor, @scope, @run_id, @created_at, @expires_at)`,
 	).run({...info, hash, grants: JSON.stringify(info.grants)});
 	return {token, info};
 }
@@ -42,6 +50,11 @@ export function revokeToken(db: Db, name: string, now = new Date()): TokenInfo {
 	const row = db.prepare('SELECT * FROM tokens WHERE name = ?').get(name) as StoredToken | undefined;
 	if (!row) throw unknownToken(name);
 	return tokenInfo(row);
+}
+
+/** Revokes every token minted for the run `runId` that is not revoked yet. */
+export function revokeRunTokens(db: Db, runId: string, now = new Date()): void {
+	db.prepare('UPDATE tokens SET revoked_at = ? WHERE run_id = ? AND revoked_at IS NULL').run(now.toISOString(), runId);
 }
 
 /**

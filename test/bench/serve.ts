@@ -4,7 +4,9 @@
 // HTTP adds over stdio for one read_record_item call. Bounded: a fixed number of calls, and a time
 // limit per table after which the load stops and says so. The PostgreSQL store is a fresh database
 // on the test server (test/support/pg.ts), dropped afterwards; without a reachable server those
-// rows are left out, saying why.
+// rows are left out, saying why. On SQLite, the same load while another process holds the write
+// lock for 5 s: how reads fare while edits wait (SIFT_BENCH_SERVE_BEFORE=path/to/old/cli.js adds
+// a row for another build, to compare).
 
 import {spawn, type ChildProcess} from 'node:child_process';
 import {Agent, request} from 'node:http';
@@ -20,6 +22,7 @@ import {bugsChannel, generateBugItems} from '../../demo-data/generate.js';
 import {openAsyncStore} from '../../store/index.js';
 import {itemIdOf, seqOfItemId} from '../../store/items.js';
 import {createTestDatabase, PG_OFF} from '../support/pg.js';
+import {holdWriteLock} from '../support/lock-holder.js';
 import {BENCH_NOW, cachedBugDatabase, median, percentile, printTable, type Row} from './support.js';
 
 const SIFT_ENTRY = fileURLToPath(new URL('../../source/cli.js', import.meta.url));
@@ -44,8 +47,8 @@ const caller = (client: Client): Call => async (name, args = {}) => (await clien
 const json = (result: CallToolResult) => JSON.parse((result.content[0] as {text: string}).text);
 
 /** `sift serve` on a free port; resolves with its URL once it listens. */
-async function startServe(location: string): Promise<{url: string; child: ChildProcess}> {
-	const child = spawn(process.execPath, [SIFT_ENTRY, 'serve', '--db', location, '--listen', '127.0.0.1:0', '--rate', '1000000'], {stdio: ['ignore', 'ignore', 'pipe']});
+async function startServe(location: string, entry = SIFT_ENTRY): Promise<{url: string; child: ChildProcess}> {
+	const child = spawn(process.execPath, [entry, 'serve', '--db', location, '--listen', '127.0.0.1:0', '--rate', '1000000'], {stdio: ['ignore', 'ignore', 'pipe']});
 	let stderr = '';
 	const url = await new Promise<string>((resolve, reject) => {
 		child.stderr!.on('data', chunk => {
@@ -300,6 +303,8 @@ export async function benchServe(quick = false): Promise<void> {
 		...loadLeft,
 	]);
 
+	await benchServeUnderLock(clients, calls);
+
 	const contentionLeft: string[] = [];
 	const contentionRows = await onEachBackend(async (bench, url) => contention(bench, url, agents, editsEach), contentionLeft);
 	printTable(`${agents} agent sessions over HTTP editing the same ${HOT_ITEMS} items, ${editsEach} applied edits each (read, edit with the version read, retry on version_conflict)`, contentionRows, [
@@ -312,5 +317,143 @@ export async function benchServe(quick = false): Promise<void> {
 	printTable('What HTTP adds over stdio for one read_record_item call, sequential (median)', stdioRows.flat(), [
 		'HTTP: a new transport per request (stateless; MCP servers reused per token), the token checked against the store on each request.',
 		...stdioLeft,
+	]);
+}
+
+const HOLD_MS = 5000;
+
+/** One call of the lock-hold load: when it started, how long it took, what it was. */
+type Timed = {at: number; ms: number; read: boolean; error: boolean};
+
+/**
+ * The lock-hold load of one client: the mix of clientLoad, except that an edit is not waited for
+ * (its read is): the client goes on reading while its write waits for the lock, as an agent that
+ * reads on does, so reads keep arriving during the hold. Its edits are awaited at the end.
+ */
+async function clientLoadReadingOn(call: Call, ids: string[], calls: number, timeline: Timed[], deadline: number): Promise<void> {
+	const edits: Array<Promise<void>> = [];
+	/** An item's pending edit: the next edit of that item reads after it, so edits of one client never conflict. */
+	const pending = new Map<string, Promise<void>>();
+	const timed = async (read: boolean, work: () => Promise<CallToolResult>) => {
+		const at = performance.now();
+		let error = false;
+		try {
+			error = (await work()).isError === true;
+		} catch {
+			error = true;
+		}
+
+		timeline.push({at, ms: performance.now() - at, read, error});
+	};
+
+	for (let index = 0; index < calls && Date.now() < deadline; index++) {
+		const id = ids[index % ids.length]!;
+		const kind = index % 10;
+		if (kind < 3) {
+			await timed(true, async () => call('list_record_items', {record_channel_id: 'bugs', limit: 20}));
+		} else if (kind < 8) {
+			await timed(true, async () => call('read_record_item', {record_channel_id: 'bugs', item_id: id}));
+		} else {
+			await pending.get(id);
+			let version = 0;
+			await timed(true, async () => {
+				const result = await call('read_record_item', {record_channel_id: 'bugs', item_id: id});
+				version = (json(result) as {version: number}).version;
+				return result;
+			});
+			const edit = timed(false, async () => call('edit_record_item', {record_channel_id: 'bugs', item_id: id, values: {status: STATUSES[index % 2]}, expected_version: version, idempotency_key: `held-${id}-${index}`}));
+			pending.set(id, edit);
+			edits.push(edit);
+		}
+	}
+
+	await Promise.all(edits);
+}
+
+/**
+ * The load on SQLite while another process holds the write lock for HOLD_MS, then lets go. The
+ * clients connect and warm up first (a few reads each); the lock is taken; the load starts. Calls
+ * are reported by when they started: during the hold, or after it.
+ */
+async function loadUnderLock(location: string, url: string, tokens: string[], ids: string[], callsEach: number, build: string, hold = true): Promise<Row[]> {
+	const sessions = await Promise.all(tokens.map(async token => httpClient(url, token)));
+	const perClient = Math.floor(ids.length / tokens.length);
+	const slices = sessions.map((_, index) => ids.slice(index * perClient, (index + 1) * perClient));
+	await Promise.all(sessions.map(async (client, index) => {
+		for (let warm = 0; warm < 5; warm++) await caller(client)('read_record_item', {record_channel_id: 'bugs', item_id: slices[index]![warm]!});
+	}));
+	const timeline: Timed[] = [];
+	const holder = hold ? await holdWriteLock(location) : undefined;
+	const holdStart = performance.now();
+	let holdEnd = Number.POSITIVE_INFINITY;
+	// Without a holder (the baseline), the same first HOLD_MS are counted as "during".
+	const released = new Promise<void>(resolve => setTimeout(() => void (holder?.release() ?? Promise.resolve()).then(() => {
+		holdEnd = performance.now();
+		resolve();
+	}), HOLD_MS));
+	const deadline = Date.now() + TIME_LIMIT_MS;
+	try {
+		await Promise.all(sessions.map(async (client, index) => clientLoadReadingOn(caller(client), slices[index]!, callsEach, timeline, deadline)));
+	} finally {
+		await released;
+		holder?.kill();
+	}
+
+	await Promise.all(sessions.map(async client => client.close()));
+	const errors = timeline.filter(call => call.error).length;
+	const row = (read: boolean, during: boolean): Row => {
+		const chosen = timeline.filter(call => call.read === read && (during ? call.at >= holdStart && call.at < holdEnd : call.at >= holdEnd)).map(call => call.ms);
+		const phase = hold ? (during ? `during the ${HOLD_MS / 1000} s hold` : 'after release') : (during ? `first ${HOLD_MS / 1000} s, no lock held` : 'the rest, no lock held');
+		const none = chosen.length === 0;
+		return {build, calls: read ? 'reads (list, read)' : 'edits', started: phase, count: chosen.length, 'p50 ms': none ? '-' : median(chosen), 'p99 ms': none ? '-' : percentile(chosen, 0.99), 'max ms': none ? '-' : Math.max(...chosen), 'errors (all calls)': errors};
+	};
+
+	return [row(true, true), row(true, false), row(false, true), row(false, false)];
+}
+
+/**
+ * A store for the lock-hold load with its tokens made; for another build, brought back to the
+ * schema that build reads (5: tokens without a scope), as it would have made it.
+ */
+async function lockBenchStore(clients: number, before: boolean): Promise<BenchStore & {tokens: string[]; ids: string[]}> {
+	const bench = sqliteStore();
+	const {tokens, ids} = await prepare(bench.location, clients, 'held');
+	if (before) {
+		const {default: Database} = await import('better-sqlite3');
+		const db = new Database(bench.location);
+		db.exec('ALTER TABLE tokens DROP COLUMN scope');
+		db.pragma('user_version = 5');
+		db.close();
+	}
+
+	return {...bench, tokens, ids};
+}
+
+/** The load table on SQLite while another process holds the write lock (this build, and SIFT_BENCH_SERVE_BEFORE's if given). */
+export async function benchServeUnderLock(clients: number, calls: number): Promise<void> {
+	const lockLeft: string[] = [];
+	const builds: Array<[string, string, boolean]> = [['this build, no lock held', SIFT_ENTRY, false], ['this build', SIFT_ENTRY, true]];
+	if (process.env.SIFT_BENCH_SERVE_BEFORE) builds.unshift(['before (SIFT_BENCH_SERVE_BEFORE)', process.env.SIFT_BENCH_SERVE_BEFORE, true]);
+	const lockRows: Row[] = [];
+	for (const [build, entry, hold] of builds) {
+		let bench: Awaited<ReturnType<typeof lockBenchStore>> | undefined;
+		let child: ChildProcess | undefined;
+		try {
+			bench = await lockBenchStore(clients, entry !== SIFT_ENTRY);
+			const served = await startServe(bench.location, entry);
+			child = served.child;
+			lockRows.push(...await loadUnderLock(bench.location, served.url, bench.tokens, bench.ids, calls, build, hold));
+		} catch (error) {
+			lockLeft.push(`${build} left out: ${String((error as Error)?.message ?? error).split('\n')[0]}`);
+		} finally {
+			if (child) await stop(child);
+			await bench?.remove();
+		}
+	}
+
+	printTable(`sift serve on SQLite, ${clients} clients × ${calls} calls, while another process holds the write lock for ${HOLD_MS / 1000} s, then releases it`, lockRows, [
+		'The clients connect and warm up, then the lock is taken and the load starts (30% list, 50% read, 20% read+edit). A client does not wait for its edit: it reads on while the edit waits for the lock (a later edit of the same item waits for the earlier one).',
+		'Calls are counted by when they started; the first rows are the same load with no lock held, for the machine\'s baseline. Goal: reads during the hold p99 ≤ 50 ms.',
+		...lockLeft,
 	]);
 }

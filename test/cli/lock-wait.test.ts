@@ -1,7 +1,7 @@
 import {spawn} from 'node:child_process';
 import {createRequire} from 'node:module';
 import {beforeAll, describe, expect, it} from 'vitest';
-import {demoDatabase, ensureBuilt, SIFT_ENTRY, siftJson, tempDir} from '../support/cli.js';
+import {demoDatabase, ensureBuilt, sift, SIFT_ENTRY, siftJson, tempDir} from '../support/cli.js';
 
 beforeAll(() => ensureBuilt());
 
@@ -48,4 +48,29 @@ describe('a write that meets another process\'s lock', () => {
 			holder.kill();
 		}
 	}, 40_000);
+});
+
+describe('sift\'s start under another process\'s lock', () => {
+	it('does not wait long to reap an abandoned run: the command goes on, a later start records it', async () => {
+		const db = demoDatabase(3);
+		// A run whose sift is gone (a pid above any pid_max), as a SIGKILLed sift leaves it.
+		const {default: Database} = await import('better-sqlite3');
+		const raw = new Database(db);
+		raw.prepare(`INSERT INTO runs (id, channel_id, item_ids, instruction, started_at, owner_pid) VALUES ('run-orphan', 'bugs', '[]', 'triage', ?, ?)`).run(new Date().toISOString(), 2 ** 22 + 4321);
+		raw.close();
+		const {holdWriteLock} = await import('../support/lock-holder.js');
+		const holder = await holdWriteLock(db);
+		try {
+			const began = Date.now();
+			const listed = sift(['list', '--db', db, '--json']);
+			expect(listed.code, listed.stderr).toBe(0);
+			// Well short of the 30 s a write may wait: the reaper gives up after a second.
+			expect(Date.now() - began).toBeLessThan(10_000);
+			expect(siftJson<Array<{id: string; outcome: string | null}>>(['runs', '--db', db]).find(run => run.id === 'run-orphan')?.outcome ?? null).toBeNull();
+			await holder.release();
+			expect(siftJson<Array<{id: string; outcome: string | null}>>(['runs', '--db', db]).find(run => run.id === 'run-orphan')?.outcome).toBe('abandoned');
+		} finally {
+			holder.kill();
+		}
+	}, 60_000);
 });

@@ -54,7 +54,7 @@ describe.each(BACKENDS)('tokens and runs on $name', (backend: Backend) => {
 			const {token, info} = await store.tokens.create({name: 'ci-bot', grants: ['kit', 'other', 'kit'], actor: 'human', now});
 			// 256 random bits in base64url after the prefix.
 			expect(token).toMatch(new RegExp(`^${TOKEN_PREFIX}[A-Za-z0-9_-]{43}$`));
-			expect(info).toEqual({name: 'ci-bot', grants: ['kit', 'other'], actor: 'human', run_id: null, created_at: now.toISOString(), expires_at: null, last_used_at: null, revoked_at: null});
+			expect(info).toEqual({name: 'ci-bot', grants: ['kit', 'other'], actor: 'human', scope: 'write', run_id: null, created_at: now.toISOString(), expires_at: null, last_used_at: null, revoked_at: null});
 			expect(await store.tokens.list()).toEqual([info]);
 			const [row] = await storedTokens();
 			expect(row!.hash).toBe(createHash('sha256').update(token).digest('hex'));
@@ -70,8 +70,10 @@ describe.each(BACKENDS)('tokens and runs on $name', (backend: Backend) => {
 			const {token} = await store.tokens.create({name: 'triager', grants: ['kit'], actor: 'human'});
 			const run = await store.tokens.create({name: 'run-token', grants: ['kit'], runId: 'run-7', expiresAt: new Date(Date.now() + MINUTE_MS).toISOString()});
 			const other = await same();
-			expect(await other.tokens.verify(token)).toEqual({name: 'triager', grants: ['kit'], actor: {kind: 'human'}});
-			expect(await other.tokens.verify(run.token)).toEqual({name: 'run-token', grants: ['kit'], actor: {kind: 'agent', run_id: 'run-7'}});
+			expect(await other.tokens.verify(token)).toEqual({name: 'triager', grants: ['kit'], actor: {kind: 'human'}, scope: 'write'});
+			expect(await other.tokens.verify(run.token)).toEqual({name: 'run-token', grants: ['kit'], actor: {kind: 'agent', run_id: 'run-7'}, scope: 'write'});
+			const reader = await store.tokens.create({name: 'reader', grants: ['kit'], scope: 'read'});
+			expect(await other.tokens.verify(reader.token)).toEqual({name: 'reader', grants: ['kit'], actor: {kind: 'agent'}, scope: 'read'});
 		});
 
 		it('refuses a wrong, malformed, expired or revoked secret, and verifying writes nothing', async () => {
@@ -184,6 +186,31 @@ describe.each(BACKENDS)('tokens and runs on $name', (backend: Backend) => {
 			// Without the flag, an end overwrites (the runner's own end wins over a reaper's guess).
 			expect(await store.runs.end('run-1', ended({outcome: 'partial'}))).toBe(true);
 			expect((await store.runs.get('run-1'))!.outcome).toBe('partial');
+		});
+
+		it('a run\'s end revokes its tokens, whoever records it (the reaper\'s abandoned too), and no other token', async () => {
+			const store = await fresh();
+			for (const id of ['run-a', 'run-b']) {
+				await store.runs.start(started(id, 4242));
+			}
+
+			const runA = await store.tokens.create({name: 'run-run-a', grants: ['kit'], runId: 'run-a'});
+			const runB = await store.tokens.create({name: 'run-run-b', grants: ['kit'], runId: 'run-b'});
+			const person = await store.tokens.create({name: 'person', grants: ['kit'], actor: 'human'});
+			// As the reaper records a run whose sift was SIGKILLed.
+			expect(await store.runs.end('run-a', ended({outcome: 'abandoned', onlyIfUnfinished: true, endSequenceUnknown: true}))).toBe(true);
+			const other = await same();
+			expect(await other.tokens.verify(runA.token)).toBeNull();
+			expect(await other.tokens.verify(runB.token)).not.toBeNull();
+			expect(await other.tokens.verify(person.token)).not.toBeNull();
+			const revokedAt = (await store.tokens.list()).find(token => token.name === 'run-run-a')!.revoked_at;
+			expect(revokedAt).not.toBeNull();
+			// A later end (the runner's own) leaves the first revocation time as it was.
+			await store.runs.end('run-a', ended({outcome: 'ok'}));
+			expect((await store.tokens.list()).find(token => token.name === 'run-run-a')!.revoked_at).toBe(revokedAt);
+			await store.runs.end('run-b', ended());
+			expect(await other.tokens.verify(runB.token)).toBeNull();
+			expect(await other.tokens.verify(person.token)).not.toBeNull();
 		});
 
 		it('setProcessGroup on an unknown run changes nothing', async () => {

@@ -28,12 +28,12 @@ describe('sift token', () => {
 
 		const listed = siftJson<Array<Record<string, unknown>>>(['token', 'list', '--db', db]);
 		const entry = listed.find(token => token.name === 'ci-bot')!;
-		expect(entry).toMatchObject({grants: ['bugs', 'secrets'], actor: 'agent', revoked_at: null, last_used_at: null});
+		expect(entry).toMatchObject({grants: ['bugs', 'secrets'], actor: 'agent', scope: 'write', revoked_at: null, last_used_at: null});
 		expect(Date.parse(entry.expires_at as string) - Date.parse(entry.created_at as string)).toBe(12 * 3_600_000);
 		expect(JSON.stringify(listed)).not.toContain(secret);
 		expect(JSON.stringify(listed)).not.toContain('hash');
 		const table = sift(['token', 'list', '--db', db]);
-		expect(table.stdout).toMatch(/^NAME\s+ACTOR\s+GRANTS\s+CREATED\s+EXPIRES\s+LAST USED\s+STATUS/);
+		expect(table.stdout).toMatch(/^NAME\s+ACTOR\s+GRANTS\s+SCOPE\s+CREATED\s+EXPIRES\s+LAST USED\s+STATUS/);
 		expect(table.stdout).toMatch(/ci-bot\s+agent\s+bugs,secrets\s.*\sactive/);
 
 		expect(sift(['token', 'revoke', 'ci-bot', '--db', db]).code).toBe(0);

@@ -179,3 +179,29 @@ export function parseLogLines(lines: string[]): Array<Record<string, unknown>> {
 		return parsed as Record<string, unknown>;
 	});
 }
+
+/** `sift serve` (the built CLI) on a free port of 127.0.0.1; resolves with its URL once it listens. */
+export async function spawnServe(location: string, env: Record<string, string> = {}) {
+	const {spawn} = await import('node:child_process');
+	const {SIFT_ENTRY} = await import('../support/cli.js');
+	const started = spawn(process.execPath, [SIFT_ENTRY, 'serve', '--db', location, '--listen', '127.0.0.1:0'], {env: {...process.env, ...env}, stdio: ['ignore', 'pipe', 'pipe']});
+	let stderr = '';
+	const exited = new Promise<number | null>(resolve => started.once('exit', code => resolve(code)));
+	const url = await new Promise<string>((resolve, reject) => {
+		started.stderr.on('data', chunk => {
+			stderr += String(chunk);
+			const match = /sift serve: (http:\/\/[^\s]+)\/mcp/.exec(stderr);
+			if (match) resolve(match[1]!);
+		});
+		void exited.then(code => reject(new Error(`sift serve exited ${code}: ${stderr}`)));
+	});
+	return {
+		url,
+		exited,
+		stderr: () => stderr,
+		process: started,
+		kill() {
+			if (started.exitCode === null && started.signalCode === null) started.kill('SIGKILL');
+		},
+	};
+}

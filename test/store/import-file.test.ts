@@ -13,7 +13,7 @@ import importCommand from '../../source/commands/import.js';
 import type {CliFlags} from '../../source/commands/context.js';
 import {findDuplicateKey} from '../../source/import/duplicate-keys.js';
 import {ImportFileError, readImportFile} from '../../source/import/read-import-file.js';
-import {openStore} from '../../store/index.js';
+import {openAsyncStore, openStore} from '../../store/index.js';
 import {cleanTempDirs, fileDigest, human, kitChannel, tempDir} from './helpers.js';
 
 afterAll(() => cleanTempDirs());
@@ -120,7 +120,7 @@ async function holdWriteLock(db: string, holdMs: number) {
 }
 
 describe('a writer that meets a long write lock', () => {
-	it('with onLockWait, is told once and waits for the lock instead of failing', async () => {
+	it('the asynchronous store is told once and waits for the lock instead of failing', async () => {
 		const db = join(tempDir(), 'busy.db');
 		const setup = openStore(db, {create: true});
 		setup.importChannel({channel: kitChannel, items: [{values: {title: 'x'}}]});
@@ -128,14 +128,14 @@ describe('a writer that meets a long write lock', () => {
 		setup.close();
 
 		const notices: string[] = [];
-		const store = openStore(db, {busyTimeoutMs: 100, onLockWait: () => notices.push('waiting')});
+		const store = await openAsyncStore(db, {busyTimeoutMs: 100, onLockWait: () => notices.push('waiting')});
 		const holder = await holdWriteLock(db, 1500);
-		const result = store.editItem({channelId: 'kit', itemId: id, values: {title: 'after the import'}, actor: human});
+		const exited = once(holder, 'exit');
+		const result = await store.editItem({channelId: 'kit', itemId: id, values: {title: 'after the import'}, actor: human});
 		expect(result.item.version).toBe(2);
 		expect(notices).toEqual(['waiting']);
-		expect(store.db.pragma('busy_timeout', {simple: true})).toBe(100);
-		await once(holder, 'exit');
-		store.close();
+		await exited;
+		await store.close();
 	});
 
 	it('without it, fails after the busy timeout as before', async () => {

@@ -1,0 +1,143 @@
+// A write that meets another process's write lock waits off the event loop (store/sqlite/write-lock.ts):
+// timers, reads and other work go on meanwhile, the wait is bounded (then `busy`, nothing written),
+// and a store that stops waiting (shutting down) answers at once.
+
+import {join} from 'node:path';
+import {afterAll, describe, expect, it} from 'vitest';
+import {openAsyncStore, openStore, StoreError, type AsyncStore} from '../../store/index.js';
+import {holdWriteLock} from '../support/lock-holder.js';
+import {cleanTempDirs, fileDigest, human, kitChannel, tempDir} from './helpers.js';
+
+afterAll(() => cleanTempDirs());
+
+async function storeWithItem(options: Parameters<typeof openAsyncStore>[1] = {}): Promise<{db: string; store: AsyncStore; id: string}> {
+	const db = join(tempDir(), 'locked.db');
+	const setup = openStore(db, {create: true});
+	setup.importChannel({channel: kitChannel, items: [{values: {title: 'x'}}]});
+	const id = setup.listPage('kit').items[0]!.id;
+	setup.close();
+	return {db, store: await openAsyncStore(db, options), id};
+}
+
+/** The longest gap between ticks of a 10 ms timer while `work` runs: how long the event loop was blocked. */
+async function longestStall<T>(work: Promise<T>): Promise<{result: PromiseSettledResult<T>; stallMs: number}> {
+	let last = performance.now();
+	let stallMs = 0;
+	const timer = setInterval(() => {
+		const now = performance.now();
+		stallMs = Math.max(stallMs, now - last);
+		last = now;
+	}, 10);
+	const [result] = await Promise.allSettled([work]);
+	clearInterval(timer);
+	return {result, stallMs};
+}
+
+const edit = (store: AsyncStore, id: string, title: string) => store.editItem({channelId: 'kit', itemId: id, values: {title}, actor: human});
+
+describe('a write that meets another process\'s write lock', () => {
+	it('waits without blocking: timers keep ticking, reads answer, and the write goes through on release', async () => {
+		const notices: number[] = [];
+		const {db, store, id} = await storeWithItem({onLockWait: () => notices.push(Date.now())});
+		const holder = await holdWriteLock(db);
+		try {
+			const waiting = edit(store, id, 'after the lock');
+			const released = (async () => {
+				await new Promise(resolve => setTimeout(resolve, 1000));
+				// While the write waits, a read of the same store answers.
+				const read = await store.readItem('kit', id);
+				expect(read.version).toBe(1);
+				await holder.release();
+			})();
+			const {result, stallMs} = await longestStall(waiting);
+			await released;
+			expect(result.status).toBe('fulfilled');
+			expect((await store.readItem('kit', id)).values.title).toBe('after the lock');
+			expect(notices).toHaveLength(1);
+			// A synchronous busy timeout would have stalled the loop for the whole second.
+			expect(stallMs).toBeLessThan(250);
+		} finally {
+			holder.kill();
+			await store.close();
+		}
+	});
+
+	it('many waiting writes queue behind one probe and land in the order they were asked for', async () => {
+		const {db, store, id} = await storeWithItem();
+		const holder = await holdWriteLock(db);
+		try {
+			const titles = Array.from({length: 100}, (_, index) => `t${index}`);
+			const writes = titles.map(async title => edit(store, id, title));
+			await new Promise(resolve => setTimeout(resolve, 200));
+			await holder.release();
+			const versions = (await Promise.all(writes)).map(result => result.item.version);
+			expect(versions).toEqual(titles.map((_, index) => index + 2));
+			expect((await store.readItem('kit', id)).values.title).toBe('t99');
+		} finally {
+			holder.kill();
+			await store.close();
+		}
+	});
+
+	it('is bounded: after lockWaitMs it fails with busy and nothing is written', async () => {
+		const {db, store, id} = await storeWithItem({lockWaitMs: 400});
+		const holder = await holdWriteLock(db);
+		try {
+			const before = fileDigest(db);
+			const began = Date.now();
+			const error = await edit(store, id, 'never').catch((caught: unknown) => caught);
+			expect(error).toBeInstanceOf(StoreError);
+			expect((error as StoreError).body).toMatchObject({error: 'busy', message: expect.stringMatching(/write lock.*nothing was written/)});
+			expect(Date.now() - began).toBeGreaterThanOrEqual(400);
+			await holder.release();
+			expect(fileDigest(db)).toBe(before);
+			expect((await store.readItem('kit', id)).version).toBe(1);
+			// Once the lock is free, the same store writes again.
+			expect((await edit(store, id, 'later')).item.version).toBe(2);
+		} finally {
+			holder.kill();
+			await store.close();
+		}
+	});
+
+	it('every kind of write waits the same way (tokens, runs, follow-ups, creates)', async () => {
+		const {db, store} = await storeWithItem({lockWaitMs: 300});
+		const holder = await holdWriteLock(db);
+		try {
+			const writes: Array<Promise<unknown>> = [
+				store.tokens.create({grants: ['kit']}),
+				store.runs.start({id: 'run-x', channelId: 'kit', itemIds: [], instruction: 'x', startedAt: new Date().toISOString(), logPath: null}),
+				store.createItem('kit', {title: 'new'}, human),
+			];
+			for (const outcome of await Promise.allSettled(writes)) {
+				expect(outcome.status).toBe('rejected');
+				expect(((outcome as PromiseRejectedResult).reason as StoreError).code).toBe('busy');
+			}
+
+			// A token's last use is a hint: skipped while the lock is held, never waited for.
+			const began = Date.now();
+			await store.tokens.touch('nobody');
+			expect(Date.now() - began).toBeLessThan(200);
+		} finally {
+			holder.kill();
+			await store.close();
+		}
+	});
+
+	it('stopLockWaits ends a wait at once with busy (a process shutting down)', async () => {
+		const {db, store, id} = await storeWithItem();
+		const holder = await holdWriteLock(db);
+		try {
+			const waiting = edit(store, id, 'never');
+			await new Promise(resolve => setTimeout(resolve, 300));
+			const began = Date.now();
+			store.stopLockWaits?.();
+			const error = await waiting.catch((caught: unknown) => caught);
+			expect(Date.now() - began).toBeLessThan(100);
+			expect((error as StoreError).body).toMatchObject({error: 'busy', message: expect.stringMatching(/shutting down/)});
+		} finally {
+			holder.kill();
+			await store.close();
+		}
+	});
+});
