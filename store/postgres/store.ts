@@ -153,7 +153,7 @@ class PgStore implements AsyncStore {
 		});
 	}
 
-	editItem(request: EditRequest): Promise<EditResult> {
+	async editItem(request: EditRequest): Promise<EditResult> {
 		checkWriteScope(request.grants);
 		return this.write(async () => this.writer.edit(await this.channels.get(request.channelId), request));
 	}
