@@ -1,9 +1,7 @@
 import {realpathSync} from 'node:fs';
 import path from 'node:path';
 import {searchPath} from '../codex/binary.js';
-
-/** The npm name sift is published under (the bare name `sift` is another project's). */
-export const PACKAGE_NAME = '@sift-triage/sift';
+import {PACKAGE_NAME} from '../codex/paths.js';
 
 /**
  * The command that starts this sift again, for hints such as "open it with: …". Judged from how
