@@ -115,7 +115,7 @@ describe('the npm package', () => {
 		}
 	});
 
-	it('runs as `sift`: --version, demo --no-open (naming `sift` as the way to open it), list', () => {
+	it('runs as `sift`: --version, demo --no-open (naming `sift` as the way to open it), list, a Codex run', () => {
 		const data = tempDir('sift-package-data-');
 		const env = userEnv(data);
 		const version = run('sift', ['--version'], env, home);
@@ -128,6 +128,11 @@ describe('the npm package', () => {
 		const listed = run('sift', ['list', '--limit', '3'], env, home);
 		expect(listed.code, listed.stderr).toBe(0);
 		expect(listed.stdout).toContain('BUG-0025');
+		// A Codex run from the installed package (the user's own codex: here the repo's stand-in), its MCP server included.
+		const {id} = JSON.parse(run('sift', ['show', 'BUG-0001', '--json'], env, home).stdout) as {id: string};
+		const ran = run('sift', ['run', 'Triage it', '--items', id, '--codex', path.join(ROOT, 'test', 'support', 'fake-codex.mjs'), '--json'], {...env, FAKE_CODEX_PIDFILE: path.join(data, 'pids')}, home);
+		expect(ran.code, ran.stderr).toBe(0);
+		expect(JSON.parse(ran.stdout)).toMatchObject({outcome: 'ok'});
 	});
 
 	it('runs through `npx --package TARBALL sift`, and the hint says so', () => {
