@@ -2,6 +2,7 @@ import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import xterm from '@xterm/headless';
 import * as pty from 'node-pty';
+import {waitUntil} from './wait.js';
 
 const {Terminal} = xterm;
 
@@ -171,6 +172,15 @@ export class PtyApp {
 			this.listeners.add(listener);
 			timer = setInterval(check, 50);
 		});
+	}
+
+	/** Waits until every byte the app wrote so far (`raw`, drawn or not) satisfies the predicate: for what is written as the app exits. */
+	async waitForOutput(predicate: (raw: string) => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+		await waitUntil(() => predicate(this.raw), what, {timeoutMs}).catch((error: Error) => {
+			throw new Error(`${error.message}; output so far:\n${JSON.stringify(this.raw.slice(-2000))}`);
+		});
+		// The screen has caught up with the bytes: every chunk received so far is drawn.
+		await this.writes;
 	}
 
 	/** Sends keys and measures until the screen satisfies the predicate: ms from the write to that frame. */
