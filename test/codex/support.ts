@@ -1,14 +1,13 @@
 import {execFileSync} from 'node:child_process';
-import {mkdtempSync, readFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {readFileSync} from 'node:fs';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
+import {tempDir as kitTempDir} from '../support/temp.js';
 
 export const FAKE_CODEX = fileURLToPath(new URL('../support/fake-codex.mjs', import.meta.url));
 
-export function tempDir(prefix = 'sift-codex-'): string {
-	return mkdtempSync(path.join(tmpdir(), prefix));
-}
+/** A temp dir (test/support/temp.ts: removed after the test file). */
+export const tempDir = (prefix = 'sift-codex-') => kitTempDir(prefix);
 
 type Process = {pid: number; group: number; state: string};
 

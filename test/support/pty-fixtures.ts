@@ -1,10 +1,10 @@
-import {existsSync, mkdtempSync, rmSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {existsSync, rmSync} from 'node:fs';
 import path from 'node:path';
 import {bugsChannel, generateBugItems} from '../../demo-data/generate.js';
 import {afterAll, afterEach, beforeAll} from 'vitest';
 import {openStore, type Store} from '../../store/index.js';
 import {CLI, launch as launchApp, type LaunchOptions, type PtyApp} from './pty.js';
+import {tempDir} from './temp.js';
 
 /** A fixed clock for demo data, so tickets, titles and hostile rows are the same in every run. */
 export const FIXTURE_NOW = new Date('2025-06-02T12:00:00Z');
@@ -13,7 +13,7 @@ export type DemoDb = {dir: string; dbPath: string; stateDir: string; cleanup: ()
 
 /** A temp folder with a demo bug database of `count` items (seeded), and a state dir for run logs. */
 export function makeDemoDb(count: number, options: {seed?: number; prefix?: string} = {}): DemoDb {
-	const dir = mkdtempSync(path.join(tmpdir(), options.prefix ?? 'sift-ui-'));
+	const dir = tempDir(options.prefix ?? 'sift-ui-');
 	const dbPath = path.join(dir, 'demo.db');
 	const store = openStore(dbPath, {create: true});
 	try {
@@ -27,7 +27,7 @@ export function makeDemoDb(count: number, options: {seed?: number; prefix?: stri
 
 /** An empty database (no channel). */
 export function makeEmptyDb(): DemoDb {
-	const dir = mkdtempSync(path.join(tmpdir(), 'sift-ui-empty-'));
+	const dir = tempDir('sift-ui-empty-');
 	const dbPath = path.join(dir, 'empty.db');
 	openStore(dbPath, {create: true}).close();
 	return {dir, dbPath, stateDir: path.join(dir, 'state'), cleanup: () => rmSync(dir, {recursive: true, force: true})};
