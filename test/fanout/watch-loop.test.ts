@@ -6,13 +6,13 @@
 
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
-import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {describe, expect, it} from 'vitest';
 import {openAsyncStore, type AsyncStore} from '../../store/index.js';
 import {POLL_MS, PUSHED_POLL_MS, retryDelay, startWatchLoop, type WatchLoopOptions} from '../../source/codex/watch-loop.js';
 import {emptyCursor, type WatchCursor} from '../../source/codex/watch.js';
 import type {FanoutEvent} from '../../source/codex/fanout.js';
 import {SteppedClock} from '../support/clock.js';
-import {createTestDatabase, describePg, type TestDatabase} from '../support/pg.js';
+import {describePg, useTestDatabase} from '../support/pg.js';
 import {tempDir} from '../support/temp.js';
 import {waitUntil} from '../support/wait.js';
 
@@ -190,11 +190,7 @@ describe('the watch loop on SQLite', () => {
 });
 
 describePg('the watch loop on PostgreSQL', () => {
-	let database: TestDatabase;
-	beforeAll(async () => {
-		database = await createTestDatabase();
-	});
-	afterAll(async () => database?.drop());
+	const database = useTestDatabase();
 
 	it('is woken by the channel\'s notification, well before its safety poll, and stops at once while it sleeps', async () => {
 		const url = await database.freshSchemaUrl();

@@ -1,22 +1,18 @@
 import path from 'node:path';
 import {writeFileSync} from 'node:fs';
 import {execa} from 'execa';
-import {afterAll, beforeAll, expect, it} from 'vitest';
+import {beforeAll, expect, it} from 'vitest';
 import {openAsyncStore} from '../../store/index.js';
 import {ensureBuilt, sift, SIFT_ENTRY, tempDir} from '../support/cli.js';
-import {createTestDatabase, describePg, type TestDatabase} from '../support/pg.js';
+import {describePg, useTestDatabase} from '../support/pg.js';
 import {FAKE_CODEX, isAlive, readPids} from '../codex/support.js';
 
 const CHANNEL = {id: 'bugs', name: 'Bugs', fields: [{key: 'ticket', label: 'Ticket', type: 'text', is_required: true, is_unique: true, config: {}}]};
 const sleep = async (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
 
 describePg('sift watch on PostgreSQL', () => {
-	let database: TestDatabase;
-	beforeAll(async () => {
-		ensureBuilt();
-		database = await createTestDatabase();
-	});
-	afterAll(async () => database?.drop());
+	const database = useTestDatabase();
+	beforeAll(() => ensureBuilt());
 
 	it('listens for the channel\'s notifications, and sends each new item once', async () => {
 		const db = await database.freshSchemaUrl();
