@@ -4,16 +4,14 @@
 // nothing again, Ctrl+C. "Nothing else happened" is read from the watch's own cursor file (every
 // event seen, nothing waiting), never from a sleep.
 
-import {existsSync, readFileSync} from 'node:fs';
 import {execa, type ResultPromise} from 'execa';
 import {afterEach, beforeAll, describe, expect, it} from 'vitest';
-import {watchCursorPath, type WatchCursor} from '../../source/codex/watch.js';
 import {openAsyncStore, type AsyncStore} from '../../store/index.js';
 import {ensureBuilt, sift, SIFT_ENTRY} from '../support/cli.js';
 import {waitUntil} from '../support/wait.js';
 import {setUp, type Setup} from '../codex/cli-setup.js';
 import {isAlive, readPids} from '../codex/support.js';
-import {mostAtOnce} from './support.js';
+import {mostAtOnce, watchCaughtUp} from './support.js';
 
 beforeAll(() => ensureBuilt());
 
@@ -63,19 +61,6 @@ const until = async (check: () => boolean, timeoutMs: number, what: string) => w
 
 const finishedRuns = (setup: Setup) => runRows(setup).filter(row => row.finished_at !== null);
 
-/**
- * The watch has nothing left to do: its cursor file has taken in every event the channel has and
- * holds no item waiting. Until a new event, it can send nothing more.
- */
-async function caughtUp(setup: Setup, store: AsyncStore, where?: string): Promise<void> {
-	const file = watchCursorPath(setup.env.SIFT_STATE_DIR!, {location: store.location, channelId: 'bugs', where});
-	const latest = await store.latestSequence('bugs');
-	await waitUntil(() => {
-		if (!existsSync(file)) return false;
-		const cursor = JSON.parse(readFileSync(file, 'utf8')) as WatchCursor;
-		return cursor.sequence >= latest && cursor.pending.length === 0;
-	}, `the watch to take in every event up to ${latest} with nothing waiting`, {timeoutMs: 20_000, intervalMs: 50});
-}
 
 describe('sift watch', () => {
 	it('37 items, --batch 10 --parallel 2: each item once, at most 10 a run and 2 at once; stopped and restarted, nothing is sent again', async () => {
@@ -91,7 +76,7 @@ describe('sift watch', () => {
 
 		const sentSoFar = () => runRows(setup).flatMap(row => row.item_ids);
 		await until(() => sentSoFar().length >= 37, 30_000, 'all 37 items sent');
-		await caughtUp(setup, store);
+		await watchCaughtUp(setup.env.SIFT_STATE_DIR!, store);
 		await until(() => finishedRuns(setup).length === runRows(setup).length, 30_000, 'every run to finish');
 		const first = await watch.stop();
 		expect(first.code, first.stderr).toBe(130);
@@ -113,7 +98,7 @@ describe('sift watch', () => {
 		for (let index = 0; index < 3; index++) whileStopped.push((await store.createItem('bugs', {ticket: `LATE-${index}`, status: 'new'}, {kind: 'human'})).item.id);
 		const again = await startWatch(setup, ['--batch', '10', '--parallel', '2', '--settle', '1s']);
 		await until(() => finishedRuns(setup).length >= rows.length + 1, 20_000, 'the run of the items created while stopped');
-		await caughtUp(setup, store);
+		await watchCaughtUp(setup.env.SIFT_STATE_DIR!, store);
 		const second = await again.stop();
 		expect(second.code).toBe(130);
 		const after = runRows(setup);
@@ -136,7 +121,7 @@ describe('sift watch', () => {
 		// Still matching, edited by a person and by an agent: not new, not sent again.
 		await store.editItem({channelId: 'bugs', itemId: hot.item.id, values: {status: 'new'}, actor: {kind: 'human'}});
 		await store.editItem({channelId: 'bugs', itemId: warmed.item.id, values: {status: 'new'}, actor: {kind: 'agent', run_id: 'run-x'}});
-		await caughtUp(setup, store, 'ticket:hot');
+		await watchCaughtUp(setup.env.SIFT_STATE_DIR!, store, 'ticket:hot');
 		await watch.stop();
 		const rows = runRows(setup).reverse();
 		expect(rows.map(row => row.item_ids)).toEqual([[hot.item.id], [cold.item.id]]);
