@@ -218,12 +218,5 @@ export function launch(options: LaunchOptions): PtyApp {
 	return new PtyApp(options);
 }
 
-/** Whether a process exists (signal 0). */
-export function alive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return (error as NodeJS.ErrnoException).code === 'EPERM';
-	}
-}
+/** Whether a process is still running (support/processes.ts). */
+export {isAlive as alive} from './processes.js';

@@ -15,3 +15,8 @@ export async function waitUntil(check: () => boolean | Promise<boolean>, what: s
 		await sleep(intervalMs);
 	}
 }
+
+/** Whether `check` comes to hold within the deadline: for `expect(await eventually(…)).toBe(true)`. */
+export async function eventually(check: () => boolean | Promise<boolean>, options: WaitOptions = {}): Promise<boolean> {
+	return waitUntil(check, 'a condition', options).then(() => true, () => false);
+}

@@ -1,8 +1,8 @@
-import {readFileSync} from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {ptyDemo} from '../support/pty-fixtures.js';
 import {alive, KEYS, repoRoot} from '../support/pty.js';
+import {readPids} from '../support/processes.js';
 import {tempDir} from '../support/temp.js';
 import {waitUntil} from '../support/wait.js';
 
@@ -14,7 +14,7 @@ const FAKE_CODEX = path.join(repoRoot(), 'test', 'support', 'fake-codex.mjs');
 const demo = ptyDemo(30, 'sift-pty-board-');
 const scratch = tempDir('sift-pty-board-pids-');
 
-const pidsIn = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean).map(Number);
+const pidsIn = readPids;
 
 const until = async (check: () => boolean, timeoutMs: number, what: string) => waitUntil(check, what, {timeoutMs, intervalMs: 50});
 
