@@ -191,6 +191,19 @@ export class PtyApp {
 		return this.lastOutputAt > start ? this.lastOutputAt - start : performance.now() - start;
 	}
 
+	/** The exit code, or 'still running' when the app has not exited within the deadline. */
+	async exitWithin(timeoutMs: number): Promise<number | 'still running'> {
+		let timer: NodeJS.Timeout | undefined;
+		const late = new Promise<'still running'>(resolve => {
+			timer = setTimeout(resolve, timeoutMs, 'still running');
+		});
+		try {
+			return await Promise.race([this.exited, late]);
+		} finally {
+			clearTimeout(timer);
+		}
+	}
+
 	/** Quits with `q` (answering a question with `y` if one comes), else kills. */
 	async quit(timeoutMs = 5000): Promise<number | null> {
 		if (this.exitCode !== null) return this.exitCode;

@@ -92,7 +92,7 @@ describe('a walk with every key', () => {
 			await app.waitFor(text => !text.split('\n')[0]!.includes('Watching'), 10_000, 'watch mode off');
 			await new Promise(resolve => setTimeout(resolve, 200));
 			app.press('q');
-			const exited = await Promise.race([app.exited, new Promise(resolve => setTimeout(resolve, 10_000, 'still running'))]);
+			const exited = await app.exitWithin(10_000);
 			expect(exited, app.screen()).toBe(0);
 		}, 180_000);
 	}
