@@ -1,10 +1,9 @@
 import {existsSync} from 'node:fs';
 import {afterAll, afterEach, beforeAll, expect, it} from 'vitest';
-import {bugsChannel, generateBugItems} from '../../demo-data/generate.js';
-import {openAsyncStore} from '../../store/api.js';
+import {bugsChannel} from '../../demo-data/generate.js';
 import {createTestDatabase, describePg, type TestDatabase} from '../support/pg.js';
-import {FIXTURE_NOW} from '../support/pty-fixtures.js';
 import {CLI, KEYS, launch, rowOf, type PtyApp} from '../support/pty.js';
+import {importDemo} from '../support/stores.js';
 import {tempDir} from '../support/temp.js';
 
 // Two people's TUIs on one PostgreSQL database, each the built app in its own pseudo-terminal: an
@@ -20,12 +19,7 @@ describePg('two TUIs on one PostgreSQL database', () => {
 		if (!existsSync(CLI())) throw new Error(`${CLI()} is missing: run \`npm run build\` first (npm test does)`);
 		database = await createTestDatabase();
 		url = await database.freshSchemaUrl();
-		const store = await openAsyncStore(url);
-		try {
-			await store.importChannel({channel: bugsChannel, items: generateBugItems({count: 30, seed: 7, now: FIXTURE_NOW})});
-		} finally {
-			await store.close();
-		}
+		await importDemo(url, 30);
 
 		stateDir = tempDir('sift-pty-pg-');
 	});
