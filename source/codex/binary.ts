@@ -57,7 +57,7 @@ function shellWord(word: string): string {
 	return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }
 
-function searchPath(name: string, searchPathValue: string): string | undefined {
+export function searchPath(name: string, searchPathValue: string): string | undefined {
 	for (const dir of searchPathValue.split(path.delimiter)) {
 		if (!dir) continue;
 		const candidate = path.join(dir, name);

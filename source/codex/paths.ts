@@ -53,10 +53,13 @@ export function packageRoot(): string {
 	}
 }
 
+/** The npm name sift is published under (the bare name `sift` is another project's). */
+export const PACKAGE_NAME = '@sift-triage/sift';
+
 function isSiftPackage(file: string): boolean {
 	if (!existsSync(file)) return false;
 	try {
-		return (JSON.parse(readFileSync(file, 'utf8')) as {name?: unknown}).name === 'sift';
+		return (JSON.parse(readFileSync(file, 'utf8')) as {name?: unknown}).name === PACKAGE_NAME;
 	} catch {
 		return false;
 	}

@@ -15,6 +15,31 @@ export const PUSHED_POLL_MS = 5000;
 /** The longest wait between tries while the events cannot be read. */
 export const MAX_RETRY_MS = 30_000;
 
+/**
+ * The loop's time: when items arrived and settle, and how long it sleeps. The real clock by
+ * default; tests pass a clock they step, so a schedule is checked without waiting it out.
+ */
+export type WatchClock = {
+	now(): number;
+	/** Resolves at `at` (this clock's ms), or as soon as `signal` aborts. */
+	sleepUntil(at: number, signal: AbortSignal): Promise<void>;
+};
+
+export const systemClock: WatchClock = {
+	now: () => Date.now(),
+	async sleepUntil(at, signal) {
+		await new Promise<void>(resolve => {
+			const timer = setTimeout(done, Math.max(0, at - Date.now()));
+			signal.addEventListener('abort', done, {once: true});
+			function done() {
+				clearTimeout(timer);
+				signal.removeEventListener('abort', done);
+				resolve();
+			}
+		});
+	},
+};
+
 export type WatchLoopOptions = {
 	store: AsyncStore;
 	channelId: string;
@@ -29,6 +54,7 @@ export type WatchLoopOptions = {
 	onPass?: (cursor: WatchCursor) => void;
 	/** The events could not be read; the next try is in `retryMs`. */
 	onReadFailed?: (error: unknown, retryMs: number) => void;
+	clock?: WatchClock;
 };
 
 export type WatchLoop = {
@@ -48,7 +74,8 @@ export const retryDelay = (failures: number) => Math.min(MAX_RETRY_MS, POLL_MS *
 
 export async function startWatchLoop(options: WatchLoopOptions): Promise<WatchLoop> {
 	const {store, channelId, where, file, fanout, batchSize, settleMs} = options;
-	const waker = new Waker();
+	const clock = options.clock ?? systemClock;
+	const waker = new Waker(clock);
 	const unsubscribe = fanout.subscribe(event => {
 		// A free slot may take a batch that waits.
 		if (event.type === 'finished' || event.type === 'unstarted') waker.wake();
@@ -63,24 +90,24 @@ export async function startWatchLoop(options: WatchLoopOptions): Promise<WatchLo
 				let taken: WatchCursor;
 				try {
 					// eslint-disable-next-line no-await-in-loop
-					taken = await takeInEvents(store, channelId, where, cursor);
+					taken = await takeInEvents(store, channelId, where, cursor, () => clock.now());
 				} catch (error) {
 					// A store that cannot be read for a while (a lock, a restarting server) is waited out.
 					const delay = retryDelay(failures++);
 					options.onReadFailed?.(error, delay);
 					// eslint-disable-next-line no-await-in-loop
-					await waker.sleepUntil(Date.now() + delay);
+					await waker.sleepUntil(clock.now() + delay);
 					continue;
 				}
 
 				failures = 0;
 				if (taken !== cursor) saveWatchCursor(file, (cursor = taken));
 				if (stopped) break;
-				cursor = sendDue(cursor, file, fanout, {batchSize, settleMs});
+				cursor = sendDue(cursor, file, fanout, {batchSize, settleMs, now: clock.now()});
 				options.onPass?.(cursor);
 				const settleAt = fanout.free > 0 ? settleEndsAt(cursor, settleMs) : undefined;
 				// eslint-disable-next-line no-await-in-loop
-				await waker.sleepUntil(Math.min(Date.now() + (unlisten ? PUSHED_POLL_MS : POLL_MS), settleAt ?? Number.POSITIVE_INFINITY));
+				await waker.sleepUntil(Math.min(clock.now() + (unlisten ? PUSHED_POLL_MS : POLL_MS), settleAt ?? Number.POSITIVE_INFINITY));
 			}
 
 			return cursor;
@@ -111,12 +138,14 @@ async function listenFor(store: AsyncStore, channelId: string, onEvent: () => vo
 
 /** A sleep that anything can cut short: a notification, a run that ended, a stop. */
 class Waker {
-	private pending: (() => void) | undefined;
+	private pending: AbortController | undefined;
 	private woken = false;
+
+	constructor(private readonly clock: WatchClock) {}
 
 	wake(): void {
 		this.woken = true;
-		this.pending?.();
+		this.pending?.abort();
 	}
 
 	async sleepUntil(at: number): Promise<void> {
@@ -125,17 +154,9 @@ class Waker {
 			return;
 		}
 
-		await new Promise<void>(resolve => {
-			const timer = setTimeout(done, Math.max(0, at - Date.now()));
-			const self = this;
-			function done() {
-				clearTimeout(timer);
-				self.pending = undefined;
-				resolve();
-			}
-
-			this.pending = done;
-		});
+		this.pending = new AbortController();
+		await this.clock.sleepUntil(at, this.pending.signal);
+		this.pending = undefined;
 		this.woken = false;
 	}
 }

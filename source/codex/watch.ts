@@ -161,7 +161,7 @@ export const DEFAULT_WATCH_INSTRUCTION = 'Triage these new items.';
  * Every event after the cursor, page by page, folded into it: the touched items are matched
  * against the query (all of them match without one). Returns the same cursor when nothing happened.
  */
-export async function takeInEvents(store: AsyncStore, channelId: string, where: string | undefined, cursor: WatchCursor): Promise<WatchCursor> {
+export async function takeInEvents(store: AsyncStore, channelId: string, where: string | undefined, cursor: WatchCursor, now: () => number = Date.now): Promise<WatchCursor> {
 	let current = cursor;
 	for (;;) {
 		const page = await store.pollEvents(channelId, {afterSequence: current.sequence});
@@ -169,7 +169,7 @@ export async function takeInEvents(store: AsyncStore, channelId: string, where: 
 		const touches = touchesOf(page.events);
 		const live = touches.filter(touch => !touch.deleted).map(touch => touch.id);
 		const matching = where === undefined ? new Set(live) : await matchingAmong(store, channelId, where, new Set(live));
-		current = admit(current, touches, matching, page.next_after_sequence, Date.now());
+		current = admit(current, touches, matching, page.next_after_sequence, now());
 		if (!page.has_more) return current;
 	}
 }
@@ -193,8 +193,8 @@ async function matchingAmong(store: AsyncStore, channelId: string, where: string
  * Hands the batches now due to the fan-out, one run each. The cursor is saved with them as sent
  * before any run starts: a crash then never sends them twice. Returns the cursor as it now is.
  */
-export function sendDue(cursor: WatchCursor, file: string, fanout: Pick<Fanout, 'free' | 'add'>, options: {batchSize: number; settleMs: number}): WatchCursor {
-	const due = takeDue(cursor, {...options, slots: fanout.free, now: Date.now()});
+export function sendDue(cursor: WatchCursor, file: string, fanout: Pick<Fanout, 'free' | 'add'>, options: {batchSize: number; settleMs: number; now?: number}): WatchCursor {
+	const due = takeDue(cursor, {batchSize: options.batchSize, settleMs: options.settleMs, slots: fanout.free, now: options.now ?? Date.now()});
 	if (due.batches.length === 0) return cursor;
 	saveWatchCursor(file, due.cursor);
 	for (const items of due.batches) fanout.add(items.map(item => item.id));

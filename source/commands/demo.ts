@@ -5,6 +5,7 @@ import {bugsChannel, generateBugItems} from '../../demo-data/generate.js';
 import {reapAbandonedRuns} from '../codex/reap.js';
 import {databasePath, openExistingStore, openOrCreateStore, output, sweepDeadBuilds, wholeNumber} from './common.js';
 import {UsageError, type Command, type CommandContext} from './context.js';
+import {invocation} from './invocation.js';
 import {removeDatabase} from './import.js';
 
 const DEFAULT_ITEMS = 1000;
@@ -121,7 +122,7 @@ const command: Command = async context => {
 	}
 
 	const shown = shownLocation(path);
-	output(context, {db: shown, created}, () => `demo ready in ${shown}\nopen it with: sift${context.flags.db === undefined ? '' : ` --db ${shown}`}`);
+	output(context, {db: shown, created}, () => `demo ready in ${shown}\nopen it with: ${invocation(context.env)}${context.flags.db === undefined ? '' : ` --db ${shown}`}`);
 	return 0;
 };
 

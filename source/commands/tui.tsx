@@ -8,6 +8,7 @@ import {configPath, loadConfig} from '../config/config.js';
 import {databasePath, openExistingStore, serverEndpoint, wholeNumber} from './common.js';
 import type {Command} from './context.js';
 import {LockWaits} from '../ui/lock-waits.js';
+import {invocation} from './invocation.js';
 
 /** A run started from the TUI is stopped after 10 minutes unless --timeout says otherwise (`sift run`: 30). */
 const TUI_DEADLINE_S = 600;
@@ -44,7 +45,7 @@ const tui: Command = async context => {
 	// Codex runs reach the store through `sift serve` when a server is given (the config's is checked when loaded).
 	const endpoint = serverEndpoint(context.flags.server ?? config.config.server);
 	if (!isPostgresUrl(dbPath) && !existsSync(dbPath)) {
-		context.stderr.write(`sift: no database at ${dbPath}; start the demo with \`sift demo\`, or import a channel with \`sift import FILE --db ${dbPath}\`\n`);
+		context.stderr.write(`sift: no database at ${dbPath}; start the demo with \`${invocation(context.env)} demo\`, or import a channel with \`${invocation(context.env)} import FILE --db ${dbPath}\`\n`);
 		return 1;
 	}
 

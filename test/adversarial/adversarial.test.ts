@@ -1,5 +1,4 @@
-import {existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {existsSync, mkdirSync, rmSync, statSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {ensureBuilt} from '../support/cli.js';
@@ -8,13 +7,14 @@ import {importCases} from './cases/import.js';
 import {mcpCases, mcpWriteCases, mcpWriteSetup} from './cases/mcp.js';
 import {fingerprint, limited, messageOf, RAW_CONTROL, rawSession, runCli, sdkSession, type CliCase, type CliOutcome, type ImportCase, type McpCase, type McpOutcome} from './harness.js';
 import {buildForeign, buildTemplate, copyTemplate, ESCAPE, type Ids} from './template.js';
+import {tempDir} from '../support/temp.js';
 
 /**
  * Hostile inputs across the command line, import and the MCP server. Every case states the exit
  * code (or isError), a fragment of the message, and that the database is byte-identical afterwards
  * (see fingerprint). The CLI runs with limited parallelism; MCP cases share one server per session.
  */
-const root = mkdtempSync(path.join(tmpdir(), 'sift-adversarial-'));
+const root = tempDir('sift-adversarial-');
 const template = path.join(root, 'template.db');
 const CLI_PARALLELISM = 3;
 /** Generous: the work is a few hundred short processes, and a loaded machine must not fail it. */

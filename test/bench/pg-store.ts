@@ -2,12 +2,9 @@
 // page latency through listPage: the first page and a deep page (90% down), in the default order
 // by before_id with and without a status filter, and for the query-latency bench's sorted and
 // filtered queries by keyset cursor (plus the last page, from:'end'); then what the per-channel
-// order indexes cost an edit. Runs in a fresh database (sift_bench_<random>) on the server named
-// by SIFT_BENCH_PG_URL or SIFT_TEST_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres),
-// dropped afterwards. Without a reachable server the bench says so and is left out.
+// order indexes cost an edit. Runs in a fresh bench database (pg-support.ts), dropped afterwards. Without a reachable server the bench says so and is left out.
 // --quick: 1k and 100k items instead of 1k and 1M.
 
-import {randomBytes} from 'node:crypto';
 import pg from 'pg';
 import {bugsChannel, generateBugItems} from '../../demo-data/generate.js';
 import {openAsyncStore, type AsyncStore} from '../../store/api.js';
@@ -18,25 +15,12 @@ import type {Query} from '../../store/query/types.js';
 import {newestItemIds} from '../support/item-ids.js';
 import {sixFields} from './store-edit.js';
 import {cursorAfter, depthStatement, QUERIES} from './store-query-latency.js';
+import {benchDatabase, withPgClient} from './pg-support.js';
 import {BENCH_NOW, median, printTable, type Row} from './support.js';
 
 const FILTER = {status: 'fixed'};
 
-const serverUrl = () => process.env.SIFT_BENCH_PG_URL ?? process.env.SIFT_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-	const client = new pg.Client({connectionString: url, connectionTimeoutMillis: 5000});
-	await client.connect();
-	try {
-		return await work(client);
-	} finally {
-		await client.end();
-	}
-}
-
-const admin = (sql: string) => withClient(serverUrl(), async client => {
-	await client.query(sql);
-});
+const withClient = withPgClient;
 
 /**
  * Median ms of each read, measured in alternating turns (a, b, c, a, b, c, …) so that the load
@@ -141,16 +125,9 @@ async function indexCostRows(url: string, store: AsyncStore, quick: boolean): Pr
 }
 
 export async function benchPgStore(quick: boolean): Promise<Row[]> {
-	const name = `sift_bench_${randomBytes(5).toString('hex')}`;
-	try {
-		await admin(`CREATE DATABASE ${name}`);
-	} catch (error) {
-		console.log(`\nPostgreSQL store bench left out: no server at ${new URL(serverUrl()).host} (${(error as Error).message})`);
-		return [];
-	}
-
-	const url = new URL(serverUrl());
-	url.pathname = `/${name}`;
+	const database = await benchDatabase('PostgreSQL store bench');
+	if (!database) return [];
+	const url = new URL(database.url);
 	const sizes = quick ? [1000, 100_000] : [1000, 1_000_000];
 	const rows: Row[] = [];
 	const imports: Row[] = [];
@@ -166,13 +143,11 @@ export async function benchPgStore(quick: boolean): Promise<Row[]> {
 			rows.push(...await withClient(url.toString(), client => queryRows(client, store, size, repeats)));
 			if (size === sizes[0]) costs = await indexCostRows(url.toString(), store, quick);
 			await store.close();
-			await withClient(url.toString(), async client => {
-				// Empties the bench database between sizes, so each import starts from a new store.
-				await client.query('DROP SCHEMA public CASCADE; CREATE SCHEMA public');
-			});
+			// Empties the bench database between sizes, so each import starts from a new store.
+			await database.reset();
 		}
 	} finally {
-		await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+		await database.drop();
 	}
 
 	const largest = rows.filter(row => row.items === sizes.at(-1) && row['deep ms'] !== '' && !Number.isNaN(row['deep ms']));

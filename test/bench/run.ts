@@ -1,11 +1,25 @@
 // `npm run bench` (after a build: node dist/test/bench/run.js [--quick]). Runs each benchmark in
 // sequence and prints its table. Not part of `npm test`; nothing here is a timed test.
 //   --quick   smaller sizes and fewer repetitions, for a fast sanity run.
+//   --only NAME[,NAME]  just those benches (their names as printed when one fails, e.g. benchPgStore).
+// The benches run in a child process with TMPDIR set to a folder of this run's own; this process
+// removes that folder and drops this run's sift_bench_<run>_* databases when the child ends, on
+// success, failure, Ctrl+C or a crash alike. A bench that fails (a PostgreSQL restart, say) is
+// one error line; the others still run, and the exit code says so. SIFT_BENCH_CACHE=DIR keeps the
+// large generated SQLite files between runs, in DIR.
+
+import {spawn} from 'node:child_process';
+import {randomBytes} from 'node:crypto';
+import {mkdtempSync, rmSync} from 'node:fs';
+import {constants, tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {fileURLToPath} from 'node:url';
 
 import {benchAgentEconomy} from './agent-economy.js';
 import {benchAgentPages} from './agent-pages.js';
 import {benchPgStore} from './pg-store.js';
 import {benchPgEditCost} from './pg-store-edit.js';
+import {dropRunDatabases} from './pg-support.js';
 import {benchPush} from './store-push.js';
 import {benchWriters} from './store-writers.js';
 import {benchRunner} from './runner.js';
@@ -23,50 +37,104 @@ import {benchStaleVersions} from './store-stale.js';
 import {benchUi} from './ui.js';
 import {benchKeystrokes} from './ui-keystrokes.js';
 
-const quick = process.argv.includes('--quick');
-const started = Date.now();
-console.log(`sift benchmarks${quick ? ' (--quick)' : ''}: node ${process.version}, ${new Date().toISOString()}`);
+/** The names of the benches that failed, each said on its own error line when it did. */
+const failed: string[] = [];
 
-// Store benches (docs/reference.md#records).
-benchEditCost(quick);
-benchPagingUnderChange();
-benchCatchingUp();
-benchStaleVersions();
-benchPageLatency(quick);
+const only = (() => {
+	const at = process.argv.indexOf('--only');
+	return at === -1 ? undefined : new Set((process.argv[at + 1] ?? '').split(','));
+})();
 
-// Agents (docs/reference.md#agent-tools): what an agent reads per page and per catch-up poll, and
-// what scripted agents achieve through the MCP tools as rejections lose detail.
-await benchAgentPages();
-await benchAgentEconomy();
+async function step(name: string, bench: () => unknown): Promise<void> {
+	if (only && !only.has(name)) return;
+	try {
+		await bench();
+	} catch (error) {
+		failed.push(name);
+		console.error(`\n${name} failed: ${String((error as Error)?.message ?? error).split('\n')[0]}`);
+	}
+}
 
-// The query language (docs/reference.md#query-language): sorted and filtered pages at depth, and what each index costs a write.
-benchQueryLatency(quick);
-benchIndexCost(quick);
-await benchCountLag(quick);
+async function runBenches(): Promise<void> {
+	// A stray 'error' event or rejection (a dropped connection nobody listened to) ends the run with one line, not a stack dump.
+	process.on('uncaughtException', error => {
+		console.error(`\nbench run stopped: ${error.message}`);
+		if (process.env.SIFT_BENCH_STACK) console.error(error.stack);
+		process.exit(1);
+	});
+	const quick = process.argv.includes('--quick');
+	const started = Date.now();
+	console.log(`sift benchmarks${quick ? ' (--quick)' : ''}: node ${process.version}, ${new Date().toISOString()}`);
 
-// The PostgreSQL store (team mode): import and page latency at 1M.
-await benchPgStore(quick);
-await benchPgEditCost(quick);
+	// Store benches (docs/reference.md#records).
+	await step('benchEditCost', () => benchEditCost(quick));
+	await step('benchPagingUnderChange', () => benchPagingUnderChange());
+	await step('benchCatchingUp', () => benchCatchingUp());
+	await step('benchStaleVersions', () => benchStaleVersions());
+	await step('benchPageLatency', () => benchPageLatency(quick));
 
-// Team mode: 16 writer processes on one channel, SQLite vs PostgreSQL; event to row in another process, NOTIFY vs polling.
-await benchWriters(quick);
-await benchPush(quick);
+	// Agents (docs/reference.md#agent-tools): what an agent reads per page and per catch-up poll, and
+	// what scripted agents achieve through the MCP tools as rejections lose detail.
+	await step('benchAgentPages', () => benchAgentPages());
+	await step('benchAgentEconomy', () => benchAgentEconomy());
 
-// Codex runner (docs/reference.md#codex-runs): wrapper lag behind a fake codex's own timeline.
-await benchRunner();
+	// The query language (docs/reference.md#query-language): sorted and filtered pages at depth, and what each index costs a write.
+	await step('benchQueryLatency', () => benchQueryLatency(quick));
+	await step('benchIndexCost', () => benchIndexCost(quick));
+	await step('benchCountLag', () => benchCountLag(quick));
 
-// Fan-out and watch (issue 13): parallel batches through the fake codex; an item's wait from creation to its run.
-await benchFanout(quick);
+	// The PostgreSQL store (team mode): import and page latency at 1M.
+	await step('benchPgStore', () => benchPgStore(quick));
+	await step('benchPgEditCost', () => benchPgEditCost(quick));
 
-// Team mode: the agent tools over HTTP (`sift serve`) under load.
-await benchServe(quick);
+	// Team mode: 16 writer processes on one channel, SQLite vs PostgreSQL; event to row in another process, NOTIFY vs polling.
+	await step('benchWriters', () => benchWriters(quick));
+	await step('benchPush', () => benchPush(quick));
 
-// The TUI (issue 5): the built app in a pseudo-terminal.
-await benchUi(quick);
-// The TUI (issue 12): keystrokes to set status, owner and due on one row and on 10 marked rows.
-await benchKeystrokes();
+	// Codex runner (docs/reference.md#codex-runs): wrapper lag behind a fake codex's own timeline.
+	await step('benchRunner', () => benchRunner());
 
-// npm start (issue: no dead ends for a new user): a second start from a fresh clone to the first frame.
-await benchStart();
+	// Fan-out and watch (issue 13): parallel batches through the fake codex; an item's wait from creation to its run.
+	await step('benchFanout', () => benchFanout(quick));
 
-console.log(`\nall benchmarks done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+	// Team mode: the agent tools over HTTP (`sift serve`) under load.
+	await step('benchServe', () => benchServe(quick));
+
+	// The TUI (issue 5): the built app in a pseudo-terminal.
+	await step('benchUi', () => benchUi(quick));
+	// The TUI (issue 12): keystrokes to set status, owner and due on one row and on 10 marked rows.
+	await step('benchKeystrokes', () => benchKeystrokes());
+
+	// npm start (issue: no dead ends for a new user): a second start from a fresh clone to the first frame.
+	await step('benchStart', () => benchStart());
+
+	console.log(`\nall benchmarks done in ${((Date.now() - started) / 1000).toFixed(1)} s${failed.length > 0 ? `; FAILED: ${failed.join(', ')}` : ''}`);
+	process.exitCode = failed.length > 0 ? 1 : 0;
+}
+
+/** Starts the benches in a child with a private TMPDIR, then cleans up after it, however it ended. */
+async function supervise(): Promise<never> {
+	const run = randomBytes(4).toString('hex');
+	const root = mkdtempSync(join(tmpdir(), 'sift-bench-'));
+	const child = spawn(process.execPath, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+		stdio: 'inherit',
+		env: {...process.env, SIFT_BENCH_RUN: run, TMPDIR: root},
+	});
+	// Ctrl+C reaches the whole foreground group, the child included; a signal sent to this process alone is passed on.
+	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => child.kill(signal));
+	const code = await new Promise<number>(resolve => {
+		child.on('exit', (exitCode, signal) => resolve(exitCode ?? 128 + (signal ? constants.signals[signal] : 0)));
+	});
+	rmSync(root, {recursive: true, force: true});
+	try {
+		const dropped = await dropRunDatabases(run);
+		if (dropped.length > 0) console.log(`bench clean-up: dropped ${dropped.join(', ')}`);
+	} catch (error) {
+		console.error(`bench clean-up: could not check for sift_bench_${run}_* databases: ${(error as Error).message}`);
+	}
+
+	process.exit(code);
+}
+
+if (process.env.SIFT_BENCH_RUN) await runBenches();
+else await supervise();

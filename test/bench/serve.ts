@@ -21,8 +21,9 @@ import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
 import {bugsChannel, generateBugItems} from '../../demo-data/generate.js';
 import {openAsyncStore} from '../../store/index.js';
 import {itemIdOf, seqOfItemId} from '../../store/items.js';
-import {createTestDatabase, PG_OFF} from '../support/pg.js';
+import {PG_OFF} from '../support/pg.js';
 import {holdWriteLock} from '../support/lock-holder.js';
+import {benchDatabase} from './pg-support.js';
 import {BENCH_NOW, cachedBugDatabase, median, percentile, printTable, type Row} from './support.js';
 
 const SIFT_ENTRY = fileURLToPath(new URL('../../source/cli.js', import.meta.url));
@@ -250,7 +251,8 @@ function sqliteStore(): BenchStore {
 }
 
 async function postgresStore(): Promise<BenchStore> {
-	const database = await createTestDatabase();
+	const database = await benchDatabase('The serve bench on PostgreSQL');
+	if (!database) throw new Error('no PostgreSQL server');
 	try {
 		const store = await openAsyncStore(database.url, {create: true});
 		try {

@@ -1,6 +1,6 @@
 // Page latency at 1k, 100k and 1M items: the first page and a deep page (90% down), with and
 // without a status filter, through store.listPage (before_id); and a raw LIMIT/OFFSET query at
-// the same depth for contrast. Bench files are cached under os.tmpdir()/sift-bench/.
+// the same depth for contrast. Bench files are cached for the run (support.ts: cachedBugDatabase).
 
 import {openStore, type Store} from '../../store/index.js';
 import {cachedBugDatabase, median, printTable, timeUs, type Row} from './support.js';

@@ -1,7 +1,7 @@
 // Sorted and filtered page latency at 1k, 100k and 1M items: the first page of a query and a deep
 // page 90% of the way through its matches, through store.listPage with the query's keyset cursor.
 // The deep cursor is made from the item at that depth (found once with a slow OFFSET query), as a
-// reader who paged that far would hold it. Bench files are cached under os.tmpdir()/sift-bench/.
+// reader who paged that far would hold it. Bench files are cached for the run (support.ts: cachedBugDatabase).
 
 import {openStore, type Store} from '../../store/index.js';
 import {encodeCursor} from '../../store/query/cursor.js';

@@ -80,12 +80,13 @@ export function cleanScratch(): void {
 const CACHE_VERSION = 4;
 
 /**
- * A read-only bench database of `count` demo items, cached under os.tmpdir()/sift-bench/ by size
- * and seed. Built (and the import timed) only when missing; built under a temporary name and
+ * A read-only bench database of `count` demo items, cached by size and seed under
+ * $SIFT_BENCH_CACHE, else os.tmpdir()/sift-bench/ (run.ts points TMPDIR at a folder it removes
+ * when the run ends: set SIFT_BENCH_CACHE to keep the large files between runs). Built (and the import timed) only when missing; built under a temporary name and
  * renamed, so an interrupted build never leaves a half file behind.
  */
 export function cachedBugDatabase(count: number, seed = 1): {path: string; importSeconds?: number} {
-	const dir = join(tmpdir(), 'sift-bench');
+	const dir = process.env.SIFT_BENCH_CACHE || join(tmpdir(), 'sift-bench');
 	mkdirSync(dir, {recursive: true});
 	const path = join(dir, `bugs-${count}-seed${seed}-v${CACHE_VERSION}.db`);
 	if (existsSync(path)) {

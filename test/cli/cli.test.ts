@@ -4,16 +4,11 @@ import {beforeAll, describe, expect, it} from 'vitest';
 import {openStore} from '../../store/index.js';
 import {bugsChannel} from '../../demo-data/generate.js';
 import {writeImportFile} from '../../demo-data/write-import-file.js';
-import {ensureBuilt, sift, siftJson, tempDir} from '../support/cli.js';
+import {demoDatabase, ensureBuilt, sift, siftJson, tempDir} from '../support/cli.js';
 
 beforeAll(() => ensureBuilt());
 
-function demo(items = 60): string {
-	const db = join(tempDir('sift-cli-'), 'demo.db');
-	const result = sift(['demo', '--db', db, '--items', String(items), '--no-open']);
-	expect(result.code, result.stderr).toBe(0);
-	return db;
-}
+const demo = (items = 60) => demoDatabase(items);
 
 const snapshot = (db: string) => {
 	const store = openStore(db);

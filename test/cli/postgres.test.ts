@@ -4,10 +4,10 @@
 
 import {readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
-import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {beforeAll, describe, expect, it} from 'vitest';
 import {openAsyncStore} from '../../store/index.js';
 import {ensureBuilt, sift, siftJson, tempDir} from '../support/cli.js';
-import {createTestDatabase, describePg, PG_ADMIN_URL, type TestDatabase} from '../support/pg.js';
+import {describePg, PG_ADMIN_URL, useTestDatabase} from '../support/pg.js';
 import {FAKE_CODEX} from '../codex/support.js';
 
 const HOSTS = {
@@ -38,12 +38,8 @@ function elsewhere(change: (url: URL) => void): string {
 }
 
 describePg('the CLI on PostgreSQL', () => {
-	let database: TestDatabase;
-	beforeAll(async () => {
-		ensureBuilt();
-		database = await createTestDatabase();
-	});
-	afterAll(async () => database?.drop());
+	const database = useTestDatabase();
+	beforeAll(() => ensureBuilt());
 
 	describe('on the demo channel (200 items)', () => {
 		let db: string;

@@ -9,6 +9,7 @@ import {openStore, SqliteAsyncStore} from '../../store/index.js';
 import {ensureBuilt, sift, SIFT_ENTRY} from '../support/cli.js';
 import {setUp, type Setup} from './cli-setup.js';
 import {FAKE_CODEX, isAlive, liveGroupMembers, readPids, tempDir} from './support.js';
+import {eventually} from '../support/wait.js';
 
 beforeAll(() => ensureBuilt());
 
@@ -21,12 +22,7 @@ function processesNaming(runId: string): string[] {
 
 /** True once neither the run's process group nor any process naming the run is left, within ms. */
 async function runIsGone(runId: string, group: number, withinMs = 3000): Promise<boolean> {
-	const gone = () => liveGroupMembers(group).length === 0 && processesNaming(runId).length === 0;
-	for (const stopAt = Date.now() + withinMs; Date.now() < stopAt; await new Promise(resolve => setTimeout(resolve, 100))) {
-		if (gone()) return true;
-	}
-
-	return gone();
+	return eventually(() => liveGroupMembers(group).length === 0 && processesNaming(runId).length === 0, {timeoutMs: withinMs, intervalMs: 100});
 }
 
 type Started = {child: ResultPromise<{reject: false}>; runId: string; group: number; stderr: () => string};
@@ -96,7 +92,7 @@ describe('no Codex outlives `sift run`', () => {
 		await run.child;
 		writeFileSync(trigger, '');
 		// Either the MCP server refuses the edit (owner gone) or the watchdog has already killed the run.
-		for (const stopAt = Date.now() + 3000; !existsSync(answer) && Date.now() < stopAt; ) await new Promise(resolve => setTimeout(resolve, 50));
+		await eventually(() => existsSync(answer), {timeoutMs: 3000, intervalMs: 50});
 		if (existsSync(answer)) expect(readFileSync(answer, 'utf8')).toBe('closed');
 		expect(isAlive(server!)).toBe(false);
 		expect(await runIsGone(run.runId, run.group)).toBe(true);
@@ -124,7 +120,7 @@ describe('stalls are visible', () => {
 		const setup = setUp();
 		const run = await startHangingRun(setup, {SIFT_STALL_NOTICE_MS: '300'});
 		const stalls = () => run.stderr().split('\n').filter(line => line.includes('no progress from Codex for'));
-		for (const stopAt = Date.now() + 20_000; stalls().length < 2 && Date.now() < stopAt; ) await new Promise(resolve => setTimeout(resolve, 100));
+		await eventually(() => stalls().length >= 2, {timeoutMs: 20_000, intervalMs: 100});
 		run.child.kill('SIGINT');
 		await run.child;
 		expect(stalls().length).toBeGreaterThanOrEqual(2);

@@ -6,6 +6,7 @@ import {afterEach, describe, expect, it} from 'vitest';
 import {openStore} from '../../store/index.js';
 import {builtCli, makeDatabase, RUN_ID, snapshot} from '../mcp/fixtures.js';
 import {isAlive, tempDir} from './support.js';
+import {eventually} from '../support/wait.js';
 
 const clients: Client[] = [];
 afterEach(async () => {
@@ -34,13 +35,7 @@ function freshDatabase(): string {
 	return db;
 }
 
-async function gone(pid: number, withinMs: number): Promise<boolean> {
-	for (const stopAt = Date.now() + withinMs; Date.now() < stopAt; await new Promise(resolve => setTimeout(resolve, 50))) {
-		if (!isAlive(pid)) return true;
-	}
-
-	return !isAlive(pid);
-}
+const gone = async (pid: number, withinMs: number) => eventually(() => !isAlive(pid), {timeoutMs: withinMs, intervalMs: 50});
 
 describe('sift mcp', () => {
 	it('advertises a tool list that never changes (tools.listChanged false) at initialize', async () => {

@@ -6,6 +6,7 @@ import {makeDemoDb, type DemoDb} from '../support/pty-fixtures.js';
 import {KEYS, launch, type PtyApp} from '../support/pty.js';
 import {sift} from '../support/cli.js';
 import {FAKE_CODEX, liveGroupMembers, readPids} from './support.js';
+import {eventually} from '../support/wait.js';
 
 // The built TUI in a pseudo-terminal: whatever ends it (kill, a closed terminal, SIGKILL), no
 // Codex it started is left running; and a logged-out Codex is caught before a run starts.
@@ -45,13 +46,7 @@ async function startHangingRun(pidFile: string): Promise<{app: PtyApp; group: nu
 	return {app, group: group!};
 }
 
-async function groupGone(group: number, withinMs = 3000): Promise<boolean> {
-	for (const stopAt = Date.now() + withinMs; Date.now() < stopAt; await new Promise(resolve => setTimeout(resolve, 100))) {
-		if (liveGroupMembers(group).length === 0) return true;
-	}
-
-	return liveGroupMembers(group).length === 0;
-}
+const groupGone = async (group: number, withinMs = 3000) => eventually(() => liveGroupMembers(group).length === 0, {timeoutMs: withinMs, intervalMs: 100});
 
 function outcomes(): Array<{id: string; outcome: string | null}> {
 	const handle = new Database(db.dbPath, {readonly: true});

@@ -1,13 +1,13 @@
 // config.yaml: where it is, what it sets, every problem with its line and key (and the default
 // kept for that key alone), the check against a channel, and saving a view with comments kept.
 
-import {chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
 import {CONFIG_MAX_BYTES, configPath, loadConfig, saveView, settingsForChannel} from '../../source/config/config.js';
 import {DEFAULT_CONFIG, DEFAULT_VIEWS} from '../../source/config/schema.js';
 import {demoFields, fieldOf} from '../ui/model/demo-channel.js';
+import {tempDir} from '../support/temp.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -15,7 +15,7 @@ afterEach(() => {
 });
 
 function folder(): string {
-	const dir = mkdtempSync(path.join(tmpdir(), 'sift-config-'));
+	const dir = tempDir('sift-config-');
 	dirs.push(dir);
 	return dir;
 }

@@ -5,8 +5,7 @@
 // and polls from it (with no sequence there it would poll nothing and the test fails), so the
 // changes it reaches are exactly the 5 edits, and it never lists the channel.
 
-import {mkdtempSync, rmSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {rmSync} from 'node:fs';
 import path from 'node:path';
 import {afterAll, beforeAll, expect, it} from 'vitest';
 import {startRecordedRun} from '../../source/codex/record.js';
@@ -16,13 +15,14 @@ import {codexLocalArgs, localRunOptions, makeCodexHome, SCRIPTED_MODEL} from '..
 import {startResponsesEndpoint, type ResponsesEndpointOptions} from '../support/responses-endpoint.js';
 import {type Conversation, isObject, readConversation} from '../support/triage/history.js';
 import {builtCli, makeDatabase, ROOT} from '../mcp/fixtures.js';
+import {tempDir} from '../support/temp.js';
 
 const CODEX = path.join(ROOT, 'node_modules', '.bin', 'codex');
 const ITEM_COUNT = 8;
 const OUTSIDE_EDITS = 5;
 const RUN_TIMEOUT_MS = 240_000;
 
-const dir = mkdtempSync(path.join(tmpdir(), 'sift-e2e-cursor-'));
+const dir = tempDir('sift-e2e-cursor-');
 beforeAll(() => {
 	builtCli();
 });

@@ -3,8 +3,7 @@
 // started the way `sift run --batch 10 --parallel 2` starts them. Every item is triaged once, by
 // the run whose batch held it, and each refused value becomes that run's follow-up.
 
-import {mkdtempSync, rmSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {rmSync} from 'node:fs';
 import path from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {parseTriageWishes} from '../../demo-data/generate.js';
@@ -16,10 +15,11 @@ import {openStore} from '../../store/index.js';
 import {codexLocalArgs, localRunOptions, makeCodexHome, SCRIPTED_MODEL} from '../support/codex-local.js';
 import {startResponsesEndpoint} from '../support/responses-endpoint.js';
 import {builtCli, makeDatabase, ROOT} from '../mcp/fixtures.js';
+import {tempDir} from '../support/temp.js';
 
 const CODEX = path.join(ROOT, 'node_modules', '.bin', 'codex');
 const ITEM_COUNT = 20;
-const dir = mkdtempSync(path.join(tmpdir(), 'sift-e2e-fanout-'));
+const dir = tempDir('sift-e2e-fanout-');
 
 beforeAll(() => {
 	builtCli();

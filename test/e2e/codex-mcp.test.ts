@@ -4,8 +4,7 @@
 // plain function calls (a model outside Codex's catalog) and code mode (`exec` cells, the default
 // model). A third run gets 401 from the endpoint and must ask the user to run `codex login`.
 
-import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {readFileSync, rmSync} from 'node:fs';
 import path from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {bugsChannel, parseTriageWishes} from '../../demo-data/generate.js';
@@ -15,6 +14,7 @@ import {openStore, type Item, type StoreEvent} from '../../store/index.js';
 import {codexLocalArgs, localRunOptions, makeCodexHome, SCRIPTED_MODEL} from '../support/codex-local.js';
 import {startResponsesEndpoint, type EndpointMode} from '../support/responses-endpoint.js';
 import {builtCli, makeDatabase, ROOT} from '../mcp/fixtures.js';
+import {tempDir} from '../support/temp.js';
 
 const CODEX = path.join(ROOT, 'node_modules', '.bin', 'codex');
 const ITEM_COUNT = 20;
@@ -23,7 +23,7 @@ const TEST_TIMEOUT_MS = 300_000;
 const WISH_FIELDS = ['status', 'owner', 'severity', 'points', 'due', 'area'];
 const SELECTS = ['status', 'owner', 'severity', 'area'];
 
-const dir = mkdtempSync(path.join(tmpdir(), 'sift-e2e-'));
+const dir = tempDir('sift-e2e-');
 let counter = 0;
 
 beforeAll(() => {

@@ -1,4 +1,8 @@
+import {existsSync, readFileSync} from 'node:fs';
 import path from 'node:path';
+import {watchCursorPath, type WatchCursor} from '../../source/codex/watch.js';
+import type {AsyncStore} from '../../store/index.js';
+import {waitUntil} from '../support/wait.js';
 import {demoDatabase, sift} from '../support/cli.js';
 import {FAKE_CODEX, tempDir} from '../codex/support.js';
 
@@ -41,4 +45,19 @@ export function execRunIds(callsFile: string, read: (file: string) => string): s
 	return read(callsFile).trim().split('\n').map(line => JSON.parse(line) as string[])
 		.filter(argv => argv[0] === 'exec' && argv.includes('--json'))
 		.map(argv => /"--run", "([^"]+)"/.exec(argv.find(arg => arg.startsWith('mcp_servers.sift=')) ?? '')?.[1] ?? '');
+}
+
+/**
+ * Waits until a `sift watch` has nothing left to do: its cursor file (under `stateDir`) has taken
+ * in every event the channel has and holds no item waiting. Until a new event it can send
+ * nothing more, which is how a test knows "nothing else happened" without sleeping.
+ */
+export async function watchCaughtUp(stateDir: string, store: AsyncStore, where?: string, channelId = 'bugs'): Promise<void> {
+	const file = watchCursorPath(stateDir, {location: store.location, channelId, where});
+	const latest = await store.latestSequence(channelId);
+	await waitUntil(() => {
+		if (!existsSync(file)) return false;
+		const cursor = JSON.parse(readFileSync(file, 'utf8')) as WatchCursor;
+		return cursor.sequence >= latest && cursor.pending.length === 0;
+	}, `the watch to take in every event up to ${latest} with nothing waiting`, {timeoutMs: 20_000, intervalMs: 50});
 }

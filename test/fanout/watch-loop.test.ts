@@ -1,48 +1,61 @@
 // The watch loop shared by `sift watch` and the TUI's W (source/codex/watch-loop.ts), on real
-// stores: it sends due batches with the cursor saved first, waits out a store it cannot read with
-// doubling waits, is woken by PostgreSQL notifications, and stops at once.
+// stores: it sends due batches with the cursor saved first, holds a partial batch until its settle
+// ends and a batch until a slot is free, waits out a store it cannot read with doubling waits, is
+// woken by PostgreSQL notifications, and stops at once. Time is a stepped clock (support/clock.ts):
+// every schedule is checked exactly, and nothing waits on the wall clock.
 
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
-import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {describe, expect, it} from 'vitest';
 import {openAsyncStore, type AsyncStore} from '../../store/index.js';
 import {POLL_MS, PUSHED_POLL_MS, retryDelay, startWatchLoop, type WatchLoopOptions} from '../../source/codex/watch-loop.js';
 import {emptyCursor, type WatchCursor} from '../../source/codex/watch.js';
-import {tempDir} from '../support/cli.js';
-import {createTestDatabase, describePg, type TestDatabase} from '../support/pg.js';
+import type {FanoutEvent} from '../../source/codex/fanout.js';
+import {SteppedClock} from '../support/clock.js';
+import {describePg, useTestDatabase} from '../support/pg.js';
+import {tempDir} from '../support/temp.js';
+import {waitUntil} from '../support/wait.js';
 
 const CHANNEL = {id: 'bugs', name: 'Bugs', fields: [{key: 'ticket', label: 'Ticket', type: 'text', is_required: true, is_unique: true, config: {}}]};
 const human = {kind: 'human'} as const;
-const sleep = async (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
 
-/** A fan-out that only records what it is given, with the cursor file as it was at that moment. */
-function recordingFanout(file: string) {
+/**
+ * A fan-out of `slots` that only records what it is given (with the cursor file as it was at that
+ * moment); each batch holds a slot until finish() ends the oldest one, as a run's end would.
+ */
+function recordingFanout(file: string, clock?: SteppedClock, slots = 2) {
 	const added: Array<{ids: string[]; savedSent: Record<string, number>; at: number}> = [];
+	const listeners = new Set<(event: FanoutEvent) => void>();
+	let running = 0;
 	return {
 		added,
+		finish() {
+			running--;
+			for (const listener of listeners) listener({type: 'finished'} as FanoutEvent);
+		},
 		fanout: {
-			free: 2,
+			get free() {
+				return slots - running;
+			},
 			add(itemIds: readonly string[]) {
-				added.push({ids: [...itemIds], savedSent: (JSON.parse(readFileSync(file, 'utf8')) as WatchCursor).sent, at: Date.now()});
+				running++;
+				added.push({ids: [...itemIds], savedSent: (JSON.parse(readFileSync(file, 'utf8')) as WatchCursor).sent, at: clock?.now() ?? Date.now()});
 				return undefined as never;
 			},
-			subscribe: () => () => undefined,
+			subscribe(listener: (event: FanoutEvent) => void) {
+				listeners.add(listener);
+				return () => listeners.delete(listener);
+			},
 		} satisfies WatchLoopOptions['fanout'],
 	};
 }
+
+const sizes = (added: Array<{ids: string[]}>) => added.map(batch => batch.ids.length);
 
 async function storeWithChannel(location: string): Promise<AsyncStore> {
 	const store = await openAsyncStore(location, {create: true});
 	await store.importChannel({channel: CHANNEL, items: []});
 	return store;
-}
-
-async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
-	const giveUpAt = Date.now() + timeoutMs;
-	while (!check()) {
-		if (Date.now() > giveUpAt) throw new Error(`timed out waiting for ${what}`);
-		await sleep(20);
-	}
 }
 
 describe('the watch loop on SQLite', () => {
@@ -56,7 +69,7 @@ describe('the watch loop on SQLite', () => {
 		try {
 			expect(loop.pushed).toBe(false);
 			const ids = [(await store.createItem('bugs', {ticket: 'A'}, human)).item.id, (await store.createItem('bugs', {ticket: 'B'}, human)).item.id];
-			await until(() => added.length > 0, 5000, 'a batch');
+			await waitUntil(() => added.length > 0, 'a batch');
 			expect(added[0]!.ids.sort()).toEqual([...ids].sort());
 			expect(Object.keys(added[0]!.savedSent).sort()).toEqual([...ids].sort());
 			expect(passes.length).toBeGreaterThan(0);
@@ -85,27 +98,89 @@ describe('the watch loop on SQLite', () => {
 			},
 		});
 		const file = path.join(dir, 'cursor.json');
+		const clock = new SteppedClock();
+		const startedAt = clock.now();
 		const failures: Array<{message: string; retryMs: number; at: number}> = [];
 		const passes: number[] = [];
-		const startedAt = Date.now();
 		const loop = await startWatchLoop({
-			store, channelId: 'bugs', where: undefined, file, cursor: emptyCursor(0), fanout: recordingFanout(file).fanout, batchSize: 2, settleMs: 0,
-			onReadFailed: (error, retryMs) => failures.push({message: (error as Error).message, retryMs, at: Date.now()}),
-			onPass: () => passes.push(Date.now()),
+			store, channelId: 'bugs', where: undefined, file, cursor: emptyCursor(0), fanout: recordingFanout(file, clock).fanout, batchSize: 2, settleMs: 0, clock,
+			onReadFailed: (error, retryMs) => failures.push({message: (error as Error).message, retryMs, at: clock.now()}),
+			onPass: () => passes.push(clock.now()),
 		});
 		try {
-			await until(() => passes.length > 0, 5000, 'a pass after the failures');
-			expect(failures.map(({message, retryMs}) => ({message, retryMs}))).toEqual([
-				{message: 'database is locked', retryMs: POLL_MS},
-				{message: 'database is locked', retryMs: 2 * POLL_MS},
-			]);
-			// It really waited: both retries' waits lie between the first failure and the first pass.
-			expect(passes[0]! - failures[0]!.at).toBeGreaterThanOrEqual(3 * POLL_MS - 50);
-			expect(passes[0]! - startedAt).toBeGreaterThanOrEqual(3 * POLL_MS - 50);
+			// Refused at once, it sleeps POLL_MS; refused again, twice that; then it reads.
+			expect(await clock.asleep()).toBe(startedAt + POLL_MS);
+			expect(failures).toEqual([{message: 'database is locked', retryMs: POLL_MS, at: startedAt}]);
+			clock.advance(POLL_MS);
+			expect(await clock.asleep()).toBe(startedAt + 3 * POLL_MS);
+			expect(failures.map(({retryMs, at}) => ({retryMs, at}))).toEqual([{retryMs: POLL_MS, at: startedAt}, {retryMs: 2 * POLL_MS, at: startedAt + POLL_MS}]);
+			expect(passes).toEqual([]);
+			clock.advance(2 * POLL_MS);
+			await clock.asleep();
+			expect(passes).toEqual([startedAt + 3 * POLL_MS]);
 		} finally {
 			loop.stop();
 			await loop.done;
 			await real.close();
+		}
+	});
+
+	it('sends full batches at once, holds a partial one until its settle ends, and a due one until a slot is free', async () => {
+		const dir = tempDir('sift-watch-loop-');
+		const store = await storeWithChannel(path.join(dir, 'sift.db'));
+		const file = path.join(dir, 'cursor.json');
+		const clock = new SteppedClock();
+		const recorder = recordingFanout(file, clock, 2);
+		// Not a multiple of POLL_MS: the loop must wake for the settle itself, not at the next poll after it.
+		const settleMs = 5200;
+		const loop = await startWatchLoop({store, channelId: 'bugs', where: undefined, file, cursor: emptyCursor(await store.latestSequence('bugs')), fanout: recorder.fanout, batchSize: 10, settleMs, clock});
+		const create = async (count: number, prefix: string) => {
+			for (let index = 0; index < count; index++) await store.createItem('bugs', {ticket: `${prefix}-${index}`}, human);
+		};
+
+		try {
+			expect(await clock.asleep()).toBe(clock.now() + POLL_MS);
+			const arrived = clock.now() + POLL_MS;
+			await create(25, 'A');
+			clock.advance(POLL_MS);
+			// Two full batches go at once; the other 5 wait for their settle, and then for a slot.
+			expect(await clock.asleep()).toBe(arrived + POLL_MS);
+			expect(sizes(recorder.added)).toEqual([10, 10]);
+			clock.advanceTo(arrived + settleMs);
+			await clock.asleep();
+			expect(sizes(recorder.added), 'settled, but no slot is free').toEqual([10, 10]);
+			// A run ends: its slot takes the settled 5 without waiting for the next poll.
+			recorder.finish();
+			await waitUntil(() => recorder.added.length === 3, 'the settled batch, once a slot is free');
+			expect(recorder.added[2]!.at).toBe(arrived + settleMs);
+			await clock.asleep();
+
+			recorder.finish();
+			recorder.finish();
+			await clock.asleep();
+			const later = clock.now() + POLL_MS;
+			await create(3, 'B');
+			clock.advance(POLL_MS);
+			// A partial batch waits its whole settle: asleep until then (a poll at a time), sent only then.
+			let wakesAt = await clock.asleep();
+			while (wakesAt < later + settleMs) {
+				expect(sizes(recorder.added)).toEqual([10, 10, 5]);
+				clock.advanceTo(wakesAt);
+				wakesAt = await clock.asleep();
+			}
+
+			expect(wakesAt, 'the last sleep ends with the settle').toBe(later + settleMs);
+			expect(sizes(recorder.added)).toEqual([10, 10, 5]);
+			clock.advanceTo(wakesAt);
+			await clock.asleep();
+			expect(sizes(recorder.added)).toEqual([10, 10, 5, 3]);
+			expect(recorder.added[3]!.at).toBe(later + settleMs);
+			const sent = recorder.added.flatMap(batch => batch.ids);
+			expect(new Set(sent).size).toBe(28);
+		} finally {
+			loop.stop();
+			await loop.done;
+			await store.close();
 		}
 	});
 
@@ -115,11 +190,7 @@ describe('the watch loop on SQLite', () => {
 });
 
 describePg('the watch loop on PostgreSQL', () => {
-	let database: TestDatabase;
-	beforeAll(async () => {
-		database = await createTestDatabase();
-	});
-	afterAll(async () => database?.drop());
+	const database = useTestDatabase();
 
 	it('is woken by the channel\'s notification, well before its safety poll, and stops at once while it sleeps', async () => {
 		const url = await database.freshSchemaUrl();
@@ -127,25 +198,24 @@ describePg('the watch loop on PostgreSQL', () => {
 		const writer = await openAsyncStore(url);
 		const dir = tempDir('sift-watch-loop-');
 		const file = path.join(dir, 'cursor.json');
-		const {fanout, added} = recordingFanout(file);
-		let passes = 0;
-		const loop = await startWatchLoop({store, channelId: 'bugs', where: undefined, file, cursor: emptyCursor(await store.latestSequence('bugs')), fanout, batchSize: 1, settleMs: 0, onPass: () => passes++});
+		const clock = new SteppedClock();
+		const {fanout, added} = recordingFanout(file, clock);
+		const loop = await startWatchLoop({store, channelId: 'bugs', where: undefined, file, cursor: emptyCursor(await store.latestSequence('bugs')), fanout, batchSize: 1, settleMs: 0, clock});
+		const asleepAt = clock.now();
 		try {
 			expect(loop.pushed).toBe(true);
-			await until(() => passes > 0, 5000, 'the first pass');
-			// Now asleep until the safety poll, PUSHED_POLL_MS away, unless a notification wakes it.
-			await sleep(200);
-			const createdAt = Date.now();
+			// Asleep until the safety poll, PUSHED_POLL_MS away; the clock never gets there, so only a notification can wake it.
+			expect(await clock.asleep()).toBe(asleepAt + PUSHED_POLL_MS);
 			const {item} = await writer.createItem('bugs', {ticket: 'PUSHED-1'}, human);
-			await until(() => added.length > 0, PUSHED_POLL_MS - 1000, 'the batch, woken by NOTIFY');
+			await waitUntil(() => added.length > 0, 'the batch, woken by NOTIFY');
 			expect(added[0]!.ids).toEqual([item.id]);
-			expect(added[0]!.at - createdAt).toBeLessThan(1000);
+			expect(clock.now()).toBe(asleepAt);
+			await clock.asleep();
 		} finally {
-			await sleep(100);
-			const stoppingAt = Date.now();
+			// Stopped while asleep: it ends without the clock moving.
 			loop.stop();
 			await loop.done;
-			expect(Date.now() - stoppingAt).toBeLessThan(1000);
+			expect(clock.now()).toBe(asleepAt);
 			await writer.close();
 			await store.close();
 		}

@@ -1,22 +1,19 @@
 import path from 'node:path';
 import {writeFileSync} from 'node:fs';
 import {execa} from 'execa';
-import {afterAll, beforeAll, expect, it} from 'vitest';
+import {beforeAll, expect, it} from 'vitest';
 import {openAsyncStore} from '../../store/index.js';
 import {ensureBuilt, sift, SIFT_ENTRY, tempDir} from '../support/cli.js';
-import {createTestDatabase, describePg, type TestDatabase} from '../support/pg.js';
+import {describePg, useTestDatabase} from '../support/pg.js';
 import {FAKE_CODEX, isAlive, readPids} from '../codex/support.js';
+import {waitUntil} from '../support/wait.js';
+import {watchCaughtUp} from './support.js';
 
 const CHANNEL = {id: 'bugs', name: 'Bugs', fields: [{key: 'ticket', label: 'Ticket', type: 'text', is_required: true, is_unique: true, config: {}}]};
-const sleep = async (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
 
 describePg('sift watch on PostgreSQL', () => {
-	let database: TestDatabase;
-	beforeAll(async () => {
-		ensureBuilt();
-		database = await createTestDatabase();
-	});
-	afterAll(async () => database?.drop());
+	const database = useTestDatabase();
+	beforeAll(() => ensureBuilt());
 
 	it('listens for the channel\'s notifications, and sends each new item once', async () => {
 		const db = await database.freshSchemaUrl();
@@ -39,22 +36,19 @@ describePg('sift watch on PostgreSQL', () => {
 			const created: string[] = [];
 			for (let index = 0; index < 7; index++) {
 				created.push((await store.createItem('bugs', {ticket: `NEW-${index}`}, {kind: 'human'})).item.id);
-				await sleep(150);
 			}
 
-			const giveUpAt = Date.now() + 30_000;
-			let runs = await store.runs.list();
-			while (runs.flatMap(run => run.item_ids).length < 7 || runs.some(run => run.finished_at === null)) {
-				if (Date.now() > giveUpAt) throw new Error(`timed out: ${stderr}`);
-				await sleep(250);
-				runs = await store.runs.list();
-			}
-
-			await sleep(1500);
+			await waitUntil(async () => {
+				const runs = await store.runs.list();
+				return runs.flatMap(run => run.item_ids).length >= 7 && runs.every(run => run.finished_at !== null);
+			}, 'all 7 items sent, every run finished', {timeoutMs: 30_000, intervalMs: 100}).catch((error: Error) => {
+				throw new Error(`${error.message}: ${stderr}`);
+			});
+			await watchCaughtUp(env.SIFT_STATE_DIR, store);
 			child.kill('SIGINT');
 			const result = await child;
 			expect(result.exitCode).toBe(130);
-			runs = await store.runs.list();
+			const runs = await store.runs.list();
 			const sent = runs.flatMap(run => run.item_ids);
 			expect([...sent].sort()).toEqual([...created].sort());
 			expect(runs.every(run => run.outcome === 'ok' && run.item_ids.length <= 3)).toBe(true);

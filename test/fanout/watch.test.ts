@@ -1,15 +1,21 @@
+// `sift watch` through the built CLI with the fake codex. What batches look like in time (settle,
+// slots, backoff) is the watch loop's, checked on a stepped clock in watch-loop.test.ts; here the
+// whole command: every item once, at most --batch a run and --parallel at once, a restart sends
+// nothing again, Ctrl+C. "Nothing else happened" is read from the watch's own cursor file (every
+// event seen, nothing waiting), never from a sleep.
+
 import {execa, type ResultPromise} from 'execa';
 import {afterEach, beforeAll, describe, expect, it} from 'vitest';
 import {openAsyncStore, type AsyncStore} from '../../store/index.js';
 import {ensureBuilt, sift, SIFT_ENTRY} from '../support/cli.js';
+import {waitUntil} from '../support/wait.js';
 import {setUp, type Setup} from '../codex/cli-setup.js';
 import {isAlive, readPids} from '../codex/support.js';
-import {mostAtOnce} from './support.js';
+import {mostAtOnce, watchCaughtUp} from './support.js';
 
 beforeAll(() => ensureBuilt());
 
 type RunRow = {id: string; item_ids: string[]; outcome: string | null; started_at: string; finished_at: string | null};
-const sleep = async (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
 const started: Array<ResultPromise> = [];
 const opened: AsyncStore[] = [];
 
@@ -51,40 +57,36 @@ async function startWatch(setup: Setup, args: string[]) {
 	};
 }
 
-async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
-	const giveUpAt = Date.now() + timeoutMs;
-	while (!check()) {
-		if (Date.now() > giveUpAt) throw new Error(`timed out waiting for ${what}`);
-		await sleep(250);
-	}
-}
+const until = async (check: () => boolean, timeoutMs: number, what: string) => waitUntil(check, what, {timeoutMs, intervalMs: 100});
 
 const finishedRuns = (setup: Setup) => runRows(setup).filter(row => row.finished_at !== null);
 
+
 describe('sift watch', () => {
-	it('37 items created over 10 s, --batch 10 --parallel 2: 4 runs, each item once; stopped and restarted, nothing is sent again', async () => {
+	it('37 items, --batch 10 --parallel 2: each item once, at most 10 a run and 2 at once; stopped and restarted, nothing is sent again', async () => {
 		const setup = setUp();
 		const store = await openAsyncStore(setup.db);
 		opened.push(store);
-		const watch = await startWatch(setup, ['--batch', '10', '--parallel', '2']);
+		const watch = await startWatch(setup, ['--batch', '10', '--parallel', '2', '--settle', '1s']);
 		const created: string[] = [];
 		for (let index = 0; index < 37; index++) {
 			const result = await store.createItem('bugs', {ticket: `NEW-${index}`, status: 'new'}, {kind: 'human'});
 			created.push(result.item.id);
-			await sleep(270);
 		}
 
-		await until(() => finishedRuns(setup).length >= 4, 30_000, '4 finished runs');
-		await sleep(1500);
+		const sentSoFar = () => runRows(setup).flatMap(row => row.item_ids);
+		await until(() => sentSoFar().length >= 37, 30_000, 'all 37 items sent');
+		await watchCaughtUp(setup.env.SIFT_STATE_DIR!, store);
+		await until(() => finishedRuns(setup).length === runRows(setup).length, 30_000, 'every run to finish');
 		const first = await watch.stop();
 		expect(first.code, first.stderr).toBe(130);
 		const rows = runRows(setup);
-		expect(rows, first.stderr).toHaveLength(4);
 		expect(rows.every(row => row.outcome === 'ok')).toBe(true);
 		const sent = rows.flatMap(row => row.item_ids);
 		expect(sent.length).toBe(37);
 		expect([...sent].sort()).toEqual([...created].sort());
-		expect(rows.map(row => row.item_ids.length).sort((a, b) => a - b)).toEqual([7, 10, 10, 10]);
+		expect(rows.length).toBeGreaterThanOrEqual(4);
+		expect(Math.max(...rows.map(row => row.item_ids.length))).toBeLessThanOrEqual(10);
 		expect(mostAtOnce(rows)).toBeLessThanOrEqual(2);
 		// One summary a line, one line a run.
 		expect(first.stdout.trimEnd().split('\n').map(line => (JSON.parse(line) as {run_id: string}).run_id).sort()).toEqual(rows.map(row => row.id).sort());
@@ -95,12 +97,12 @@ describe('sift watch', () => {
 		const whileStopped: string[] = [];
 		for (let index = 0; index < 3; index++) whileStopped.push((await store.createItem('bugs', {ticket: `LATE-${index}`, status: 'new'}, {kind: 'human'})).item.id);
 		const again = await startWatch(setup, ['--batch', '10', '--parallel', '2', '--settle', '1s']);
-		await until(() => finishedRuns(setup).length >= 5, 20_000, 'the run of the items created while stopped');
-		await sleep(3000);
+		await until(() => finishedRuns(setup).length >= rows.length + 1, 20_000, 'the run of the items created while stopped');
+		await watchCaughtUp(setup.env.SIFT_STATE_DIR!, store);
 		const second = await again.stop();
 		expect(second.code).toBe(130);
 		const after = runRows(setup);
-		expect(after).toHaveLength(5);
+		expect(after).toHaveLength(rows.length + 1);
 		const newest = after.find(row => !rows.some(old => old.id === row.id))!;
 		expect([...newest.item_ids].sort()).toEqual([...whileStopped].sort());
 		expect(readPids(setup.env.FAKE_CODEX_PIDFILE!).filter(isAlive)).toEqual([]);
@@ -119,7 +121,7 @@ describe('sift watch', () => {
 		// Still matching, edited by a person and by an agent: not new, not sent again.
 		await store.editItem({channelId: 'bugs', itemId: hot.item.id, values: {status: 'new'}, actor: {kind: 'human'}});
 		await store.editItem({channelId: 'bugs', itemId: warmed.item.id, values: {status: 'new'}, actor: {kind: 'agent', run_id: 'run-x'}});
-		await sleep(2500);
+		await watchCaughtUp(setup.env.SIFT_STATE_DIR!, store, 'ticket:hot');
 		await watch.stop();
 		const rows = runRows(setup).reverse();
 		expect(rows.map(row => row.item_ids)).toEqual([[hot.item.id], [cold.item.id]]);
@@ -134,7 +136,7 @@ describe('sift watch', () => {
 		await store.createItem('bugs', {ticket: 'A'}, {kind: 'human'});
 		await store.createItem('bugs', {ticket: 'B'}, {kind: 'human'});
 		await until(() => readPids(setup.env.FAKE_CODEX_PIDFILE!).length >= 2, 20_000, 'two hanging runs');
-		await sleep(500);
+		await until(() => runRows(setup).length >= 2, 20_000, 'both runs recorded');
 		const stopped = await watch.stop();
 		expect(stopped.code).toBe(130);
 		expect(stopped.stdout.trimEnd().split('\n').map(line => (JSON.parse(line) as {outcome: string}).outcome)).toEqual(['cancelled', 'cancelled']);

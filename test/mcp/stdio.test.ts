@@ -1,6 +1,5 @@
 import {spawn, spawnSync, type ChildProcessWithoutNullStreams} from 'node:child_process';
-import {mkdtempSync, rmSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {rmSync} from 'node:fs';
 import path from 'node:path';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -9,8 +8,9 @@ import {openStore, type AsyncStore} from '../../store/index.js';
 import {BACKENDS, type Backend} from '../contract/backends.js';
 import {notePgOff} from '../support/pg.js';
 import {builtCli, callerFor, connectInProcess, jsonOf, makeDatabase, openMcpStore, RUN_ID, snapshot, snapshotOf, textOf, type Caller, type McpStore} from './fixtures.js';
+import {tempDir} from '../support/temp.js';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'sift-mcp-stdio-'));
+const dir = tempDir('sift-mcp-stdio-');
 let cli: string;
 let counter = 0;
 

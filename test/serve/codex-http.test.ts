@@ -2,8 +2,7 @@
 // against the scripted Responses endpoint, reaching the store through `sift serve` with a token
 // minted for the run (`sift run --server`), as test/e2e/codex-mcp.test.ts does through stdio.
 
-import {mkdtempSync, rmSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {rmSync} from 'node:fs';
 import path from 'node:path';
 import {afterAll, expect, it} from 'vitest';
 import {startServe} from '../../source/serve/http.js';
@@ -12,10 +11,11 @@ import {openAsyncStore, openStore} from '../../store/index.js';
 import {codexLocalArgs, localRunOptions, makeCodexHome, SCRIPTED_MODEL} from '../support/codex-local.js';
 import {startResponsesEndpoint} from '../support/responses-endpoint.js';
 import {makeDatabase, ROOT} from '../mcp/fixtures.js';
+import {tempDir} from '../support/temp.js';
 
 const CODEX = path.join(ROOT, 'node_modules', '.bin', 'codex');
 const ITEM_COUNT = 20;
-const dir = mkdtempSync(path.join(tmpdir(), 'sift-e2e-http-'));
+const dir = tempDir('sift-e2e-http-');
 afterAll(() => rmSync(dir, {recursive: true, force: true}));
 
 it('a triage run of 20 demo items through the real Codex CLI and sift serve', async () => {

@@ -1,23 +1,23 @@
 // Opening a file: WAL, the busy timeout, and migration of a database made by an older sift.
-import {mkdtempSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+
 import {join} from 'node:path';
 import Database from 'better-sqlite3';
 import {describe, expect, it} from 'vitest';
 import {openStore} from '../../store/index.js';
+import {tempDir} from '../support/temp.js';
 
 const tables = (db: Database.Database) => (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{name: string}>).map(row => row.name);
 
 describe('opening a store file', () => {
 	it('uses WAL and a busy timeout', () => {
-		const store = openStore(join(mkdtempSync(join(tmpdir(), 'sift-db-')), 's.db'), {create: true});
+		const store = openStore(join(tempDir('sift-db-'), 's.db'), {create: true});
 		expect(store.db.pragma('journal_mode', {simple: true})).toBe('wal');
 		expect(store.db.pragma('busy_timeout', {simple: true})).toBeGreaterThanOrEqual(5000);
 		store.close();
 	});
 
 	it('adds what a version-1 file lacks (the runs table) and keeps its data', () => {
-		const path = join(mkdtempSync(join(tmpdir(), 'sift-db-')), 'old.db');
+		const path = join(tempDir('sift-db-'), 'old.db');
 		const store = openStore(path, {create: true});
 		store.importChannel({channel: {id: 'c', name: 'C', fields: [{key: 't', label: 'T', type: 'text'}]}, items: [{values: {t: 'kept'}}]});
 		store.close();
@@ -35,7 +35,7 @@ describe('opening a store file', () => {
 
 describe('channel listings', () => {
 	it('names without counts, one summary, and all summaries agree', () => {
-		const store = openStore(join(mkdtempSync(join(tmpdir(), 'sift-db-')), 'c.db'), {create: true});
+		const store = openStore(join(tempDir('sift-db-'), 'c.db'), {create: true});
 		const field = {key: 't', label: 'T', type: 'text'};
 		store.importChannel({channel: {id: 'a', name: 'A', fields: [field]}, items: [{values: {t: '1'}}, {values: {t: '2'}}]});
 		store.importChannel({channel: {id: 'b', name: 'B', fields: [field]}, items: [{values: {t: '3'}}]});

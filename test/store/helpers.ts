@@ -1,11 +1,11 @@
 // Shared set-up for the store tests: real SQLite files in a temp dir, a channel with every field type.
 
 import {createHash} from 'node:crypto';
-import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {existsSync, readFileSync, rmSync} from 'node:fs';
 import {join} from 'node:path';
 import {expect} from 'vitest';
 import {mulberry32} from '../../demo-data/generate.js';
+import {tempDir as kitTempDir} from '../support/temp.js';
 import {openStore, StoreError, type Store, type StoreErrorBody, type StoreOptions, type Values} from '../../store/index.js';
 
 export const DAY_MS = 86_400_000;
@@ -105,9 +105,9 @@ export const agent = (runId = 'run-1') => ({kind: 'agent', run_id: runId}) as co
 
 const dirs: string[] = [];
 
-/** A fresh directory under the system temp dir; removed by cleanTempDirs(). */
+/** A fresh temp dir (test/support/temp.ts: removed after the test file), or sooner by cleanTempDirs(). */
 export function tempDir(prefix = 'sift-store-'): string {
-	const dir = mkdtempSync(join(tmpdir(), prefix));
+	const dir = kitTempDir(prefix);
 	dirs.push(dir);
 	return dir;
 }

@@ -1,9 +1,9 @@
 import {spawnSync} from 'node:child_process';
 import {createHash} from 'node:crypto';
-import {existsSync, mkdtempSync, readFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {existsSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
+import {tempDir} from './temp.js';
 
 /** The built command line: tests run what users run. `npm test` builds first. */
 export const SIFT_ENTRY = fileURLToPath(new URL('../../dist/source/cli.js', import.meta.url));
@@ -38,7 +38,7 @@ export function siftJson<T = any>(args: string[], env?: NodeJS.ProcessEnv): T {
 	return JSON.parse(result.stdout) as T;
 }
 
-export const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
+export {tempDir} from './temp.js';
 
 /** The sha256 of a file and its WAL companions: "byte-identical" means all of them unchanged. */
 export function fileDigest(path: string): string {

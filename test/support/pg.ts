@@ -4,7 +4,7 @@
 
 import {randomBytes} from 'node:crypto';
 import pg from 'pg';
-import {describe, it} from 'vitest';
+import {afterAll, beforeAll, describe, it} from 'vitest';
 
 export const PG_ADMIN_URL = process.env.SIFT_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -85,5 +85,29 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 		async drop() {
 			await adminQuery(PG_ADMIN_URL, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
 		},
+	};
+}
+
+/**
+ * This suite's test database, made before its tests and dropped after them (call it inside a
+ * describePg body, before the hooks that use it).
+ */
+export function useTestDatabase(): TestDatabase {
+	let database: TestDatabase | undefined;
+	beforeAll(async () => {
+		database = await createTestDatabase();
+	});
+	afterAll(async () => database?.drop());
+	const made = () => {
+		if (!database) throw new Error('the test database is made in beforeAll');
+		return database;
+	};
+
+	return {
+		get url() {
+			return made().url;
+		},
+		freshSchemaUrl: async () => made().freshSchemaUrl(),
+		drop: async () => made().drop(),
 	};
 }

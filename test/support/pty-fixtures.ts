@@ -1,33 +1,27 @@
-import {existsSync, mkdtempSync, rmSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {existsSync, rmSync} from 'node:fs';
 import path from 'node:path';
-import {bugsChannel, generateBugItems} from '../../demo-data/generate.js';
 import {afterAll, afterEach, beforeAll} from 'vitest';
 import {openStore, type Store} from '../../store/index.js';
 import {CLI, launch as launchApp, type LaunchOptions, type PtyApp} from './pty.js';
+import {createDemoSqlite} from './stores.js';
+import {tempDir} from './temp.js';
 
-/** A fixed clock for demo data, so tickets, titles and hostile rows are the same in every run. */
-export const FIXTURE_NOW = new Date('2025-06-02T12:00:00Z');
+/** The demo data's fixed clock (support/stores.ts). */
+export {FIXTURE_NOW} from './stores.js';
 
 export type DemoDb = {dir: string; dbPath: string; stateDir: string; cleanup: () => void};
 
 /** A temp folder with a demo bug database of `count` items (seeded), and a state dir for run logs. */
 export function makeDemoDb(count: number, options: {seed?: number; prefix?: string} = {}): DemoDb {
-	const dir = mkdtempSync(path.join(tmpdir(), options.prefix ?? 'sift-ui-'));
+	const dir = tempDir(options.prefix ?? 'sift-ui-');
 	const dbPath = path.join(dir, 'demo.db');
-	const store = openStore(dbPath, {create: true});
-	try {
-		store.importChannel({channel: bugsChannel, items: generateBugItems({count, seed: options.seed ?? 7, now: FIXTURE_NOW})});
-	} finally {
-		store.close();
-	}
-
+	createDemoSqlite(dbPath, count, options.seed);
 	return {dir, dbPath, stateDir: path.join(dir, 'state'), cleanup: () => rmSync(dir, {recursive: true, force: true})};
 }
 
 /** An empty database (no channel). */
 export function makeEmptyDb(): DemoDb {
-	const dir = mkdtempSync(path.join(tmpdir(), 'sift-ui-empty-'));
+	const dir = tempDir('sift-ui-empty-');
 	const dbPath = path.join(dir, 'empty.db');
 	openStore(dbPath, {create: true}).close();
 	return {dir, dbPath, stateDir: path.join(dir, 'state'), cleanup: () => rmSync(dir, {recursive: true, force: true})};

@@ -2,6 +2,7 @@ import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import xterm from '@xterm/headless';
 import * as pty from 'node-pty';
+import {waitUntil} from './wait.js';
 
 const {Terminal} = xterm;
 
@@ -173,12 +174,34 @@ export class PtyApp {
 		});
 	}
 
+	/** Waits until every byte the app wrote so far (`raw`, drawn or not) satisfies the predicate: for what is written as the app exits. */
+	async waitForOutput(predicate: (raw: string) => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+		await waitUntil(() => predicate(this.raw), what, {timeoutMs}).catch((error: Error) => {
+			throw new Error(`${error.message}; output so far:\n${JSON.stringify(this.raw.slice(-2000))}`);
+		});
+		// The screen has caught up with the bytes: every chunk received so far is drawn.
+		await this.writes;
+	}
+
 	/** Sends keys and measures until the screen satisfies the predicate: ms from the write to that frame. */
 	async timeKeys(keys: string, predicate: (screen: string) => boolean, timeoutMs = 10_000): Promise<number> {
 		const start = performance.now();
 		this.proc.write(keys);
 		await this.waitFor(predicate, timeoutMs);
 		return this.lastOutputAt > start ? this.lastOutputAt - start : performance.now() - start;
+	}
+
+	/** The exit code, or 'still running' when the app has not exited within the deadline. */
+	async exitWithin(timeoutMs: number): Promise<number | 'still running'> {
+		let timer: NodeJS.Timeout | undefined;
+		const late = new Promise<'still running'>(resolve => {
+			timer = setTimeout(resolve, timeoutMs, 'still running');
+		});
+		try {
+			return await Promise.race([this.exited, late]);
+		} finally {
+			clearTimeout(timer);
+		}
 	}
 
 	/** Quits with `q` (answering a question with `y` if one comes), else kills. */
@@ -208,12 +231,5 @@ export function launch(options: LaunchOptions): PtyApp {
 	return new PtyApp(options);
 }
 
-/** Whether a process exists (signal 0). */
-export function alive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return (error as NodeJS.ErrnoException).code === 'EPERM';
-	}
-}
+/** Whether a process is still running (support/processes.ts). */
+export {isAlive as alive} from './processes.js';

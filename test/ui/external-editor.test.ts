@@ -1,14 +1,14 @@
-import {chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {chmodSync, existsSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {PassThrough} from 'node:stream';
 import {afterAll, describe, expect, it} from 'vitest';
 import {editedText, editInEditor, editorOf} from '../../source/ui/external-editor.js';
 import {ENTER_ALT_SCREEN, LEAVE_ALT_SCREEN} from '../../source/ui/terminal.js';
+import {tempDir} from '../support/temp.js';
 
 // $EDITOR run for real (a shell script), on streams standing in for the terminal.
 
-const dir = mkdtempSync(path.join(tmpdir(), 'sift-editor-test-'));
+const dir = tempDir('sift-editor-test-');
 afterAll(() => {
 	rmSync(dir, {recursive: true, force: true});
 });

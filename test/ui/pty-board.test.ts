@@ -1,9 +1,10 @@
-import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
-import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {afterAll, describe, expect, it} from 'vitest';
+import {describe, expect, it} from 'vitest';
 import {ptyDemo} from '../support/pty-fixtures.js';
 import {alive, KEYS, repoRoot} from '../support/pty.js';
+import {readPids} from '../support/processes.js';
+import {tempDir} from '../support/temp.js';
+import {waitUntil} from '../support/wait.js';
 
 // The runs board on the built app: `c` on six marks with --batch 2 --parallel 3 starts three fake
 // Codex runs at once; the board lists them, Enter shows one run's live steps, X cancels them all,
@@ -11,21 +12,11 @@ import {alive, KEYS, repoRoot} from '../support/pty.js';
 
 const FAKE_CODEX = path.join(repoRoot(), 'test', 'support', 'fake-codex.mjs');
 const demo = ptyDemo(30, 'sift-pty-board-');
-const scratch = mkdtempSync(path.join(tmpdir(), 'sift-pty-board-pids-'));
+const scratch = tempDir('sift-pty-board-pids-');
 
-afterAll(() => {
-	rmSync(scratch, {recursive: true, force: true});
-});
+const pidsIn = readPids;
 
-const pidsIn = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean).map(Number);
-
-async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
-	for (const started = Date.now(); !check(); ) {
-		if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-		// eslint-disable-next-line no-await-in-loop
-		await new Promise(resolve => setTimeout(resolve, 50));
-	}
-}
+const until = async (check: () => boolean, timeoutMs: number, what: string) => waitUntil(check, what, {timeoutMs, intervalMs: 50});
 
 describe('the runs board', () => {
 	it('shows 3 parallel runs, focuses one, and X cancels all with no Codex process left', async () => {

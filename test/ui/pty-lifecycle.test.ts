@@ -42,7 +42,7 @@ describe('the alternate screen', () => {
 		expect(count(app.raw, ENTER_ALT)).toBe(1);
 		expect(app.raw.indexOf(ENTER_ALT)).toBeLessThan(app.raw.indexOf('BUG-0080'));
 		expect(await app.quit()).toBe(0);
-		await new Promise(resolve => setTimeout(resolve, 50));
+		await app.waitForOutput(raw => raw.includes(LEAVE_ALT), 'the alternate screen left');
 		// Left once, after the last frame.
 		expect(count(app.raw, LEAVE_ALT)).toBe(1);
 		expect(app.raw.lastIndexOf(LEAVE_ALT)).toBeGreaterThan(app.raw.lastIndexOf('BUG-0080'));
@@ -54,7 +54,7 @@ describe('the alternate screen', () => {
 		await app.waitFor('BUG-0080');
 		app.press(KEYS.ctrlC);
 		expect(await app.exited).toBe(0);
-		await new Promise(resolve => setTimeout(resolve, 50));
+		await app.waitForOutput(raw => raw.includes(LEAVE_ALT), 'the alternate screen left');
 		expect(count(app.raw, ENTER_ALT)).toBe(1);
 		expect(count(app.raw, LEAVE_ALT)).toBe(1);
 		expectNormalScreenClean(app);
@@ -68,7 +68,7 @@ describe('the alternate screen', () => {
 			writer.close();
 			const app = start({dbPath: broken.dbPath});
 			expect(await app.exited).toBe(1);
-			await new Promise(resolve => setTimeout(resolve, 50));
+			await app.waitForOutput(raw => raw.includes(LEAVE_ALT) && /sift: .*JSON/.test(raw), 'the alternate screen left, then the error');
 			expect(count(app.raw, ENTER_ALT)).toBe(1);
 			expect(count(app.raw, LEAVE_ALT)).toBe(1);
 			expect(app.term.buffer.active.type).toBe('normal');
@@ -81,7 +81,7 @@ describe('the alternate screen', () => {
 	it('is left on an uncaught error thrown outside the app, before the error is printed', async () => {
 		const app = start({entry: path.join(repoRoot(), 'test', 'support', 'alt-screen-crash.mjs'), args: []});
 		expect(await app.exited).toBe(1);
-		await new Promise(resolve => setTimeout(resolve, 50));
+		await app.waitForOutput(raw => raw.includes('boom from a timer'), 'the error printed');
 		expect(app.raw.indexOf(ENTER_ALT)).toBeGreaterThanOrEqual(0);
 		expect(app.raw.indexOf(LEAVE_ALT)).toBeGreaterThan(app.raw.indexOf('drawn on the alternate screen'));
 		expect(app.raw.indexOf(LEAVE_ALT)).toBeLessThan(app.raw.indexOf('boom from a timer'));
@@ -92,7 +92,7 @@ describe('the alternate screen', () => {
 	it('is left once however many exit paths restore the terminal', async () => {
 		const app = start({entry: path.join(repoRoot(), 'test', 'support', 'alt-screen-crash.mjs'), args: ['twice']});
 		expect(await app.exited).toBe(0);
-		await new Promise(resolve => setTimeout(resolve, 50));
+		await app.waitForOutput(raw => raw.includes(LEAVE_ALT), 'the alternate screen left');
 		expect(count(app.raw, ENTER_ALT)).toBe(1);
 		expect(count(app.raw, LEAVE_ALT)).toBe(1);
 		expect(app.term.buffer.active.type).toBe('normal');

@@ -133,7 +133,7 @@ describe('views, the config file, the : line and sort', () => {
 		app.press(':');
 		app.type('q');
 		app.press(KEYS.enter);
-		const exited = await Promise.race([app.exited, new Promise(resolve => setTimeout(resolve, 10_000, 'still running'))]);
+		const exited = await app.exitWithin(10_000);
 		expect(exited, app.screen()).toBe(0);
 	});
 
