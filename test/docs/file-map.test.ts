@@ -37,6 +37,8 @@ function filesUnder(relative: string): string[] {
 	const out: string[] = [];
 	for (const entry of readdirSync(path.join(ROOT, relative), {withFileTypes: true})) {
 		const child = path.posix.join(relative, entry.name);
+		// Installed packages are not the project's files (test/conformance has a package of its own).
+		if (entry.isDirectory() && entry.name === 'node_modules') continue;
 		if (entry.isDirectory()) out.push(...filesUnder(child));
 		else if (entry.isFile()) out.push(child);
 	}
