@@ -1,7 +1,7 @@
 // The embedded SQLite store behind the asynchronous interface: today's synchronous Store, each
 // call answered as a promise (a throw becomes a rejection). SQLite has no push: readers poll.
 
-import type {AsyncImportSource, AsyncStore, AsyncStoreOptions, DeleteResult, ImportResult, RunsApi, TokensApi} from '../api.js';
+import type {AsyncImportSource, AsyncStore, AsyncStoreOptions, DeleteResult, ImportResult, RunsApi, TokensApi, UpsertRequest, UpsertResult, UpsertRow} from '../api.js';
 import type {LoadedChannel} from '../channels.js';
 import type {FollowUpQuery} from '../followups.js';
 import type {NameMatch} from '../lookup.js';
@@ -103,6 +103,10 @@ export class SqliteAsyncStore implements AsyncStore {
 
 	async loadedChannel(channelId: string): Promise<LoadedChannel> {
 		return this.sync.loadedChannel(channelId);
+	}
+
+	async upsertItems(request: UpsertRequest): Promise<UpsertResult> {
+		return this.sync.upsertItems({...request, rows: (await syncItems(request.rows)) as Iterable<UpsertRow>});
 	}
 
 	async importChannel(source: AsyncImportSource): Promise<ImportResult> {

@@ -1,0 +1,85 @@
+// CSV (RFC 4180, by csv-parse) and JSON Lines as tables: a list of columns and rows of cells,
+// each row named by the line it starts on. What the cells mean is the column map's business
+// (source/import/column-map.ts), whether given (--map) or inferred.
+
+import {readFileSync} from 'node:fs';
+import {parse} from 'csv-parse/sync';
+import {RecordFileError} from './records.js';
+
+/** One row: column → raw cell (a string from CSV; any JSON value from JSON Lines). */
+export type TableRow = {cells: Record<string, unknown>; at: string};
+
+export type Table = {columns: string[]; rows: TableRow[]};
+
+function readText(path: string): string {
+	const bytes = readFileSync(path);
+	try {
+		return new TextDecoder('utf-8', {fatal: true}).decode(bytes).replace(/^\uFEFF/, '');
+	} catch {
+		throw new RecordFileError(`${path}: the file is not valid UTF-8; save it as UTF-8`);
+	}
+}
+
+/** A CSV file with a header row: BOM, CRLF, quoted commas, quotes and newlines as RFC 4180 has them. */
+export function readCsv(path: string): Table {
+	let records: Array<{record: string[]; info: {lines: number}}>;
+	try {
+		records = parse(readText(path), {info: true, skip_empty_lines: true, relax_column_count: false}) as unknown as Array<{record: string[]; info: {lines: number}}>;
+	} catch (error) {
+		throw new RecordFileError(`${path}: not a CSV file sift can read: ${(error as Error).message}`);
+	}
+
+	if (records.length === 0) {
+		throw new RecordFileError(`${path}: the file is empty; a CSV import needs a header row`);
+	}
+
+	const columns = records[0]!.record.map(name => name.trim());
+	const blank = columns.findIndex(name => name === '');
+	if (blank >= 0) {
+		throw new RecordFileError(`${path}: column ${blank + 1} of the header row has no name`);
+	}
+
+	const twice = columns.find((name, index) => columns.indexOf(name) !== index);
+	if (twice !== undefined) {
+		throw new RecordFileError(`${path}: the header row names the column ${JSON.stringify(twice)} twice`);
+	}
+
+	const rows: TableRow[] = [];
+	// A record's first line is the line after the previous record's last (info.lines is where a record ends).
+	let line = records[0]!.info.lines + 1;
+	for (const {record, info} of records.slice(1)) {
+		const cells: Record<string, unknown> = {};
+		for (const [index, column] of columns.entries()) {
+			cells[column] = record[index];
+		}
+
+		rows.push({cells, at: `line ${line}`});
+		line = info.lines + 1;
+	}
+
+	return {columns, rows};
+}
+
+/** A JSON Lines file: one JSON object a line (blank lines skipped); columns are its keys in order of appearance. */
+export function readJsonLines(path: string): Table {
+	const columns = new Set<string>();
+	const rows: TableRow[] = [];
+	for (const [index, line] of readText(path).split('\n').entries()) {
+		if (line.trim() === '') continue;
+		let value: unknown;
+		try {
+			value = JSON.parse(line);
+		} catch (error) {
+			throw new RecordFileError(`${path}: line ${index + 1} is not valid JSON: ${(error as Error).message}`);
+		}
+
+		if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+			throw new RecordFileError(`${path}: line ${index + 1} is not a JSON object`);
+		}
+
+		for (const key of Object.keys(value)) columns.add(key);
+		rows.push({cells: value as Record<string, unknown>, at: `line ${index + 1}`});
+	}
+
+	return {columns: [...columns], rows};
+}
