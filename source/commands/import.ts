@@ -152,6 +152,7 @@ async function create(context: CommandContext, file: string, records: RecordFile
 	if (context.flags.dryRun || check.refused > 0) {
 		output(context, {format: records.format, channel_id: channel.id, dry_run: context.flags.dryRun === true, written: false, schema: channel, rows: check.count, ...counts, refusals: check.refusals}, () => [
 			...(context.flags.dryRun ? schemaLines(channel) : []),
+			...(context.flags.dryRun && map?.created_at !== undefined ? [`  (each item's created_at from the column ${sanitizeValue(JSON.stringify(map.created_at))})`] : []),
 			...check.refusals.map(refusal => `refused ${refusalText(refusal)}`),
 			...(check.refused > check.refusals.length ? [`… and ${check.refused - check.refusals.length} more refused rows`] : []),
 			`${context.flags.dryRun ? `${check.count - check.refused} would be created, 0 updated, 0 unchanged, ${check.refused} refused` : summaryLine(counts)} — nothing was written`,

@@ -82,6 +82,11 @@ export function cellValue(cell: unknown, spec: ColumnSpec): unknown {
 		return Array.isArray(list) && list.length === 0 ? undefined : list;
 	}
 
+	// A repeated CSV column (Jira's several "Comment" columns) as text: its cells one after another.
+	if (Array.isArray(cell) && cell.every(part => typeof part === 'string') && spec.type !== 'json') {
+		return cell.length === 0 ? undefined : cellValue(cell.join('\n\n'), spec);
+	}
+
 	if (typeof cell !== 'string') return cell;
 	const text = cleanText(cell);
 	switch (spec.type) {

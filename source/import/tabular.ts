@@ -33,24 +33,29 @@ export function readCsv(path: string): Table {
 		throw new RecordFileError(`${path}: the file is empty; a CSV import needs a header row`);
 	}
 
-	const columns = records[0]!.record.map(name => name.trim());
-	const blank = columns.findIndex(name => name === '');
+	const header = records[0]!.record.map(name => name.trim());
+	const blank = header.findIndex(name => name === '');
 	if (blank >= 0) {
 		throw new RecordFileError(`${path}: column ${blank + 1} of the header row has no name`);
 	}
 
-	const twice = columns.find((name, index) => columns.indexOf(name) !== index);
-	if (twice !== undefined) {
-		throw new RecordFileError(`${path}: the header row names the column ${JSON.stringify(twice)} twice`);
-	}
-
+	// A name given to several columns (Jira writes one "Labels" column per label) is one column
+	// whose cell is the list of its non-empty cells.
+	const columns = [...new Set(header)];
+	const repeated = new Set(header.filter((name, index) => header.indexOf(name) !== index));
 	const rows: TableRow[] = [];
 	// A record's first line is the line after the previous record's last (info.lines is where a record ends).
 	let line = records[0]!.info.lines + 1;
 	for (const {record, info} of records.slice(1)) {
 		const cells: Record<string, unknown> = {};
-		for (const [index, column] of columns.entries()) {
-			cells[column] = record[index];
+		for (const [index, column] of header.entries()) {
+			const cell = record[index];
+			if (repeated.has(column)) {
+				const list = (cells[column] ??= []) as string[];
+				if (cell !== undefined && cell !== '') list.push(cell);
+			} else {
+				cells[column] = cell;
+			}
 		}
 
 		rows.push({cells, at: `line ${line}`});
