@@ -6,7 +6,7 @@ import {detectFormat} from '../import/detect-format.js';
 import {readGithubFile} from '../import/github.js';
 import {inferColumnMap} from '../import/infer.js';
 import {readImportFile} from '../import/read-import-file.js';
-import {IMPORT_FORMATS, type ImportFormat, type RecordFile, type RecordRow} from '../import/records.js';
+import {IMPORT_FORMATS, RecordFileError, type ImportFormat, type RecordFile, type RecordRow} from '../import/records.js';
 import {readCsv, readJsonLines} from '../import/tabular.js';
 import {reapAbandonedRuns} from '../codex/reap.js';
 import {sanitize, sanitizeValue} from '../text/sanitize.js';
@@ -34,6 +34,16 @@ function formatOf(context: CommandContext, file: string): ImportFormat {
 	return given as ImportFormat;
 }
 
+/** A CSV or JSON Lines file as a table; one without rows is refused (there is nothing to import, nor to infer a schema from). */
+function tableOf(file: string, format: 'csv' | 'jsonl') {
+	const table = format === 'csv' ? readCsv(file) : readJsonLines(file);
+	if (table.rows.length === 0) {
+		throw new RecordFileError(`${file}: read as ${format === 'csv' ? 'CSV' : 'JSON Lines'}, the file has no rows to import${format === 'csv' ? ' (only a header row)' : ''}; give --format if it is another format`);
+	}
+
+	return table;
+}
+
 /** The file read as records, with the column map behind them (CSV and JSON Lines) for --schema-out. */
 function recordsOf(context: CommandContext, file: string, format: Exclude<ImportFormat, 'sift'>): {records: RecordFile; map?: ColumnMap} {
 	const id = context.flags.channel ?? channelIdOf(file);
@@ -43,7 +53,7 @@ function recordsOf(context: CommandContext, file: string, format: Exclude<Import
 		return {records: readGithubFile(file, fallback.id, fallback.name)};
 	}
 
-	const table = format === 'csv' ? readCsv(file) : readJsonLines(file);
+	const table = tableOf(file, format);
 	const given = context.flags.map === undefined ? undefined : readColumnMap(context.flags.map);
 	const map = given ?? inferColumnMap(table, fallback);
 	if (context.flags.channel !== undefined) map.channel = {...map.channel, id: context.flags.channel};
@@ -58,7 +68,7 @@ function recordsOf(context: CommandContext, file: string, format: Exclude<Import
  */
 function intoRows(context: CommandContext, file: string, format: Exclude<ImportFormat, 'sift'>): (channel: Channel) => Iterable<RecordRow> {
 	if (format === 'github') return () => recordsOf(context, file, format).records.rows();
-	const table = format === 'csv' ? readCsv(file) : readJsonLines(file);
+	const table = tableOf(file, format);
 	const given = context.flags.map === undefined ? undefined : readColumnMap(context.flags.map);
 	return channel => rowsOfMap(given ?? mapOfChannel(channel, table), table);
 }

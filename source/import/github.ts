@@ -161,12 +161,18 @@ export function issueValues(issue: GithubIssue): Record<string, unknown> {
 /** Reads a GitHub issues file as records (one pass for the options, then the rows on each call of rows()). */
 export function readGithubFile(path: string, channelId: string, channelName: string): RecordFile {
 	const seen = {states: new Set<string>(), reasons: new Set<string>(), labels: new Set<string>(), assignees: new Set<string>(), milestones: new Set<string>()};
+	let count = 0;
 	for (const {issue} of issues(path)) {
+		count++;
 		if (issue.state) seen.states.add(issue.state);
 		if (issue.state_reason) seen.reasons.add(issue.state_reason);
 		if (issue.milestone) seen.milestones.add(issue.milestone);
 		for (const label of issue.labels) seen.labels.add(label);
 		for (const login of issue.assignees) seen.assignees.add(login);
+	}
+
+	if (count === 0) {
+		throw new RecordFileError(`${path}: read as GitHub issues, the file has no issues to import; give --format if it is another format`);
 	}
 
 	const channel = githubChannel(channelId, channelName, seen);

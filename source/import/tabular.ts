@@ -22,9 +22,10 @@ function readText(path: string): string {
 
 /** A CSV file with a header row: BOM, CRLF, quoted commas, quotes and newlines as RFC 4180 has them. */
 export function readCsv(path: string): Table {
-	let records: Array<{record: string[]; info: {lines: number}}>;
+	let records: string[][];
+	const text = readText(path);
 	try {
-		records = parse(readText(path), {info: true, skip_empty_lines: true, relax_column_count: false}) as unknown as Array<{record: string[]; info: {lines: number}}>;
+		records = parse(text, {skip_empty_lines: true, relax_column_count: false}) as string[][];
 	} catch (error) {
 		throw new RecordFileError(`${path}: not a CSV file sift can read: ${(error as Error).message}`);
 	}
@@ -33,7 +34,7 @@ export function readCsv(path: string): Table {
 		throw new RecordFileError(`${path}: the file is empty; a CSV import needs a header row`);
 	}
 
-	const header = records[0]!.record.map(name => name.trim());
+	const header = records[0]!.map(name => name.trim());
 	const blank = header.findIndex(name => name === '');
 	if (blank >= 0) {
 		throw new RecordFileError(`${path}: column ${blank + 1} of the header row has no name`);
@@ -44,9 +45,8 @@ export function readCsv(path: string): Table {
 	const columns = [...new Set(header)];
 	const repeated = new Set(header.filter((name, index) => header.indexOf(name) !== index));
 	const rows: TableRow[] = [];
-	// A record's first line is the line after the previous record's last (info.lines is where a record ends).
-	let line = records[0]!.info.lines + 1;
-	for (const {record, info} of records.slice(1)) {
+	const lines = recordLines(text);
+	for (const [index, record] of records.slice(1).entries()) {
 		const cells: Record<string, unknown> = {};
 		for (const [index, column] of header.entries()) {
 			const cell = record[index];
@@ -58,11 +58,38 @@ export function readCsv(path: string): Table {
 			}
 		}
 
-		rows.push({cells, at: `line ${line}`});
-		line = info.lines + 1;
+		rows.push({cells, at: `line ${lines[index + 1] ?? '?'}`});
 	}
 
 	return {columns, rows};
+}
+
+/**
+ * The line each non-empty record starts on, as an editor counts lines (CRLF, LF or CR each end
+ * one): a record's quoted line breaks are inside it, so only those outside quotes end a record.
+ */
+export function recordLines(text: string): number[] {
+	const starts: number[] = [];
+	let line = 1;
+	let inQuotes = false;
+	let atRecordStart = true;
+	for (let index = 0; index < text.length; index++) {
+		const char = text[index]!;
+		const lineBreak = char === '\n' || (char === '\r' && text[index + 1] !== '\n');
+		if (atRecordStart && char !== '\r' && char !== '\n') {
+			starts.push(line);
+			atRecordStart = false;
+		}
+
+		if (char === '"') {
+			inQuotes = !inQuotes;
+		} else if (lineBreak) {
+			if (!inQuotes) atRecordStart = true;
+			line++;
+		}
+	}
+
+	return starts;
 }
 
 /** A JSON Lines file: one JSON object a line (blank lines skipped); columns are its keys in order of appearance. */
