@@ -127,7 +127,7 @@ export class UpsertTally {
 
 		this.result.refused++;
 		if (this.result.refusals.length < MAX_REPORTED_REFUSALS) {
-			this.result.refusals.push({at: row.at, ...(keyValue === undefined ? {} : {key: keyValue}), error: error.body});
+			this.result.refusals.push({at: row.at, ...(keyValue === undefined || keyValue === null || keyValue === '' ? {} : {key: keyValue}), error: error.body});
 		}
 	}
 
