@@ -2,6 +2,7 @@
 // against) and its rows, each named for error messages (a line number, a key).
 
 import type {Channel} from '../../store/index.js';
+import {ImportFileError} from './json-scanner.js';
 
 export type ImportFormat = 'sift' | 'github' | 'csv' | 'jsonl';
 
@@ -17,7 +18,7 @@ export type RecordFile = {
 	rows(): Iterable<RecordRow>;
 };
 
-/** A problem with a file's content, its own words naming the file and where. */
-export class RecordFileError extends Error {
+/** A problem with a file's content, its own words naming the file and where (an import file error, shown as it is). */
+export class RecordFileError extends ImportFileError {
 	override name = 'RecordFileError';
 }
