@@ -13,9 +13,29 @@ import {ITEM_COLUMNS, type PgItemRow, type PgItemWriter} from './writes.js';
 
 const IMPORT: Actor = {kind: 'import'};
 
-async function itemWithUnique(client: pg.ClientBase, channel: LoadedChannel, field: Field, value: unknown): Promise<PgItemRow | undefined> {
-	const {rows} = await client.query<PgItemRow>(`SELECT ${ITEM_COLUMNS} FROM items WHERE channel_id = ${channelLiteral(channel.id)} AND ${valueSql(field.key)} = $1::jsonb LIMIT 1`, [JSON.stringify(value)]);
-	return rows[0];
+/** Rows are matched a chunk at a time: one query finds the items of a thousand key values. */
+const CHUNK = 1000;
+
+/** The items holding any of `values` in the unique field, by the value's JSON text. */
+async function itemsWithUnique(client: pg.ClientBase, channel: LoadedChannel, field: Field, values: unknown[]): Promise<Map<string, PgItemRow>> {
+	const found = new Map<string, PgItemRow>();
+	if (values.length === 0) return found;
+	const {rows} = await client.query<PgItemRow>(`SELECT ${ITEM_COLUMNS} FROM items WHERE channel_id = ${channelLiteral(channel.id)} AND ${valueSql(field.key)} = ANY($1::jsonb[])`, [values.map(value => JSON.stringify(value))]);
+	for (const row of rows) found.set(JSON.stringify(row.data[field.key]), row);
+	return found;
+}
+
+async function* chunksOf<T>(rows: Iterable<T> | AsyncIterable<T>): AsyncGenerator<T[]> {
+	let chunk: T[] = [];
+	for await (const row of rows) {
+		chunk.push(row);
+		if (chunk.length >= CHUNK) {
+			yield chunk;
+			chunk = [];
+		}
+	}
+
+	if (chunk.length > 0) yield chunk;
 }
 
 export async function upsertItems(pool: pg.Pool, channels: PgChannelCatalog, writer: PgItemWriter, request: UpsertRequest): Promise<UpsertResult> {
@@ -34,29 +54,43 @@ export async function upsertItems(pool: pg.Pool, channels: PgChannelCatalog, wri
 
 			const field = keyField(channel, request.key);
 			const seen = new Map<string, string>();
-			for await (const row of request.rows) {
-				let keyValue: unknown;
-				try {
-					const checked = checkedRow(row, request.key, seen);
-					keyValue = checked.keyValue;
-					const item = await itemWithUnique(client, channel, field, keyValue);
-					if (item === undefined) {
-						await writer.insert(client, channel, checked.values, IMPORT, checked.createdAt);
-						tally.result.created++;
+			for await (const chunk of chunksOf(request.rows)) {
+				// Checked first, so the chunk's lookup asks only for well-formed key values; refusals still come in file order.
+				const checked = chunk.map(row => {
+					try {
+						return {row, checked: checkedRow(row, request.key, seen)};
+					} catch (error) {
+						return {row, error};
+					}
+				});
+				const existing = await itemsWithUnique(client, channel, field, checked.flatMap(entry => (entry.checked ? [entry.checked.keyValue] : [])));
+				for (const entry of checked) {
+					if (!entry.checked) {
+						tally.refuse(entry.row, rowKey(entry.row, request.key), entry.error);
 						continue;
 					}
 
-					const changes = changedOnly(item.data, checked.values);
-					if (Object.keys(changes).length === 0) {
-						tally.result.unchanged++;
-						continue;
-					}
+					const {row, checked: {values, keyValue, createdAt}} = entry;
+					try {
+						const item = existing.get(JSON.stringify(keyValue));
+						if (item === undefined) {
+							await writer.insert(client, channel, values, IMPORT, createdAt);
+							tally.result.created++;
+							continue;
+						}
 
-					const outcome = await writer.editWithin(client, channel, {channelId: channel.id, itemId: item.id, values: changes, actor: IMPORT, expectedVersion: item.version});
-					if ('refused' in outcome) throw outcome.refused;
-					tally.result.updated++;
-				} catch (error) {
-					tally.refuse(row, keyValue ?? rowKey(row, request.key), error);
+						const changes = changedOnly(item.data, values);
+						if (Object.keys(changes).length === 0) {
+							tally.result.unchanged++;
+							continue;
+						}
+
+						const outcome = await writer.editWithin(client, channel, {channelId: channel.id, itemId: item.id, values: changes, actor: IMPORT, expectedVersion: item.version});
+						if ('refused' in outcome) throw outcome.refused;
+						tally.result.updated++;
+					} catch (error) {
+						tally.refuse(row, keyValue, error);
+					}
 				}
 			}
 
