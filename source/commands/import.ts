@@ -181,6 +181,23 @@ async function create(context: CommandContext, file: string, records: RecordFile
 	return importInto(context, {channel, items: items()}, (result, store) => output(context, {format: records.format, channel_id: result.channel.id, db: store.location, ...counts, refusals: [], written: true}, () => `imported channel ${result.channel.id} (${sanitizeValue(result.channel.name)}) into ${sanitizeValue(store.location)}\n${summaryLine(counts)}`), rowsAt);
 }
 
+/** --dry-run of a sift file into a new channel: the schema and every item checked, nothing opened or written. */
+function dryRunSift(context: CommandContext, file: string): number {
+	const source = readImportFile(file);
+	try {
+		const channel = checkChannel(source.channel);
+		const check = checkNewRows(channel, siftRows(file));
+		output(context, {format: 'sift', channel_id: channel.id, dry_run: true, written: false, schema: channel, rows: check.count, created: check.count - check.refused, updated: 0, unchanged: 0, refused: check.refused, refusals: check.refusals}, () => [
+			...schemaLines(channel),
+			...check.refusals.map(refusal => `refused ${refusalText(refusal)}`),
+			`${check.count - check.refused} would be created, 0 updated, 0 unchanged, ${check.refused} refused — nothing was written`,
+		].join('\n'));
+		return check.refused > 0 ? 1 : 0;
+	} finally {
+		source.close();
+	}
+}
+
 /** The store import, into a SQLite file created on demand (removed again if the import fails). */
 async function importInto(context: CommandContext, source: {channel: unknown; items: Iterable<unknown>}, report: (result: {channel: Channel; items_created: number}, store: AsyncStore) => void, rowsAt?: string[]): Promise<number> {
 	const path = databasePath(context);
@@ -224,7 +241,7 @@ const command: Command = async context => {
 	if (format === 'sift') {
 		if (context.flags.map !== undefined || context.flags.schemaOut !== undefined) throw new UsageError('--map and --schema-out apply to csv and jsonl files');
 		if (context.flags.into !== undefined) return upsert(context, () => siftRows(file), format);
-		if (context.flags.dryRun) throw new UsageError('--dry-run applies to csv, jsonl and github files, and to --into');
+		if (context.flags.dryRun) return dryRunSift(context, file);
 		// The file's head is checked before any store is opened or created.
 		const source = readImportFile(file);
 		try {

@@ -202,6 +202,13 @@ describe.each(TARGETS)('sift import on $name', (target: Target) => {
 		const result = sift(['import', fileWith('bom.json', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(document))])), '--db', db]);
 		expect(result.code, result.stderr).toBe(0);
 		expect(result.stdout).toContain('imported channel bom (BOM) with 1 items');
+		// A dry run of a sift file checks every item and opens no store.
+		const other = fileWith('dry.json', JSON.stringify({...document, channel: {...document.channel, id: 'dry'}, items: [{values: {title: 'ok'}}, {values: {title: 5}}]}));
+		const dry = sift(['import', other, '--dry-run', '--db', db]);
+		expect(dry.code).toBe(1);
+		expect(dry.stdout).toContain('refused items[1]: refused: values.title must be a string, got 5');
+		expect(dry.stdout).toContain('1 would be created, 0 updated, 0 unchanged, 1 refused — nothing was written');
+		expect((await withStore(db, async store => store.listChannelNames())).map(channel => channel.id)).toEqual(['bom']);
 		const csv = sift(['import', fileWith('report.csv', 'report,count\nweekly,3\n'), '--db', db]);
 		expect(csv.stderr).not.toContain('expected "{"');
 		expect(csv.code).toBe(0);
