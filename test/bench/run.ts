@@ -4,6 +4,7 @@
 
 import {benchAgentEconomy} from './agent-economy.js';
 import {benchAgentPages} from './agent-pages.js';
+import {benchImportFormats} from './import-formats.js';
 import {benchPgStore} from './pg-store.js';
 import {benchPgEditCost} from './pg-store-edit.js';
 import {benchPush} from './store-push.js';
@@ -43,6 +44,9 @@ await benchAgentEconomy();
 benchQueryLatency(quick);
 benchIndexCost(quick);
 await benchCountLag(quick);
+
+// Records in (docs/records.md): sift JSON, CSV and GitHub JSON imports and an upsert, on both backends.
+await benchImportFormats(quick);
 
 // The PostgreSQL store (team mode): import and page latency at 1M.
 await benchPgStore(quick);
