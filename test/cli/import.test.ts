@@ -179,6 +179,24 @@ describe.each(TARGETS)('sift import on $name', (target: Target) => {
 		expect(await snapshot(db)).toEqual(before);
 	});
 
+	it('--into reads sift files and JSON Lines too: each by the channel\'s fields', async () => {
+		const db = await target.fresh();
+		const channel = {id: 'hosts', name: 'Hosts', fields: [
+			{key: 'name', label: 'Name', type: 'text', is_unique: true, is_required: true},
+			{key: 'role', label: 'Role', type: 'select', config: {options: [{value: 'web', label: 'Web'}, {value: 'db', label: 'Database'}]}},
+			{key: 'cores', label: 'Cores', type: 'number'},
+		]};
+		expect(sift(['import', fileWith('hosts.json', JSON.stringify({channel, items: [{values: {name: 'a', role: 'web', cores: 2}}, {values: {name: 'b', role: 'db'}}]})), '--db', db]).code).toBe(0);
+		const next = fileWith('hosts-2.json', JSON.stringify({channel, items: [{values: {name: 'a', role: 'db', cores: 2}}, {values: {name: 'c', role: 'web'}}]}));
+		expect(sift(['import', next, '--into', 'hosts', '--key', 'name', '--db', db]).stdout.trim()).toBe('1 created, 1 updated, 0 unchanged, 0 refused');
+		const lines = fileWith('hosts.jsonl', `${JSON.stringify({Name: 'b', Role: 'web', cores: 8})}\n${JSON.stringify({Name: 'c', Role: 'web'})}\n`);
+		expect(sift(['import', lines, '--into', 'hosts', '--key', 'name', '--db', db]).stdout.trim()).toBe('0 created, 1 updated, 1 unchanged, 0 refused');
+		const items = await itemsBy(db, 'hosts', 'name');
+		expect(items.a).toMatchObject({version: 2, values: {role: 'db', cores: 2}});
+		expect(items.b).toMatchObject({version: 2, values: {role: 'web', cores: 8}});
+		expect(items.c!.version).toBe(1);
+	});
+
 	it('--dry-run shows the inferred schema and writes nothing; --schema-out writes a map to import with', async () => {
 		const db = await target.fresh();
 		const csv = fileWith('people.csv', 'Name,Team,Email,Started\nAna,Core,ana@example.com,2024-01-02\nBo,Core,bo@example.com,2024-03-04\nCy,Web,cy@example.com,2024-05-06\nDi,Core,di@example.com,2024-07-08\n');
