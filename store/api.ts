@@ -9,6 +9,9 @@ import type {RunEnd, RunRow, RunStart, UnfinishedRun} from './runs.js';
 import type {TokenIdentity, TokenInfo, TokenRequest} from './token-rules.js';
 import type {Actor, Channel, ChannelSummary, EditResult, EventPage, FollowUp, Item, Page} from './types.js';
 import type {EditRequest, Validator} from './writes.js';
+import type {UpsertRequest, UpsertResult} from './upsert-rules.js';
+
+export type {UpsertRefusal, UpsertRequest, UpsertResult, UpsertRow} from './upsert-rules.js';
 
 /** An import: the channel definition and its items, which may arrive lazily (a file being read, a generator). */
 export type AsyncImportSource = {channel: unknown; items: Iterable<unknown> | AsyncIterable<unknown>};
@@ -85,6 +88,13 @@ export interface AsyncStore {
 
 	/** A new channel and its items in one all-or-nothing transaction. */
 	importChannel(source: AsyncImportSource): Promise<ImportResult>;
+
+	/**
+	 * Append and update an existing channel on a unique key field, all or nothing
+	 * (store/upsert-rules.ts): new key values are created, known ones edited with actor import
+	 * when they change. Any refused row, or a dry run, keeps nothing; the result counts each kind.
+	 */
+	upsertItems(request: UpsertRequest): Promise<UpsertResult>;
 
 	createItem(channelId: string, values: unknown, actor: Actor): Promise<EditResult>;
 	readItem(channelId: string, itemId: string): Promise<Item>;

@@ -22,3 +22,4 @@ export {allowedOf, optionNamed} from './fields/choice.js';
 export {TOKEN_PREFIX, type TokenActor, type TokenIdentity, type TokenInfo, type TokenRequest} from './token-rules.js';
 export {tokenize} from './query/tokens.js';
 export {itemIdOf, seqOfItemId} from './items.js';
+export {checkNewRows, type UpsertRefusal, type UpsertRequest, type UpsertResult, type UpsertRow} from './upsert-rules.js';

@@ -61,6 +61,14 @@ export type CliFlags = {
 	expires?: string;
 	scope?: string;
 	server?: string;
+	// import: the file's format, its column map, the channel to append to and its key field
+	format?: string;
+	map?: string;
+	into?: string;
+	key?: string;
+	growOptions?: boolean;
+	dryRun?: boolean;
+	schemaOut?: string;
 };
 
 export type CommandContext = {

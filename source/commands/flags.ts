@@ -80,6 +80,14 @@ export const FLAGS = {
 	tokenScope: flag({name: 'scope', key: 'scope', kind: 'string', value: 'read|write', help: 'read: the token may read its channels, not edit them; write (default): read and edit'}),
 	expires: flag({name: 'expires', key: 'expires', kind: 'string', value: 'DURATION', help: 'lifetime such as 30d, 12h, 90m, or never (default 30d)'}),
 	server: flag({name: 'server', key: 'server', kind: 'string', value: 'URL', help: 'reach the store through `sift serve` at URL instead of a local MCP server'}),
+	format: flag({name: 'format', key: 'format', kind: 'string', value: 'F', help: 'the file\'s format: sift, github, csv or jsonl (default: told from the content)'}),
+	importChannel: flag({name: 'channel', key: 'channel', kind: 'string', value: 'ID', help: 'the new channel\'s id (default: from the file name)'}),
+	map: flag({name: 'map', key: 'map', kind: 'string', value: 'MAP.yaml', help: 'the column map: column → field key, type and options (csv, jsonl)'}),
+	into: flag({name: 'into', key: 'into', kind: 'string', value: 'CHANNEL', help: 'append to and update this existing channel (with --key)'}),
+	key: flag({name: 'key', key: 'key', kind: 'string', value: 'FIELD', help: 'the unique field rows are matched on (with --into)'}),
+	growOptions: flag({name: 'grow-options', key: 'growOptions', kind: 'boolean', help: 'add values outside a select\'s options to the schema instead of refusing them'}),
+	dryRun: flag({name: 'dry-run', key: 'dryRun', kind: 'boolean', help: 'check everything and print what would happen; write nothing'}),
+	schemaOut: flag({name: 'schema-out', key: 'schemaOut', kind: 'string', value: 'FILE', help: 'write the inferred schema as a map file to edit and import with (--map)'}),
 } as const;
 
 /** The flags of everything that opens the store. */

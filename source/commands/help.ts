@@ -41,11 +41,14 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
 		notes: ['The channel is generated when the database does not have it yet, or again with --reset. It goes into the default database, so every other command finds it without --db. On PostgreSQL the channel is only ever added: --reset is refused there (drop the schema or database yourself).'],
 	},
 	import: {
-		brief: 'import a channel from a JSON file',
-		usage: 'sift import FILE',
-		summary: 'Import a channel and its items from a JSON file, all or nothing.',
-		flags: [...STORE_FLAGS, FLAGS.json],
-		notes: ['FILE holds {"channel": {"id", "name", "fields": [...]}, "items": [{"values": {...}}]}.'],
+		brief: 'import records: sift JSON, GitHub issues, CSV or JSON Lines',
+		usage: 'sift import FILE [--format sift|github|csv|jsonl] [--channel ID] [--map MAP.yaml] [--into CHANNEL --key FIELD] [--grow-options] [--dry-run] [--schema-out FILE]',
+		summary: 'Import records into a new channel, or append and update an existing one (--into --key), all or nothing.',
+		flags: [...STORE_FLAGS, FLAGS.format, FLAGS.importChannel, FLAGS.map, FLAGS.into, FLAGS.key, FLAGS.growOptions, FLAGS.dryRun, FLAGS.schemaOut, FLAGS.json],
+		notes: [
+			'A sift file holds {"channel": {"id", "name", "fields": [...]}, "items": [{"values": {...}}]}. A GitHub file holds issues from the REST API (an array, JSON Lines, or the arrays of gh api --paginate) or from gh issue list --json. A CSV or JSON Lines file gets a schema inferred from its values unless --map gives one.',
+			'With --into, rows are matched on --key: new rows are created, changed rows edited (actor import), unchanged rows left alone. Any refused row writes nothing. Docs: docs/records.md.',
+		],
 	},
 	channels: {
 		brief: 'list the channels',

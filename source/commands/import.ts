@@ -1,49 +1,269 @@
-import {removeStoreFiles} from '../../store/index.js';
+import {basename, extname} from 'node:path';
+import {writeFileSync} from 'node:fs';
+import {checkChannel, checkNewRows, removeStoreFiles, StoreError, type AsyncStore, type Channel, type UpsertRefusal} from '../../store/index.js';
+import {channelOfMap, columnMapYaml, mapOfChannel, mapWithOptions, readColumnMap, rowsOfMap, type ColumnMap} from '../import/column-map.js';
+import {detectFormat} from '../import/detect-format.js';
+import {readGithubFile} from '../import/github.js';
+import {inferColumnMap} from '../import/infer.js';
 import {readImportFile} from '../import/read-import-file.js';
+import {IMPORT_FORMATS, RecordFileError, type ImportFormat, type RecordFile, type RecordRow} from '../import/records.js';
+import {readCsv, readJsonLines} from '../import/tabular.js';
 import {reapAbandonedRuns} from '../codex/reap.js';
-import {sanitizeValue} from '../text/sanitize.js';
-import {databasePath, onlyArgument, openOrCreateStore, output} from './common.js';
-import type {Command} from './context.js';
+import {sanitize, sanitizeValue} from '../text/sanitize.js';
+import {databasePath, onlyArgument, openExistingStore, openOrCreateStore, output, refusalLine} from './common.js';
+import {UsageError, type Command, type CommandContext} from './context.js';
 
 /** Removes a database file this command created, with its WAL companions. */
 export function removeDatabase(path: string): void {
 	removeStoreFiles(path);
 }
 
+/** The channel id a file name suggests: `support-tickets.csv` → `support-tickets`. */
+export function channelIdOf(file: string): string {
+	const slug = basename(file, extname(file)).toLowerCase().replace(/[^a-z0-9_-]+/g, '-').replace(/^[^a-z]+|-+$/g, '').slice(0, 64);
+	return slug === '' ? 'records' : slug;
+}
+
+function formatOf(context: CommandContext, file: string): ImportFormat {
+	const given = context.flags.format;
+	if (given === undefined) return detectFormat(file);
+	if (!(IMPORT_FORMATS as readonly string[]).includes(given)) {
+		throw new UsageError(`--format must be one of ${IMPORT_FORMATS.join(', ')}; got ${JSON.stringify(given)}`);
+	}
+
+	return given as ImportFormat;
+}
+
+/** A CSV or JSON Lines file as a table; one without rows is refused (there is nothing to import, nor to infer a schema from). */
+function tableOf(file: string, format: 'csv' | 'jsonl') {
+	const table = format === 'csv' ? readCsv(file) : readJsonLines(file);
+	if (table.rows.length === 0) {
+		throw new RecordFileError(`${file}: read as ${format === 'csv' ? 'CSV' : 'JSON Lines'}, the file has no rows to import${format === 'csv' ? ' (only a header row)' : ''}; give --format if it is another format`);
+	}
+
+	return table;
+}
+
+/** The file read as records, with the column map behind them (CSV and JSON Lines) for --schema-out. */
+function recordsOf(context: CommandContext, file: string, format: Exclude<ImportFormat, 'sift'>): {records: RecordFile; map?: ColumnMap} {
+	const id = context.flags.channel ?? channelIdOf(file);
+	const fallback = {id, name: context.flags.channel ?? basename(file)};
+	if (format === 'github') {
+		if (context.flags.map !== undefined) throw new UsageError('--map applies to csv and jsonl files; a GitHub file has its own mapping (docs/records.md#github-issues)');
+		return {records: readGithubFile(file, fallback.id, fallback.name)};
+	}
+
+	const table = tableOf(file, format);
+	const given = context.flags.map === undefined ? undefined : readColumnMap(context.flags.map);
+	const map = given ?? inferColumnMap(table, fallback);
+	if (context.flags.channel !== undefined) map.channel = {...map.channel, id: context.flags.channel};
+	// Options a given map lacks grow only with --grow-options; inferred options are the data's own.
+	const channel = channelOfMap(map, table, fallback, context.flags.growOptions === true || given === undefined);
+	return {records: {format, channel, rows: () => rowsOfMap(map, table)}, map};
+}
+
 /**
- * `sift import FILE`: the channel and its items in one transaction, streamed from the file. A
- * SQLite file is created when missing (and removed again if the import fails); on PostgreSQL the
- * failed transaction leaves nothing behind.
+ * The rows for --into: a GitHub file maps as always; a CSV or JSON Lines file by --map, else by
+ * the target channel's own fields (each column to the field of its label or key).
  */
-const command: Command = async context => {
-	const file = onlyArgument(context, 'FILE to import');
-	const path = databasePath(context);
-	// The file's head is checked before any store is opened or created.
+function intoRows(context: CommandContext, file: string, format: Exclude<ImportFormat, 'sift'>): (channel: Channel) => Iterable<RecordRow> {
+	if (format === 'github') return () => recordsOf(context, file, format).records.rows();
+	const table = tableOf(file, format);
+	const given = context.flags.map === undefined ? undefined : readColumnMap(context.flags.map);
+	return channel => rowsOfMap(given ?? mapOfChannel(channel, table), table);
+}
+
+/** The rows of a sift file, for --into: its items' values. */
+function* siftRows(file: string): Generator<RecordRow> {
 	const source = readImportFile(file);
 	try {
-		const store = await openOrCreateStore(context);
-		try {
-			await reapAbandonedRuns(store, context.env);
-			const result = await store.importChannel(source);
-			if (result.indexes_missing) {
-				context.stderr.write(`sift: this database role may not create indexes, so channel ${result.channel.id} has none of its ${result.indexes_missing} sort and lookup indexes yet (every page is still right; big sorted pages are slower); run \`sift migrate --db ${sanitizeValue(store.location)}\` as the owner of sift's tables to build them\n`);
-			}
-
-			output(context, {channel_id: result.channel.id, items_created: result.items_created, db: store.location},
-				() => `imported channel ${result.channel.id} (${sanitizeValue(result.channel.name)}) with ${result.items_created} items into ${sanitizeValue(store.location)}`);
-			await store.close();
-			return 0;
-		} catch (error) {
-			await store.close();
-			if (store.created.file) {
-				removeStoreFiles(path, store.created.dirs);
-			}
-
-			throw error;
+		let index = 0;
+		for (const item of source.items) {
+			const raw = item as {values?: Record<string, unknown>; created_at?: string};
+			yield {values: raw.values ?? {}, created_at: raw.created_at, at: `items[${index}]`};
+			index++;
 		}
 	} finally {
 		source.close();
 	}
+}
+
+const refusalText = (refusal: UpsertRefusal) => `${sanitize(refusal.at)}${refusal.key === undefined ? '' : ` (key ${sanitizeValue(JSON.stringify(refusal.key))})`}: ${refusalLine(refusal.error)}`;
+
+const summaryLine = (counts: {created: number; updated: number; unchanged: number; refused: number}) => `${counts.created} created, ${counts.updated} updated, ${counts.unchanged} unchanged, ${counts.refused} refused`;
+
+/** The schema as lines for --dry-run: each field with its type and, for a choice, its options. */
+function schemaLines(channel: Channel): string[] {
+	return [`channel ${sanitize(channel.id)} (${sanitizeValue(channel.name)}):`, ...channel.fields.map(field => {
+		const options = field.config.options?.map(option => option.value);
+		const flags = [field.is_unique ? 'unique' : '', field.is_required ? 'required' : '', field.config.long ? 'long' : ''].filter(Boolean).join(', ');
+		return `  ${sanitize(field.key)}  ${field.type}${flags ? ` (${flags})` : ''}${options ? `  options: ${sanitizeValue(options.slice(0, 12).join(', '))}${options.length > 12 ? `, … (${options.length})` : ''}` : ''}`;
+	})];
+}
+
+/** The values for the store: keys with no value that the target channel does not have are left out. */
+const valuesFor = (row: RecordRow, fields: Set<string>): RecordRow => ({...row, values: Object.fromEntries(Object.entries(row.values).filter(([key, value]) => value !== null || fields.has(key)))});
+
+/** --grow-options: the values of the target channel's choice fields that its options lack. */
+function missingOptions(channel: Channel, rows: Iterable<RecordRow>): Record<string, string[]> {
+	const choice = channel.fields.filter(field => field.type === 'select' || field.type === 'multi_select');
+	const missing: Record<string, Set<string>> = {};
+	for (const row of rows) {
+		for (const field of choice) {
+			const value = row.values[field.key];
+			const known = new Set((field.config.options ?? []).map(option => option.value));
+			for (const part of Array.isArray(value) ? value : [value]) {
+				if (typeof part === 'string' && part !== '' && !known.has(part)) (missing[field.key] ??= new Set()).add(part);
+			}
+		}
+	}
+
+	return Object.fromEntries(Object.entries(missing).map(([key, values]) => [key, [...values]]));
+}
+
+/** `--into CHANNEL --key FIELD`: append and update an existing channel, all or nothing. */
+async function upsert(context: CommandContext, rows: (channel: Channel) => Iterable<RecordRow>, format: ImportFormat): Promise<number> {
+	const into = context.flags.into!;
+	const key = context.flags.key;
+	if (key === undefined) throw new UsageError('--into needs --key FIELD: the unique field rows are matched on');
+	const store = await openExistingStore(context);
+	try {
+		await reapAbandonedRuns(store, context.env);
+		const channel = await store.getChannel(into);
+		const fields = new Set(channel.fields.map(field => field.key));
+		const shaped = function * (): Generator<RecordRow> {
+			for (const row of rows(channel)) yield valuesFor(row, fields);
+		};
+
+		const addOptions = context.flags.growOptions ? missingOptions(channel, shaped()) : undefined;
+		const result = await store.upsertItems({channelId: into, key, rows: shaped(), addOptions, dryRun: context.flags.dryRun === true});
+		output(context, {format, channel_id: into, dry_run: context.flags.dryRun === true, ...result}, () => [
+			...result.refusals.map(refusal => `refused ${refusalText(refusal)}`),
+			...(result.refused > result.refusals.length ? [`… and ${result.refused - result.refusals.length} more refused rows`] : []),
+			...Object.entries(result.options_added).map(([field, values]) => `${result.written ? 'added' : 'would add'} options to ${sanitize(field)}: ${sanitizeValue(values.join(', '))}`),
+			`${summaryLine(result)}${result.written ? '' : result.refused > 0 ? ' — nothing was written' : ' (dry run: nothing was written)'}`,
+		].join('\n'));
+		return result.refused > 0 ? 1 : 0;
+	} finally {
+		await store.close();
+	}
+}
+
+/** A new channel from a CSV, JSON Lines or GitHub file: every row checked first, then one import. */
+async function create(context: CommandContext, file: string, records: RecordFile, map: ColumnMap | undefined): Promise<number> {
+	const channel = checkChannel(records.channel);
+	if (context.flags.schemaOut !== undefined) {
+		if (map === undefined) throw new UsageError('--schema-out writes the column map of a csv or jsonl file');
+		writeFileSync(context.flags.schemaOut, columnMapYaml(mapWithOptions(map, channel)), {mode: 0o644});
+	}
+
+	const check = checkNewRows(channel, records.rows());
+	const counts = {created: check.refused === 0 ? check.count : 0, updated: 0, unchanged: 0, refused: check.refused};
+	if (context.flags.dryRun || check.refused > 0) {
+		output(context, {format: records.format, channel_id: channel.id, dry_run: context.flags.dryRun === true, written: false, schema: channel, rows: check.count, ...counts, refusals: check.refusals}, () => [
+			...(context.flags.dryRun ? schemaLines(channel) : []),
+			...(context.flags.dryRun && map?.created_at !== undefined ? [`  (each item's created_at from the column ${sanitizeValue(JSON.stringify(map.created_at))})`] : []),
+			...check.refusals.map(refusal => `refused ${refusalText(refusal)}`),
+			...(check.refused > check.refusals.length ? [`… and ${check.refused - check.refusals.length} more refused rows`] : []),
+			`${context.flags.dryRun ? `${check.count - check.refused} would be created, 0 updated, 0 unchanged, ${check.refused} refused` : summaryLine(counts)} — nothing was written`,
+		].join('\n'));
+		return check.refused > 0 ? 1 : 0;
+	}
+
+	const rowsAt: string[] = [];
+	const items = function * () {
+		for (const row of records.rows()) {
+			rowsAt.push(row.at);
+			yield {values: Object.fromEntries(Object.entries(row.values).filter(([, value]) => value !== null)), ...(row.created_at === undefined ? {} : {created_at: row.created_at})};
+		}
+	};
+
+	return importInto(context, {channel, items: items()}, (result, store) => output(context, {format: records.format, channel_id: result.channel.id, db: store.location, ...counts, refusals: [], written: true}, () => `imported channel ${result.channel.id} (${sanitizeValue(result.channel.name)}) into ${sanitizeValue(store.location)}\n${summaryLine(counts)}`), rowsAt);
+}
+
+/** --dry-run of a sift file into a new channel: the schema and every item checked, nothing opened or written. */
+function dryRunSift(context: CommandContext, file: string): number {
+	const source = readImportFile(file);
+	try {
+		const channel = checkChannel(source.channel);
+		const check = checkNewRows(channel, siftRows(file));
+		output(context, {format: 'sift', channel_id: channel.id, dry_run: true, written: false, schema: channel, rows: check.count, created: check.count - check.refused, updated: 0, unchanged: 0, refused: check.refused, refusals: check.refusals}, () => [
+			...schemaLines(channel),
+			...check.refusals.map(refusal => `refused ${refusalText(refusal)}`),
+			`${check.count - check.refused} would be created, 0 updated, 0 unchanged, ${check.refused} refused — nothing was written`,
+		].join('\n'));
+		return check.refused > 0 ? 1 : 0;
+	} finally {
+		source.close();
+	}
+}
+
+/** The store import, into a store created on demand (a SQLite file made here is removed again if the import fails). */
+async function importInto(context: CommandContext, source: {channel: unknown; items: Iterable<unknown>}, report: (result: {channel: Channel; items_created: number}, store: AsyncStore) => void, rowsAt?: string[]): Promise<number> {
+	const path = databasePath(context);
+	const store = await openOrCreateStore(context);
+	try {
+		await reapAbandonedRuns(store, context.env);
+		const result = await store.importChannel(source);
+		if (result.indexes_missing) {
+			context.stderr.write(`sift: this database role may not create indexes, so channel ${result.channel.id} has none of its ${result.indexes_missing} sort and lookup indexes yet (every page is still right; big sorted pages are slower); run \`sift migrate --db ${sanitizeValue(store.location)}\` as the owner of sift's tables to build them\n`);
+		}
+
+		report(result, store);
+		await store.close();
+		return 0;
+	} catch (error) {
+		await store.close();
+		if (store.created.file) {
+			removeStoreFiles(path, store.created.dirs);
+		}
+
+		throw rowsAt ? namedRow(error, rowsAt) : error;
+	}
+}
+
+/** An import refusal that names items[N] names the row instead (a line, an issue number). */
+function namedRow(error: unknown, rowsAt: string[]): unknown {
+	if (error instanceof StoreError && error.body.error === 'invalid_import') {
+		const match = /^items\[(\d+)\]/.exec(error.body.message);
+		const at = match ? rowsAt[Number(match[1])] : undefined;
+		if (at !== undefined) return new StoreError({error: 'invalid_import', message: error.body.message.replace(match![0], at)});
+	}
+
+	return error;
+}
+
+/**
+ * `sift import FILE`: a new channel and its items in one transaction, or with --into an existing
+ * channel appended to and updated on a key field (docs/records.md). A sift file streams into the
+ * store; the other formats are read as records (source/import/) and checked row by row first.
+ */
+const command: Command = async context => {
+	const file = onlyArgument(context, 'FILE to import');
+	const format = formatOf(context, file);
+	if (context.flags.into === undefined && context.flags.key !== undefined) throw new UsageError('--key goes with --into CHANNEL');
+	if (format === 'sift') {
+		if (context.flags.map !== undefined || context.flags.schemaOut !== undefined) throw new UsageError('--map and --schema-out apply to csv and jsonl files');
+		if (context.flags.into !== undefined) return upsert(context, () => siftRows(file), format);
+		if (context.flags.dryRun) return dryRunSift(context, file);
+		// The file's head is checked before any store is opened or created.
+		const source = readImportFile(file);
+		try {
+			return await importInto(context, source, (result, store) => output(context, {channel_id: result.channel.id, items_created: result.items_created, db: store.location},
+				() => `imported channel ${result.channel.id} (${sanitizeValue(result.channel.name)}) with ${result.items_created} items into ${sanitizeValue(store.location)}`));
+		} finally {
+			source.close();
+		}
+	}
+
+	if (context.flags.into !== undefined) {
+		if (context.flags.schemaOut !== undefined) throw new UsageError('--schema-out describes a new channel; it does not go with --into');
+		return upsert(context, intoRows(context, file, format), format);
+	}
+
+	const {records, map} = recordsOf(context, file, format);
+
+	return create(context, file, records, map);
 };
 
 export default command;

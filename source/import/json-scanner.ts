@@ -90,6 +90,13 @@ export class JsonScanner {
 		return readSync(this.fd, head, 0, head.length, 0) === head.length && head.equals(BYTE_ORDER_MARK);
 	}
 
+	/** Starts reading after a UTF-8 byte order mark, if the file has one (editors on Windows add it). */
+	skipByteOrderMark(): void {
+		if (this.startsWithByteOrderMark()) {
+			this.seek(BYTE_ORDER_MARK.length);
+		}
+	}
+
 	/** The next complete value, parsed; `what` names it in errors. A key twice in one object is refused. */
 	value(what: string): unknown {
 		const text = this.take(true)!;

@@ -22,11 +22,8 @@ export function readImportFile(path: string): ImportFile {
 function scanTopLevel(scanner: JsonScanner): {channel: unknown; itemsAt: number} {
 	let channel: unknown;
 	let itemsAt: number | undefined;
-	// Refused, not skipped: JSON forbids a BOM, and the import is as strict as any JSON reader.
-	if (scanner.startsWithByteOrderMark()) {
-		scanner.fail('the file starts with a UTF-8 byte order mark (BOM), which JSON does not allow; save it as UTF-8 without a BOM');
-	}
-
+	// Skipped: JSON forbids a BOM, but editors and Windows tools add one, and it carries no data.
+	scanner.skipByteOrderMark();
 	scanner.expect('{');
 	if (!scanner.accept('}')) {
 		do {

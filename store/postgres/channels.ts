@@ -48,6 +48,11 @@ export class PgChannelCatalog {
 		return channel;
 	}
 
+	/** Drops a cached channel, so the next read sees what is stored (after an upsert grew its options). */
+	forget(id: string): void {
+		this.cache.delete(id);
+	}
+
 	async names(): Promise<Array<{id: string; name: string}>> {
 		return (await this.pool.query<{id: string; name: string}>('SELECT id, name FROM channels ORDER BY id')).rows;
 	}

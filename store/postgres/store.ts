@@ -2,7 +2,8 @@
 // gap-free events, follow-ups, runs) over a connection pool that stays private to this module.
 
 import type pg from 'pg';
-import type {AsyncImportSource, AsyncStore, AsyncStoreOptions, DeleteResult, ImportResult, RunsApi, TokensApi, Unlisten} from '../api.js';
+import type {AsyncImportSource, AsyncStore, AsyncStoreOptions, DeleteResult, ImportResult, RunsApi, TokensApi, Unlisten, UpsertRequest, UpsertResult} from '../api.js';
+import {upsertItems} from './upsert.js';
 import type {NameMatch} from '../lookup.js';
 import type {LoadedChannel} from '../channels.js';
 import {StoreError} from '../errors.js';
@@ -135,6 +136,10 @@ class PgStore implements AsyncStore {
 			await this.pool.query('ANALYZE items').catch(() => {});
 			return result;
 		});
+	}
+
+	upsertItems(request: UpsertRequest): Promise<UpsertResult> {
+		return this.write(async () => upsertItems(this.pool, this.channels, this.writer, request));
 	}
 
 	createItem(channelId: string, values: unknown, actor: Actor): Promise<EditResult> {

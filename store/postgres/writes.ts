@@ -6,7 +6,7 @@
 import type pg from 'pg';
 import type {DeleteResult} from '../api.js';
 import type {LoadedChannel} from '../channels.js';
-import {checkEditRequest, createdEvent, createdValues, planDelete, planEdit, runPlanAsync, type PlanIo, type PlanItem} from '../edit-plan.js';
+import {checkEditRequest, createdEvent, createdValues, planDelete, planEdit, runPlanAsync, type EditOutcome, type PlanIo, type PlanItem} from '../edit-plan.js';
 import {itemIdOf, itemOf, seqOfItemId} from '../items.js';
 import type {Actor, EditResult, Item, Values} from '../types.js';
 import {validateValues, type WriteContext} from '../validate.js';
@@ -117,13 +117,15 @@ export class PgItemWriter {
 		});
 	}
 
-	private async insert(client: pg.ClientBase, channel: LoadedChannel, values: Values, actor: Actor): Promise<EditResult> {
+	/** Inserts one item inside the caller's transaction (an upsert makes many in one). */
+	async insert(client: pg.ClientBase, channel: LoadedChannel, values: Values, actor: Actor, createdAt?: string): Promise<EditResult> {
 		const stored = createdValues(channel, values, await writeContext(client, channel, values), this.validate);
 		const at = new Date().toISOString();
+		const created = createdAt ?? at;
 		const {rows} = await client.query<{seq: number}>("SELECT nextval('item_seq') AS seq");
 		const seq = rows[0]!.seq;
-		const row: PgItemRow = {seq, id: itemIdOf(seq), channel_id: channel.id, version: 1, created_at: at, updated_at: at, data: stored};
-		await client.query('INSERT INTO items (channel_id, seq, id, version, created_at, updated_at, data) VALUES ($3, $1, $2, 1, $4, $4, $5)', [seq, row.id, channel.id, at, JSON.stringify(stored)]);
+		const row: PgItemRow = {seq, id: itemIdOf(seq), channel_id: channel.id, version: 1, created_at: created, updated_at: at, data: stored};
+		await client.query('INSERT INTO items (channel_id, seq, id, version, created_at, updated_at, data) VALUES ($3, $1, $2, 1, $6, $4, $5)', [seq, row.id, channel.id, at, JSON.stringify(stored), created]);
 		const sequence = await appendEvent(client, channel.id, createdEvent(row.id, stored, actor, at));
 		return {ok: true, item: pgItem(channel, row), sequence};
 	}
@@ -137,6 +139,12 @@ export class PgItemWriter {
 		}
 
 		return outcome;
+	}
+
+	/** The edit transaction's plan on the caller's transaction (an upsert runs many in one). */
+	async editWithin(client: pg.ClientBase, channel: LoadedChannel, request: EditRequest): Promise<EditOutcome> {
+		checkEditRequest(request);
+		return runPlanAsync(planEdit<PgItem>(channel, request, this.validate), planIo(client));
 	}
 
 	async delete(channel: LoadedChannel, itemId: string, actor: Actor, expectedVersion?: number): Promise<DeleteResult> {

@@ -3,7 +3,7 @@
 // A write never waits inside better-sqlite3 for another process's lock: it waits on a timer
 // (write-lock.ts), so reads, other requests and keys go on meanwhile.
 
-import type {AsyncImportSource, AsyncStore, AsyncStoreOptions, DeleteResult, ImportResult, RunsApi, TokensApi} from '../api.js';
+import type {AsyncImportSource, AsyncStore, AsyncStoreOptions, DeleteResult, ImportResult, RunsApi, TokensApi, UpsertRequest, UpsertResult, UpsertRow} from '../api.js';
 import type {LoadedChannel} from '../channels.js';
 import type {FollowUpQuery} from '../followups.js';
 import type {NameMatch} from '../lookup.js';
@@ -121,6 +121,10 @@ export class SqliteAsyncStore implements AsyncStore {
 
 	async loadedChannel(channelId: string): Promise<LoadedChannel> {
 		return this.sync.loadedChannel(channelId);
+	}
+
+	async upsertItems(request: UpsertRequest): Promise<UpsertResult> {
+		return this.sync.upsertItems({...request, rows: (await syncItems(request.rows)) as Iterable<UpsertRow>});
 	}
 
 	async importChannel(source: AsyncImportSource): Promise<ImportResult> {

@@ -13,6 +13,8 @@ import {countMatches, countQuery, listPage} from './pages.js';
 import type {PageQuery} from '../pages.js';
 import type {Actor, Channel, ChannelSummary, EditResult, EventPage, FollowUp, Item} from '../types.js';
 import {ItemWriter} from './writes.js';
+import {upsertItems} from './upsert.js';
+import type {UpsertRequest, UpsertResult, UpsertRow} from '../upsert-rules.js';
 import type {EditRequest, Validator} from '../writes.js';
 import {notFound, quote, StoreError} from '../errors.js';
 import {createToken, listTokens, revokeToken, touchToken, verifyToken} from './tokens.js';
@@ -74,6 +76,11 @@ export class Store {
 	importChannel(source: ImportSource): {channel: Channel; items_created: number} {
 		this.checkWritable();
 		return importChannel(this.db, this.channels, this.writer, source);
+	}
+
+	upsertItems(request: UpsertRequest & {rows: Iterable<UpsertRow>}): UpsertResult {
+		this.checkWritable();
+		return upsertItems(this.db, this.channels, this.writer, request);
 	}
 
 	createItem(channelId: string, values: unknown, actor: Actor): EditResult {

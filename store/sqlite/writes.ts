@@ -103,6 +103,18 @@ export class ItemWriter {
 		return outcome;
 	}
 
+	/** The item that holds `value` in the unique field, with its values: what an upsert's row is matched to. */
+	itemWithUnique(channel: LoadedChannel, field: Field, value: unknown): SqliteItem | undefined {
+		const id = this.holderOf(channel, field, value);
+		return id === undefined ? undefined : this.loadItem(channel.id, id);
+	}
+
+	/** The edit transaction's plan inside the caller's transaction (an upsert runs many in one). */
+	editWithin(channel: LoadedChannel, request: EditRequest): EditOutcome {
+		checkEditRequest(request);
+		return runPlan(planEdit<SqliteItem>(channel, request, this.validate), this.io);
+	}
+
 	delete(channelId: string, itemId: string, actor: Actor, expectedVersion?: number): DeleteResult {
 		this.channels.get(channelId);
 		checkExpectedVersion(expectedVersion);

@@ -17,6 +17,7 @@ import {fileURLToPath} from 'node:url';
 
 import {benchAgentEconomy} from './agent-economy.js';
 import {benchAgentPages} from './agent-pages.js';
+import {benchImportFormats} from './import-formats.js';
 import {benchPgStore} from './pg-store.js';
 import {benchPgEditCost} from './pg-store-edit.js';
 import {dropRunDatabases} from './pg-support.js';
@@ -72,6 +73,9 @@ async function runBenches(): Promise<void> {
 	await step('benchCatchingUp', () => benchCatchingUp());
 	await step('benchStaleVersions', () => benchStaleVersions());
 	await step('benchPageLatency', () => benchPageLatency(quick));
+
+	// Records in (docs/records.md): sift JSON, CSV and GitHub JSON imports and an upsert, on both backends.
+	await step('benchImportFormats', () => benchImportFormats(quick));
 
 	// Agents (docs/reference.md#agent-tools): what an agent reads per page and per catch-up poll, and
 	// what scripted agents achieve through the MCP tools as rejections lose detail.

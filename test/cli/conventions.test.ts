@@ -14,7 +14,7 @@ type Case = {command: string; misplaced: string[]; repeated: string[]; badValue:
 const CASES: Case[] = [
 	{command: '', misplaced: ['--all'], repeated: ['--channel', 'a', '--channel', 'b'], badValue: ['--timeout', 'soon'], badValueMessage: /--timeout must be a whole number, got "soon"/},
 	{command: 'demo', misplaced: ['--filter', 'a=b'], repeated: ['--items', '5', '--items', '6'], badValue: ['--items', '0'], badValueMessage: /--items must be from 1 to/},
-	{command: 'import', misplaced: ['--channel', 'bugs'], repeated: ['--json', '--json'], badValue: ['--db'], badValueMessage: /--db needs a value/},
+	{command: 'import', misplaced: ['--where', 'x'], repeated: ['--json', '--json'], badValue: ['--db'], badValueMessage: /--db needs a value/},
 	{command: 'channels', misplaced: ['--limit', '3'], repeated: ['--json', '--json'], badValue: ['--json=yes'], badValueMessage: /--json takes no value/},
 	{command: 'list', misplaced: ['--grant', 'bugs'], repeated: ['--limit', '2', '--limit', '3'], badValue: ['--limit', '51'], badValueMessage: /--limit must be from 1 to 50, got 51/},
 	{command: 'show', misplaced: ['--expect-version', '1'], repeated: ['--channel', 'bugs', '--channel', 'bugs'], badValue: ['--channel'], badValueMessage: /--channel needs a value/},

@@ -1,5 +1,5 @@
-// Import files and the import command around the store: a byte order mark and a key given twice
-// are refused by name; a failed import leaves no file and no directory it made; while an import
+// Import files and the import command around the store: a byte order mark at the start is skipped,
+// a key given twice is refused by name; a failed import leaves no file and no directory it made; while an import
 // holds the write lock, another writer waits (and is told why) instead of failing.
 
 import {spawn} from 'node:child_process';
@@ -48,9 +48,20 @@ function readFailure(path: string): string {
 }
 
 describe('import files', () => {
-	it('a UTF-8 byte order mark is refused with a message that says what it is', () => {
-		const path = fileWith(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify({channel, items: []}))]));
-		expect(readFailure(path)).toBe(`${path}: the file starts with a UTF-8 byte order mark (BOM), which JSON does not allow; save it as UTF-8 without a BOM (at byte 0)`);
+	it('a UTF-8 byte order mark is skipped: the file reads as it would without one', () => {
+		const document = JSON.stringify({channel, items: [{values: {t: 'after the BOM'}}]});
+		const source = readImportFile(fileWith(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(document)])));
+		try {
+			expect(source.channel).toEqual(channel);
+			expect([...source.items]).toEqual([{values: {t: 'after the BOM'}}]);
+		} finally {
+			source.close();
+		}
+	});
+
+	it('a BOM anywhere but the start is still refused (JSON allows it nowhere)', () => {
+		const path = fileWith(Buffer.concat([Buffer.from(' '), Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify({channel, items: []}))]));
+		expect(readFailure(path)).toMatch(/expected "\{"/);
 	});
 
 	it('a key twice in an item\'s values (or anywhere in an item or the channel) is refused, naming it', () => {

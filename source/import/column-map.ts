@@ -1,0 +1,216 @@
+// The column map: which column becomes which field, of what type, with which options. Given as a
+// YAML file (--map MAP.yaml, checked with zod) or inferred from the data (source/import/infer.ts),
+// and written back by --schema-out so a person can edit it and import with it.
+
+import {readFileSync} from 'node:fs';
+import {parse, stringify} from 'yaml';
+import {z} from 'zod';
+import {FIELD_TYPES, type Channel, type Field, type FieldType, type SelectOption} from '../../store/index.js';
+import {cleanText} from './clean-text.js';
+import {RecordFileError, type RecordRow} from './records.js';
+import type {Table} from './tabular.js';
+
+const optionSchema = z.union([z.string().min(1), z.object({value: z.string().min(1), label: z.string().min(1).optional(), color: z.string().optional()}).strict()]);
+
+const columnSchema = z.object({
+	key: z.string(),
+	label: z.string().min(1).optional(),
+	type: z.enum(FIELD_TYPES as unknown as [FieldType, ...FieldType[]]),
+	required: z.boolean().optional(),
+	unique: z.boolean().optional(),
+	/** select, multi_select: the options; left out, they come from the data. */
+	options: z.array(optionSchema).optional(),
+	/** multi_select: what separates the values in one cell (default ","). */
+	separator: z.string().min(1).optional(),
+	/** Any other field config (max_length, min, max, integer, long, currency, …). */
+	config: z.record(z.string(), z.unknown()).optional(),
+}).strict();
+
+export const columnMapSchema = z.object({
+	channel: z.object({id: z.string().optional(), name: z.string().optional()}).strict().optional(),
+	/** The column holding each row's creation time (an ISO date or date-time); it becomes the item's created_at. */
+	created_at: z.string().optional(),
+	columns: z.record(z.string(), columnSchema),
+}).strict();
+
+export type ColumnMap = z.infer<typeof columnMapSchema>;
+export type ColumnSpec = z.infer<typeof columnSchema>;
+
+/** Reads and checks a map file; a problem names the file and the entry. */
+export function readColumnMap(path: string): ColumnMap {
+	let raw: unknown;
+	try {
+		raw = parse(readFileSync(path, 'utf8'));
+	} catch (error) {
+		throw new RecordFileError(`${path}: not a YAML file sift can read: ${(error as Error).message}`);
+	}
+
+	const result = columnMapSchema.safeParse(raw);
+	if (!result.success) {
+		const issue = result.error.issues[0]!;
+		throw new RecordFileError(`${path}: ${issue.path.join('.') || 'the map'}: ${issue.message}`);
+	}
+
+	return result.data;
+}
+
+/** The map as YAML, for --schema-out. */
+export const columnMapYaml = (map: ColumnMap) => `# sift column map: edit the keys, types and options, then: sift import FILE --map THIS_FILE\n${stringify(map)}`;
+
+const DEFAULT_SEPARATOR = ',';
+const isChoice = (type: FieldType) => type === 'select' || type === 'multi_select';
+
+/** The cell's parts for a multi-select: split on the separator, trimmed, empty and repeated parts dropped. */
+function parts(cell: unknown, separator: string): unknown {
+	if (Array.isArray(cell)) return [...new Set(cell.map(part => (typeof part === 'string' ? cleanText(part).trim() : part)))].filter(part => part !== '');
+	if (typeof cell !== 'string') return cell;
+	return [...new Set(cleanText(cell).split(separator).map(part => part.trim()).filter(part => part !== ''))];
+}
+
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const BOOLEAN_WORDS: Record<string, boolean> = {true: true, false: false, yes: true, no: false};
+
+/**
+ * A cell as the value its field takes. A CSV cell is text: numbers and booleans are read from it,
+ * an empty cell is no value. Text that is not the type stays text, so the store refuses it naming
+ * the value (nothing is guessed, trimmed or clamped).
+ */
+export function cellValue(cell: unknown, spec: ColumnSpec): unknown {
+	if (cell === undefined || cell === null || cell === '') return undefined;
+	if (spec.type === 'multi_select') {
+		const list = parts(cell, spec.separator ?? DEFAULT_SEPARATOR);
+		return Array.isArray(list) && list.length === 0 ? undefined : list;
+	}
+
+	// A repeated CSV column (Jira's several "Comment" columns) as text: its cells one after another.
+	if (Array.isArray(cell) && cell.every(part => typeof part === 'string') && spec.type !== 'json') {
+		return cell.length === 0 ? undefined : cellValue(cell.join('\n\n'), spec);
+	}
+
+	if (typeof cell !== 'string') return cell;
+	const text = cleanText(cell);
+	switch (spec.type) {
+		case 'number':
+		case 'currency':
+		case 'percentage':
+		case 'rating': {
+			return NUMBER.test(text.trim()) ? Number(text.trim()) : text;
+		}
+
+		case 'boolean': {
+			return BOOLEAN_WORDS[text.trim().toLowerCase()] ?? text;
+		}
+
+		case 'date': {
+			// An ISO date-time keeps its calendar day; anything else is left for the store to refuse.
+			return /^\d{4}-\d{2}-\d{2}(T|$)/.test(text) ? text.slice(0, 10) : text;
+		}
+
+		case 'json': {
+			try {
+				return JSON.parse(text) as unknown;
+			} catch {
+				return text;
+			}
+		}
+
+		default: {
+			return text;
+		}
+	}
+}
+
+/** A label as a field key: lowercase identifier; a reserved name gets a prefix. */
+export function keyOf(column: string, taken: Set<string>): string {
+	let key = column.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 60) || 'column';
+	if (!/^[a-z]/.test(key)) key = `c_${key}`;
+	if (['id', 'version', 'created_at', 'updated_at', 'values', 'constructor', 'prototype'].includes(key)) key = `source_${key}`;
+	let unique = key;
+	for (let n = 2; taken.has(unique); n++) unique = `${key}_${n}`;
+	taken.add(unique);
+	return unique;
+}
+
+/** The options a choice column's cells hold, in first-seen order. */
+function optionsInData(table: Table, column: string, spec: ColumnSpec): string[] {
+	const seen = new Set<string>();
+	for (const row of table.rows) {
+		const value = cellValue(row.cells[column], spec);
+		for (const part of Array.isArray(value) ? value : [value]) {
+			if (typeof part === 'string') seen.add(part);
+		}
+	}
+
+	return [...seen];
+}
+
+const optionOf = (option: string | {value: string; label?: string; color?: string}): SelectOption => (typeof option === 'string' ? {value: option, label: option} : {value: option.value, label: option.label ?? option.value, ...(option.color === undefined ? {} : {color: option.color})});
+
+/**
+ * The channel a map describes, for a table's data: choice columns without options get the
+ * values in the data; with `grow`, values outside a map's options are added to them.
+ */
+export function channelOfMap(map: ColumnMap, table: Table, fallback: {id: string; name: string}, grow: boolean): Channel {
+	const fields: Field[] = [];
+	for (const [column, spec] of Object.entries(map.columns)) {
+		const config: Record<string, unknown> = {...spec.config};
+		if (isChoice(spec.type)) {
+			const given = (spec.options ?? []).map(optionOf);
+			const known = new Set(given.map(option => option.value));
+			const extra = spec.options === undefined || grow ? optionsInData(table, column, spec).filter(value => !known.has(value)).map(value => ({value, label: value})) : [];
+			config.options = [...given, ...extra];
+		}
+
+		fields.push({key: spec.key, label: spec.label ?? column, type: spec.type, is_required: spec.required ?? false, is_unique: spec.unique ?? false, config: config as Field['config']});
+	}
+
+	return {id: map.channel?.id ?? fallback.id, name: map.channel?.name ?? fallback.name, fields};
+}
+
+/** The table's rows as records under the map (an empty cell as null); columns the map does not name are left out. */
+export function* rowsOfMap(map: ColumnMap, table: Table): Generator<RecordRow> {
+	const missing = [...Object.keys(map.columns), ...(map.created_at ? [map.created_at] : [])].find(column => !table.columns.includes(column));
+	if (missing !== undefined) {
+		throw new RecordFileError(`the map names the column ${JSON.stringify(missing)}, which the file does not have (its columns: ${table.columns.map(name => JSON.stringify(name)).join(', ')})`);
+	}
+
+	for (const row of table.rows) {
+		const values: Record<string, unknown> = {};
+		for (const [column, spec] of Object.entries(map.columns)) {
+			// An empty cell is null: no value on a create, a cleared field on an update (--into).
+			values[spec.key] = cellValue(row.cells[column], spec) ?? null;
+		}
+
+		const created = map.created_at === undefined ? undefined : row.cells[map.created_at];
+		yield {values, ...(typeof created === 'string' && created !== '' ? {created_at: created} : {}), at: row.at};
+	}
+}
+
+/**
+ * For --into without --map: each column goes to the existing channel's field of that label or
+ * key (`Due date` → due_date), read as that field's type. A column that matches no field is an
+ * error that names it: silently dropping a column would lose data.
+ */
+export function mapOfChannel(channel: Channel, table: Table): ColumnMap {
+	const columns: ColumnMap['columns'] = {};
+	for (const column of table.columns) {
+		const key = keyOf(column, new Set());
+		const field = channel.fields.find(entry => entry.label === column) ?? channel.fields.find(entry => entry.key === column || entry.key === key);
+		if (!field) {
+			throw new RecordFileError(`the column ${JSON.stringify(column)} matches no field of channel ${channel.id} (by label or key; its fields: ${channel.fields.map(entry => entry.key).join(', ')}); give --map MAP.yaml to say where each column goes`);
+		}
+
+		columns[column] = {key: field.key, type: field.type};
+	}
+
+	return {channel: {id: channel.id, name: channel.name}, columns};
+}
+
+/** The map with each choice column's options written out from the channel, for --schema-out. */
+export function mapWithOptions(map: ColumnMap, channel: Channel): ColumnMap {
+	const columns = Object.fromEntries(Object.entries(map.columns).map(([column, spec]) => {
+		const field = channel.fields.find(entry => entry.key === spec.key);
+		return [column, isChoice(spec.type) && field?.config.options ? {...spec, options: field.config.options.map(option => (option.label === option.value ? option.value : {value: option.value, label: option.label}))} : spec];
+	}));
+	return {...map, channel: {id: channel.id, name: channel.name}, columns};
+}

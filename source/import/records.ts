@@ -1,0 +1,24 @@
+// What every import format gives the import command: a channel to create (or to check rows
+// against) and its rows, each named for error messages (a line number, a key).
+
+import type {Channel} from '../../store/index.js';
+import {ImportFileError} from './json-scanner.js';
+
+export type ImportFormat = 'sift' | 'github' | 'csv' | 'jsonl';
+
+export const IMPORT_FORMATS: readonly ImportFormat[] = ['sift', 'github', 'csv', 'jsonl'];
+
+/** One row, as values for the channel's fields; `at` names it in a refusal ("line 12"). */
+export type RecordRow = {values: Record<string, unknown>; created_at?: string; at: string};
+
+/** A file read as records: the channel its rows fit, and the rows, read again on each call. */
+export type RecordFile = {
+	format: Exclude<ImportFormat, 'sift'>;
+	channel: Channel;
+	rows(): Iterable<RecordRow>;
+};
+
+/** A problem with a file's content, its own words naming the file and where (an import file error, shown as it is). */
+export class RecordFileError extends ImportFileError {
+	override name = 'RecordFileError';
+}
