@@ -265,27 +265,9 @@ describePg('a run on a PostgreSQL URL with a password in it', () => {
 			const ids = (await setup.listPage('bugs')).items.map(item => item.id);
 			await setup.close();
 
-			const seen: string[] = [];
-			let scanning = true;
-			const scans = (async () => {
-				let count = 0;
-				while (scanning) {
-					for (const pid of readdirSync('/proc').filter(name => /^\d+$/.test(name))) {
-						try {
-							const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-							if (argv.includes('SECRETMARK')) seen.push(`${pid}: ${argv.replaceAll('\0', ' ')}`);
-						} catch {
-							// The process ended between the listing and the read.
-						}
-					}
-					count++;
-					await new Promise(resolve => setTimeout(resolve, 10));
-				}
-				return count;
-			})();
+			const scan = scanArgv('SECRETMARK');
 			const run = await agentRun({mode, model, db: location, itemIds: ids, endpoint: {delayMs: 100}});
-			scanning = false;
-			const scanCount = await scans;
+			const {seen, scans: scanCount} = await scan.stop();
 			expect(run.result.error, run.result.stderrTail).toBeNull();
 			expect(run.result.outcome).toBe('ok');
 			expect(scanCount).toBeGreaterThan(10);
@@ -328,27 +310,13 @@ describePg('a run on a PostgreSQL that asks for a password (scram-sha-256), the 
 			const ids = (await setup.listPage('bugs')).items.map(item => item.id);
 			await setup.close();
 
-			const seen: string[] = [];
-			let scanning = true;
-			const scans = (async () => {
-				while (scanning) {
-					for (const pid of readdirSync('/proc').filter(name => /^\d+$/.test(name))) {
-						try {
-							const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-							if (argv.includes(server.password)) seen.push(argv.replaceAll('\0', ' '));
-						} catch {
-							// The process ended between the listing and the read.
-						}
-					}
-					await new Promise(resolve => setTimeout(resolve, 10));
-				}
-			})();
+			const scan = scanArgv(server.password);
 			const run = await agentRun({mode: 'triage-functions', model: SCRIPTED_MODEL, db: location, itemIds: ids, env, endpoint: {delayMs: 100}});
-			scanning = false;
-			await scans;
+			const {seen, scans} = await scan.stop();
 			expect(run.result.error, run.result.stderrTail).toBeNull();
 			expect(run.result.outcome).toBe('ok');
 			expect(run.result.editsApplied).toBe(2);
+			expect(scans).toBeGreaterThan(10);
 			expect(seen).toEqual([]);
 			expect(readFileSync(run.result.logPath, 'utf8')).not.toContain(server.password);
 
@@ -375,4 +343,34 @@ async function withEnv<T>(env: Record<string, string>, work: () => Promise<T>): 
 			else process.env[key] = value;
 		}
 	}
+}
+
+/** Reads every process's argv (/proc/PID/cmdline) every 10 ms until stopped: the ones holding `secret`, and how many scans ran. */
+function scanArgv(secret: string): {stop(): Promise<{seen: string[]; scans: number}>} {
+	const seen: string[] = [];
+	let scanning = true;
+	const scans = (async () => {
+		let count = 0;
+		while (scanning) {
+			for (const pid of readdirSync('/proc').filter(name => /^\d+$/.test(name))) {
+				try {
+					const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+					if (argv.includes(secret)) seen.push(`${pid}: ${argv.replaceAll('\0', ' ')}`);
+				} catch {
+					// The process ended between the listing and the read.
+				}
+			}
+
+			count++;
+			await new Promise(resolve => setTimeout(resolve, 10));
+		}
+
+		return count;
+	})();
+	return {
+		async stop() {
+			scanning = false;
+			return {seen, scans: await scans};
+		},
+	};
 }
