@@ -221,6 +221,6 @@ export function createdValues(channel: LoadedChannel, values: Values, context: W
 	return storedValues({}, values);
 }
 
-/** A create's event: every stored key from null. */
-export const createdEvent = (id: string, stored: Values, actor: Actor, at: string): NewEvent => ({type: 'item.created', item_id: id, version: 1, actor, changes: creationChanges(stored), at});
+/** A create's event: every stored key from null; an imported item arrives at the version it had (1 unless its file says). */
+export const createdEvent = (id: string, stored: Values, actor: Actor, at: string, version = 1): NewEvent => ({type: 'item.created', item_id: id, version, actor, changes: creationChanges(stored), at});
 

@@ -12,7 +12,7 @@
 import {createHash} from 'node:crypto';
 import type {Channel, Field, FieldType} from '../types.js';
 import type {Position} from '../query/cursor.js';
-import {channelIndexes as indexesOf, channelScopeSql, countStatement, equalityField, orderKeySql, pagePhases, whereSql, type Dialect, type IndexDefinition, type SqlPart} from '../query/sql.js';
+import {channelIndexes as indexesOf, channelScopeSql, countStatement, equalityField, orderKeySql, pagePhases, sortKeySql, whereSql, type Dialect, type IndexDefinition, type SqlPart} from '../query/sql.js';
 import type {Query} from '../query/types.js';
 
 const NUMERIC = new Set<FieldType>(['number', 'currency', 'percentage', 'rating']);
@@ -39,6 +39,7 @@ export const postgresDialect: Dialect = {
 	// and the two backends would then match different items.
 	lower: text => `translate(${text}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')`,
 	contains: lowered => `strpos(${lowered}, ?) > 0`,
+	meta: column => `(${column} COLLATE "C")`,
 	false: 'false',
 	// One seek, and no equality on the key that would let another index's order pass for this one.
 	rowValues: true,
@@ -89,8 +90,7 @@ type Fields = Channel & {fieldsByKey: Map<string, Field>};
  * PLAN_SETTINGS in force.
  */
 export function pgPageStatements(channel: Fields, query: Query, forward: boolean, after: Position | null, limit: number): SqlPart[] {
-	const field = query.sort.key === 'id' ? undefined : channel.fieldsByKey.get(query.sort.key)!;
-	const key = field ? orderKeySql(postgresDialect, field) : null;
+	const key = query.sort.key === 'id' ? null : sortKeySql(postgresDialect, channel, query.sort.key);
 	const where = whereSql(postgresDialect, channel, query.terms);
 	const equality = equalityField(channel, query.terms);
 	const unsetKey = key && equality ? orderKeySql(postgresDialect, equality) : key ?? '';

@@ -83,8 +83,10 @@ export function migrateToChannelIndexes(db: Db): void {
 			db.exec(`DROP INDEX ${quoteName(name)}`);
 		}
 
-		// After the drops, so the copy does not rewrite the old indexes row by row.
-		fillValueColumns(db, channel);
+		// After the drops, so the copy does not rewrite the old indexes row by row. Missing indexes on
+		// created_at / updated_at alone (v6) need no copy.
+		const missing = wanted.filter(index => !existing.has(index.name) || stale.includes(index.name));
+		if (missing.some(index => !/:(created|updated)_at$/.test(index.name))) fillValueColumns(db, channel);
 		createChannelIndexes(db, channel);
 	}
 }

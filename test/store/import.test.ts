@@ -65,7 +65,7 @@ describe('import refusals leave the database unchanged', () => {
 		expect(refusedImport('bugs')).toEqual({error: 'invalid_schema', message: 'channel must be an object with id, name and fields'});
 		expect(refusedImport({id: 'Bad Id', name: 'x', fields: [field({})]})).toMatchObject({error: 'invalid_schema', message: 'channel.id must be a slug (lowercase letters, digits, - and _), got "Bad Id"'});
 		expect(refusedImport(channelWith())).toEqual({error: 'invalid_schema', message: 'channel.fields must be an array of 1 to 200 fields'});
-		expect(refusedImport(channelWith(field({config: {max_length: 0}})))).toEqual({error: 'invalid_schema', message: 'field f: config.max_length must be an integer from 1 to 100000'});
+		expect(refusedImport(channelWith(field({config: {max_length: 0}})))).toEqual({error: 'invalid_schema', message: 'field f: config.max_length must be an integer from 1 to 1048576'});
 		expect(refusedImport(channelWith(field({type: 'number', config: {min: 5, max: 1}})))).toEqual({error: 'invalid_schema', message: 'field f: config.min (5) is greater than config.max (1)'});
 		expect(refusedImport(channelWith(field({type: 'relation', config: {channel_id: 'ghost'}})))).toEqual({error: 'invalid_schema', message: 'field f relates to channel "ghost", which does not exist'});
 	});

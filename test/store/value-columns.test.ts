@@ -133,7 +133,7 @@ describe('value columns on SQLite', () => {
 		store.close();
 
 		const reopened = openStore(path);
-		expect(reopened.db.pragma('user_version', {simple: true})).toBe(5);
+		expect(reopened.db.pragma('user_version', {simple: true})).toBe(6);
 		expect(reopened.db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name LIKE 'items:kit:%' AND sql LIKE '%json_extract%'").get()).toEqual({n: 0});
 		expect((reopened.db.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'items:kit:%' ORDER BY name").all() as Array<{name: string}>).map(row => row.name))
 			.toEqual(indexes.map(index => index.name).sort());
