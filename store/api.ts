@@ -3,7 +3,7 @@
 
 import type {LoadedChannel} from './channels.js';
 import type {FollowUpQuery} from './followups.js';
-import type {PageQuery} from './pages.js';
+import type {ItemsPage, ItemsQuery, PageQuery} from './pages.js';
 import type {NameMatch} from './lookup.js';
 import type {RunEnd, RunRow, RunStart, UnfinishedRun} from './runs.js';
 import type {TokenIdentity, TokenInfo, TokenRequest} from './token-rules.js';
@@ -93,6 +93,11 @@ export interface AsyncStore {
 
 	/** One page newest first; `beforeId` is the last id seen, a cursor inserts and deletes cannot shift. */
 	listPage(channelId: string, query?: PageQuery): Promise<Page>;
+	/**
+	 * Whole items (every value in full, formulas computed), oldest first unless `where` sorts, up to
+	 * 500 a read: follow next_cursor for the rest (store/page-stream.ts items). What `sift export` streams.
+	 */
+	readItems(channelId: string, query?: ItemsQuery): Promise<ItemsPage>;
 	/** How many items match `where` (query language; its sort is ignored). */
 	countMatches(channelId: string, where: string, now?: Date): Promise<number>;
 	pollEvents(channelId: string, options?: {afterSequence?: number; limit?: number}): Promise<EventPage>;

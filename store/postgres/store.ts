@@ -7,7 +7,7 @@ import type {NameMatch} from '../lookup.js';
 import type {LoadedChannel} from '../channels.js';
 import {invalidArgument, StoreError} from '../errors.js';
 import type {FollowUpQuery} from '../followups.js';
-import type {PageQuery} from '../pages.js';
+import type {ItemsPage, ItemsQuery, PageQuery} from '../pages.js';
 import type {Actor, Channel, ChannelSummary, EditResult, EventPage, FollowUp, Item, Page} from '../types.js';
 import type {EditRequest, Validator} from '../writes.js';
 import {validateValues} from '../validate.js';
@@ -19,7 +19,7 @@ import {countOpenFollowUps, dismissFollowUp, listFollowUps} from './followups.js
 import {importChannel} from './import.js';
 import {EventListener} from './listen.js';
 import {itemsNamed} from './lookup.js';
-import {countMatches, listPage} from './pages.js';
+import {countMatches, listPage, readItems} from './pages.js';
 import {pgRuns} from './runs.js';
 import {pgTokens} from './tokens.js';
 import {migrate} from './schema.js';
@@ -79,6 +79,10 @@ class PgStore implements AsyncStore {
 
 	async findItemsNamed(channelId: string, name: string): Promise<NameMatch[]> {
 		return itemsNamed(this.pool, await this.channels.get(channelId), name);
+	}
+
+	async readItems(channelId: string, query: ItemsQuery = {}): Promise<ItemsPage> {
+		return readItems(this.pool, await this.channels.get(channelId), query);
 	}
 
 	async countMatches(channelId: string, where: string, now?: Date): Promise<number> {

@@ -9,8 +9,8 @@ import {importChannel, type ImportSource} from './import.js';
 import {itemFromRow, type ItemRow} from '../items.js';
 import {itemsNamed} from './lookup.js';
 import type {NameMatch} from '../lookup.js';
-import {countMatches, countQuery, listPage} from './pages.js';
-import type {PageQuery} from '../pages.js';
+import {countMatches, countQuery, listPage, readItems} from './pages.js';
+import type {ItemsPage, ItemsQuery, PageQuery} from '../pages.js';
 import type {Actor, Channel, ChannelSummary, EditResult, EventPage, FollowUp, Item} from '../types.js';
 import {ItemWriter} from './writes.js';
 import type {EditRequest, Validator} from '../writes.js';
@@ -111,6 +111,10 @@ export class Store {
 	}
 
 	/** How many items match `where` (query language; its sort is ignored). Reads every candidate row: not for hot paths at 1M items. */
+	readItems(channelId: string, query: ItemsQuery = {}) {
+		return readItems(this.db, this.channels.get(channelId), query);
+	}
+
 	countMatches(channelId: string, where: string, now?: Date): number {
 		return countMatches(this.db, this.channels.get(channelId), where, now);
 	}
