@@ -9,6 +9,7 @@ import type {RunEnd, RunRow, RunStart, UnfinishedRun} from './runs.js';
 import type {TokenIdentity, TokenInfo, TokenRequest} from './token-rules.js';
 import type {Actor, Channel, ChannelSummary, EditResult, EventPage, FollowUp, Item, Page} from './types.js';
 import type {EditRequest, Validator} from './writes.js';
+import type {SchemaChange, SchemaChangeResult} from './schema-change.js';
 
 /** An import: the channel definition and its items, which may arrive lazily (a file being read, a generator). */
 export type AsyncImportSource = {channel: unknown; items: Iterable<unknown> | AsyncIterable<unknown>};
@@ -82,6 +83,14 @@ export interface AsyncStore {
 
 	/** A new channel and its items in one all-or-nothing transaction. */
 	importChannel(source: AsyncImportSource): Promise<ImportResult>;
+
+	/**
+	 * Changes a channel's schema (a person's power: the MCP tools never call it): add a field or an
+	 * option, rename an option's label, retire an option (moving its items with migrateTo), or set a
+	 * field required, optional or a new config. A change that would leave items invalid is refused
+	 * with their count and first names (schema_change_refused); each change appends channel.updated.
+	 */
+	changeChannel(channelId: string, change: SchemaChange, actor?: Actor): Promise<SchemaChangeResult>;
 
 	createItem(channelId: string, values: unknown, actor: Actor): Promise<EditResult>;
 	readItem(channelId: string, itemId: string): Promise<Item>;

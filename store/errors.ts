@@ -13,6 +13,8 @@ export type StoreErrorBody =
 	| {error: 'invalid_import'; message: string}
 	| {error: 'not_a_store'; message: string}
 	| {error: 'read_only'; message: string}
+	/** A schema change that would leave items invalid: how many, and the first few by name. */
+	| {error: 'schema_change_refused'; message: string; key: string; count: number; items: string[]}
 	| QueryRefusal;
 
 export type StoreErrorCode = StoreErrorBody['error'];

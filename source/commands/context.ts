@@ -54,6 +54,14 @@ export type CliFlags = {
 	name?: string;
 	expires?: string;
 	server?: string;
+	// export: the format and the file; channel add-field / add-option / set
+	format?: string;
+	out?: string;
+	label?: string;
+	color?: string;
+	fieldConfig?: string;
+	required?: boolean;
+	migrateTo?: string;
 };
 
 export type CommandContext = {

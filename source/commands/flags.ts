@@ -76,6 +76,15 @@ export const FLAGS = {
 	tokenName: flag({name: 'name', key: 'name', kind: 'string', value: 'N', help: 'the token\'s name (default: generated)'}),
 	expires: flag({name: 'expires', key: 'expires', kind: 'string', value: 'DURATION', help: 'lifetime such as 30d, 12h, 90m, or never (default 30d)'}),
 	server: flag({name: 'server', key: 'server', kind: 'string', value: 'URL', help: 'reach the store through `sift serve` at URL instead of a local MCP server'}),
+	exportFormat: flag({name: 'format', key: 'format', kind: 'string', value: 'sift|jsonl|csv', help: 'the format: sift (the file sift import reads, default), jsonl (one object per item) or csv (RFC 4180, a header row)'}),
+	exportOut: flag({name: 'out', key: 'out', kind: 'string', value: 'FILE', help: 'write FILE (whole or not at all) instead of standard output'}),
+	exportWhere: flag({name: 'where', key: 'where', kind: 'string', value: 'QUERY', dashValue: true, help: 'only items matching the query; its sort: term orders them (default: oldest first)'}),
+	label: flag({name: 'label', key: 'label', kind: 'string', value: 'L', help: 'the label people see (default: the key or value as given)'}),
+	color: flag({name: 'color', key: 'color', kind: 'string', value: 'C', help: 'the option\'s color (a name such as red, or #rrggbb)'}),
+	fieldConfig: flag({name: 'config', key: 'fieldConfig', kind: 'string', value: 'JSON', help: 'the field\'s config as a JSON object, e.g. \'{"max_length": 200}\''}),
+	required: flag({name: 'required', key: 'required', kind: 'boolean', help: 'the field must hold a value'}),
+	optional: flag({name: 'optional', key: 'required', kind: 'boolean', sets: false, help: 'the field may be empty'}),
+	migrateTo: flag({name: 'migrate-to', key: 'migrateTo', kind: 'string', value: 'VALUE', help: 'move the items holding the option to this one (each a versioned edit) instead of refusing'}),
 } as const;
 
 /** The flags of everything that launches Codex. */

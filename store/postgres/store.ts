@@ -13,6 +13,8 @@ import type {EditRequest, Validator} from '../writes.js';
 import {validateValues} from '../validate.js';
 import {itemNotFound} from '../write-rules.js';
 import {PgChannelCatalog} from './channels.js';
+import {applySchemaChange} from './schema-change.js';
+import {changeChannel, type SchemaChange, type SchemaChangeResult} from '../schema-change.js';
 import {connectionError, inTransaction, makePool, parseTarget, type Target} from './connect.js';
 import {latestSequence, pollEvents} from './events.js';
 import {countOpenFollowUps, dismissFollowUp, listFollowUps} from './followups.js';
@@ -79,6 +81,16 @@ class PgStore implements AsyncStore {
 
 	async findItemsNamed(channelId: string, name: string): Promise<NameMatch[]> {
 		return itemsNamed(this.pool, await this.channels.get(channelId), name);
+	}
+
+	async changeChannel(channelId: string, change: SchemaChange, actor?: Actor): Promise<SchemaChangeResult> {
+		return changeChannel(this, {apply: async (before, plan, by) => {
+			try {
+				return await applySchemaChange(this.pool, before, plan, by);
+			} finally {
+				this.channels.forget(channelId);
+			}
+		}}, channelId, change, actor);
 	}
 
 	async readItems(channelId: string, query: ItemsQuery = {}): Promise<ItemsPage> {

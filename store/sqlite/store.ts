@@ -1,4 +1,6 @@
 import {ChannelCatalog} from './channels.js';
+import {applySchemaChange} from './schema-change.js';
+import type {SchemaPlan} from '../schema-change.js';
 import type {LoadedChannel} from '../channels.js';
 import {openDatabase, type Db, type OpenOptions} from './database.js';
 import {ITEM_COLUMNS} from './value-columns.js';
@@ -111,6 +113,11 @@ export class Store {
 	}
 
 	/** How many items match `where` (query language; its sort is ignored). Reads every candidate row: not for hot paths at 1M items. */
+	/** The transaction of a schema change (store/schema-change.ts changeChannel runs the steps around it). */
+	applySchemaChange(before: Channel, plan: SchemaPlan, actor: Actor): number {
+		return applySchemaChange(this.db, this.channels, before, plan, actor);
+	}
+
 	readItems(channelId: string, query: ItemsQuery = {}) {
 		return readItems(this.db, this.channels.get(channelId), query);
 	}
