@@ -200,6 +200,8 @@ function step(state: ScreenState, event: ScreenEvent): Transition {
 	switch (event.type) {
 		case 'key': return pressKey(state, event.input, event.key, event.at);
 		case 'move': return none(moveBy(state, event.rows));
+		// Pickers, columns and edits use the new fields from now on; the hotkeys stay as configured.
+		case 'schemaLoaded': return none(say({...state, fields: event.fields, detailTick: state.detailTick + 1}, 'The channel\'s schema changed; showing it.', 'info'));
 		case 'page': {
 			if (state.overlay.kind === 'help') return none(scrollHelp(state, event.pages * Math.max(1, helpLayout(state.size.columns, bodyRows(state), helpLinesOf(state).length).room - 1)));
 			return none(moveBy(state, event.pages * Math.max(1, listRows(state) - 1)));
@@ -792,8 +794,10 @@ function storeEvents(state: ScreenState, {events, at}: Extract<ScreenEvent, {typ
 	let created = 0;
 	let deleted = 0;
 	let {window} = state;
+	let schemaChanged = false;
 	for (const event of events) {
-		if (event.type === 'item.created') created++;
+		if (event.type === 'channel.updated') schemaChanged = true;
+		else if (event.type === 'item.created') created++;
 		else if (event.type === 'item.deleted') {
 			deleted++;
 			window = patchRow(window, event.item_id, row => ({...row, deleted: true}));
@@ -809,6 +813,7 @@ function storeEvents(state: ScreenState, {events, at}: Extract<ScreenEvent, {typ
 
 	const effects: Effect[] = [{kind: 'countFollowUps'}];
 	if (touched.size > 0) effects.unshift({kind: 'readRows', ids: [...touched]});
+	if (schemaChanged) effects.unshift({kind: 'reloadSchema'});
 	return {state: next, effects};
 }
 

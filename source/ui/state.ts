@@ -219,6 +219,8 @@ export type ScreenEvent =
 	| {type: 'undone'; entry: FieldUndoEntry; outcome: UndoOutcome}
 	| {type: 'storeEvents'; events: StoreEvent[]; at: number}
 	| {type: 'rowRead'; id: string; item: Item | null}
+	/** The channel's schema read again after a channel.updated event (a person changed it). */
+	| {type: 'schemaLoaded'; fields: Field[]}
 	| {type: 'detailLoaded'; for: string; detail: Detail}
 	| {type: 'followUpCount'; count: number}
 	| {type: 'queueLoaded'; followUps: FollowUp[]; note?: string}
@@ -271,6 +273,7 @@ export type Effect =
 	| {kind: 'edit'; request: EditRequest}
 	| {kind: 'undo'; entry: FieldUndoEntry}
 	| {kind: 'readRows'; ids: string[]}
+	| {kind: 'reloadSchema'}
 	| {kind: 'readDetail'; id: string; for: string}
 	| {kind: 'countFollowUps'}
 	| {kind: 'loadQueue'; note?: string}

@@ -81,6 +81,7 @@ export function performEffect(effect: Effect, state: ScreenState, on: EffectHand
 		}
 
 		case 'undo': { later(async () => ({type: 'undone', entry: effect.entry, outcome: await undoEdit(store, channelId, effect.entry)})); break; }
+		case 'reloadSchema': { later(async () => ({type: 'schemaLoaded', fields: (await store.getChannel(channelId)).fields})); break; }
 		case 'readRows': {
 			for (const id of effect.ids) later(async () => ({type: 'rowRead', id, item: await store.readItem(channelId, id).catch(() => null)}));
 			break;
