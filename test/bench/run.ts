@@ -15,6 +15,7 @@ import {benchServe} from './serve.js';
 import {benchCatchingUp} from './store-catchup.js';
 import {benchCountLag} from './store-count-lag.js';
 import {benchEditCost} from './store-edit.js';
+import {benchExport} from './export.js';
 import {benchIndexCost} from './store-index-cost.js';
 import {benchPageLatency} from './store-latency.js';
 import {benchPagingUnderChange} from './store-paging.js';
@@ -43,6 +44,9 @@ await benchAgentEconomy();
 benchQueryLatency(quick);
 benchIndexCost(quick);
 await benchCountLag(quick);
+
+// Records out (issue 20): sift export of every item, time and peak RSS by size, on both backends.
+await benchExport(quick);
 
 // The PostgreSQL store (team mode): import and page latency at 1M.
 await benchPgStore(quick);
