@@ -82,6 +82,30 @@ function describeBackend(backend: Backend) {
 			expect(edited.item.version).toBe(3);
 		});
 
+		it('an import whose items name each other by a self-relation keeps file order (ids are what the file order gives)', async () => {
+			// kit's parent relates kit to itself: the second item names the first by its coming id.
+			const store = await fresh();
+			await store.importChannel({channel: kitChannel, items: [
+				{values: {title: 'late'}, created_at: '2026-01-02T00:00:00Z'},
+				{values: {title: 'early'}, created_at: '2020-01-01T00:00:00Z'},
+			]});
+			// Without links the ids follow created_at: early first.
+			expect((await store.listPage('kit')).items.map(item => item.preview.title)).toEqual(['late', 'early']);
+			const linked = await fresh();
+			// The id the next item gets: one past a probe's.
+			await linked.importChannel({channel: {...kitChannel, id: 'probe', fields: kitChannel.fields.filter(field => field.type !== 'relation')}, items: [{values: {title: 'p'}}]});
+			const probe = (await linked.listPage('probe')).items[0]!.id;
+			const seq = Number.parseInt(probe.slice(3), 36);
+			const idOf = (n: number) => `it_${n.toString(36).padStart(probe.length - 3, '0')}`;
+			await linked.importChannel({channel: kitChannel, items: [
+				{values: {title: 'late'}, created_at: '2026-01-02T00:00:00Z'},
+				{values: {title: 'early', parent: idOf(seq + 1)}, created_at: '2020-01-01T00:00:00Z'},
+			]});
+			const page = (await linked.listPage('kit')).items;
+			expect(page.map(item => item.preview.title)).toEqual(['early', 'late']);
+			expect((await linked.readItem('kit', page[0]!.id)).values.parent).toBe(page[1]!.id);
+		});
+
 		it('a bad created_at, updated_at or version is refused by its index, and nothing is imported', async () => {
 			for (const [bad, message] of [
 				[{updated_at: 'yesterday'}, 'items[1].updated_at must be an ISO 8601 date'],
