@@ -43,6 +43,8 @@ export const META_KEYS: Readonly<Record<string, MetaKey>> = {created: 'created_a
 export type MetaKey = 'created_at' | 'updated_at';
 /** True for the keys of metadata terms and sorts (never a field key: both names are reserved). */
 export const isMetaKey = (key: string): key is MetaKey => key === 'created_at' || key === 'updated_at';
+/** The metadata column a query name stands for (own names only: `__proto__` is no name). */
+const metaNamed = (name: string): MetaKey | undefined => (Object.hasOwn(META_KEYS, name) ? META_KEYS[name] : undefined);
 /** The last moment of a day in the store's timestamp form, so `<=` and ranges include the whole day. */
 const endOfDay = (day: string) => `${day}T23:59:59.999Z`;
 
@@ -116,7 +118,7 @@ class TermParser {
 		const descending = token.value.startsWith('-');
 		const key = (descending ? token.value.slice(1) : token.value).toLowerCase();
 		const sortable = ['id', ...this.channel.fields.filter(isSortable).map(field => field.key)];
-		const meta = this.fields.has(key) ? undefined : META_KEYS[key];
+		const meta = this.fields.has(key) ? undefined : metaNamed(key);
 		if (meta) {
 			return {key: meta, descending};
 		}
@@ -150,7 +152,7 @@ class TermParser {
 		}
 
 		const field = this.fields.get(token.key);
-		const meta = field ? undefined : META_KEYS[token.key];
+		const meta = field ? undefined : metaNamed(token.key);
 		if (meta) {
 			return this.metaTerm(token, meta);
 		}

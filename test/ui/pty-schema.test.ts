@@ -36,4 +36,25 @@ describe('a schema change reaches an open TUI', () => {
 		expect(picker).toContain('Sam reviews');
 		expect(await app.quit()).toBe(0);
 	});
+
+	it(':channel add-option in the TUI changes the schema through the store, and its picker has the option at once', async () => {
+		const app = start();
+		await app.waitFor('BUG-0060');
+		app.press(':');
+		app.type('channel add-option status zed "Zed waits"');
+		app.press(KEYS.enter);
+		await app.waitFor('Schema changed: status.');
+		expect(demo.store.getChannel('bugs').fields.find(field => field.key === 'status')!.config.options!.at(-1)).toEqual({value: 'zed', label: 'Zed waits'});
+		app.press('s');
+		await app.waitFor('Zed waits');
+		app.press(KEYS.escape);
+		await app.waitFor(/^j ↓ move/m);
+		// A refused change says why, and changes nothing.
+		app.press(':');
+		app.type('channel retire-option status new');
+		app.press(KEYS.enter);
+		await app.waitFor(/items? hold status "new"/);
+		expect(demo.store.getChannel('bugs').fields.find(field => field.key === 'status')!.config.options!.map(option => option.value)).toContain('new');
+		expect(await app.quit()).toBe(0);
+	});
 });

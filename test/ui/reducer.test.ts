@@ -396,6 +396,17 @@ const CASES: {[T in ScreenEvent['type']]: () => void} = {
 		const next = reduce(listed(), {type: 'schemaLoaded', fields: grown}).state;
 		expect(next.fields.find(field => field.key === 'status')!.config.options!.at(-1)).toEqual({value: 'sam', label: 'Sam'});
 		expect(next.message?.text).toMatch(/schema changed/);
+		// The same schema again (this screen's own change, then its event) changes nothing.
+		expect(reduce(next, {type: 'schemaLoaded', fields: grown}).state).toBe(next);
+		expect(reduce(listed(), {type: 'schemaLoaded', fields: grown, quiet: true}).state.message).toBe(listed().message);
+	},
+	channelChanged() {
+		const done = reduce(listed(), {type: 'channelChanged', ok: true, message: 'Schema changed: owner.'});
+		expect(done.state.message).toEqual({text: 'Schema changed: owner.', tone: 'ok'});
+		expect(effect(done, 'reloadSchema')).toEqual({kind: 'reloadSchema', quiet: true});
+		const refused = reduce(listed(), {type: 'channelChanged', ok: false, message: '3 items hold status "wontfix": BUG-0001'});
+		expect(refused.state.message?.tone).toBe('error');
+		expect(refused.effects).toEqual([]);
 	},
 	rowRead() {
 		const updated = reduce(listed(), {type: 'rowRead', id: idOf(299), item: item(299, 2, {status: 'triaged'})}).state;
