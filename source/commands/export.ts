@@ -41,8 +41,8 @@ const command: Command = async context => {
 	return withStore(context, async store => {
 		const channelId = await channelOf(store, context);
 		const channel = await store.getChannel(channelId);
-		// A bad --where is refused before any file is made.
-		if (context.flags.where !== undefined) await store.countMatches(channelId, context.flags.where);
+		// A bad --where is refused before any file is made (one item read, not a count of them all).
+		if (context.flags.where !== undefined) await store.readItems(channelId, {where: context.flags.where, limit: 1});
 		const terminal = (context.stdout as Writable & {isTTY?: boolean}).isTTY === true;
 		const out = context.flags.out === undefined ? stdoutStream(context.stdout, terminal && format === 'csv') : openAtomicStream(context.flags.out);
 		const writer = exportWriter(format, channel);
