@@ -10,6 +10,7 @@ import {valueShapeProblem} from './fields/shape.js';
 import {isPlainObject} from './fields/spec.js';
 import {items} from './page-stream.js';
 import {checkChannel} from './schema.js';
+import {missingRelationTarget} from './write-rules.js';
 import type {IndexDefinition} from './query/sql.js';
 import type {Actor, Changes, Channel, Field, FieldConfig, SelectOption, Values} from './types.js';
 
@@ -212,6 +213,11 @@ function migratedValues(migrate: NonNullable<SchemaPlan['migrate']>, values: Val
 export async function changeChannel(store: AsyncStore, io: SchemaIo, channelId: string, change: SchemaChange, actor: Actor = {kind: 'human'}): Promise<SchemaChangeResult> {
 	const before = await store.getChannel(channelId);
 	const plan = planSchemaChange(before, change);
+	const target = change.kind === 'add_field' ? plan.channel.fields.at(-1)!.config.channel_id : undefined;
+	if (target !== undefined && target !== channelId && !(await store.listChannelNames()).some(channel => channel.id === target)) {
+		throw missingRelationTarget(change.key, target);
+	}
+
 	let migrated = 0;
 	if (plan.migrate) {
 		const {key, from} = plan.migrate;

@@ -130,6 +130,7 @@ function describeBackend(backend: Backend) {
 				[{kind: 'add_field', key: 'size', type: 'number', config: {min: 5, max: 1}}, /field size: config.min \(5\) is greater than config.max \(1\)/],
 				[{kind: 'set_field', key: 'title', config: {options: []}}, /field title: config.options does not apply to a text field/],
 				[{kind: 'set_field', key: 'title'}, /set needs --required, --optional or --config/],
+				[{kind: 'add_field', key: 'parent', type: 'relation', config: {channel_id: 'ghost'}}, /field parent relates to channel "ghost", which does not exist/],
 			];
 			for (const [change, message] of cases) {
 				const body = await refusalOf(() => s.changeChannel('bugs', change));
@@ -137,6 +138,10 @@ function describeBackend(backend: Backend) {
 			}
 
 			expect(await stateOf(s, 'bugs')).toEqual(before);
+			// A relation to the channel itself is fine.
+			await s.changeChannel('bugs', {kind: 'add_field', key: 'parent', type: 'relation', config: {channel_id: 'bugs'}});
+			const [one, two] = await Promise.all([idOf(s, 'BUG-0001'), idOf(s, 'BUG-0002')]);
+			expect((await s.editItem({channelId: 'bugs', itemId: two, actor: human, values: {parent: one}})).item.values.parent).toBe(one);
 		});
 	});
 }
