@@ -10,7 +10,7 @@ import type {Channel, Field, Values} from '../types.js';
 import type {WriteContext} from '../validate.js';
 import type {Validator} from '../writes.js';
 import type {AsyncImportSource, ImportResult} from '../api.js';
-import {createdValues} from '../edit-plan.js';
+import {checkStagedValues, createdValues} from '../edit-plan.js';
 import {atImportItem, channelExists, checkImportItem, creationOrderKey, missingRelationTarget, namesOtherItems, selfRelationKeys, type ImportItem} from '../write-rules.js';
 import {channelIndexSql} from './channels.js';
 import {inTransaction} from './connect.js';
@@ -246,7 +246,7 @@ export async function importChannel(pool: pg.Pool, validate: Validator, source: 
 
 		try {
 			let batch: Placed[] = [];
-			const ordered = inCreationOrder(client, source.items, startedAt, selfRelationKeys(channel));
+			const ordered = inCreationOrder(client, source.items, startedAt, selfRelationKeys(channel), item => checkStagedValues(loaded, item.values, validate));
 			for await (const placed of ordered) {
 				batch.push(placed);
 				index++;
@@ -287,7 +287,7 @@ export async function importChannel(pool: pg.Pool, validate: Validator, source: 
  * then read back a batch at a time by (created_at, index): memory stays flat at any size. In file
  * order instead when an item names another of the import by id (selfRelationKeys).
  */
-async function * inCreationOrder(client: pg.ClientBase, items: AsyncImportSource['items'], startedAt: string, linkKeys: string[]): AsyncGenerator<Placed> {
+async function * inCreationOrder(client: pg.ClientBase, items: AsyncImportSource['items'], startedAt: string, linkKeys: string[], check: (item: ImportItem) => void): AsyncGenerator<Placed> {
 	await client.query('CREATE TEMP TABLE import_order (at integer PRIMARY KEY, created_at text COLLATE "C" NOT NULL, item text NOT NULL) ON COMMIT DROP');
 	const stage = (rows: Array<{at: number; created_at: string; item: string}>) => client.query(
 		`INSERT INTO import_order (at, created_at, item) SELECT * FROM unnest($1::int[], $2::text[], string_to_array($3, E'\\x1e'))`,
@@ -298,6 +298,12 @@ async function * inCreationOrder(client: pg.ClientBase, items: AsyncImportSource
 	let rows: Array<{at: number; created_at: string; item: string}> = [];
 	for await (const raw of items) {
 		const item = checkImportItem(raw, index);
+		try {
+			check(item);
+		} catch (error) {
+			throw atImportItem(error, index);
+		}
+
 		linked ||= namesOtherItems(item, linkKeys);
 		rows.push({at: index, created_at: creationOrderKey(item, startedAt), item: JSON.stringify(item)});
 		index++;

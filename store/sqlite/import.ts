@@ -4,6 +4,7 @@ import type {ChannelCatalog} from './channels.js';
 import {immediate, type Db} from './database.js';
 import {checkChannel} from '../schema.js';
 import type {Channel} from '../types.js';
+import {checkStagedValues} from '../edit-plan.js';
 import {atImportItem, channelExists, checkImportItem, creationOrderKey, missingRelationTarget, namesOtherItems, selfRelationKeys, type ImportItem} from '../write-rules.js';
 import type {ItemWriter} from './writes.js';
 
@@ -41,7 +42,7 @@ function importInTransaction(db: Db, channels: ChannelCatalog, writer: ItemWrite
 		channels.insert(channel, startedAt);
 		const loaded = channels.get(channel.id);
 		let index = 0;
-		const ordered = inCreationOrder(db, items, startedAt, selfRelationKeys(channel));
+		const ordered = inCreationOrder(db, items, startedAt, selfRelationKeys(channel), item => checkStagedValues(loaded, item.values, writer.validator));
 		for (const {item, at} of ordered) {
 			try {
 				writer.insert(loaded, item.values, {kind: 'import'}, item.created_at, item);
@@ -67,7 +68,7 @@ const STAGED_PAGE = 1000;
  * (created_at, index), so memory stays flat however many there are; in file order instead when an
  * item names another of the import by id (selfRelationKeys). The table goes when done.
  */
-function * inCreationOrder(db: Db, items: Iterable<unknown>, startedAt: string, linkKeys: string[]): Generator<Placed> {
+function * inCreationOrder(db: Db, items: Iterable<unknown>, startedAt: string, linkKeys: string[], check: (item: ImportItem) => void): Generator<Placed> {
 	db.exec('DROP TABLE IF EXISTS temp.import_order; CREATE TEMP TABLE import_order (at INTEGER PRIMARY KEY, created_at TEXT NOT NULL, item TEXT NOT NULL)');
 	try {
 		const stage = db.prepare('INSERT INTO temp.import_order (at, created_at, item) VALUES (?, ?, ?)');
@@ -75,6 +76,12 @@ function * inCreationOrder(db: Db, items: Iterable<unknown>, startedAt: string, 
 		let linked = false;
 		for (const raw of items) {
 			const item = checkImportItem(raw, index);
+			try {
+				check(item);
+			} catch (error) {
+				throw atImportItem(error, index);
+			}
+
 			linked ||= namesOtherItems(item, linkKeys);
 			stage.run(index, creationOrderKey(item, startedAt), JSON.stringify(item));
 			index++;

@@ -51,8 +51,11 @@ export class ItemWriter {
 	private readonly createTransaction;
 	private readonly editTransaction;
 	private readonly io: PlanIo<SqliteItem>;
+	/** The validation writes use (the importer checks staged items with it too). */
+	readonly validator: Validator;
 
 	constructor(private readonly db: Db, private readonly channels: ChannelCatalog, private readonly validate: Validator = validateValues) {
+		this.validator = validate;
 		this.selectItem = db.prepare(`SELECT ${ITEM_COLUMNS} FROM items WHERE id = ? AND channel_id = ?`);
 		this.selectSeq = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'items'");
 		this.selectRelated = db.prepare('SELECT 1 FROM items WHERE id = ? AND channel_id = ?');

@@ -106,6 +106,20 @@ function describeBackend(backend: Backend) {
 			expect((await linked.readItem('kit', page[0]!.id)).values.parent).toBe(page[1]!.id);
 		});
 
+		it('values JSON cannot keep (Infinity, 5000 levels deep) are refused by the item\'s index before the import orders items', async () => {
+			let deep: unknown = 1;
+			for (let level = 0; level < 5000; level++) deep = [deep];
+			for (const [values, message] of [
+				[{title: 'x', ratio: Number.POSITIVE_INFINITY}, 'items[1]: values.ratio must be a finite number'],
+				[{title: 'x', meta: deep}, 'items[1]: values.meta is nested too deeply'],
+			] as const) {
+				const store = await fresh();
+				const body = await refusalOf(() => store.importChannel({channel: kitChannel, items: [{values: {title: 'ok'}, created_at: '2026-01-01'}, {values, created_at: '2020-01-01'}]}));
+				expect(body).toMatchObject({error: 'invalid_import', message: expect.stringContaining(message) as unknown});
+				expect(await store.listChannelNames()).toEqual([]);
+			}
+		});
+
 		it('a bad created_at, updated_at or version is refused by its index, and nothing is imported', async () => {
 			for (const [bad, message] of [
 				[{updated_at: 'yesterday'}, 'items[1].updated_at must be an ISO 8601 date'],
