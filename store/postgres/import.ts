@@ -194,7 +194,7 @@ export async function importChannel(pool: pg.Pool, validate: Validator, source: 
 			throw (error as {code?: string}).code === '23505' ? channelExists(channel.id) : error;
 		}
 
-		const lookups = new ImportLookups(loaded);
+		let lookups = new ImportLookups(loaded);
 		let index = 0;
 		// Inserts queue on the connection while the next batch is validated: the server never waits
 		// for this process between batches. A failure is kept (not unhandled) and ends the import.
@@ -244,9 +244,26 @@ export async function importChannel(pool: pg.Pool, validate: Validator, source: 
 			}));
 		};
 
+		let batch: Placed[] = [];
+		// The first item out of created_at order: what was sent goes back into the staging table
+		// (copied there by the server), with the batch not sent yet, and out of the channel.
+		const takeBack = async (stage: (placed: Placed[]) => Promise<void>) => {
+			await settle(0);
+			await reserved?.catch(() => {});
+			reserved = undefined;
+			await client.query(`INSERT INTO import_order (at, created_at, item)
+				SELECT row_number() OVER (ORDER BY seq) - 1, created_at, json_build_object('values', data, 'created_at', created_at, 'updated_at', updated_at, 'version', version)::text
+				FROM items WHERE channel_id = $1`, [channel.id]);
+			await stage(batch);
+			await client.query('DELETE FROM events WHERE channel_id = $1', [channel.id]);
+			await client.query('DELETE FROM items WHERE channel_id = $1', [channel.id]);
+			batch = [];
+			index = 0;
+			lookups = new ImportLookups(loaded);
+		};
+
 		try {
-			let batch: Placed[] = [];
-			const ordered = inCreationOrder(client, source.items, startedAt, selfRelationKeys(channel), item => checkStagedValues(loaded, item.values, validate));
+			const ordered = inCreationOrder(client, source.items, startedAt, selfRelationKeys(channel), item => checkStagedValues(loaded, item.values, validate), takeBack);
 			for await (const placed of ordered) {
 				batch.push(placed);
 				index++;
@@ -282,51 +299,72 @@ export async function importChannel(pool: pg.Pool, validate: Validator, source: 
 }
 
 /**
- * The items in created_at order (ties in file order), so ids follow creation: each checked item is
- * first sent to a temporary table of the import's transaction (dropped at its end), in batches,
- * then read back a batch at a time by (created_at, index): memory stays flat at any size. In file
- * order instead when an item names another of the import by id (selfRelationKeys).
+ * The items so that ids follow created_at (oldest first, ties in file order). Items that come in
+ * that order already are passed on as they come. At the first one out of order, `takeBack` moves
+ * what was imported so far into a temporary table of the transaction (dropped at its end); every
+ * further item is checked and sent there too, in batches, and all are then read back a batch at a
+ * time by (created_at, index): memory stays flat at any size. In file order when an item names
+ * another by a self-relation (selfRelationKeys).
  */
-async function * inCreationOrder(client: pg.ClientBase, items: AsyncImportSource['items'], startedAt: string, linkKeys: string[], check: (item: ImportItem) => void): AsyncGenerator<Placed> {
-	await client.query('CREATE TEMP TABLE import_order (at integer PRIMARY KEY, created_at text COLLATE "C" NOT NULL, item text NOT NULL) ON COMMIT DROP');
-	const stage = (rows: Array<{at: number; created_at: string; item: string}>) => client.query(
-		`INSERT INTO import_order (at, created_at, item) SELECT * FROM unnest($1::int[], $2::text[], string_to_array($3, E'\\x1e'))`,
-		[rows.map(row => row.at), rows.map(row => row.created_at), rows.map(row => row.item).join(SEPARATOR)],
-	);
-	let index = 0;
+async function * inCreationOrder(client: pg.ClientBase, items: AsyncImportSource['items'], startedAt: string, linkKeys: string[], check: (item: ImportItem) => void, takeBack: (stage: (placed: Placed[]) => Promise<void>) => Promise<void>): AsyncGenerator<Placed> {
+	const stage = async (placed: Placed[]) => {
+		if (placed.length === 0) return;
+		await client.query(
+			`INSERT INTO import_order (at, created_at, item) SELECT * FROM unnest($1::int[], $2::text[], string_to_array($3, E'\\x1e'))`,
+			[placed.map(row => row.at), placed.map(row => creationOrderKey(row.item, startedAt)), placed.map(row => JSON.stringify(row.item)).join(SEPARATOR)],
+		);
+	};
+
+	let staging = false;
 	let linked = false;
-	let rows: Array<{at: number; created_at: string; item: string}> = [];
+	let last = '';
+	let index = 0;
+	let rows: Placed[] = [];
 	for await (const raw of items) {
 		const item = checkImportItem(raw, index);
-		try {
-			check(item);
-		} catch (error) {
-			throw atImportItem(error, index);
+		const key = creationOrderKey(item, startedAt);
+		linked ||= namesOtherItems(item, linkKeys);
+		if (!staging && !linked && key < last) {
+			await client.query('CREATE TEMP TABLE import_order (at integer PRIMARY KEY, created_at text COLLATE "C" NOT NULL, item text NOT NULL) ON COMMIT DROP');
+			await takeBack(stage);
+			staging = true;
 		}
 
-		linked ||= namesOtherItems(item, linkKeys);
-		rows.push({at: index, created_at: creationOrderKey(item, startedAt), item: JSON.stringify(item)});
-		index++;
-		if (rows.length === BATCH_SIZE) {
-			await stage(rows);
-			rows = [];
+		if (staging) {
+			try {
+				check(item);
+			} catch (error) {
+				throw atImportItem(error, index);
+			}
+
+			rows.push({item, at: index});
+			if (rows.length === BATCH_SIZE) {
+				await stage(rows);
+				rows = [];
+			}
+		} else {
+			yield {item, at: index};
+			last = key;
 		}
+
+		index++;
 	}
 
-	if (rows.length > 0) await stage(rows);
+	if (!staging) return;
+	await stage(rows);
 	// In file order, every row's created_at reads as '' so (created_at, at) is the primary key alone.
 	const key = linked ? "''::text" : 'created_at';
 	if (!linked) await client.query('CREATE INDEX ON import_order (created_at, at)');
-	let last: {at: number; created_at: string} | undefined;
+	let after: {at: number; created_at: string} | undefined;
 	for (;;) {
-		const {rows: page} = await client.query<{at: number; created_at: string; item: string}>(last
+		const {rows: page} = await client.query<{at: number; created_at: string; item: string}>(after
 			? `SELECT at, ${key} AS created_at, item FROM import_order WHERE (${key}, at) > ($1, $2) ORDER BY ${key}, at LIMIT $3`
-			: `SELECT at, ${key} AS created_at, item FROM import_order ORDER BY ${key}, at LIMIT $1`, last ? [last.created_at, last.at, BATCH_SIZE] : [BATCH_SIZE]);
+			: `SELECT at, ${key} AS created_at, item FROM import_order ORDER BY ${key}, at LIMIT $1`, after ? [after.created_at, after.at, BATCH_SIZE] : [BATCH_SIZE]);
 		for (const row of page) {
 			yield {item: JSON.parse(row.item) as ImportItem, at: row.at};
 		}
 
 		if (page.length < BATCH_SIZE) return;
-		last = page.at(-1)!;
+		after = page.at(-1)!;
 	}
 }

@@ -120,6 +120,23 @@ function describeBackend(backend: Backend) {
 			}
 		});
 
+		it('12,000 items in order but the last: what was already written goes back and all are ordered, events gap-free', async () => {
+			const day = (n: number) => new Date(Date.UTC(2020, 0, 1) + n * 60_000).toISOString();
+			const items = Array.from({length: 12_000}, (_, n) => ({values: {title: `t${n}`}, created_at: day(n + 1), ...(n % 1000 === 0 ? {version: 3} : {})}));
+			items.push({values: {title: 'first'}, created_at: day(0)});
+			const store = await kit(items);
+			const oldest = await store.listPage('kit', {where: 'sort:id', limit: 3});
+			expect(oldest.items.map(item => item.preview.title)).toEqual(['first', 't0', 't1']);
+			expect((await store.readItem('kit', oldest.items[1]!.id)).version).toBe(3);
+			const newest = await store.listPage('kit', {limit: 1});
+			expect(newest.items[0]!.preview.title).toBe('t11999');
+			expect(await store.latestSequence('kit')).toBe(12_001);
+			const summary = await store.channelSummary('kit');
+			expect(summary.item_count).toBe(12_001);
+			const events = await store.pollEvents('kit', {afterSequence: 0, limit: 2});
+			expect(events.events.map(event => [event.sequence, event.item_id])).toEqual([[1, oldest.items[0]!.id], [2, oldest.items[1]!.id]]);
+		});
+
 		it('a bad created_at, updated_at or version is refused by its index, and nothing is imported', async () => {
 			for (const [bad, message] of [
 				[{updated_at: 'yesterday'}, 'items[1].updated_at must be an ISO 8601 date'],
