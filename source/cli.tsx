@@ -16,6 +16,8 @@ const COMMANDS: Record<string, () => Promise<{default: Command}>> = {
 	import: async () => import('./commands/import.js'),
 	channels: async () => import('./commands/channels.js'),
 	list: async () => import('./commands/list.js'),
+	export: async () => import('./commands/export.js'),
+	channel: async () => import('./commands/channel.js'),
 	show: async () => import('./commands/show.js'),
 	edit: async () => import('./commands/edit.js'),
 	add: async () => import('./commands/add.js'),

@@ -3,7 +3,7 @@
 
 import type {LoadedChannel} from './channels.js';
 import type {FollowUpQuery} from './followups.js';
-import type {PageQuery} from './pages.js';
+import type {ItemsPage, ItemsQuery, PageQuery} from './pages.js';
 import type {NameMatch} from './lookup.js';
 import type {RunEnd, RunRow, RunStart, UnfinishedRun} from './runs.js';
 import type {TokenIdentity, TokenInfo, TokenRequest} from './token-rules.js';
@@ -12,6 +12,7 @@ import type {EditRequest, Validator} from './writes.js';
 import type {UpsertRequest, UpsertResult} from './upsert-rules.js';
 
 export type {UpsertRefusal, UpsertRequest, UpsertResult, UpsertRow} from './upsert-rules.js';
+import type {SchemaChange, SchemaChangeResult} from './schema-change.js';
 
 /** An import: the channel definition and its items, which may arrive lazily (a file being read, a generator). */
 export type AsyncImportSource = {channel: unknown; items: Iterable<unknown> | AsyncIterable<unknown>};
@@ -96,6 +97,14 @@ export interface AsyncStore {
 	 */
 	upsertItems(request: UpsertRequest): Promise<UpsertResult>;
 
+	/**
+	 * Changes a channel's schema (a person's power: the MCP tools never call it): add a field or an
+	 * option, rename an option's label, retire an option (moving its items with migrateTo), or set a
+	 * field required, optional or a new config. A change that would leave items invalid is refused
+	 * with their count and first names (schema_change_refused); each change appends channel.updated.
+	 */
+	changeChannel(channelId: string, change: SchemaChange, actor?: Actor): Promise<SchemaChangeResult>;
+
 	createItem(channelId: string, values: unknown, actor: Actor): Promise<EditResult>;
 	readItem(channelId: string, itemId: string): Promise<Item>;
 	/** The items `name` names: by id, or by the value of a unique field (for `sift show BUG-0042`). */
@@ -106,6 +115,11 @@ export interface AsyncStore {
 
 	/** One page newest first; `beforeId` is the last id seen, a cursor inserts and deletes cannot shift. */
 	listPage(channelId: string, query?: PageQuery): Promise<Page>;
+	/**
+	 * Whole items (every value in full, formulas computed), oldest first unless `where` sorts, up to
+	 * 500 a read: follow next_cursor for the rest (store/page-stream.ts items). What `sift export` streams.
+	 */
+	readItems(channelId: string, query?: ItemsQuery): Promise<ItemsPage>;
 	/** How many items match `where` (query language; its sort is ignored). */
 	countMatches(channelId: string, where: string, now?: Date): Promise<number>;
 	pollEvents(channelId: string, options?: {afterSequence?: number; limit?: number}): Promise<EventPage>;

@@ -221,6 +221,16 @@ export function createdValues(channel: LoadedChannel, values: Values, context: W
 	return storedValues({}, values);
 }
 
-/** A create's event: every stored key from null. */
-export const createdEvent = (id: string, stored: Values, actor: Actor, at: string): NewEvent => ({type: 'item.created', item_id: id, version: 1, actor, changes: creationChanges(stored), at});
+/**
+ * An import item's values checked before the import orders the items (store/sqlite/import.ts,
+ * store/postgres/import.ts): everything but what depends on the other items (uniqueness, and
+ * relations, which the insert checks), so a refusal names the item by its place in the file and
+ * only values JSON keeps exactly are staged.
+ */
+export function checkStagedValues(channel: LoadedChannel, values: Values, validate: Validator): void {
+	createdValues(channel, values, {relationExists: () => true, holderOf: () => undefined}, validate);
+}
+
+/** A create's event: every stored key from null; an imported item arrives at the version it had (1 unless its file says). */
+export const createdEvent = (id: string, stored: Values, actor: Actor, at: string, version = 1): NewEvent => ({type: 'item.created', item_id: id, version, actor, changes: creationChanges(stored), at});
 

@@ -23,6 +23,8 @@ export type StoreErrorBody =
 	| {error: 'forbidden'; message: string}
 	/** SQLite: another process held the write lock past the wait (SIFT_LOCK_WAIT); nothing was written. */
 	| {error: 'busy'; message: string}
+	/** A schema change that would leave items invalid: how many, and the first few by name. */
+	| {error: 'schema_change_refused'; message: string; key: string; count: number; items: string[]}
 	| QueryRefusal;
 
 export type StoreErrorCode = StoreErrorBody['error'];

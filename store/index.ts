@@ -23,3 +23,5 @@ export {TOKEN_PREFIX, type TokenActor, type TokenIdentity, type TokenInfo, type 
 export {tokenize} from './query/tokens.js';
 export {itemIdOf, seqOfItemId} from './items.js';
 export {checkNewRows, type UpsertRefusal, type UpsertRequest, type UpsertResult, type UpsertRow} from './upsert-rules.js';
+export type {SchemaChange, SchemaChangeResult} from './schema-change.js';
+export type {ItemsPage, ItemsQuery} from './pages.js';

@@ -1,8 +1,8 @@
 // Reading a whole query page by page through the asynchronous interface, on either backend.
 
 import type {AsyncStore} from './api.js';
-import type {PageQuery} from './pages.js';
-import type {Page} from './types.js';
+import type {ItemsPage, ItemsQuery, PageQuery} from './pages.js';
+import type {Item, Page} from './types.js';
 
 /**
  * Every page from the query's start on, one at a time: memory stays at one page. A query with
@@ -21,4 +21,14 @@ export async function * pages(store: AsyncStore, channelId: string, query: PageQ
 			start = {beforeId: page.next_before_id};
 		}
 	}
+}
+
+/** Every whole item a query gives (store.readItems), read by next_cursor: memory stays at one read. */
+export async function * items(store: AsyncStore, channelId: string, query: Omit<ItemsQuery, 'cursor'> = {}): AsyncGenerator<Item> {
+	let cursor: string | null = null;
+	do {
+		const page: ItemsPage = await store.readItems(channelId, {...query, cursor});
+		yield * page.items;
+		cursor = page.next_cursor;
+	} while (cursor);
 }

@@ -7,7 +7,8 @@ import {previewOf} from './previews.js';
 import {decodeCursor, encodeCursor, type Cursor, type Position} from './query/cursor.js';
 import {isRefusal, parseQuery} from './query/parse.js';
 import {DEFAULT_SORT, sortName, type Query, type Term} from './query/types.js';
-import type {Channel, Field, ItemPreview, Page, Values} from './types.js';
+import type {Channel, Field, Item, ItemPreview, Page, Values} from './types.js';
+import {itemOf} from './items.js';
 
 // Both backends build pages with the one preview definition.
 export {PREVIEW_TEXT_LENGTH, previewOf} from './previews.js';
@@ -155,8 +156,8 @@ export type PagePlan = {
 };
 
 /** Checks a page request and turns it into a plan; the same refusals on every backend. */
-export function planPage(channel: LoadedChannel, request: PageQuery): PagePlan {
-	const limit = checkLimit(request.limit ?? PAGE_LIMIT, PAGE_LIMIT);
+export function planPage(channel: LoadedChannel, request: PageQuery, most = PAGE_LIMIT): PagePlan {
+	const limit = checkLimit(request.limit ?? Math.min(PAGE_LIMIT, most), most);
 	const query = queryOf(channel, request);
 	const name = sortName(query.sort);
 	const start = startOf(request, name);
@@ -202,3 +203,39 @@ export function pageOf(channel: LoadedChannel, plan: PagePlan, rows: PageRow[], 
 
 /** The schema as callers see it: plain fields, without the store's derived lookups. */
 export const schemaOf = (channel: Channel): Field[] => channel.fields;
+
+// ---------------------------------------------------------------------------------------------
+// Whole items, page by page (sift export)
+
+/** The most whole items one read gives: values are kept in full, so fewer than previews. */
+export const ITEMS_PAGE_LIMIT = 500;
+
+export type ItemsQuery = {
+	/** Query language text; without a sort term, oldest first (sort:id). */
+	where?: string;
+	/** The next_cursor of the previous read. */
+	cursor?: string | null;
+	limit?: number;
+	now?: Date;
+};
+
+/** Items in full (formulas computed), and where the next read starts (null: this was the last). */
+export type ItemsPage = {items: Item[]; next_cursor: string | null; latest_sequence: number};
+
+/** A whole-items read as a page plan: oldest first unless `where` sorts, cursors always on. */
+export function planItems(channel: LoadedChannel, request: ItemsQuery): PagePlan {
+	const sorted = parseWhere(channel, request.where, request.now).sort !== DEFAULT_SORT;
+	return planPage(channel, {where: request.where ?? '', sort: sorted ? undefined : 'id', cursor: request.cursor, limit: request.limit ?? ITEMS_PAGE_LIMIT, now: request.now}, ITEMS_PAGE_LIMIT);
+}
+
+/** The whole items a plan's rows make, and the cursor after them. */
+export function itemsPageOf(channel: LoadedChannel, plan: PagePlan, rows: PageRow[], latest: number): ItemsPage {
+	const more = rows.length > plan.limit;
+	const kept = rows.slice(0, plan.limit);
+	const last = kept.at(-1);
+	return {
+		items: kept.map(row => itemOf(channel, {id: row.id, channel_id: channel.id, version: row.version, created_at: row.created_at, updated_at: row.updated_at}, row.values)),
+		next_cursor: more && last ? encodeCursor({order: plan.name, side: 'after', position: positionOf(last)}) : null,
+		latest_sequence: latest,
+	};
+}

@@ -68,7 +68,8 @@ export type Actor = {kind: ActorKind; run_id?: string};
 export type Change = {from: unknown; to: unknown};
 export type Changes = Record<string, Change>;
 
-export type EventType = 'item.created' | 'item.updated' | 'item.deleted';
+/** `channel.updated`: the schema changed (item_id '', version 0; changes per field key, from and to its definition). */
+export type EventType = 'item.created' | 'item.updated' | 'item.deleted' | 'channel.updated';
 
 export type StoreEvent = {
 	sequence: number;

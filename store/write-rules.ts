@@ -8,7 +8,7 @@ import {valueShapeProblem} from './fields/shape.js';
 import {isPlainObject} from './fields/spec.js';
 import {normalizeTimestamp} from './timestamps.js';
 import {EVENT_PAGE_LIMIT} from './events.js';
-import type {Actor, Changes, Values} from './types.js';
+import type {Actor, Channel, Changes, Values} from './types.js';
 import {MAX_WRITE_BYTES, type EditRequest} from './writes.js';
 
 export const sameValue = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
@@ -137,32 +137,61 @@ export function checkEventQuery(options: {afterSequence?: number; limit?: number
 
 const invalidImport = (message: string) => new StoreError({error: 'invalid_import', message});
 
-/** One item of an import: its values and, optionally, when it was created. */
-export type ImportItem = {values: Record<string, unknown>; created_at?: string};
+/**
+ * One item of an import: its values and, optionally, when it was created, when it last changed and
+ * its version (an export in the sift format carries all three, so a re-import keeps them). An `id`
+ * is accepted and not kept: the store gives every item a new one.
+ */
+export type ImportItem = {values: Record<string, unknown>; created_at?: string; updated_at?: string; version?: number};
 
-/** One imported item's shape: a values object and an optional ISO created_at, nothing else. */
+const IMPORT_ITEM_KEYS = new Set(['values', 'created_at', 'updated_at', 'version', 'id']);
+
+/** One imported item's shape: a values object, optional ISO timestamps and a version, nothing else. */
 export function checkImportItem(raw: unknown, index: number): ImportItem {
 	if (!isPlainObject(raw) || !isPlainObject(raw.values)) {
 		throw invalidImport(`items[${index}] must be an object with a "values" object`);
 	}
 
-	const extra = Object.keys(raw).find(key => key !== 'values' && key !== 'created_at');
+	const extra = Object.keys(raw).find(key => !IMPORT_ITEM_KEYS.has(key));
 	if (extra !== undefined) {
-		throw invalidImport(`items[${index}] has an unknown key ${quote(extra)}; items take "values" and "created_at"`);
+		throw invalidImport(`items[${index}] has an unknown key ${quote(extra)}; items take "values", "created_at", "updated_at", "version" and "id"`);
 	}
 
-	if (raw.created_at === undefined) {
-		return raw as ImportItem;
-	}
-
+	const item: ImportItem = {values: raw.values};
 	// Both backends keep the one form store/timestamps.ts gives, so an import means the same on each.
-	const createdAt = normalizeTimestamp(raw.created_at);
-	if (createdAt === undefined) {
-		throw invalidImport(`items[${index}].created_at must be an ISO 8601 date (YYYY-MM-DD) or date-time with Z or an offset (2026-01-31T09:30:00Z), got ${quote(raw.created_at)}`);
+	for (const key of ['created_at', 'updated_at'] as const) {
+		if (raw[key] === undefined) continue;
+		const at = normalizeTimestamp(raw[key]);
+		if (at === undefined) {
+			throw invalidImport(`items[${index}].${key} must be an ISO 8601 date (YYYY-MM-DD) or date-time with Z or an offset (2026-01-31T09:30:00Z), got ${quote(raw[key])}`);
+		}
+
+		item[key] = at;
 	}
 
-	return {values: raw.values, created_at: createdAt};
+	if (raw.version !== undefined) {
+		if (!Number.isSafeInteger(raw.version) || (raw.version as number) < 1) {
+			throw invalidImport(`items[${index}].version must be a whole number 1 or greater, got ${quote(raw.version)}`);
+		}
+
+		item.version = raw.version as number;
+	}
+
+	return item;
 }
+
+/**
+ * The fields by which an import's items may name each other: relations of the channel to itself.
+ * An item names another by the id the file order gives it, so an import where any item sets one
+ * keeps file order; every other import gives ids in created_at order (oldest first, ties in file order).
+ */
+export const selfRelationKeys = (channel: Channel) => channel.fields.filter(field => field.type === 'relation' && field.config.channel_id === channel.id).map(field => field.key);
+
+/** True when an item sets one of `keys` (selfRelationKeys). */
+export const namesOtherItems = (item: ImportItem, keys: readonly string[]) => keys.some(key => item.values[key] !== undefined && item.values[key] !== null);
+
+/** The created_at an item is ordered by on import: its own, or (none given) the import's start, so it comes last. */
+export const creationOrderKey = (item: ImportItem, importedAt: string) => item.created_at ?? importedAt;
 
 /** Names the failing item in a refusal, so a bad row in a large file can be found. */
 export function atImportItem(error: unknown, index: number): unknown {

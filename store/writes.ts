@@ -21,5 +21,8 @@ export type EditRequest = {
 
 export type Validator = typeof validateValues;
 
-/** Largest `values` payload a single write may carry, serialized. */
-export const MAX_WRITE_BYTES = 1024 * 1024;
+/**
+ * Largest `values` payload a single write may carry, serialized: room for a long text at its
+ * 1 MiB limit (store/fields/text.ts) even when JSON escaping grows it, and the other fields.
+ */
+export const MAX_WRITE_BYTES = 8 * 1024 * 1024;

@@ -50,6 +50,8 @@ export function parseSettle(text: string): number | null {
 export function touchesOf(events: readonly StoreEvent[]): Touch[] {
 	const touches = new Map<string, Touch>();
 	for (const event of events) {
+		// A schema change touches no item.
+		if (event.type === 'channel.updated') continue;
 		const earlier = touches.get(event.item_id);
 		touches.set(event.item_id, {
 			id: event.item_id,

@@ -61,7 +61,7 @@ export type CliFlags = {
 	expires?: string;
 	scope?: string;
 	server?: string;
-	// import: the file's format, its column map, the channel to append to and its key field
+	// import: the file's format, its column map, the channel to append to and its key field; export: the format and the file
 	format?: string;
 	map?: string;
 	into?: string;
@@ -69,6 +69,13 @@ export type CliFlags = {
 	growOptions?: boolean;
 	dryRun?: boolean;
 	schemaOut?: string;
+	// export's file; channel add-field / add-option / set
+	out?: string;
+	label?: string;
+	color?: string;
+	fieldConfig?: string;
+	required?: boolean;
+	migrateTo?: string;
 };
 
 export type CommandContext = {

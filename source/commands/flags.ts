@@ -88,6 +88,15 @@ export const FLAGS = {
 	growOptions: flag({name: 'grow-options', key: 'growOptions', kind: 'boolean', help: 'add values outside a select\'s options to the schema instead of refusing them'}),
 	dryRun: flag({name: 'dry-run', key: 'dryRun', kind: 'boolean', help: 'check everything and print what would happen; write nothing'}),
 	schemaOut: flag({name: 'schema-out', key: 'schemaOut', kind: 'string', value: 'FILE', help: 'write the inferred schema as a map file to edit and import with (--map)'}),
+	exportFormat: flag({name: 'format', key: 'format', kind: 'string', value: 'sift|jsonl|csv', help: 'the format: sift (the file sift import reads, default), jsonl (one object per item) or csv (RFC 4180, a header row)'}),
+	exportOut: flag({name: 'out', key: 'out', kind: 'string', value: 'FILE', help: 'write FILE (whole or not at all) instead of standard output'}),
+	exportWhere: flag({name: 'where', key: 'where', kind: 'string', value: 'QUERY', dashValue: true, help: 'only items matching the query; its sort: term orders them (default: oldest first)'}),
+	label: flag({name: 'label', key: 'label', kind: 'string', value: 'L', help: 'the label people see (default: the key or value as given)'}),
+	color: flag({name: 'color', key: 'color', kind: 'string', value: 'C', help: 'the option\'s color (a name such as red, or #rrggbb)'}),
+	fieldConfig: flag({name: 'config', key: 'fieldConfig', kind: 'string', value: 'JSON', help: 'the field\'s config as a JSON object, e.g. \'{"max_length": 200}\''}),
+	required: flag({name: 'required', key: 'required', kind: 'boolean', help: 'the field must hold a value'}),
+	optional: flag({name: 'optional', key: 'required', kind: 'boolean', sets: false, help: 'the field may be empty'}),
+	migrateTo: flag({name: 'migrate-to', key: 'migrateTo', kind: 'string', value: 'VALUE', help: 'move the items holding the option to this one (each a versioned edit) instead of refusing'}),
 } as const;
 
 /** The flags of everything that opens the store. */

@@ -63,6 +63,27 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
 		flags: [...STORE_FLAGS, FLAGS.channel, FLAGS.json, FLAGS.where, FLAGS.sort, FLAGS.before, FLAGS.cursor, FLAGS.listLimit, FLAGS.filter, FLAGS.all],
 		notes: ['The table fits the terminal\'s width ($COLUMNS when not a terminal, else 80).'],
 	},
+	export: {
+		brief: 'write every item in full: sift, JSON Lines or CSV',
+		usage: 'sift export [--channel ID] [--where QUERY] [--format sift|jsonl|csv] [--out FILE]',
+		summary: 'Write a channel\'s items with every value in full, and id, version, created_at and updated_at, oldest first.',
+		flags: [FLAGS.db, FLAGS.channel, FLAGS.exportWhere, FLAGS.exportFormat, FLAGS.exportOut],
+		notes: [
+			'sift: {"channel": …, "items": [{"id", "version", "created_at", "updated_at", "values"}, …]}, which `sift import` reads back into the same channel (new ids; version and timestamps kept). jsonl: one flat object per item. csv: a header row, then one row per item; lists and objects as JSON, CRLF line ends.',
+			'Items are read a page at a time by cursor: memory stays flat at any size, and an item edited meanwhile appears once. With --out the file appears whole when done, or not at all.',
+		],
+	},
+	channel: {
+		brief: 'show or change a channel\'s schema',
+		usage: 'sift channel show | add-field KEY TYPE [--label L] [--config JSON] [--required] | add-option FIELD VALUE [--label L] [--color C] | rename-label FIELD VALUE LABEL | retire-option FIELD VALUE [--migrate-to VALUE] | set FIELD [--required|--optional] [--config JSON]',
+		summary: 'Show a channel\'s fields, or change them: a person\'s power (the agent\'s tools cannot change a schema).',
+		flags: [FLAGS.db, FLAGS.channel, FLAGS.json, FLAGS.label, FLAGS.color, FLAGS.fieldConfig, FLAGS.required, FLAGS.optional, FLAGS.migrateTo],
+		notes: [
+			'A change that would leave an item invalid is refused, naming how many and the first few (3 items hold status "wontfix": BUG-0001, BUG-0007, …), and nothing changes. retire-option --migrate-to VALUE first moves those items to VALUE, each a versioned edit.',
+			'add-field --required is refused while the channel has items (none holds the new field): add it optional, fill it (sift edit --where …), then sift channel set KEY --required.',
+			'set --config merges into the field\'s config: given entries replace, a null entry removes one. Each change appends a channel.updated event: open TUIs and agents see the new schema on their next read.',
+		],
+	},
 	show: {
 		brief: 'show one item',
 		usage: 'sift show ITEM',

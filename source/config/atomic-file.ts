@@ -37,3 +37,64 @@ export function writePrivateFileAtomically(file: string, text: string): void {
 		throw error;
 	}
 }
+
+/** A file written piece by piece that appears whole or not at all: `commit` renames it into place, `abort` removes it. */
+export type AtomicStream = {write(chunk: string): Promise<void>; commit(): Promise<void>; abort(): void};
+
+/**
+ * writePrivateFileAtomically for output too large to hold: the pieces go to a 0600 file beside
+ * `file` (folders made 0700), flushed and renamed over `file` on commit. Until then `file` is as it
+ * was; abort (or a crash) leaves at most the temporary file, never a half-written `file`.
+ */
+export function openAtomicStream(file: string): AtomicStream {
+	let target = path.resolve(file);
+	try {
+		target = realpathSync(target);
+	} catch {
+		// Not there yet: written where asked.
+	}
+
+	ensurePrivateDir(path.dirname(target));
+	const temporary = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+	let fd: number | undefined = openSync(temporary, 'wx', PRIVATE_FILE);
+	fchmodSync(fd, PRIVATE_FILE);
+	// Pieces are gathered to about 1 MiB before each write: few system calls, flat memory.
+	let pending: string[] = [];
+	let pendingLength = 0;
+	const flush = () => {
+		if (pendingLength > 0 && fd !== undefined) writeSync(fd, pending.join(''));
+		pending = [];
+		pendingLength = 0;
+	};
+
+	const close = () => {
+		if (fd !== undefined) closeSync(fd);
+		fd = undefined;
+	};
+
+	return {
+		async write(chunk) {
+			pending.push(chunk);
+			pendingLength += chunk.length;
+			if (pendingLength >= 1 << 20) flush();
+		},
+		async commit() {
+			try {
+				flush();
+				fsyncSync(fd!);
+				close();
+				renameSync(temporary, target);
+			} catch (error) {
+				this.abort();
+				throw error;
+			}
+		},
+		abort() {
+			try {
+				close();
+			} finally {
+				rmSync(temporary, {force: true});
+			}
+		},
+	};
+}

@@ -48,7 +48,7 @@ export type AgentEvent = Pick<StoreEvent, 'sequence' | 'type' | 'item_id' | 'ver
 export function agentEvent(event: StoreEvent): AgentEvent {
 	const {sequence, type, item_id, version, actor} = event;
 	// A create or a delete concerns every field: the item is read whole, or it is gone.
-	return type === 'item.updated' ? {sequence, type, item_id, version, actor, changed: Object.keys(event.changes)} : {sequence, type, item_id, version, actor};
+	return type === 'item.updated' || type === 'channel.updated' ? {sequence, type, item_id, version, actor, changed: Object.keys(event.changes)} : {sequence, type, item_id, version, actor};
 }
 
 export function agentEventPage(page: EventPage): Omit<EventPage, 'events'> & {events: AgentEvent[]} {

@@ -25,7 +25,7 @@ export function registerPollResourceEvents(server: McpServer, context: ToolConte
 	server.registerTool(POLL_RESOURCE_EVENTS, {
 		title: 'Poll resource events',
 		description: [
-			'Returns the changes to a granted channel after a sequence number, oldest first: each event has sequence (gap-free, 1, 2, 3, ...), type (item.created, item.updated, item.deleted), item_id, version, actor (kind human, agent or import, and run_id) and, for item.updated, changed: the keys of the fields that changed.',
+			'Returns the changes to a granted channel after a sequence number, oldest first: each event has sequence (gap-free, 1, 2, 3, ...), type (item.created, item.updated, item.deleted, or channel.updated when a person changed the schema: item_id is then empty and changed lists the fields whose definition changed; the schema of the next page has them), item_id, version, actor (kind human, agent or import, and run_id) and, for item.updated, changed: the keys of the fields that changed.',
 			'Events say what changed, not the values: read_record_item gives an item\'s current values.',
 			`after_sequence is a whole number 0 or greater (default 0); limit a whole number from 1 to ${EVENT_PAGE_LIMIT} (default ${EVENT_PAGE_LIMIT}).`,
 			'Keep next_after_sequence as your cursor; has_more says whether to poll again right away.',

@@ -200,6 +200,14 @@ function step(state: ScreenState, event: ScreenEvent): Transition {
 	switch (event.type) {
 		case 'key': return pressKey(state, event.input, event.key, event.at);
 		case 'move': return none(moveBy(state, event.rows));
+		// Pickers, columns and edits use the new fields from now on; the hotkeys stay as configured.
+		// The schema is read again at once (other screens get it by the channel.updated event).
+		case 'channelChanged': return event.ok ? {state: say(state, sanitize(event.message), 'ok'), effects: [{kind: 'reloadSchema', quiet: true}]} : none(say(state, sanitize(event.message), 'error'));
+		case 'schemaLoaded': {
+			if (JSON.stringify(event.fields) === JSON.stringify(state.fields)) return none(state);
+			const next = {...state, fields: event.fields, detailTick: state.detailTick + 1};
+			return none(event.quiet ? next : say(next, 'The channel\'s schema changed; showing it.', 'info'));
+		}
 		case 'page': {
 			if (state.overlay.kind === 'help') return none(scrollHelp(state, event.pages * Math.max(1, helpLayout(state.size.columns, bodyRows(state), helpLinesOf(state).length).room - 1)));
 			return none(moveBy(state, event.pages * Math.max(1, listRows(state) - 1)));
@@ -792,8 +800,10 @@ function storeEvents(state: ScreenState, {events, at}: Extract<ScreenEvent, {typ
 	let created = 0;
 	let deleted = 0;
 	let {window} = state;
+	let schemaChanged = false;
 	for (const event of events) {
-		if (event.type === 'item.created') created++;
+		if (event.type === 'channel.updated') schemaChanged = true;
+		else if (event.type === 'item.created') created++;
 		else if (event.type === 'item.deleted') {
 			deleted++;
 			window = patchRow(window, event.item_id, row => ({...row, deleted: true}));
@@ -809,6 +819,7 @@ function storeEvents(state: ScreenState, {events, at}: Extract<ScreenEvent, {typ
 
 	const effects: Effect[] = [{kind: 'countFollowUps'}];
 	if (touched.size > 0) effects.unshift({kind: 'readRows', ids: [...touched]});
+	if (schemaChanged) effects.unshift({kind: 'reloadSchema'});
 	return {state: next, effects};
 }
 
@@ -1032,6 +1043,7 @@ function commandParsed(state: ScreenState, result: Extract<ScreenEvent, {type: '
 		case 'view': return switchView(state, state.views.findIndex(view => view.name === result.name));
 		case 'saveView': return {state: say(state, `Saving the view ${sanitize(result.name)}…`), effects: [{kind: 'saveView', view: {name: result.name, query: queryText(state.query)}}]};
 		case 'set': return setField(state, result.key, result.value);
+		case 'channel': return {state: say(state, `Changing the schema: ${sanitize(result.text)}…`), effects: [{kind: 'changeChannel', change: result.change}]};
 		case 'jump': return jump(state, result.name);
 	}
 }

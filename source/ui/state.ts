@@ -1,5 +1,5 @@
 import type {Key} from '#ink';
-import type {Changes, Field, FieldProblem, FollowUp, Item, StoreEvent, Values} from '../../store/index.js';
+import type {Changes, Field, FieldProblem, FollowUp, Item, SchemaChange, StoreEvent, Values} from '../../store/index.js';
 import type {Step} from '../codex/steps.js';
 import type {View} from '../config/schema.js';
 import type {EditOutcome, FieldUndoEntry, UndoEntry, UndoOutcome} from './edit-outcome.js';
@@ -219,6 +219,10 @@ export type ScreenEvent =
 	| {type: 'undone'; entry: FieldUndoEntry; outcome: UndoOutcome}
 	| {type: 'storeEvents'; events: StoreEvent[]; at: number}
 	| {type: 'rowRead'; id: string; item: Item | null}
+	/** The channel's schema read again after a channel.updated event (a person changed it). */
+	| {type: 'schemaLoaded'; fields: Field[]; quiet?: boolean}
+	/** How a `:channel` change went: ok, or the store's refusal in words. */
+	| {type: 'channelChanged'; ok: boolean; message: string}
 	| {type: 'detailLoaded'; for: string; detail: Detail}
 	| {type: 'followUpCount'; count: number}
 	| {type: 'queueLoaded'; followUps: FollowUp[]; note?: string}
@@ -271,6 +275,9 @@ export type Effect =
 	| {kind: 'edit'; request: EditRequest}
 	| {kind: 'undo'; entry: FieldUndoEntry}
 	| {kind: 'readRows'; ids: string[]}
+	/** `quiet`: this screen made the change and said so already. */
+	| {kind: 'reloadSchema'; quiet?: boolean}
+	| {kind: 'changeChannel'; change: SchemaChange}
 	| {kind: 'readDetail'; id: string; for: string}
 	| {kind: 'countFollowUps'}
 	| {kind: 'loadQueue'; note?: string}

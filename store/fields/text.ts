@@ -1,8 +1,16 @@
 import {quote} from '../errors.js';
 import type {FieldTypeSpec, Refusal} from './spec.js';
 
-/** Longest text any text-like field accepts when its config sets no lower limit. */
-export const TEXT_HARD_LIMIT = 100_000;
+/**
+ * The most any text value may hold: 1 MiB as UTF-8. `max_length` (in characters) lowers it for
+ * one field; previews and pages stay short whatever a value holds (store/previews.ts).
+ */
+export const TEXT_BYTE_LIMIT = 1024 * 1024;
+/** The largest `max_length` a field may set: a character is at least one byte. */
+export const TEXT_HARD_LIMIT = TEXT_BYTE_LIMIT;
+
+/** The UTF-8 size of `text`, counted only when it could be over `limit` (a UTF-16 unit is at most 3 bytes). */
+const overBytes = (text: string, limit: number) => text.length * 3 > limit && Buffer.byteLength(text) > limit;
 
 const notAString = (what: string, value: unknown): Refusal => ({message: `must be ${what}, got ${quote(value)}`});
 
@@ -25,9 +33,13 @@ export const text: FieldTypeSpec = {
 			return notAString('a string', value);
 		}
 
-		const limit = field.config.max_length ?? TEXT_HARD_LIMIT;
-		if (value.length > limit) {
+		const limit = field.config.max_length;
+		if (limit !== undefined && value.length > limit) {
 			return {message: `must be at most ${limit} characters, got ${value.length}`, max: limit};
+		}
+
+		if (overBytes(value, TEXT_BYTE_LIMIT)) {
+			return {message: `must be at most ${TEXT_BYTE_LIMIT} bytes (1 MiB) as UTF-8, got ${Buffer.byteLength(value)}`, max: TEXT_BYTE_LIMIT};
 		}
 
 		return undefined;

@@ -27,24 +27,30 @@ export async function missingChannelIndexes(client: pg.ClientBase): Promise<stri
 	return channels.flatMap(channel => pgChannelIndexes(channel)).filter(index => !have.has(index.name)).map(index => index.sql);
 }
 
+/**
+ * The channels this store read, with their stored fields' text: a schema change by any process
+ * rewrites it, so each read compares it (one indexed row) and loads the channel again when it differs.
+ */
 export class PgChannelCatalog {
-	private readonly cache = new Map<string, LoadedChannel>();
+	private readonly cache = new Map<string, {fields: string; channel: LoadedChannel}>();
 
 	constructor(private readonly pool: pg.Pool) {}
 
 	async get(id: string, client: pg.ClientBase | pg.Pool = this.pool): Promise<LoadedChannel> {
-		const cached = this.cache.get(id);
-		if (cached) {
-			return cached;
-		}
-
-		const {rows} = await client.query<{id: string; name: string; fields: Field[]}>('SELECT id, name, fields FROM channels WHERE id = $1', [id]);
+		const {rows} = await client.query<{id: string; name: string; fields: string}>('SELECT id, name, fields::text AS fields FROM channels WHERE id = $1', [id]);
 		if (rows.length === 0) {
+			this.cache.delete(id);
 			throw notFound(`channel ${JSON.stringify(id)?.slice(0, 80)} does not exist`);
 		}
 
-		const channel = loadChannel(rows[0]!);
-		this.cache.set(id, channel);
+		const row = rows[0]!;
+		const cached = this.cache.get(id);
+		if (cached?.fields === row.fields) {
+			return cached.channel;
+		}
+
+		const channel = loadChannel({id: row.id, name: row.name, fields: JSON.parse(row.fields) as Field[]});
+		this.cache.set(id, {fields: row.fields, channel});
 		return channel;
 	}
 

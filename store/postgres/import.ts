@@ -10,8 +10,8 @@ import type {Channel, Field, Values} from '../types.js';
 import type {WriteContext} from '../validate.js';
 import type {Validator} from '../writes.js';
 import type {AsyncImportSource, ImportResult} from '../api.js';
-import {createdValues} from '../edit-plan.js';
-import {atImportItem, channelExists, checkImportItem, missingRelationTarget} from '../write-rules.js';
+import {checkStagedValues, createdValues} from '../edit-plan.js';
+import {atImportItem, channelExists, checkImportItem, creationOrderKey, missingRelationTarget, namesOtherItems, selfRelationKeys, type ImportItem} from '../write-rules.js';
 import {channelIndexSql} from './channels.js';
 import {inTransaction} from './connect.js';
 import {existingItems} from './writes.js';
@@ -21,7 +21,10 @@ const BATCH_SIZE = 5000;
 /** Batches sent and not yet done: enough to keep the server busy, few enough to bound memory (~11 MB each). */
 const PIPELINE_DEPTH = 2;
 
-type Prepared = {seq: number; id: string; created_at: string; data: string; changes: string; sequence: number};
+type Prepared = {seq: number; id: string; version: number; created_at: string; updated_at: string; data: string; changes: string; sequence: number};
+
+/** A checked item and its index in the file, for refusals. */
+type Placed = {item: ImportItem; at: number};
 
 /**
  * The stored values and their created event's changes as JSON, each value serialized once: the
@@ -129,14 +132,14 @@ async function reserveSeqs(pool: pg.Pool, count: number): Promise<number[]> {
  * never occurs inside a value, and the server splits a string far faster than it parses a JSON envelope.
  */
 const INSERT_BATCH = `WITH batch AS (
-		SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], string_to_array($4, E'\\x1e'), string_to_array($5, E'\\x1e')) WITH ORDINALITY
-			AS b(seq, id, created_at, data, changes, n)
+		SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], string_to_array($4, E'\\x1e'), string_to_array($5, E'\\x1e'), $9::int[], $10::text[]) WITH ORDINALITY
+			AS b(seq, id, created_at, data, changes, version, updated_at, n)
 	), added AS (
 		INSERT INTO items (channel_id, seq, id, version, created_at, updated_at, data)
-		SELECT $6, seq, id, 1, created_at, $7, data::jsonb FROM batch
+		SELECT $6, seq, id, version, created_at, updated_at, data::jsonb FROM batch
 	)
 	INSERT INTO events (channel_id, sequence, type, item_id, version, actor_kind, run_id, changes, at)
-	SELECT $6, $8::bigint + n - 1, 'item.created', id, 1, 'import', NULL, changes::json, $7 FROM batch`;
+	SELECT $6, $8::bigint + n - 1, 'item.created', id, version, 'import', NULL, changes::json, $7 FROM batch`;
 
 const SEPARATOR = '\u001e';
 
@@ -160,6 +163,8 @@ function batchParameters(rows: Prepared[], channelId: string, at: string): unkno
 		channelId,
 		at,
 		rows[0]!.sequence,
+		rows.map(row => row.version),
+		rows.map(row => row.updated_at),
 	];
 }
 
@@ -189,7 +194,7 @@ export async function importChannel(pool: pg.Pool, validate: Validator, source: 
 			throw (error as {code?: string}).code === '23505' ? channelExists(channel.id) : error;
 		}
 
-		const lookups = new ImportLookups(loaded);
+		let lookups = new ImportLookups(loaded);
 		let index = 0;
 		// Inserts queue on the connection while the next batch is validated: the server never waits
 		// for this process between batches. A failure is kept (not unhandled) and ends the import.
@@ -208,8 +213,8 @@ export async function importChannel(pool: pg.Pool, validate: Validator, source: 
 		// After a full batch, the next one's ids are reserved while it is read and validated (one after
 		// the other, so ids follow the import). A shorter last batch leaves the rest of them unused.
 		let reserved: Promise<number[]> | undefined;
-		const send = async (batch: Array<{values: Values; created_at?: string}>) => {
-			await lookups.prefetch(pool, batch);
+		const send = async (batch: Placed[]) => {
+			await lookups.prefetch(pool, batch.map(placed => placed.item));
 			const seqs = await (reserved ?? reserveSeqs(pool, batch.length));
 			reserved = batch.length === BATCH_SIZE ? reserveSeqs(pool, BATCH_SIZE) : undefined;
 			// Handled here too: a failure surfaces when the next batch awaits it, never as an unhandled rejection.
@@ -218,19 +223,19 @@ export async function importChannel(pool: pg.Pool, validate: Validator, source: 
 			const context = lookups.context();
 			const first = index - batch.length;
 			const rows: Prepared[] = [];
-			for (const [offset, item] of batch.entries()) {
+			for (const [offset, {item, at: place}] of batch.entries()) {
 				if (offset % YIELD_EVERY === YIELD_EVERY - 1) await yieldToIo();
 				let stored: Values;
 				try {
 					stored = createdValues(loaded, item.values, context, validate);
 				} catch (error) {
-					throw atImportItem(error, first + offset);
+					throw atImportItem(error, place);
 				}
 
 				const seq = seqs[offset]!;
 				const id = itemIdOf(seq);
 				lookups.remember(id, stored);
-				rows.push({seq, id, created_at: item.created_at ?? at, ...jsonTexts(stored), sequence: first + offset + 1});
+				rows.push({seq, id, version: item.version ?? 1, created_at: item.created_at ?? at, updated_at: item.updated_at ?? at, ...jsonTexts(stored), sequence: first + offset + 1});
 			}
 
 			await settle(PIPELINE_DEPTH - 1);
@@ -239,10 +244,28 @@ export async function importChannel(pool: pg.Pool, validate: Validator, source: 
 			}));
 		};
 
+		let batch: Placed[] = [];
+		// The first item out of created_at order: what was sent goes back into the staging table
+		// (copied there by the server), with the batch not sent yet, and out of the channel.
+		const takeBack = async (stage: (placed: Placed[]) => Promise<void>) => {
+			await settle(0);
+			await reserved?.catch(() => {});
+			reserved = undefined;
+			await client.query(`INSERT INTO import_order (at, created_at, item)
+				SELECT row_number() OVER (ORDER BY seq) - 1, created_at, json_build_object('values', data, 'created_at', created_at, 'updated_at', updated_at, 'version', version)::text
+				FROM items WHERE channel_id = $1`, [channel.id]);
+			await stage(batch);
+			await client.query('DELETE FROM events WHERE channel_id = $1', [channel.id]);
+			await client.query('DELETE FROM items WHERE channel_id = $1', [channel.id]);
+			batch = [];
+			index = 0;
+			lookups = new ImportLookups(loaded);
+		};
+
 		try {
-			let batch: Array<{values: Values; created_at?: string}> = [];
-			for await (const raw of source.items) {
-				batch.push(checkImportItem(raw, index));
+			const ordered = inCreationOrder(client, source.items, startedAt, selfRelationKeys(channel), item => checkStagedValues(loaded, item.values, validate), takeBack);
+			for await (const placed of ordered) {
+				batch.push(placed);
 				index++;
 				if (index % YIELD_EVERY === 0) await yieldToIo();
 				if (batch.length === BATCH_SIZE) {
@@ -296,4 +319,75 @@ export async function createIndexes(client: pg.ClientBase, statements: string[])
 	}
 
 	return missing;
+}
+
+/**
+ * The items so that ids follow created_at (oldest first, ties in file order). Items that come in
+ * that order already are passed on as they come. At the first one out of order, `takeBack` moves
+ * what was imported so far into a temporary table of the transaction (dropped at its end); every
+ * further item is checked and sent there too, in batches, and all are then read back a batch at a
+ * time by (created_at, index): memory stays flat at any size. In file order when an item names
+ * another by a self-relation (selfRelationKeys).
+ */
+async function * inCreationOrder(client: pg.ClientBase, items: AsyncImportSource['items'], startedAt: string, linkKeys: string[], check: (item: ImportItem) => void, takeBack: (stage: (placed: Placed[]) => Promise<void>) => Promise<void>): AsyncGenerator<Placed> {
+	const stage = async (placed: Placed[]) => {
+		if (placed.length === 0) return;
+		await client.query(
+			`INSERT INTO import_order (at, created_at, item) SELECT * FROM unnest($1::int[], $2::text[], string_to_array($3, E'\\x1e'))`,
+			[placed.map(row => row.at), placed.map(row => creationOrderKey(row.item, startedAt)), placed.map(row => JSON.stringify(row.item)).join(SEPARATOR)],
+		);
+	};
+
+	let staging = false;
+	let linked = false;
+	let last = '';
+	let index = 0;
+	let rows: Placed[] = [];
+	for await (const raw of items) {
+		const item = checkImportItem(raw, index);
+		const key = creationOrderKey(item, startedAt);
+		linked ||= namesOtherItems(item, linkKeys);
+		if (!staging && !linked && key < last) {
+			await client.query('CREATE TEMP TABLE import_order (at integer PRIMARY KEY, created_at text COLLATE "C" NOT NULL, item text NOT NULL) ON COMMIT DROP');
+			await takeBack(stage);
+			staging = true;
+		}
+
+		if (staging) {
+			try {
+				check(item);
+			} catch (error) {
+				throw atImportItem(error, index);
+			}
+
+			rows.push({item, at: index});
+			if (rows.length === BATCH_SIZE) {
+				await stage(rows);
+				rows = [];
+			}
+		} else {
+			yield {item, at: index};
+			last = key;
+		}
+
+		index++;
+	}
+
+	if (!staging) return;
+	await stage(rows);
+	// In file order, every row's created_at reads as '' so (created_at, at) is the primary key alone.
+	const key = linked ? "''::text" : 'created_at';
+	if (!linked) await client.query('CREATE INDEX ON import_order (created_at, at)');
+	let after: {at: number; created_at: string} | undefined;
+	for (;;) {
+		const {rows: page} = await client.query<{at: number; created_at: string; item: string}>(after
+			? `SELECT at, ${key} AS created_at, item FROM import_order WHERE (${key}, at) > ($1, $2) ORDER BY ${key}, at LIMIT $3`
+			: `SELECT at, ${key} AS created_at, item FROM import_order ORDER BY ${key}, at LIMIT $1`, after ? [after.created_at, after.at, BATCH_SIZE] : [BATCH_SIZE]);
+		for (const row of page) {
+			yield {item: JSON.parse(row.item) as ImportItem, at: row.at};
+		}
+
+		if (page.length < BATCH_SIZE) return;
+		after = page.at(-1)!;
+	}
 }

@@ -3,7 +3,7 @@
 
 import type pg from 'pg';
 import type {LoadedChannel} from '../channels.js';
-import {pageOf, parseWhere, planPage, type PageQuery, type PageRow} from '../pages.js';
+import {itemsPageOf, pageOf, parseWhere, planItems, planPage, type ItemsPage, type ItemsQuery, type PagePlan, type PageQuery, type PageRow} from '../pages.js';
 import {PLAN_SETTINGS, pgCountStatement, pgPageStatements} from './query.js';
 import type {Page, Values} from '../types.js';
 import {inTransaction} from './connect.js';
@@ -12,6 +12,19 @@ type Row = Omit<PageRow, 'values'> & {data: Values};
 
 export async function listPage(pool: pg.Pool, channel: LoadedChannel, request: PageQuery = {}): Promise<Page> {
 	const plan = planPage(channel, request);
+	const {rows, latest} = await readPlan(pool, channel, plan);
+	return pageOf(channel, plan, rows, latest);
+}
+
+/** Whole items in the query's order (oldest first by default), from a cursor: what sift export streams. */
+export async function readItems(pool: pg.Pool, channel: LoadedChannel, request: ItemsQuery = {}): Promise<ItemsPage> {
+	const plan = planItems(channel, request);
+	const {rows, latest} = await readPlan(pool, channel, plan);
+	return itemsPageOf(channel, plan, rows, latest);
+}
+
+/** Up to limit + 1 rows of a plan, and the latest sequence, from one snapshot. */
+async function readPlan(pool: pg.Pool, channel: LoadedChannel, plan: PagePlan): Promise<{rows: PageRow[]; latest: number}> {
 	const wanted = plan.limit + 1;
 	const statements = pgPageStatements(channel, plan.query, plan.forward, plan.start.position, wanted);
 	// One snapshot for every phase and latest_sequence: a reader polling from latest_sequence never
@@ -28,7 +41,7 @@ export async function listPage(pool: pg.Pool, channel: LoadedChannel, request: P
 		const sequence = await client.query<{last_sequence: number}>('SELECT last_sequence FROM channels WHERE id = $1', [channel.id]);
 		return {rows: read, latest: sequence.rows[0]?.last_sequence ?? 0};
 	});
-	return pageOf(channel, plan, rows.map(row => ({...row, values: row.data})), latest);
+	return {rows: rows.map(row => ({...row, values: row.data})), latest};
 }
 
 /** How many of the channel's items match the query's terms (its sort is ignored). */

@@ -12,8 +12,9 @@
 import {createHash} from 'node:crypto';
 import type {Channel, Field, FieldType} from '../types.js';
 import type {Position} from '../query/cursor.js';
-import {channelIndexes as indexesOf, channelScopeSql, countStatement, equalityField, orderKeySql, pagePhases, whereSql, type Dialect, type IndexDefinition, type SqlPart} from '../query/sql.js';
+import {channelIndexes as indexesOf, channelScopeSql, countStatement, equalityField, orderKeySql, pagePhases, sortKeySql, whereSql, type Dialect, type IndexDefinition, type SqlPart} from '../query/sql.js';
 import type {Query} from '../query/types.js';
+import {isMetaKey} from '../query/parse.js';
 
 const NUMERIC = new Set<FieldType>(['number', 'currency', 'percentage', 'rating']);
 
@@ -39,6 +40,7 @@ export const postgresDialect: Dialect = {
 	// and the two backends would then match different items.
 	lower: text => `translate(${text}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')`,
 	contains: lowered => `strpos(${lowered}, ?) > 0`,
+	meta: column => `(${column} COLLATE "C")`,
 	false: 'false',
 	// One seek, and no equality on the key that would let another index's order pass for this one.
 	rowValues: true,
@@ -58,7 +60,28 @@ function indexName(channelId: string, key: string): string {
  * The per-channel partial indexes (store/query/sql.ts channelIndexes) with PostgreSQL's names.
  * A unique field's jsonb index keeps the name it always had; order indexes get their own.
  */
-export const pgChannelIndexes = (channel: Channel): IndexDefinition[] => indexesOf(postgresDialect, (channelId, key, use) => indexName(channelId, use === 'value' ? key : `${key}\u0000order`), channel);
+export const pgChannelIndexes = (channel: Channel): IndexDefinition[] => indexesOf(postgresDialect, (channelId, key, use) => (isMetaKey(key) ? metaIndexName(channelId, key) : indexName(channelId, use === 'value' ? key : `${key}\u0000order`)), channel);
+
+/**
+ * The created_at / updated_at indexes are named by md5, which SQL has too: CHANNEL_TIME_INDEXES_SQL
+ * gives channels imported before these indexes existed the same ones.
+ */
+const metaIndexName = (channelId: string, column: string) => `items_${createHash('md5').update(channelId).digest('hex').slice(0, 20)}_${column}`;
+
+/**
+ * Creates the created_at and updated_at indexes (sort:created, updated:<…) of every channel that
+ * lacks them, exactly as pgChannelIndexes defines them: a migration step for stores made before
+ * them (idempotent).
+ */
+export const CHANNEL_TIME_INDEXES_SQL = `DO $$
+DECLARE c record; col text;
+BEGIN
+	FOR c IN SELECT id FROM channels LOOP
+		FOREACH col IN ARRAY ARRAY['created_at', 'updated_at'] LOOP
+			EXECUTE format('CREATE INDEX IF NOT EXISTS %I ON items((%I COLLATE "C"), seq) WHERE channel_id = %L', 'items_' || left(md5(c.id), 20) || '_' || col, col, c.id);
+		END LOOP;
+	END LOOP;
+END $$;`;
 
 /** `?` placeholders as $1, $2, … from `first`, skipping quoted text. */
 export function numbered(part: SqlPart, first = 1): SqlPart {
@@ -89,8 +112,7 @@ type Fields = Channel & {fieldsByKey: Map<string, Field>};
  * PLAN_SETTINGS in force.
  */
 export function pgPageStatements(channel: Fields, query: Query, forward: boolean, after: Position | null, limit: number): SqlPart[] {
-	const field = query.sort.key === 'id' ? undefined : channel.fieldsByKey.get(query.sort.key)!;
-	const key = field ? orderKeySql(postgresDialect, field) : null;
+	const key = query.sort.key === 'id' ? null : sortKeySql(postgresDialect, channel, query.sort.key);
 	const where = whereSql(postgresDialect, channel, query.terms);
 	const equality = equalityField(channel, query.terms);
 	const unsetKey = key && equality ? orderKeySql(postgresDialect, equality) : key ?? '';

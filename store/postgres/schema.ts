@@ -4,6 +4,7 @@
 
 import type pg from 'pg';
 import {StoreError} from '../errors.js';
+import {CHANNEL_TIME_INDEXES_SQL} from './query.js';
 
 type Migration = {version: number; name: string; sql: string};
 
@@ -129,6 +130,12 @@ CREATE INDEX runs_cursor ON runs (channel_id, end_sequence) WHERE end_sequence I
 -- Tokens made before scopes could write, and keep doing so.
 ALTER TABLE tokens ADD COLUMN scope text NOT NULL DEFAULT 'write';
 `,
+	},
+	{
+		version: 5,
+		name: 'every channel\'s created_at and updated_at indexes (sort:created, updated:<…)',
+		// Channels imported from now on get them at import (pgChannelIndexes); this gives older channels the same ones.
+		sql: CHANNEL_TIME_INDEXES_SQL,
 	},
 ];
 

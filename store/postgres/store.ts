@@ -9,7 +9,7 @@ import type {LoadedChannel} from '../channels.js';
 import {StoreError} from '../errors.js';
 import {checkWriteScope} from '../grants.js';
 import type {FollowUpQuery} from '../followups.js';
-import type {PageQuery} from '../pages.js';
+import type {ItemsPage, ItemsQuery, PageQuery} from '../pages.js';
 import type {Actor, Channel, ChannelSummary, EditResult, EventPage, FollowUp, Item, Page} from '../types.js';
 import type {EditRequest, Validator} from '../writes.js';
 import {validateValues} from '../validate.js';
@@ -17,12 +17,14 @@ import {itemNotFound} from '../write-rules.js';
 import {missingChannelIndexes, PgChannelCatalog} from './channels.js';
 import {connectionError, inTransaction, isConnectionLoss, makePool, parseTarget, type Target} from './connect.js';
 import {guard, readOnlyRole, storeFailure} from './failures.js';
+import {applySchemaChange} from './schema-change.js';
+import {changeChannel, type SchemaChange, type SchemaChangeResult} from '../schema-change.js';
 import {latestSequence, pollEvents} from './events.js';
 import {countOpenFollowUps, dismissFollowUp, listFollowUps} from './followups.js';
 import {createIndexes, importChannel} from './import.js';
 import {EventListener} from './listen.js';
 import {itemsNamed} from './lookup.js';
-import {countMatches, listPage} from './pages.js';
+import {countMatches, listPage, readItems} from './pages.js';
 import {pgRuns} from './runs.js';
 import {pgTokens} from './tokens.js';
 import {migrate} from './schema.js';
@@ -101,6 +103,20 @@ class PgStore implements AsyncStore {
 
 	countMatches(channelId: string, where: string, now?: Date): Promise<number> {
 		return this.read(async () => countMatches(this.pool, await this.channels.get(channelId), where, now));
+	}
+
+	async changeChannel(channelId: string, change: SchemaChange, actor?: Actor): Promise<SchemaChangeResult> {
+		return changeChannel(this, {apply: (before, plan, by) => this.write(async () => {
+			try {
+				return await applySchemaChange(this.pool, before, plan, by);
+			} finally {
+				this.channels.forget(channelId);
+			}
+		})}, channelId, change, actor);
+	}
+
+	readItems(channelId: string, query: ItemsQuery = {}): Promise<ItemsPage> {
+		return this.read(async () => readItems(this.pool, await this.channels.get(channelId), query));
 	}
 
 	listChannels(): Promise<ChannelSummary[]> {

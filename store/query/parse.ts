@@ -11,6 +11,7 @@ import {allowedOf, optionNamed} from '../fields/choice.js';
 import type {Field, FieldType} from '../types.js';
 import {DATE_FORMS, orList, resolveDate} from './dates.js';
 import {tokenize, type Token} from './tokens.js';
+import {normalizeTimestamp} from '../timestamps.js';
 import {DEFAULT_SORT, type Query, type QueryRefusal, type Sort, type Term, type TermValue} from './types.js';
 
 type ChannelSchema = {fields: Field[]};
@@ -33,6 +34,19 @@ export const isSortable = (field: Field) => field.type === 'select' || field.typ
 const isQueryable = (field: Field) => field.type !== 'formula';
 
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+
+/**
+ * Item metadata a query can sort by and compare with, by the names a query writes: when an item was
+ * created and when it last changed. A channel's own field of that name comes first.
+ */
+export const META_KEYS: Readonly<Record<string, MetaKey>> = {created: 'created_at', created_at: 'created_at', updated: 'updated_at', updated_at: 'updated_at'};
+export type MetaKey = 'created_at' | 'updated_at';
+/** True for the keys of metadata terms and sorts (never a field key: both names are reserved). */
+export const isMetaKey = (key: string): key is MetaKey => key === 'created_at' || key === 'updated_at';
+/** The metadata column a query name stands for (own names only: `__proto__` is no name). */
+const metaNamed = (name: string): MetaKey | undefined => (Object.hasOwn(META_KEYS, name) ? META_KEYS[name] : undefined);
+/** The last moment of a day in the store's timestamp form, so `<=` and ranges include the whole day. */
+const endOfDay = (day: string) => `${day}T23:59:59.999Z`;
 
 class Refused {
 	constructor(readonly body: QueryRefusal) {}
@@ -104,7 +118,13 @@ class TermParser {
 		const descending = token.value.startsWith('-');
 		const key = (descending ? token.value.slice(1) : token.value).toLowerCase();
 		const sortable = ['id', ...this.channel.fields.filter(isSortable).map(field => field.key)];
+		const meta = this.fields.has(key) ? undefined : metaNamed(key);
+		if (meta) {
+			return {key: meta, descending};
+		}
+
 		if (!sortable.includes(key)) {
+			sortable.push('created', 'updated');
 			const field = this.fields.get(key);
 			const why = field ? `${key} cannot be sorted (a ${field.type} field${TEXT_TYPES.has(field.type) ? ' that is not unique' : ''})` : `${key} is not a field of this channel`;
 			throw this.refuse(token, `${why}; sortable: ${sortable.join(', ')}`, {known: sortable});
@@ -132,8 +152,13 @@ class TermParser {
 		}
 
 		const field = this.fields.get(token.key);
+		const meta = field ? undefined : metaNamed(token.key);
+		if (meta) {
+			return this.metaTerm(token, meta);
+		}
+
 		if (!field || !isQueryable(field)) {
-			const known = [...this.channel.fields.filter(isQueryable).map(candidate => candidate.key), 'has', 'sort'];
+			const known = [...this.channel.fields.filter(isQueryable).map(candidate => candidate.key), 'created', 'updated', 'has', 'sort'];
 			const why = field ? `${token.key} is a formula field, computed when read, and cannot be queried` : `${token.key} is not a field of this channel`;
 			throw this.refuse(token, `${why}; known: ${known.join(', ')}`, {known});
 		}
@@ -143,6 +168,44 @@ class TermParser {
 		}
 
 		return this.valueTerm(token, field);
+	}
+
+	/**
+	 * `created:>-7d`, `updated:<2026-01-01`, `created:2026-03-01..2026-03-31`, `created:2026-03-05`:
+	 * whole UTC days (a date means all of it), or exact ISO date-times. Compared as the stored
+	 * timestamps' text, which sorts as time.
+	 */
+	private metaTerm(token: Token, key: MetaKey): Term {
+		const {negated, value} = token;
+		const comparison = token.quoted ? null : /^(<=|>=|<|>)(.*)$/.exec(value);
+		const range = token.quoted ? -1 : value.indexOf('..');
+		if (comparison) {
+			const op = comparison[1] as '<' | '<=' | '>' | '>=';
+			const bound = this.moment(token, comparison[2]!);
+			// `<= day` and `> day` mean up to and past the end of that day.
+			const text = bound.day && (op === '<=' || op === '>') ? endOfDay(bound.text) : bound.text;
+			return {kind: 'compare', key, op, value: text, negated};
+		}
+
+		const [lowText, highText] = range >= 0 ? [value.slice(0, range), value.slice(range + 2)] : [value, value];
+		const low = this.moment(token, lowText);
+		const high = this.moment(token, highText);
+		return {kind: 'range', key, low: low.text, high: high.day ? endOfDay(high.text) : high.text, negated};
+	}
+
+	/** A day (YYYY-MM-DD, today, -7d, …) or an exact ISO date-time, in the stored timestamps' form. */
+	private moment(token: Token, text: string): {text: string; day: boolean} {
+		const day = resolveDate(text, this.now);
+		if (day !== null) {
+			return {text: day, day: true};
+		}
+
+		const exact = text.includes('T') ? normalizeTimestamp(text.toUpperCase()) : undefined;
+		if (exact === undefined) {
+			throw this.refuse(token, `${token.key} takes a day (${orList(DATE_FORMS)}) or an ISO date-time such as 2026-01-31T09:30:00Z, with <, <=, >, >= or a..b; got "${text}"`);
+		}
+
+		return {text: exact, day: false};
 	}
 
 	private valueTerm(token: Token, field: Field): Term {

@@ -8,7 +8,7 @@
 
 import type {Channel, Field} from '../types.js';
 import type {Position} from './cursor.js';
-import {isShortText, isSortable} from './parse.js';
+import {isMetaKey, isShortText, isSortable, type MetaKey} from './parse.js';
 import type {Term} from './types.js';
 
 export type SqlPart = {sql: string; params: unknown[]};
@@ -40,6 +40,8 @@ export type Dialect = {
 	lower(text: string): string;
 	/** True when the `?` parameter (lowercase) occurs in `lowered`. */
 	contains(lowered: string): string;
+	/** An item's created_at or updated_at column as it is ordered and compared: its text, byte by byte. */
+	meta(column: MetaKey): string;
 	/** The boolean false. */
 	false: string;
 	/**
@@ -62,6 +64,9 @@ export function rankSql(dialect: Dialect, field: Field): string {
 /** What a field is ordered, compared and (for selects) filtered by: option order for selects, else the value. */
 export const orderKeySql = (dialect: Dialect, field: Field) => (field.type === 'select' ? rankSql(dialect, field) : dialect.typed(field));
 
+/** What a sort key orders by: a field's order key, or the created_at / updated_at column. */
+export const sortKeySql = (dialect: Dialect, channel: {fieldsByKey: Map<string, Field>}, key: string) => (isMetaKey(key) ? dialect.meta(key) : orderKeySql(dialect, channel.fieldsByKey.get(key)!));
+
 // ---------------------------------------------------------------------------------------------
 // Indexes
 
@@ -80,6 +85,11 @@ export function channelIndexes(dialect: Dialect, nameOf: IndexNamer, channel: Ch
 	const scope = channelScopeSql(channel.id);
 	const indexes: IndexDefinition[] = [];
 	const add = (name: string, expression: string) => indexes.push({name, sql: `CREATE INDEX IF NOT EXISTS "${name}" ON items(${expression}, seq) WHERE ${scope}`});
+	// sort:created and sort:-updated, and created:/updated: terms, walk these.
+	for (const column of ['created_at', 'updated_at'] as const) {
+		add(nameOf(channel.id, column, 'order'), dialect.meta(column));
+	}
+
 	for (const field of channel.fields) {
 		if (isSortable(field)) {
 			add(nameOf(channel.id, field.key, 'order'), orderKeySql(dialect, field));
@@ -122,6 +132,10 @@ function positiveSql(dialect: Dialect, channel: Fields, term: Term): SqlPart {
 		return containsSql(dialect, channel.fields.filter(isShortText).map(field => field.key), [term.needle]);
 	}
 
+	if (isMetaKey(term.key)) {
+		return metaTermSql(dialect, term);
+	}
+
 	const field = channel.fieldsByKey.get(term.key)!;
 	const key = orderKeySql(dialect, field);
 	switch (term.kind) {
@@ -146,6 +160,14 @@ function positiveSql(dialect: Dialect, channel: Fields, term: Term): SqlPart {
 			return anyOfSql(dialect, field, term.values);
 		}
 	}
+}
+
+/** A created:/updated: term: a comparison or range on the timestamp column (the parser gives no other kind). */
+function metaTermSql(dialect: Dialect, term: Term & {key: string}): SqlPart {
+	const column = dialect.meta(term.key as MetaKey);
+	if (term.kind === 'compare') return {sql: `${column} ${term.op} ?`, params: [term.value]};
+	if (term.kind === 'range') return {sql: `${column} BETWEEN ? AND ?`, params: [term.low, term.high]};
+	throw new Error(`a ${term.kind} term on ${term.key}`);
 }
 
 function anyOfSql(dialect: Dialect, field: Field, values: Array<string | number | boolean>): SqlPart {

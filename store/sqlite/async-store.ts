@@ -7,7 +7,8 @@ import type {AsyncImportSource, AsyncStore, AsyncStoreOptions, DeleteResult, Imp
 import type {LoadedChannel} from '../channels.js';
 import type {FollowUpQuery} from '../followups.js';
 import type {NameMatch} from '../lookup.js';
-import type {PageQuery} from '../pages.js';
+import type {ItemsPage, ItemsQuery, PageQuery} from '../pages.js';
+import {changeChannel, type SchemaChange, type SchemaChangeResult} from '../schema-change.js';
 import {getRun, lastFinishedRun, listRuns, listUnfinishedRuns, recordRunEnd, recordRunProcessGroup, recordRunStart} from './runs.js';
 import {CountWorkers} from './count-worker.js';
 import {openStore, type Store} from './store.js';
@@ -151,6 +152,14 @@ export class SqliteAsyncStore implements AsyncStore {
 
 	async listPage(channelId: string, query: PageQuery = {}): Promise<Page> {
 		return this.sync.listPage(channelId, query);
+	}
+
+	async changeChannel(channelId: string, change: SchemaChange, actor?: Actor): Promise<SchemaChangeResult> {
+		return changeChannel(this, {apply: async (before, plan, by) => this.sync.applySchemaChange(before, plan, by)}, channelId, change, actor);
+	}
+
+	async readItems(channelId: string, query: ItemsQuery = {}): Promise<ItemsPage> {
+		return this.sync.readItems(channelId, query);
 	}
 
 	async pollEvents(channelId: string, options: {afterSequence?: number; limit?: number} = {}): Promise<EventPage> {

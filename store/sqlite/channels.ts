@@ -7,25 +7,33 @@ import {channelIndexes} from './query.js';
 import {fillValueColumns} from './value-columns.js';
 import type {Channel, ChannelSummary, Field} from '../types.js';
 
-/** Channels never change after import, so each connection keeps them once read. */
+/**
+ * Each connection keeps the channels it read, with their stored fields' text: a schema change
+ * (store/schema-change.ts) by any process rewrites that text, so every read compares it (one
+ * indexed row) and loads the channel again when it differs: the next page shows the new schema.
+ */
 export class ChannelCatalog {
-	private readonly cache = new Map<string, LoadedChannel>();
+	private readonly cache = new Map<string, {fields: string; channel: LoadedChannel}>();
+	private readonly select;
 
-	constructor(private readonly db: Db) {}
+	constructor(private readonly db: Db) {
+		this.select = db.prepare('SELECT id, name, fields FROM channels WHERE id = ?');
+	}
 
 	get(id: string): LoadedChannel {
-		const cached = this.cache.get(id);
-		if (cached) {
-			return cached;
-		}
-
-		const row = this.db.prepare('SELECT id, name, fields FROM channels WHERE id = ?').get(id) as {id: string; name: string; fields: string} | undefined;
+		const row = this.select.get(id) as {id: string; name: string; fields: string} | undefined;
 		if (!row) {
+			this.cache.delete(id);
 			throw notFound(`channel ${quote(id)} does not exist`);
 		}
 
+		const cached = this.cache.get(id);
+		if (cached?.fields === row.fields) {
+			return cached.channel;
+		}
+
 		const channel = loadChannel({id: row.id, name: row.name, fields: JSON.parse(row.fields) as Field[]});
-		this.cache.set(id, channel);
+		this.cache.set(id, {fields: row.fields, channel});
 		return channel;
 	}
 
@@ -83,8 +91,10 @@ export function migrateToChannelIndexes(db: Db): void {
 			db.exec(`DROP INDEX ${quoteName(name)}`);
 		}
 
-		// After the drops, so the copy does not rewrite the old indexes row by row.
-		fillValueColumns(db, channel);
+		// After the drops, so the copy does not rewrite the old indexes row by row. Missing indexes on
+		// created_at / updated_at alone (v6) need no copy.
+		const missing = wanted.filter(index => !existing.has(index.name) || stale.includes(index.name));
+		if (missing.some(index => !/:(created|updated)_at$/.test(index.name))) fillValueColumns(db, channel);
 		createChannelIndexes(db, channel);
 	}
 }

@@ -3,7 +3,7 @@
 
 import type {LoadedChannel} from '../channels.js';
 import {parseStored, type ItemRow} from '../items.js';
-import {pageOf, parseWhere, planPage, type PageQuery} from '../pages.js';
+import {itemsPageOf, pageOf, parseWhere, planItems, planPage, type ItemsPage, type ItemsQuery, type PagePlan, type PageQuery, type PageRow} from '../pages.js';
 import type {Page} from '../types.js';
 import type {Db} from './database.js';
 import {latestSequence} from './events.js';
@@ -20,6 +20,19 @@ type SortedRow = ItemRow & {sort_value: number | string | null};
  */
 export function listPage(db: Db, channel: LoadedChannel, request: PageQuery = {}): Page {
 	const plan = planPage(channel, request);
+	const {rows, latest} = readPlan(db, channel, plan);
+	return pageOf(channel, plan, rows, latest);
+}
+
+/** Whole items in the query's order (oldest first by default), from a cursor: what sift export streams. */
+export function readItems(db: Db, channel: LoadedChannel, request: ItemsQuery = {}): ItemsPage {
+	const plan = planItems(channel, request);
+	const {rows, latest} = readPlan(db, channel, plan);
+	return itemsPageOf(channel, plan, rows, latest);
+}
+
+/** Up to limit + 1 rows of a plan, and the latest sequence, from one snapshot. */
+function readPlan(db: Db, channel: LoadedChannel, plan: PagePlan): {rows: PageRow[]; latest: number} {
 	const {limit} = plan;
 	const order = orderOf(channel, plan.query.sort, plan.query.terms);
 	const statements = pageStatements(channel, whereSql(channel, plan.query.terms), order, plan.forward, plan.start.position, limit + 1);
@@ -36,7 +49,7 @@ export function listPage(db: Db, channel: LoadedChannel, request: PageQuery = {}
 
 		return {rows: read, latest: latestSequence(db, channel.id)};
 	})();
-	return pageOf(channel, plan, rows.map(row => ({...row, values: parseStored(row)})), latest);
+	return {rows: rows.map(row => ({...row, values: parseStored(row)})), latest};
 }
 
 /** How many of the channel's items match the query's terms (its sort is ignored). */

@@ -6,7 +6,7 @@
 
 import type {Channel, Field} from '../types.js';
 import type {Position} from '../query/cursor.js';
-import {channelIndexes as indexesOf, channelScopeSql, equalityField, sqlString, orderKeySql as orderKeyOf, pagePhases, whereSql as whereOf, type Dialect, type IndexDefinition, type SqlPart} from '../query/sql.js';
+import {channelIndexes as indexesOf, channelScopeSql, equalityField, sqlString, orderKeySql as orderKeyOf, pagePhases, sortKeySql, whereSql as whereOf, type Dialect, type IndexDefinition, type SqlPart} from '../query/sql.js';
 import type {Sort, Term} from '../query/types.js';
 import {ITEM_COLUMNS, jsonValueSql, valueColumnOf} from './value-columns.js';
 
@@ -23,6 +23,7 @@ const sharedDialect: Omit<Dialect, 'value' | 'text' | 'typed'> = {
 	listHasAny: (key, count) => `EXISTS (SELECT 1 FROM json_each(items.data, '$.${key}') WHERE json_each.value IN (${Array.from({length: count}, () => '?').join(', ')}))`,
 	lower: text => `lower(${text})`,
 	contains: lowered => `instr(${lowered}, ?) > 0`,
+	meta: column => column,
 	false: '0',
 	// Two seeks, each a plain range SQLite walks in index order.
 	rowValues: false,
@@ -77,10 +78,9 @@ export function orderOf(channel: Channel & Fields, sort: Sort, terms: Term[] = [
 		return {sort, key: null, index: null, unsetIndex: null};
 	}
 
-	const field = channel.fieldsByKey.get(sort.key)!;
-	const index = orderIndexName(channel.id, field.key);
+	const index = orderIndexName(channel.id, sort.key);
 	const equality = equalityField(channel, terms);
-	return {sort, key: orderKeySql(channel, field), index, unsetIndex: equality ? orderIndexName(channel.id, equality.key) : index};
+	return {sort, key: sortKeySql(sqliteDialect(channel), channel, sort.key), index, unsetIndex: equality ? orderIndexName(channel.id, equality.key) : index};
 }
 
 /**

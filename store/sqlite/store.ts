@@ -1,4 +1,6 @@
 import {ChannelCatalog} from './channels.js';
+import {applySchemaChange} from './schema-change.js';
+import type {SchemaPlan} from '../schema-change.js';
 import type {LoadedChannel} from '../channels.js';
 import {openDatabase, type Db, type OpenOptions} from './database.js';
 import {ITEM_COLUMNS} from './value-columns.js';
@@ -9,8 +11,8 @@ import {importChannel, type ImportSource} from './import.js';
 import {itemFromRow, type ItemRow} from '../items.js';
 import {itemsNamed} from './lookup.js';
 import type {NameMatch} from '../lookup.js';
-import {countMatches, countQuery, listPage} from './pages.js';
-import type {PageQuery} from '../pages.js';
+import {countMatches, countQuery, listPage, readItems} from './pages.js';
+import type {ItemsPage, ItemsQuery, PageQuery} from '../pages.js';
 import type {Actor, Channel, ChannelSummary, EditResult, EventPage, FollowUp, Item} from '../types.js';
 import {ItemWriter} from './writes.js';
 import {upsertItems} from './upsert.js';
@@ -118,6 +120,15 @@ export class Store {
 	}
 
 	/** How many items match `where` (query language; its sort is ignored). Reads every candidate row: not for hot paths at 1M items. */
+	/** The transaction of a schema change (store/schema-change.ts changeChannel runs the steps around it). */
+	applySchemaChange(before: Channel, plan: SchemaPlan, actor: Actor): number {
+		return applySchemaChange(this.db, this.channels, before, plan, actor);
+	}
+
+	readItems(channelId: string, query: ItemsQuery = {}) {
+		return readItems(this.db, this.channels.get(channelId), query);
+	}
+
 	countMatches(channelId: string, where: string, now?: Date): number {
 		return countMatches(this.db, this.channels.get(channelId), where, now);
 	}

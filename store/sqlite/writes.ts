@@ -51,8 +51,11 @@ export class ItemWriter {
 	private readonly createTransaction;
 	private readonly editTransaction;
 	private readonly io: PlanIo<SqliteItem>;
+	/** The validation writes use (the importer checks staged items with it too). */
+	readonly validator: Validator;
 
 	constructor(private readonly db: Db, private readonly channels: ChannelCatalog, private readonly validate: Validator = validateValues) {
+		this.validator = validate;
 		this.selectItem = db.prepare(`SELECT ${ITEM_COLUMNS} FROM items WHERE id = ? AND channel_id = ?`);
 		this.selectSeq = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'items'");
 		this.selectRelated = db.prepare('SELECT 1 FROM items WHERE id = ? AND channel_id = ?');
@@ -77,18 +80,20 @@ export class ItemWriter {
 		return withWriteLock(this.db, () => this.createTransaction.immediate(channel, values as Values, actor, createdAt));
 	}
 
-	/** Inserts one item inside the caller's transaction (the importer batches many). */
-	insert(channel: LoadedChannel, values: Values, actor: Actor, createdAt?: string): EditResult {
+	/** Inserts one item inside the caller's transaction (the importer batches many, with what each item's file kept). */
+	insert(channel: LoadedChannel, values: Values, actor: Actor, createdAt?: string, kept: {updated_at?: string; version?: number} = {}): EditResult {
 		const stored = createdValues(channel, values, this.context(channel), this.validate);
 		const at = new Date().toISOString();
 		const created = createdAt ?? at;
+		const updated = kept.updated_at ?? at;
+		const version = kept.version ?? 1;
 		const seq = this.nextSeq();
 		const id = itemIdOf(seq);
 		const insert = this.insertStatement(channel);
 		const data = JSON.stringify(stored);
-		insert.statement.run(seq, id, channel.id, created, at, data, ...columnParameters(insert.columns, stored, data));
-		const sequence = appendEvent(this.db, channel.id, createdEvent(id, stored, actor, at));
-		return {ok: true, item: itemOf(channel, {id, channel_id: channel.id, version: 1, created_at: created, updated_at: at}, stored), sequence};
+		insert.statement.run(seq, id, channel.id, version, created, updated, data, ...columnParameters(insert.columns, stored, data));
+		const sequence = appendEvent(this.db, channel.id, createdEvent(id, stored, actor, at, version));
+		return {ok: true, item: itemOf(channel, {id, channel_id: channel.id, version, created_at: created, updated_at: updated}, stored), sequence};
 	}
 
 	/** The edit transaction (docs/reference.md#the-edit-transaction), as the shared plan runs it on this file. */
@@ -183,7 +188,7 @@ export class ItemWriter {
 		if (!insert) {
 			const columns = valueColumnsFor(channel, channel.fields.map(field => field.key));
 			const statement = this.db.prepare(`INSERT INTO items (seq, id, channel_id, version, created_at, updated_at, data${columns.map(value => `, ${value.column}`).join('')})
-				VALUES (?, ?, ?, 1, ?, ?, ?${columns.map(value => `, ${value.sql}`).join('')})`);
+				VALUES (?, ?, ?, ?, ?, ?, ?${columns.map(value => `, ${value.sql}`).join('')})`);
 			insert = {statement, columns};
 			statements.insert = insert;
 		}

@@ -30,6 +30,7 @@ import {benchServe} from './serve.js';
 import {benchCatchingUp} from './store-catchup.js';
 import {benchCountLag} from './store-count-lag.js';
 import {benchEditCost} from './store-edit.js';
+import {benchExport} from './export.js';
 import {benchIndexCost} from './store-index-cost.js';
 import {benchPageLatency} from './store-latency.js';
 import {benchPagingUnderChange} from './store-paging.js';
@@ -73,6 +74,9 @@ async function runBenches(): Promise<void> {
 	await step('benchCatchingUp', () => benchCatchingUp());
 	await step('benchStaleVersions', () => benchStaleVersions());
 	await step('benchPageLatency', () => benchPageLatency(quick));
+
+	// Records out: sift export of every item, time and peak RSS by size, on both backends.
+	await step('benchExport', () => benchExport(quick));
 
 	// Records in (docs/records.md): sift JSON, CSV and GitHub JSON imports and an upsert, on both backends.
 	await step('benchImportFormats', () => benchImportFormats(quick));

@@ -213,7 +213,7 @@ describe('against a channel', () => {
 	it('a view whose query the channel refuses is left out, with the line and the parser\'s words', () => {
 		const loaded = load('views:', '  - name: Sev', '    query: severity:s1', '  - name: Typo', '    query: sevrity:s1 sort:-due');
 		const settings = settingsForChannel(loaded, demoFields, now);
-		expect(settings.problems).toEqual(['config.yaml line 5: views[1].query: sevrity is not a field of this channel; known: ticket, title, description, status, owner, severity, points, area, due, reporter, has, sort; view left out']);
+		expect(settings.problems).toEqual(['config.yaml line 5: views[1].query: sevrity is not a field of this channel; known: ticket, title, description, status, owner, severity, points, area, due, reporter, created, updated, has, sort; view left out']);
 		expect(settings.views.map(view => view.name)).toEqual(['Inbox', 'Unassigned', 'Follow-ups', 'All', 'Sev']);
 	});
 

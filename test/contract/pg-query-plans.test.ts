@@ -6,7 +6,7 @@ import pg from 'pg';
 import {afterAll, beforeAll, expect, it} from 'vitest';
 import {openAsyncStore} from '../../store/api.js';
 import {planPage} from '../../store/pages.js';
-import {PLAN_SETTINGS, pgChannelIndexes, pgPageStatements} from '../../store/postgres/query.js';
+import {CHANNEL_TIME_INDEXES_SQL, PLAN_SETTINGS, pgChannelIndexes, pgPageStatements} from '../../store/postgres/query.js';
 import {createTestDatabase, describePg, type TestDatabase} from '../support/pg.js';
 import {kitChannel, kitItems, QUERY_NOW} from '../store/helpers.js';
 
@@ -67,5 +67,38 @@ describePg('PostgreSQL page plans', () => {
 		for (const plan of [plans[1]!, plans[2]!, plans[5]!]) expect(plan).toMatch(new RegExp(`Index Scan (Backward )?using ${indexOf('status')} on items`));
 		for (const plan of [plans[0]!, plans[3]!, plans[4]!]) expect(plan).toMatch(new RegExp(`using ${indexOf('due')} on items`));
 		for (const plan of plans) expect(plan).not.toMatch(/Sort|Bitmap|Seq Scan|Gather/);
+	});
+
+	it('sort:-updated and sort:created walk the channel\'s timestamp indexes, first page and deep, with created:/updated: terms', async () => {
+		const {plans} = await plansOf('created:>2020-01-01 sort:-updated', [{}, {cursor: 'next'}, {from: 'end'}]);
+		const store = await openAsyncStore(url);
+		const channel = await store.loadedChannel('kit');
+		await store.close();
+		const named = (column: string) => pgChannelIndexes(channel).find(index => index.name.endsWith(`_${column}`))!.name;
+		for (const plan of plans) {
+			expect(plan).toMatch(new RegExp(`Index Scan (Backward )?using ${named('updated_at')} on items`));
+			expect(plan).not.toMatch(/Sort|Bitmap|Seq Scan|Gather/);
+		}
+
+		for (const plan of (await plansOf('sort:created', [{}, {cursor: 'next'}])).plans) {
+			expect(plan).toMatch(new RegExp(`Index Scan (Backward )?using ${named('created_at')} on items`));
+		}
+	});
+
+	it('CHANNEL_TIME_INDEXES_SQL gives a channel made before them exactly the timestamp indexes an import makes', async () => {
+		const client = new pg.Client({connectionString: url});
+		await client.connect();
+		try {
+			const definitions = async () => (await client.query<{indexname: string; indexdef: string}>("SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'items' AND indexname LIKE '%\\_at' ORDER BY indexname")).rows;
+			const made = await definitions();
+			expect(made.map(row => row.indexname)).toHaveLength(2);
+			for (const {indexname} of made) await client.query(`DROP INDEX "${indexname}"`);
+			expect(await definitions()).toEqual([]);
+			await client.query(CHANNEL_TIME_INDEXES_SQL);
+			await client.query(CHANNEL_TIME_INDEXES_SQL);
+			expect(await definitions()).toEqual(made);
+		} finally {
+			await client.end();
+		}
 	});
 });

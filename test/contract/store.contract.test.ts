@@ -5,6 +5,7 @@
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
 import type {AsyncStore} from '../../store/api.js';
 import {notePgOff} from '../support/pg.js';
+import {MAX_WRITE_BYTES} from '../../store/index.js';
 import {agent, DAY_MS, human, KIT_WRITABLE, kitChannel, STATUS_ALLOWED} from '../store/helpers.js';
 import {allEvents, allItemIds, BACKENDS, expectGapFree, expectVersionsMatchEvents, kitStore, refusalOf, stateOf, type Backend} from './backends.js';
 
@@ -141,7 +142,7 @@ describe.each(BACKENDS)('store contract on $name', (backend: Backend) => {
 			const before = await stateOf(store, 'kit');
 			expect((await refusalOf(() => store.editItem({channelId: 'kit', itemId: id!, values: [1] as unknown, actor: human}))).error).toBe('invalid_argument');
 			expect((await refusalOf(() => store.editItem({channelId: 'kit', itemId: id!, values: {title: 'x'}, expectedVersion: 0, actor: human}))).error).toBe('invalid_argument');
-			expect((await refusalOf(() => store.editItem({channelId: 'kit', itemId: id!, values: {summary: 'x'.repeat(1024 * 1024)}, actor: human}))).error).toBe('invalid_argument');
+			expect((await refusalOf(() => store.editItem({channelId: 'kit', itemId: id!, values: {summary: 'x'.repeat(MAX_WRITE_BYTES)}, actor: human}))).error).toBe('invalid_argument');
 			expect((await refusalOf(() => store.editItem({channelId: 'kit', itemId: 'it_zzzzzzzzzz', values: {title: 'x'}, actor: human}))).error).toBe('not_found');
 			expect((await refusalOf(() => store.readItem('nope', id!))).error).toBe('not_found');
 			expect((await refusalOf(() => store.listPage('kit', {beforeId: 'bogus'}))).error).toBe('invalid_argument');

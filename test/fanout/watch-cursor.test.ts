@@ -39,6 +39,10 @@ describe('touchesOf', () => {
 			{id: 'c', version: 5, deleted: false, byAgent: true},
 		]);
 	});
+
+	it('a schema change (channel.updated) touches no item', () => {
+		expect(touchesOf([event(1, 'a', 1), event(2, '', 0, 'channel.updated')])).toEqual([{id: 'a', version: 1, deleted: false, byAgent: false}]);
+	});
 });
 
 describe('admit and takeDue', () => {

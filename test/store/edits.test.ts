@@ -295,8 +295,8 @@ describe('bad input gets a clear error and leaves the file unchanged', () => {
 		}
 
 		// Under the payload cap, the text cap answers.
-		const body = refusal(() => store.editItem({channelId: 'kit', itemId, actor: agent(), values: {summary: 'y'.repeat(1_000_000)}}));
-		expect(body).toEqual({error: 'validation_failed', fields: [{key: 'summary', message: 'values.summary must be at most 100000 characters, got 1000000', max: 100_000}]});
+		const body = refusal(() => store.editItem({channelId: 'kit', itemId, actor: agent(), values: {summary: 'y'.repeat(1024 * 1024 + 1)}}));
+		expect(body).toEqual({error: 'validation_failed', fields: [{key: 'summary', message: 'values.summary must be at most 1048576 bytes (1 MiB) as UTF-8, got 1048577', max: 1024 * 1024}]});
 		expect(refusal(() => store.createItem('kit', {title: megabyte}, human))).toMatchObject({error: 'invalid_argument'});
 		// The agent's follow-up keeps the attempt, but the item and the events are untouched.
 		expect(snapshotBesidesFollowUps(store)).toEqual(before);

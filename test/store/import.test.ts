@@ -65,7 +65,7 @@ describe('import refusals leave the database unchanged', () => {
 		expect(refusedImport('bugs')).toEqual({error: 'invalid_schema', message: 'channel must be an object with id, name and fields'});
 		expect(refusedImport({id: 'Bad Id', name: 'x', fields: [field({})]})).toMatchObject({error: 'invalid_schema', message: 'channel.id must be a slug (lowercase letters, digits, - and _), got "Bad Id"'});
 		expect(refusedImport(channelWith())).toEqual({error: 'invalid_schema', message: 'channel.fields must be an array of 1 to 200 fields'});
-		expect(refusedImport(channelWith(field({config: {max_length: 0}})))).toEqual({error: 'invalid_schema', message: 'field f: config.max_length must be an integer from 1 to 100000'});
+		expect(refusedImport(channelWith(field({config: {max_length: 0}})))).toEqual({error: 'invalid_schema', message: 'field f: config.max_length must be an integer from 1 to 1048576'});
 		expect(refusedImport(channelWith(field({type: 'number', config: {min: 5, max: 1}})))).toEqual({error: 'invalid_schema', message: 'field f: config.min (5) is greater than config.max (1)'});
 		expect(refusedImport(channelWith(field({type: 'relation', config: {channel_id: 'ghost'}})))).toEqual({error: 'invalid_schema', message: 'field f relates to channel "ghost", which does not exist'});
 	});
@@ -86,9 +86,9 @@ describe('import refusals leave the database unchanged', () => {
 		const good = channelWith(field({key: 'title', is_required: true}));
 		expect(refusedImport(good, ['title'])).toEqual({error: 'invalid_import', message: 'items[0] must be an object with a "values" object'});
 		expect(refusedImport(good, [{title: 'x'}])).toEqual({error: 'invalid_import', message: 'items[0] must be an object with a "values" object'});
-		expect(refusedImport(good, [{values: {title: 'x'}, id: 'it_0000000001'}])).toEqual({error: 'invalid_import', message: 'items[0] has an unknown key "id"; items take "values" and "created_at"'});
+		expect(refusedImport(good, [{values: {title: 'x'}, owner: 'it_0000000001'}])).toEqual({error: 'invalid_import', message: 'items[0] has an unknown key "owner"; items take "values", "created_at", "updated_at", "version" and "id"'});
 		expect(refusedImport(good, [{values: {title: 'x'}, created_at: 'yesterday'}])).toEqual({error: 'invalid_import', message: 'items[0].created_at must be an ISO 8601 date (YYYY-MM-DD) or date-time with Z or an offset (2026-01-31T09:30:00Z), got "yesterday"'});
-		expect(refusedImport(good, [JSON.parse('{"values": {"title": "x"}, "__proto__": {"values": 1}}')])).toEqual({error: 'invalid_import', message: 'items[0] has an unknown key "__proto__"; items take "values" and "created_at"'});
+		expect(refusedImport(good, [JSON.parse('{"values": {"title": "x"}, "__proto__": {"values": 1}}')])).toEqual({error: 'invalid_import', message: 'items[0] has an unknown key "__proto__"; items take "values", "created_at", "updated_at", "version" and "id"'});
 		expect(refusedImport(good, [{values: JSON.parse('{"title": "x", "constructor": 1}')}])).toEqual({error: 'invalid_import', message: 'items[0]: values.constructor is not a field of this channel'});
 	});
 

@@ -128,7 +128,7 @@ describe('terms', () => {
 
 describe('refusals name the term, what is wrong, and what is allowed', () => {
 	it('an unknown field lists the known ones', () => {
-		expect(refused('stauts:new')).toEqual({error: 'bad_query', term: 'stauts:new', message: `stauts is not a field of this channel; known: ${[...QUERYABLE, 'has', 'sort'].join(', ')}`, known: [...QUERYABLE, 'has', 'sort']});
+		expect(refused('stauts:new')).toEqual({error: 'bad_query', term: 'stauts:new', message: `stauts is not a field of this channel; known: ${[...QUERYABLE, 'created', 'updated', 'has', 'sort'].join(', ')}`, known: [...QUERYABLE, 'created', 'updated', 'has', 'sort']});
 		expect(refused('status:new -__proto__:x')).toMatchObject({term: '-__proto__:x', message: expect.stringMatching(/^__proto__ is not a field of this channel/) as string});
 		expect(refused('age_days:>3')).toMatchObject({term: 'age_days:>3', message: expect.stringMatching(/^age_days is a formula field, computed when read, and cannot be queried; known: /) as string});
 	});
@@ -168,11 +168,14 @@ describe('refusals name the term, what is wrong, and what is allowed', () => {
 	});
 
 	it('sorts: unknown or unsortable fields list the sortable ones; one sort term only', () => {
-		const sortable = ['id', 'code', 'points', 'ratio', 'due', 'done', 'status', 'price', 'pct', 'stars'];
+		const sortable = ['id', 'code', 'points', 'ratio', 'due', 'done', 'status', 'price', 'pct', 'stars', 'created', 'updated'];
 		expect(refused('sort:colour')).toEqual({error: 'bad_query', term: 'sort:colour', message: `colour is not a field of this channel; sortable: ${sortable.join(', ')}`, known: sortable});
 		expect(refused('sort:-title')).toMatchObject({term: 'sort:-title', message: `title cannot be sorted (a text field that is not unique); sortable: ${sortable.join(', ')}`});
 		expect(refused('sort:tags')).toMatchObject({message: expect.stringMatching(/^tags cannot be sorted \(a multi_select field\)/) as string});
 		expect(refused('sort:due sort:-points')).toEqual({error: 'bad_query', term: 'sort:-points', message: 'a query takes one sort term'});
 		expect(refused('-sort:due')).toEqual({error: 'bad_query', term: '-sort:due', message: 'a sort term cannot be negated; write sort:-field for descending order'});
+		// An object's own machinery is no metadata name.
+		expect(refused('sort:__proto__')).toMatchObject({term: 'sort:__proto__', message: expect.stringMatching(/^__proto__ is not a field of this channel; sortable: /) as string});
+		expect(refused('constructor:>2026-01-01')).toMatchObject({message: expect.stringMatching(/^constructor is not a field of this channel; known: /) as string});
 	});
 });

@@ -22,7 +22,7 @@ describe('per-channel indexes', () => {
 	it('every field index is partial to its channel, one per sortable field plus unique lookups', () => {
 		const store = kitStore();
 		const names = indexes(store).map(index => index.name);
-		expect(names).toEqual(['items:kit:code', 'items:kit:done', 'items:kit:due', 'items:kit:pct', 'items:kit:points', 'items:kit:price', 'items:kit:ratio', 'items:kit:stars', 'items:kit:status', 'items_by_channel']);
+		expect(names).toEqual(['items:kit:code', 'items:kit:created_at', 'items:kit:done', 'items:kit:due', 'items:kit:pct', 'items:kit:points', 'items:kit:price', 'items:kit:ratio', 'items:kit:stars', 'items:kit:status', 'items:kit:updated_at', 'items_by_channel']);
 		for (const index of indexes(store).filter(candidate => candidate.name !== 'items_by_channel')) {
 			expect(index.sql).toMatch(/ WHERE channel_id = 'kit'$/);
 		}

@@ -99,11 +99,12 @@ describe('value columns on SQLite', () => {
 			store.editItem({channelId: 'kit', itemId: ids[n % ids.length]!, values: values(n), actor: human});
 		};
 
-		// The item's page, the events' last page and events_by_item: 3. With indexes over `data`, all
-		// nine of the kit's indexes were rewritten too (12 or more).
+		// The item's page, the events' last page and events_by_item: 3, and the updated_at index
+		// (sort:-updated) its old and new entry: 5. With indexes over `data`, all nine of the kit's
+		// field indexes were rewritten too (14 or more).
 		const title = median(Array.from({length: 9}, () => framesOf(store, edit(k => ({title: `title ${k}`})))));
 		const status = median(Array.from({length: 9}, () => framesOf(store, edit(k => ({status: ['new', 'in_progress', 'wont_fix'][k % 3]})))));
-		expect(title).toBeLessThanOrEqual(3);
+		expect(title).toBeLessThanOrEqual(5);
 		expect(status).toBeLessThanOrEqual(title + 2);
 		store.close();
 	});
@@ -123,13 +124,14 @@ describe('value columns on SQLite', () => {
 			store.db.exec(`ALTER TABLE items DROP COLUMN v${column}`);
 		}
 
-		for (const index of indexes) {
+		// Schema 5 and before had no created_at / updated_at indexes: the upgrade adds them.
+		for (const index of indexes.filter(candidate => !/:(created|updated)_at$/.test(candidate.name))) {
 			const field = kitChannel.fields.find(candidate => valueColumnOf(kit, candidate.key) && index.sql.includes(`${valueColumnOf(kit, candidate.key)!}`))!;
 			store.db.exec(index.sql.replace(new RegExp(`\\b${valueColumnOf(kit, field.key)!}\\b`, 'g'), `json_extract(data, '$.${field.key}')`));
 		}
 
 		store.db.pragma('user_version = 4');
-		expect(store.db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name LIKE 'items:kit:%' AND sql LIKE '%json_extract%'").get()).toEqual({n: indexes.length});
+		expect(store.db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name LIKE 'items:kit:%' AND sql LIKE '%json_extract%'").get()).toEqual({n: indexes.length - 2});
 		store.close();
 
 		const reopened = openStore(path);

@@ -46,7 +46,8 @@ describe('import created_at is a real ISO 8601 timestamp, stored normalised', ()
 		const given = ['2024-02-29', '2026-03-04T10:00Z', '2026-03-04T10:00:05.5+02:00', '2026-03-04T10:00:05.123456-01:30', '0050-06-01'];
 		store.importChannel({channel: kitChannel, items: given.map(created_at => ({values: {title: 'x'}, created_at}))});
 		const stored = (store.db.prepare('SELECT created_at FROM items ORDER BY seq').all() as Array<{created_at: string}>).map(row => row.created_at);
-		expect(stored).toEqual(['2024-02-29T00:00:00.000Z', '2026-03-04T10:00:00.000Z', '2026-03-04T08:00:05.500Z', '2026-03-04T11:30:05.123Z', '0050-06-01T00:00:00.000Z']);
+		// Ids (seq) follow created_at.
+		expect(stored).toEqual(['0050-06-01T00:00:00.000Z', '2024-02-29T00:00:00.000Z', '2026-03-04T08:00:05.500Z', '2026-03-04T10:00:00.000Z', '2026-03-04T11:30:05.123Z']);
 		store.close();
 	});
 });

@@ -383,6 +383,30 @@ const CASES: {[T in ScreenEvent['type']]: () => void} = {
 		expect(next.state.changed.get(idOf(299))).toBe(at + 3000);
 		expect(next.state.window.rows[2]).toMatchObject({deleted: true});
 		expect(effect(next, 'readRows')?.ids).toEqual([idOf(299)]);
+		expect(effect(next, 'reloadSchema')).toBeUndefined();
+		// A schema change touches no row and counts no item: the schema is read again.
+		const changed = reduce(listed(), {type: 'storeEvents', at, events: [{sequence: 302, type: 'channel.updated', item_id: '', version: 0, actor: {kind: 'human'}, changes: {}, at: ''}]});
+		expect(effect(changed, 'reloadSchema')).toEqual({kind: 'reloadSchema'});
+		expect(effect(changed, 'readRows')).toBeUndefined();
+		expect(changed.state.total).toBe(listed().total);
+	},
+	schemaLoaded() {
+		const status = fields.find(field => field.key === 'status')!;
+		const grown = fields.map(field => (field === status ? {...status, config: {...status.config, options: [...status.config.options!, {value: 'sam', label: 'Sam'}]}} : field));
+		const next = reduce(listed(), {type: 'schemaLoaded', fields: grown}).state;
+		expect(next.fields.find(field => field.key === 'status')!.config.options!.at(-1)).toEqual({value: 'sam', label: 'Sam'});
+		expect(next.message?.text).toMatch(/schema changed/);
+		// The same schema again (this screen's own change, then its event) changes nothing.
+		expect(reduce(next, {type: 'schemaLoaded', fields: grown}).state).toBe(next);
+		expect(reduce(listed(), {type: 'schemaLoaded', fields: grown, quiet: true}).state.message).toBe(listed().message);
+	},
+	channelChanged() {
+		const done = reduce(listed(), {type: 'channelChanged', ok: true, message: 'Schema changed: owner.'});
+		expect(done.state.message).toEqual({text: 'Schema changed: owner.', tone: 'ok'});
+		expect(effect(done, 'reloadSchema')).toEqual({kind: 'reloadSchema', quiet: true});
+		const refused = reduce(listed(), {type: 'channelChanged', ok: false, message: '3 items hold status "wontfix": BUG-0001'});
+		expect(refused.state.message?.tone).toBe('error');
+		expect(refused.effects).toEqual([]);
 	},
 	rowRead() {
 		const updated = reduce(listed(), {type: 'rowRead', id: idOf(299), item: item(299, 2, {status: 'triaged'})}).state;

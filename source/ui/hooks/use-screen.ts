@@ -81,6 +81,19 @@ export function performEffect(effect: Effect, state: ScreenState, on: EffectHand
 		}
 
 		case 'undo': { later(async () => ({type: 'undone', entry: effect.entry, outcome: await undoEdit(store, channelId, effect.entry)})); break; }
+		case 'changeChannel': {
+			later(async () => {
+				try {
+					const result = await store.changeChannel(channelId, effect.change, {kind: 'human'});
+					return {type: 'channelChanged', ok: true, message: `Schema changed: ${effect.change.key}${result.migrated > 0 ? ` (${result.migrated} items moved)` : ''}.`};
+				} catch (error) {
+					return {type: 'channelChanged', ok: false, message: (error as Error).message};
+				}
+			});
+			break;
+		}
+
+		case 'reloadSchema': { later(async () => ({type: 'schemaLoaded', fields: (await store.getChannel(channelId)).fields, quiet: effect.quiet})); break; }
 		case 'readRows': {
 			for (const id of effect.ids) later(async () => ({type: 'rowRead', id, item: await store.readItem(channelId, id).catch(() => null)}));
 			break;

@@ -6,10 +6,11 @@
  *   :sort -due           order the list (sort:±field of the query language)
  *   :view Unassigned     switch to a view          :view save NAME   save the current query as one
  *   :set owner ren       set a field on the marked rows, or on the row
+ *   :channel add-option owner sam "Sam"   change the schema, as `sift channel` does (store.changeChannel)
  *   :q  :quit            quit
  */
 
-import {isRefusal, optionNamed, parseQuery, type Field} from '../../../store/index.js';
+import {isRefusal, optionNamed, parseQuery, type Field, type SchemaChange} from '../../../store/index.js';
 import {viewNameProblem} from '../../config/schema.js';
 import {parseTyped} from '../format.js';
 import {resolveDateInput} from './dates.js';
@@ -23,6 +24,8 @@ export type Command =
 	| {kind: 'saveView'; name: string}
 	/** `value` is what the store is sent: an option value, a date, a number, or null for none. */
 	| {kind: 'set'; key: string; value: unknown}
+	/** A schema change, as `sift channel` makes it. */
+	| {kind: 'channel'; change: SchemaChange; text: string}
 	| {kind: 'quit'};
 
 export type CommandRefusal = {error: string};
@@ -34,7 +37,7 @@ export type CommandContext = {
 	now: Date;
 };
 
-export const COMMANDS_HELP = ':ITEM (jump, as :BUG-0042), :sort [-]FIELD, :view NAME, :view save NAME, :set FIELD VALUE, :q';
+export const COMMANDS_HELP = ':ITEM (jump, as :BUG-0042), :sort [-]FIELD, :view NAME, :view save NAME, :set FIELD VALUE, :channel add-option|rename-label|retire-option|add-field|set …, :q';
 
 const refuse = (error: string): CommandRefusal => ({error});
 
@@ -71,6 +74,10 @@ export function parseCommand(line: string, context: CommandContext): Command | C
 
 		case 'set': {
 			return setCommand(rest, context);
+		}
+
+		case 'channel': {
+			return channelCommand(rest);
 		}
 
 		default: {
@@ -149,4 +156,41 @@ function setCommand(rest: string, {fields, now}: CommandContext): Command | Comm
 	}
 
 	return {kind: 'set', key: field.key, value: parseTyped(field, text)};
+}
+
+const CHANNEL_USAGE = ':channel add-option FIELD VALUE ["LABEL"] | rename-label FIELD VALUE "LABEL" | retire-option FIELD VALUE [MIGRATE_TO] | add-field KEY TYPE ["LABEL"] | set FIELD required|optional';
+
+/** Words, a double-quoted run being one word (`sam "Sam Lee"` is two). */
+function words(text: string): string[] | undefined {
+	const found: string[] = [];
+	const pattern = /"([^"]*)"|(\S+)/g;
+	for (const match of text.matchAll(pattern)) {
+		if (match[2]?.includes('"')) return undefined;
+		found.push(match[1] ?? match[2]!);
+	}
+
+	return found;
+}
+
+/** `:channel …`: the schema change `sift channel` would make, its arguments positional. */
+function channelCommand(rest: string): Command | CommandRefusal {
+	const parts = words(rest);
+	if (!parts || parts.length === 0) return refuse(CHANNEL_USAGE);
+	const [sub, ...args] = parts as [string, ...string[]];
+	const count = (least: number, most: number) => args.length >= least && args.length <= most;
+	const change = ((): SchemaChange | undefined => {
+		switch (sub.toLowerCase()) {
+			case 'add-option': { return count(2, 3) ? {kind: 'add_option', key: args[0]!, value: args[1]!, label: args[2]} : undefined; }
+			case 'rename-label': { return count(3, 3) ? {kind: 'rename_label', key: args[0]!, value: args[1]!, label: args[2]!} : undefined; }
+			case 'retire-option': { return count(2, 3) ? {kind: 'retire_option', key: args[0]!, value: args[1]!, migrateTo: args[2]} : undefined; }
+			case 'add-field': { return count(2, 3) ? {kind: 'add_field', key: args[0]!, type: args[1]!, label: args[2]} : undefined; }
+			case 'set': {
+				const state = args[1]?.toLowerCase();
+				return count(2, 2) && (state === 'required' || state === 'optional') ? {kind: 'set_field', key: args[0]!, required: state === 'required'} : undefined;
+			}
+
+			default: { return undefined; }
+		}
+	})();
+	return change ? {kind: 'channel', change, text: `${sub} ${args.join(' ')}`} : refuse(CHANNEL_USAGE);
 }

@@ -38,7 +38,7 @@ describe('jump and quit', () => {
 
 	it('two words that are no command are refused, naming the commands', () => {
 		expect(refusal(':srot -due')).toBe(`unknown command "srot"; use ${COMMANDS_HELP}`);
-		expect(COMMANDS_HELP).toBe(':ITEM (jump, as :BUG-0042), :sort [-]FIELD, :view NAME, :view save NAME, :set FIELD VALUE, :q');
+		expect(COMMANDS_HELP).toBe(':ITEM (jump, as :BUG-0042), :sort [-]FIELD, :view NAME, :view save NAME, :set FIELD VALUE, :channel add-option|rename-label|retire-option|add-field|set …, :q');
 	});
 });
 
@@ -51,8 +51,8 @@ describe(':sort', () => {
 	});
 
 	it('refuses what cannot be sorted in the query language\'s words, naming the sortable fields', () => {
-		expect(refusal(':sort title')).toBe('title cannot be sorted (a text field that is not unique); sortable: id, ticket, status, owner, severity, points, area, due, done');
-		expect(refusal(':sort colour')).toBe('colour is not a field of this channel; sortable: id, ticket, status, owner, severity, points, area, due, done');
+		expect(refusal(':sort title')).toBe('title cannot be sorted (a text field that is not unique); sortable: id, ticket, status, owner, severity, points, area, due, done, created, updated');
+		expect(refusal(':sort colour')).toBe('colour is not a field of this channel; sortable: id, ticket, status, owner, severity, points, area, due, done, created, updated');
 	});
 
 	it('refuses no field or more than one', () => {
@@ -135,5 +135,22 @@ describe(':set', () => {
 		expect(refusal(':set owner')).toBe(usage);
 		expect(refusal(':set sevrity s1')).toBe('sevrity is not a field of this channel; fields: ticket, title, description, status, owner, severity, points, area, due, reporter, tags, done');
 		expect(refusal(':set age_days 3')).toBe('age_days is a formula field, computed when read, and cannot be set');
+	});
+});
+
+describe(':channel', () => {
+	it('reads the schema changes sift channel makes, a quoted label one word', () => {
+		expect(command(':channel add-option owner sam "Sam"')).toEqual({kind: 'channel', change: {kind: 'add_option', key: 'owner', value: 'sam', label: 'Sam'}, text: 'add-option owner sam Sam'});
+		expect(command(':channel add-option owner sam')).toMatchObject({change: {kind: 'add_option', key: 'owner', value: 'sam', label: undefined}});
+		expect(command(':channel rename-label status wont_fix "Will not fix"')).toMatchObject({change: {kind: 'rename_label', key: 'status', value: 'wont_fix', label: 'Will not fix'}});
+		expect(command(':channel retire-option status wont_fix fixed')).toMatchObject({change: {kind: 'retire_option', key: 'status', value: 'wont_fix', migrateTo: 'fixed'}});
+		expect(command(':channel add-field sprint number "Sprint"')).toMatchObject({change: {kind: 'add_field', key: 'sprint', type: 'number', label: 'Sprint'}});
+		expect(command(':channel set owner required')).toMatchObject({change: {kind: 'set_field', key: 'owner', required: true}});
+	});
+
+	it('a malformed :channel is refused with its usage', () => {
+		for (const line of [':channel', ':channel show', ':channel add-option owner', ':channel rename-label status new', ':channel set owner maybe', ':channel add-option owner sam "Sam" extra', ':channel add-option owner s"am']) {
+			expect(refusal(line), line).toMatch(/^:channel add-option FIELD VALUE \["LABEL"\] \| rename-label/);
+		}
 	});
 });
