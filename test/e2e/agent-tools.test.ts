@@ -10,8 +10,7 @@
 // to wait, request_user_input(_async), send_message_to_user_async, clock__sleep and the
 // collaboration tools. What is left now, and why it cannot reach outside the run: docs/agent-tools.md.
 
-import {existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {execa} from 'execa';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
@@ -24,6 +23,7 @@ import {openAsyncStore, openStore} from '../../store/index.js';
 import {codexLocalArgs, localRunOptions, makeCodexHome, SCRIPTED_MODEL} from '../support/codex-local.js';
 import {createTestDatabase, describePg} from '../support/pg.js';
 import {startPgCluster, type PgCluster} from '../support/pg-cluster.js';
+import {tempDir} from '../support/temp.js';
 import {startResponsesEndpoint, type EndpointMode, type ResponsesEndpointOptions} from '../support/responses-endpoint.js';
 import {attemptOutputs} from '../support/triage/injection.js';
 import {builtCli, ROOT} from '../mcp/fixtures.js';
@@ -49,14 +49,13 @@ const CODE_MODE_OFFERED = [
 /** Any tool that would read a file or run a command for the model. */
 const READS_THE_MACHINE = ['exec_command', 'write_stdin', 'shell', 'view_image', 'js_repl', 'web_search'];
 
-const dir = mkdtempSync(path.join(tmpdir(), 'sift-agent-tools-'));
+const dir = tempDir('sift-agent-tools-');
 let counter = 0;
 
 beforeAll(() => {
 	builtCli();
 });
 
-afterAll(() => rmSync(dir, {recursive: true, force: true}));
 
 type Run = {result: RunResult; tools: string[][]; bodies: unknown[]; codexHomeFiles: Array<{file: string; text: string}>};
 

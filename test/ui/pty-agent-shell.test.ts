@@ -1,5 +1,4 @@
-import {mkdtempSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {tempDir} from '../support/temp.js';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {ptyDemo} from '../support/pty-fixtures.js';
@@ -13,7 +12,7 @@ const demo = ptyDemo(20, 'sift-pty-shell-');
 
 function start(extra: string[] = []) {
 	// A state dir of its own: the probe's cache must not carry one launch's answer to the next.
-	const stateDir = mkdtempSync(path.join(tmpdir(), 'sift-pty-shell-state-'));
+	const stateDir = tempDir('sift-pty-shell-state-');
 	return demo.launch({
 		args: ['--db', demo.db.dbPath, '--codex', FAKE_CODEX, ...extra],
 		cols: 140,
