@@ -12,41 +12,23 @@ const PRIVATE_FILE = 0o600;
  * so the link stays and its target is replaced.
  */
 export function writePrivateFileAtomically(file: string, text: string): void {
-	let target = path.resolve(file);
-	try {
-		target = realpathSync(target);
-	} catch {
-		// Not there yet: written where asked.
-	}
-
-	ensurePrivateDir(path.dirname(target));
-	const temporary = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-	const fd = openSync(temporary, 'wx', PRIVATE_FILE);
-	try {
-		try {
-			fchmodSync(fd, PRIVATE_FILE);
-			writeSync(fd, text);
-			fsyncSync(fd);
-		} finally {
-			closeSync(fd);
-		}
-
-		renameSync(temporary, target);
-	} catch (error) {
-		rmSync(temporary, {force: true});
-		throw error;
-	}
+	const stream = openAtomicStream(file);
+	stream.writeNow(text);
+	stream.commitNow();
 }
 
 /** A file written piece by piece that appears whole or not at all: `commit` renames it into place, `abort` removes it. */
 export type AtomicStream = {write(chunk: string): Promise<void>; commit(): Promise<void>; abort(): void};
 
+/** An AtomicStream onto a file, which can also be written and committed synchronously (a config save). */
+export type AtomicFile = AtomicStream & {writeNow(chunk: string): void; commitNow(): void};
+
 /**
- * writePrivateFileAtomically for output too large to hold: the pieces go to a 0600 file beside
+ * The atomic writer itself, for output too large to hold as well as for one string: the pieces go to a 0600 file beside
  * `file` (folders made 0700), flushed and renamed over `file` on commit. Until then `file` is as it
  * was; abort (or a crash) leaves at most the temporary file, never a half-written `file`.
  */
-export function openAtomicStream(file: string): AtomicStream {
+export function openAtomicStream(file: string): AtomicFile {
 	let target = path.resolve(file);
 	try {
 		target = realpathSync(target);
@@ -72,29 +54,41 @@ export function openAtomicStream(file: string): AtomicStream {
 		fd = undefined;
 	};
 
+	const writeNow = (chunk: string) => {
+		pending.push(chunk);
+		pendingLength += chunk.length;
+		if (pendingLength >= 1 << 20) flush();
+	};
+
+	const abort = () => {
+		try {
+			close();
+		} finally {
+			rmSync(temporary, {force: true});
+		}
+	};
+
+	const commitNow = () => {
+		try {
+			flush();
+			fsyncSync(fd!);
+			close();
+			renameSync(temporary, target);
+		} catch (error) {
+			abort();
+			throw error;
+		}
+	};
+
 	return {
 		async write(chunk) {
-			pending.push(chunk);
-			pendingLength += chunk.length;
-			if (pendingLength >= 1 << 20) flush();
+			writeNow(chunk);
 		},
 		async commit() {
-			try {
-				flush();
-				fsyncSync(fd!);
-				close();
-				renameSync(temporary, target);
-			} catch (error) {
-				this.abort();
-				throw error;
-			}
+			commitNow();
 		},
-		abort() {
-			try {
-				close();
-			} finally {
-				rmSync(temporary, {force: true});
-			}
-		},
+		abort,
+		writeNow,
+		commitNow,
 	};
 }
