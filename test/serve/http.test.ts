@@ -1,10 +1,8 @@
-import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest';
-import {startServe, type SiftHttpServer} from '../../source/serve/http.js';
-import type {AsyncStore} from '../../store/index.js';
+import {describe, expect, it} from 'vitest';
 import {BACKENDS, type Backend} from '../contract/backends.js';
 import {notePgOff} from '../support/pg.js';
-import {callerFor, jsonOf, openMcpStore, snapshotOf, textOf, type McpStore} from '../mcp/fixtures.js';
-import {httpClient, MCP_HEADERS, mintToken, rawRequest, toolCall} from './support.js';
+import {callerFor, jsonOf, snapshotOf, textOf} from '../mcp/fixtures.js';
+import {httpClient, MCP_HEADERS, mintToken, rawRequest, toolCall, useServe} from './support.js';
 
 describe.each(BACKENDS)('sift serve over HTTP on $name', (backend: Backend) => {
 	if (!backend.enabled) {
@@ -12,42 +10,18 @@ describe.each(BACKENDS)('sift serve over HTTP on $name', (backend: Backend) => {
 		return;
 	}
 
-	let test: McpStore;
-	let store: AsyncStore;
-	let server: SiftHttpServer;
-	let logs: string[];
-	let token: string;
+	const serve = useServe(backend, {tokenName: 'triager'});
 
-	async function start(options: {rate?: number; allowHosts?: string[]} = {}) {
-		logs = [];
-		server = await startServe({store, port: 0, log: line => logs.push(line), ...options});
-	}
-
-	beforeAll(() => backend.setUp());
-	afterAll(() => backend.tearDown());
-
-	beforeEach(async () => {
-		test = await openMcpStore(backend);
-		store = test.store;
-		token = await mintToken(store, ['bugs'], {kind: 'agent'}, {name: 'triager'});
-		await start();
-	});
-
-	afterEach(async () => {
-		await server.drain(2000);
-		await test.close();
-	});
-
-	const auth = (secret = token) => ({...MCP_HEADERS, Authorization: `Bearer ${secret}`});
-	const post = async (body: string, headers: Record<string, string> = auth()) => rawRequest(server.url, {headers, body});
+	const auth = (secret = serve.token) => ({...MCP_HEADERS, Authorization: `Bearer ${secret}`});
+	const post = async (body: string, headers: Record<string, string> = auth()) => rawRequest(serve.server.url, {headers, body});
 	/** Log lines as objects. */
-	const logged = () => logs.map(line => JSON.parse(line) as Record<string, unknown>);
+	const logged = () => serve.logs.map(line => JSON.parse(line) as Record<string, unknown>);
 
 	/** Every table a request could write, and the tokens, once the server has finished what it was doing. */
 	async function state() {
 		// A request is in flight until the token's last use is written, too.
-		for (let waited = 0; server.inFlight() > 0 && waited < 5000; waited += 10) await new Promise(resolve => setTimeout(resolve, 10));
-		return {tables: await snapshotOf(test), tokens: await store.tokens.list()};
+		for (let waited = 0; serve.server.inFlight() > 0 && waited < 5000; waited += 10) await new Promise(resolve => setTimeout(resolve, 10));
+		return {tables: await snapshotOf(serve.test), tokens: await serve.store.tokens.list()};
 	}
 
 	/** Runs `work`, then checks that the store is what it was. */
@@ -63,11 +37,11 @@ describe.each(BACKENDS)('sift serve over HTTP on $name', (backend: Backend) => {
 			['no Authorization header', () => MCP_HEADERS],
 			['an unknown token', () => auth(`sift_${'A'.repeat(43)}`)],
 			['a token of another shape', () => auth('hunter2')],
-			['Basic instead of Bearer', () => ({...MCP_HEADERS, Authorization: `Basic ${token}`})],
-			['an expired token', async () => auth(await mintToken(store, ['bugs'], {kind: 'agent'}, {now: new Date(Date.now() - 86_400_000), expiresAt: new Date(Date.now() - 1000).toISOString()}))],
+			['Basic instead of Bearer', () => ({...MCP_HEADERS, Authorization: `Basic ${serve.token}`})],
+			['an expired token', async () => auth(await mintToken(serve.store, ['bugs'], {kind: 'agent'}, {now: new Date(Date.now() - 86_400_000), expiresAt: new Date(Date.now() - 1000).toISOString()}))],
 			['a revoked token', async () => {
-				const revoked = await mintToken(store, ['bugs'], {kind: 'agent'}, {name: 'gone'});
-				await store.tokens.revoke('gone');
+				const revoked = await mintToken(serve.store, ['bugs'], {kind: 'agent'}, {name: 'gone'});
+				await serve.store.tokens.revoke('gone');
 				return auth(revoked);
 			}],
 		];
@@ -81,9 +55,9 @@ describe.each(BACKENDS)('sift serve over HTTP on $name', (backend: Backend) => {
 		});
 
 		it('a token revoked while its client is connected stops working on the next request', async () => {
-			const client = await httpClient(server.url, token);
+			const client = await httpClient(serve.server.url, serve.token);
 			expect((await client.listTools()).tools).toHaveLength(5);
-			await store.tokens.revoke('triager');
+			await serve.store.tokens.revoke('triager');
 			await expect(client.listTools()).rejects.toThrow(/401|unauthorized/i);
 			await client.close();
 		});
@@ -91,7 +65,7 @@ describe.each(BACKENDS)('sift serve over HTTP on $name', (backend: Backend) => {
 
 	describe('grants and actor come from the token', () => {
 		it('a channel outside the grants is not_granted, the same whether it exists or not', async () => {
-			const call = callerFor(await httpClient(server.url, token));
+			const call = callerFor(await httpClient(serve.server.url, serve.token));
 			const secret = await call('list_record_items', {record_channel_id: 'secrets'});
 			const missing = await call('list_record_items', {record_channel_id: 'nope'});
 			expect(secret.isError).toBe(true);
@@ -103,13 +77,13 @@ describe.each(BACKENDS)('sift serve over HTTP on $name', (backend: Backend) => {
 		});
 
 		it('an edit is recorded with the token\'s actor and run id', async () => {
-			const runToken = await mintToken(store, ['bugs'], {kind: 'agent', run_id: 'run-from-token'});
-			const call = callerFor(await httpClient(server.url, runToken));
+			const runToken = await mintToken(serve.store, ['bugs'], {kind: 'agent', run_id: 'run-from-token'});
+			const call = callerFor(await httpClient(serve.server.url, runToken));
 			const page = jsonOf(await call('list_record_items', {record_channel_id: 'bugs', limit: 1}));
 			const item = page.items[0];
 			const result = jsonOf(await call('edit_record_item', {record_channel_id: 'bugs', item_id: item.id, values: {points: 5}, expected_version: item.version, idempotency_key: 'from-token'}));
 			expect(result.ok).toBe(true);
-			const {events} = await store.pollEvents('bugs', {afterSequence: result.sequence - 1});
+			const {events} = await serve.store.pollEvents('bugs', {afterSequence: result.sequence - 1});
 			expect(events[0]!.actor).toEqual({kind: 'agent', run_id: 'run-from-token'});
 		});
 	});
@@ -131,15 +105,14 @@ describe.each(BACKENDS)('sift serve over HTTP on $name', (backend: Backend) => {
 		});
 
 		it('the listen address, localhost and the same Origin are allowed', async () => {
-			const port = server.port;
+			const port = serve.server.port;
 			for (const headers of <Array<Record<string, string>>>[{Host: `127.0.0.1:${port}`}, {Host: `localhost:${port}`}, {Host: `127.0.0.1:${port}`, Origin: `http://localhost:${port}`}]) {
 				expect((await post(list, {...auth(), ...headers})).status).toBe(200);
 			}
 		});
 
 		it('--allow-host adds a name (any port) or a name:port', async () => {
-			await server.drain(1000);
-			await start({allowHosts: ['sift.internal', 'proxy.internal:8443']});
+			await serve.restart({allowHosts: ['sift.internal', 'proxy.internal:8443']});
 			for (const host of ['sift.internal', 'sift.internal:80', 'proxy.internal:8443']) {
 				expect((await post(list, {...auth(), Host: host})).status).toBe(200);
 			}
@@ -152,13 +125,13 @@ describe.each(BACKENDS)('sift serve over HTTP on $name', (backend: Backend) => {
 		const bigEdit = (size: number) => toolCall('edit_record_item', {record_channel_id: 'bugs', item_id: 'x', values: {description: 'y'.repeat(size)}, expected_version: 1, idempotency_key: 'big'});
 
 		it('a 3 MiB body with its length declared → 413, nothing written', async () => {
-			const response = await unchanged(async () => rawRequest(server.url, {headers: auth(), body: bigEdit(3 * 1024 * 1024)}));
+			const response = await unchanged(async () => rawRequest(serve.server.url, {headers: auth(), body: bigEdit(3 * 1024 * 1024)}));
 			expect(response.status).toBe(413);
 			expect(logged().at(-1)).toMatchObject({status: 413, outcome: 'too_large', token: 'triager'});
 		});
 
 		it('a 3 MiB chunked body (no length) is cut off while streaming → 413, nothing written', async () => {
-			const response = await unchanged(async () => rawRequest(server.url, {headers: auth(), body: bigEdit(3 * 1024 * 1024), chunked: true}));
+			const response = await unchanged(async () => rawRequest(serve.server.url, {headers: auth(), body: bigEdit(3 * 1024 * 1024), chunked: true}));
 			expect(response.status).toBe(413);
 		});
 
@@ -171,11 +144,10 @@ describe.each(BACKENDS)('sift serve over HTTP on $name', (backend: Backend) => {
 
 	describe('rate limit per token', () => {
 		it('a burst over the rate → 429 with Retry-After, nothing written; another token is not held back', async () => {
-			await server.drain(1000);
-			await start({rate: 5});
+			await serve.restart({rate: 5});
 			const list = toolCall('list_granted_resources');
 			expect((await post(list)).status).toBe(200);
-			const other = await mintToken(store, ['bugs'], {kind: 'agent'}, {name: 'other'});
+			const other = await mintToken(serve.store, ['bugs'], {kind: 'agent'}, {name: 'other'});
 			expect((await post(list, auth(other))).status).toBe(200);
 			const responses = await unchanged(async () => Promise.all(Array.from({length: 20}, async () => post(list))));
 			const limited = responses.filter(response => response.status === 429);
@@ -187,8 +159,7 @@ describe.each(BACKENDS)('sift serve over HTTP on $name', (backend: Backend) => {
 		});
 
 		it('a batch costs one request per message', async () => {
-			await server.drain(1000);
-			await start({rate: 5});
+			await serve.restart({rate: 5});
 			const batch = (size: number) => JSON.stringify(Array.from({length: size}, (_, index) => JSON.parse(toolCall('list_granted_resources', {}, index + 1))));
 			expect((await post(batch(4))).status).toBe(200);
 			expect((await post(batch(2))).status).toBe(429);
@@ -197,11 +168,11 @@ describe.each(BACKENDS)('sift serve over HTTP on $name', (backend: Backend) => {
 
 	describe('the rest of the HTTP surface', () => {
 		it('GET /healthz answers without a token; other paths 404; GET /mcp 405', async () => {
-			const health = await rawRequest(server.url, {method: 'GET', path: '/healthz'});
+			const health = await rawRequest(serve.server.url, {method: 'GET', path: '/healthz'});
 			expect(health.status).toBe(200);
 			expect(JSON.parse(health.body)).toEqual({status: 'ok', store: 'ok', in_flight: 0});
-			expect((await rawRequest(server.url, {method: 'GET', path: '/', headers: auth()})).status).toBe(404);
-			expect((await rawRequest(server.url, {method: 'GET', path: '/mcp', headers: auth()})).status).toBe(405);
+			expect((await rawRequest(serve.server.url, {method: 'GET', path: '/', headers: auth()})).status).toBe(404);
+			expect((await rawRequest(serve.server.url, {method: 'GET', path: '/mcp', headers: auth()})).status).toBe(405);
 		});
 
 		it('a body that is not JSON → 400 parse error', async () => {
@@ -211,14 +182,14 @@ describe.each(BACKENDS)('sift serve over HTTP on $name', (backend: Backend) => {
 		});
 
 		it('logs one JSON line per request with token name, tool, outcome and ms; never the secret or a value', async () => {
-			const call = callerFor(await httpClient(server.url, token));
+			const call = callerFor(await httpClient(serve.server.url, serve.token));
 			const page = jsonOf(await call('list_record_items', {record_channel_id: 'bugs', limit: 1}));
 			const item = jsonOf(await call('read_record_item', {record_channel_id: 'bugs', item_id: page.items[0].id}));
 			await call('edit_record_item', {record_channel_id: 'bugs', item_id: item.id, values: {status: 'MARKER-VALUE-NOT-AN-OPTION'}, expected_version: item.version, idempotency_key: 'log-1'});
 			const lines = logged();
-			const text = logs.join('\n');
-			expect(text).not.toContain(token);
-			expect(text).not.toContain(token.slice(5, 20));
+			const text = serve.logs.join('\n');
+			expect(text).not.toContain(serve.token);
+			expect(text).not.toContain(serve.token.slice(5, 20));
 			expect(text).not.toContain('MARKER-VALUE');
 			expect(text).not.toContain(String(item.values.title));
 			const edit = lines.find(line => line.tool === 'edit_record_item')!;
@@ -229,9 +200,8 @@ describe.each(BACKENDS)('sift serve over HTTP on $name', (backend: Backend) => {
 		});
 
 		it('drain waits for the token\'s last use to be written, not only for the answer', async () => {
-			await server.drain(1000);
 			// The same store, with the last-use write slowed so it ends well after the answer.
-			const slowTouch = new Proxy(store.tokens, {
+			const slowTouch = new Proxy(serve.store.tokens, {
 				get: (target, key) => key === 'touch'
 					? async (...args: Parameters<typeof target.touch>) => {
 						await new Promise(resolve => setTimeout(resolve, 400));
@@ -239,11 +209,11 @@ describe.each(BACKENDS)('sift serve over HTTP on $name', (backend: Backend) => {
 					}
 					: Reflect.get(target, key),
 			});
-			const slowStore = new Proxy(store, {get: (target, key) => (key === 'tokens' ? slowTouch : Reflect.get(target, key))});
-			server = await startServe({store: slowStore, port: 0, log: line => logs.push(line)});
+			const slowStore = new Proxy(serve.store, {get: (target, key) => (key === 'tokens' ? slowTouch : Reflect.get(target, key))});
+			await serve.restart({store: slowStore});
 			expect((await post(toolCall('list_granted_resources'))).status).toBe(200);
-			expect(await server.drain(5000)).toBe(true);
-			expect((await store.tokens.list()).find(listed => listed.name === 'triager')?.last_used_at).toEqual(expect.any(String));
+			expect(await serve.server.drain(5000)).toBe(true);
+			expect((await serve.store.tokens.list()).find(listed => listed.name === 'triager')?.last_used_at).toEqual(expect.any(String));
 		});
 	});
 });

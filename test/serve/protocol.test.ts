@@ -1,54 +1,31 @@
 import {connect, type Socket} from 'node:net';
-import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest';
-import {startServe, type ServeOptions, type SiftHttpServer} from '../../source/serve/http.js';
-import type {AsyncStore} from '../../store/index.js';
+import {describe, expect, it} from 'vitest';
+import {startServe} from '../../source/serve/http.js';
 import {BACKENDS} from '../contract/backends.js';
-import {jsonOf, openMcpStore, type McpStore} from '../mcp/fixtures.js';
-import {httpClientVia, MCP_HEADERS, mintToken, parseLogLines, rawRequest, toolCall} from './support.js';
+import {jsonOf} from '../mcp/fixtures.js';
+import {httpClientVia, MCP_HEADERS, mintToken, parseLogLines, rawRequest, toolCall, useServe} from './support.js';
 
 // The protocol of `sift serve` (JSON-RPC codes, batches, cancellation, logs, rate, Host): it lives
 // in the transport, so one backend is enough here; test/serve/http.test.ts runs both.
 const backend = BACKENDS.find(entry => entry.name === 'sqlite')!;
 
-let test: McpStore;
-let store: AsyncStore;
-let server: SiftHttpServer;
-let logs: string[];
-let token: string;
+const serve = useServe(backend, {tokenName: 'proto'});
 
-async function start(options: Partial<ServeOptions> = {}) {
-	logs = [];
-	server = await startServe({store, port: 0, log: line => logs.push(line), ...options});
-}
-
-beforeAll(() => backend.setUp());
-afterAll(() => backend.tearDown());
-beforeEach(async () => {
-	test = await openMcpStore(backend);
-	store = test.store;
-	token = await mintToken(store, ['bugs'], {kind: 'agent'}, {name: 'proto'});
-	await start();
-});
-afterEach(async () => {
-	await server.drain(2000);
-	await test.close();
-});
-
-const auth = (extra: Record<string, string> = {}) => ({...MCP_HEADERS, Authorization: `Bearer ${token}`, ...extra});
-const post = async (body: string, headers: Record<string, string> = auth()) => rawRequest(server.url, {headers, body});
-const logged = () => parseLogLines(logs);
+const auth = (extra: Record<string, string> = {}) => ({...MCP_HEADERS, Authorization: `Bearer ${serve.token}`, ...extra});
+const post = async (body: string, headers: Record<string, string> = auth()) => rawRequest(serve.server.url, {headers, body});
+const logged = () => parseLogLines(serve.logs);
 const request = (id: unknown, method: string, params: Record<string, unknown> = {}) => ({jsonrpc: '2.0', id, method, params});
 const call = (id: number, name: string, args: Record<string, unknown> = {}) => request(id, 'tools/call', {name, arguments: args});
 const cancel = (requestId: unknown) => ({jsonrpc: '2.0', method: 'notifications/cancelled', params: {requestId, reason: 'changed my mind'}});
 
 async function health(): Promise<number> {
-	return (JSON.parse((await rawRequest(server.url, {method: 'GET', path: '/healthz'})).body) as {in_flight: number}).in_flight;
+	return (JSON.parse((await rawRequest(serve.server.url, {method: 'GET', path: '/healthz'})).body) as {in_flight: number}).in_flight;
 }
 
 /** Resolves once nothing is in flight; fails after 5 s. */
 async function settled(): Promise<void> {
-	for (let waited = 0; server.inFlight() > 0; waited += 10) {
-		if (waited > 5000) throw new Error(`${server.inFlight()} request(s) still in flight`);
+	for (let waited = 0; serve.server.inFlight() > 0; waited += 10) {
+		if (waited > 5000) throw new Error(`${serve.server.inFlight()} request(s) still in flight`);
 		await new Promise(resolve => setTimeout(resolve, 10));
 	}
 }
@@ -127,14 +104,14 @@ describe('batches', () => {
 	});
 
 	it.each(['2025-06-18', '2025-11-25'])('protocol %s: refused message by message, nothing run', async version => {
-		const before = (await store.tokens.list()).find(entry => entry.name === 'proto');
+		const before = (await serve.store.tokens.list()).find(entry => entry.name === 'proto');
 		const response = await post(JSON.stringify([call(1, 'list_granted_resources'), request(2, 'ping'), cancel(9)]), auth({'Mcp-Protocol-Version': version}));
 		expect(response.status).toBe(400);
 		const answers = JSON.parse(response.body) as Array<{id: unknown; error: {code: number; message: string}}>;
 		expect(answers.map(answer => answer.id)).toEqual([1, 2, null]);
 		for (const answer of answers) expect(answer.error).toEqual({code: -32600, message: expect.stringContaining(`protocol ${version} has no batches`)});
 		expect(logged().at(-1)).toMatchObject({status: 400, outcome: 'invalid_request'});
-		expect((await store.tokens.list()).find(entry => entry.name === 'proto')).toEqual(before);
+		expect((await serve.store.tokens.list()).find(entry => entry.name === 'proto')).toEqual(before);
 	});
 
 	it('initialize inside a batch is refused', async () => {
@@ -143,9 +120,8 @@ describe('batches', () => {
 	});
 
 	it('a request cancelled inside its own batch is answered, and nothing stays in flight', async () => {
-		await server.drain(1000);
 		// Each call waits first, so the cancel finds it running.
-		await start({callDelayMs: 50});
+		await serve.restart({callDelayMs: 50});
 		const batch = JSON.stringify([call(1, 'list_granted_resources'), cancel(1)]);
 		for (let round = 0; round < 20; round++) {
 			const response = await post(batch);
@@ -159,14 +135,13 @@ describe('batches', () => {
 		// Another request of the batch is still answered.
 		const mixed = JSON.parse((await post(JSON.stringify([call(1, 'list_granted_resources'), request(2, 'ping'), cancel(1)]))).body) as Array<{id: number}>;
 		expect(mixed.map(answer => answer.id).sort()).toEqual([1, 2]);
-		expect(await server.drain(2000)).toBe(true);
+		expect(await serve.server.drain(2000)).toBe(true);
 	});
 });
 
 describe('rate limit and batches', () => {
 	it('a batch larger than --rate → 413 that says why, every time (no Retry-After that cannot help)', async () => {
-		await server.drain(1000);
-		await start({rate: 5});
+		await serve.restart({rate: 5});
 		const batch = JSON.stringify(Array.from({length: 8}, (_, index) => request(index + 1, 'ping')));
 		for (let attempt = 0; attempt < 2; attempt++) {
 			const response = await post(batch);
@@ -190,7 +165,7 @@ describe('rate limit and batches', () => {
 
 /** Opens a raw connection and writes `head`; resolves with the socket and everything it reads. */
 async function rawSocket(head: string): Promise<{socket: Socket; received: () => string; closed: Promise<void>}> {
-	const url = new URL(server.url);
+	const url = new URL(serve.server.url);
 	const socket = connect(Number(url.port), url.hostname);
 	let text = '';
 	socket.on('data', chunk => (text += String(chunk)));
@@ -201,13 +176,13 @@ async function rawSocket(head: string): Promise<{socket: Socket; received: () =>
 	return {socket, received: () => text, closed};
 }
 
-const postHead = (length: number) => `POST /mcp HTTP/1.1\r\nHost: ${new URL(server.url).host}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${length}\r\n\r\n`;
+const postHead = (length: number) => `POST /mcp HTTP/1.1\r\nHost: ${new URL(serve.server.url).host}\r\nAuthorization: Bearer ${serve.token}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${length}\r\n\r\n`;
 
 async function lastLogWhere(match: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
 	for (let waited = 0; ; waited += 10) {
 		const found = logged().reverse().find(match);
 		if (found) return found;
-		if (waited > 5000) throw new Error(`no such log line in ${logs.join('\n')}`);
+		if (waited > 5000) throw new Error(`no such log line in ${serve.logs.join('\n')}`);
 		await new Promise(resolve => setTimeout(resolve, 10));
 	}
 }
@@ -231,8 +206,7 @@ describe('log lines tell the real status and outcome', () => {
 	});
 
 	it('a client that leaves while its call runs: logged client_closed with no status; its call settles, nothing stays in flight', async () => {
-		await server.drain(1000);
-		await start({callDelayMs: 300});
+		await serve.restart({callDelayMs: 300});
 		const body = toolCall('list_granted_resources');
 		const {socket, closed} = await rawSocket(`${postHead(Buffer.byteLength(body))}${body}`);
 		while ((await health()) === 0) await new Promise(resolve => setTimeout(resolve, 10));
@@ -243,8 +217,7 @@ describe('log lines tell the real status and outcome', () => {
 	});
 
 	it('a body that stops arriving → 408 on the wire and in the log', async () => {
-		await server.drain(1000);
-		await start({requestTimeoutMs: 400});
+		await serve.restart({requestTimeoutMs: 400});
 		const {received, closed} = await rawSocket(`${postHead(1000)}{"jsonrpc":`);
 		await closed;
 		expect(received()).toMatch(/^HTTP\/1\.1 408 /);
@@ -252,60 +225,55 @@ describe('log lines tell the real status and outcome', () => {
 	});
 
 	it('a request cut off by the drain is logged cut_off with no status', async () => {
-		await server.drain(1000);
-		await start({callDelayMs: 3000});
+		await serve.restart({callDelayMs: 3000});
 		const slow = post(toolCall('list_granted_resources')).catch((error: Error) => error);
 		while ((await health()) === 0) await new Promise(resolve => setTimeout(resolve, 10));
-		expect(await server.drain(200)).toBe(false);
+		expect(await serve.server.drain(200)).toBe(false);
 		expect(await slow).toBeInstanceOf(Error);
 		expect(logged().find(line => line.tool === 'list_granted_resources')).toMatchObject({status: null, outcome: 'cut_off', token: 'proto'});
 	});
 
 	it('a tool that fails with a stack trace: the stack is inside one JSON line, not lines of its own', async () => {
-		await server.drain(1000);
-		const broken = new Proxy(store, {get: (target, key) => (key === 'listChannels' ? async () => Promise.reject(new Error('disk on fire')) : Reflect.get(target, key))});
-		logs = [];
-		server = await startServe({store: broken, port: 0, log: line => logs.push(line)});
+				const broken = new Proxy(serve.store, {get: (target, key) => (key === 'listChannels' ? async () => Promise.reject(new Error('disk on fire')) : Reflect.get(target, key))});
+		await serve.restart({store: broken});
 		const answer = JSON.parse((await post(toolCall('list_granted_resources'))).body) as {result: {isError: boolean}};
 		expect(answer.result.isError).toBe(true);
 		const lines = logged();
 		const failure = lines.find(line => line.level === 'error')!;
 		expect(failure.message).toMatch(/^sift mcp: list_granted_resources failed: Error: disk on fire\n\s+at /);
 		expect(lines.find(line => line.tool === 'list_granted_resources')).toMatchObject({status: 200, outcome: 'internal_error'});
-		for (const line of logs) expect(line).not.toContain('\n');
+		for (const line of serve.logs) expect(line).not.toContain('\n');
 	});
 
 	it('every line is one JSON object', async () => {
 		await post('[]');
 		await post(toolCall('list_granted_resources'));
-		await rawRequest(server.url, {method: 'GET', path: '/nope'});
-		expect(() => parseLogLines(logs)).not.toThrow();
+		await rawRequest(serve.server.url, {method: 'GET', path: '/nope'});
+		expect(() => parseLogLines(serve.logs)).not.toThrow();
 		expect(logged().map(line => line.outcome)).toEqual(['invalid_request', 'ok', 'not_found']);
 	});
 });
 
 describe('--allow-host: a client that reaches the server by another name', () => {
 	it('listening on 0.0.0.0, the real SDK client at http://sift.internal:PORT is served; names are case-insensitive', async () => {
-		await server.drain(1000);
-		await start({host: '0.0.0.0', allowHosts: ['Sift.Internal']});
-		const target = `http://127.0.0.1:${server.port}`;
-		const client = await httpClientVia(`http://sift.internal:${server.port}`, target, token);
+		await serve.restart({host: '0.0.0.0', allowHosts: ['Sift.Internal']});
+		const target = `http://127.0.0.1:${serve.server.port}`;
+		const client = await httpClientVia(`http://sift.internal:${serve.server.port}`, target, serve.token);
 		const listed = await client.callTool({name: 'list_granted_resources', arguments: {}});
 		expect(jsonOf(listed as never).channels[0].id).toBe('bugs');
 		await client.close();
 		const list = toolCall('list_granted_resources');
-		for (const host of [`SIFT.INTERNAL:${server.port}`, 'sift.internal', `127.0.0.1:${server.port}`, `localhost:${server.port}`]) {
+		for (const host of [`SIFT.INTERNAL:${serve.server.port}`, 'sift.internal', `127.0.0.1:${serve.server.port}`, `localhost:${serve.server.port}`]) {
 			expect((await rawRequest(target, {headers: auth({Host: host}), body: list})).status, host).toBe(200);
 		}
 
-		for (const host of [`evil.example:${server.port}`, `sift.internal.evil.example:${server.port}`]) {
+		for (const host of [`evil.example:${serve.server.port}`, `sift.internal.evil.example:${serve.server.port}`]) {
 			expect((await rawRequest(target, {headers: auth({Host: host}), body: list})).status, host).toBe(403);
 		}
 	});
 
 	it('an entry with a port: a Host without a port is the default port (80 or 443) and matches it', async () => {
-		await server.drain(1000);
-		await start({allowHosts: ['proxy.example:443', 'other.example:8443']});
+		await serve.restart({allowHosts: ['proxy.example:443', 'other.example:8443']});
 		const list = toolCall('list_granted_resources');
 		const status = async (headers: Record<string, string>) => (await post(list, auth(headers))).status;
 		expect(await status({Host: 'proxy.example'})).toBe(200);
@@ -317,6 +285,6 @@ describe('--allow-host: a client that reaches the server by another name', () =>
 	});
 
 	it.each(['HTTP://x', 'https://proxy.example', 'a b', 'x:99999', 'x:0', ':80', '::1', 'x/y'])('a malformed entry %j is refused at start', async entry => {
-		await expect(startServe({store, port: 0, log: () => undefined, allowHosts: [entry]})).rejects.toThrow(/--allow-host must be HOST or HOST:PORT/);
+		await expect(startServe({store: serve.store, port: 0, log: () => undefined, allowHosts: [entry]})).rejects.toThrow(/--allow-host must be HOST or HOST:PORT/);
 	});
 });

@@ -5,13 +5,12 @@
 
 import type {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
-import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest';
-import {startServe, type SiftHttpServer} from '../../source/serve/http.js';
+import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
 import {Grants, StoreError, type AsyncStore} from '../../store/index.js';
 import {BACKENDS, type Backend} from '../contract/backends.js';
 import {notePgOff} from '../support/pg.js';
-import {openMcpStore, snapshotOf, type McpStore} from '../mcp/fixtures.js';
-import {httpClient, MCP_HEADERS, rawRequest, toolCall} from './support.js';
+import {snapshotOf} from '../mcp/fixtures.js';
+import {httpClient, MCP_HEADERS, rawRequest, toolCall, useServe} from './support.js';
 import {rmSync} from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -27,26 +26,15 @@ describe.each(BACKENDS)('token scopes over HTTP on $name', (backend: Backend) =>
 		return;
 	}
 
-	let test: McpStore;
-	let store: AsyncStore;
-	let server: SiftHttpServer;
+	const serve = useServe(backend);
 	const clients: Client[] = [];
-	beforeAll(() => backend.setUp());
-	afterAll(() => backend.tearDown());
-	beforeEach(async () => {
-		test = await openMcpStore(backend);
-		store = test.store;
-		server = await startServe({store, port: 0, log: () => {}});
-	});
 	afterEach(async () => {
 		for (const client of clients.splice(0)) await client.close();
-		await server.drain(2000);
-		await test.close();
 	});
 
 	async function clientWith(scope: 'read' | 'write' | undefined) {
-		const {token, info} = await store.tokens.create({grants: ['bugs'], scope});
-		const client = await httpClient(server.url, token);
+		const {token, info} = await serve.store.tokens.create({grants: ['bugs'], scope});
+		const client = await httpClient(serve.server.url, token);
 		clients.push(client);
 		return {client, token, info};
 	}
@@ -72,24 +60,24 @@ describe.each(BACKENDS)('token scopes over HTTP on $name', (backend: Backend) =>
 	it('edit_record_item through a read token is forbidden and writes nothing (SDK client and raw HTTP)', async () => {
 		const {client, token} = await clientWith('read');
 		const item = await newest(client);
-		const before = await snapshotOf(test);
+		const before = await snapshotOf(serve.test);
 		const refused = (await client.callTool({name: 'edit_record_item', arguments: editArgs(item, 'k1')})) as CallToolResult;
 		expect(refused.isError).toBe(true);
 		expect(textOf(refused)).toMatchObject({error: 'forbidden', message: expect.stringMatching(/read-only \(scope read\)/)});
 		// The same refusal for a call that does not even pass the tool's argument checks.
-		const raw = await rawRequest(server.url, {headers: {...MCP_HEADERS, Authorization: `Bearer ${token}`}, body: toolCall('edit_record_item', {})});
+		const raw = await rawRequest(serve.server.url, {headers: {...MCP_HEADERS, Authorization: `Bearer ${token}`}, body: toolCall('edit_record_item', {})});
 		expect(raw.status).toBe(200);
 		expect(JSON.parse(JSON.parse(raw.body).result.content[0].text)).toMatchObject({error: 'forbidden'});
-		expect(await snapshotOf(test)).toEqual(before);
+		expect(await snapshotOf(serve.test)).toEqual(before);
 	});
 
 	it('the store refuses a write under read-only grants itself, whatever called it', async () => {
 		const {client} = await clientWith('read');
 		const item = await newest(client);
-		const before = await snapshotOf(test);
-		const error = await store.editItem({channelId: 'bugs', itemId: item.id, values: {title: 'x'}, actor: {kind: 'agent'}, grants: new Grants(['bugs'], 'read')}).catch((caught: unknown) => caught);
+		const before = await snapshotOf(serve.test);
+		const error = await serve.store.editItem({channelId: 'bugs', itemId: item.id, values: {title: 'x'}, actor: {kind: 'agent'}, grants: new Grants(['bugs'], 'read')}).catch((caught: unknown) => caught);
 		expect((error as StoreError).body).toMatchObject({error: 'forbidden'});
-		expect(await snapshotOf(test)).toEqual(before);
+		expect(await snapshotOf(serve.test)).toEqual(before);
 	});
 
 	it('a write token (the default scope) lists and uses edit_record_item', async () => {
@@ -103,11 +91,11 @@ describe.each(BACKENDS)('token scopes over HTTP on $name', (backend: Backend) =>
 	});
 
 	it('the scope is stored and listed; an unknown scope is refused', async () => {
-		await store.tokens.create({grants: ['bugs'], scope: 'read', name: 'reader'});
-		await store.tokens.create({grants: ['bugs'], name: 'writer'});
-		const listed = Object.fromEntries((await store.tokens.list()).map(token => [token.name, token.scope]));
+		await serve.store.tokens.create({grants: ['bugs'], scope: 'read', name: 'reader'});
+		await serve.store.tokens.create({grants: ['bugs'], name: 'writer'});
+		const listed = Object.fromEntries((await serve.store.tokens.list()).map(token => [token.name, token.scope]));
 		expect(listed).toMatchObject({reader: 'read', writer: 'write'});
-		const error = await store.tokens.create({grants: ['bugs'], scope: 'admin' as 'read'}).catch((caught: unknown) => caught);
+		const error = await serve.store.tokens.create({grants: ['bugs'], scope: 'admin' as 'read'}).catch((caught: unknown) => caught);
 		expect((error as StoreError).body).toMatchObject({error: 'invalid_argument', message: expect.stringMatching(/scope must be read or write/)});
 	});
 });

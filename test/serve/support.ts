@@ -3,10 +3,12 @@ import {existsSync, readFileSync} from 'node:fs';
 import {request as httpRequest} from 'node:http';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import {startServe, type ServeOptions} from '../../source/serve/http.js';
+import {afterAll, afterEach, beforeAll, beforeEach} from 'vitest';
+import {startServe, type ServeOptions, type SiftHttpServer} from '../../source/serve/http.js';
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
 import type {Actor, AsyncStore} from '../../store/index.js';
-import type {Caller} from '../mcp/fixtures.js';
+import {openMcpStore, type Caller, type McpStore} from '../mcp/fixtures.js';
+import type {Backend} from '../contract/backends.js';
 
 /** A token for `grants` and `actor`, minted straight in the store. */
 export async function mintToken(store: AsyncStore, grants: string[], actor: Actor = {kind: 'agent'}, extra: {name?: string; expiresAt?: string; now?: Date} = {}): Promise<string> {
@@ -202,6 +204,69 @@ export async function spawnServe(location: string, env: Record<string, string> =
 		process: started,
 		kill() {
 			if (started.exitCode === null && started.signalCode === null) started.kill('SIGKILL');
+		},
+	};
+}
+
+/** A `sift serve` started in this process for each test, on a fresh MCP test store. */
+export type ServeHarness = {
+	readonly test: McpStore;
+	readonly store: AsyncStore;
+	readonly server: SiftHttpServer;
+	/** This server's log lines, from its last start. */
+	readonly logs: string[];
+	/** A write token for channel bugs, named as asked (empty when no token was asked for). */
+	readonly token: string;
+	/** Drains the running server and starts another on the same store, with these options. */
+	restart(options?: Partial<ServeOptions>): Promise<void>;
+};
+
+/**
+ * Registers the hooks every serve suite repeated: the backend set up once, then for each test a
+ * fresh store, a token named `tokenName` (when given) and a server on a free port, drained and
+ * closed afterwards.
+ */
+export function useServe(backend: Backend, options: {tokenName?: string} = {}): ServeHarness {
+	let test: McpStore;
+	let server: SiftHttpServer;
+	let logs: string[] = [];
+	let token = '';
+	const start = async (serveOptions: Partial<ServeOptions> = {}) => {
+		logs = [];
+		server = await startServe({store: test.store, port: 0, log: line => logs.push(line), ...serveOptions});
+	};
+
+	beforeAll(() => backend.setUp());
+	afterAll(() => backend.tearDown());
+	beforeEach(async () => {
+		test = await openMcpStore(backend);
+		token = options.tokenName === undefined ? '' : await mintToken(test.store, ['bugs'], {kind: 'agent'}, {name: options.tokenName});
+		await start();
+	});
+	afterEach(async () => {
+		await server.drain(2000);
+		await test.close();
+	});
+
+	return {
+		get test() {
+			return test;
+		},
+		get store() {
+			return test.store;
+		},
+		get server() {
+			return server;
+		},
+		get logs() {
+			return logs;
+		},
+		get token() {
+			return token;
+		},
+		async restart(serveOptions) {
+			await server.drain(1000);
+			await start(serveOptions);
 		},
 	};
 }
