@@ -3,7 +3,7 @@ import {describe, expect, it} from 'vitest';
 import {startServe} from '../../source/serve/http.js';
 import {BACKENDS} from '../contract/backends.js';
 import {jsonOf} from '../mcp/fixtures.js';
-import {httpClientVia, MCP_HEADERS, mintToken, parseLogLines, rawRequest, toolCall, useServe} from './support.js';
+import {httpClientVia, MCP_HEADERS, parseLogLines, rawRequest, toolCall, useServe} from './support.js';
 
 // The protocol of `sift serve` (JSON-RPC codes, batches, cancellation, logs, rate, Host): it lives
 // in the transport, so one backend is enough here; test/serve/http.test.ts runs both.

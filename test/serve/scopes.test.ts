@@ -6,7 +6,7 @@
 import type {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
-import {Grants, StoreError, type AsyncStore} from '../../store/index.js';
+import {Grants, StoreError} from '../../store/index.js';
 import {BACKENDS, type Backend} from '../contract/backends.js';
 import {notePgOff} from '../support/pg.js';
 import {snapshotOf} from '../mcp/fixtures.js';
