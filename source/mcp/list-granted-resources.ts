@@ -16,7 +16,7 @@ const output = z.looseObject({
 export function registerListGrantedResources(server: McpServer, context: ToolContext): void {
 	server.registerTool(LIST_GRANTED_RESOURCES, {
 		title: 'List granted record channels',
-		description: 'Lists the record channels this server may read and edit: for each, its id (use it as record_channel_id / resource_id), name, item count and latest event sequence. Takes no arguments. Any other channel answers not_granted.',
+		description: `Lists the record channels this server may ${context.grants.scope === 'read' ? 'read (its token has scope read: no edits)' : 'read and edit'}: for each, its id (use it as record_channel_id / resource_id), name, item count and latest event sequence. Takes no arguments. Any other channel answers not_granted.`,
 		inputSchema: z.strictObject({}),
 		outputSchema: output,
 		annotations: {readOnlyHint: true, openWorldHint: false},

@@ -52,6 +52,9 @@ describe.each(BACKENDS)('token scopes over HTTP on $name', (backend: Backend) =>
 		const names = (await client.listTools()).tools.map(tool => tool.name).sort();
 		expect(names).toEqual(['list_granted_resources', 'list_record_items', 'poll_resource_events', 'read_record_item']);
 		expect(client.getInstructions()).toMatch(/read-only \(its token has scope read\)/);
+		const listing = (await client.listTools()).tools.find(tool => tool.name === 'list_granted_resources')!;
+		expect(listing.description).toMatch(/may read \(its token has scope read: no edits\)/);
+		expect(listing.description).not.toMatch(/edit:/);
 		const item = await newest(client);
 		const read = (await client.callTool({name: 'read_record_item', arguments: {record_channel_id: 'bugs', item_id: item.id}})) as CallToolResult;
 		expect(read.isError).toBeFalsy();
