@@ -20,3 +20,25 @@ export function loadChannel(raw: Channel): LoadedChannel {
 		formulas: raw.fields.filter(field => field.type === 'formula').map(field => ({key: field.key, node: parseFormula(field.config.expression!)})),
 	};
 }
+
+/**
+ * The channels one connection has loaded, each with its stored fields' text: a schema change by
+ * any process rewrites that text, so a read that finds it changed loads the channel again and the
+ * next page shows the new schema. Both backends keep one.
+ */
+export class LoadedChannels {
+	private readonly byId = new Map<string, {fields: string; channel: LoadedChannel}>();
+
+	/** The loaded channel for a stored row, reused while its fields' text is unchanged. */
+	fromRow(row: {id: string; name: string; fields: string}): LoadedChannel {
+		const cached = this.byId.get(row.id);
+		if (cached?.fields === row.fields) return cached.channel;
+		const channel = loadChannel({id: row.id, name: row.name, fields: JSON.parse(row.fields) as Channel['fields']});
+		this.byId.set(row.id, {fields: row.fields, channel});
+		return channel;
+	}
+
+	forget(id: string): void {
+		this.byId.delete(id);
+	}
+}

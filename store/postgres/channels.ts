@@ -2,10 +2,10 @@
 // per-channel partial indexes that sorts, terms and uniqueness checks use.
 
 import type pg from 'pg';
-import {loadChannel, type LoadedChannel} from '../channels.js';
+import {LoadedChannels, type LoadedChannel} from '../channels.js';
 import {notFound} from '../errors.js';
 import {pgChannelIndexes} from './query.js';
-import type {Channel, ChannelSummary, Field} from '../types.js';
+import type {Channel, ChannelSummary} from '../types.js';
 
 /** A stored value as jsonb; keys are checked identifiers (a-z, 0-9, _), so inlining them is safe. */
 export {pgValueSql as valueSql} from './query.js';
@@ -32,31 +32,24 @@ export async function missingChannelIndexes(client: pg.ClientBase): Promise<stri
  * rewrites it, so each read compares it (one indexed row) and loads the channel again when it differs.
  */
 export class PgChannelCatalog {
-	private readonly cache = new Map<string, {fields: string; channel: LoadedChannel}>();
+	private readonly cache = new LoadedChannels();
 
 	constructor(private readonly pool: pg.Pool) {}
 
 	async get(id: string, client: pg.ClientBase | pg.Pool = this.pool): Promise<LoadedChannel> {
 		const {rows} = await client.query<{id: string; name: string; fields: string}>('SELECT id, name, fields::text AS fields FROM channels WHERE id = $1', [id]);
 		if (rows.length === 0) {
-			this.cache.delete(id);
+			this.cache.forget(id);
 			throw notFound(`channel ${JSON.stringify(id)?.slice(0, 80)} does not exist`);
 		}
 
 		const row = rows[0]!;
-		const cached = this.cache.get(id);
-		if (cached?.fields === row.fields) {
-			return cached.channel;
-		}
-
-		const channel = loadChannel({id: row.id, name: row.name, fields: JSON.parse(row.fields) as Field[]});
-		this.cache.set(id, {fields: row.fields, channel});
-		return channel;
+		return this.cache.fromRow(row);
 	}
 
 	/** Drops a cached channel, so the next read sees what is stored (after an upsert grew its options). */
 	forget(id: string): void {
-		this.cache.delete(id);
+		this.cache.forget(id);
 	}
 
 	async names(): Promise<Array<{id: string; name: string}>> {

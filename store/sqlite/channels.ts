@@ -1,6 +1,6 @@
 // Channels on SQLite: the catalog read once per connection, and each channel's partial indexes.
 
-import {loadChannel, type LoadedChannel} from '../channels.js';
+import {LoadedChannels, type LoadedChannel} from '../channels.js';
 import type {Db} from './database.js';
 import {notFound, quote} from '../errors.js';
 import {channelIndexes} from './query.js';
@@ -13,7 +13,7 @@ import type {Channel, ChannelSummary, Field} from '../types.js';
  * indexed row) and loads the channel again when it differs: the next page shows the new schema.
  */
 export class ChannelCatalog {
-	private readonly cache = new Map<string, {fields: string; channel: LoadedChannel}>();
+	private readonly cache = new LoadedChannels();
 	private readonly select;
 
 	constructor(private readonly db: Db) {
@@ -23,23 +23,16 @@ export class ChannelCatalog {
 	get(id: string): LoadedChannel {
 		const row = this.select.get(id) as {id: string; name: string; fields: string} | undefined;
 		if (!row) {
-			this.cache.delete(id);
+			this.cache.forget(id);
 			throw notFound(`channel ${quote(id)} does not exist`);
 		}
 
-		const cached = this.cache.get(id);
-		if (cached?.fields === row.fields) {
-			return cached.channel;
-		}
-
-		const channel = loadChannel({id: row.id, name: row.name, fields: JSON.parse(row.fields) as Field[]});
-		this.cache.set(id, {fields: row.fields, channel});
-		return channel;
+		return this.cache.fromRow(row);
 	}
 
 	/** Drops a cached channel whose creating transaction rolled back. */
 	forget(id: string): void {
-		this.cache.delete(id);
+		this.cache.forget(id);
 	}
 
 	/** Ids and names only: no item counting, which scans a channel's index (tens of ms at 1M items). */
