@@ -9,6 +9,7 @@ import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {afterAll, beforeAll, expect, it} from 'vitest';
 import {ensureBuilt, sift, SIFT_ENTRY, siftJson, tempDir} from '../support/cli.js';
+import {waitUntil} from '../support/wait.js';
 import {makeDatabase} from '../mcp/fixtures.js';
 import {MCP_HEADERS, rawRequest, spawnServe, toolCall} from './support.js';
 
@@ -21,26 +22,31 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, {recursive: true, force: true}));
 
-async function until(check: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-	const began = Date.now();
-	while (!check()) {
-		if (Date.now() - began > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-		await new Promise(resolve => setTimeout(resolve, 50));
-	}
+/**
+ * `sift run --server` against `serverUrl` whose codex hangs once it has used its token; `started`
+ * waits until it has (the run is under way) and gives the token it was answered with.
+ */
+function startHangingRun(serverUrl: string, seenFile: string) {
+	const out = path.join(dir, seenFile);
+	const env = {...process.env, SIFT_DB: '', XDG_DATA_HOME: path.join(dir, 'data'), SIFT_STATE_DIR: path.join(dir, 'state'), FAKE_CODEX_MODE: 'hang', TOKEN_CODEX_OUT: out};
+	const run = spawn(process.execPath, [SIFT_ENTRY, 'run', 'Triage the bugs', '--channel', 'bugs', '--server', serverUrl, '--codex', codex, '--timeout', '600', '--db', db], {env, stdio: ['ignore', 'ignore', 'pipe']});
+	const exited = new Promise(resolve => run.once('exit', resolve));
+	const started = async () => {
+		await waitUntil(() => existsSync(out), 'the run\'s codex to start', {timeoutMs: 20_000});
+		const seen = JSON.parse(readFileSync(out, 'utf8')) as {token: string; status: {code: number}};
+		return {seen, headers: {...MCP_HEADERS, Authorization: `Bearer ${seen.token}`}};
+	};
+
+	return {run, exited, env, started};
 }
 
 it('SIGKILL of sift run --server, then the reaper: the run is abandoned and its token answers 401', async () => {
 	const server = await spawnServe(db);
-	const out = path.join(dir, 'seen.json');
-	const env = {...process.env, SIFT_DB: '', XDG_DATA_HOME: path.join(dir, 'data'), SIFT_STATE_DIR: path.join(dir, 'state'), FAKE_CODEX_MODE: 'hang', TOKEN_CODEX_OUT: out};
-	const run = spawn(process.execPath, [SIFT_ENTRY, 'run', 'Triage the bugs', '--channel', 'bugs', '--server', server.url, '--codex', codex, '--timeout', '600', '--db', db], {env, stdio: ['ignore', 'ignore', 'pipe']});
-	const runExited = new Promise(resolve => run.once('exit', resolve));
+	const {run, exited: runExited, env, started} = startHangingRun(server.url, 'seen.json');
 	try {
 		// Codex has its token and used it once: the run is under way.
-		await until(() => existsSync(out), 'the run\'s codex to start');
-		const seen = JSON.parse(readFileSync(out, 'utf8')) as {token: string; status: {code: number}};
+		const {seen, headers} = await started();
 		expect(seen.status.code).toBe(200);
-		const headers = {...MCP_HEADERS, Authorization: `Bearer ${seen.token}`};
 		const [info] = siftJson<Array<{name: string; run_id: string | null; revoked_at: string | null}>>(['token', 'list', '--db', db]).filter(token => token.run_id !== null);
 		expect(info!.revoked_at).toBeNull();
 		const runId = info!.run_id!;
@@ -67,15 +73,10 @@ it('SIGKILL of sift run --server, then the reaper: the run is abandoned and its 
 
 it('a running sift serve reaps on its own: the SIGKILLed run\'s token stops working without another sift start', async () => {
 	const server = await spawnServe(db, {SIFT_SERVE_TEST_REAP_MS: '200'});
-	const out = path.join(dir, 'seen-serve-reaps.json');
-	const env = {...process.env, SIFT_DB: '', XDG_DATA_HOME: path.join(dir, 'data'), SIFT_STATE_DIR: path.join(dir, 'state'), FAKE_CODEX_MODE: 'hang', TOKEN_CODEX_OUT: out};
-	const run = spawn(process.execPath, [SIFT_ENTRY, 'run', 'Triage the bugs', '--channel', 'bugs', '--server', server.url, '--codex', codex, '--timeout', '600', '--db', db], {env, stdio: ['ignore', 'ignore', 'pipe']});
-	const runExited = new Promise(resolve => run.once('exit', resolve));
+	const {run, exited: runExited, env, started} = startHangingRun(server.url, 'seen-serve-reaps.json');
 	try {
-		await until(() => existsSync(out), 'the run\'s codex to start');
-		const seen = JSON.parse(readFileSync(out, 'utf8')) as {token: string; status: {code: number}};
+		const {seen, headers} = await started();
 		expect(seen.status.code).toBe(200);
-		const headers = {...MCP_HEADERS, Authorization: `Bearer ${seen.token}`};
 		run.kill('SIGKILL');
 		await runExited;
 		// No other sift starts: sift serve's own reaper records the run and revokes its token.
