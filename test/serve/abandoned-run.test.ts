@@ -73,7 +73,7 @@ it('SIGKILL of sift run --server, then the reaper: the run is abandoned and its 
 
 it('a running sift serve reaps on its own: the SIGKILLed run\'s token stops working without another sift start', async () => {
 	const server = await spawnServe(db, {SIFT_SERVE_TEST_REAP_MS: '200'});
-	const {run, exited: runExited, env, started} = startHangingRun(server.url, 'seen-serve-reaps.json');
+	const {run, exited: runExited, started} = startHangingRun(server.url, 'seen-serve-reaps.json');
 	try {
 		const {seen, headers} = await started();
 		expect(seen.status.code).toBe(200);
