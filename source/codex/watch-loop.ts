@@ -5,8 +5,10 @@
 
 import type {AsyncStore, Unlisten} from '../../store/api.js';
 import {sanitize} from '../text/sanitize.js';
-import type {Fanout} from './fanout.js';
-import {saveWatchCursor, sendDue, settleEndsAt, takeInEvents, type WatchCursor} from './watch.js';
+import type {Fanout, FanoutEvent} from './fanout.js';
+import type {Outcome} from './outcome.js';
+import {NEEDS_A_PERSON} from './ready.js';
+import {giveBack, saveWatchCursor, sendDue, settleEndsAt, takeInEvents, type WatchCursor} from './watch.js';
 
 /** How often the events are read: on SQLite the only way to hear of them. */
 export const POLL_MS = 500;
@@ -47,7 +49,7 @@ export type WatchLoopOptions = {
 	/** The cursor file, and the cursor as loaded from it. */
 	file: string;
 	cursor: WatchCursor;
-	fanout: Pick<Fanout, 'free' | 'add' | 'subscribe'>;
+	fanout: Pick<Fanout, 'free' | 'add' | 'subscribe' | 'cancelAll'>;
 	batchSize: number;
 	settleMs: number;
 	/** After each pass that read the events, with the cursor as it now is. */
@@ -64,7 +66,26 @@ export type WatchLoop = {
 	stop(): void;
 	/** The cursor when the loop ended; rejects if the cursor file cannot be written. */
 	done: Promise<WatchCursor>;
+	/** Why the loop stopped on its own: a batch's run needed a person (not logged in, no codex); null otherwise. */
+	halted(): WatchHalt | null;
 };
+
+/** A run that never reached the agent for a reason only a person can mend; its items wait again in the cursor. */
+export type WatchHalt = {outcome: Outcome; error: string | null};
+
+/**
+ * The items of a batch the agent never saw, to give back to the cursor: a batch whose run could
+ * not start, one skipped while queued, or one whose run needed a person. The last also halts the
+ * watch. Undefined for a batch the agent worked on.
+ */
+export function batchNotSeen(event: FanoutEvent): {itemIds: readonly string[]; halt?: WatchHalt} | undefined {
+	if (event.type === 'unstarted' || event.type === 'skipped') return {itemIds: event.run.itemIds};
+	if (event.type === 'finished' && NEEDS_A_PERSON.has(event.result.outcome)) {
+		return {itemIds: event.run.itemIds, halt: {outcome: event.result.outcome, error: event.result.error}};
+	}
+
+	return undefined;
+}
 
 /** What a watch says when the events could not be read (store text sanitized: it reaches the terminal). */
 export const readFailedText = (error: unknown, retryMs: number) => `reading the events failed (${sanitize(error instanceof Error ? error.message : String(error))}); trying again in ${Math.round(retryMs / 1000)} s`;
@@ -76,9 +97,19 @@ export async function startWatchLoop(options: WatchLoopOptions): Promise<WatchLo
 	const {store, channelId, where, file, fanout, batchSize, settleMs} = options;
 	const clock = options.clock ?? systemClock;
 	const waker = new Waker(clock);
+	const notSeen: string[] = [];
+	let halt: WatchHalt | null = null;
 	const unsubscribe = fanout.subscribe(event => {
+		const returned = batchNotSeen(event);
+		if (returned) notSeen.push(...returned.itemIds);
+		if (returned?.halt && !halt) {
+			halt = returned.halt;
+			// Every other batch would be refused the same way: the queued ones are skipped (and so given back).
+			fanout.cancelAll();
+		}
+
 		// A free slot may take a batch that waits.
-		if (event.type === 'finished' || event.type === 'unstarted') waker.wake();
+		if (event.type === 'finished' || event.type === 'unstarted' || returned) waker.wake();
 	});
 	const unlisten = await listenFor(store, channelId, () => waker.wake());
 	let stopped = false;
@@ -87,6 +118,8 @@ export async function startWatchLoop(options: WatchLoopOptions): Promise<WatchLo
 		let failures = 0;
 		try {
 			while (!stopped) {
+				if (notSeen.length > 0) saveWatchCursor(file, (cursor = giveBack(cursor, notSeen.splice(0), clock.now())));
+				if (halt) break;
 				let taken: WatchCursor;
 				try {
 					// eslint-disable-next-line no-await-in-loop
@@ -110,6 +143,7 @@ export async function startWatchLoop(options: WatchLoopOptions): Promise<WatchLo
 				await waker.sleepUntil(Math.min(clock.now() + (unlisten ? PUSHED_POLL_MS : POLL_MS), settleAt ?? Number.POSITIVE_INFINITY));
 			}
 
+			if (notSeen.length > 0) saveWatchCursor(file, (cursor = giveBack(cursor, notSeen.splice(0), clock.now())));
 			return cursor;
 		} finally {
 			unsubscribe();
@@ -123,6 +157,7 @@ export async function startWatchLoop(options: WatchLoopOptions): Promise<WatchLo
 			waker.wake();
 		},
 		done,
+		halted: () => halt,
 	};
 }
 

@@ -111,6 +111,25 @@ export function takeDue(cursor: WatchCursor, options: {batchSize: number; settle
 	return {batches, cursor: {...cursor, sent, pending: queue}};
 }
 
+/**
+ * Undoes the sending of a batch whose run never reached the agent (not logged in, no codex, no
+ * sandbox, a run that could not start): its items wait again, at the version they were sent at,
+ * as if just arrived. An item the cursor no longer counts as sent (it changed or stopped matching
+ * since) is left as the cursor has it.
+ */
+export function giveBack(cursor: WatchCursor, itemIds: readonly string[], now: number): WatchCursor {
+	const returned = itemIds.filter(id => cursor.sent[id] !== undefined && !cursor.pending.some(item => item.id === id));
+	if (returned.length === 0) return cursor;
+	const sent = {...cursor.sent};
+	const pending = [...cursor.pending];
+	for (const id of returned) {
+		pending.push({id, version: sent[id]!, since: now});
+		delete sent[id];
+	}
+
+	return {...cursor, sent, pending};
+}
+
 /** When the oldest waiting item's settle ends (epoch ms); undefined when nothing waits. */
 export function settleEndsAt(cursor: WatchCursor, settleMs: number): number | undefined {
 	if (cursor.pending.length === 0) return undefined;

@@ -3,6 +3,7 @@ import {Fanout} from '../codex/fanout.js';
 import {handleTerminationSignals} from '../codex/group.js';
 import {resolveStateDir} from '../codex/paths.js';
 import {DEFAULT_SETTLE_MS, DEFAULT_WATCH_INSTRUCTION, emptyCursor, loadWatchCursor, parseSettle, saveWatchCursor, watchCursorPath} from '../codex/watch.js';
+import {codexReady} from '../codex/ready.js';
 import {readFailedText, startWatchLoop} from '../codex/watch-loop.js';
 import {sanitize} from '../text/sanitize.js';
 import {channelOf, serverEndpoint, withStore} from './common.js';
@@ -29,7 +30,15 @@ const watch: Command = async context => {
 		const file = watchCursorPath(resolveStateDir(context.env), {location: store.location, channelId, where});
 		const cursor = loadWatchCursor(file) ?? emptyCursor(await store.latestSequence(channelId));
 		saveWatchCursor(file, cursor);
-		const fanout = new Fanout({parallel, start: batchStarter(store, codexRunOptions(context, instruction, channelId), endpoint)});
+		const runOptions = codexRunOptions(context, instruction, channelId);
+		// No item is taken by a watch whose runs could not start.
+		const refusal = await codexReady(runOptions);
+		if (refusal) {
+			context.stderr.write(`sift: ${sanitize(refusal.error ?? refusal.outcome)}; nothing was taken\n`);
+			return EXIT_CODES[refusal.outcome];
+		}
+
+		const fanout = new Fanout({parallel, start: batchStarter(store, runOptions, endpoint)});
 		const report = reportRuns(context, fanout, {channelId});
 		const loop = await startWatchLoop({
 			store, channelId, where, file, cursor, fanout, batchSize: batch, settleMs,
@@ -53,6 +62,12 @@ const watch: Command = async context => {
 		}
 
 		report.finish();
+		const halt = loop.halted();
+		if (halt) {
+			context.stderr.write(`sift: watch stopped: ${sanitize(halt.error ?? halt.outcome)}; its items wait for the next sift watch\n`);
+			return EXIT_CODES[halt.outcome];
+		}
+
 		return EXIT_CODES.cancelled;
 	});
 };

@@ -2,7 +2,7 @@ import {existsSync, readFileSync, statSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';
 import type {StoreEvent} from '../../store/index.js';
-import {admit, emptyCursor, loadWatchCursor, parseSettle, saveWatchCursor, settleEndsAt, takeDue, touchesOf, watchCursorPath, type WatchCursor} from '../../source/codex/watch.js';
+import {admit, emptyCursor, giveBack, loadWatchCursor, parseSettle, saveWatchCursor, settleEndsAt, takeDue, touchesOf, watchCursorPath, type WatchCursor} from '../../source/codex/watch.js';
 import {tempDir} from '../codex/support.js';
 
 const event = (sequence: number, item: string, version: number, type: StoreEvent['type'] = version === 1 ? 'item.created' : 'item.updated', actor: StoreEvent['actor'] = {kind: 'human'}): StoreEvent =>
@@ -91,6 +91,20 @@ describe('admit and takeDue', () => {
 		let cursor = admit(emptyCursor(0), touchesOf([event(1, 'a', 1), event(2, 'b', 1), event(3, 'c', 1)]), all('a', 'b', 'c'), 3, 0);
 		cursor = admit(cursor, touchesOf([event(4, 'a', 2), event(5, 'b', 1, 'item.deleted'), event(6, 'c', 2)]), all('a'), 6, 500);
 		expect(cursor.pending).toEqual([{id: 'a', version: 2, since: 0}]);
+	});
+
+	it('a batch given back waits again at the version it was sent at; one changed since, or waiting already, is left as it is', () => {
+		let cursor = admit(emptyCursor(0), touchesOf([event(1, 'a', 1), event(2, 'b', 3), event(3, 'c', 1)]), all('a', 'b', 'c'), 3, 0);
+		cursor = takeDue(cursor, {...size, now: 5000}).cursor;
+		expect(cursor.pending).toEqual([]);
+		// c stopped matching after it was sent: the cursor no longer counts it as sent.
+		cursor = admit(cursor, touchesOf([event(4, 'c', 2)]), all('a', 'b'), 4, 5500);
+		const back = giveBack(cursor, ['a', 'b', 'c'], 6000);
+		expect(back.pending).toEqual([{id: 'a', version: 1, since: 6000}, {id: 'b', version: 3, since: 6000}]);
+		expect(back.sent).toEqual({});
+		expect(giveBack(back, ['a'], 7000)).toBe(back);
+		// Sent again from there, as any waiting item is.
+		expect(takeDue(back, {...size, now: 12_000}).batches.flat().map(item => item.id)).toEqual(['a', 'b']);
 	});
 });
 

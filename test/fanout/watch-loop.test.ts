@@ -9,7 +9,7 @@ import path from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {openAsyncStore, type AsyncStore} from '../../store/index.js';
 import {POLL_MS, PUSHED_POLL_MS, retryDelay, startWatchLoop, type WatchLoopOptions} from '../../source/codex/watch-loop.js';
-import {emptyCursor, type WatchCursor} from '../../source/codex/watch.js';
+import {emptyCursor, loadWatchCursor, type WatchCursor} from '../../source/codex/watch.js';
 import type {FanoutEvent} from '../../source/codex/fanout.js';
 import {SteppedClock} from '../support/clock.js';
 import {describePg, useTestDatabase} from '../support/pg.js';
@@ -27,11 +27,16 @@ function recordingFanout(file: string, clock?: SteppedClock, slots = 2) {
 	const added: Array<{ids: string[]; savedSent: Record<string, number>; at: number}> = [];
 	const listeners = new Set<(event: FanoutEvent) => void>();
 	let running = 0;
-	return {
+	let finished = 0;
+	const recorder = {
 		added,
-		finish() {
+		cancelAllCalls: 0,
+		/** The oldest running batch ends, with this outcome. */
+		finish(outcome = 'ok') {
 			running--;
-			for (const listener of listeners) listener({type: 'finished'} as FanoutEvent);
+			const batch = added[finished++]!;
+			const event = {type: 'finished', run: {itemIds: batch.ids}, result: {outcome, error: outcome === 'ok' ? null : `the run ended ${outcome}`}} as unknown as FanoutEvent;
+			for (const listener of listeners) listener(event);
 		},
 		fanout: {
 			get free() {
@@ -46,8 +51,12 @@ function recordingFanout(file: string, clock?: SteppedClock, slots = 2) {
 				listeners.add(listener);
 				return () => listeners.delete(listener);
 			},
+			cancelAll() {
+				recorder.cancelAllCalls++;
+			},
 		} satisfies WatchLoopOptions['fanout'],
 	};
+	return recorder;
 }
 
 const sizes = (added: Array<{ids: string[]}>) => added.map(batch => batch.ids.length);
@@ -177,6 +186,71 @@ describe('the watch loop on SQLite', () => {
 			expect(recorder.added[3]!.at).toBe(later + settleMs);
 			const sent = recorder.added.flatMap(batch => batch.ids);
 			expect(new Set(sent).size).toBe(28);
+		} finally {
+			loop.stop();
+			await loop.done;
+			await store.close();
+		}
+	});
+
+	it('a batch whose run needed a login gives its items back and halts the watch; the next watch sends them', async () => {
+		const dir = tempDir('sift-watch-loop-');
+		const store = await storeWithChannel(path.join(dir, 'sift.db'));
+		const file = path.join(dir, 'cursor.json');
+		const recorder = recordingFanout(file);
+		const loop = await startWatchLoop({store, channelId: 'bugs', where: undefined, file, cursor: emptyCursor(await store.latestSequence('bugs')), fanout: recorder.fanout, batchSize: 2, settleMs: 0});
+		try {
+			const ids = [(await store.createItem('bugs', {ticket: 'A'}, human)).item.id, (await store.createItem('bugs', {ticket: 'B'}, human)).item.id];
+			await waitUntil(() => recorder.added.length === 1, 'the batch');
+			recorder.finish('auth_required');
+			const cursor = await loop.done;
+			expect(loop.halted()).toEqual({outcome: 'auth_required', error: 'the run ended auth_required'});
+			expect(recorder.cancelAllCalls, 'the batches still queued are skipped').toBe(1);
+			expect(cursor.sent).toEqual({});
+			expect(cursor.pending.map(item => item.id).sort()).toEqual([...ids].sort());
+			expect(loadWatchCursor(file)).toEqual(cursor);
+
+			const next = recordingFanout(file);
+			const again = await startWatchLoop({store, channelId: 'bugs', where: undefined, file, cursor, fanout: next.fanout, batchSize: 2, settleMs: 0});
+			await waitUntil(() => next.added.length === 1, 'the batch, sent again');
+			expect(next.added[0]!.ids.sort()).toEqual([...ids].sort());
+			again.stop();
+			await again.done;
+			expect(again.halted()).toBeNull();
+		} finally {
+			loop.stop();
+			await store.close();
+		}
+	});
+
+	it('a batch that could not start, or was skipped while queued, gives its items back and the watch goes on', async () => {
+		const dir = tempDir('sift-watch-loop-');
+		const store = await storeWithChannel(path.join(dir, 'sift.db'));
+		const file = path.join(dir, 'cursor.json');
+		const listeners = new Set<(event: FanoutEvent) => void>();
+		const added: string[][] = [];
+		const fanout = {
+			free: 1,
+			add(itemIds: readonly string[]) {
+				added.push([...itemIds]);
+				const type = added.length === 1 ? 'unstarted' : (added.length === 2 ? 'skipped' : undefined);
+				if (type) queueMicrotask(() => {
+					for (const listener of listeners) listener({type, run: {itemIds: [...itemIds]}, error: new Error('no run log')} as unknown as FanoutEvent);
+				});
+				return undefined as never;
+			},
+			subscribe(listener: (event: FanoutEvent) => void) {
+				listeners.add(listener);
+				return () => listeners.delete(listener);
+			},
+			cancelAll() {},
+		} satisfies WatchLoopOptions['fanout'];
+		const loop = await startWatchLoop({store, channelId: 'bugs', where: undefined, file, cursor: emptyCursor(await store.latestSequence('bugs')), fanout, batchSize: 5, settleMs: 0});
+		try {
+			const id = (await store.createItem('bugs', {ticket: 'A'}, human)).item.id;
+			await waitUntil(() => added.length === 3, 'the same item sent a third time');
+			expect(added).toEqual([[id], [id], [id]]);
+			expect(loop.halted()).toBeNull();
 		} finally {
 			loop.stop();
 			await loop.done;

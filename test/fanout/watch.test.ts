@@ -4,6 +4,7 @@
 // nothing again, Ctrl+C. "Nothing else happened" is read from the watch's own cursor file (every
 // event seen, nothing waiting), never from a sleep.
 
+import {existsSync} from 'node:fs';
 import {execa, type ResultPromise} from 'execa';
 import {afterEach, beforeAll, describe, expect, it} from 'vitest';
 import {openAsyncStore, type AsyncStore} from '../../store/index.js';
@@ -12,6 +13,7 @@ import {waitUntil} from '../support/wait.js';
 import {setUp, type Setup} from '../codex/cli-setup.js';
 import {isAlive, readPids} from '../codex/support.js';
 import {mostAtOnce, watchCaughtUp} from './support.js';
+import {loadWatchCursor, watchCursorPath} from '../../source/codex/watch.js';
 
 beforeAll(() => ensureBuilt());
 
@@ -142,6 +144,44 @@ describe('sift watch', () => {
 		expect(stopped.stdout.trimEnd().split('\n').map(line => (JSON.parse(line) as {outcome: string}).outcome)).toEqual(['cancelled', 'cancelled']);
 		expect(runRows(setup).map(row => row.outcome)).toEqual(['cancelled', 'cancelled']);
 		expect(readPids(setup.env.FAKE_CODEX_PIDFILE!).filter(isAlive)).toEqual([]);
+	}, 60_000);
+
+	it('not logged in: the watch takes nothing and says how to log in (exit 4)', async () => {
+		const setup = setUp({FAKE_CODEX_LOGGED_IN: '0'});
+		const store = await openAsyncStore(setup.db);
+		opened.push(store);
+		const before = await store.latestSequence('bugs');
+		const result = sift(['watch', '--db', setup.db], setup.env);
+		expect(result.code, result.stderr).toBe(4);
+		expect(result.stderr).toMatch(/Codex is not logged in .*codex login.*; nothing was taken/);
+		expect(runRows(setup)).toEqual([]);
+		expect(await store.latestSequence('bugs')).toBe(before);
+	});
+
+	it('a batch refused for its login halts the watch (exit 4) and gives its items back: the next watch sends them', async () => {
+		// Logged in by `codex login status`, refused by the model's endpoint: the run ends auth_required.
+		const setup = setUp({FAKE_CODEX_MODE: 'auth'});
+		const store = await openAsyncStore(setup.db);
+		opened.push(store);
+		const child = execa(process.execPath, [SIFT_ENTRY, 'watch', '--db', setup.db, '--json', '--settle', '0s', '--batch', '5'], {env: {...process.env, ...setup.env}, reject: false});
+		started.push(child);
+		await until(() => existsSync(watchCursorPath(setup.env.SIFT_STATE_DIR!, {location: store.location, channelId: 'bugs', where: undefined})), 20_000, 'the watch to start');
+		const ids = [];
+		for (const ticket of ['A', 'B', 'C']) ids.push((await store.createItem('bugs', {ticket, status: 'new'}, {kind: 'human'})).item.id);
+		const halted = await child;
+		started.splice(started.indexOf(child), 1);
+		expect(halted.exitCode, String(halted.stderr)).toBe(4);
+		expect(String(halted.stderr)).toMatch(/watch stopped: Codex is not logged in or its login was refused .*; its items wait for the next sift watch/);
+		expect(runRows(setup).map(row => row.outcome)).toEqual(['auth_required']);
+		const cursor = loadWatchCursor(watchCursorPath(setup.env.SIFT_STATE_DIR!, {location: store.location, channelId: 'bugs', where: undefined}))!;
+		expect(cursor.pending.map(item => item.id).sort()).toEqual([...ids].sort());
+
+		const again = await startWatch({...setup, env: {...setup.env, FAKE_CODEX_MODE: 'normal'}}, ['--settle', '0s', '--batch', '5']);
+		await watchCaughtUp(setup.env.SIFT_STATE_DIR!, store);
+		await until(() => finishedRuns(setup).length === 2, 20_000, 'the second run to finish');
+		await again.stop();
+		expect([...runRows(setup)[0]!.item_ids].sort()).toEqual([...ids].sort());
+		expect(runRows(setup).map(row => row.outcome)).toEqual(['ok', 'auth_required']);
 	}, 60_000);
 
 	it('usage: arguments, a bad --settle, --parallel out of range; a bad query before anything runs', () => {
