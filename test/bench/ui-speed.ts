@@ -112,23 +112,26 @@ async function keysWhileCounting(builds: Build[], dbPath: string, steps: number)
 }
 
 async function firstFrames(builds: Build[], sizes: Array<[string, string]>, repeats: number): Promise<Row[]> {
-	const times = new Map<string, number[]>();
+	const times = new Map<string, {wall: number[]; cpu: number[]}>();
 	for (let round = 0; round < repeats; round++) {
 		for (const [label, dbPath] of sizes) {
 			for (const build of builds) {
 				const started = performance.now();
 				const app = open(build, dbPath);
 				await app.waitFor(firstFrame, 30_000); // eslint-disable-line no-await-in-loop
+				const cpu = cpuMs(app.pid);
 				const key = `${label}\u0000${build.label}`;
-				times.set(key, [...(times.get(key) ?? []), app.lastOutputAt - started]);
+				const seen = times.get(key) ?? {wall: [], cpu: []};
+				times.set(key, {wall: [...seen.wall, app.lastOutputAt - started], cpu: [...seen.cpu, cpu]});
 				await close(app); // eslint-disable-line no-await-in-loop
 			}
 		}
 	}
 
-	return [...times].map(([key, values]) => {
+	// The app's CPU time up to its first frame (read just after it): what the start costs whatever else runs on the machine.
+	return [...times].map(([key, {wall, cpu}]) => {
 		const [label, build] = key.split('\u0000');
-		return {figure: `spawn → first frame at ${label} (ms, median / min)`, build: build!, measured: `${median(values).toFixed(0)} / ${Math.min(...values).toFixed(0)}`, 'app CPU per key (ms)': '', goal: '≤ 400'};
+		return {figure: `spawn → first frame at ${label} (ms, median / min; app CPU median)`, build: build!, measured: `${median(wall).toFixed(0)} / ${Math.min(...wall).toFixed(0)}; CPU ${median(cpu).toFixed(0)}`, goal: '≤ 400'};
 	});
 }
 
