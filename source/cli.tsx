@@ -5,7 +5,6 @@ import {commandName, commandOf, interpret, tokenize} from './commands/arguments.
 import type {Command} from './commands/context.js';
 import {UsageError} from './commands/context.js';
 import {commandHelp, mainHelp} from './commands/help.js';
-import {ImportFileError} from './import/read-import-file.js';
 import {refusalLine} from './commands/common.js';
 import {safeJson, sanitize} from './text/sanitize.js';
 
@@ -42,7 +41,7 @@ function version(): string {
 }
 
 /** Every failure is one `sift:` line on stderr, with the fix when there is one. */
-function report(error: unknown, command: string, json: boolean): number {
+async function report(error: unknown, command: string, json: boolean): Promise<number> {
 	if (debugging() && error instanceof Error) process.stderr.write(`${error.stack ?? ''}\n`);
 	if (error instanceof UsageError) {
 		const help = Object.hasOwn(COMMANDS, command) ? `${commandName(command)} --help` : 'sift --help';
@@ -58,6 +57,8 @@ function report(error: unknown, command: string, json: boolean): number {
 
 	const message = (error instanceof Error ? error.message : String(error)).trim().replaceAll(/\s*\n\s*/g, '; ');
 	// Errors that mark themselves `expected` already say what went wrong and how to fix it.
+	// The import reader loads only for a failure: the TUI's start does not pay for it.
+	const {ImportFileError} = await import('./import/read-import-file.js');
 	const expected = error instanceof ImportFileError || (error as {expected?: unknown})?.expected === true || debugging();
 	process.stderr.write(`sift: ${sanitize(message)}${expected ? '' : ' (SIFT_DEBUG=1 shows where)'}\n`);
 	return 1;
@@ -83,7 +84,7 @@ async function main(argv: string[]): Promise<number> {
 		return await run({input: invocation.input, flags: invocation.flags, stdout: process.stdout, stderr: process.stderr, env: process.env});
 	} catch (error) {
 		// The MCP server's stdout carries JSON-RPC only, so its refusals always go to stderr.
-		return report(error, command, json && command !== 'mcp');
+		return await report(error, command, json && command !== 'mcp');
 	}
 }
 

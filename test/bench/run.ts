@@ -38,6 +38,7 @@ import {benchQueryLatency} from './store-query-latency.js';
 import {benchStaleVersions} from './store-stale.js';
 import {benchUi} from './ui.js';
 import {benchKeystrokes} from './ui-keystrokes.js';
+import {benchUiSpeed} from './ui-speed.js';
 
 /** The names of the benches that failed, each said on its own error line when it did. */
 const failed: string[] = [];
@@ -112,6 +113,8 @@ async function runBenches(): Promise<void> {
 	await step('benchUi', () => benchUi(quick));
 	// The TUI (issue 12): keystrokes to set status, owner and due on one row and on 10 marked rows.
 	await step('benchKeystrokes', () => benchKeystrokes());
+	// The TUI (issue 22): keypress → frame in a sorted, filtered view, first frame, dropped keys; SIFT_BENCH_BEFORE=DIR beside an earlier build.
+	await step('benchUiSpeed', () => benchUiSpeed(quick));
 
 	// npm start (issue: no dead ends for a new user): a second start from a fresh clone to the first frame.
 	await step('benchStart', () => benchStart());

@@ -1,0 +1,75 @@
+// Unified diffs applied to installed package files, strictly: every hunk must match the file where
+// it says, or the build stops (an upgraded package needs its patch redone, never half applied).
+// Used by build-ink.mjs; tested by test/build/ink-patches.test.ts.
+
+/**
+ * The file diffs of a unified diff: the patched file (relative to its package) and its hunks, each
+ * as long as its @@ line says. Text outside the hunks (a description on top, as in a mailed patch)
+ * is not part of the change.
+ */
+export function parseDiff(text, source) {
+	const lines = text.split('\n');
+	if (lines.at(-1) === '') lines.pop();
+	const files = [];
+	let file;
+	let hunk;
+	for (const [index, line] of lines.entries()) {
+		const where = `${source}:${index + 1}`;
+		if (hunk && (hunk.oldLeft > 0 || hunk.newLeft > 0)) {
+			if (line === '\\ No newline at end of file') continue;
+			// An empty line is an empty context line whose leading space an editor trimmed.
+			const [mark, body] = line === '' ? [' ', ''] : [line[0], line.slice(1)];
+			if (mark !== ' ' && mark !== '-' && mark !== '+') throw new Error(`${where}: the hunk ends early (not a unified diff line: ${line.slice(0, 60)})`);
+			if (mark !== '+') {
+				hunk.old.push(body);
+				hunk.oldLeft--;
+			}
+
+			if (mark !== '-') {
+				hunk.new.push(body);
+				hunk.newLeft--;
+			}
+
+			if (hunk.oldLeft < 0 || hunk.newLeft < 0) throw new Error(`${where}: the hunk is longer than its @@ line says`);
+			continue;
+		}
+
+		if (line === '\\ No newline at end of file') continue;
+		if (line.startsWith('+++ ')) {
+			file = {file: line.slice(4).split('\t')[0].replace(/^b\//, ''), hunks: []};
+			files.push(file);
+			continue;
+		}
+
+		const header = /^@@ -(\d+)(?:,(\d+))? \+\d+(?:,(\d+))? @@/.exec(line);
+		if (header) {
+			if (!file) throw new Error(`${where}: a hunk before any +++ line`);
+			hunk = {start: Number(header[1]), old: [], new: [], oldLeft: Number(header[2] ?? 1), newLeft: Number(header[3] ?? 1)};
+			file.hunks.push(hunk);
+		}
+
+		// Anything else between hunks (the description, ---, diff and index lines) carries no change.
+	}
+
+	if (hunk && (hunk.oldLeft > 0 || hunk.newLeft > 0)) throw new Error(`${source}: the last hunk is cut short`);
+	if (files.length === 0) throw new Error(`${source}: no file diff in it`);
+	return files;
+}
+
+/** Applies hunks to text; each must match exactly where it says, so a changed package stops the build. */
+export function applyHunks(text, hunks, what) {
+	const lines = text.split('\n');
+	let shift = 0;
+	for (const hunk of hunks) {
+		const at = hunk.start - 1 + shift;
+		const found = lines.slice(at, at + hunk.old.length);
+		if (found.length !== hunk.old.length || found.some((line, index) => line !== hunk.old[index])) {
+			throw new Error(`${what}: the hunk at line ${hunk.start} does not match the installed file (was the package upgraded? update or drop the patch)`);
+		}
+
+		lines.splice(at, hunk.old.length, ...hunk.new);
+		shift += hunk.new.length - hunk.old.length;
+	}
+
+	return lines.join('\n');
+}

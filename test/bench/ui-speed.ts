@@ -1,0 +1,233 @@
+// The TUI's speed (docs/architecture.md#the-vendored-ink): the built app in a pseudo-terminal, its
+// screen read back through a headless xterm, this build beside an earlier one in the same run.
+//   keypress → frame     in the sorted, filtered view `status:new sort:due`, at 1k and 1M items:
+//                        j → the header's row number moved on; median and p99, and the CPU time of
+//                        the app's main thread per key (from /proc: other processes do not count)
+//   j while r counts     the same, while r recounts every view's matches (1M)
+//   first frame          spawn → the header and the first rows, at 1k and 1M
+//   dropped keys         a burst of 200 j in the settled view; 120 j and 20 PgDn sent as soon as the
+//                        first frame shows, while the next pages load: rows moved vs keys sent
+//   VisiData             `vd` on the same items, when installed (skipped with a note when not)
+// SIFT_BENCH_BEFORE=DIR measures a built checkout of an earlier commit the same way, in the same run
+// (e.g. `git worktree add --detach DIR main && ln -s $PWD/node_modules DIR/ && npm --prefix DIR run build`).
+
+import {execFileSync} from 'node:child_process';
+import {existsSync, readdirSync, readFileSync} from 'node:fs';
+import path from 'node:path';
+import {CLI, KEYS, launch, type PtyApp} from '../support/pty.js';
+import {cachedBugDatabase, median, percentile, printTable, type Row} from './support.js';
+
+const COLS = 140;
+const ROWS = 40;
+const QUERY = 'status:new sort:due';
+
+type Build = {label: string; cli: string};
+
+const rowNumber = (screen: string) => Number(/row ([\d,]+)/.exec(screen)?.[1]?.replaceAll(',', '') ?? 0);
+const firstFrame = (screen: string) => /row 1\b/.test(screen) && /BUG-\d+/.test(screen);
+const pause = async (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
+
+/**
+ * User plus system CPU time so far, in ms (clock ticks of 10 ms): of the whole process, or of its
+ * main thread alone (the one that handles keys and draws; the counts run on worker threads).
+ */
+function cpuMs(pid: number, thread: 'process' | 'main' = 'process'): number {
+	const fields = readFileSync(thread === 'main' ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+	return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+const threadCount = (pid: number) => readdirSync(`/proc/${pid}/task`).length;
+
+function open(build: Build, dbPath: string): PtyApp {
+	return launch({entry: build.cli, args: ['--db', dbPath], cols: COLS, rows: ROWS});
+}
+
+async function close(app: PtyApp): Promise<void> {
+	app.press('q');
+	const timer = setTimeout(() => {
+		app.kill();
+	}, 5000);
+	await app.exited;
+	clearTimeout(timer);
+}
+
+/** The sorted, filtered view, its first rows on screen. */
+async function openSorted(build: Build, dbPath: string): Promise<PtyApp> {
+	const app = open(build, dbPath);
+	await app.waitFor(firstFrame, 30_000);
+	// The views counted at start (on worker threads, seconds at 1M) are done before any key is timed.
+	await app.waitFor(/4 All [\d,]+/, 120_000);
+	app.press('/');
+	await app.waitFor('/ ', 10_000);
+	app.type(QUERY);
+	await app.waitFor(QUERY, 10_000);
+	app.press(KEYS.enter);
+	await app.waitFor(screen => screen.includes(`Search: "${QUERY}"`) && firstFrame(screen), 60_000);
+	await pause(500);
+	return app;
+}
+
+/** `count` presses of j, each timed from the write to the frame showing the next row number. */
+async function timedSteps(app: PtyApp, count: number): Promise<{times: number[]; cpuPerKey: number}> {
+	const times: number[] = [];
+	const cpuBefore = cpuMs(app.pid, 'main');
+	for (let index = 0; index < count; index++) {
+		const at = rowNumber(app.screen());
+		times.push(await app.timeKeys('j', screen => rowNumber(screen) === at + 1, 10_000)); // eslint-disable-line no-await-in-loop
+		await pause(20); // eslint-disable-line no-await-in-loop
+	}
+
+	return {times, cpuPerKey: (cpuMs(app.pid, 'main') - cpuBefore) / count};
+}
+
+const fmt = (values: number[]) => `${median(values).toFixed(1)} / ${percentile(values, 0.99).toFixed(1)}`;
+
+async function keypress(builds: Build[], sizes: Array<[string, string]>, steps: number): Promise<Row[]> {
+	const rows: Row[] = [];
+	for (const [label, dbPath] of sizes) {
+		for (const build of builds) {
+			const app = await openSorted(build, dbPath); // eslint-disable-line no-await-in-loop
+			const {times, cpuPerKey} = await timedSteps(app, steps); // eslint-disable-line no-await-in-loop
+			await close(app); // eslint-disable-line no-await-in-loop
+			rows.push({figure: `j → frame at ${label}, sorted and filtered (ms, median / p99)`, build: build.label, measured: fmt(times), 'main-thread CPU per key (ms)': cpuPerKey.toFixed(1), goal: label === '1M' ? '≤ 16 / ≤ 33' : '—'});
+		}
+	}
+
+	return rows;
+}
+
+/** j pressed while `r` counts every view (the counts come back on the tabs). */
+async function keysWhileCounting(builds: Build[], dbPath: string, steps: number): Promise<Row[]> {
+	const rows: Row[] = [];
+	for (const build of builds) {
+		const app = await openSorted(build, dbPath); // eslint-disable-line no-await-in-loop
+		// r lists the view again from its first row, then counts every view, one worker thread per
+		// count; keys go in once the rows are back, for as long as the process has more threads than
+		// before r (the tabs keep their old counts meanwhile, so the screen cannot tell).
+		const idleThreads = threadCount(app.pid);
+		const relisted = await app.timeKeys('r', screen => screen.includes('Reloaded from the newest record.') && firstFrame(screen), 60_000); // eslint-disable-line no-await-in-loop
+		const times: number[] = [];
+		for (let index = 0; index < steps && threadCount(app.pid) > idleThreads; index++) {
+			const at = rowNumber(app.screen());
+			times.push(await app.timeKeys('j', screen => rowNumber(screen) === at + 1, 10_000)); // eslint-disable-line no-await-in-loop
+			await pause(20); // eslint-disable-line no-await-in-loop
+		}
+
+		await close(app); // eslint-disable-line no-await-in-loop
+		rows.push({figure: 'r → the view listed again at 1M (ms)', build: build.label, measured: relisted.toFixed(0), goal: '—'});
+		rows.push({figure: 'j → frame while r counts every view at 1M (ms, median / max)', build: build.label, measured: times.length > 0 ? `${median(times).toFixed(1)} / ${Math.max(...times).toFixed(1)} (${times.length} keys)` : 'counted before the rows were back', goal: 'no key waits for the count'});
+	}
+
+	return rows;
+}
+
+async function firstFrames(builds: Build[], sizes: Array<[string, string]>, repeats: number): Promise<Row[]> {
+	const times = new Map<string, {wall: number[]; cpu: number[]}>();
+	for (let round = 0; round < repeats; round++) {
+		for (const [label, dbPath] of sizes) {
+			for (const build of builds) {
+				const started = performance.now();
+				const app = open(build, dbPath);
+				await app.waitFor(firstFrame, 30_000); // eslint-disable-line no-await-in-loop
+				const cpu = cpuMs(app.pid);
+				const key = `${label}\u0000${build.label}`;
+				const seen = times.get(key) ?? {wall: [], cpu: []};
+				times.set(key, {wall: [...seen.wall, app.lastOutputAt - started], cpu: [...seen.cpu, cpu]});
+				await close(app); // eslint-disable-line no-await-in-loop
+			}
+		}
+	}
+
+	// The app's CPU time up to its first frame (read just after it): what the start costs whatever else runs on the machine.
+	return [...times].map(([key, {wall, cpu}]) => {
+		const [label, build] = key.split('\u0000');
+		return {figure: `spawn → first frame at ${label} (ms, median / min; app CPU median)`, build: build!, measured: `${median(wall).toFixed(0)} / ${Math.min(...wall).toFixed(0)}; CPU ${median(cpu).toFixed(0)}`, goal: '≤ 400'};
+	});
+}
+
+/** Sends keys one write each, without waiting; then the row the cursor settles on. */
+async function burst(app: PtyApp, key: string, count: number): Promise<number> {
+	for (let index = 0; index < count; index++) app.press(key);
+	let last = -1;
+	// Settled: the row number has not changed for a second.
+	for (let quiet = 0; quiet < 10;) {
+		await pause(100); // eslint-disable-line no-await-in-loop
+		const at = rowNumber(app.screen());
+		quiet = at === last ? quiet + 1 : 0;
+		last = at;
+	}
+
+	return last;
+}
+
+async function droppedKeys(builds: Build[], dbPath: string): Promise<Row[]> {
+	const rows: Row[] = [];
+	for (const build of builds) {
+		const settled = await openSorted(build, dbPath); // eslint-disable-line no-await-in-loop
+		const moved = (await burst(settled, 'j', 200)) - 1; // eslint-disable-line no-await-in-loop
+		await close(settled); // eslint-disable-line no-await-in-loop
+		rows.push({figure: '200 j in a burst, settled sorted view at 1M: rows moved / keys sent', build: build.label, measured: `${moved} / 200`, goal: '200 / 200'});
+
+		const loading = open(build, dbPath);
+		await loading.waitFor(firstFrame, 30_000); // eslint-disable-line no-await-in-loop
+		const movedWhileLoading = (await burst(loading, 'j', 120)) - 1; // eslint-disable-line no-await-in-loop
+		await close(loading); // eslint-disable-line no-await-in-loop
+		rows.push({figure: '120 j at the first frame, while pages load (1M): rows moved / keys sent', build: build.label, measured: `${movedWhileLoading} / 120`, goal: '120 / 120'});
+
+		const paging = open(build, dbPath);
+		await paging.waitFor(firstFrame, 30_000); // eslint-disable-line no-await-in-loop
+		const pageHeight = await (async () => {
+			// One PgDn alone gives the page height; then 20 in a burst from there.
+			paging.press(KEYS.pageDown);
+			await paging.waitFor(screen => rowNumber(screen) > 1, 10_000);
+			return rowNumber(paging.screen()) - 1;
+		})();
+		const landed = await burst(paging, KEYS.pageDown, 20); // eslint-disable-line no-await-in-loop
+		await close(paging); // eslint-disable-line no-await-in-loop
+		rows.push({figure: '20 PgDn right after the first, while pages load (1M): row landed on / expected', build: build.label, measured: `${landed} / ${1 + 21 * pageHeight}`, goal: 'equal'});
+	}
+
+	return rows;
+}
+
+function visiDataNote(): string {
+	try {
+		execFileSync('sh', ['-c', 'command -v vd'], {stdio: 'ignore'});
+		return 'VisiData (vd) is installed but not driven by this bench yet: its figures are not in this table.';
+	} catch {
+		return 'VisiData: skipped, `vd` is not installed (this bench does not install it).';
+	}
+}
+
+export async function benchUiSpeed(quick = false): Promise<Row[]> {
+	const builds: Build[] = [{label: 'this build', cli: CLI()}];
+	const before = process.env.SIFT_BENCH_BEFORE;
+	if (before) {
+		const cli = path.join(path.resolve(before), 'dist', 'source', 'cli.js');
+		if (!existsSync(cli)) throw new Error(`SIFT_BENCH_BEFORE=${before}: no built CLI at ${cli} (run npm run build there)`);
+		builds.push({label: `before (${path.basename(path.resolve(before))})`, cli});
+	}
+
+	const small = cachedBugDatabase(1000).path;
+	const large = cachedBugDatabase(quick ? 20_000 : 1_000_000).path;
+	const largeLabel = quick ? '20k' : '1M';
+	const sizes: Array<[string, string]> = [['1k', small], [largeLabel, large]];
+	const rows: Row[] = [
+		...await keypress(builds, sizes, quick ? 30 : 100),
+		...await keysWhileCounting(builds, large, quick ? 20 : 60),
+		...await firstFrames(builds, sizes, quick ? 2 : 5),
+		...await droppedKeys(builds, large),
+	];
+	printTable(`TUI speed: keypress → frame, first frame, dropped keys (${COLS}×${ROWS} pseudo-terminal)`, rows, [
+		'A frame counts when the headless terminal has drawn it (from the key\'s write to the last output chunk that made',
+		'the screen show it), so the figures include the pty and the terminal; main-thread CPU per key is the app\'s own',
+		'work for a key (the thread that reads keys and draws), whatever else the machine runs.',
+		before ? `Builds measured one after the other in this run: this build, then ${before}.` : 'Set SIFT_BENCH_BEFORE=DIR (a built checkout) to measure an earlier build beside this one.',
+		visiDataNote(),
+	]);
+	return rows;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+	await benchUiSpeed(process.argv.includes('--quick'));
+}
