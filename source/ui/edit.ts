@@ -1,10 +1,20 @@
 import type {Changes, Field, FieldProblem} from '../../store/index.js';
 import {allowedText} from '../text/refusal.js';
-import type {Choice} from './components/picker.js';
-import {formatValue, plainValue, shortFields} from '../text/format.js';
+import {formatValue, plainValue, shortFields, type Segment} from '../text/format.js';
 import {sanitize} from '../text/sanitize.js';
 import type {EditOverlay, QueueEntry} from './state.js';
 import {fit} from './width.js';
+
+/** One line of a picker (components/picker.tsx). */
+export type Choice = {
+	key: string;
+	/** The choice as shown (already safe): a label, in its color. */
+	segments: Segment[];
+	/** Dim text after it, e.g. the option value or the current value. */
+	hint?: string;
+	/** multi_select: ticked. */
+	checked?: boolean;
+};
 
 /** Fields a person can set (formulas are computed). */
 export const editableFields = (fields: Field[]) => fields.filter(field => field.type !== 'formula');

@@ -5,7 +5,7 @@ import type {View} from '../config/schema.js';
 import type {EditOutcome, FieldUndoEntry, UndoEntry, UndoOutcome} from './edit-outcome.js';
 import type {BulkOutcome, MarkedRow} from './model/bulk.js';
 import type {Command, CommandRefusal} from './model/command-line.js';
-import type {Hotkeys} from './model/hotkeys.js';
+import type {Hotkeys} from '../config/hotkeys.js';
 import type {PickerState} from './model/picker.js';
 import type {RunSummary} from './history.js';
 import type {TextState} from './text-input.js';

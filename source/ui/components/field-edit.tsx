@@ -7,7 +7,8 @@ import type {Hotkeys} from '../model/hotkeys.js';
 import type {PickerState} from '../model/picker.js';
 import type {FieldEditOverlay} from '../state.js';
 import {useTheme} from '../theme.js';
-import {Picker, type Choice} from './picker.js';
+import type {Choice} from '../edit.js';
+import {Picker} from './picker.js';
 import {TextField} from './text-field.js';
 
 type Props = {overlay: FieldEditOverlay; fields: Field[]; hotkeys: Hotkeys; width: number; height: number};

@@ -3,7 +3,7 @@ import type {ReactNode} from 'react';
 import type {Field, Item} from '../../../store/index.js';
 import {sanitize, sanitizeValue} from '../../text/sanitize.js';
 import {editNotes, fieldChoices, fieldRules, filterableFields, optionChoices} from '../edit.js';
-import type {RunView} from '../hooks/use-run.js';
+import type {RunView} from '../model/runs.js';
 import type {EditOverlay, Overlay, Pane} from '../state.js';
 import {useTheme} from '../theme.js';
 import type {Hotkeys} from '../model/hotkeys.js';
