@@ -27,7 +27,7 @@ import {useFanout} from './hooks/use-fanout.js';
 import {useWatch} from './hooks/use-watch.js';
 import {useScreen, type Dispatch} from './hooks/use-screen.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
-import {scopeOf} from './input/handlers.js';
+import {scopeOf} from './overlays/registry.js';
 import {hintsFor} from './keys.js';
 import {screenLayout} from './layout.js';
 import {hotkeyHint} from './model/hotkeys.js';
