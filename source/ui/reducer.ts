@@ -6,6 +6,7 @@
 // read ahead, the record pane's read).
 
 import type {Key} from '#ink';
+import {DEFAULT_BATCH_SIZE} from '../codex/batches.js';
 import {resolveHotkeys} from './model/hotkeys.js';
 import type {Hotkeys} from '../config/hotkeys.js';
 import type {View} from '../config/schema.js';
@@ -43,6 +44,8 @@ export type InitialScreen = Pick<ScreenState, 'channelId' | 'fields' | 'size'> &
 	message?: Message;
 	/** Count the views at start and when one is saved (default); false: only on `r`. */
 	autoCount?: boolean;
+	/** Items per run: `c` on more fans out (codex/batches.ts's default unless given). */
+	runBatch?: number;
 };
 
 /** The screen before its first page: the first listing is the one effect to start with. */
@@ -75,6 +78,8 @@ export function initialScreen(init: InitialScreen): Transition {
 		detailTick: 0,
 		run: {active: false, exists: false},
 		board: {runs: 0, cursor: 0, focused: false, watch: false},
+		boardShown: false,
+		runBatch: init.runBatch ?? DEFAULT_BATCH_SIZE,
 		undo: [],
 		awaiting: null,
 		deferred: [],

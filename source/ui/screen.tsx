@@ -117,7 +117,6 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 		const {text, tone} = event.type === 'finished' ? runFinishMessage(event.result) : {text: `A run could not start: ${event.run.error ?? 'unknown error'}`, tone: 'error' as const};
 		dispatchRef.dispatch?.({type: 'runFinished', text: `[${board.board.runs.findIndex(each => each.runId === event.run.runId) + 1}] ${text}`, tone});
 	});
-	const showBoard = useRef(false);
 	const watch = useWatch({store, channelId: channel.id, stateDir, batch, create: board.create, attach: board.attach, onError(text) {
 		dispatchRef.dispatch?.({type: 'say', text: sanitize(text), tone: 'error'});
 	}}, parallel);
@@ -126,24 +125,20 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 		await watch.stop();
 		await Promise.all([run.shutdown(), board.shutdown()]);
 	}}), [run, board, watch, anyActive]);
-	const startRun = (instruction: string, itemIds: string[]): boolean | number => {
+	// The machine decided between one run and a fan-out (reducer: the instruction's submit).
+	const startRun = (instruction: string, itemIds: string[], fanout: boolean): boolean => {
 		if (anyActive) return false;
-		const batches = Math.ceil(new Set(itemIds).size / batch);
-		showBoard.current = batches > 1;
-		if (batches <= 1) return run.start(instruction, itemIds);
-		void board.start(instruction, itemIds).catch((error: unknown) => dispatchRef.dispatch?.({type: 'say', text: sanitize(`The runs could not start: ${(error as Error).message}`), tone: 'error'}));
-		return batches;
+		if (!fanout) return run.start(instruction, itemIds);
+		void board.start(instruction, itemIds).catch((error: unknown) => dispatchRef.dispatch?.({type: 'say', text: `The runs could not start: ${(error as Error).message}`, tone: 'error'}));
+		return true;
 	};
 
-	const cancelRun = () => {
-		if (!showBoard.current) {
-			run.cancel();
-			return;
-		}
-
-		const chosen = board.board.runs[current().board.cursor];
+	const cancelBoardRun = (position: number) => {
+		const chosen = board.board.runs[position];
 		if (chosen) board.cancel(chosen.runId);
 	};
+
+	const cancelRun = (position: number | null) => (position === null ? run.cancel() : cancelBoardRun(position));
 
 	const quit = useQuit(runs, (text, tone) => dispatchRef.dispatch?.({type: 'say', text, tone: tone ?? 'info'}));
 	const events = useEvents({
@@ -160,21 +155,15 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 		() => {
 			const problems = [...config.problems, ...settings.problems];
 			const message = problems.length > 0 ? {text: `Ignored in the config file: ${problems.join(' · ')}`, tone: 'warn' as const} : undefined;
-			return initialScreen({channelId: channel.id, fields, size, total: summary.item_count, followUpCount: 0, views: settings.views, hotkeys: settings.hotkeys, instruction: config.config.instruction, message});
+			return initialScreen({channelId: channel.id, fields, size, total: summary.item_count, followUpCount: 0, runBatch: batch, views: settings.views, hotkeys: settings.hotkeys, instruction: config.config.instruction, message});
 		},
 		{store, stateDir, startRun, cancelRun, quit, pollEvents: events.poll, configFile: config.path, board: {
-			cancel(position) {
-				const chosen = board.board.runs[position];
-				if (chosen) board.cancel(chosen.runId);
-			},
+			cancel: cancelBoardRun,
 			cancelAll() {
 				run.cancel();
 				board.cancelAll();
 			},
-			toggleWatch() {
-				if (!watch.on) showBoard.current = true;
-				watch.toggle();
-			},
+			toggleWatch: watch.toggle,
 		}},
 	);
 	dispatchRef.dispatch = dispatch;
@@ -215,7 +204,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 	const detail = state.detail && row && state.detail.id === row.id ? state.detail : {item: null, error: null, flagged: new Set<string>()};
 	const scopeText = describeQuery(state.query, fields);
 	const paneNode = paneFor({overlay, pane, fields, filter: state.query.filter, nameOfRow: id => nameOf(fields, win.rows.find(candidate => candidate.id === id)?.preview, id), run: run.run, now, frame, detail, scroll: state.paneScroll, width: layout.paneWidth, height: layout.paneHeight, hotkeys: state.hotkeys});
-	const onBoard = overlay.kind === 'board' || (pane === 'run' && showBoard.current && (overlay.kind === 'none' || overlay.kind === 'confirm'));
+	const onBoard = overlay.kind === 'board' || (pane === 'run' && state.boardShown && (overlay.kind === 'none' || overlay.kind === 'confirm'));
 	const shownPane = onBoard ? <RunsBoard runs={board.board.runs} views={board.board.views} cursor={state.board.cursor} focused={state.board.focused} interactive={overlay.kind === 'board'} watch={watch.status} now={now} frame={frame} width={layout.paneWidth} height={layout.paneHeight}/> : paneNode;
 	let prompt;
 	if (overlay.kind === 'search') prompt = <TextField label="/ " state={overlay.text} placeholder="words or terms: status:new owner:none sort:-due · Enter · Esc"/>;
@@ -235,7 +224,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 				marked={state.marks.size}
 				scope={scopeText || null}
 				followUps={state.followUpCount}
-				run={showBoard.current ? boardStatus(board.board.runs, watch.on) : runStatus(run.run, now, frame)}
+				run={state.boardShown ? boardStatus(board.board.runs, watch.on) : runStatus(run.run, now, frame)}
 				newItems={state.newItems}
 				live={events.live}
 			/>

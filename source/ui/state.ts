@@ -136,6 +136,10 @@ export type ScreenState = {
 	run: {active: boolean; exists: boolean};
 	/** The runs board: how many runs it holds, the one with the cursor, whether its steps are shown, watch mode. */
 	board: BoardCursor;
+	/** The run pane and the header show the board: the last run started was a fan-out, or watch mode was turned on. */
+	boardShown: boolean;
+	/** How many items one run takes: `c` on more fans out in batches of this many. */
+	runBatch: number;
 	undo: UndoEntry[];
 	/**
 	 * An overlay being opened from a read (edit, queue, history): keys typed meanwhile wait in
@@ -285,8 +289,10 @@ export type Effect =
 	| {kind: 'dismissFollowUp'; id: number}
 	| {kind: 'loadHistory'}
 	| {kind: 'loadSteps'; run: RunSummary}
-	| {kind: 'startRun'; instruction: string; itemIds: string[]}
-	| {kind: 'cancelRun'}
+	/** `batches` > 1: the items go out through a fan-out, that many batches, on the board. */
+	| {kind: 'startRun'; instruction: string; itemIds: string[]; batches: number}
+	/** The one run (position null), or the board's run at `position`. */
+	| {kind: 'cancelRun'; position: number | null}
 	/** The board's run at this position; every run on the board; watch mode on or off. */
 	| {kind: 'cancelBatch'; position: number}
 	| {kind: 'cancelAllRuns'}

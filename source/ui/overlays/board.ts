@@ -32,7 +32,7 @@ export const BOARD = {
 			// Turning it on shows the board, where its batches and its status line are.
 			// The flag flips now (keys typed next, like b, see it); the hook's boardState confirms it.
 			const {board} = state;
-			const next = {...state, pane: board.watch ? state.pane : 'run' as const, board: {...board, watch: !board.watch}};
+			const next = {...state, pane: board.watch ? state.pane : 'run' as const, board: {...board, watch: !board.watch}, boardShown: board.watch ? state.boardShown : true};
 			return {state: say(next, board.watch ? 'Stopping watch mode (its running batches are cancelled)…' : 'Starting watch mode…'), effects: [{kind: 'toggleWatch'}]};
 		},
 	},

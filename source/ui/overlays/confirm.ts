@@ -14,7 +14,7 @@ export const CONFIRM = {
 		answer(state, overlay, {yes}) {
 			if (!yes) return none({...state, overlay: NONE});
 			if (overlay.action === 'quit') return {state: {...state, overlay: NONE}, effects: [{kind: 'quit'}]};
-			return {state: say({...state, overlay: NONE}, 'Cancelling the run…', 'warn'), effects: [{kind: 'cancelRun'}]};
+			return {state: say({...state, overlay: NONE}, 'Cancelling the run…', 'warn'), effects: [{kind: 'cancelRun', position: state.boardShown ? state.board.cursor : null}]};
 		},
 	},
 	events: {

@@ -30,7 +30,10 @@ export const INSTRUCTION = {
 		cancel: state => none({...state, overlay: NONE}),
 		submit(state, overlay) {
 			if (!overlay.text.value.trim()) return none(say(state, 'The instruction is empty; nothing was started.', 'warn'));
-			return {state, effects: [{kind: 'startRun', instruction: overlay.text.value, itemIds: overlay.itemIds}]};
+			// More items than one run takes go out through a fan-out, and the board shows them.
+			const batches = Math.ceil(new Set(overlay.itemIds).size / state.runBatch);
+			const next = state.run.active ? state : {...state, boardShown: batches > 1};
+			return {state: next, effects: [{kind: 'startRun', instruction: overlay.text.value, itemIds: overlay.itemIds, batches}]};
 		},
 	},
 	events: {
