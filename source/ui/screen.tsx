@@ -118,7 +118,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 		dispatchRef.dispatch?.({type: 'runFinished', text: `[${board.board.runs.findIndex(each => each.runId === event.run.runId) + 1}] ${text}`, tone});
 	});
 	const watch = useWatch({store, channelId: channel.id, stateDir, batch, create: board.create, attach: board.attach, onError(text) {
-		dispatchRef.dispatch?.({type: 'say', text: sanitize(text), tone: 'error'});
+		dispatchRef.dispatch?.({type: 'say', text, tone: 'error'});
 	}}, parallel);
 	const anyActive = run.active || board.active || watch.on;
 	const runs = useMemo(() => ({...run, active: anyActive, async shutdown() {
@@ -147,7 +147,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 		after: summary.latest_sequence,
 		active: anyActive,
 		onEvents: storeEvents => dispatchRef.dispatch?.({type: 'storeEvents', events: storeEvents, at: Date.now()}),
-		onNotice: (text, tone) => dispatchRef.dispatch?.({type: 'say', text: sanitize(text), tone}),
+		onNotice: (text, tone) => dispatchRef.dispatch?.({type: 'say', text, tone}),
 		retryMaxMs: pollRetryMaxMs,
 	});
 
@@ -203,7 +203,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 	const changedIds = useMemo(() => new Set(state.changed.keys()), [state.changed]);
 	const detail = state.detail && row && state.detail.id === row.id ? state.detail : {item: null, error: null, flagged: new Set<string>()};
 	const scopeText = describeQuery(state.query, fields);
-	const paneNode = paneFor({overlay, pane, fields, filter: state.query.filter, nameOfRow: id => nameOf(fields, win.rows.find(candidate => candidate.id === id)?.preview, id), run: run.run, now, frame, detail, scroll: state.paneScroll, width: layout.paneWidth, height: layout.paneHeight, hotkeys: state.hotkeys});
+	const paneNode = paneFor({overlay, pane, fields, filter: state.query.filter, nameOfRow: id => sanitize(nameOf(fields, win.rows.find(candidate => candidate.id === id)?.preview, id)), run: run.run, now, frame, detail, scroll: state.paneScroll, width: layout.paneWidth, height: layout.paneHeight, hotkeys: state.hotkeys});
 	const onBoard = overlay.kind === 'board' || (pane === 'run' && state.boardShown && (overlay.kind === 'none' || overlay.kind === 'confirm'));
 	const shownPane = onBoard ? <RunsBoard runs={board.board.runs} views={board.board.views} cursor={state.board.cursor} focused={state.board.focused} interactive={overlay.kind === 'board'} watch={watch.status} now={now} frame={frame} width={layout.paneWidth} height={layout.paneHeight}/> : paneNode;
 	let prompt;

@@ -79,7 +79,7 @@ function EditText({overlay, fields, width, height}: {overlay: EditOverlay; field
 	const notes = editNotes(overlay, fields);
 	return (
 		<Box flexDirection="column" width={width} height={height}>
-			<Text bold wrap="truncate-end">{`${overlay.name} · ${sanitize(field.label)} (${fieldRules(field)})`}</Text>
+			<Text bold wrap="truncate-end">{`${sanitize(overlay.name)} · ${sanitize(field.label)} (${fieldRules(field)})`}</Text>
 			<TextField label="> " state={overlay.text} placeholder="empty clears the field"/>
 			<Text dimColor>Enter saves · Esc back · typed exactly as you type it</Text>
 			{notes.map((note, index) => <Text key={index} wrap="truncate-end" color={note.tone === 'error' ? theme.color('red') : (note.tone === 'warn' ? theme.color('yellow') : undefined)}>{note.text}</Text>)}

@@ -46,7 +46,7 @@ function withField(overlay: FieldEditOverlay, field: Field): FieldEditOverlay {
 function openFieldEdit(state: ScreenState, key: string, at: number): Transition {
 	const field = state.fields.find(candidate => candidate.key === key);
 	if (!field) return none(state);
-	if (!shortFields([field]).includes(field)) return none(say(state, `${sanitize(field.label)} is long text: E edits it in $EDITOR.`, 'warn'));
+	if (!shortFields([field]).includes(field)) return none(say(state, `${field.label} is long text: E edits it in $EDITOR.`, 'warn'));
 	const targets = editTargets(state);
 	if (targets.length === 0) return none(say(state, 'No record to edit.', 'warn'));
 	return none({...state, overlay: withField(fieldEditOverlay(targets, state.marks.size > 0, at), field)});
@@ -92,13 +92,13 @@ function commitFieldEdit(state: ScreenState, overlay: FieldEditOverlay, value: u
 	const field = overlay.field!;
 	const closed = {...state, overlay: NONE};
 	if (overlay.bulk) {
-		return {state: say(closed, `Setting ${sanitize(field.label)} to ${shortValue(field, value)} on ${counted(overlay.targets.length, 'marked record')}…`), effects: [{kind: 'bulkEdit', field, value, rows: overlay.targets}]};
+		return {state: say(closed, `Setting ${field.label} to ${shortValue(field, value)} on ${counted(overlay.targets.length, 'marked record')}…`), effects: [{kind: 'bulkEdit', field, value, rows: overlay.targets}]};
 	}
 
 	const target = overlay.targets[0]!;
 	const before = target.values[field.key] ?? null;
 	if (JSON.stringify(before) === JSON.stringify(value ?? null)) {
-		return none(say(closed, `${target.name ?? target.id}: ${sanitize(field.label)} is already ${shortValue(field, value)}; nothing changed.`));
+		return none(say(closed, `${target.name ?? target.id}: ${field.label} is already ${shortValue(field, value)}; nothing changed.`));
 	}
 
 	const edit: Effect = {kind: 'edit', request: {itemId: target.id, name: target.name ?? target.id, key: field.key, value, before, version: target.version, origin: 'picker'}};
@@ -115,14 +115,14 @@ function commitFieldEdit(state: ScreenState, overlay: FieldEditOverlay, value: u
 export function setField(state: ScreenState, key: string, value: unknown): Transition {
 	const field = state.fields.find(candidate => candidate.key === key);
 	const targets = editTargets(state);
-	if (!field || targets.length === 0) return none(say(state, field ? 'No record to edit.' : `${sanitize(key)} is not a field of this channel.`, 'warn'));
+	if (!field || targets.length === 0) return none(say(state, field ? 'No record to edit.' : `${key} is not a field of this channel.`, 'warn'));
 	return commitFieldEdit(state, {...fieldEditOverlay(targets, state.marks.size > 0, 0), field}, value);
 }
 
 /** A one-row edit written (by a picker, `e`, `E` or `:set`): the row shows it, one undo entry; an open `e` overlay shows a refusal or conflict. */
 function rowEdited(state: ScreenState, {request, outcome}: EventOf<'edited'>): Transition {
 	const field = state.fields.find(candidate => candidate.key === request.key);
-	const label = sanitize(field?.label ?? request.key);
+	const label = field?.label ?? request.key;
 	const show = (value: unknown) => (field ? shortValue(field, value) : sanitizeValue(value));
 	const {overlay} = state;
 	const open = overlay.kind === 'edit' && overlay.itemId === request.itemId ? overlay : null;
@@ -139,7 +139,7 @@ function rowEdited(state: ScreenState, {request, outcome}: EventOf<'edited'>): T
 
 		case 'refused': {
 			const next = open ? {...state, overlay: {...open, problem: outcome.problem, conflict: null}} : state;
-			return none(say(next, `Not saved: ${sanitize(outcome.problem.message)}`, 'error'));
+			return none(say(next, `Not saved: ${outcome.problem.message}`, 'error'));
 		}
 
 		case 'conflict': {
@@ -154,7 +154,7 @@ function rowEdited(state: ScreenState, {request, outcome}: EventOf<'edited'>): T
 			return none(say(next, `Not saved: ${request.name} changed since you opened it`, 'warn'));
 		}
 
-		case 'error': return none(say(state, `Not saved: ${sanitize(outcome.message)}`, 'error'));
+		case 'error': return none(say(state, `Not saved: ${outcome.message}`, 'error'));
 	}
 }
 
@@ -183,7 +183,7 @@ export const pickerEdited = (state: ScreenState, event: EventOf<'edited'>): Tran
 
 function undone(state: ScreenState, {entry, outcome}: EventOf<'undone'>): Transition {
 	const field = state.fields.find(candidate => candidate.key === entry.key);
-	const label = sanitize(field?.label ?? entry.key);
+	const label = field?.label ?? entry.key;
 	switch (outcome.kind) {
 		case 'ok': {
 			const {item} = outcome.result;
@@ -196,9 +196,9 @@ function undone(state: ScreenState, {entry, outcome}: EventOf<'undone'>): Transi
 			return {state: say(state, `Not undone: ${entry.name} ${line} was changed by someone else since your edit.`, 'error'), effects: [{kind: 'readRows', ids: [entry.itemId]}]};
 		}
 
-		case 'refused': return none(say(state, `Not undone: ${sanitize(outcome.problem.message)}`, 'error'));
+		case 'refused': return none(say(state, `Not undone: ${outcome.problem.message}`, 'error'));
 		case 'conflict': return none(say(state, `Not undone: ${entry.name} keeps changing; try again.`, 'error'));
-		case 'error': return none(say(state, `Not undone: ${sanitize(outcome.message)}`, 'error'));
+		case 'error': return none(say(state, `Not undone: ${outcome.message}`, 'error'));
 	}
 }
 
@@ -230,7 +230,7 @@ function openEditor(state: ScreenState): Transition {
 	const field = state.fields.find(candidate => candidate.type === 'text' && candidate.config.long);
 	if (!field) return none(say(state, 'This channel has no long text field; e edits the others.', 'warn'));
 	const name = nameOf(state.fields, row.preview, row.id);
-	return {state: say(state, `${name}: ${sanitize(field.label)} in $EDITOR…`), effects: [{kind: 'editInEditor', itemId: row.id, name, key: field.key}]};
+	return {state: say(state, `${name}: ${field.label} in $EDITOR…`), effects: [{kind: 'editInEditor', itemId: row.id, name, key: field.key}]};
 }
 
 export const FIELD_EDIT = {

@@ -1,7 +1,6 @@
 // `f`: filter by a field's value, in two steps (the field, then its value).
 
 import type {Field} from '../../../store/index.js';
-import {sanitize} from '../../text/sanitize.js';
 import {filterableFields, optionChoices, shortValue} from '../edit.js';
 import {NONE, type ScreenState, type Transition} from '../state.js';
 import {relist} from './rows.js';
@@ -23,7 +22,7 @@ function chooseValue(state: ScreenState, field: Field, cursor: number): Transiti
 	if (choice.value === null) delete filter[field.key];
 	else filter[field.key] = choice.value;
 	const query = {...state.query, filter: Object.keys(filter).length > 0 ? filter : undefined};
-	return relist({...state, overlay: NONE}, query, choice.value === null ? `Filter on ${sanitize(field.label)} cleared.` : `Showing ${sanitize(field.label)} = ${shortValue(field, choice.value)}.`);
+	return relist({...state, overlay: NONE}, query, choice.value === null ? `Filter on ${field.label} cleared.` : `Showing ${field.label} = ${shortValue(field, choice.value)}.`);
 }
 
 export const FILTER = {

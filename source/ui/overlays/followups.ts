@@ -48,7 +48,7 @@ export function queueEdited(state: ScreenState, {request, outcome}: EventOf<'edi
 	const {overlay} = state;
 	if (overlay.kind !== 'queue') return none(state);
 	const field = state.fields.find(candidate => candidate.key === request.key);
-	const label = sanitize(field?.label ?? request.key);
+	const label = field?.label ?? request.key;
 	const show = (value: unknown) => (field ? shortValue(field, value) : sanitizeValue(value));
 	switch (outcome.kind) {
 		case 'ok': {

@@ -2,7 +2,6 @@
 // world as it reaches the list (pages, rows read again, the channel's events, its schema).
 
 import type {MarkedRow} from '../model/bulk.js';
-import {sanitize} from '../../text/sanitize.js';
 import {previewFromValues} from '../format.js';
 import {baseQuery} from '../model/views.js';
 import type {Effect, ScreenState, Transition} from '../state.js';
@@ -138,7 +137,7 @@ export const LIST = {
 		resize: (state, event) => none({...state, size: {columns: event.columns, rows: event.rows}}),
 		listed,
 		pageLoaded,
-		loadFailed: (state, event) => none(event.generation === state.generation ? say({...state, loading: null, want: null}, sanitize(event.message), 'error') : state),
+		loadFailed: (state, event) => none(event.generation === state.generation ? say({...state, loading: null, want: null}, event.message, 'error') : state),
 		rowRead(state, {id, item}) {
 			const window = item
 				? patchRow(state.window, id, row => (row.version >= item.version && !row.deleted ? row : {...row, version: item.version, updated_at: item.updated_at, preview: previewFromValues(state.fields, item.values)}))
@@ -154,10 +153,10 @@ export const LIST = {
 			return none(changed.size === state.changed.size ? state : {...state, changed});
 		},
 		say: (state, event) => none(say(state, event.text, event.tone)),
-		effectFailed: (state, event) => none(say({...state, awaiting: null}, sanitize(event.message), 'error')),
+		effectFailed: (state, event) => none(say({...state, awaiting: null}, event.message, 'error')),
 		// Pickers, columns and edits use the new fields from now on; the hotkeys stay as configured.
 		// The schema is read again at once (other screens get it by the channel.updated event).
-		channelChanged: (state, event) => (event.ok ? {state: say(state, sanitize(event.message), 'ok'), effects: [{kind: 'reloadSchema', quiet: true}]} : none(say(state, sanitize(event.message), 'error'))),
+		channelChanged: (state, event) => (event.ok ? {state: say(state, event.message, 'ok'), effects: [{kind: 'reloadSchema', quiet: true}]} : none(say(state, event.message, 'error'))),
 		schemaLoaded(state, event) {
 			if (JSON.stringify(event.fields) === JSON.stringify(state.fields)) return none(state);
 			const next = {...state, fields: event.fields, detailTick: state.detailTick + 1};

@@ -1,7 +1,6 @@
 // `e` on one row: the record read afresh, then choose a field and pick or type its value.
 
 import type {Field} from '../../../store/index.js';
-import {sanitize} from '../../text/sanitize.js';
 import {editableFields, isPicked, optionChoices, shortValue} from '../edit.js';
 import {editableText, parseTyped} from '../format.js';
 import {NONE, type EditOverlay, type ScreenState, type Transition} from '../state.js';
@@ -24,7 +23,7 @@ function submitEdit(state: ScreenState, overlay: EditOverlay, value: unknown): T
 	const field = overlay.field!;
 	const before = overlay.values[field.key];
 	if (JSON.stringify(before ?? null) === JSON.stringify(value ?? null)) {
-		return none(say({...state, overlay: NONE}, `${overlay.name}: ${sanitize(field.label)} is already ${shortValue(field, value)}; nothing changed.`));
+		return none(say({...state, overlay: NONE}, `${overlay.name}: ${field.label} is already ${shortValue(field, value)}; nothing changed.`));
 	}
 
 	return {state, effects: [{kind: 'edit', request: {itemId: overlay.itemId, name: overlay.name, key: field.key, value, before, version: overlay.version, origin: 'picker'}}]};

@@ -2,7 +2,6 @@
 // name, the rows an edit applies to and a written record shown in its row.
 
 import type {Field} from '../../../store/index.js';
-import {sanitize} from '../../text/sanitize.js';
 import {nameField, previewFromValues} from '../format.js';
 import {screenLayout} from '../layout.js';
 import type {MarkedRow} from '../model/bulk.js';
@@ -43,11 +42,11 @@ export function recount({state, effects}: Transition): Transition {
 	return {state: {...state, counting: 'busy'}, effects: [...effects, {kind: 'countViews', views: state.views}]};
 }
 
-/** A record's name for messages: its unique name field, else its id; escaped. */
+/** A record's name for messages: its unique name field, else its id; raw (escaped where it is drawn). */
 export function nameOf(fields: Field[], values: Record<string, unknown> | undefined, id: string): string {
 	const key = nameField(fields)?.key;
 	const name = key ? values?.[key] : undefined;
-	return typeof name === 'string' && name ? sanitize(name) : sanitize(id);
+	return typeof name === 'string' && name ? name : id;
 }
 
 /** A row as the person sees it now: what a write from it expects. */

@@ -1,7 +1,6 @@
 // `/`: the search line. Query language, `sort:` included; a term the store would refuse is said at
 // once and the line stays open.
 
-import {sanitize} from '../../text/sanitize.js';
 import {baseQuery, queryProblem, queryText, searchText, splitSort} from '../model/views.js';
 import {NONE} from '../state.js';
 import {applyTextKey, textState} from '../text-input.js';
@@ -17,10 +16,10 @@ export const SEARCH = {
 			const {terms, sort} = splitSort(overlay.text.value.slice(0, 200));
 			const query = {...state.query, search: terms || undefined, sort: sort ?? baseQuery(state.views, state.query).sort};
 			const problem = queryProblem(state.fields, queryText(query));
-			if (problem) return none(say(state, sanitize(problem), 'error'));
+			if (problem) return none(say(state, problem, 'error'));
 			const search = queryText({search: terms, sort});
-			const next = say({...state, overlay: NONE}, search ? `Searching for "${sanitize(search)}"…` : 'Search cleared.');
-			return relist(next, query, search ? `Search: "${sanitize(search)}" · Esc clears` : 'Search cleared.');
+			const next = say({...state, overlay: NONE}, search ? `Searching for "${search}"…` : 'Search cleared.');
+			return relist(next, query, search ? `Search: "${search}" · Esc clears` : 'Search cleared.');
 		},
 	},
 	events: {
