@@ -20,7 +20,7 @@ export type Layout = {
 /** Where the list and the pane go on a terminal of this size, with this overlay and pane open. */
 export function screenLayout(size: {columns: number; rows: number}, overlay: Overlay, pane: Pane): Layout {
 	const bodyHeight = Math.max(4, size.rows - HEADER_ROWS - 2 - 1);
-	const paneContent = overlay.kind === 'edit' || overlay.kind === 'instruction' || overlay.kind === 'filter' || overlay.kind === 'fieldEdit' ? overlay.kind : pane;
+	const paneContent = overlay.kind === 'instruction' || overlay.kind === 'filter' || overlay.kind === 'fieldEdit' ? overlay.kind : pane;
 	const paneOpen = paneContent !== 'none';
 	const side = size.columns >= SIDE_PANE_COLUMNS;
 	const paneWidth = paneOpen && side ? Math.min(72, Math.floor(size.columns * 0.42)) : size.columns;

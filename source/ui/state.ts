@@ -1,5 +1,5 @@
 import type {Key} from '#ink';
-import type {Changes, Field, FieldProblem, FollowUp, Item, SchemaChange, StoreEvent, Values} from '../../store/index.js';
+import type {Field, FollowUp, Item, SchemaChange, StoreEvent} from '../../store/index.js';
 import type {Step} from '../codex/steps.js';
 import type {View} from '../config/schema.js';
 import type {EditOutcome, FieldUndoEntry, UndoEntry, UndoOutcome} from './edit-outcome.js';
@@ -16,40 +16,19 @@ export type {UndoEntry} from './edit-outcome.js';
 export type Tone = 'info' | 'ok' | 'warn' | 'error';
 export type Message = {text: string; tone: Tone};
 
-/** Editing one field of one record: choose the field, then pick an option or type a value. */
-export type EditOverlay = {
-	kind: 'edit';
-	itemId: string;
-	/** The record's name for messages (its ticket, or the id). */
-	name: string;
-	/** The version the edit expects, and the values at that version; refreshed after a conflict. */
-	version: number;
-	values: Values;
-	stage: 'field' | 'options' | 'text';
-	fieldCursor: number;
-	field: Field | null;
-	optionCursor: number;
-	/** multi_select: the values ticked so far. */
-	chosen: string[];
-	text: TextState;
-	/** The store's refusal of the last attempt, shown inline. */
-	problem: FieldProblem | null;
-	/** A version conflict: what changed since the version we had. */
-	conflict: Changes | null;
-};
-
 // Field hotkeys and bulk edits (issue 12).
 
 /**
- * One field set on the current row, or on every marked row: opened by a field hotkey (or `e` with
- * marks, which first chooses the field). A pick (select, multi, boolean) or a one-line input.
+ * One field set on the current row, or on every marked row: opened by a field hotkey, or by `e`
+ * (which first chooses the field; on one row, from the record read afresh). A pick (select,
+ * multi, boolean) or a one-line input.
  */
 export type FieldEditOverlay = {
 	kind: 'fieldEdit';
-	/** Null while `e` on marked rows is choosing the field. */
+	/** Null while `e` is choosing the field. */
 	field: Field | null;
 	fieldCursor: number;
-	/** Opened by `e` on marks: Esc goes back to choosing the field. */
+	/** Opened by `e`: Esc goes back to choosing the field. */
 	chooser: boolean;
 	/** The rows written, each as the person saw it (the version a write expects). */
 	targets: MarkedRow[];
@@ -70,7 +49,6 @@ export type Overlay =
 	| {kind: 'help'; scroll: number}
 	| {kind: 'search'; text: TextState}
 	| {kind: 'filter'; stage: 'field' | 'value'; cursor: number; field: Field | null}
-	| EditOverlay
 	| {kind: 'instruction'; text: TextState; itemIds: string[]}
 	| QueueOverlay
 	| {kind: 'history'; cursor: number; open: boolean}

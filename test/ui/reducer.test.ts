@@ -26,7 +26,7 @@ const CASES: {[T in OverlayEventType | 'key' | 'edited']: () => void} = {
 		expect(opening.state.window.cursor).toBe(0);
 		expect(opening.state.deferred).toHaveLength(1);
 		const open = reduce(opening.state, {type: 'editOpened', item: item(300, 1)});
-		expect(open.state.overlay).toMatchObject({kind: 'edit', fieldCursor: 1});
+		expect(open.state.overlay).toMatchObject({kind: 'fieldEdit', chooser: true, fieldCursor: 1});
 		expect(open.state.deferred).toEqual([]);
 		// Ctrl+C never waits.
 		expect(kinds(reduce(opening.state, {type: 'key', input: 'c', key: {ctrl: true} as Key}))).toEqual(['quit']);
@@ -58,7 +58,7 @@ const CASES: {[T in OverlayEventType | 'key' | 'edited']: () => void} = {
 	choose() {
 		// Edit: choosing a field opens its options on the current value; choosing an option writes it.
 		const options = editing('options');
-		expect(options.overlay).toMatchObject({stage: 'options', field: {key: 'status'}, optionCursor: 0});
+		expect(options.overlay).toMatchObject({kind: 'fieldEdit', field: {key: 'status'}, picker: {cursor: 0}});
 		const writing = reduce(reduce(options, {type: 'cursor', delta: 1}).state, {type: 'choose'});
 		expect(effect(writing, 'edit')?.request).toMatchObject({itemId: idOf(300), key: 'status', before: 'new', version: 3, origin: 'picker'});
 		// The same value again changes nothing and says so.
@@ -79,11 +79,11 @@ const CASES: {[T in OverlayEventType | 'key' | 'edited']: () => void} = {
 		if (!multi) return;
 		const state = editing('options', multi.key);
 		const ticked = reduce(state, {type: 'toggle'}).state;
-		expect(ticked.overlay).toMatchObject({chosen: [multi.config.options![0]!.value]});
-		expect(reduce(ticked, {type: 'toggle'}).state.overlay).toMatchObject({chosen: []});
+		expect(ticked.overlay).toMatchObject({picker: {checked: [multi.config.options![0]!.value]}});
+		expect(reduce(ticked, {type: 'toggle'}).state.overlay).toMatchObject({picker: {checked: []}});
 	},
 	cancel() {
-		expect(reduce(editing('options'), {type: 'cancel'}).state.overlay).toMatchObject({kind: 'edit', stage: 'field'});
+		expect(reduce(editing('options'), {type: 'cancel'}).state.overlay).toMatchObject({kind: 'fieldEdit', field: null, chooser: true});
 		expect(reduce(editing(), {type: 'cancel'}).state.overlay).toEqual({kind: 'none'});
 		const closing = reduce(queued(), {type: 'cancel'});
 		expect(closing.state.overlay).toEqual({kind: 'none'});
@@ -94,7 +94,7 @@ const CASES: {[T in OverlayEventType | 'key' | 'edited']: () => void} = {
 		const searching = reduce(reduce(listed(), {type: 'openSearch'}).state, {type: 'type', input: 'leak', key: plain}).state;
 		const searched = reduce(searching, {type: 'submit'});
 		expect(effect(searched, 'list')).toMatchObject({query: {search: 'leak'}, note: 'Search: "leak" · Esc clears'});
-		const points = reduce(editing('text', 'points').overlay.kind === 'edit' ? editing('text', 'points') : editing(), {type: 'type', input: '5', key: plain}).state;
+		const points = reduce(editing('text', 'points'), {type: 'type', input: '5', key: plain}).state;
 		expect(effect(reduce(points, {type: 'submit'}), 'edit')?.request).toMatchObject({key: 'points', value: 5});
 		const instruction = reduce(listed(), {type: 'askRun'}).state;
 		expect(effect(reduce(instruction, {type: 'submit'}), 'startRun')).toMatchObject({itemIds: [idOf(300)]});
@@ -138,9 +138,10 @@ const CASES: {[T in OverlayEventType | 'key' | 'edited']: () => void} = {
 		expect(saved.state.message?.text).toBe('BUG-300: Status New → Triaged (v4) · u undoes');
 		expect(kinds(saved)).toEqual(['countFollowUps', 'pollEvents']);
 		const refused = reduce(editing('options'), {type: 'edited', request: request('picker'), outcome: {kind: 'refused', problem}});
-		expect(refused.state.overlay).toMatchObject({problem});
+		expect(refused.state.overlay).toMatchObject({kind: 'fieldEdit', notice: `Refused: ${problem.message}\nAllowed: new (New)`});
 		const conflict = reduce(editing('options'), {type: 'edited', request: request('picker'), outcome: {kind: 'conflict', changes: {owner: {from: null, to: 'mika'}}, item: item(300, 5, {owner: 'mika'})}});
-		expect(conflict.state.overlay).toMatchObject({version: 5, conflict: {owner: {from: null, to: 'mika'}}});
+		expect(conflict.state.overlay).toMatchObject({kind: 'fieldEdit', targets: [{version: 5, values: {owner: 'mika'}}]});
+		expect((conflict.state.overlay as {notice: string}).notice).toMatch(/^Not saved: changed since you opened it \(now v5\): Owner: — → /);
 		// From the queue: the queue reloads, and a refusal shows in it in the one wording (value, then label).
 		const fromQueue = reduce(queued(), {type: 'edited', request: request('queue'), outcome: ok(3)});
 		expect(effect(fromQueue, 'loadQueue')?.note).toBe('BUG-300: Status set to Triaged');

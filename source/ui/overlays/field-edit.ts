@@ -6,7 +6,7 @@ import type {Key} from '#ink';
 import type {Field} from '../../../store/index.js';
 import {counted, shortFields} from '../../text/format.js';
 import {sanitize, sanitizeValue} from '../../text/sanitize.js';
-import {bulkFields, describeChanges, isPicked, problemNotes, shortValue} from '../edit.js';
+import {chooserFields, describeChanges, isPicked, problemNotes, shortValue} from '../edit.js';
 import {pushUndo} from '../edit-outcome.js';
 import {editableText, parseTyped, previewFromValues} from '../format.js';
 import {keyName} from '../keys.js';
@@ -59,6 +59,12 @@ function openBulkEdit(state: ScreenState): Transition {
 	return none({...state, overlay: {...fieldEditOverlay(targets, true, 0), chooser: true}});
 }
 
+/** `e` on one row, once the record is read afresh: choose the field, then set it on the record as read. */
+function editOpened(state: ScreenState, {item}: EventOf<'editOpened'>): Transition {
+	const target: MarkedRow = {id: item.id, version: item.version, values: item.values, name: nameOf(state.fields, item.values, item.id)};
+	return none({...state, overlay: {...fieldEditOverlay([target], false, 0), chooser: true}, awaiting: null});
+}
+
 function withPicker(state: ScreenState, overlay: FieldEditOverlay, change: (picker: PickerState) => PickerState): ScreenState {
 	if (!overlay.picker) return state;
 	return {...state, overlay: {...overlay, picker: change(overlay.picker), notice: null}};
@@ -102,9 +108,10 @@ function commitFieldEdit(state: ScreenState, overlay: FieldEditOverlay, value: u
 	}
 
 	const edit: Effect = {kind: 'edit', request: {itemId: target.id, name: target.name ?? target.id, key: field.key, value, before, version: target.version, origin: 'picker'}};
-	// A pick closes at once (typing ahead goes to the list); a typed value stays open until the store
-	// answers, so a refusal is shown inline with what is allowed (keys typed meanwhile wait).
-	if (!overlay.text) return {state: closed, effects: [edit]};
+	// A hotkey's pick closes at once (typing ahead goes to the list); a typed value, or any value
+	// chosen after `e`, stays open until the store answers, so a refusal or a conflict is shown
+	// inline (keys typed meanwhile wait).
+	if (!overlay.text && !overlay.chooser) return {state: closed, effects: [edit]};
 	return {state: {...state, overlay: {...overlay, notice: null}, awaiting: 'edit'}, effects: [edit]};
 }
 
@@ -119,39 +126,25 @@ export function setField(state: ScreenState, key: string, value: unknown): Trans
 	return commitFieldEdit(state, {...fieldEditOverlay(targets, state.marks.size > 0, 0), field}, value);
 }
 
-/** A one-row edit written (by a picker, `e`, `E` or `:set`): the row shows it, one undo entry; an open `e` overlay shows a refusal or conflict. */
+/** A one-row edit written (by a picker, `e`, `E` or `:set`): the row shows it, one undo entry, the footer says it. */
 function rowEdited(state: ScreenState, {request, outcome}: EventOf<'edited'>): Transition {
 	const field = state.fields.find(candidate => candidate.key === request.key);
 	const label = field?.label ?? request.key;
 	const show = (value: unknown) => (field ? shortValue(field, value) : sanitizeValue(value));
-	const {overlay} = state;
-	const open = overlay.kind === 'edit' && overlay.itemId === request.itemId ? overlay : null;
 	switch (outcome.kind) {
 		case 'ok': {
 			const {item} = outcome.result;
 			let next = showItem({...state, undo: pushUndo(state.undo, {itemId: item.id, name: request.name, key: request.key, before: request.before, after: request.value, version: item.version}), detailTick: state.detailTick + 1}, item);
 			next = reseen(next, item.id, item.version, {[request.key]: request.value});
-			if (open) next = {...next, overlay: NONE};
 			// Long text (E) is not repeated in a one-line message.
 			const change = field?.config.long ? 'saved' : `${show(request.before)} → ${show(request.value)}`;
 			return {state: say(next, `${request.name}: ${label} ${change} (v${item.version}) · u undoes`, 'ok'), effects: [{kind: 'countFollowUps'}, {kind: 'pollEvents'}]};
 		}
 
-		case 'refused': {
-			const next = open ? {...state, overlay: {...open, problem: outcome.problem, conflict: null}} : state;
-			return none(say(next, `Not saved: ${outcome.problem.message}`, 'error'));
-		}
-
+		case 'refused': return none(say(state, `Not saved: ${outcome.problem.message}`, 'error'));
 		case 'conflict': {
-			let next: ScreenState = {...state, detailTick: state.detailTick + 1};
-			if (outcome.item) {
-				next = showItem(next, outcome.item);
-				if (open) next = {...next, overlay: {...open, version: outcome.item.version, values: outcome.item.values, conflict: outcome.changes, problem: null}};
-			} else if (open) {
-				next = {...next, overlay: NONE};
-			}
-
-			return none(say(next, `Not saved: ${request.name} changed since you opened it`, 'warn'));
+			const next: ScreenState = {...state, detailTick: state.detailTick + 1};
+			return none(say(outcome.item ? showItem(next, outcome.item) : next, `Not saved: ${request.name} changed since you opened it`, 'warn'));
 		}
 
 		case 'error': return none(say(state, `Not saved: ${outcome.message}`, 'error'));
@@ -170,7 +163,8 @@ function fieldEditOutcome(before: ScreenState, result: Transition, {request, out
 		case 'conflict': {
 			// What changed, and the record as it is now: Enter again writes on top of it.
 			const {item} = outcome;
-			const target = item ? {...overlay.targets[0]!, version: item.version, values: previewFromValues(state.fields, item.values)} : overlay.targets[0]!;
+			// `e` holds the whole record as read; a hotkey the row as listed.
+			const target = item ? {...overlay.targets[0]!, version: item.version, values: overlay.chooser ? item.values : previewFromValues(state.fields, item.values)} : overlay.targets[0]!;
 			return keepOpen(`Not saved: changed since you opened it (now v${target.version}): ${describeChanges(state.fields, outcome.changes).join('; ')}\nEnter writes yours on top of it, Esc leaves it.`, target);
 		}
 
@@ -237,12 +231,12 @@ export const FIELD_EDIT = {
 	scope: overlay => (overlay.field === null ? 'picker' : (overlay.picker ? 'choice' : 'text')),
 	keys: {
 		cursor(state, overlay, {delta}) {
-			if (overlay.field === null) return none({...state, overlay: {...overlay, fieldCursor: wrap(overlay.fieldCursor, delta, bulkFields(state.fields).length)}});
+			if (overlay.field === null) return none({...state, overlay: {...overlay, fieldCursor: wrap(overlay.fieldCursor, delta, chooserFields(state.fields, overlay).length)}});
 			return none(withPicker(state, overlay, picker => movePicker(picker, delta)));
 		},
 		choose(state, overlay) {
 			if (overlay.field === null) {
-				const field = bulkFields(state.fields)[overlay.fieldCursor];
+				const field = chooserFields(state.fields, overlay)[overlay.fieldCursor];
 				return none(field ? {...state, overlay: withField(overlay, field)} : state);
 			}
 
@@ -257,6 +251,7 @@ export const FIELD_EDIT = {
 	},
 	events: {
 		hotkey: (state, event) => openFieldEdit(state, event.key, event.at),
+		editOpened,
 		openEdit(state) {
 			if (state.marks.size > 0) return openBulkEdit(state);
 			const row = currentRow(state);
@@ -272,4 +267,4 @@ export const FIELD_EDIT = {
 		bulkUndone: (state, event) => bulkWritten(state, event.outcome, 'Undone: '),
 		openEditor,
 	},
-} satisfies OverlaySlice<'fieldEdit', 'hotkey' | 'openEdit' | 'undo' | 'undone' | 'bulkEdited' | 'bulkUndone' | 'openEditor'>;
+} satisfies OverlaySlice<'fieldEdit', 'hotkey' | 'editOpened' | 'openEdit' | 'undo' | 'undone' | 'bulkEdited' | 'bulkUndone' | 'openEditor'>;

@@ -11,7 +11,6 @@ import {FOLLOWUPS} from './followups.js';
 import {HELP} from './help.js';
 import {HISTORY} from './history.js';
 import {LIST} from './list.js';
-import {RECORD_EDIT} from './record-edit.js';
 import {INSTRUCTION} from './run.js';
 import {SEARCH} from './search.js';
 import type {AnySlice, OverlayKind} from './slice.js';
@@ -22,7 +21,6 @@ export const OVERLAYS = {
 	help: HELP,
 	search: SEARCH,
 	filter: FILTER,
-	edit: RECORD_EDIT,
 	fieldEdit: FIELD_EDIT,
 	instruction: INSTRUCTION,
 	queue: FOLLOWUPS,

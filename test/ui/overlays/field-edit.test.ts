@@ -8,9 +8,13 @@ import {type UndoEntry} from '../../../source/ui/edit-outcome.js';
 import {scopeOf} from '../../../source/ui/overlays/registry.js';
 import {reduce} from '../../../source/ui/reducer.js';
 import type {BulkOutcome} from '../../../source/ui/model/bulk.js';
-import {fields, field, plain, idOf, run, listed, kinds, effect, run1, request, ok, bulkOutcome} from './fixtures.js';
+import {fields, field, plain, idOf, run, listed, kinds, effect, run1, request, ok, bulkOutcome, editing} from './fixtures.js';
 
 const CASES: {[T in keyof typeof FIELD_EDIT.events]: () => void} = {
+	editOpened() {
+		// `e` on one row: the chooser on the record as read (its version), the same overlay as on marks.
+		expect(editing().overlay).toMatchObject({kind: 'fieldEdit', chooser: true, bulk: false, field: null, targets: [{id: idOf(300), name: 'BUG-300', version: 3}]});
+	},
 	hotkey() {
 		// The demo's defaults reach the list: s is status's hotkey, and opens its picker on the row's value.
 		const state = listed();
