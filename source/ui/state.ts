@@ -194,7 +194,8 @@ export type ScreenEvent =
 	| {type: 'listed'; generation: number; query: ListQuery; page: FetchedPage; note?: string; from?: 'end'; at?: string}
 	| {type: 'pageLoaded'; generation: number; direction: 'after' | 'before'; page: FetchedPage}
 	| {type: 'loadFailed'; generation: number; message: string}
-	| {type: 'editOpened'; item: Item}
+	/** `at`: when it was read (ms), the day a relative date typed into it counts from. */
+	| {type: 'editOpened'; item: Item; at?: number}
 	/** An effect's store call failed: said in the footer; an overlay being opened is not. */
 	| {type: 'effectFailed'; message: string}
 	| {type: 'edited'; request: EditRequest; outcome: EditOutcome}

@@ -70,7 +70,7 @@ function readPage(effect: EffectOf<'list' | 'loadPage'>, {state, on, later}: Eff
 export const EFFECTS = {
 	list: readPage,
 	loadPage: readPage,
-	readForEdit: (effect, {state, on, later}) => later(async () => ({type: 'editOpened', item: await on.store.readItem(state.channelId, effect.itemId)})),
+	readForEdit: (effect, {state, on, later}) => later(async () => ({type: 'editOpened', item: await on.store.readItem(state.channelId, effect.itemId), at: Date.now()})),
 	edit({request}, {state, on, later}) {
 		later(async () => ({type: 'edited', request, outcome: await editField(on.store, state.channelId, request.itemId, request.key, request.value, request.version)}));
 	},

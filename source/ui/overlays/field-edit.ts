@@ -60,9 +60,9 @@ function openBulkEdit(state: ScreenState): Transition {
 }
 
 /** `e` on one row, once the record is read afresh: choose the field, then set it on the record as read. */
-function editOpened(state: ScreenState, {item}: EventOf<'editOpened'>): Transition {
+function editOpened(state: ScreenState, {item, at}: EventOf<'editOpened'>): Transition {
 	const target: MarkedRow = {id: item.id, version: item.version, values: item.values, name: nameOf(state.fields, item.values, item.id)};
-	return none({...state, overlay: {...fieldEditOverlay([target], false, 0), chooser: true}, awaiting: null});
+	return none({...state, overlay: {...fieldEditOverlay([target], false, at ?? 0), chooser: true}, awaiting: null});
 }
 
 function withPicker(state: ScreenState, overlay: FieldEditOverlay, change: (picker: PickerState) => PickerState): ScreenState {
