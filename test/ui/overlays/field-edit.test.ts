@@ -8,12 +8,18 @@ import {type UndoEntry} from '../../../source/ui/edit-outcome.js';
 import {scopeOf} from '../../../source/ui/overlays/registry.js';
 import {reduce} from '../../../source/ui/reducer.js';
 import type {BulkOutcome} from '../../../source/ui/model/bulk.js';
-import {fields, field, plain, idOf, run, listed, kinds, effect, run1, request, ok, bulkOutcome, editing} from './fixtures.js';
+import {fields, field, plain, idOf, run, listed, kinds, effect, run1, request, ok, bulkOutcome, editing, item} from './fixtures.js';
 
 const CASES: {[T in keyof typeof FIELD_EDIT.events]: () => void} = {
 	editOpened() {
 		// `e` on one row: the chooser on the record as read (its version), the same overlay as on marks.
 		expect(editing().overlay).toMatchObject({kind: 'fieldEdit', chooser: true, bulk: false, field: null, targets: [{id: idOf(300), name: 'BUG-300', version: 3}]});
+		// A relative date typed into it counts from the day the record was read.
+		let state = reduce(reduce(listed(), {type: 'openEdit'}).state, {type: 'editOpened', item: item(300, 3), at: new Date(2026, 0, 5, 12).getTime()}).state;
+		const due = fields.filter(candidate => candidate.type !== 'formula').findIndex(candidate => candidate.key === 'due');
+		for (let step = 0; step < due; step++) state = reduce(state, {type: 'cursor', delta: 1}).state;
+		state = reduce(reduce(state, {type: 'choose'}).state, {type: 'type', input: 'tomorrow', key: plain}).state;
+		expect(effect(reduce(state, {type: 'submit'}), 'edit')?.request).toMatchObject({key: 'due', value: '2026-01-06', version: 3});
 	},
 	hotkey() {
 		// The demo's defaults reach the list: s is status's hotkey, and opens its picker on the row's value.
