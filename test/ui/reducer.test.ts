@@ -13,7 +13,7 @@ import {screenLayout} from '../../source/ui/layout.js';
 import {helpLinesOf, initialScreen, setField, listRows, reduce} from '../../source/ui/reducer.js';
 import type {QueueOverlay, ScreenEvent, ScreenState} from '../../source/ui/state.js';
 import {textState} from '../../source/ui/text-input.js';
-import {fields, field, plain, idOf, page, item, followUp, run, listed, kinds, effect, run1, editing, queued, request, ok, problem} from './overlays/fixtures.js';
+import {fields, field, plain, idOf, page, item, listed, kinds, effect, run1, editing, queued, request, ok, problem} from './overlays/fixtures.js';
 import type {OverlayEventType} from '../../source/ui/overlays/slice.js';
 
 const CASES: {[T in OverlayEventType | 'key' | 'edited']: () => void} = {

@@ -1,5 +1,4 @@
 import {Box, Text} from '#ink';
-import type {Segment} from '../../text/format.js';
 import {sanitize} from '../../text/sanitize.js';
 import type {Choice} from '../edit.js';
 import {useTheme} from '../theme.js';

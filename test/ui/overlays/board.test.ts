@@ -6,7 +6,7 @@ import {BOARD} from '../../../source/ui/overlays/board.js';
 import type {Key} from 'ink';
 import {reduce} from '../../../source/ui/reducer.js';
 import type {ScreenState} from '../../../source/ui/state.js';
-import {plain, run, listed, kinds} from './fixtures.js';
+import {plain, listed, kinds} from './fixtures.js';
 
 const CASES: {[T in keyof typeof BOARD.events]: () => void} = {
 	boardState() {

@@ -4,7 +4,7 @@
 import {describe, expect, it} from 'vitest';
 import {CONFIRM} from '../../../source/ui/overlays/confirm.js';
 import {CANCEL_QUESTION, QUIT_QUESTION, reduce} from '../../../source/ui/reducer.js';
-import {run, listed, kinds} from './fixtures.js';
+import {listed, kinds} from './fixtures.js';
 
 const CASES: {[T in keyof typeof CONFIRM.events]: () => void} = {
 	quit() {

@@ -8,7 +8,7 @@ import {type UndoEntry} from '../../../source/ui/edit-outcome.js';
 import {scopeOf} from '../../../source/ui/overlays/registry.js';
 import {reduce} from '../../../source/ui/reducer.js';
 import type {BulkOutcome} from '../../../source/ui/model/bulk.js';
-import {fields, field, plain, idOf, run, listed, kinds, effect, run1, request, ok, bulkOutcome, editing, item} from './fixtures.js';
+import {fields, plain, idOf, listed, kinds, effect, run1, request, ok, bulkOutcome, editing, item} from './fixtures.js';
 
 const CASES: {[T in keyof typeof FIELD_EDIT.events]: () => void} = {
 	editOpened() {

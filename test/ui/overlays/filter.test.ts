@@ -4,7 +4,7 @@
 import {describe, expect, it} from 'vitest';
 import {FILTER} from '../../../source/ui/overlays/filter.js';
 import {reduce} from '../../../source/ui/reducer.js';
-import {field, listed} from './fixtures.js';
+import {listed} from './fixtures.js';
 
 const CASES: {[T in keyof typeof FILTER.events]: () => void} = {
 	openFilter() {

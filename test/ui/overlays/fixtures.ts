@@ -4,16 +4,9 @@
 import type {Key} from 'ink';
 import {bugsChannel} from '../../../demo-data/generate.js';
 import type {Field, FollowUp, Item} from '../../../store/index.js';
-import {UNDO_LIMIT, pushUndo, type UndoEntry} from '../../../source/ui/edit-outcome.js';
-import {HANDLERS, keyEvents} from '../../../source/ui/input/handlers.js';
-import {scopeOf} from '../../../source/ui/overlays/registry.js';
-import {BINDINGS, type Scope} from '../../../source/ui/keys.js';
-import {HELP_LINES, helpLayout} from '../../../source/ui/help-lines.js';
-import {screenLayout} from '../../../source/ui/layout.js';
 import {DEFAULT_VIEWS} from '../../../source/config/schema.js';
-import {CANCEL_QUESTION, helpLinesOf, initialScreen, setField, listRows, QUIT_QUESTION, reduce} from '../../../source/ui/reducer.js';
-import type {EditRequest, Effect, QueueOverlay, ScreenEvent, ScreenState, Transition} from '../../../source/ui/state.js';
-import {textState} from '../../../source/ui/text-input.js';
+import {initialScreen, reduce} from '../../../source/ui/reducer.js';
+import type {EditRequest, Effect, ScreenEvent, ScreenState, Transition} from '../../../source/ui/state.js';
 import type {RunSummary} from '../../../source/ui/history.js';
 import type {BulkOutcome} from '../../../source/ui/model/bulk.js';
 

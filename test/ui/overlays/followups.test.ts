@@ -4,7 +4,7 @@
 import {describe, expect, it} from 'vitest';
 import {FOLLOWUPS} from '../../../source/ui/overlays/followups.js';
 import {reduce} from '../../../source/ui/reducer.js';
-import {item, followUp, listed, kinds, effect, queued, ok, problem} from './fixtures.js';
+import {followUp, listed, kinds, effect, queued} from './fixtures.js';
 
 const CASES: {[T in keyof typeof FOLLOWUPS.events]: () => void} = {
 	openQueue() {

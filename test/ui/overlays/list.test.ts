@@ -3,9 +3,8 @@
 
 import {describe, expect, it} from 'vitest';
 import {LIST} from '../../../source/ui/overlays/list.js';
-import type {Field} from '../../../store/index.js';
 import {initialScreen, listRows, reduce} from '../../../source/ui/reducer.js';
-import {fields, field, plain, idOf, page, item, run, listed, effect, run1, request, ok} from './fixtures.js';
+import {fields, plain, idOf, page, item, listed, effect, run1} from './fixtures.js';
 
 const CASES: {[T in keyof typeof LIST.events]: () => void} = {
 	move() {

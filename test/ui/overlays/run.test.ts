@@ -4,7 +4,7 @@
 import {describe, expect, it} from 'vitest';
 import {INSTRUCTION} from '../../../source/ui/overlays/run.js';
 import {reduce} from '../../../source/ui/reducer.js';
-import {idOf, run, listed, kinds, ok} from './fixtures.js';
+import {idOf, listed, kinds} from './fixtures.js';
 
 const CASES: {[T in keyof typeof INSTRUCTION.events]: () => void} = {
 	askRun() {

@@ -8,7 +8,7 @@ import {scopeOf} from '../../../source/ui/overlays/registry.js';
 import {DEFAULT_VIEWS} from '../../../source/config/schema.js';
 import {initialScreen, reduce} from '../../../source/ui/reducer.js';
 import {textState} from '../../../source/ui/text-input.js';
-import {fields, field, plain, idOf, page, item, listed, kinds, effect, request, ok, viewed} from './fixtures.js';
+import {fields, plain, idOf, page, kinds, effect, viewed} from './fixtures.js';
 
 const CASES: {[T in keyof typeof COMMAND.events]: () => void} = {
 	openCommand() {
