@@ -14,7 +14,7 @@ import {isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type 
 import type {z} from 'zod';
 import {isRefusal, parseQuery, type Field} from '../../store/index.js';
 import {sanitize} from '../text/sanitize.js';
-import {resolveHotkeys, type Hotkeys} from '../ui/model/hotkeys.js';
+import {resolveHotkeys, type Hotkeys} from './hotkeys.js';
 import {writePrivateFileAtomically} from './atomic-file.js';
 import {CONFIG_KEYS, DEFAULT_CONFIG, hotkeySchema, settingSchemas, viewNameProblem, viewQueryText, viewSchema, type SiftConfig, type View} from './schema.js';
 

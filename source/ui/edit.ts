@@ -1,13 +1,26 @@
 import type {Changes, Field, FieldProblem} from '../../store/index.js';
 import {allowedText} from '../text/refusal.js';
-import type {Choice} from './components/picker.js';
-import {formatValue, plainValue, shortFields} from '../text/format.js';
+import {formatValue, plainValue, shortFields, type Segment} from '../text/format.js';
 import {sanitize} from '../text/sanitize.js';
-import type {EditOverlay, QueueEntry} from './state.js';
+import type {FieldEditOverlay, QueueEntry} from './state.js';
 import {fit} from './width.js';
+
+/** One line of a picker (components/picker.tsx). */
+export type Choice = {
+	key: string;
+	/** The choice as shown (already safe): a label, in its color. */
+	segments: Segment[];
+	/** Dim text after it, e.g. the option value or the current value. */
+	hint?: string;
+	/** multi_select: ticked. */
+	checked?: boolean;
+};
 
 /** Fields a person can set (formulas are computed). */
 export const editableFields = (fields: Field[]) => fields.filter(field => field.type !== 'formula');
+
+/** The fields `e` chooses from: on marks the bulk fields, on one row every settable field. */
+export const chooserFields = (fields: Field[], overlay: Pick<FieldEditOverlay, 'bulk'>) => (overlay.bulk ? bulkFields(fields) : editableFields(fields));
 
 /** Fields a bulk edit can set: short (rows show them, so undo knows what to write back) and not unique. */
 export const bulkFields = (fields: Field[]) => shortFields(editableFields(fields)).filter(field => !field.is_unique);
@@ -78,18 +91,6 @@ export function describeChanges(fields: Field[], changes: Changes): string[] {
 	});
 }
 
-/** The edit overlay's notes: the last refusal or conflict. */
-export function editNotes(overlay: EditOverlay, fields: Field[]) {
-	const notes: Array<{text: string; tone: 'error' | 'warn' | 'info'}> = [];
-	if (overlay.problem) notes.push(...problemNotes(overlay.problem));
-	if (overlay.conflict) {
-		notes.push({text: `Someone changed this record since you opened it (now v${overlay.version}); your edit was not saved:`, tone: 'warn'});
-		for (const line of describeChanges(fields, overlay.conflict)) notes.push({text: `  ${line}`, tone: 'warn'});
-		notes.push({text: 'Choose again to apply your value on top of theirs, or Esc.', tone: 'info'});
-	}
-
-	return notes;
-}
 
 /** A short safe rendering of a value for messages. */
 export const shortValue = (field: Field, value: unknown) => {

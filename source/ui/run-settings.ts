@@ -1,4 +1,9 @@
-import type {RunSettings} from './hooks/use-run.js';
+import type {RunOptions} from '../codex/runner.js';
+
+export type RunSettings = Pick<RunOptions, 'dbPath' | 'channelId' | 'codex' | 'model' | 'codexConfig' | 'keepApiEnv' | 'allowAgentShell' | 'env' | 'stateDir' | 'timeoutMs'> & {
+	/** `sift serve`'s MCP endpoint: the agent reaches the store through it, with a token for the run alone. */
+	endpoint?: string;
+};
 
 /** A run started from the TUI ends after 10 minutes unless --timeout says otherwise (`sift run` keeps 30). */
 export const TUI_RUN_DEADLINE_MS = 600_000;

@@ -1,8 +1,11 @@
 import type {RunResult} from '../codex/runner.js';
 import {counted} from '../text/format.js';
-import {seconds, SPINNER} from './components/run-pane.js';
-import type {RunView} from './hooks/use-run.js';
+import type {RunView} from './model/runs.js';
 import type {Tone} from './state.js';
+
+export const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
 
 const outcomeTone = (outcome: string): Tone => (outcome === 'ok' ? 'ok' : (outcome === 'partial' || outcome === 'cancelled' ? 'warn' : 'error'));
 

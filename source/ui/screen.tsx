@@ -19,20 +19,21 @@ import {useClock} from './hooks/use-clock.js';
 import {useEvents} from './hooks/use-events.js';
 import {useKeys} from './hooks/use-keys.js';
 import {useQuit} from './hooks/use-quit.js';
-import {useRun, type RunSettings, type RunView} from './hooks/use-run.js';
+import {useRun} from './hooks/use-run.js';
+import type {RunView} from './model/runs.js';
 import {DEFAULT_BATCH_SIZE, DEFAULT_PARALLEL} from '../codex/batches.js';
 import {RunsBoard, boardStatus} from './components/runs-board.js';
 import {useFanout} from './hooks/use-fanout.js';
 import {useWatch} from './hooks/use-watch.js';
 import {useScreen, type Dispatch} from './hooks/use-screen.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
-import {scopeOf} from './input/handlers.js';
+import {scopeOf} from './overlays/registry.js';
 import {hintsFor} from './keys.js';
 import {screenLayout} from './layout.js';
 import {hotkeyHint} from './model/hotkeys.js';
 import {helpLinesOf, initialScreen, nameOf} from './reducer.js';
 import {runFinishMessage, runStatus} from './run-status.js';
-import {tuiRunSettings} from './run-settings.js';
+import {tuiRunSettings, type RunSettings} from './run-settings.js';
 import type {ListQuery, ScreenState} from './state.js';
 import {useTheme} from './theme.js';
 import type {LockWaits} from './lock-waits.js';
@@ -116,33 +117,28 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 		const {text, tone} = event.type === 'finished' ? runFinishMessage(event.result) : {text: `A run could not start: ${event.run.error ?? 'unknown error'}`, tone: 'error' as const};
 		dispatchRef.dispatch?.({type: 'runFinished', text: `[${board.board.runs.findIndex(each => each.runId === event.run.runId) + 1}] ${text}`, tone});
 	});
-	const showBoard = useRef(false);
 	const watch = useWatch({store, channelId: channel.id, stateDir, batch, create: board.create, attach: board.attach, onError(text) {
-		dispatchRef.dispatch?.({type: 'say', text: sanitize(text), tone: 'error'});
+		dispatchRef.dispatch?.({type: 'say', text, tone: 'error'});
 	}}, parallel);
 	const anyActive = run.active || board.active || watch.on;
 	const runs = useMemo(() => ({...run, active: anyActive, async shutdown() {
 		await watch.stop();
 		await Promise.all([run.shutdown(), board.shutdown()]);
 	}}), [run, board, watch, anyActive]);
-	const startRun = (instruction: string, itemIds: string[]): boolean | number => {
+	// The machine decided between one run and a fan-out (reducer: the instruction's submit).
+	const startRun = (instruction: string, itemIds: string[], fanout: boolean): boolean => {
 		if (anyActive) return false;
-		const batches = Math.ceil(new Set(itemIds).size / batch);
-		showBoard.current = batches > 1;
-		if (batches <= 1) return run.start(instruction, itemIds);
-		void board.start(instruction, itemIds).catch((error: unknown) => dispatchRef.dispatch?.({type: 'say', text: sanitize(`The runs could not start: ${(error as Error).message}`), tone: 'error'}));
-		return batches;
+		if (!fanout) return run.start(instruction, itemIds);
+		void board.start(instruction, itemIds).catch((error: unknown) => dispatchRef.dispatch?.({type: 'say', text: `The runs could not start: ${(error as Error).message}`, tone: 'error'}));
+		return true;
 	};
 
-	const cancelRun = () => {
-		if (!showBoard.current) {
-			run.cancel();
-			return;
-		}
-
-		const chosen = board.board.runs[current().board.cursor];
+	const cancelBoardRun = (position: number) => {
+		const chosen = board.board.runs[position];
 		if (chosen) board.cancel(chosen.runId);
 	};
+
+	const cancelRun = (position: number | null) => (position === null ? run.cancel() : cancelBoardRun(position));
 
 	const quit = useQuit(runs, (text, tone) => dispatchRef.dispatch?.({type: 'say', text, tone: tone ?? 'info'}));
 	const events = useEvents({
@@ -151,7 +147,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 		after: summary.latest_sequence,
 		active: anyActive,
 		onEvents: storeEvents => dispatchRef.dispatch?.({type: 'storeEvents', events: storeEvents, at: Date.now()}),
-		onNotice: (text, tone) => dispatchRef.dispatch?.({type: 'say', text: sanitize(text), tone}),
+		onNotice: (text, tone) => dispatchRef.dispatch?.({type: 'say', text, tone}),
 		retryMaxMs: pollRetryMaxMs,
 	});
 
@@ -159,21 +155,15 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 		() => {
 			const problems = [...config.problems, ...settings.problems];
 			const message = problems.length > 0 ? {text: `Ignored in the config file: ${problems.join(' · ')}`, tone: 'warn' as const} : undefined;
-			return initialScreen({channelId: channel.id, fields, size, total: summary.item_count, followUpCount: 0, views: settings.views, hotkeys: settings.hotkeys, instruction: config.config.instruction, message});
+			return initialScreen({channelId: channel.id, fields, size, total: summary.item_count, followUpCount: 0, runBatch: batch, views: settings.views, hotkeys: settings.hotkeys, instruction: config.config.instruction, message});
 		},
 		{store, stateDir, startRun, cancelRun, quit, pollEvents: events.poll, configFile: config.path, board: {
-			cancel(position) {
-				const chosen = board.board.runs[position];
-				if (chosen) board.cancel(chosen.runId);
-			},
+			cancel: cancelBoardRun,
 			cancelAll() {
 				run.cancel();
 				board.cancelAll();
 			},
-			toggleWatch() {
-				if (!watch.on) showBoard.current = true;
-				watch.toggle();
-			},
+			toggleWatch: watch.toggle,
 		}},
 	);
 	dispatchRef.dispatch = dispatch;
@@ -213,8 +203,8 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 	const changedIds = useMemo(() => new Set(state.changed.keys()), [state.changed]);
 	const detail = state.detail && row && state.detail.id === row.id ? state.detail : {item: null, error: null, flagged: new Set<string>()};
 	const scopeText = describeQuery(state.query, fields);
-	const paneNode = paneFor({overlay, pane, fields, filter: state.query.filter, nameOfRow: id => nameOf(fields, win.rows.find(candidate => candidate.id === id)?.preview, id), run: run.run, now, frame, detail, scroll: state.paneScroll, width: layout.paneWidth, height: layout.paneHeight, hotkeys: state.hotkeys});
-	const onBoard = overlay.kind === 'board' || (pane === 'run' && showBoard.current && (overlay.kind === 'none' || overlay.kind === 'confirm'));
+	const paneNode = paneFor({overlay, pane, fields, filter: state.query.filter, nameOfRow: id => sanitize(nameOf(fields, win.rows.find(candidate => candidate.id === id)?.preview, id)), run: run.run, now, frame, detail, scroll: state.paneScroll, width: layout.paneWidth, height: layout.paneHeight, hotkeys: state.hotkeys});
+	const onBoard = overlay.kind === 'board' || (pane === 'run' && state.boardShown && (overlay.kind === 'none' || overlay.kind === 'confirm'));
 	const shownPane = onBoard ? <RunsBoard runs={board.board.runs} views={board.board.views} cursor={state.board.cursor} focused={state.board.focused} interactive={overlay.kind === 'board'} watch={watch.status} now={now} frame={frame} width={layout.paneWidth} height={layout.paneHeight}/> : paneNode;
 	let prompt;
 	if (overlay.kind === 'search') prompt = <TextField label="/ " state={overlay.text} placeholder="words or terms: status:new owner:none sort:-due · Enter · Esc"/>;
@@ -234,7 +224,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 				marked={state.marks.size}
 				scope={scopeText || null}
 				followUps={state.followUpCount}
-				run={showBoard.current ? boardStatus(board.board.runs, watch.on) : runStatus(run.run, now, frame)}
+				run={state.boardShown ? boardStatus(board.board.runs, watch.on) : runStatus(run.run, now, frame)}
 				newItems={state.newItems}
 				live={events.live}
 			/>

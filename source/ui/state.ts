@@ -1,11 +1,11 @@
 import type {Key} from '#ink';
-import type {Changes, Field, FieldProblem, FollowUp, Item, SchemaChange, StoreEvent, Values} from '../../store/index.js';
+import type {Field, FollowUp, Item, SchemaChange, StoreEvent} from '../../store/index.js';
 import type {Step} from '../codex/steps.js';
 import type {View} from '../config/schema.js';
 import type {EditOutcome, FieldUndoEntry, UndoEntry, UndoOutcome} from './edit-outcome.js';
 import type {BulkOutcome, MarkedRow} from './model/bulk.js';
 import type {Command, CommandRefusal} from './model/command-line.js';
-import type {Hotkeys} from './model/hotkeys.js';
+import type {Hotkeys} from '../config/hotkeys.js';
 import type {PickerState} from './model/picker.js';
 import type {RunSummary} from './history.js';
 import type {TextState} from './text-input.js';
@@ -16,40 +16,19 @@ export type {UndoEntry} from './edit-outcome.js';
 export type Tone = 'info' | 'ok' | 'warn' | 'error';
 export type Message = {text: string; tone: Tone};
 
-/** Editing one field of one record: choose the field, then pick an option or type a value. */
-export type EditOverlay = {
-	kind: 'edit';
-	itemId: string;
-	/** The record's name for messages (its ticket, or the id). */
-	name: string;
-	/** The version the edit expects, and the values at that version; refreshed after a conflict. */
-	version: number;
-	values: Values;
-	stage: 'field' | 'options' | 'text';
-	fieldCursor: number;
-	field: Field | null;
-	optionCursor: number;
-	/** multi_select: the values ticked so far. */
-	chosen: string[];
-	text: TextState;
-	/** The store's refusal of the last attempt, shown inline. */
-	problem: FieldProblem | null;
-	/** A version conflict: what changed since the version we had. */
-	conflict: Changes | null;
-};
-
 // Field hotkeys and bulk edits (issue 12).
 
 /**
- * One field set on the current row, or on every marked row: opened by a field hotkey (or `e` with
- * marks, which first chooses the field). A pick (select, multi, boolean) or a one-line input.
+ * One field set on the current row, or on every marked row: opened by a field hotkey, or by `e`
+ * (which first chooses the field; on one row, from the record read afresh). A pick (select,
+ * multi, boolean) or a one-line input.
  */
 export type FieldEditOverlay = {
 	kind: 'fieldEdit';
-	/** Null while `e` on marked rows is choosing the field. */
+	/** Null while `e` is choosing the field. */
 	field: Field | null;
 	fieldCursor: number;
-	/** Opened by `e` on marks: Esc goes back to choosing the field. */
+	/** Opened by `e`: Esc goes back to choosing the field. */
 	chooser: boolean;
 	/** The rows written, each as the person saw it (the version a write expects). */
 	targets: MarkedRow[];
@@ -70,7 +49,6 @@ export type Overlay =
 	| {kind: 'help'; scroll: number}
 	| {kind: 'search'; text: TextState}
 	| {kind: 'filter'; stage: 'field' | 'value'; cursor: number; field: Field | null}
-	| EditOverlay
 	| {kind: 'instruction'; text: TextState; itemIds: string[]}
 	| QueueOverlay
 	| {kind: 'history'; cursor: number; open: boolean}
@@ -136,6 +114,10 @@ export type ScreenState = {
 	run: {active: boolean; exists: boolean};
 	/** The runs board: how many runs it holds, the one with the cursor, whether its steps are shown, watch mode. */
 	board: BoardCursor;
+	/** The run pane and the header show the board: the last run started was a fan-out, or watch mode was turned on. */
+	boardShown: boolean;
+	/** How many items one run takes: `c` on more fans out in batches of this many. */
+	runBatch: number;
 	undo: UndoEntry[];
 	/**
 	 * An overlay being opened from a read (edit, queue, history): keys typed meanwhile wait in
@@ -212,7 +194,8 @@ export type ScreenEvent =
 	| {type: 'listed'; generation: number; query: ListQuery; page: FetchedPage; note?: string; from?: 'end'; at?: string}
 	| {type: 'pageLoaded'; generation: number; direction: 'after' | 'before'; page: FetchedPage}
 	| {type: 'loadFailed'; generation: number; message: string}
-	| {type: 'editOpened'; item: Item}
+	/** `at`: when it was read (ms), the day a relative date typed into it counts from. */
+	| {type: 'editOpened'; item: Item; at?: number}
 	/** An effect's store call failed: said in the footer; an overlay being opened is not. */
 	| {type: 'effectFailed'; message: string}
 	| {type: 'edited'; request: EditRequest; outcome: EditOutcome}
@@ -285,8 +268,10 @@ export type Effect =
 	| {kind: 'dismissFollowUp'; id: number}
 	| {kind: 'loadHistory'}
 	| {kind: 'loadSteps'; run: RunSummary}
-	| {kind: 'startRun'; instruction: string; itemIds: string[]}
-	| {kind: 'cancelRun'}
+	/** `batches` > 1: the items go out through a fan-out, that many batches, on the board. */
+	| {kind: 'startRun'; instruction: string; itemIds: string[]; batches: number}
+	/** The one run (position null), or the board's run at `position`. */
+	| {kind: 'cancelRun'; position: number | null}
 	/** The board's run at this position; every run on the board; watch mode on or off. */
 	| {kind: 'cancelBatch'; position: number}
 	| {kind: 'cancelAllRuns'}

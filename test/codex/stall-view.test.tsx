@@ -1,7 +1,7 @@
 import {render} from 'ink-testing-library';
 import {describe, expect, it} from 'vitest';
 import {RunPane} from '../../source/ui/components/run-pane.js';
-import {runReducer, type RunView} from '../../source/ui/hooks/use-run.js';
+import {runReducer, type RunView} from '../../source/ui/model/runs.js';
 import {makeTheme, ThemeProvider} from '../../source/ui/theme.js';
 
 const STALL = 'no progress from Codex for 60 s (last: list_record_items bugs (running))';

@@ -47,7 +47,7 @@ describePg('two TUIs on one PostgreSQL database', () => {
 		const statusAt = bugsChannel.fields.filter(field => field.type !== 'formula').findIndex(field => field.key === 'status');
 		one.press('e', ...Array.from({length: statusAt}, () => 'j'), KEYS.enter);
 		await one.waitFor(screen => screen.includes('BUG-0030 · Status'));
-		one.press('j', KEYS.enter);
+		one.press(KEYS.down, KEYS.enter);
 		const saved = await one.waitFor(/BUG-0030: Status .+ → .+ \(v2\)/);
 		const savedAt = Date.now();
 		const [, before, after] = /BUG-0030: Status (.+?) → (.+?) \(v2\)/.exec(saved)!;

@@ -54,8 +54,8 @@ describe('the TUI in a pseudo-terminal', () => {
 		app.press('j');
 		await app.waitFor('row 2 ');
 		app.press('e', ...Array.from({length: fieldIndex('status')}, () => 'j'), KEYS.enter);
-		await app.waitFor('› New  new');
-		app.press('j', KEYS.enter);
+		await app.waitFor('› 1 New  new');
+		app.press(KEYS.down, KEYS.enter);
 		const screen = await app.waitFor('BUG-1599: Status New → Triaged');
 		expect(rowOf(screen, 'BUG-1599')).toContain('Triaged');
 		expect(demo.store.readItem('bugs', idOfTicket(demo.store, 'BUG-1599')).values.status).toBe('triaged');

@@ -1,13 +1,14 @@
 import {Box, Text} from '#ink';
 import type {Field} from '../../../store/index.js';
 import {sanitize} from '../../text/sanitize.js';
-import {bulkFields, fieldRules} from '../edit.js';
+import {bulkFields, fieldChoices, fieldRules} from '../edit.js';
 import {resolveDateInput} from '../model/dates.js';
 import type {Hotkeys} from '../model/hotkeys.js';
 import type {PickerState} from '../model/picker.js';
 import type {FieldEditOverlay} from '../state.js';
 import {useTheme} from '../theme.js';
-import {Picker, type Choice} from './picker.js';
+import type {Choice} from '../edit.js';
+import {Picker} from './picker.js';
 import {TextField} from './text-field.js';
 
 type Props = {overlay: FieldEditOverlay; fields: Field[]; hotkeys: Hotkeys; width: number; height: number};
@@ -15,8 +16,14 @@ type Props = {overlay: FieldEditOverlay; fields: Field[]; hotkeys: Hotkeys; widt
 /** Who the edit writes to: the row's name, or how many marked rows. */
 const targetsOf = (overlay: FieldEditOverlay) => (overlay.bulk ? `${overlay.targets.length} marked` : sanitize(overlay.targets[0]?.name ?? ''));
 
-/** A field hotkey's pane: the field chooser (e on marks), the value picker, or the one-line input. */
+/** A field edit's pane: the field chooser (`e`), the value picker, or the one-line input. */
 export function FieldEditPane({overlay, fields, hotkeys, width, height}: Props) {
+	if (overlay.field === null && !overlay.bulk) {
+		// One row: every settable field with its value in the record as read.
+		const target = overlay.targets[0]!;
+		return <Picker title={`Edit ${target.name ?? target.id} (v${target.version}): choose a field`} choices={fieldChoices(fields, target.values)} cursor={overlay.fieldCursor} width={width} height={height}/>;
+	}
+
 	if (overlay.field === null) {
 		const choices: Choice[] = bulkFields(fields).map(field => ({key: field.key, segments: [{text: sanitize(field.label)}], hint: hotkeys[field.key] ? `(${hotkeys[field.key]})` : ''}));
 		return <Picker title={`Edit ${targetsOf(overlay)} rows: which field?`} choices={choices} cursor={overlay.fieldCursor} width={width} height={height}/>;

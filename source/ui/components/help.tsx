@@ -1,5 +1,5 @@
 import {Box, Text} from '#ink';
-import {HELP_LINES, helpLayout, type HelpLine} from '../layout.js';
+import {HELP_LINES, helpLayout, type HelpLine} from '../help-lines.js';
 
 /** The help: in columns when the screen is wide enough, scrolled by `scroll` lines when it does not fit. */
 export function Help({width, height, scroll = 0, lines = HELP_LINES}: {width: number; height: number; scroll?: number; lines?: HelpLine[]}) {

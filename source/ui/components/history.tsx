@@ -4,7 +4,8 @@ import type {RunSummary} from '../history.js';
 import {sanitize} from '../../text/sanitize.js';
 import {useTheme} from '../theme.js';
 import {wrapLines} from './detail.js';
-import {outcomeAdvice, seconds} from './run-pane.js';
+import {seconds} from '../run-status.js';
+import {outcomeAdvice} from './run-pane.js';
 import {fit} from '../width.js';
 import {counted} from '../../text/format.js';
 

@@ -1,17 +1,8 @@
 import {Box, Text} from '#ink';
-import type {Segment} from '../../text/format.js';
 import {sanitize} from '../../text/sanitize.js';
+import type {Choice} from '../edit.js';
 import {useTheme} from '../theme.js';
 
-export type Choice = {
-	key: string;
-	/** The choice as shown (already safe): a label, in its color. */
-	segments: Segment[];
-	/** Dim text after it, e.g. the option value or the current value. */
-	hint?: string;
-	/** multi_select: ticked. */
-	checked?: boolean;
-};
 
 export type PickerProps = {
 	title: string;

@@ -1,12 +1,11 @@
 import {Box, Text} from '#ink';
 import type {ReactElement} from 'react';
-import type {RunView} from '../hooks/use-run.js';
+import type {RunView} from '../model/runs.js';
+import {seconds, SPINNER} from '../run-status.js';
 import {sanitize} from '../../text/sanitize.js';
 import {useTheme} from '../theme.js';
 import {wrapLines} from './detail.js';
 import {counted} from '../../text/format.js';
-
-export const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 export type RunPaneProps = {
 	run: RunView;
@@ -17,8 +16,6 @@ export type RunPaneProps = {
 };
 
 const OUTCOME_TONE: Record<string, string> = {ok: 'green', partial: 'yellow', failed: 'red', auth_required: 'red', timed_out: 'red', cancelled: 'yellow', codex_missing: 'red', agent_sandbox_unavailable: 'red', abandoned: 'red'};
-
-export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
 
 /** What to do about an outcome that needs the person. */
 export function outcomeAdvice(outcome: string, loginCommand = 'codex login'): string | null {

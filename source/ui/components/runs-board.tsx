@@ -2,10 +2,10 @@ import {Box, Text} from '#ink';
 import type {FanoutRun} from '../../codex/fanout.js';
 import {sanitize} from '../../text/sanitize.js';
 import {counted} from '../../text/format.js';
-import {boardTotals} from '../hooks/use-fanout.js';
-import type {RunView} from '../hooks/use-run.js';
+import {boardTotals, type RunView} from '../model/runs.js';
 import {useTheme} from '../theme.js';
-import {RunPane, seconds, SPINNER} from './run-pane.js';
+import {seconds, SPINNER} from '../run-status.js';
+import {RunPane} from './run-pane.js';
 
 export type RunsBoardProps = {
 	runs: readonly FanoutRun[];

@@ -1,66 +1,9 @@
 import {useCallback, useEffect, useReducer, useRef} from 'react';
 import type {AsyncStore} from '../../../store/api.js';
-import type {Fanout, FanoutEvent, FanoutRun} from '../../codex/fanout.js';
+import type {Fanout, FanoutEvent} from '../../codex/fanout.js';
 import {resolveStateDir} from '../../codex/paths.js';
-import {runReducer, type RunSettings, type RunView} from './use-run.js';
-
-/** The runs board: every batch of this session's fan-outs in the order added, and each one's live view. */
-export type BoardState = {runs: FanoutRun[]; views: Record<string, RunView>};
-
-export type BoardAction = {type: 'event'; event: FanoutEvent; instruction: string; at: number};
-
-export const EMPTY_BOARD: BoardState = {runs: [], views: {}};
-
-/** Folds one fan-out event into the board: the run's row, and its steps through the run pane's own reducer. */
-export function boardReducer(state: BoardState, {event, instruction, at}: BoardAction): BoardState {
-	const {run} = event;
-	const index = state.runs.findIndex(each => each.runId === run.runId);
-	const runs = index === -1 ? [...state.runs, run] : state.runs.map((each, position) => (position === index ? run : each));
-	let view: RunView | null = state.views[run.runId] ?? null;
-	switch (event.type) {
-		case 'queued': {
-			view = runReducer(null, {type: 'start', runId: run.runId, instruction, itemIds: [...run.itemIds], at});
-			break;
-		}
-
-		case 'started': {
-			view = view ? {...view, startedAt: run.startedAt ?? at} : view;
-			break;
-		}
-
-		case 'update': {
-			view = runReducer(view, {type: 'update', runId: run.runId, update: event.update});
-			break;
-		}
-
-		case 'finished': {
-			view = runReducer(view, {type: 'done', runId: run.runId, result: event.result, at});
-			break;
-		}
-
-		case 'skipped': {
-			view = runReducer(view, {type: 'crash', runId: run.runId, message: 'Cancelled before it started.', at});
-			break;
-		}
-
-		case 'unstarted': {
-			view = runReducer(view, {type: 'crash', runId: run.runId, message: `The run could not start: ${run.error ?? 'unknown error'}`, at});
-			break;
-		}
-	}
-
-	return {runs, views: view ? {...state.views, [run.runId]: view} : state.views};
-}
-
-const isGoing = (run: FanoutRun) => run.state === 'queued' || run.state === 'starting' || run.state === 'running';
-
-/** The board's totals for the header: runs going and done, items, tokens. */
-export function boardTotals(runs: readonly FanoutRun[]) {
-	let tokens = 0;
-	for (const run of runs) tokens += run.usage ? run.usage.input_tokens + run.usage.output_tokens : 0;
-	const going = runs.filter(isGoing).length;
-	return {running: going, done: runs.length - going, items: runs.reduce((sum, run) => sum + run.itemIds.length, 0), tokens};
-}
+import {boardReducer, EMPTY_BOARD, isGoing} from '../model/runs.js';
+import type {RunSettings} from '../run-settings.js';
 
 export type FanoutSettings = RunSettings & {batch: number; parallel: number};
 

@@ -1,106 +1,11 @@
 import {useCallback, useEffect, useReducer, useRef} from 'react';
 import type {AsyncStore} from '../../../store/api.js';
-import type {RunHandle, RunOptions, RunResult} from '../../codex/runner.js';
-import type {Step} from '../../codex/steps.js';
-import type {RunUpdate, Usage} from '../../codex/tracker.js';
+import type {RunHandle, RunResult} from '../../codex/runner.js';
 import type {Turn} from '../../codex/transcript.js';
 import {newRunId, resolveStateDir} from '../../codex/paths.js';
+import {isActive, runReducer, type RunView} from '../model/runs.js';
+import type {RunSettings} from '../run-settings.js';
 
-/** What the run pane shows. */
-export type RunView = {
-	runId: string;
-	instruction: string;
-	itemIds: string[];
-	startedAt: number;
-	finishedAt: number | null;
-	steps: Step[];
-	text: string;
-	notices: string[];
-	warnings: string[];
-	usage: Usage | null;
-	/** "no progress from Codex for N s (last: …)" while Codex is silent; cleared by its next update. */
-	stall?: string | null;
-	cancelling: boolean;
-	result: RunResult | null;
-	/** Set when the runner itself threw (e.g. the run log could not be written). */
-	crash: string | null;
-};
-
-export type RunAction =
-	| {type: 'start'; runId: string; instruction: string; itemIds: string[]; at: number}
-	| {type: 'update'; runId: string; update: RunUpdate}
-	| {type: 'cancelling'; runId: string}
-	| {type: 'done'; runId: string; result: RunResult; at: number}
-	| {type: 'crash'; runId: string; message: string; at: number};
-
-const MAX_NOTES = 20;
-
-export function runReducer(state: RunView | null, action: RunAction): RunView | null {
-	if (action.type === 'start') {
-		return {runId: action.runId, instruction: action.instruction, itemIds: action.itemIds, startedAt: action.at, finishedAt: null, steps: [], text: '', notices: [], warnings: [], usage: null, stall: null, cancelling: false, result: null, crash: null};
-	}
-
-	if (!state || state.runId !== action.runId) {
-		return state;
-	}
-
-	switch (action.type) {
-		case 'update': {
-			const {update} = action;
-			if (update.type === 'stall') return {...state, stall: update.message};
-			state = !state.stall ? state : {...state, stall: null};
-			switch (update.type) {
-				case 'step': {
-					const index = state.steps.findIndex(step => step.id === update.step.id);
-					const steps = [...state.steps];
-					if (index === -1) steps.push(update.step);
-					else steps[index] = update.step;
-					return {...state, steps};
-				}
-
-				case 'text': {
-					return {...state, text: update.text};
-				}
-
-				case 'warning': {
-					return {...state, warnings: [...state.warnings, update.message].slice(-MAX_NOTES)};
-				}
-
-				case 'notice': {
-					return {...state, notices: [...state.notices, update.message].slice(-MAX_NOTES)};
-				}
-
-				case 'usage': {
-					return {...state, usage: update.usage};
-				}
-
-				default: {
-					return state;
-				}
-			}
-		}
-
-		case 'cancelling': {
-			return {...state, cancelling: true};
-		}
-
-		case 'done': {
-			const {result} = action;
-			return {...state, finishedAt: action.at, result, steps: result.steps.length >= state.steps.length ? result.steps : state.steps, text: result.text || state.text, usage: result.usage ?? state.usage};
-		}
-
-		case 'crash': {
-			return {...state, finishedAt: action.at, crash: action.message};
-		}
-	}
-}
-
-export type RunSettings = Pick<RunOptions, 'dbPath' | 'channelId' | 'codex' | 'model' | 'codexConfig' | 'keepApiEnv' | 'allowAgentShell' | 'env' | 'stateDir' | 'timeoutMs'> & {
-	/** `sift serve`'s MCP endpoint: the agent reaches the store through it, with a token for the run alone. */
-	endpoint?: string;
-};
-
-export const isActive = (run: RunView | null) => run !== null && run.finishedAt === null;
 
 /**
  * One Codex run at a time: starts it with the runner, folds its live updates into a RunView,

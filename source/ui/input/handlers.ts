@@ -1,6 +1,6 @@
 import type {Key} from '#ink';
 import {actionFor, keyName, type ActionOf, type Scope} from '../keys.js';
-import type {Overlay, ScreenEvent} from '../state.js';
+import type {ScreenEvent} from '../state.js';
 
 /**
  * What each bound key means, per scope: `(scope, key) -> events`. Typed over the key table, so an
@@ -97,24 +97,6 @@ export const HANDLERS = {
 		no: {type: 'answer', yes: false},
 	},
 } as const satisfies {[S in Scope]: {[A in ActionOf<S>]: ScreenEvent}};
-
-/** Where keys go while this overlay is open. */
-export function scopeOf(overlay: Overlay): Scope {
-	switch (overlay.kind) {
-		case 'none': return 'list';
-		case 'help': return 'help';
-		case 'search':
-		case 'command':
-		case 'instruction': return 'text';
-		case 'filter': return 'picker';
-		case 'edit': return overlay.stage === 'text' ? 'text' : 'picker';
-		case 'queue': return overlay.typing ? 'text' : (overlay.confirmDismiss ? 'confirm' : 'queue');
-		case 'history': return 'history';
-		case 'confirm': return 'confirm';
-		case 'fieldEdit': return overlay.field === null ? 'picker' : (overlay.picker ? 'choice' : 'text');
-		case 'board': return 'board';
-	}
-}
 
 /** One key in a scope: Ctrl+C anywhere, a bound action, or (in a text input) a typed key. */
 export function keyEvents(scope: Scope, input: string, key: Key): ScreenEvent[] {

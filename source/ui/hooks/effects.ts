@@ -1,0 +1,207 @@
+// What each effect the screen machine asks for does: one handler per effect kind, typed over the
+// kinds (an effect without a handler does not compile). A handler calls the store (never awaited
+// by the key that asked: input is never blocked) or the runs, and sends the result back as an event.
+
+import {randomUUID} from 'node:crypto';
+import type {AsyncStore} from '../../../store/api.js';
+import type {PageQuery} from '../../../store/pages.js';
+import {itemIdOf, seqOfItemId} from '../../../store/index.js';
+import {saveView} from '../../config/config.js';
+import {editField, runBulk, undoBulk, undoEdit} from '../edit-outcome.js';
+import {editedText, editInEditor} from '../external-editor.js';
+import {planBulkEdit} from '../model/bulk.js';
+import {parseCommand} from '../model/command-line.js';
+import {pageWhere} from '../model/views.js';
+import type {Effect, ScreenEvent, ScreenState} from '../state.js';
+
+export type Dispatch = (event: ScreenEvent) => void;
+
+/** What effects need beyond the store: the runs, quitting, and reading events now. */
+export type EffectHandlers = {
+	store: AsyncStore;
+	stateDir: string;
+	/** Starts a run on the items, in batches through a fan-out when `fanout`; false when a run is already going. */
+	startRun: (instruction: string, itemIds: string[], fanout: boolean) => boolean;
+	/** Cancels the one run, or the board's run at `position`. */
+	cancelRun: (position: number | null) => void;
+	/** The runs board: cancel the run at a position, cancel all, watch mode on/off. */
+	board?: {cancel: (position: number) => void; cancelAll: () => void; toggleWatch: () => void};
+	quit: () => void;
+	pollEvents: () => void;
+	/** The environment $EDITOR is read from (process.env unless given). */
+	env?: NodeJS.ProcessEnv;
+	/** Where `:view save` writes (the config file). */
+	configFile: string;
+};
+
+/** What a handler is given: the state the effect came with, the handlers, and where results go. */
+export type EffectContext = {
+	state: ScreenState;
+	on: EffectHandlers;
+	dispatch: Dispatch;
+	/** Runs async work and dispatches the event it ends with; a throw becomes `effectFailed`. */
+	later: (work: () => Promise<ScreenEvent | undefined>) => void;
+};
+
+type EffectOf<K extends Effect['kind']> = Extract<Effect, {kind: K}>;
+
+const QUEUE_LIMIT = 500;
+
+/** A page of the list read for `list` or `loadPage`; the answer carries the generation it was asked for. */
+function readPage(effect: EffectOf<'list' | 'loadPage'>, {state, on, later}: EffectContext): void {
+	const {generation, query} = effect;
+	let where: PageQuery = {beforeId: null};
+	if (effect.kind === 'loadPage') where = 'cursor' in effect.request ? {cursor: effect.request.cursor} : {beforeId: effect.request.beforeId};
+	else if (effect.from) where = {from: effect.from};
+	const asked = pageWhere(query);
+	// From one item on (a `:` jump): the page before the next newer id starts at it; a where
+	// (even empty) makes the page carry cursors both ways.
+	if (effect.kind === 'list' && effect.at !== undefined) where = {beforeId: itemIdOf(seqOfItemId(effect.at, 'item') + 1), where: asked.where ?? ''};
+	later(async () => {
+		try {
+			const page = await on.store.listPage(state.channelId, {...asked, ...where, limit: state.window.pageSize});
+			return effect.kind === 'list' ? {type: 'listed', generation, query, page, note: effect.note, from: effect.from, at: effect.at} : {type: 'pageLoaded', generation, direction: effect.direction, page};
+		} catch (error) {
+			return {type: 'loadFailed', generation, message: (error as Error).message};
+		}
+	});
+}
+
+export const EFFECTS = {
+	list: readPage,
+	loadPage: readPage,
+	readForEdit: (effect, {state, on, later}) => later(async () => ({type: 'editOpened', item: await on.store.readItem(state.channelId, effect.itemId), at: Date.now()})),
+	edit({request}, {state, on, later}) {
+		later(async () => ({type: 'edited', request, outcome: await editField(on.store, state.channelId, request.itemId, request.key, request.value, request.version)}));
+	},
+	undo: (effect, {state, on, later}) => later(async () => ({type: 'undone', entry: effect.entry, outcome: await undoEdit(on.store, state.channelId, effect.entry)})),
+	changeChannel(effect, {state, on, later}) {
+		later(async () => {
+			try {
+				const result = await on.store.changeChannel(state.channelId, effect.change, {kind: 'human'});
+				return {type: 'channelChanged', ok: true, message: `Schema changed: ${effect.change.key}${result.migrated > 0 ? ` (${result.migrated} items moved)` : ''}.`};
+			} catch (error) {
+				return {type: 'channelChanged', ok: false, message: (error as Error).message};
+			}
+		});
+	},
+	reloadSchema: (effect, {state, on, later}) => later(async () => ({type: 'schemaLoaded', fields: (await on.store.getChannel(state.channelId)).fields, quiet: effect.quiet})),
+	readRows(effect, {state, on, later}) {
+		for (const id of effect.ids) later(async () => ({type: 'rowRead', id, item: await on.store.readItem(state.channelId, id).catch(() => null)}));
+	},
+	readDetail(effect, {state, on, later}) {
+		later(async () => {
+			try {
+				const [item, open] = await Promise.all([on.store.readItem(state.channelId, effect.id), on.store.listFollowUps({itemId: effect.id, status: 'open'})]);
+				return {type: 'detailLoaded', for: effect.for, detail: {id: effect.id, item, error: null, flagged: new Set(open.map(followUp => followUp.key))}};
+			} catch (error) {
+				return {type: 'detailLoaded', for: effect.for, detail: {id: effect.id, item: null, error: (error as Error).message, flagged: new Set()}};
+			}
+		});
+	},
+	countFollowUps: (_effect, {state, on, later}) => later(async () => ({type: 'followUpCount', count: await on.store.countOpenFollowUps(state.channelId).catch(() => state.followUpCount)})),
+	loadQueue: (effect, {state, on, later}) => later(async () => ({type: 'queueLoaded', followUps: await on.store.listFollowUps({channelId: state.channelId, status: 'open', limit: QUEUE_LIMIT}), note: effect.note})),
+	readQueueEntry(effect, {state, on, later}) {
+		later(async () => ({type: 'queueEntry', entry: {followUp: effect.followUp, item: await on.store.readItem(state.channelId, effect.followUp.item_id).catch(() => null)}}));
+	},
+	dismissFollowUp(effect, {state, on, later}) {
+		later(async () => {
+			try {
+				await on.store.dismissFollowUp(effect.id);
+			} catch (error) {
+				return {type: 'followUpDismissed', ok: false, message: (error as Error).message};
+			}
+
+			return {type: 'followUpDismissed', ok: true, left: await on.store.listFollowUps({channelId: state.channelId, status: 'open', limit: QUEUE_LIMIT})};
+		});
+	},
+	loadHistory(_effect, {on, later}) {
+		later(async () => {
+			const {loadRunHistory} = await import('../history.js');
+			return {type: 'historyLoaded', runs: await loadRunHistory(on.stateDir, on.store)};
+		});
+	},
+	loadSteps(effect, {later}) {
+		later(async () => {
+			const {runSteps} = await import('../history.js');
+			return {type: 'stepsLoaded', run: effect.run, steps: runSteps(effect.run)};
+		});
+	},
+	startRun(effect, {on, dispatch}) {
+		if (!on.startRun(effect.instruction, effect.itemIds, effect.batches > 1)) return;
+		dispatch({type: 'runStarted', count: effect.itemIds.length, ...(effect.batches > 1 ? {batches: effect.batches} : {})});
+	},
+	cancelRun: (effect, {on}) => on.cancelRun(effect.position),
+	cancelBatch: (effect, {on}) => on.board?.cancel(effect.position),
+	cancelAllRuns: (_effect, {on}) => (on.board ? on.board.cancelAll() : on.cancelRun(null)),
+	toggleWatch: (_effect, {on}) => on.board?.toggleWatch(),
+	quit: (_effect, {on}) => on.quit(),
+	pollEvents: (_effect, {on}) => on.pollEvents(),
+	bulkEdit(effect, {state, on, later}) {
+		later(async () => {
+			const plan = planBulkEdit({channelId: state.channelId, field: effect.field, value: effect.value, rows: effect.rows, batch: randomUUID()});
+			if ('error' in plan) return {type: 'say', text: `Not saved: ${plan.error}`, tone: 'warn'};
+			return {type: 'bulkEdited', outcome: await runBulk(on.store, plan)};
+		});
+	},
+	undoBulk(effect, {on, later}) {
+		later(async () => {
+			const outcome = await undoBulk(on.store, effect.outcome);
+			return outcome ? {type: 'bulkUndone', outcome} : {type: 'say', text: 'Nothing to undo: that bulk edit wrote nothing.', tone: 'warn'};
+		});
+	},
+	editInEditor(effect, {state, on, later}) {
+		later(async () => {
+			const item = await on.store.readItem(state.channelId, effect.itemId);
+			const before = typeof item.values[effect.key] === 'string' ? item.values[effect.key] as string : '';
+			const run = editInEditor(before, effect.name, on.env ?? process.env);
+			if (run.code !== 0) return {type: 'say', text: `${effect.name}: ${run.editor} exited with ${run.code ?? 'an error'}; nothing saved.`, tone: 'warn'};
+			const after = editedText(before, run.text);
+			if (after === before) return {type: 'say', text: `${effect.name}: text unchanged; nothing saved.`, tone: 'info'};
+			const request = {itemId: item.id, name: effect.name, key: effect.key, value: after, before: item.values[effect.key] ?? null, version: item.version, origin: 'picker' as const};
+			return {type: 'edited', request, outcome: await editField(on.store, state.channelId, item.id, effect.key, after, item.version)};
+		});
+	},
+	countViews(effect, {state, on, later}) {
+		later(async () => {
+			const counts: Array<number | null> = [];
+			for (const view of effect.views) {
+				// One count at a time, a turn of the event loop before each: keys pressed meanwhile go first.
+				await new Promise(resolve => setImmediate(resolve)); // eslint-disable-line no-await-in-loop
+				counts.push(await on.store.countMatches(state.channelId, view.query).catch(() => null)); // eslint-disable-line no-await-in-loop
+			}
+
+			return {type: 'viewCounts', views: effect.views, counts};
+		});
+	},
+	parseCommand(effect, {state, dispatch}) {
+		dispatch({type: 'commandParsed', result: parseCommand(effect.line, {fields: state.fields, views: state.views.map(view => view.name), now: new Date()})});
+	},
+	saveView(effect, {on, dispatch}) {
+		const saved = saveView(effect.view.name, effect.view.query, on.configFile);
+		dispatch(saved.ok ? {type: 'viewSaved', view: effect.view, ok: true, message: saved.path} : {type: 'viewSaved', view: effect.view, ok: false, message: saved.message});
+	},
+	findItem(effect, {state, on, later}) {
+		later(async () => {
+			try {
+				const matches = await on.store.findItemsNamed(state.channelId, effect.name);
+				return {type: 'jumpFound', name: effect.name, ids: [...new Set(matches.map(match => match.item_id))]};
+			} catch (error) {
+				return {type: 'jumpFound', name: effect.name, ids: [], message: (error as Error).message};
+			}
+		});
+	},
+} satisfies {[K in Effect['kind']]: (effect: EffectOf<K>, context: EffectContext) => void};
+
+/** Performs one effect through its handler, with the state it came with. */
+export function performEffect(effect: Effect, state: ScreenState, on: EffectHandlers, dispatch: Dispatch): void {
+	const later: EffectContext['later'] = work => {
+		void work().then(event => {
+			if (event) dispatch(event);
+		}, (error: unknown) => {
+			dispatch({type: 'effectFailed', message: (error as Error).message});
+		});
+	};
+
+	(EFFECTS[effect.kind] as (effect: Effect, context: EffectContext) => void)(effect, {state, on, dispatch, later});
+}

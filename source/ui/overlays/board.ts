@@ -1,0 +1,39 @@
+// `b`: the runs board (a fan-out's or a watch's runs): its cursor and focus. The runs themselves
+// live in the hooks (hooks/use-fanout.ts); the board's count comes back as `boardState`.
+
+import {NONE} from '../state.js';
+import {none, say, type OverlaySlice} from './slice.js';
+
+export const BOARD = {
+	scope: () => 'board',
+	keys: {},
+	events: {
+		boardState(state, event) {
+			const {board} = state;
+			const cursor = Math.max(0, Math.min(board.cursor, event.runs - 1));
+			return none({...state, board: {...board, runs: event.runs, watch: event.watch, cursor}});
+		},
+		openBoard(state) {
+			if (state.board.runs === 0 && !state.board.watch) return none(say(state, 'No runs on the board yet: c on more marks than a batch holds, or W, starts some.', 'warn'));
+			return none({...state, pane: 'run', overlay: {kind: 'board'}});
+		},
+		boardMove: (state, event) => none({...state, board: {...state.board, cursor: Math.max(0, Math.min(state.board.runs - 1, state.board.cursor + event.delta))}}),
+		boardFocus: state => none(state.board.runs === 0 ? state : {...state, board: {...state.board, focused: !state.board.focused}}),
+		boardCancel(state) {
+			if (state.board.runs === 0) return none(state);
+			return {state: say(state, `Cancelling run ${state.board.cursor + 1}…`, 'warn'), effects: [{kind: 'cancelBatch', position: state.board.cursor}]};
+		},
+		cancelAllRuns(state) {
+			if (!state.run.active) return none(say(state, 'No run is active.', 'warn'));
+			return {state: say(state, 'Cancelling every run…', 'warn'), effects: [{kind: 'cancelAllRuns'}]};
+		},
+		closeBoard: state => none({...state, overlay: NONE, board: {...state.board, focused: false}}),
+		toggleWatch(state) {
+			// Turning it on shows the board, where its batches and its status line are.
+			// The flag flips now (keys typed next, like b, see it); the hook's boardState confirms it.
+			const {board} = state;
+			const next = {...state, pane: board.watch ? state.pane : 'run' as const, board: {...board, watch: !board.watch}, boardShown: board.watch ? state.boardShown : true};
+			return {state: say(next, board.watch ? 'Stopping watch mode (its running batches are cancelled)…' : 'Starting watch mode…'), effects: [{kind: 'toggleWatch'}]};
+		},
+	},
+} satisfies OverlaySlice<'board', 'boardState' | 'openBoard' | 'boardMove' | 'boardFocus' | 'boardCancel' | 'cancelAllRuns' | 'closeBoard' | 'toggleWatch'>;

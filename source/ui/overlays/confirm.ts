@@ -1,0 +1,29 @@
+// A yes/no question in the footer: quitting or cancelling while a run is active.
+
+import {NONE, type ScreenState, type Transition} from '../state.js';
+import {none, say, type OverlaySlice} from './slice.js';
+
+export const QUIT_QUESTION = 'A Codex run is active. Cancel it and quit? y/n';
+export const CANCEL_QUESTION = 'Cancel the Codex run? Codex and every process it started are stopped. y/n';
+
+const askToQuit = (state: ScreenState): Transition => none({...state, overlay: {kind: 'confirm', question: QUIT_QUESTION, action: 'quit'}});
+
+export const CONFIRM = {
+	scope: () => 'confirm',
+	keys: {
+		answer(state, overlay, {yes}) {
+			if (!yes) return none({...state, overlay: NONE});
+			if (overlay.action === 'quit') return {state: {...state, overlay: NONE}, effects: [{kind: 'quit'}]};
+			return {state: say({...state, overlay: NONE}, 'Cancelling the run…', 'warn'), effects: [{kind: 'cancelRun', position: state.boardShown ? state.board.cursor : null}]};
+		},
+	},
+	events: {
+		quit: state => (state.run.active ? askToQuit(state) : {state, effects: [{kind: 'quit'}]}),
+		// Ctrl+C: asks once while a run is active; pressed again at the question, quits.
+		interrupt: state => (state.run.active && state.overlay.kind !== 'confirm' ? askToQuit(state) : {state, effects: [{kind: 'quit'}]}),
+		askCancelRun(state) {
+			if (!state.run.active) return none(say(state, 'No run is active.', 'warn'));
+			return none({...state, overlay: {kind: 'confirm', question: CANCEL_QUESTION, action: 'cancelRun'}});
+		},
+	},
+} satisfies OverlaySlice<'confirm', 'quit' | 'interrupt' | 'askCancelRun'>;

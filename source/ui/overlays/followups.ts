@@ -1,0 +1,118 @@
+// `F`: the follow-up queue, one field Codex could not set at a time: pick an allowed value, type
+// one, skip, or dismiss it (asks first).
+
+import {counted} from '../../text/format.js';
+import {sanitize, sanitizeValue} from '../../text/sanitize.js';
+import {describeChanges, problemNotes, queueOptions, shortValue} from '../edit.js';
+import {pushUndo} from '../edit-outcome.js';
+import {parseTyped} from '../format.js';
+import {NONE, type QueueOverlay, type ScreenState, type Transition} from '../state.js';
+import {applyTextKey, textState, type TextState} from '../text-input.js';
+import {nameOf, showItem} from './rows.js';
+import {none, say, wrap, type EventOf, type OverlaySlice} from './slice.js';
+
+const queueField = (state: ScreenState) => {
+	const key = state.queue.entry?.followUp.key;
+	return key === undefined ? null : state.fields.find(field => field.key === key) ?? null;
+};
+
+/** The typed input for a follow-up, starting from the value Codex tried. */
+function typingFor(state: ScreenState): TextState {
+	const attempted = state.queue.entry?.followUp.attempted;
+	return textState(typeof attempted === 'string' || typeof attempted === 'number' ? String(attempted) : '');
+}
+
+/** The open follow-ups, (re)loaded: the queue opens (or stays) on the entry at its index, read afresh. */
+function queueLoaded(state: ScreenState, followUps: ScreenState['queue']['followUps'], note?: string): Transition {
+	const previous = state.overlay.kind === 'queue' ? state.overlay : null;
+	const index = previous ? Math.min(previous.index, Math.max(0, followUps.length - 1)) : 0;
+	const overlay: QueueOverlay = previous ? {...previous, index, optionCursor: 0} : {kind: 'queue', index: 0, optionCursor: 0, typing: null, problem: null, confirmDismiss: false};
+	let next: ScreenState = {...state, overlay, queue: {followUps, entry: null}, followUpCount: followUps.length, awaiting: null};
+	if (note) next = say(next, `${note} · ${counted(followUps.length, 'follow-up')} left`, 'ok');
+	else if (!previous && followUps.length === 0) next = say(next, 'No open follow-ups.', 'ok');
+	const followUp = followUps[index];
+	return {state: next, effects: followUp ? [{kind: 'readQueueEntry', followUp}, {kind: 'countFollowUps'}] : [{kind: 'countFollowUps'}]};
+}
+
+function resolveQueue(state: ScreenState, overlay: QueueOverlay, value: unknown): Transition {
+	const {entry} = state.queue;
+	if (!entry) return none(state);
+	const {followUp, item} = entry;
+	if (!item) return none(say(state, 'That record is gone; dismiss the follow-up (d).', 'warn'));
+	const request = {itemId: item.id, name: nameOf(state.fields, item.values, item.id), key: followUp.key, value, before: item.values[followUp.key], version: item.version, origin: 'queue' as const};
+	return {state: {...state, overlay: {...overlay, problem: null}}, effects: [{kind: 'edit', request}]};
+}
+
+/** The outcome of a value set from the queue: the next follow-up, or why not, in the queue. */
+export function queueEdited(state: ScreenState, {request, outcome}: EventOf<'edited'>): Transition {
+	const {overlay} = state;
+	if (overlay.kind !== 'queue') return none(state);
+	const field = state.fields.find(candidate => candidate.key === request.key);
+	const label = field?.label ?? request.key;
+	const show = (value: unknown) => (field ? shortValue(field, value) : sanitizeValue(value));
+	switch (outcome.kind) {
+		case 'ok': {
+			const {item} = outcome.result;
+			const next = showItem({...state, undo: pushUndo(state.undo, {itemId: item.id, name: request.name, key: request.key, before: request.before, after: request.value, version: item.version}), overlay: {...overlay, typing: null, problem: null}}, item);
+			return {state: next, effects: [{kind: 'loadQueue', note: `${request.name}: ${label} set to ${show(request.value)}`}, {kind: 'pollEvents'}]};
+		}
+
+		case 'refused': return none({...state, overlay: {...overlay, problem: problemNotes(outcome.problem).map(note => note.text).join('\n')}});
+		case 'conflict': return none({...state, detailTick: state.detailTick + 1, overlay: {...overlay, problem: `The record changed since: ${describeChanges(state.fields, outcome.changes).join('; ')}. Check and choose again.`}, queue: {...state.queue, entry: outcome.item ? {...state.queue.entry!, item: outcome.item} : state.queue.entry}});
+		case 'error': return none({...state, overlay: {...overlay, problem: sanitize(outcome.message)}});
+	}
+}
+
+export const FOLLOWUPS = {
+	scope: overlay => (overlay.typing ? 'text' : (overlay.confirmDismiss ? 'confirm' : 'queue')),
+	keys: {
+		cursor(state, overlay, {delta}) {
+			const count = state.queue.entry ? queueOptions(state.queue.entry, queueField(state)).length : 0;
+			return none(count > 0 ? {...state, overlay: {...overlay, optionCursor: wrap(overlay.optionCursor, delta, count)}} : state);
+		},
+		choose(state, overlay) {
+			const {entry} = state.queue;
+			if (!entry) return none(state);
+			const options = queueOptions(entry, queueField(state));
+			if (options.length > 0) return resolveQueue(state, overlay, options[overlay.optionCursor]!.value);
+			return none({...state, overlay: {...overlay, typing: typingFor(state), problem: null}});
+		},
+		cancel(state, overlay) {
+			if (overlay.typing) return none({...state, overlay: {...overlay, typing: null}});
+			return {state: {...state, overlay: NONE}, effects: [{kind: 'countFollowUps'}]};
+		},
+		type: (state, overlay, {input, key}) => none(overlay.typing ? {...state, overlay: {...overlay, typing: applyTextKey(overlay.typing, input, key)}} : state),
+		submit(state, overlay) {
+			if (!overlay.typing) return none(state);
+			const field = queueField(state);
+			return resolveQueue(state, overlay, field ? parseTyped(field, overlay.typing.value) : overlay.typing.value);
+		},
+		queueType: (state, overlay) => none(state.queue.entry ? {...state, overlay: {...overlay, typing: typingFor(state), problem: null}} : state),
+		queueDismiss: (state, overlay) => none(state.queue.entry ? {...state, overlay: {...overlay, confirmDismiss: true}} : state),
+		queueStep(state, overlay, {delta}) {
+			const count = state.queue.followUps.length;
+			if (count === 0) return none(state);
+			const index = wrap(overlay.index, delta, count);
+			return {state: {...state, overlay: {...overlay, index, optionCursor: 0, problem: null}, queue: {...state.queue, entry: null}}, effects: [{kind: 'readQueueEntry', followUp: state.queue.followUps[index]!}]};
+		},
+		answer(state, overlay, {yes}) {
+			if (!overlay.confirmDismiss) return none(state);
+			if (!yes) return none({...state, overlay: {...overlay, confirmDismiss: false}});
+			const {entry} = state.queue;
+			return entry ? {state, effects: [{kind: 'dismissFollowUp', id: entry.followUp.id}]} : none(state);
+		},
+	},
+	events: {
+		openQueue: state => ({state: {...state, awaiting: 'queue'}, effects: [{kind: 'loadQueue'}]}),
+		queueLoaded: (state, event) => queueLoaded(state, event.followUps, event.note),
+		queueEntry: (state, event) => none(state.overlay.kind === 'queue' ? {...state, queue: {...state.queue, entry: event.entry}} : state),
+		followUpDismissed(state, event) {
+			const {overlay} = state;
+			if (overlay.kind !== 'queue') return none(state);
+			if (!event.ok) return none({...state, overlay: {...overlay, confirmDismiss: false, problem: sanitize(event.message ?? '')}});
+			const left = event.left ?? [];
+			const next = {...state, overlay: {...overlay, confirmDismiss: false, problem: null}, detailTick: state.detailTick + 1};
+			return queueLoaded(say(next, `Follow-up dismissed · ${left.length} left`, 'ok'), left);
+		},
+	},
+} satisfies OverlaySlice<'queue', 'openQueue' | 'queueLoaded' | 'queueEntry' | 'followUpDismissed'>;

@@ -1,0 +1,80 @@
+// The list's rows as every slice sees them: the cursor moved, the list read again, a record's
+// name, the rows an edit applies to and a written record shown in its row.
+
+import type {Field} from '../../../store/index.js';
+import {nameField, previewFromValues} from '../format.js';
+import {screenLayout} from '../layout.js';
+import type {MarkedRow} from '../model/bulk.js';
+import type {ListQuery, ScreenState, Transition} from '../state.js';
+import {canLoadAfter, moveCursor, patchRow, rowAt, type Row} from '../window.js';
+
+/** Rows the list shows at once, from the layout the state implies (the header line excluded). */
+export const listRows = (state: ScreenState) => Math.max(1, screenLayout(state.size, state.overlay, state.pane).listHeight - 1);
+
+/** Rows of the body between header and footer. */
+export const bodyRows = (state: ScreenState) => screenLayout(state.size, state.overlay, state.pane).bodyHeight;
+
+/** The row under the cursor. */
+export const currentRow = (state: ScreenState) => rowAt(state.window);
+
+export function moveTo(state: ScreenState, index: number): ScreenState {
+	return {...state, window: moveCursor(state.window, index, listRows(state)), want: null};
+}
+
+/** Moves by `delta` rows; past the loaded rows, the cursor goes as far as it can and the rest waits for the page. */
+export function moveBy(state: ScreenState, delta: number): ScreenState {
+	const w = state.window;
+	const to = w.cursor + delta;
+	const next = moveTo(state, to);
+	return to >= w.rows.length && canLoadAfter(w) ? {...next, want: to} : next;
+}
+
+/** The list read again for `query` from its first page; a page of an older listing is dropped. */
+export function relist(state: ScreenState, query: ListQuery, note?: string): Transition {
+	const generation = state.generation + 1;
+	return {state: {...state, query, generation, loading: 'list', want: null}, effects: [{kind: 'list', generation, query, note}]};
+}
+
+/** The views counted again, or once more after the count under way. */
+export function recount({state, effects}: Transition): Transition {
+	if (state.views.length === 0) return {state, effects};
+	if (state.counting !== 'idle') return {state: {...state, counting: 'again'}, effects};
+	return {state: {...state, counting: 'busy'}, effects: [...effects, {kind: 'countViews', views: state.views}]};
+}
+
+/** A record's name for messages: its unique name field, else its id; raw (escaped where it is drawn). */
+export function nameOf(fields: Field[], values: Record<string, unknown> | undefined, id: string): string {
+	const key = nameField(fields)?.key;
+	const name = key ? values?.[key] : undefined;
+	return typeof name === 'string' && name ? name : id;
+}
+
+/** A row as the person sees it now: what a write from it expects. */
+export const seenRow = (fields: Field[], row: Row): MarkedRow => ({id: row.id, version: row.version, values: row.preview, name: nameOf(fields, row.preview, row.id)});
+
+/** The rows an edit applies to: every marked row as it was marked, else the row under the cursor. */
+export function editTargets(state: ScreenState): MarkedRow[] {
+	if (state.marks.size > 0) {
+		return [...state.marks].flatMap(id => {
+			const seen = state.seen.get(id);
+			if (seen) return [seen];
+			const row = state.window.rows.find(candidate => candidate.id === id);
+			return row ? [seenRow(state.fields, row)] : [];
+		});
+	}
+
+	const row = currentRow(state);
+	return row && !row.deleted ? [seenRow(state.fields, row)] : [];
+}
+
+/** A record as the store returned it after a write, shown in its row at once. */
+export function showItem(state: ScreenState, item: {id: string; version: number; updated_at: string; values: Record<string, unknown>}): ScreenState {
+	return {...state, window: patchRow(state.window, item.id, row => ({...row, version: item.version, updated_at: item.updated_at, preview: previewFromValues(state.fields, item.values)}))};
+}
+
+/** A marked row's snapshot moved on by our own write, so the next bulk edit expects the version we made. */
+export function reseen(state: ScreenState, id: string, version: number, values: Record<string, unknown>): ScreenState {
+	const seen = state.seen.get(id);
+	if (!seen) return state;
+	return {...state, seen: new Map(state.seen).set(id, {...seen, version, values: {...seen.values, ...values}})};
+}

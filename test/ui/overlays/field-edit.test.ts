@@ -1,0 +1,112 @@
+// The field-edit slice (source/ui/overlays/field-edit.ts) through the root reducer: each of its events.
+// CASES is typed over the slice's events, so an event added to it without a test does not compile.
+
+import {describe, expect, it} from 'vitest';
+import {FIELD_EDIT} from '../../../source/ui/overlays/field-edit.js';
+import type {Key} from 'ink';
+import {type UndoEntry} from '../../../source/ui/edit-outcome.js';
+import {scopeOf} from '../../../source/ui/overlays/registry.js';
+import {reduce} from '../../../source/ui/reducer.js';
+import type {BulkOutcome} from '../../../source/ui/model/bulk.js';
+import {fields, plain, idOf, listed, kinds, effect, run1, request, ok, bulkOutcome, editing, item} from './fixtures.js';
+
+const CASES: {[T in keyof typeof FIELD_EDIT.events]: () => void} = {
+	editOpened() {
+		// `e` on one row: the chooser on the record as read (its version), the same overlay as on marks.
+		expect(editing().overlay).toMatchObject({kind: 'fieldEdit', chooser: true, bulk: false, field: null, targets: [{id: idOf(300), name: 'BUG-300', version: 3}]});
+		// A relative date typed into it counts from the day the record was read.
+		let state = reduce(reduce(listed(), {type: 'openEdit'}).state, {type: 'editOpened', item: item(300, 3), at: new Date(2026, 0, 5, 12).getTime()}).state;
+		const due = fields.filter(candidate => candidate.type !== 'formula').findIndex(candidate => candidate.key === 'due');
+		for (let step = 0; step < due; step++) state = reduce(state, {type: 'cursor', delta: 1}).state;
+		state = reduce(reduce(state, {type: 'choose'}).state, {type: 'type', input: 'tomorrow', key: plain}).state;
+		expect(effect(reduce(state, {type: 'submit'}), 'edit')?.request).toMatchObject({key: 'due', value: '2026-01-06', version: 3});
+	},
+	hotkey() {
+		// The demo's defaults reach the list: s is status's hotkey, and opens its picker on the row's value.
+		const state = listed();
+		expect(state.hotkeys).toMatchObject({status: 's', owner: 'o', severity: 'v', points: 'p', area: 'a', due: 'd'});
+		const opened = reduce(state, {type: 'key', input: 's', key: plain, at: 0}).state;
+		expect(opened.overlay).toMatchObject({kind: 'fieldEdit', bulk: false, field: {key: 'status'}, targets: [{id: idOf(300), version: 1}], picker: {cursor: 0}});
+		expect(scopeOf(opened.overlay)).toBe('choice');
+		// A typed field gets a one-line input.
+		const points = reduce(state, {type: 'hotkey', key: 'points', at: 0}).state;
+		expect(points.overlay).toMatchObject({kind: 'fieldEdit', picker: null, text: {value: ''}});
+		expect(scopeOf(points.overlay)).toBe('text');
+		// With marks, the hotkey edits every marked row, each as it was when marked.
+		const marked = run1(state, {type: 'mark'}, {type: 'mark'}).state;
+		expect(marked.seen.get(idOf(300))).toMatchObject({version: 1, name: 'BUG-300'});
+		const bulk = reduce({...marked, window: {...marked.window, rows: marked.window.rows.map(row => ({...row, version: 9}))}}, {type: 'hotkey', key: 'status', at: 0}).state;
+		expect(bulk.overlay).toMatchObject({kind: 'fieldEdit', bulk: true, targets: [{id: idOf(300), version: 1}, {id: idOf(299), version: 1}]});
+		// e with marks chooses the field first; Esc from the value goes back to the fields.
+		const chooser = reduce(marked, {type: 'openEdit'});
+		expect(chooser.effects).toEqual([]);
+		expect(scopeOf(chooser.state.overlay)).toBe('picker');
+		const chosen = reduce(chooser.state, {type: 'choose'}).state;
+		expect(chosen.overlay).toMatchObject({field: {key: 'title'}, text: {value: ''}});
+		expect(reduce(chosen, {type: 'cancel'}).state.overlay).toMatchObject({kind: 'fieldEdit', field: null});
+		// Unmarking forgets the snapshot; letters that are no hotkey do nothing.
+		expect(reduce({...marked, window: {...marked.window, cursor: 0}}, {type: 'mark'}).state.seen.has(idOf(300))).toBe(false);
+		expect(reduce(state, {type: 'key', input: 'z', key: plain}).state).toBe(state);
+	},
+	openEdit() {
+		const opening = reduce(listed(), {type: 'openEdit'});
+		expect(effect(opening, 'readForEdit')).toEqual({kind: 'readForEdit', itemId: idOf(300)});
+		expect(opening.state.awaiting).toBe('edit');
+	},
+	undo() {
+		expect(reduce(listed(), {type: 'undo'}).state.message?.text).toBe('Nothing to undo: no edit of yours in this session.');
+		const entry: UndoEntry = {itemId: idOf(300), name: 'BUG-300', key: 'status', before: 'new', after: 'triaged', version: 4};
+		const undoing = reduce({...listed(), undo: [entry]}, {type: 'undo'});
+		expect(effect(undoing, 'undo')).toEqual({kind: 'undo', entry});
+		expect(undoing.state.undo).toEqual([]);
+	},
+	undone() {
+		const entry: UndoEntry = {itemId: idOf(300), name: 'BUG-300', key: 'status', before: 'new', after: 'triaged', version: 4};
+		const back = reduce(listed(), {type: 'undone', entry, outcome: ok(5, {status: 'new'})});
+		expect(back.state.message?.text).toBe('Undone: BUG-300 Status back to New (v5)');
+		const lost = reduce(listed(), {type: 'undone', entry, outcome: {kind: 'lost', change: {status: {from: 'triaged', to: 'fixed'}}}});
+		expect(lost.state.message?.text).toMatch(/^Not undone: BUG-300 Status: Triaged → .* was changed by someone else/);
+		expect(kinds(lost)).toEqual(['readRows']);
+	},
+	bulkEdited() {
+		const marked = run1(listed(), {type: 'mark'}, {type: 'mark'}, {type: 'mark'}).state;
+		const done = reduce(marked, {type: 'bulkEdited', outcome: bulkOutcome()});
+		expect(done.state.window.rows[0]).toMatchObject({version: 2, preview: {status: 'triaged'}});
+		expect(done.state.seen.get(idOf(300))).toMatchObject({version: 2, values: {status: 'triaged'}});
+		expect(done.state.seen.get(idOf(299))).toMatchObject({version: 1});
+		expect(done.state.undo).toEqual([{kind: 'bulk', outcome: bulkOutcome()}]);
+		expect(done.state.message).toEqual({text: 'status: 2 items written, 1 conflict, 0 refused · conflict on BUG-299: changed since version 1 · u undoes all', tone: 'warn'});
+		expect(effect(done, 'readRows')?.ids).toEqual([idOf(299)]);
+		// One u: the whole bulk edit.
+		const undoing = reduce(done.state, {type: 'undo'});
+		expect(undoing.effects).toEqual([{kind: 'undoBulk', outcome: bulkOutcome()}]);
+		expect(undoing.state.undo).toEqual([]);
+	},
+	bulkUndone() {
+		const outcome = bulkOutcome();
+		const undone: BulkOutcome = {plan: {...outcome.plan, batch: 'b:undo'}, written: outcome.written.map(entry => ({...entry, before: 'triaged', after: 'new', version: 3})), conflicts: [], refusals: []};
+		const done = reduce(listed(), {type: 'bulkUndone', outcome: undone});
+		expect(done.state.window.rows[0]).toMatchObject({version: 3, preview: {status: 'new'}});
+		expect(done.state.undo).toEqual([]);
+		expect(done.state.message).toEqual({text: 'Undone: status: 2 items written, 0 conflicts, 0 refused', tone: 'ok'});
+	},
+	openEditor() {
+		const asked = reduce(listed(), {type: 'key', input: 'E', key: {shift: true} as Key});
+		expect(asked.effects).toEqual([{kind: 'editInEditor', itemId: idOf(300), name: 'BUG-300', key: 'description'}]);
+		const noLong = reduce({...listed(), fields: fields.filter(candidate => candidate.key !== 'description')}, {type: 'openEditor'});
+		expect(noLong.effects).toEqual([]);
+		expect(noLong.state.message?.tone).toBe('warn');
+		const running = reduce({...listed(), run: {active: true, exists: true}}, {type: 'openEditor'});
+		expect(running.effects).toEqual([]);
+		expect(running.state.message?.text).toMatch(/^A Codex run is active: E waits/);
+		// What the editor saved comes back as an edit; long text is not repeated in the message.
+		const saved = reduce(listed(), {type: 'edited', request: {...request('picker'), key: 'description', before: 'old', value: 'new'}, outcome: ok(4, {description: 'new'})});
+		expect(saved.state.message).toEqual({text: 'BUG-300: Description saved (v4) · u undoes', tone: 'ok'});
+	},
+
+	// Views, sort and the `:` line.
+};
+
+describe('the field-edit slice', () => {
+	for (const [type, test] of Object.entries(CASES)) it(type, test);
+});

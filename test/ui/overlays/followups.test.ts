@@ -1,0 +1,39 @@
+// The followups slice (source/ui/overlays/followups.ts) through the root reducer: each of its events.
+// CASES is typed over the slice's events, so an event added to it without a test does not compile.
+
+import {describe, expect, it} from 'vitest';
+import {FOLLOWUPS} from '../../../source/ui/overlays/followups.js';
+import {reduce} from '../../../source/ui/reducer.js';
+import {followUp, listed, kinds, effect, queued} from './fixtures.js';
+
+const CASES: {[T in keyof typeof FOLLOWUPS.events]: () => void} = {
+	openQueue() {
+		const opening = reduce(listed(), {type: 'openQueue'});
+		expect(kinds(opening)).toEqual(['loadQueue']);
+		expect(opening.state.awaiting).toBe('queue');
+	},
+	queueLoaded() {
+		const opened = reduce(reduce(listed(), {type: 'openQueue'}).state, {type: 'queueLoaded', followUps: [followUp(1, 300)]});
+		expect(opened.state.overlay).toMatchObject({kind: 'queue', index: 0});
+		expect(effect(opened, 'readQueueEntry')?.followUp.id).toBe(1);
+		const empty = reduce(reduce(listed(), {type: 'openQueue'}).state, {type: 'queueLoaded', followUps: []});
+		expect(empty.state.message).toEqual({text: 'No open follow-ups.', tone: 'ok'});
+	},
+	queueEntry() {
+		expect(queued().queue.entry?.item?.version).toBe(2);
+		// Not in the queue any more: ignored.
+		expect(reduce(listed(), {type: 'queueEntry', entry: null}).state.queue.entry).toBeNull();
+	},
+	followUpDismissed() {
+		const asking = reduce(queued(), {type: 'queueDismiss'}).state;
+		const done = reduce(asking, {type: 'followUpDismissed', ok: true, left: [followUp(2, 299)]});
+		expect(done.state.message?.text).toBe('Follow-up dismissed · 1 left');
+		expect(done.state.overlay).toMatchObject({confirmDismiss: false, index: 0});
+		const failed = reduce(asking, {type: 'followUpDismissed', ok: false, message: 'gone'});
+		expect(failed.state.overlay).toMatchObject({confirmDismiss: false, problem: 'gone'});
+	},
+};
+
+describe('the followups slice', () => {
+	for (const [type, test] of Object.entries(CASES)) it(type, test);
+});

@@ -1,0 +1,17 @@
+// The help slice (source/ui/overlays/help.ts) through the root reducer: each of its events.
+// CASES is typed over the slice's events, so an event added to it without a test does not compile.
+
+import {describe, expect, it} from 'vitest';
+import {HELP} from '../../../source/ui/overlays/help.js';
+import {reduce} from '../../../source/ui/reducer.js';
+import {listed} from './fixtures.js';
+
+const CASES: {[T in keyof typeof HELP.events]: () => void} = {
+	openHelp() {
+		expect(reduce(listed(), {type: 'openHelp'}).state.overlay).toEqual({kind: 'help', scroll: 0});
+	},
+};
+
+describe('the help slice', () => {
+	for (const [type, test] of Object.entries(CASES)) it(type, test);
+});
