@@ -22,12 +22,11 @@ import type {View} from '../config/schema.js';
 import {baseQuery, queryProblem, queryText, searchText, splitSort, startView, viewQuery} from './model/views.js';
 import {NONE, type EditOverlay, type FieldEditOverlay, type Effect, type ListQuery, type Message, type QueueOverlay, type ScreenEvent, type ScreenState, type Transition, type Tone} from './state.js';
 import {applyTextKey, textState, type TextState} from './text-input.js';
+import {followRecord, recordStep} from './record-view.js';
 import {appendPage, canLoadAfter, canLoadBefore, emptyWindow, endWindow, firstWindow, moveCursor, patchRow, prependPage, requestAfter, requestBefore, rowAt, scrollTop, type Row} from './window.js';
 
 export const PAGE_SIZE = 50;
 export const MAX_PAGES = 8;
-/** Lines J and K scroll the record pane by. */
-export const PANE_SCROLL_STEP = 5;
 /** How long a row stays marked as "changed just now" (ms). */
 export const CHANGED_MS = 3000;
 export const QUIT_QUESTION = 'A Codex run is active. Cancel it and quit? y/n';
@@ -135,7 +134,7 @@ const say = (state: ScreenState, text: string, tone: Tone = 'info'): ScreenState
 export function reduce(state: ScreenState, event: ScreenEvent): Transition {
 	if (event.type === 'key') return pressKey(state, event.input, event.key, event.at);
 	const {state: stepped, effects} = step(state, event);
-	let result = settle(stepped, effects);
+	let result = settle(followRecord(state, stepped), effects);
 	if (result.state.awaiting === null && result.state.deferred.length > 0) {
 		// The overlay is open (or could not be): the keys typed meanwhile act now, in order, in its scope.
 		const queued = result.state.deferred;
@@ -260,7 +259,9 @@ function step(state: ScreenState, event: ScreenEvent): Transition {
 		case 'openQueue': return {state: {...state, awaiting: 'queue'}, effects: [{kind: 'loadQueue'}]};
 		case 'openHistory': return {state: {...state, awaiting: 'history'}, effects: [{kind: 'loadHistory'}]};
 		case 'togglePane': return none(togglePane(state));
-		case 'scrollPane': return none({...state, paneScroll: Math.max(0, state.paneScroll + event.lines)});
+		// The record pane's scroll and full screen: its own slice (record-view.ts).
+		case 'scrollPane':
+		case 'fullRecord': return none(recordStep(state, event));
 		// The views are counted again too: counts are read at start, on r and when a view is saved
 		// (on SQLite a count runs on this thread, seconds at a million records, so not after every change).
 		case 'reload': return recount(relist(state, state.query, 'Reloaded from the newest record.'));

@@ -13,6 +13,7 @@ import {DEFAULT_VIEWS} from '../../source/config/schema.js';
 import {CANCEL_QUESTION, helpLinesOf, initialScreen, setField, listRows, QUIT_QUESTION, reduce} from '../../source/ui/reducer.js';
 import type {EditRequest, Effect, QueueOverlay, ScreenEvent, ScreenState, Transition} from '../../source/ui/state.js';
 import {textState} from '../../source/ui/text-input.js';
+import {recordExtent} from '../../source/ui/record-view.js';
 import type {RunSummary} from '../../source/ui/history.js';
 import type {BulkOutcome} from '../../source/ui/model/bulk.js';
 
@@ -49,6 +50,16 @@ function editing(stage: 'field' | 'options' | 'text' = 'field', key = 'status'):
 	const index = editable.findIndex(candidate => candidate.key === key);
 	for (let step = 0; step < index; step++) state = reduce(state, {type: 'cursor', delta: 1}).state;
 	return reduce(state, {type: 'choose'}).state;
+}
+
+/** The record pane open on the first row, its record read with a body of `lines` lines. */
+function withRecord(lines: number): {state: ScreenState; height: number} {
+	const opened = reduce(listed(), {type: 'openDetail'});
+	const wanted = effect(opened, 'readDetail')!;
+	const description = Array.from({length: lines}, (_, index) => `line ${index + 1}`).join('\n');
+	const detail = {id: idOf(300), item: item(300, 1, {description}), error: null, flagged: new Set<string>()};
+	const state = reduce(opened.state, {type: 'detailLoaded', for: wanted.for, detail}).state;
+	return {state, height: screenLayout(state.size, state.overlay, state.pane).paneHeight};
 }
 
 function queued(): ScreenState {
@@ -201,9 +212,34 @@ const CASES: {[T in ScreenEvent['type']]: () => void} = {
 		expect(reduce(onRun, {type: 'togglePane'}).state.pane).toBe('detail');
 	},
 	scrollPane() {
-		const down = reduce(listed(), {type: 'scrollPane', lines: 5}).state;
+		// Nothing read yet: nothing to scroll.
+		expect(reduce(listed(), {type: 'scrollPane', move: {lines: 5}}).state.paneScroll).toBe(0);
+		const {state, height} = withRecord(55);
+		const down = reduce(state, {type: 'scrollPane', move: {lines: 5}}).state;
 		expect(down.paneScroll).toBe(5);
-		expect(reduce(reduce(down, {type: 'scrollPane', lines: -5}).state, {type: 'scrollPane', lines: -5}).state.paneScroll).toBe(0);
+		expect(reduce(reduce(down, {type: 'scrollPane', move: {lines: -5}}).state, {type: 'scrollPane', move: {lines: -5}}).state.paneScroll).toBe(0);
+		// Defect 5: never past the end, so the first move back moves.
+		const far = run1(state, ...Array.from({length: 12}, () => ({type: 'scrollPane', move: {lines: 5}}) as const)).state;
+		const {total} = recordExtent(far);
+		expect(far.paneScroll).toBe(total - height);
+		expect(reduce(far, {type: 'scrollPane', move: {lines: -5}}).state.paneScroll).toBe(total - height - 5);
+		// A new record starts at its top.
+		expect(reduce(down, {type: 'move', rows: 1}).state.paneScroll).toBe(0);
+	},
+	fullRecord() {
+		const {state} = withRecord(55);
+		const scrolled = reduce(state, {type: 'scrollPane', move: {lines: 5}}).state;
+		const full = reduce(scrolled, {type: 'fullRecord'}).state;
+		expect(full.overlay).toEqual({kind: 'record'});
+		expect(scopeOf(full.overlay)).toBe('record');
+		expect(full.paneScroll).toBe(5);
+		// Full screen a page is the body's height less the two marker lines.
+		const paged = reduce(full, {type: 'scrollPane', move: {pages: 1}}).state;
+		expect(paged.paneScroll).toBe(5 + screenLayout(full.size, full.overlay, full.pane).bodyHeight - 2);
+		expect(reduce(paged, {type: 'fullRecord'}).state.overlay).toEqual({kind: 'none'});
+		// No record under the cursor: nothing to show.
+		const {state: empty} = initialScreen({channelId: 'bugs', fields, size: {columns: 100, rows: 30}, total: 0, followUpCount: 0});
+		expect(reduce(empty, {type: 'fullRecord'}).state.overlay).toEqual({kind: 'none'});
 	},
 	reload() {
 		const reloading = reduce({...listed(), query: {search: 'x'}}, {type: 'reload'});

@@ -22,7 +22,7 @@ export type BodyProps = {
 	helpLines?: HelpLine[];
 };
 
-/** The body between header and footer: a full-screen overlay (help, queue, history), or the list with its pane. */
+/** The body between header and footer: a full-screen overlay (help, queue, history, the record), or the list with its pane. */
 export function Body({overlay, layout, queue, history, list, pane, helpLines}: BodyProps) {
 	const {columns, bodyHeight} = layout;
 	if (overlay.kind === 'help') return <Help width={columns} height={bodyHeight} scroll={overlay.scroll} lines={helpLines}/>;
@@ -44,6 +44,8 @@ export function Body({overlay, layout, queue, history, list, pane, helpLines}: B
 		);
 	}
 
+	// The record full screen: the pane, laid out at the body's size (layout.ts).
+	if (overlay.kind === 'record' && pane) return pane;
 	if (overlay.kind === 'history') return <History runs={history.runs} cursor={overlay.cursor} open={history.open} width={columns} height={bodyHeight}/>;
 	const listNode = <List {...list} height={layout.listHeight} width={layout.listWidth}/>;
 	if (!pane) return listNode;
