@@ -108,11 +108,14 @@ function listLines(list: Tokens.List, width: number): StyledLine[] {
 		const mark = list.ordered ? `${start + index}.` : '•';
 		return item.task ? `${mark} [${item.checked ? 'x' : ' '}] ` : `${mark} `;
 	});
-	const indent = Math.max(...bullets.map(bullet => cellWidth(bullet)));
+	// Numbers line up (9. and 10.); a bullet's text starts after its own bullet.
+	const widest = Math.max(...bullets.map(bullet => cellWidth(bullet)));
 	const lines: StyledLine[] = [];
 	for (const [index, item] of list.items.entries()) {
-		const body = blocks(item.tokens, width - indent, list.loose);
 		const bullet = bullets[index]!;
+		const indent = list.ordered ? widest : cellWidth(bullet);
+		// marked gives a task its checkbox as a token of its own; the bullet already shows it.
+		const body = blocks(item.tokens.filter(token => token.type !== 'checkbox'), width - indent, list.loose);
 		lines.push(...prefixLines(body.length > 0 ? body : [[]], [{text: bullet + ' '.repeat(indent - cellWidth(bullet)), dim: !list.ordered}], [{text: ' '.repeat(indent)}]));
 		if (list.loose && index < list.items.length - 1) lines.push([]);
 	}
