@@ -72,8 +72,9 @@ export function cutLine(line: StyledLine, width: number, marker = '…'): Styled
 
 /** The line padded with spaces to exactly `width` cells (cut first when wider). */
 export function padLine(line: StyledLine, width: number, marker = '…'): StyledLine {
-	const cut = cutLine(line, width, marker);
-	const left = width - lineWidth(cut);
+	const used = lineWidth(line);
+	const cut = used > width ? cutLine(line, width, marker) : line;
+	const left = width - (used > width ? lineWidth(cut) : used);
 	return left > 0 ? [...cut, {text: ' '.repeat(left)}] : cut;
 }
 

@@ -49,7 +49,9 @@ export function rowLine(row: Row, columns: Column[], marked: boolean, changed: b
 		line.push(...cellLine(column, row.preview[column.field.key], today));
 	}
 
-	return cutLine(line, width, CUT);
+	// Cells are padded to their columns, so the row's width is known without measuring it.
+	const used = GUTTER + columns.reduce((sum, column) => sum + column.width, 0) + Math.max(0, columns.length - 1);
+	return used <= width ? line : cutLine(line, width, CUT);
 }
 
 const ListRow = memo(function ListRow({row, columns, selected, marked, changed, width, today}: {row: Row; columns: Column[]; selected: boolean; marked: boolean; changed: boolean; width: number; today: string}) {
