@@ -3,7 +3,7 @@
 // (docs/reference.md, "Reading a record"). Untrusted: the text is sanitized before it is lexed
 // and every span again after entities are decoded, so no escape sequence reaches the terminal.
 
-import {Lexer, type Token, type Tokens} from 'marked';
+import type {Token, Tokens} from 'marked';
 import {sanitize} from '../text/sanitize.js';
 import {cellWidth} from './width.js';
 import {cutLine, mergeSpans, prefixLines, wrapSpans, type Span, type SpanStyle, type StyledLine} from './spans.js';
@@ -12,6 +12,23 @@ import {cutLine, mergeSpans, prefixLines, wrapSpans, type Span, type SpanStyle, 
 const CODE: SpanStyle = {color: 'yellow'};
 const LINK: SpanStyle = {color: 'cyan', underline: true};
 const QUOTE_BAR: Span = {text: '│ ', dim: true};
+
+let lex: ((text: string) => Token[]) | undefined;
+let loading: Promise<void> | undefined;
+
+/**
+ * Loads the lexer once. The first frame does not wait for it (the app's start time is mostly
+ * module loading); until it is in, long text is drawn as plain wrapped lines.
+ */
+export function loadMarkdown(): Promise<void> {
+	loading ??= import('marked').then(({Lexer}) => {
+		lex = text => new Lexer({gfm: true}).lex(text);
+	});
+	return loading;
+}
+
+/** Whether markdown is drawn yet (loadMarkdown has finished). */
+export const markdownReady = () => lex !== undefined;
 
 const ENTITIES: Record<string, string> = {amp: '&', lt: '<', gt: '>', quot: '"', apos: '\'', nbsp: ' ', '#39': '\''};
 
@@ -228,15 +245,17 @@ function blocks(tokens: Token[], width: number, spaced: boolean): StyledLine[] {
 /**
  * Markdown text as styled lines, none wider than `width` cells: headings bold, emphasis, code in
  * its own color, lists with bullets, quotes behind a bar, links as their text and address, tables
- * with aligned columns. Any text is accepted: what is not markdown reads as paragraphs.
+ * with aligned columns. Any text is accepted: what is not markdown reads as paragraphs. Before
+ * loadMarkdown() has finished, the text as plain wrapped lines.
  */
 export function markdownLines(text: string, width: number): StyledLine[] {
 	const safe = sanitize(text, {multiline: true});
 	let tokens: Token[];
 	try {
-		tokens = new Lexer({gfm: true}).lex(safe);
+		if (!lex) throw new Error('the markdown lexer is not loaded yet');
+		tokens = lex(safe);
 	} catch {
-		return wrapSpans([{text: safe}], width);
+		return wrapSpans([{text: safe}], width).map(line => cutLine(line, Math.max(1, width)));
 	}
 
 	return blocks(tokens, width, true).map(line => cutLine(line, Math.max(1, width)));

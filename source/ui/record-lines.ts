@@ -6,7 +6,7 @@
 import type {Field, Item} from '../../store/index.js';
 import {formatValue} from '../text/format.js';
 import {sanitize, sanitizeValue} from '../text/sanitize.js';
-import {markdownLines} from './markdown.js';
+import {markdownLines, markdownReady} from './markdown.js';
 import {isOverdue, OVERDUE_STYLE} from './overdue.js';
 import {cutLine, prefixLines, wrapSpans, type StyledLine} from './spans.js';
 import {fit} from './width.js';
@@ -59,7 +59,8 @@ function build(view: RecordView): StyledLine[] {
 	return lines.map(line => cutLine(line, width));
 }
 
-type Built = {view: RecordView; lines: StyledLine[]};
+/** A build, and whether its long text was drawn as markdown (the lexer loads after the first frame). */
+type Built = {view: RecordView; markdown: boolean; lines: StyledLine[]};
 
 /** The last builds of each item: the pane draws one, the scroll math counts another (record-scroll.ts). */
 const cache = new WeakMap<Item, Built[]>();
@@ -70,9 +71,10 @@ const sameView = (a: RecordView, b: RecordView) => a.fields === b.fields && a.fl
 /** Every line of the record pane, at most `width` cells each (built once per item and view). */
 export function recordLines(view: RecordView): StyledLine[] {
 	const builds = cache.get(view.item) ?? [];
-	const hit = builds.find(built => sameView(built.view, view));
+	const markdown = markdownReady();
+	const hit = builds.find(built => built.markdown === markdown && sameView(built.view, view));
 	if (hit) return hit.lines;
 	const lines = build({...view, width: Math.max(4, view.width)});
-	cache.set(view.item, [{view, lines}, ...builds].slice(0, KEPT_BUILDS));
+	cache.set(view.item, [{view, markdown, lines}, ...builds].slice(0, KEPT_BUILDS));
 	return lines;
 }

@@ -1,15 +1,24 @@
 // Markdown in the record pane (markdown.ts) and the span wrapping under it (spans.ts): what each
 // construct reads as on a terminal, widths counted in cells, and no escape sequence let through.
 
-import {describe, expect, it} from 'vitest';
-import {markdownLines} from '../../source/ui/markdown.js';
+import {beforeAll, describe, expect, it} from 'vitest';
+import {loadMarkdown, markdownLines, markdownReady} from '../../source/ui/markdown.js';
 import {cutLine, lineWidth, padLine, plainLine, wrapSpans, type StyledLine} from '../../source/ui/spans.js';
 import {cellWidth} from '../../source/ui/width.js';
 
 const text = (lines: StyledLine[]) => lines.map(line => plainLine(line).trimEnd());
 const spanWith = (lines: StyledLine[], words: string) => lines.flat().find(span => span.text.includes(words));
 
+describe('before the lexer is loaded (it loads after the first frame)', () => {
+	it('draws long text as plain wrapped lines, still sanitized and within the width', () => {
+		expect(markdownReady()).toBe(false);
+		expect(text(markdownLines('# Title\n\nsome \u001b[31mtext\u001b[0m here and more', 24))).toEqual(['# Title', '', 'some ␛[31mtext␛[0m here', 'and more']);
+	});
+});
+
 describe('markdownLines', () => {
+	beforeAll(loadMarkdown);
+
 	it('draws headings without their marks, bold, the big ones underlined', () => {
 		const lines = markdownLines('# Crash on save\n\n### Steps', 40);
 		expect(text(lines)).toEqual(['Crash on save', '', 'Steps']);

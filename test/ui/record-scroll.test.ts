@@ -1,8 +1,9 @@
 // The record pane's scroll math (record-scroll.ts) and its lines (record-lines.ts).
 
-import {describe, expect, it} from 'vitest';
+import {beforeAll, describe, expect, it} from 'vitest';
 import {bugsChannel} from '../../demo-data/generate.js';
 import type {Field, Item} from '../../store/index.js';
+import {loadMarkdown} from '../../source/ui/markdown.js';
 import {recordLines} from '../../source/ui/record-lines.js';
 import {clampScroll, maxScroll, pageLines, scrollBy, visibleWindow} from '../../source/ui/record-scroll.js';
 import {lineWidth, plainLine} from '../../source/ui/spans.js';
@@ -44,6 +45,8 @@ describe('record scroll', () => {
 });
 
 describe('record lines', () => {
+	beforeAll(loadMarkdown);
+
 	it('short fields first, then long text as markdown, none wider than the pane', () => {
 		const lines = recordLines({fields, item: item({status: 'new', description: '## Steps\n\n1. open **Settings**\n2. save'}), flagged: new Set(['status']), width: 40, today: '2026-12-01'});
 		const text = lines.map(line => plainLine(line));

@@ -1,6 +1,8 @@
 import {Box, Text} from '#ink';
+import {useEffect, useState} from 'react';
 import type {Field, Item} from '../../../store/index.js';
 import {sanitize} from '../../text/sanitize.js';
+import {loadMarkdown, markdownReady} from '../markdown.js';
 import {today as todayOf} from '../overdue.js';
 import {recordLines} from '../record-lines.js';
 import {visibleWindow} from '../record-scroll.js';
@@ -27,6 +29,11 @@ export const wrapLines = (text: string, width: number): string[] => wrapSpans([{
 /** The full record: every field with its label, formulas computed, long text as markdown (record-lines.ts). */
 export function Detail(props: DetailProps) {
 	const {item} = props;
+	// The markdown lexer loads when a record is first shown; drawn again once it is in.
+	const [, setMarkdown] = useState(markdownReady());
+	useEffect(() => {
+		if (!markdownReady()) void loadMarkdown().then(() => setMarkdown(true), () => undefined);
+	}, []);
 	if (!item) {
 		return (
 			<Box flexDirection="column" width={props.width} height={props.height}>
