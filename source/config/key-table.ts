@@ -7,13 +7,15 @@
 /** Where a key is read: the list, or one of the overlays on top of it. */
 export type Scope = 'list' | 'picker' | 'text' | 'queue' | 'history' | 'help' | 'confirm' | 'board'
 	/** A field's value picker opened by a hotkey: digits pick, typing jumps. */
-	| 'choice';
+	| 'choice'
+	/** The record full screen (Z): its keys page and scroll it. */
+	| 'record';
 
 export type Action =
 	| 'down' | 'up' | 'pageDown' | 'pageUp' | 'top' | 'bottom'
 	| 'open' | 'back' | 'search' | 'filter' | 'mark' | 'markAll'
 	| 'edit' | 'undo' | 'run' | 'cancelRun' | 'followUps' | 'history' | 'help' | 'quit' | 'togglePane' | 'reload'
-	| 'scrollPaneDown' | 'scrollPaneUp'
+	| 'scrollPaneDown' | 'scrollPaneUp' | 'fullRecord'
 	| 'choose' | 'toggle' | 'submit' | 'cancel'
 	| 'type' | 'dismiss' | 'skip' | 'yes' | 'no'
 	// Field hotkeys, bulk edits, $EDITOR.
@@ -61,6 +63,7 @@ const TABLE = [
 	{scope: 'list', action: 'togglePane', keys: ['tab'], label: 'Tab', description: 'switch the pane between record and run'},
 	{scope: 'list', action: 'scrollPaneDown', keys: ['J'], label: 'J', description: 'scroll the record pane down (long descriptions)'},
 	{scope: 'list', action: 'scrollPaneUp', keys: ['K'], label: 'K', description: 'scroll the record pane up'},
+	{scope: 'list', action: 'fullRecord', keys: ['Z'], label: 'Z', description: 'the record full screen (PgDn and Space page it)'},
 	{scope: 'list', action: 'reload', keys: ['r'], label: 'r', description: 'reload from the newest record'},
 	{scope: 'list', action: 'view', keys: ['1', '2', '3', '4', '5', '6', '7', '8', '9'], label: '1–9', description: 'switch to the view of that tab', hint: 'views'},
 	{scope: 'list', action: 'command', keys: [':'], label: ':', description: 'command: :BUG-0042 :sort -due :view NAME :set F V :q', hint: 'command'},
@@ -110,6 +113,16 @@ const TABLE = [
 	{scope: 'board', action: 'cancelAll', keys: ['X'], label: 'X', description: 'cancel every run', hint: 'cancel all'},
 	{scope: 'board', action: 'watch', keys: ['W'], label: 'W', description: 'watch mode on/off'},
 	{scope: 'board', action: 'cancel', keys: ['escape', 'q', 'b'], label: 'Esc', description: 'back to the list (the runs go on)', hint: 'back'},
+
+	{scope: 'record', action: 'pageDown', keys: ['pagedown', 'space', 'ctrl+d'], label: 'PgDn', description: 'the next page of the record', hint: 'page'},
+	{scope: 'record', action: 'pageUp', keys: ['pageup', 'ctrl+u'], label: 'PgUp', description: 'the page before'},
+	{scope: 'record', action: 'down', keys: ['j', 'down'], label: 'j ↓', description: 'scroll down a line', hint: 'scroll'},
+	{scope: 'record', action: 'up', keys: ['k', 'up'], label: 'k ↑', description: 'scroll up a line'},
+	{scope: 'record', action: 'scrollPaneDown', keys: ['J'], label: 'J', description: 'scroll down five lines'},
+	{scope: 'record', action: 'scrollPaneUp', keys: ['K'], label: 'K', description: 'scroll up five lines'},
+	{scope: 'record', action: 'top', keys: ['g', 'home'], label: 'g', description: 'the start of the record'},
+	{scope: 'record', action: 'bottom', keys: ['G', 'end'], label: 'G', description: 'the end of the record'},
+	{scope: 'record', action: 'cancel', keys: ['escape', 'q', 'Z'], label: 'Esc', description: 'back to the list and its pane', hint: 'back'},
 
 	{scope: 'confirm', action: 'yes', keys: ['y', 'Y'], label: 'y', description: 'yes', hint: 'yes'},
 	{scope: 'confirm', action: 'no', keys: ['n', 'N', 'escape'], label: 'n', description: 'no', hint: 'no'},

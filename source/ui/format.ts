@@ -1,5 +1,6 @@
 import type {Field} from '../../store/index.js';
-import {shortFields} from '../text/format.js';
+import {plainValue, shortFields} from '../text/format.js';
+import {cellWidth} from './width.js';
 
 /** A value as the text a person edits: strings as they are, everything else as JSON. */
 export function editableText(value: unknown): string {
@@ -117,23 +118,39 @@ function naturalWidth(field: Field): number {
 }
 
 
+/** The widest a column sized to its values gets: one odd value does not take the list. */
+const MAX_VALUES_WIDTH = 24;
+
+/**
+ * The cells the widest of `rows`' values of `field` takes, and at least its label's; undefined
+ * with no rows (the column then takes its type's width).
+ */
+export function valuesWidth(field: Field | undefined, rows: ReadonlyArray<{preview: Record<string, unknown>}>): number | undefined {
+	if (!field || rows.length === 0) return undefined;
+	let widest = cellWidth(field.label);
+	for (const row of rows) widest = Math.max(widest, cellWidth(plainValue(field, row.preview[field.key])));
+	return Math.min(MAX_VALUES_WIDTH, widest);
+}
+
 /**
  * Columns for a list of `width` cells, chosen from the schema: the identifying text fields first
  * (a unique one, then the first other text field, which flexes), then selects, numbers, dates…
- * as many as fit, shown in schema order.
+ * as many as fit, shown in schema order. The unique one (the ticket) is as wide as `keyWidth`,
+ * its values' width (valuesWidth), when given. The columns never take more than `width`.
  */
-export function chooseColumns(fields: Field[], width: number, gap = 1): Column[] {
+export function chooseColumns(fields: Field[], width: number, gap = 1, keyWidth?: number): Column[] {
 	const short = shortFields(fields);
 	const texts = short.filter(field => field.type === 'text');
 	const key = texts.find(field => field.is_unique);
 	const flexField = texts.find(field => field !== key) ?? key ?? short[0];
-	const minFlex = Math.max(16, Math.floor(width * 0.3));
 	const chosen = new Map<Field, number>();
+	const keyCells = key && key !== flexField ? Math.max(1, Math.min(keyWidth ?? Math.min(naturalWidth(key), 14), width - gap - 1)) : 0;
+	// On a narrow terminal the flexible column takes what the key leaves.
+	const minFlex = Math.max(1, Math.min(Math.max(16, Math.floor(width * 0.3)), width - (keyCells > 0 ? keyCells + gap : 0)));
 	let used = minFlex + gap;
 	if (key && key !== flexField) {
-		const keyWidth = Math.min(naturalWidth(key), 14);
-		chosen.set(key, keyWidth);
-		used += keyWidth + gap;
+		chosen.set(key, keyCells);
+		used += keyCells + gap;
 	}
 
 	const rest = short

@@ -18,6 +18,7 @@ export const SCOPE_TITLES: Record<Scope, string> = {
 	choice: 'Field picker (a field hotkey): 1–9 pick, letters jump',
 
 	board: 'Runs board (b)',
+	record: 'The record full screen (Z)',
 };
 
 /** The canonical name of a keypress, as the table spells keys. */

@@ -19,13 +19,16 @@ export type Layout = {
 
 /** Where the list and the pane go on a terminal of this size, with this overlay and pane open. */
 export function screenLayout(size: {columns: number; rows: number}, overlay: Overlay, pane: Pane): Layout {
-	const bodyHeight = Math.max(4, size.rows - HEADER_ROWS - 2 - 1);
+	const bodyHeight = Math.max(1, size.rows - HEADER_ROWS - 2 - 1);
+	// The record full screen (record-view.ts) takes the whole body.
+	if (overlay.kind === 'record') return {columns: size.columns, bodyHeight, side: false, paneWidth: size.columns, paneHeight: bodyHeight, listWidth: size.columns, listHeight: bodyHeight};
 	const paneContent = overlay.kind === 'instruction' || overlay.kind === 'filter' || overlay.kind === 'fieldEdit' ? overlay.kind : pane;
 	const paneOpen = paneContent !== 'none';
 	const side = size.columns >= SIDE_PANE_COLUMNS;
 	const paneWidth = paneOpen && side ? Math.min(72, Math.floor(size.columns * 0.42)) : size.columns;
 	const listWidth = paneOpen && side ? size.columns - paneWidth - 1 : size.columns;
-	const paneHeight = paneOpen ? (side ? bodyHeight : Math.max(6, Math.min(bodyHeight - 5, Math.floor(bodyHeight * 0.45)))) : 0;
+	// Under the list on a short terminal the pane leaves the list its label line and a row.
+	const paneHeight = paneOpen ? (side ? bodyHeight : Math.max(1, Math.min(bodyHeight - 2, Math.max(6, Math.min(bodyHeight - 5, Math.floor(bodyHeight * 0.45)))))) : 0;
 	const listHeight = paneOpen && !side ? bodyHeight - paneHeight : bodyHeight;
 	return {columns: size.columns, bodyHeight, side, paneWidth, paneHeight, listWidth, listHeight};
 }

@@ -15,6 +15,7 @@ import {startView, viewQuery} from './model/views.js';
 import {hotkeyEvents, pickerEdited} from './overlays/field-edit.js';
 import {queueEdited} from './overlays/followups.js';
 import {OVERLAYS, scopeOf, sliceOf} from './overlays/registry.js';
+import {followRecord} from './record-view.js';
 import {currentRow, listRows} from './overlays/rows.js';
 import {none, OVERLAY_EVENTS, chain, type EventOf, type EventTable, type EventType, type OverlayEventType, type OverlayHandler, type OverlayKind} from './overlays/slice.js';
 import {NONE, type Effect, type Message, type ScreenEvent, type ScreenState, type Transition} from './state.js';
@@ -101,7 +102,8 @@ export function initialScreen(init: InitialScreen): Transition {
 export function reduce(state: ScreenState, event: ScreenEvent): Transition {
 	if (event.type === 'key') return pressKey(state, event.input, event.key, event.at);
 	const {state: stepped, effects} = step(state, event);
-	let result = settle(stepped, effects);
+	// A record pane that moved to another record starts at its top (record-view.ts).
+	let result = settle(followRecord(state, stepped), effects);
 	if (result.state.awaiting === null && result.state.deferred.length > 0) {
 		// The overlay is open (or could not be): the keys typed meanwhile act now, in order, in its scope.
 		const queued = result.state.deferred;

@@ -14,7 +14,7 @@ import {LIST_GUTTER} from './components/list.js';
 import {paneFor} from './components/pane.js';
 import {TextField} from './components/text-field.js';
 import {shortValue} from './edit.js';
-import {chooseColumns, nameField, titleField} from './format.js';
+import {chooseColumns, nameField, titleField, valuesWidth} from './format.js';
 import {useClock} from './hooks/use-clock.js';
 import {useEvents} from './hooks/use-events.js';
 import {useKeys} from './hooks/use-keys.js';
@@ -197,7 +197,9 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 
 	const {overlay, pane, window: win} = state;
 	const layout = screenLayout(size, overlay, pane);
-	const columns = useMemo(() => chooseColumns(fields, layout.listWidth - LIST_GUTTER), [fields, layout.listWidth]);
+	// The ticket column is as wide as the loaded tickets (format.ts).
+	const keyWidth = useMemo(() => valuesWidth(nameField(fields), win.rows), [fields, win.rows]);
+	const columns = useMemo(() => chooseColumns(fields, layout.listWidth - LIST_GUTTER, 1, keyWidth), [fields, layout.listWidth, keyWidth]);
 	const row = rowAt(win);
 	const queueField = state.queue.entry ? fields.find(field => field.key === state.queue.entry!.followUp.key) ?? null : null;
 	const changedIds = useMemo(() => new Set(state.changed.keys()), [state.changed]);

@@ -7,6 +7,7 @@ import type {BulkOutcome, MarkedRow} from './model/bulk.js';
 import type {Command, CommandRefusal} from './model/command-line.js';
 import type {Hotkeys} from '../config/hotkeys.js';
 import type {PickerState} from './model/picker.js';
+import type {RecordEvent, RecordOverlay} from './record-scroll.js';
 import type {RunSummary} from './history.js';
 import type {TextState} from './text-input.js';
 import type {FetchedPage, PageRequest, PageWindow} from './window.js';
@@ -57,7 +58,9 @@ export type Overlay =
 	/** The `:` command line. */
 	| {kind: 'command'; text: TextState}
 	/** The runs board has the keys (a fan-out's or a watch's runs). */
-	| {kind: 'board'};
+	| {kind: 'board'}
+	// The record full screen (record-view.ts).
+	| RecordOverlay;
 
 export type Pane = 'none' | 'detail' | 'run';
 
@@ -172,7 +175,8 @@ export type ScreenEvent =
 	| {type: 'openQueue'}
 	| {type: 'openHistory'}
 	| {type: 'togglePane'}
-	| {type: 'scrollPane'; lines: number}
+	// The record pane's scroll and full screen (record-view.ts).
+	| RecordEvent
 	| {type: 'reload'}
 	| {type: 'openHelp'}
 	| {type: 'quit'}

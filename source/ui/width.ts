@@ -1,6 +1,7 @@
 /** Terminal cell widths, enough for the list's own padding and truncation. */
 
-function codeWidth(code: number): number {
+/** The cells one code point takes: 0 (combining, joiners), 2 (wide: CJK, most emoji) or 1. */
+export function codeWidth(code: number): number {
 	if (code === 0 || (code >= 0x0300 && code <= 0x036f) || (code >= 0x200b && code <= 0x200d) || code === 0xfe0f || (code >= 0x1ab0 && code <= 0x1aff) || (code >= 0x20d0 && code <= 0x20ff)) {
 		return 0;
 	}

@@ -17,7 +17,11 @@ const WALK: Array<[string, string]> = [
 	...(['j', 'k'] as const).map(key => [key, key] as [string, string]),
 	['PgDn', KEYS.pageDown], ['PgUp', KEYS.pageUp], ['Ctrl+D', ctrl('d')], ['Ctrl+U', ctrl('u')],
 	['G', 'G'], ['k', 'k'], ['g', 'g'], ['End', KEYS.end], ['Home', KEYS.home],
-	['Enter (detail)', KEYS.enter], ['J', 'J'], ['K', 'K'], ['Tab', KEYS.tab], ['Esc (pane)', KEYS.escape],
+	['Enter (detail)', KEYS.enter], ['J', 'J'], ['K', 'K'],
+	// The record full screen and its keys.
+	['Z (full screen)', 'Z'], ['PgDn', KEYS.pageDown], ['Space', KEYS.space], ['j', 'j'], ['k', 'k'], ['J', 'J'], ['K', 'K'], ['G', 'G'], ['g', 'g'],
+	['End', KEYS.end], ['Home', KEYS.home], ['Ctrl+D', ctrl('d')], ['Ctrl+U', ctrl('u')], ['PgUp', KEYS.pageUp], ['q (back)', 'q'], ['Z', 'Z'], ['Z (back)', 'Z'], ['Z', 'Z'], ['Esc (back)', KEYS.escape],
+	['Tab', KEYS.tab], ['Esc (pane)', KEYS.escape],
 	['Space', KEYS.space], ['V', 'V'], ['V', 'V'], ['k', 'k'], ['Space', KEYS.space],
 	['e', 'e'], ['j', 'j'], ['k', 'k'], ['Tab', KEYS.tab], ['k', 'k'], ['Enter (text field)', KEYS.enter], ['type', 'x'], ['Backspace', KEYS.backspace], ['Esc (to fields)', KEYS.escape], ['Esc (close)', KEYS.escape],
 	['e', 'e'], ...Array.from({length: statusAt}, () => ['j', 'j'] as [string, string]), ['Enter (options)', KEYS.enter], ['Space', KEYS.space], ['j', 'j'], ['k', 'k'], ['Esc (to fields)', KEYS.escape], ['q (close)', 'q'],

@@ -176,7 +176,8 @@ describe('the TUI in a pseudo-terminal', () => {
 		app.type('invoice');
 		app.press(KEYS.enter);
 		screen = await app.waitFor('Search: "invoice"');
-		expect(screen).toContain('invoice\\u202etxt.exe');
+		// Shown as its escape, cut where the title column ends (more columns fit beside a ticket column sized to its tickets).
+		expect(screen).toContain('invoice\\u202');
 		app.press('/', '\u0015');
 		app.type('FATAL');
 		app.press(KEYS.enter);

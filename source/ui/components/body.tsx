@@ -1,10 +1,11 @@
 import {Box} from '#ink';
-import type {ReactNode} from 'react';
+import {useEffect, type ReactNode} from 'react';
 import type {Field} from '../../../store/index.js';
 import type {Step} from '../../codex/steps.js';
 import type {RunSummary} from '../history.js';
 import type {HelpLine} from '../help-lines.js';
 import type {Layout} from '../layout.js';
+import {loadMarkdown} from '../markdown.js';
 import type {Overlay, QueueEntry} from '../state.js';
 import {Help} from './help.js';
 import {History} from './history.js';
@@ -23,8 +24,13 @@ export type BodyProps = {
 	helpLines?: HelpLine[];
 };
 
-/** The body between header and footer: a full-screen overlay (help, queue, history), or the list with its pane. */
+/** The body between header and footer: a full-screen overlay (help, queue, history, the record), or the list with its pane. */
 export function Body({overlay, layout, queue, history, list, pane, helpLines}: BodyProps) {
+	// The record pane's markdown lexer loads once the first frame is up, so the first Enter finds it.
+	useEffect(() => {
+		const timer = setTimeout(() => void loadMarkdown().catch(() => undefined), 50);
+		return () => clearTimeout(timer);
+	}, []);
 	const {columns, bodyHeight} = layout;
 	if (overlay.kind === 'help') return <Help width={columns} height={bodyHeight} scroll={overlay.scroll} lines={helpLines}/>;
 	if (overlay.kind === 'queue') {
@@ -45,6 +51,8 @@ export function Body({overlay, layout, queue, history, list, pane, helpLines}: B
 		);
 	}
 
+	// The record full screen: the pane, laid out at the body's size (layout.ts).
+	if (overlay.kind === 'record' && pane) return pane;
 	if (overlay.kind === 'history') return <History runs={history.runs} cursor={overlay.cursor} open={history.open} width={columns} height={bodyHeight}/>;
 	const listNode = <List {...list} height={layout.listHeight} width={layout.listWidth}/>;
 	if (!pane) return listNode;

@@ -1,11 +1,13 @@
 import {Box, Text} from '#ink';
 import {memo} from 'react';
-import {formatValue, type Segment} from '../../text/format.js';
+import {formatValue} from '../../text/format.js';
 import type {Column} from '../format.js';
+import {isOverdue, OVERDUE_STYLE, today as todayOf} from '../overdue.js';
 import {sanitize} from '../../text/sanitize.js';
+import {cutLine, padLine, type StyledLine} from '../spans.js';
 import {useTheme} from '../theme.js';
 import type {Row} from '../window.js';
-import {cellWidth, fit, truncate} from '../width.js';
+import {fit, truncate} from '../width.js';
 
 export type ListProps = {
 	rows: Row[];
@@ -19,50 +21,46 @@ export type ListProps = {
 	/** Rows that changed live a moment ago. */
 	changed: ReadonlySet<string>;
 	empty: string;
+	/** Today (YYYY-MM-DD), for overdue dates; the clock's day unless given. */
+	today?: string;
 };
 
 const GUTTER = 2;
 /** Cut marker inside rows: ASCII keeps rows on Ink's fast width path (see width.ts). */
 const CUT = '~';
 
-/** Segments cut to exactly `width` cells. */
-function fitSegments(segments: Segment[], width: number): Segment[] {
-	const out: Segment[] = [];
-	let left = width;
-	for (const segment of segments) {
-		if (left <= 0) break;
-		const w = cellWidth(segment.text);
-		if (w <= left) {
-			out.push(segment);
-			left -= w;
-		} else {
-			out.push({...segment, text: truncate(segment.text, left, CUT)});
-			left -= cellWidth(out.at(-1)!.text);
-			break;
-		}
-	}
-
-	if (left > 0) out.push({text: ' '.repeat(left)});
-	return out;
+/**
+ * One cell: the value's segments in exactly `width` cells, ending in the cut marker when any of
+ * it (a second value of a multi-select, say) did not fit. Late dates in the overdue style.
+ */
+export function cellLine(column: Column, value: unknown, today: string): StyledLine {
+	const late = isOverdue(column.field, value, today);
+	const line: StyledLine = formatValue(column.field, value).map(segment => (segment.raw
+		? {text: segment.text, dim: true}
+		: {text: segment.text, color: segment.color, ...(late ? OVERDUE_STYLE : {})}));
+	return padLine(line, column.width, CUT);
 }
 
-const ListRow = memo(function ListRow({row, columns, selected, marked, changed}: {row: Row; columns: Column[]; selected: boolean; marked: boolean; changed: boolean}) {
+/** A row as one line: the gutter (mark, changed), then its cells, cut to `width` cells. */
+export function rowLine(row: Row, columns: Column[], marked: boolean, changed: boolean, width: number, today: string): StyledLine {
+	const line: StyledLine = [{text: marked ? '●' : ' ', color: marked ? 'yellow' : undefined}, {text: changed ? '•' : ' '}];
+	for (const [index, column] of columns.entries()) {
+		if (index > 0) line.push({text: ' '});
+		line.push(...cellLine(column, row.preview[column.field.key], today));
+	}
+
+	// Cells are padded to their columns, so the row's width is known without measuring it.
+	const used = GUTTER + columns.reduce((sum, column) => sum + column.width, 0) + Math.max(0, columns.length - 1);
+	return used <= width ? line : cutLine(line, width, CUT);
+}
+
+const ListRow = memo(function ListRow({row, columns, selected, marked, changed, width, today}: {row: Row; columns: Column[]; selected: boolean; marked: boolean; changed: boolean; width: number; today: string}) {
 	const theme = useTheme();
-	const gutter = `${marked ? '●' : ' '}${changed ? '•' : ' '}`;
 	return (
 		<Text wrap="truncate-end" inverse={selected} strikethrough={row.deleted} dimColor={row.deleted}>
-			<Text color={marked ? theme.color('yellow') : undefined}>{gutter}</Text>
-			{columns.map((column, index) => {
-				const segments = fitSegments(formatValue(column.field, row.preview[column.field.key]), column.width);
-				return (
-					<Text key={column.field.key}>
-						{index > 0 ? ' ' : ''}
-						{segments.map((segment, at) => (
-							<Text key={at} color={segment.raw ? undefined : theme.color(segment.color)} dimColor={segment.raw}>{segment.text}</Text>
-						))}
-					</Text>
-				);
-			})}
+			{rowLine(row, columns, marked, changed, width, today).map((span, at) => (
+				<Text key={at} bold={span.bold} color={theme.color(span.color)} dimColor={span.dim}>{span.text}</Text>
+			))}
 		</Text>
 	);
 });
@@ -71,10 +69,11 @@ const ListRow = memo(function ListRow({row, columns, selected, marked, changed}:
 export function List(props: ListProps) {
 	const visible = props.rows.slice(props.top, props.top + Math.max(0, props.height - 1));
 	const labels = props.columns.map(column => fit(sanitize(column.field.label), column.width, CUT)).join(' ');
+	const today = props.today ?? todayOf();
 	return (
 		<Box flexDirection="column" width={props.width} height={props.height}>
-			<Text bold wrap="truncate-end">{' '.repeat(GUTTER)}{labels}</Text>
-			{props.rows.length === 0 ? <Text dimColor>{props.empty}</Text> : null}
+			<Text bold wrap="truncate-end">{truncate(' '.repeat(GUTTER) + labels, props.width, CUT)}</Text>
+			{props.rows.length === 0 ? <Text dimColor wrap="truncate-end">{truncate(props.empty, props.width)}</Text> : null}
 			{visible.map((row, index) => (
 				<ListRow
 					key={row.id}
@@ -83,6 +82,8 @@ export function List(props: ListProps) {
 					selected={props.top + index === props.cursor}
 					marked={props.marks.has(row.id)}
 					changed={props.changed.has(row.id)}
+					width={props.width}
+					today={today}
 				/>
 			))}
 		</Box>

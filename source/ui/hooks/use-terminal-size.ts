@@ -3,8 +3,9 @@ import {useEffect, useState} from 'react';
 
 export type TerminalSize = {columns: number; rows: number};
 
-const MIN_COLUMNS = 40;
-const MIN_ROWS = 10;
+// The real size down to these: a floor above it drew a frame wider and taller than the terminal.
+const MIN_COLUMNS = 20;
+const MIN_ROWS = 6;
 
 function measure(stdout: NodeJS.WriteStream): TerminalSize {
 	return {columns: Math.max(MIN_COLUMNS, stdout.columns || 80), rows: Math.max(MIN_ROWS, stdout.rows || 24)};

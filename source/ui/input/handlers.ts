@@ -1,5 +1,6 @@
 import type {Key} from '#ink';
 import {actionFor, keyName, type ActionOf, type Scope} from '../keys.js';
+import {PANE_SCROLL_STEP} from '../record-scroll.js';
 import type {ScreenEvent} from '../state.js';
 
 /**
@@ -32,8 +33,9 @@ export const HANDLERS = {
 		followUps: {type: 'openQueue'},
 		history: {type: 'openHistory'},
 		togglePane: {type: 'togglePane'},
-		scrollPaneDown: {type: 'scrollPane', lines: 5},
-		scrollPaneUp: {type: 'scrollPane', lines: -5},
+		scrollPaneDown: {type: 'scrollPane', move: {lines: PANE_SCROLL_STEP}},
+		scrollPaneUp: {type: 'scrollPane', move: {lines: -PANE_SCROLL_STEP}},
+		fullRecord: {type: 'fullRecord'},
 		reload: {type: 'reload'},
 		help: {type: 'openHelp'},
 		quit: {type: 'quit'},
@@ -91,6 +93,17 @@ export const HANDLERS = {
 		cancelAll: {type: 'cancelAllRuns'},
 		watch: {type: 'toggleWatch'},
 		cancel: {type: 'closeBoard'},
+	},
+	record: {
+		pageDown: {type: 'scrollPane', move: {pages: 1}},
+		pageUp: {type: 'scrollPane', move: {pages: -1}},
+		down: {type: 'scrollPane', move: {lines: 1}},
+		up: {type: 'scrollPane', move: {lines: -1}},
+		scrollPaneDown: {type: 'scrollPane', move: {lines: PANE_SCROLL_STEP}},
+		scrollPaneUp: {type: 'scrollPane', move: {lines: -PANE_SCROLL_STEP}},
+		top: {type: 'scrollPane', move: {to: 'top'}},
+		bottom: {type: 'scrollPane', move: {to: 'bottom'}},
+		cancel: {type: 'fullRecord'},
 	},
 	confirm: {
 		yes: {type: 'answer', yes: true},

@@ -130,7 +130,6 @@ export const LIST = {
 		mark: state => none(mark(state)),
 		markAll: state => none(markAll(state)),
 		togglePane: state => none(togglePane(state)),
-		scrollPane: (state, event) => none({...state, paneScroll: Math.max(0, state.paneScroll + event.lines)}),
 		// The views are counted again too: counts are read at start, on r and when a view is saved
 		// (on SQLite a count runs on this thread, seconds at a million records, so not after every change).
 		reload: state => recount(relist(state, state.query, 'Reloaded from the newest record.')),
@@ -163,4 +162,4 @@ export const LIST = {
 			return none(event.quiet ? next : say(next, 'The channel\'s schema changed; showing it.', 'info'));
 		},
 	},
-} satisfies OverlaySlice<'none', 'move' | 'top' | 'bottom' | 'openDetail' | 'back' | 'mark' | 'markAll' | 'togglePane' | 'scrollPane' | 'reload' | 'resize' | 'listed' | 'pageLoaded' | 'loadFailed' | 'rowRead' | 'storeEvents' | 'detailLoaded' | 'followUpCount' | 'expire' | 'say' | 'effectFailed' | 'channelChanged' | 'schemaLoaded'>;
+} satisfies OverlaySlice<'none', 'move' | 'top' | 'bottom' | 'openDetail' | 'back' | 'mark' | 'markAll' | 'togglePane' | 'reload' | 'resize' | 'listed' | 'pageLoaded' | 'loadFailed' | 'rowRead' | 'storeEvents' | 'detailLoaded' | 'followUpCount' | 'expire' | 'say' | 'effectFailed' | 'channelChanged' | 'schemaLoaded'>;

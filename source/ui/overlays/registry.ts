@@ -11,6 +11,7 @@ import {FOLLOWUPS} from './followups.js';
 import {HELP} from './help.js';
 import {HISTORY} from './history.js';
 import {LIST} from './list.js';
+import {RECORD} from './record.js';
 import {INSTRUCTION} from './run.js';
 import {SEARCH} from './search.js';
 import type {AnySlice, OverlayKind} from './slice.js';
@@ -28,6 +29,7 @@ export const OVERLAYS = {
 	confirm: CONFIRM,
 	command: COMMAND,
 	board: BOARD,
+	record: RECORD,
 } as const satisfies {[K in OverlayKind]: AnySlice<K>};
 
 /** The slice of an overlay, seen through its own kind. */

@@ -78,11 +78,6 @@ const CASES: {[T in keyof typeof LIST.events]: () => void} = {
 		expect(onRun.pane).toBe('run');
 		expect(reduce(onRun, {type: 'togglePane'}).state.pane).toBe('detail');
 	},
-	scrollPane() {
-		const down = reduce(listed(), {type: 'scrollPane', lines: 5}).state;
-		expect(down.paneScroll).toBe(5);
-		expect(reduce(reduce(down, {type: 'scrollPane', lines: -5}).state, {type: 'scrollPane', lines: -5}).state.paneScroll).toBe(0);
-	},
 	reload() {
 		const reloading = reduce({...listed(), query: {search: 'x'}}, {type: 'reload'});
 		expect(effect(reloading, 'list')).toEqual({kind: 'list', generation: 2, query: {search: 'x'}, note: 'Reloaded from the newest record.'});

@@ -1,0 +1,59 @@
+// The record slice (source/ui/overlays/record.ts, record-view.ts) through the root reducer: the
+// record pane's scroll, clamped to the record's lines, and the record full screen (Z).
+// CASES is typed over the slice's events, so an event added to it without a test does not compile.
+
+import {describe, expect, it} from 'vitest';
+import {screenLayout} from '../../../source/ui/layout.js';
+import {RECORD} from '../../../source/ui/overlays/record.js';
+import {scopeOf} from '../../../source/ui/overlays/registry.js';
+import {initialScreen, reduce} from '../../../source/ui/reducer.js';
+import {recordExtent} from '../../../source/ui/record-view.js';
+import type {ScreenState} from '../../../source/ui/state.js';
+import {effect, fields, idOf, item, listed, run1} from './fixtures.js';
+
+/** The record pane open on the first row, its record read with a body of `lines` lines. */
+function withRecord(lines: number): {state: ScreenState; height: number} {
+	const opened = reduce(listed(), {type: 'openDetail'});
+	const wanted = effect(opened, 'readDetail')!;
+	const description = Array.from({length: lines}, (_, index) => `line ${index + 1}`).join('\n');
+	const detail = {id: idOf(300), item: item(300, 1, {description}), error: null, flagged: new Set<string>()};
+	const state = reduce(opened.state, {type: 'detailLoaded', for: wanted.for, detail}).state;
+	return {state, height: screenLayout(state.size, state.overlay, state.pane).paneHeight};
+}
+
+const CASES: {[T in keyof typeof RECORD.events]: () => void} = {
+	scrollPane() {
+		// Nothing read yet: nothing to scroll.
+		expect(reduce(listed(), {type: 'scrollPane', move: {lines: 5}}).state.paneScroll).toBe(0);
+		const {state, height} = withRecord(55);
+		const down = reduce(state, {type: 'scrollPane', move: {lines: 5}}).state;
+		expect(down.paneScroll).toBe(5);
+		expect(reduce(reduce(down, {type: 'scrollPane', move: {lines: -5}}).state, {type: 'scrollPane', move: {lines: -5}}).state.paneScroll).toBe(0);
+		// Never past the end, so the first move back moves.
+		const far = run1(state, ...Array.from({length: 12}, () => ({type: 'scrollPane', move: {lines: 5}}) as const)).state;
+		const {total} = recordExtent(far);
+		expect(far.paneScroll).toBe(total - height);
+		expect(reduce(far, {type: 'scrollPane', move: {lines: -5}}).state.paneScroll).toBe(total - height - 5);
+		// A new record starts at its top.
+		expect(reduce(down, {type: 'move', rows: 1}).state.paneScroll).toBe(0);
+	},
+	fullRecord() {
+		const {state} = withRecord(55);
+		const scrolled = reduce(state, {type: 'scrollPane', move: {lines: 5}}).state;
+		const full = reduce(scrolled, {type: 'fullRecord'}).state;
+		expect(full.overlay).toEqual({kind: 'record'});
+		expect(scopeOf(full.overlay)).toBe('record');
+		expect(full.paneScroll).toBe(5);
+		// Full screen a page is the body's height less the two marker lines.
+		const paged = reduce(full, {type: 'scrollPane', move: {pages: 1}}).state;
+		expect(paged.paneScroll).toBe(5 + screenLayout(full.size, full.overlay, full.pane).bodyHeight - 2);
+		expect(reduce(paged, {type: 'fullRecord'}).state.overlay).toEqual({kind: 'none'});
+		// No record under the cursor: nothing to show.
+		const {state: empty} = initialScreen({channelId: 'bugs', fields, size: {columns: 100, rows: 30}, total: 0, followUpCount: 0});
+		expect(reduce(empty, {type: 'fullRecord'}).state.overlay).toEqual({kind: 'none'});
+	},
+};
+
+describe('the record slice', () => {
+	for (const [name, check] of Object.entries(CASES)) it(name, check);
+});
