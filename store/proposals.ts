@@ -45,7 +45,7 @@ export type NewProposal = {channel_id: string; item_id: string; run_id: string |
 export type ProposalDecision = {status: ProposalStatus; changes: Changes; base_version: number; written_version: number | null; decided_at: string; decided_by: ActorKind};
 
 /** Which proposals to list. `where` (the query language) needs `channelId`. */
-export type ProposalQuery = {channelId?: string; runId?: string; itemId?: string; status?: ProposalStatus | 'all'; where?: string; limit?: number; now?: Date};
+export type ProposalQuery = {channelId?: string; runId?: string; itemId?: string; status?: ProposalStatus | 'all'; where?: string; limit?: number; now?: Date; /** Only ids after this one: the cursor of the next page. */ afterId?: number};
 
 export const PROPOSAL_LIST_LIMIT = 1000;
 
@@ -74,6 +74,10 @@ export function checkProposalQuery(query: ProposalQuery): Required<Pick<Proposal
 
 	if (query.status !== undefined && query.status !== 'all' && !PROPOSAL_STATUSES.includes(query.status)) {
 		throw invalidArgument(`status must be one of ${[...PROPOSAL_STATUSES, 'all'].join(', ')}, got ${quote(query.status)}`);
+	}
+
+	if (query.afterId !== undefined && (!Number.isSafeInteger(query.afterId) || query.afterId < 0)) {
+		throw invalidArgument(`afterId must be a whole number 0 or greater, got ${quote(query.afterId)}`);
 	}
 
 	if (query.where !== undefined && query.channelId === undefined) {

@@ -36,6 +36,7 @@ export async function listProposals(pool: pg.Pool, query: ProposalQuery, channel
 	const checked = checkProposalQuery(query);
 	const filters = proposalFilters(checked);
 	const conditions = filters.map(([column]) => `proposals.${column} = ?`);
+	if (checked.afterId !== undefined) conditions.push(`proposals.id > ${checked.afterId}`);
 	const params: unknown[] = filters.map(([, value]) => value);
 	if (checked.where !== undefined && channel) {
 		const where = whereSql(postgresDialect, channel, parseWhere(channel, checked.where, checked.now).terms);

@@ -74,6 +74,7 @@ export function listProposals(db: Db, query: ProposalQuery, channel: LoadedChann
 	const filters = proposalFilters(checked);
 	const where = checked.where !== undefined && channel ? whereSql(channel, parseWhere(channel, checked.where, checked.now).terms) : {sql: '', params: []};
 	const conditions = filters.map(([column]) => `proposals.${column} = ?`);
+	if (checked.afterId !== undefined) conditions.push(`proposals.id > ${checked.afterId}`);
 	// A subquery: inside it, every name of the compiled terms means the item's column.
 	if (where.sql !== '' && channel) conditions.push(`EXISTS (SELECT 1 FROM items WHERE items.id = proposals.item_id AND ${channelScopeSql(channel.id)}${where.sql})`);
 	const sql = `SELECT ${COLUMNS} FROM proposals WHERE ${conditions.length > 0 ? conditions.join(' AND ') : '1'} ORDER BY id LIMIT ?`;
