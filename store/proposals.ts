@@ -93,9 +93,9 @@ export function checkProposalIds(ids: readonly unknown[]): number[] {
 		throw invalidArgument('name at least one proposal');
 	}
 
-	const bad = ids.find(id => !Number.isSafeInteger(id) || (id as number) < 1);
-	if (bad !== undefined) {
-		throw invalidArgument(`a proposal id is a whole number 1 or greater, got ${quote(bad)}`);
+	const bad = ids.findIndex(id => !Number.isSafeInteger(id) || (id as number) < 1);
+	if (bad !== -1) {
+		throw invalidArgument(`a proposal id is a whole number 1 or greater, got ${quote(ids[bad])}`);
 	}
 
 	return [...new Set(ids as number[])];

@@ -15,7 +15,7 @@ import {checkExpectedVersion, checkPayload} from '../write-rules.js';
 import {channelLiteral, valueSql} from './channels.js';
 import {inTransaction} from './connect.js';
 import {appendEvent, changedSince, latestSequence, runWrites} from './events.js';
-import {insertProposal, proposalsWithIds, recordDecision, runModeOf} from './proposals.js';
+import {decisionCte, insertProposal, proposalsWithIds, runModeOf} from './proposals.js';
 import {proposalCreatedEvent} from '../proposals.js';
 import {planAccept, planDecline, planRevert, planRunDiff, type AcceptRequest, type AcceptResult, type DeclineResult, type RevertResult, type RunDiff} from '../review-plan.js';
 import type {RunRow} from '../runs.js';
@@ -237,10 +237,7 @@ function planIo(client: pg.ClientBase, channels?: PgChannelCatalog, lock = true)
 			if (!channels) throw new Error('this writer was made without the channel catalog the review plans need');
 			return channels.get(channelId, client);
 		},
-		async decide({proposal, decision, event}) {
-			await recordDecision(client, proposal.id, decision);
-			return appendEvent(client, proposal.channel_id, event);
-		},
+		decide: async ({proposal, decision, event}) => appendEvent(client, proposal.channel_id, event, decisionCte(proposal.id, decision)),
 		runWrites: async ({channelId, runId, afterSequence}) => runWrites(client, channelId, runId, afterSequence),
 	};
 }

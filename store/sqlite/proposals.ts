@@ -1,6 +1,7 @@
 // Proposals on SQLite (docs/review.md): kept by the edit plan in propose mode, decided by a
 // person's accept or decline, listed for the review queue. The rules are store/proposals.ts.
 
+import type {Statement} from 'better-sqlite3';
 import type {Db} from './database.js';
 import {checkProposalQuery, proposalFilters, proposalOf, type NewProposal, type ProposalDecision, type ProposalQuery, type ProposalRow, type ProposalStatus} from '../proposals.js';
 import type {LoadedChannel} from '../channels.js';
@@ -49,9 +50,28 @@ const rowOf = (row: StoredProposal): ProposalRow => proposalOf({...row, changes:
 
 const COLUMNS = 'id, channel_id, item_id, run_id, base_version, changes, reason, status, created_at, decided_at, decided_by, written_version';
 
+/** Statements prepared once per connection: preparing costs more than running on a bulk accept's path. */
+const statementCache = new WeakMap<Db, Map<string, Statement>>();
+
+function prepared(db: Db, sql: string): Statement {
+	let statements = statementCache.get(db);
+	if (!statements) {
+		statements = new Map();
+		statementCache.set(db, statements);
+	}
+
+	let statement = statements.get(sql);
+	if (!statement) {
+		statement = db.prepare(sql);
+		statements.set(sql, statement);
+	}
+
+	return statement;
+}
+
 /** Keeps a proposal; answers its id. */
 export function insertProposal(db: Db, proposal: NewProposal): number {
-	const result = db.prepare(`INSERT INTO proposals (channel_id, item_id, run_id, base_version, changes, reason, status, created_at) VALUES (?, ?, ?, ?, ?, ?, 'open', ?)`)
+	const result = prepared(db, `INSERT INTO proposals (channel_id, item_id, run_id, base_version, changes, reason, status, created_at) VALUES (?, ?, ?, ?, ?, ?, 'open', ?)`)
 		.run(proposal.channel_id, proposal.item_id, proposal.run_id, proposal.base_version, JSON.stringify(proposal.changes), proposal.reason, proposal.created_at);
 	return Number(result.lastInsertRowid);
 }
@@ -59,12 +79,12 @@ export function insertProposal(db: Db, proposal: NewProposal): number {
 /** The proposals with these ids that exist. */
 export function proposalsWithIds(db: Db, ids: readonly number[]): ProposalRow[] {
 	// json_each: one statement however many ids (a thousand placeholders would pass SQLite's limit one day).
-	const rows = db.prepare(`SELECT ${COLUMNS} FROM proposals WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids)) as StoredProposal[];
+	const rows = prepared(db, `SELECT ${COLUMNS} FROM proposals WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids)) as StoredProposal[];
 	return rows.map(rowOf);
 }
 
 export function recordDecision(db: Db, id: number, decision: ProposalDecision): void {
-	db.prepare('UPDATE proposals SET status = ?, changes = ?, base_version = ?, written_version = ?, decided_at = ?, decided_by = ? WHERE id = ?')
+	prepared(db, 'UPDATE proposals SET status = ?, changes = ?, base_version = ?, written_version = ?, decided_at = ?, decided_by = ? WHERE id = ?')
 		.run(decision.status, JSON.stringify(decision.changes), decision.base_version, decision.written_version, decision.status === 'open' ? null : decision.decided_at, decision.status === 'open' ? null : decision.decided_by, id);
 }
 
@@ -87,6 +107,6 @@ export function countOpenProposals(db: Db, channelId: string): number {
 
 /** The mode a run was recorded in; apply for a run not recorded. */
 export function runModeOf(db: Db, runId: string): EditMode {
-	const row = db.prepare('SELECT mode FROM runs WHERE id = ?').get(runId) as {mode: string | null} | undefined;
+	const row = prepared(db, 'SELECT mode FROM runs WHERE id = ?').get(runId) as {mode: string | null} | undefined;
 	return row?.mode === 'propose' ? 'propose' : 'apply';
 }
