@@ -15,9 +15,9 @@ describe('sift run', () => {
 		expect(result.code, result.stderr).toBe(0);
 		const summary = JSON.parse(result.stdout) as Record<string, unknown>;
 		expect(Object.keys(summary).sort()).toEqual(
-			['run_id', 'outcome', 'text', 'error', 'usage', 'duration_ms', 'steps', 'edits_applied', 'rejections', 'followups_opened', 'log'].sort(),
+			['run_id', 'outcome', 'text', 'error', 'usage', 'duration_ms', 'steps', 'edits_applied', 'proposals', 'rejections', 'followups_opened', 'log'].sort(),
 		);
-		expect(summary).toMatchObject({outcome: 'ok', error: null, edits_applied: 1, rejections: 1, followups_opened: 2});
+		expect(summary).toMatchObject({outcome: 'ok', error: null, edits_applied: 1, proposals: 0, rejections: 1, followups_opened: 2});
 		expect(summary.steps).toContainEqual({kind: 'mcp_tool_call', label: 'edit_record_item BUG-0043', status: 'failed', result: 'rejected: points, due'});
 		expect(existsSync(summary.log as string)).toBe(true);
 		expect(result.stderr).toContain('✓ edit_record_item BUG-0042 — ok v3');
