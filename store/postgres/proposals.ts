@@ -63,3 +63,8 @@ export async function runModeOf(client: pg.ClientBase, runId: string): Promise<E
 	const {rows} = await client.query<{mode: string | null}>('SELECT mode FROM runs WHERE id = $1', [runId]);
 	return rows[0]?.mode === 'propose' ? 'propose' : 'apply';
 }
+
+/** An item's delete closes its open proposals: there is nothing left to write them to (declined, by no one). */
+export async function declineForDeletedItem(client: pg.ClientBase, itemId: string, at: string): Promise<void> {
+	await client.query("UPDATE proposals SET status = 'declined', decided_at = $2 WHERE item_id = $1 AND status = 'open'", [itemId, at]);
+}

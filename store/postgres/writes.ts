@@ -15,7 +15,7 @@ import {checkExpectedVersion, checkPayload} from '../write-rules.js';
 import {channelLiteral, valueSql} from './channels.js';
 import {inTransaction} from './connect.js';
 import {appendEvent, changedSince, latestSequence, runWrites} from './events.js';
-import {decisionCte, insertProposal, proposalsWithIds, runModeOf} from './proposals.js';
+import {declineForDeletedItem, decisionCte, insertProposal, proposalsWithIds, runModeOf} from './proposals.js';
 import {proposalCreatedEvent} from '../proposals.js';
 import {planAccept, planDecline, planRevert, planRunDiff, type AcceptRequest, type AcceptResult, type DeclineResult, type RevertResult, type RunDiff} from '../review-plan.js';
 import type {RunRow} from '../runs.js';
@@ -225,6 +225,7 @@ function planIo(client: pg.ClientBase, channels?: PgChannelCatalog, lock = true)
 		async delete({item, event}) {
 			await client.query('DELETE FROM items WHERE channel_id = $1 AND seq = $2', [item.channel_id, item.row.seq]);
 			await closeForDeletedItem(client, item.id, event.at);
+			await declineForDeletedItem(client, item.id, event.at);
 			return appendEvent(client, item.channel_id, event);
 		},
 		runMode: async ({runId}) => runModeOf(client, runId),

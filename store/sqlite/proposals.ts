@@ -110,3 +110,8 @@ export function runModeOf(db: Db, runId: string): EditMode {
 	const row = prepared(db, 'SELECT mode FROM runs WHERE id = ?').get(runId) as {mode: string | null} | undefined;
 	return row?.mode === 'propose' ? 'propose' : 'apply';
 }
+
+/** An item's delete closes its open proposals: there is nothing left to write them to (declined, by no one). */
+export function declineForDeletedItem(db: Db, itemId: string, at: string): void {
+	prepared(db, "UPDATE proposals SET status = 'declined', decided_at = ? WHERE item_id = ? AND status = 'open'").run(at, itemId);
+}

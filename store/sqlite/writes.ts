@@ -9,7 +9,7 @@ import type {LoadedChannel} from '../channels.js';
 import {channelScopeSql, valueSql} from './query.js';
 import {immediate, withWriteLock, type Db} from './database.js';
 import {appendEvent, changedSince, latestSequence, runWrites} from './events.js';
-import {insertProposal, proposalsWithIds, recordDecision, runModeOf} from './proposals.js';
+import {declineForDeletedItem, insertProposal, proposalsWithIds, recordDecision, runModeOf} from './proposals.js';
 import {proposalCreatedEvent} from '../proposals.js';
 import {planAccept, planDecline, planRevert, planRunDiff, type AcceptRequest, type AcceptResult, type DeclineResult, type RevertResult, type RunDiff} from '../review-plan.js';
 import type {RunRow} from '../runs.js';
@@ -161,6 +161,7 @@ export class ItemWriter {
 			delete: ({item, event}) => {
 				this.db.prepare('DELETE FROM items WHERE seq = ?').run(item.seq);
 				closeForDeletedItem(this.db, item.id, event.at);
+				declineForDeletedItem(this.db, item.id, event.at);
 				return appendEvent(this.db, item.channel_id, event);
 			},
 			runMode: ({runId}) => runModeOf(this.db, runId),

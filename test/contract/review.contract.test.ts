@@ -199,6 +199,15 @@ describe.each(BACKENDS)('review on $name', (backend: Backend) => {
 			expect(await store.proposals.list({status: 'all'})).toHaveLength(1);
 		});
 
+		it('deleting an item closes its open proposals, unwritten', async () => {
+			const {store, ids} = await opened();
+			const p = await agentEdit(store, ids[2]!, {points: 4});
+			await store.deleteItem('kit', ids[2]!, human);
+			expect(await store.proposals.get(p.proposal_id!)).toMatchObject({status: 'declined', decided_by: null, decided_at: expect.any(String)});
+			expect(await store.proposals.countOpen('kit')).toBe(0);
+			expect((await store.proposals.accept({ids: [p.proposal_id!]})).skipped).toEqual([{proposal_id: p.proposal_id, status: 'declined'}]);
+		});
+
 		it('a value the schema no longer allows is refused at accept and the proposal stays open', async () => {
 			const {store, ids} = await opened();
 			const p = await agentEdit(store, ids[2]!, {status: 'wont_fix'});
