@@ -28,6 +28,16 @@ describe('sift run', () => {
 		expect(runs[0]).toMatchObject({id: summary.run_id, outcome: 'ok', item_ids: setup.ids, instruction: 'Triage these', edits_applied: 1, rejections: 1, followups_opened: 2});
 	});
 
+	it('--propose records the run in propose mode, so its agent\'s edits are proposals (docs/review.md)', () => {
+		const setup = setUp();
+		const result = sift(['run', 'Triage these', '--propose', '--items', setup.ids.join(','), '--db', setup.db, '--json'], setup.env);
+		expect(result.code, result.stderr).toBe(0);
+		const runs = JSON.parse(sift(['runs', '--db', setup.db, '--json'], setup.env).stdout) as Array<Record<string, unknown>>;
+		expect(runs[0]).toMatchObject({id: JSON.parse(result.stdout).run_id, mode: 'propose'});
+		const plain = JSON.parse(sift(['run', 'Triage these', '--items', setup.ids.join(','), '--db', setup.db, '--json'], setup.env).stdout);
+		expect((JSON.parse(sift(['runs', '--db', setup.db, '--json'], setup.env).stdout) as Array<Record<string, unknown>>)[0]).toMatchObject({id: plain.run_id, mode: 'apply'});
+	});
+
 	it('prints a readable summary without --json', () => {
 		const setup = setUp();
 		const result = sift(['run', 'Triage', '--db', setup.db], setup.env);
