@@ -52,6 +52,17 @@ describe('sift proposals', () => {
 		expect(siftJson<any>(['list', '--where', 'has:proposal', '--db', db]).items.map((item: any) => item.id).sort()).toEqual([ids[0], ids[1]].sort());
 	});
 
+	it('a reason or a value with terminal controls is shown inert', async () => {
+		const {db, ids} = await runOn('propose', 'run-px');
+		await withDb(db, async store => {
+			await store.editItem({channelId: 'bugs', itemId: ids[2]!, values: {title: 'evil \u001b[2J title'}, actor: agent('run-px'), reason: 'see \u001b]0;pwned\u0007 this \u202e'});
+		});
+		const text = sift(['proposals', '--db', db]);
+		expect(text.code).toBe(0);
+		expect(text.stdout).not.toMatch(/[\u001b\u0007\u202e]/);
+		expect(text.stdout).toContain('reason: see');
+	});
+
 	it('accept writes at the base version as one edit; a field changed since is a conflict shown with both values, written only with --force', async () => {
 		const {db, ids, proposals} = await runOn('propose', 'run-p2');
 		// Another process edits the first item's status after the proposal.
