@@ -27,6 +27,7 @@ const COMMANDS: Record<string, () => Promise<{default: Command}>> = {
 	run: async () => import('./commands/run.js'),
 	watch: async () => import('./commands/watch.js'),
 	runs: async () => import('./commands/runs.js'),
+	proposals: async () => import('./commands/proposals.js'),
 	doctor: async () => import('./commands/doctor.js'),
 	serve: async () => import('./commands/serve.js'),
 	token: async () => import('./commands/token.js'),

@@ -13,6 +13,8 @@ import type {UpsertRequest, UpsertResult} from './upsert-rules.js';
 
 export type {UpsertRefusal, UpsertRequest, UpsertResult, UpsertRow} from './upsert-rules.js';
 import type {SchemaChange, SchemaChangeResult} from './schema-change.js';
+import type {ProposalQuery, ProposalRow} from './proposals.js';
+import type {AcceptRequest, AcceptResult, DeclineResult, RevertResult, RunDiff} from './review-plan.js';
 
 /** An import: the channel definition and its items, which may arrive lazily (a file being read, a generator). */
 export type AsyncImportSource = {channel: unknown; items: Iterable<unknown> | AsyncIterable<unknown>};
@@ -44,6 +46,24 @@ export type RunsApi = {
 	 * what the reaper of this machine may close.
 	 */
 	unfinished(): Promise<UnfinishedRun[]>;
+	/** Every field the run changed (its writes, or the accepts of its proposals): from → to, and the value now (docs/review.md). */
+	diff(id: string): Promise<RunDiff>;
+	/** Sets back each field the run changed that nothing changed since, as one bulk edit of the person's; the rest are conflicts, left alone. */
+	revert(id: string): Promise<RevertResult>;
+};
+
+/** The review queue (docs/review.md): proposals of runs in propose mode, and a person's decisions on them. */
+export type ProposalsApi = {
+	/** Open proposals by default, oldest first; by channel, run, item, status, and (with the channel) a query their items match. */
+	list(query?: ProposalQuery): Promise<ProposalRow[]>;
+	get(id: number): Promise<ProposalRow>;
+	countOpen(channelId: string): Promise<number>;
+	/**
+	 * One bulk edit of the person's, in one transaction: each proposal written at its base version,
+	 * or reported as a conflict when a field it sets changed since (overwritten only with `force`).
+	 */
+	accept(request: AcceptRequest): Promise<AcceptResult>;
+	decline(ids: number[]): Promise<DeclineResult>;
 };
 
 /** Bearer tokens of `sift serve` (docs/team-mode.md#security-model): only a hash of each secret is kept. */
@@ -131,6 +151,7 @@ export interface AsyncStore {
 
 	readonly runs: RunsApi;
 	readonly tokens: TokensApi;
+	readonly proposals: ProposalsApi;
 
 	/**
 	 * SQLite: writes waiting for another process's write lock give up now (`busy`), and later ones do

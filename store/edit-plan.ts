@@ -15,9 +15,10 @@ import {textProblem} from './fields/shape.js';
 import type {NewEvent} from './events.js';
 import type {Grants} from './grants.js';
 import {itemOf, type ItemHeader} from './items.js';
-import type {Actor, Changes, EditResult, FieldProblem, FollowUp, Values} from './types.js';
+import type {Actor, Changes, EditResult, FieldProblem, FollowUp, StoreEvent, Values} from './types.js';
 import type {WriteContext} from './validate.js';
-import type {EditRequest, Validator} from './writes.js';
+import {MAX_REASON_LENGTH, type EditMode, type EditRequest, type Validator} from './writes.js';
+import type {NewProposal, ProposalDecision, ProposalRow} from './proposals.js';
 import {actorScope, changesOf, checkExpectedVersion, checkPayload, creationChanges, deletionChanges, fingerprintOf, itemNotFound, keyReused, storedValues, versionConflict} from './write-rules.js';
 
 /** What a plan needs of a stored item; a backend's own row type extends it and comes back in its write steps. */
@@ -48,7 +49,19 @@ export type PlanStep<R extends PlanItem> =
 	/** Keeps the result under its key; answers nothing. */
 	| {step: 'remember'; entry: IdempotencyEntry; result: EditResult; at: string}
 	/** Deletes the item, closes its open follow-ups and appends its event; answers the event's sequence. */
-	| {step: 'delete'; item: R; event: NewEvent};
+	| {step: 'delete'; item: R; event: NewEvent}
+	/** The mode the run was recorded in (docs/review.md): 'apply' for a run not recorded. */
+	| {step: 'runMode'; runId: string}
+	/** Keeps a proposal and appends its proposal.created event (proposalCreatedEvent); answers its id and the event's sequence. */
+	| {step: 'propose'; proposal: NewProposal}
+	/** The proposals with these ids that exist (a backend that locks rows locks them here). */
+	| {step: 'proposals'; ids: number[]}
+	/** A channel, loaded: proposals and runs name theirs. */
+	| {step: 'channel'; channelId: string}
+	/** Records a person's decision on a proposal and appends its event; answers the event's sequence. */
+	| {step: 'decide'; proposal: ProposalRow; decision: ProposalDecision; event: NewEvent}
+	/** A run's writes, oldest first: item.updated events by the run, or accepting its proposals, after `afterSequence`. */
+	| {step: 'runWrites'; channelId: string; runId: string; afterSequence: number};
 
 type Answers<R extends PlanItem> = {
 	replay: {fingerprint: string; result: EditResult} | undefined;
@@ -60,6 +73,12 @@ type Answers<R extends PlanItem> = {
 	update: number;
 	remember: void;
 	delete: number;
+	runMode: EditMode;
+	propose: {id: number; sequence: number};
+	proposals: ProposalRow[];
+	channel: LoadedChannel;
+	decide: number;
+	runWrites: StoreEvent[];
 };
 
 /** A backend's answers to every step, synchronous (SQLite) or asynchronous (PostgreSQL). */
@@ -94,6 +113,26 @@ export function checkEditRequest(request: EditRequest): void {
 		// Kept with the result on both backends: the same text rules as a value's.
 		throw invalidArgument(`idempotency_key must be a string without NUL characters or lone UTF-16 surrogates, got ${quote(key)}`);
 	}
+
+	const {reason, mode} = request;
+	if (reason !== undefined && (typeof reason !== 'string' || [...reason].length > MAX_REASON_LENGTH || textProblem(reason) !== undefined)) {
+		throw invalidArgument(`reason must be a string of at most ${MAX_REASON_LENGTH} characters without NUL characters or lone UTF-16 surrogates, got ${quote(typeof reason === 'string' ? `${reason.slice(0, 40)}…` : reason)}`);
+	}
+
+	if (mode !== undefined && mode !== 'apply' && mode !== 'propose') {
+		throw invalidArgument(`mode must be apply or propose, got ${quote(mode)}`);
+	}
+}
+
+/**
+ * Whether a valid edit is written or proposed: proposed when the caller asks, and always when an
+ * agent's run was recorded in propose mode (the run's record decides, so no argument an agent
+ * passes can make its edits land).
+ */
+function* editMode<R extends PlanItem>(request: EditRequest): Plan<R, EditMode> {
+	if (request.mode === 'propose') return 'propose';
+	const runId = request.actor.kind === 'agent' ? request.actor.run_id : undefined;
+	return runId === undefined ? 'apply' : (yield {step: 'runMode', runId}) as EditMode;
 }
 
 /** The backend's answers for validation, limited to the writer's grants: a relation only points into a granted channel. */
@@ -163,6 +202,7 @@ export function* planEdit<R extends PlanItem>(channel: LoadedChannel, request: E
 		}
 	}
 
+	const mode = yield* editMode<R>(request);
 	const item = yield* checkedItem<R>(channel.id, request.itemId, request.expectedVersion);
 	// Taken once the item is held: a writer that waited for it is stamped after the one it waited for.
 	const at = new Date().toISOString();
@@ -182,13 +222,22 @@ export function* planEdit<R extends PlanItem>(channel: LoadedChannel, request: E
 	const after = storedValues(item.values, values);
 	const changes = changesOf(item.values, after, keys);
 	let result: EditResult;
-	if (Object.keys(changes).length === 0) {
+	if (mode === 'propose' && Object.keys(changes).length > 0) {
+		// Validated exactly as a write, but nothing of the item changes: a person decides (docs/review.md).
+		const proposal: NewProposal = {channel_id: channel.id, item_id: item.id, run_id: request.actor.run_id ?? null, base_version: item.version, changes, reason: request.reason ?? null, actor: request.actor, created_at: at};
+		const {id, sequence} = (yield {step: 'propose', proposal}) as Answers<R>['propose'];
+		result = {ok: true, item: itemOf(channel, item, item.values), sequence, proposed: true, proposal_id: id};
+	} else if (mode === 'propose') {
+		// Nothing to propose: the item already holds these values. Follow-ups stay for the person.
+		const sequence = (yield {step: 'unchanged', item, resolveKeys: [], at}) as number;
+		result = {ok: true, item: itemOf(channel, item, item.values), sequence};
+	} else if (Object.keys(changes).length === 0) {
 		// Nothing to record, but setting a key still closes its open follow-up.
 		const sequence = (yield {step: 'unchanged', item, resolveKeys: keys, at}) as number;
 		result = {ok: true, item: itemOf(channel, item, item.values), sequence};
 	} else {
 		const version = item.version + 1;
-		const event: NewEvent = {type: 'item.updated', item_id: item.id, version, actor: request.actor, changes, at};
+		const event: NewEvent = {type: 'item.updated', item_id: item.id, version, actor: request.actor, changes, at, ...(request.cause ? {cause: request.cause} : {})};
 		const sequence = (yield {step: 'update', channel, item, after, event, resolveKeys: keys}) as number;
 		result = {ok: true, item: itemOf(channel, {...item, version, updated_at: at}, after), sequence};
 	}

@@ -1,3 +1,5 @@
+import type {EditMode} from './writes.js';
+
 // The runs of the Codex runner as both backends keep them: what a start and an end record, a row,
 // and one reading of a stored row. The SQL is store/sqlite/runs.ts and store/postgres/runs.ts.
 
@@ -17,6 +19,8 @@ export type RunStart = {
 	logPath: string | null;
 	/** The sift process that runs it: when it is gone, so is every reason for the run to go on. */
 	ownerPid?: number | null;
+	/** propose: the agent's valid edits become proposals for a person (docs/review.md); default apply. */
+	mode?: EditMode;
 };
 
 export type RunEnd = {
@@ -26,6 +30,8 @@ export type RunEnd = {
 	editsApplied: number;
 	rejections: number;
 	followupsOpened: number;
+	/** Valid edits the agent proposed instead of writing (propose mode). */
+	proposals?: number;
 	error: string | null;
 	/** Leave a run that already has its end alone (another sift may have just finished it). */
 	onlyIfUnfinished?: boolean;
@@ -57,10 +63,14 @@ export type RunRow = {
 	start_sequence: number | null;
 	/** The channel's latest event sequence when the run ended; null while it runs, or when its end came late (the reaper). */
 	end_sequence: number | null;
+	/** How the agent's valid edits landed: written (apply) or kept as proposals for a person (propose). */
+	mode: EditMode;
+	/** Proposals the run made (propose mode). */
+	proposals: number;
 };
 
 /** A runs row as either backend stores it: the JSON columns as text. */
-export type StoredRunRow = Omit<RunRow, 'item_ids' | 'usage'> & {item_ids: string; usage: string | null};
+export type StoredRunRow = Omit<RunRow, 'item_ids' | 'usage' | 'mode' | 'proposals'> & {item_ids: string; usage: string | null; mode?: string | null; proposals?: number | null};
 
 export type UnfinishedRun = {id: string; owner_pid: number | null; process_group: number | null; log_path: string | null};
 
@@ -73,6 +83,8 @@ export function parseRunRow(row: StoredRunRow): RunRow {
 		// A file opened read-only is not migrated: its runs may lack the cursor columns.
 		start_sequence: row.start_sequence ?? null,
 		end_sequence: row.end_sequence ?? null,
+		mode: row.mode === 'propose' ? 'propose' : 'apply',
+		proposals: row.proposals ?? 0,
 	};
 }
 

@@ -68,8 +68,22 @@ export type Actor = {kind: ActorKind; run_id?: string};
 export type Change = {from: unknown; to: unknown};
 export type Changes = Record<string, Change>;
 
-/** `channel.updated`: the schema changed (item_id '', version 0; changes per field key, from and to its definition). */
-export type EventType = 'item.created' | 'item.updated' | 'item.deleted' | 'channel.updated';
+/**
+ * `channel.updated`: the schema changed (item_id '', version 0; changes per field key, from and to its definition).
+ * `proposal.*`: the review queue changed (docs/review.md): an agent in propose mode proposed an edit
+ * (version: the one it was based on; changes: from the base to the proposed values), or a person
+ * accepted or declined one (changes empty; an accept's write is its own item.updated).
+ */
+export type EventType = 'item.created' | 'item.updated' | 'item.deleted' | 'channel.updated' | 'proposal.created' | 'proposal.accepted' | 'proposal.declined';
+
+/**
+ * Why a write or a review event happened, beyond its actor (docs/review.md): a proposal (the
+ * agent's `proposal.created`, and the person's accept that writes it), or a person's revert of a
+ * run. `group` ties the writes of one accept or revert together: what one undo takes back.
+ */
+export type EventCause =
+	| {kind: 'proposal'; proposal_id: number; run_id: string | null; group?: string}
+	| {kind: 'revert'; run_id: string; group?: string};
 
 export type StoreEvent = {
 	sequence: number;
@@ -79,6 +93,8 @@ export type StoreEvent = {
 	actor: Actor;
 	changes: Changes;
 	at: string;
+	/** Present when the event came from review: a proposal, or a revert of a run. */
+	cause?: EventCause;
 };
 
 export type EventPage = {events: StoreEvent[]; next_after_sequence: number; has_more: boolean};
@@ -126,4 +142,9 @@ export type FollowUp = {
 	resolution: 'set' | 'dismissed' | 'item_deleted' | null;
 };
 
-export type EditResult = {ok: true; item: Item; sequence: number};
+/**
+ * `proposed`: the edit was valid and, the run being in propose mode, became proposal
+ * `proposal_id` instead of a write (`item` is the item as it still is; `sequence` is the
+ * proposal.created event's).
+ */
+export type EditResult = {ok: true; item: Item; sequence: number; proposed?: true; proposal_id?: number};

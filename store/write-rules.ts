@@ -91,7 +91,10 @@ export const actorScope = (actor: Actor) => `${actor.kind}:${actor.run_id ?? ''}
 
 /** Same key + same arguments = the same edit; the fingerprint is what "same" means. */
 export function fingerprintOf(request: EditRequest): string {
-	const canonical = JSON.stringify([request.channelId, request.itemId, request.expectedVersion ?? null, sortedEntries(request.values as Values)]);
+	const parts: unknown[] = [request.channelId, request.itemId, request.expectedVersion ?? null, sortedEntries(request.values as Values)];
+	// Only when given, so the keys of edits made before reasons existed keep their fingerprints.
+	if (request.reason !== undefined) parts.push(request.reason);
+	const canonical = JSON.stringify(parts);
 	return createHash('sha256').update(canonical).digest('base64url');
 }
 

@@ -2,7 +2,7 @@
 // store/write-rules.ts; the transactions are store/sqlite/writes.ts and store/postgres/writes.ts.
 
 import type {Grants} from './grants.js';
-import type {Actor} from './types.js';
+import type {Actor, EventCause} from './types.js';
 import type {validateValues} from './validate.js';
 
 export type EditRequest = {
@@ -17,7 +17,22 @@ export type EditRequest = {
 	 * one of them. Without grants (a person at the CLI or TUI) every channel is granted.
 	 */
 	grants?: Grants;
+	/**
+	 * `propose`: a valid edit becomes a proposal instead of a write (docs/review.md). An agent's
+	 * edit is also proposed whenever its run is recorded in propose mode, whatever this says: no
+	 * caller can turn a proposing run's edits into writes.
+	 */
+	mode?: EditMode;
+	/** Why the agent proposes this (at most MAX_REASON_LENGTH characters); kept with a proposal. */
+	reason?: string;
+	/** What the write's event names besides its actor: the proposal accepted, the run reverted. */
+	cause?: EventCause;
 };
+
+export type EditMode = 'apply' | 'propose';
+
+/** The longest reason an agent may give for an edit. */
+export const MAX_REASON_LENGTH = 500;
 
 export type Validator = typeof validateValues;
 

@@ -48,6 +48,8 @@ export type CommandInput = {
 	siftEntry: string;
 	/** The sift process that owns the run: the MCP server stops serving once it is gone. */
 	ownerPid: number;
+	/** propose: the run's `sift mcp` gets --propose (the run's record in the store says so too). */
+	mode?: 'apply' | 'propose';
 	/** Optional flags the probe found in this binary's `exec --help`. */
 	supportedFlags: readonly OptionalFlag[];
 	/** `KEY=VALUE` pairs that turn Codex's built-in tools off (agent-tools.ts); passed last, so they win. */
@@ -102,8 +104,8 @@ function withStoreLocation(env: NodeJS.ProcessEnv, input: CommandInput): NodeJS.
  * This run's server as one TOML inline table. The approval mode is scoped to this server only:
  * under approval_policy="never" Codex refuses every destructive MCP call unless it is approved.
  */
-export function mcpServerToml(input: Pick<CommandInput, 'nodePath' | 'siftEntry' | 'channelId' | 'runId' | 'ownerPid'> & {envVars: readonly string[]}): string {
-	const args = [input.siftEntry, 'mcp', '--db-env', MCP_DB_ENV, '--grant', input.channelId, '--actor', 'agent', '--run', input.runId, '--owner-pid', String(input.ownerPid)];
+export function mcpServerToml(input: Pick<CommandInput, 'nodePath' | 'siftEntry' | 'channelId' | 'runId' | 'ownerPid' | 'mode'> & {envVars: readonly string[]}): string {
+	const args = [input.siftEntry, 'mcp', '--db-env', MCP_DB_ENV, '--grant', input.channelId, '--actor', 'agent', '--run', input.runId, ...(input.mode === 'propose' ? ['--propose'] : []), '--owner-pid', String(input.ownerPid)];
 	return inlineTable([
 		['command', tomlString(input.nodePath)],
 		['args', tomlArray(args)],

@@ -28,6 +28,7 @@ export async function startRecordedRun(store: AsyncStore, options: RunOptions): 
 		startedAt: new Date().toISOString(),
 		logPath,
 		ownerPid: process.pid,
+		mode: options.mode,
 	});
 	return startRun({
 		...options,
@@ -46,6 +47,7 @@ export async function startRecordedRun(store: AsyncStore, options: RunOptions): 
 					outcome: result.outcome,
 					usage: result.usage,
 					editsApplied: result.editsApplied,
+					proposals: result.proposals,
 					rejections: result.rejections,
 					followupsOpened: result.followupsOpened,
 					error: result.error,

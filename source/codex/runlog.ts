@@ -26,6 +26,8 @@ export type RunEndLine = {
 	usage: Usage | null;
 	duration_ms: number;
 	edits_applied: number;
+	/** Valid edits kept as proposals (propose mode); absent in logs of older runs. */
+	proposals?: number;
 	rejections: number;
 	followups_opened: number;
 	exit_code: number | null;

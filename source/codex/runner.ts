@@ -1,5 +1,6 @@
 import {rmSync} from 'node:fs';
 import {ensurePrivateDir, isPostgresUrl} from '../../store/index.js';
+import type {EditMode} from '../../store/writes.js';
 import path from 'node:path';
 import {INSTALL_HINT, loginCommand, resolveCodexBinary} from './binary.js';
 import {superviseChild, type ChildExit} from './child.js';
@@ -45,6 +46,8 @@ export type RunOptions = {
 	keepApiEnv?: boolean;
 	/** Start even when this Codex would give the agent a shell that cannot be turned off (agent-tools.ts). */
 	allowAgentShell?: boolean;
+	/** propose: the agent's valid edits become proposals for a person (docs/review.md); recorded with the run. */
+	mode?: EditMode;
 	/** Default 1800 s, from the start of the run. */
 	timeoutMs?: number;
 	/** Between SIGTERM and SIGKILL of the run's process group; default 3 s. */
@@ -81,6 +84,8 @@ export type RunResult = {
 	steps: Step[];
 	warnings: string[];
 	editsApplied: number;
+	/** Valid edits kept as proposals (propose mode; absent reads as 0). */
+	proposals?: number;
 	rejections: number;
 	followupsOpened: number;
 	logPath: string;
@@ -178,6 +183,7 @@ async function executeRun(context: RunContext): Promise<RunResult> {
 		usage: result.usage,
 		duration_ms: result.durationMs,
 		edits_applied: result.editsApplied,
+		proposals: result.proposals,
 		rejections: result.rejections,
 		followups_opened: result.followupsOpened,
 		exit_code: result.exitCode,
@@ -252,6 +258,7 @@ function resultOf(context: RunContext, tracker: RunTracker, decision: Decision, 
 		steps: tracker.steps,
 		warnings: tracker.warnings,
 		editsApplied: tracker.editsApplied,
+		proposals: tracker.proposals,
 		rejections: tracker.rejections,
 		followupsOpened: tracker.followupsOpened,
 		logPath: context.logPath,
@@ -275,7 +282,7 @@ async function launch(context: RunContext, deadlineAt: number, onSpawn: () => vo
 	const ready = (decision: Decision): Launched => ({decision, loginCommand: login});
 	let prompt: string;
 	try {
-		prompt = buildPrompt({channelId: options.channelId, itemIds: options.itemIds ?? [], instruction: options.instruction, transcript: options.transcript, cursor: options.cursor});
+		prompt = buildPrompt({channelId: options.channelId, itemIds: options.itemIds ?? [], instruction: options.instruction, transcript: options.transcript, cursor: options.cursor, propose: options.mode === 'propose'});
 	} catch (error) {
 		return ready({outcome: 'failed', error: (error as Error).message});
 	}
@@ -295,6 +302,7 @@ async function launch(context: RunContext, deadlineAt: number, onSpawn: () => vo
 		nodePath: process.execPath,
 		siftEntry: siftEntry(),
 		ownerPid: process.pid,
+		mode: options.mode,
 		supportedFlags: probe.flags,
 		toolSwitches: probe.tools.config,
 		model: options.model,

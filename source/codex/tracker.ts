@@ -26,8 +26,10 @@ export class RunTracker {
 	turnFailedMessage: string | null = null;
 	lastErrorMessage: string | null = null;
 	readonly warnings: string[] = [];
-	/** edit_record_item calls the store accepted. */
+	/** edit_record_item calls the store wrote. */
 	editsApplied = 0;
+	/** edit_record_item calls the store kept as proposals (propose mode). */
+	proposals = 0;
 	/** edit_record_item calls refused with validation_failed. */
 	rejections = 0;
 	/** Failing fields of those refusals: each opens or refreshes a follow-up in the store. */
@@ -92,7 +94,8 @@ export class RunTracker {
 		this.countedEdits.add(item.id);
 		const payload = toolPayload(item);
 		if (!isRecord(payload)) return;
-		if (payload.ok === true) this.editsApplied++;
+		if (payload.ok === true && payload.proposed === true) this.proposals++;
+		else if (payload.ok === true) this.editsApplied++;
 		if (payload.error === 'validation_failed') {
 			this.rejections++;
 			this.followupsOpened += rejectedKeys(payload).length;

@@ -50,8 +50,8 @@ export function parseSettle(text: string): number | null {
 export function touchesOf(events: readonly StoreEvent[]): Touch[] {
 	const touches = new Map<string, Touch>();
 	for (const event of events) {
-		// A schema change touches no item.
-		if (event.type === 'channel.updated') continue;
+		// A schema change touches no item; nor does a proposal or its decline (an accept's write is an item.updated of its own).
+		if (event.type === 'channel.updated' || event.type.startsWith('proposal.')) continue;
 		const earlier = touches.get(event.item_id);
 		touches.set(event.item_id, {
 			id: event.item_id,

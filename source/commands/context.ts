@@ -51,6 +51,10 @@ export type CliFlags = {
 	keepApiEnv: boolean;
 	/** run / watch / the TUI: start even when the agent would keep a shell Codex cannot turn off */
 	allowAgentShell?: boolean;
+	/** run / watch / mcp: the agent's valid edits become proposals for a person (docs/review.md) */
+	propose?: boolean;
+	/** proposals accept: write even where a proposed field changed since the proposal's base */
+	force?: boolean;
 	// the TUI: the config file instead of $XDG_CONFIG_HOME/sift/config.yaml
 	config?: string;
 	// serve / token / run --server

@@ -132,15 +132,15 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
 	},
 	mcp: {
 		brief: 'serve the agent tools over stdio (MCP)',
-		usage: 'sift mcp --grant CHANNEL [--actor agent] [--run ID] [--db FILE | --db-env VAR]',
+		usage: 'sift mcp --grant CHANNEL [--actor agent] [--run ID] [--propose] [--db FILE | --db-env VAR]',
 		summary: 'Serve the agent tools over stdio (MCP). stdout carries JSON-RPC only.',
-		flags: [...STORE_FLAGS, FLAGS.dbEnv, FLAGS.json, FLAGS.grant, FLAGS.actor, FLAGS.run, FLAGS.ownerPid],
+		flags: [...STORE_FLAGS, FLAGS.dbEnv, FLAGS.json, FLAGS.grant, FLAGS.actor, FLAGS.run, FLAGS.mcpPropose, FLAGS.ownerPid],
 	},
 	run: {
 		brief: 'headless Codex runs, in parallel batches',
-		usage: 'sift run "INSTRUCTION" [--items ID,... | --where QUERY] [--batch N] [--parallel P] [--model M] [--timeout S] [--server URL]',
+		usage: 'sift run "INSTRUCTION" [--items ID,... | --where QUERY] [--batch N] [--parallel P] [--propose] [--model M] [--timeout S] [--server URL]',
 		summary: 'Headless Codex runs: progress lines on stderr, a summary per run on stdout. More items than --batch are split into batches, each its own run (own run id, own MCP server), up to --parallel at once.',
-		flags: [...STORE_FLAGS, FLAGS.channel, FLAGS.json, FLAGS.runItems, FLAGS.runWhere, FLAGS.batch, FLAGS.parallel, FLAGS.server, ...CODEX_FLAGS],
+		flags: [...STORE_FLAGS, FLAGS.channel, FLAGS.json, FLAGS.runItems, FLAGS.runWhere, FLAGS.batch, FLAGS.parallel, FLAGS.propose, FLAGS.server, ...CODEX_FLAGS],
 		notes: [
 			'One run (no items, or at most --batch of them) prints one summary; with --json one object. Several runs print a summary each as it ends; with --json one object a line (JSON Lines), each the shape of the one-run object.',
 			RUN_EXIT_NOTE,
@@ -149,9 +149,9 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
 	},
 	watch: {
 		brief: 'send new items to Codex as they arrive',
-		usage: 'sift watch [--where QUERY] [--instruction TEXT] [--batch N] [--parallel P] [--settle 5s]',
+		usage: 'sift watch [--where QUERY] [--instruction TEXT] [--batch N] [--parallel P] [--settle 5s] [--propose]',
 		summary: 'Follow the channel\'s events and send new or newly matching items to Codex in batches, each its own run, up to --parallel at once, until Ctrl+C.',
-		flags: [...STORE_FLAGS, FLAGS.channel, FLAGS.json, FLAGS.watchWhere, FLAGS.instruction, FLAGS.batch, FLAGS.parallel, FLAGS.settle, FLAGS.server, ...CODEX_FLAGS],
+		flags: [...STORE_FLAGS, FLAGS.channel, FLAGS.json, FLAGS.watchWhere, FLAGS.instruction, FLAGS.batch, FLAGS.parallel, FLAGS.settle, FLAGS.propose, FLAGS.server, ...CODEX_FLAGS],
 		notes: [
 			'A batch goes when it holds --batch items, or when its first item has waited --settle. An item is sent once for a version: a later edit sends it again only if it had stopped matching --where in between. Edits made by agents never send an item.',
 			'The first watch of a database, channel and query starts at the channel\'s latest event; after that, where it stopped (the cursor is kept in the state dir), so items created while it was stopped go out when it starts again.',
@@ -160,9 +160,23 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
 	},
 	runs: {
 		brief: 'the run history',
-		usage: 'sift runs [RUN_ID] [--limit N]',
-		summary: 'The run history of this database, or one run with its steps.',
-		flags: [...STORE_FLAGS, FLAGS.json, FLAGS.runsLimit],
+		usage: 'sift runs [RUN_ID] [--limit N] | sift runs diff RUN | sift runs revert RUN [--yes]',
+		summary: 'The run history of this database, or one run with its steps; the fields a run changed (diff), and setting them back (revert).',
+		flags: [...STORE_FLAGS, FLAGS.json, FLAGS.runsLimit, FLAGS.revertYes],
+		notes: [
+			'diff lists every field the run changed (its own writes, or in propose mode what a person accepted of it): from, to, and the value now.',
+			'revert sets each field back to its value before the run where nothing changed it since, as one edit of yours whose events name the run; a field changed since is a conflict and is left as it is. Without --yes it only shows what it would do. Exit 1 when a revert left conflicts or refusals. See docs/review.md.',
+		],
+	},
+	proposals: {
+		brief: 'the review queue: list, accept or decline proposals',
+		usage: 'sift proposals [list] [--run RUN] [--where QUERY] | sift proposals accept ID...|--run RUN [--force] | sift proposals decline ID...|--run RUN',
+		summary: 'Proposals are the valid edits of runs in propose mode (`sift run --propose`), waiting for a person. list shows the open ones, oldest first: each field as it was when proposed → proposed, and the reason.',
+		flags: [...STORE_FLAGS, FLAGS.channel, FLAGS.json, FLAGS.proposalsRun, FLAGS.proposalsWhere, FLAGS.force],
+		notes: [
+			'accept writes every proposal named (or every open one of --run) as one edit of yours, each at the version it was based on; events name the proposal and its run. A proposal whose fields changed since it was made is a conflict: both values are shown and nothing is overwritten, unless --force. decline closes proposals without writing.',
+			'Exit 1 when an accept left conflicts or refusals. See docs/review.md.',
+		],
 	},
 	serve: {
 		brief: 'serve the agent tools over HTTP (MCP), with tokens',

@@ -41,7 +41,7 @@ const command: Command = async context => {
 		const actor: Actor = runId === undefined ? {kind: kind as Actor['kind']} : {kind: kind as Actor['kind'], run_id: runId};
 		const log = (line: string) => context.stderr.write(`${line}\n`);
 		const calls = new CallQueue();
-		const server = createSiftServer({store, grants: new Grants(grants), actor, log, calls});
+		const server = createSiftServer({store, grants: new Grants(grants), actor, mode: context.flags.propose ? 'propose' : undefined, log, calls});
 		const stdinClosed = new Promise<void>(resolve => {
 			process.stdin.once('end', resolve);
 			process.stdin.once('close', resolve);
@@ -51,7 +51,7 @@ const command: Command = async context => {
 		await server.connect(transport);
 		const owner = ownerPid === undefined ? undefined : watchOwner(ownerPid, transport);
 		// The location, never the URL as given: it may carry a password.
-		log(`sift mcp: serving ${store.location} (grants: ${grants.join(', ')}; actor: ${kind}${runId === undefined ? '' : `, run ${runId}`}${ownerPid === undefined ? '' : `; owner ${ownerPid}`})`);
+		log(`sift mcp: serving ${store.location} (grants: ${grants.join(', ')}; actor: ${kind}${runId === undefined ? '' : `, run ${runId}`}${context.flags.propose ? '; proposing' : ''}${ownerPid === undefined ? '' : `; owner ${ownerPid}`})`);
 		const ownerGone = await Promise.race([stdinClosed.then(() => false), owner?.gone ?? new Promise<never>(() => undefined)]);
 		owner?.dispose();
 		// Closing aborts the calls still waiting their turn; the one running finishes before the store closes.

@@ -65,6 +65,7 @@ export function codexRunOptions(context: CommandContext, instruction: string, ch
 		codexConfig: context.flags.codexConfig,
 		keepApiEnv: context.flags.keepApiEnv,
 		allowAgentShell: context.flags.allowAgentShell,
+		mode: context.flags.propose ? 'propose' : undefined,
 		timeoutMs: timeoutSeconds === undefined ? undefined : timeoutSeconds * 1000,
 		env: context.env,
 	};
@@ -184,8 +185,13 @@ export function reportRuns(context: CommandContext, fanout: Fanout, {channelId, 
 /** `4 runs: 3 ok, 1 failed — 31 edits applied, 2 refused (3 follow-ups)`. */
 function totals(results: RunResult[], outcomes: Outcome[]): string {
 	const byOutcome = OUTCOMES.filter(outcome => outcomes.includes(outcome)).map(outcome => `${outcomes.filter(each => each === outcome).length} ${outcome}`);
-	const sum = (key: 'editsApplied' | 'rejections' | 'followupsOpened') => results.reduce((total, result) => total + result[key], 0);
-	return `${counted(outcomes.length, 'run')}: ${byOutcome.join(', ')} — ${counted(sum('editsApplied'), 'edit')} applied, ${counted(sum('rejections'), 'edit')} refused (${counted(sum('followupsOpened'), 'follow-up')})`;
+	const sum = (key: 'editsApplied' | 'proposals' | 'rejections' | 'followupsOpened') => results.reduce((total, result) => total + (result[key] ?? 0), 0);
+	return `${counted(outcomes.length, 'run')}: ${byOutcome.join(', ')} — ${editCounts(sum('editsApplied'), sum('proposals'))}, ${counted(sum('rejections'), 'edit')} refused (${counted(sum('followupsOpened'), 'follow-up')})`;
+}
+
+/** `3 edits applied`, and `2 proposed` when the run proposed (docs/review.md). */
+function editCounts(applied: number, proposals: number): string {
+	return `${counted(applied, 'edit')} applied${proposals > 0 ? `, ${proposals.toLocaleString('en-US')} proposed` : ''}`;
 }
 
 export default run;
@@ -214,6 +220,7 @@ export function runJson(result: RunResult) {
 		duration_ms: result.durationMs,
 		steps: result.steps.map(({kind, label, status, result: stepResult}) => ({kind, label, status, result: stepResult})),
 		edits_applied: result.editsApplied,
+		proposals: result.proposals ?? 0,
 		rejections: result.rejections,
 		followups_opened: result.followupsOpened,
 		log: result.logPath,
@@ -221,10 +228,11 @@ export function runJson(result: RunResult) {
 }
 
 function summary(result: RunResult): string {
-	const counts = `${counted(result.editsApplied, 'edit')} applied, ${counted(result.rejections, 'edit')} refused (${counted(result.followupsOpened, 'follow-up')})`;
+	const counts = `${editCounts(result.editsApplied, result.proposals ?? 0)}, ${counted(result.rejections, 'edit')} refused (${counted(result.followupsOpened, 'follow-up')})`;
 	const lines = [`${result.outcome} — ${counts}, ${(result.durationMs / 1000).toFixed(1)} s`];
 	if (result.error) lines.push(`error: ${sanitize(result.error, {multiline: true})}`);
 	if (result.text) lines.push('', sanitize(result.text, {multiline: true}), '');
+	if ((result.proposals ?? 0) > 0) lines.push(`review: sift proposals --run ${result.runId}`);
 	lines.push(`log: ${result.logPath}`);
 	return lines.join('\n');
 }

@@ -3,7 +3,9 @@ import {historySteps, loadHistoryRun, loadRunHistory, type HistoryRun} from '../
 import {resolveStateDir} from '../codex/paths.js';
 import {sanitize} from '../text/sanitize.js';
 import {output, wholeNumber, withStore} from './common.js';
-import {UsageError, type Command} from './context.js';
+import {UsageError, type Command, type CommandContext} from './context.js';
+import {sortRevert} from '../../store/review-plan.js';
+import {diffText, revertPreviewText, revertText} from '../text/review.js';
 import {counted} from '../text/format.js';
 
 const DEFAULT_LIMIT = 20;
@@ -13,6 +15,13 @@ const DEFAULT_LIMIT = 20;
  * its log. The same list as R in the TUI (codex/history.ts); logs are read, never rewritten.
  */
 const runs: Command = async context => {
+	const [action, runArgument, ...extra] = context.input;
+	if (action === 'diff' || action === 'revert') {
+		if (runArgument === undefined || extra.length > 0) throw new UsageError(`expected: sift runs ${action} RUN`);
+		return action === 'diff' ? diff(context, runArgument) : revert(context, runArgument);
+	}
+
+	if (context.flags.yes) throw new UsageError('--yes only goes with sift runs revert RUN');
 	if (context.input.length > 1) throw new UsageError('expected at most one run id');
 	const limit = wholeNumber(context.flags.limit, '--limit', 1) ?? DEFAULT_LIMIT;
 	const stateDir = resolveStateDir(context.env);
@@ -32,6 +41,38 @@ const runs: Command = async context => {
 };
 
 export default runs;
+
+/** `sift runs diff RUN`: every field the run changed, from → to, and the value now. */
+async function diff(context: CommandContext, runId: string): Promise<number> {
+	return withStore(context, async store => {
+		const result = await store.runs.diff(runId);
+		const channel = await store.getChannel(result.channel_id).catch(() => undefined);
+		output(context, result, () => diffText(result, channel));
+		return 0;
+	});
+}
+
+/**
+ * `sift runs revert RUN [--yes]`: without --yes, what the revert would do; with it, the revert
+ * (one edit of the person's whose events name the run). Exit 1 when fields were left as conflicts or refused.
+ */
+async function revert(context: CommandContext, runId: string): Promise<number> {
+	return withStore(context, async store => {
+		if (!context.flags.yes) {
+			const preview = await store.runs.diff(runId);
+			const sorting = sortRevert(preview);
+			const channel = await store.getChannel(preview.channel_id).catch(() => undefined);
+			output(context, {run_id: runId, dry_run: true, ...sorting}, () => revertPreviewText(runId, sorting, channel));
+			return 0;
+		}
+
+		const result = await store.runs.revert(runId);
+		const run = await store.runs.get(runId);
+		const channel = run ? await store.getChannel(run.channel_id).catch(() => undefined) : undefined;
+		output(context, result, () => revertText(result, channel));
+		return result.conflicts.length > 0 || result.refused.length > 0 ? 1 : 0;
+	});
+}
 
 /** The row as `--json` prints it: the table's columns (the log itself stays out). */
 function rowJson(run: HistoryRun) {
@@ -55,7 +96,7 @@ function historyText(rows: RunJson[]): string {
 	if (rows.length === 0) return 'No runs yet. Start one with `sift run "INSTRUCTION"`, or with c in the TUI.';
 	return rows
 		.map(row => {
-			const counts = `${row.edits_applied} edited, ${row.rejections} refused`;
+			const counts = `${row.edits_applied} edited, ${row.mode === 'propose' ? `${row.proposals} proposed, ` : ''}${row.rejections} refused`;
 			return `${sanitize(row.id)}  ${sanitize(row.outcome ?? 'unfinished').padEnd(13)} ${String(row.item_ids.length).padStart(3)} items  ${counts.padEnd(22)} ${sequenceSpan(row).padEnd(14)} ${oneLine(row.instruction)}`;
 		})
 		.join('\n');
@@ -68,7 +109,7 @@ function detailText(detail: ReturnType<typeof runDetail>): string {
 		sanitize(`started ${detail.started_at}${detail.finished_at ? `, finished ${detail.finished_at}` : ''}`),
 		`events: sequence ${detail.start_sequence ?? 'unknown'} at the start, ${endSequence(detail)} at the end`,
 		`instruction: ${oneLine(detail.instruction, 500)}`,
-		`${counted(detail.edits_applied, 'edit')} applied, ${detail.rejections} refused, ${counted(detail.followups_opened, 'follow-up')}`,
+		`${detail.mode === 'propose' ? `propose mode: ${counted(detail.proposals, 'proposal')}, ` : ''}${counted(detail.edits_applied, 'edit')} applied, ${detail.rejections} refused, ${counted(detail.followups_opened, 'follow-up')}`,
 	];
 	if (detail.error) lines.push(`error: ${sanitize(detail.error)}`);
 	for (const step of detail.steps) lines.push(`  ${sanitize(step.status).padEnd(7)} ${sanitize(step.label)}${step.result ? ` — ${sanitize(step.result)}` : ''}`);

@@ -1,5 +1,6 @@
 import type {McpServer} from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
+import {MAX_REASON_LENGTH} from '../../store/writes.js';
 import {idArgument, MAX_ID_LENGTH, MAX_IDEMPOTENCY_KEY_LENGTH, MAX_NESTING, MAX_STRING_LENGTH, valuesArgument, wholeNumber} from './bounds.js';
 import {runTool, type ToolContext} from './results.js';
 import {itemOutput} from './schemas.js';
@@ -20,12 +21,19 @@ const input = z.strictObject({
 		.min(1, {error: 'idempotency_key must not be empty'})
 		.max(MAX_IDEMPOTENCY_KEY_LENGTH, {error: `idempotency_key must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`})
 		.describe(`A new unique string for each distinct edit, 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters. Retrying with the same key and the same arguments returns the first result without writing twice; the same key with different arguments is refused (idempotency_key_reused).`),
+	reason: z
+		.string({error: 'reason must be a string'})
+		.max(MAX_REASON_LENGTH, {error: `reason must be at most ${MAX_REASON_LENGTH} characters`})
+		.optional()
+		.describe(`Optional, at most ${MAX_REASON_LENGTH} characters: why you make this edit, in a sentence, for the person who reviews it (e.g. "the reporter says it blocks checkout"). Kept with a proposal.`),
 });
 
 const output = z.looseObject({
 	ok: z.literal(true),
 	item: itemOutput,
 	sequence: z.number().int().describe('The event sequence of this edit (the channel\'s latest if nothing changed).'),
+	proposed: z.literal(true).optional().describe('Present when this server proposes instead of writing: the edit was valid and is kept as a proposal for a person to accept; the item is unchanged.'),
+	proposal_id: z.number().int().optional().describe('The proposal kept for this edit (with proposed).'),
 });
 
 export function registerEditRecordItem(server: McpServer, context: ToolContext): void {
@@ -33,10 +41,11 @@ export function registerEditRecordItem(server: McpServer, context: ToolContext):
 		title: 'Edit record item',
 		description: [
 			'Sets some fields of one item, all or nothing, and returns {ok: true, item, sequence} with the new version.',
+			'When the run is in propose mode, a valid edit is kept as a proposal for a person instead: the answer is {ok: true, proposed: true, proposal_id, item} with the item unchanged; go on with the next edit (later edits of the same item still pass the version you read).',
 			'Refusals change nothing and say why as JSON: validation_failed lists every failing field with its message, and for select fields "allowed" (each option\'s value and label), for numbers "min" and "max";',
 			'version_conflict gives current_version and changed_since; not_found; idempotency_key_reused.',
 			'Values are never converted: write option values, not labels; never clamp or guess a number. A value you cannot express validly is left for a person (it is recorded as a follow-up).',
-			`Limits: ids at most ${MAX_ID_LENGTH} characters, idempotency_key 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters, expected_version a whole number 1 or greater, values at most 1 MiB as JSON with strings of at most ${MAX_STRING_LENGTH} characters and at most ${MAX_NESTING} levels of nesting.`,
+			`Limits: ids at most ${MAX_ID_LENGTH} characters, idempotency_key 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters, reason at most ${MAX_REASON_LENGTH} characters, expected_version a whole number 1 or greater, values at most 1 MiB as JSON with strings of at most ${MAX_STRING_LENGTH} characters and at most ${MAX_NESTING} levels of nesting.`,
 			'Cannot create or delete items or change the schema.',
 		].join(' '),
 		inputSchema: input,
@@ -52,6 +61,9 @@ export function registerEditRecordItem(server: McpServer, context: ToolContext):
 			actor: context.actor,
 			expectedVersion: args.expected_version,
 			idempotencyKey: args.idempotency_key,
+			reason: args.reason,
+			// Propose when the server was started so; a run recorded in propose mode proposes whatever this says (the store decides).
+			mode: context.mode,
 			grants: context.grants,
 		});
 	}));

@@ -1,6 +1,7 @@
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
 import {StoreError, type StoreErrorBody} from '../../store/index.js';
 import type {Actor, AsyncStore, Grants} from '../../store/index.js';
+import type {EditMode} from '../../store/writes.js';
 import {CallCancelled, CallQueue} from './call-queue.js';
 
 /** What every tool module needs. */
@@ -9,6 +10,8 @@ export type ToolContext = {
 	grants: Grants;
 	/** Recorded on every event and follow-up the server's edits produce. */
 	actor: Actor;
+	/** propose: valid edits become proposals (`sift mcp --propose`); a run recorded in propose mode proposes in any case. */
+	mode?: EditMode;
 	/** Where unexpected failures are logged (never stdout: that is the JSON-RPC channel). */
 	log: (line: string) => void;
 	/** The server's calls, one at a time. */

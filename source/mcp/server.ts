@@ -1,5 +1,6 @@
 import {McpServer} from '@modelcontextprotocol/sdk/server/mcp.js';
 import type {Actor, AsyncStore, Grants} from '../../store/index.js';
+import type {EditMode} from '../../store/writes.js';
 import {MAX_INPUT_ELEMENTS} from './bounds.js';
 import {CallQueue} from './call-queue.js';
 import {registerEditRecordItem} from './edit-record-item.js';
@@ -18,6 +19,8 @@ export type SiftServerOptions = {
 	grants: Grants;
 	/** Recorded on every event and follow-up (`--actor`, `--run`). */
 	actor: Actor;
+	/** `--propose`: valid edits become proposals for a person (docs/review.md). */
+	mode?: EditMode;
 	/** Unexpected failures; default: stderr. Never stdout, which carries JSON-RPC. */
 	log?: (line: string) => void;
 	/** Where the calls queue; given by a caller that must wait for the last call before closing the store. */
@@ -46,6 +49,7 @@ export function createSiftServer(options: SiftServerOptions): McpServer {
 		store: options.store,
 		grants: options.grants,
 		actor: options.actor,
+		mode: options.mode,
 		log: options.log ?? ((line: string) => process.stderr.write(`${line}\n`)),
 		calls: options.calls ?? new CallQueue(),
 	};

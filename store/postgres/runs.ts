@@ -9,16 +9,16 @@ import type {RunsApi} from '../api.js';
 import {CURSOR_OUTCOMES, parseRunRow, type RunEnd, type RunStart, type StoredRunRow, type UnfinishedRun} from '../runs.js';
 
 // The JSON columns as text, so both backends' rows are parsed by one function.
-const COLUMNS = 'id, channel_id, item_ids::text AS item_ids, instruction, started_at, finished_at, outcome, usage::text AS usage, edits_applied, rejections, followups_opened, error, log_path, owner_pid, process_group, start_sequence, end_sequence';
+const COLUMNS = 'id, channel_id, item_ids::text AS item_ids, instruction, started_at, finished_at, outcome, usage::text AS usage, edits_applied, rejections, followups_opened, error, log_path, owner_pid, process_group, start_sequence, end_sequence, mode, proposals';
 
 const LATEST_SEQUENCE = (channel: string) => `coalesce((SELECT last_sequence FROM channels WHERE id = ${channel}), 0)`;
 
-export function pgRuns(pool: pg.Pool, host = hostname()): RunsApi {
+export function pgRuns(pool: pg.Pool, host = hostname()): Omit<RunsApi, 'diff' | 'revert'> {
 	return {
 		async start(run: RunStart) {
-			await pool.query(`INSERT INTO runs (id, channel_id, item_ids, instruction, started_at, log_path, owner_pid, owner_host, start_sequence)
-				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, ${LATEST_SEQUENCE('$2')})`,
-				[run.id, run.channelId, JSON.stringify(run.itemIds), run.instruction, run.startedAt, run.logPath, run.ownerPid ?? null, host]);
+			await pool.query(`INSERT INTO runs (id, channel_id, item_ids, instruction, started_at, log_path, owner_pid, owner_host, start_sequence, mode)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, ${LATEST_SEQUENCE('$2')}, $9)`,
+				[run.id, run.channelId, JSON.stringify(run.itemIds), run.instruction, run.startedAt, run.logPath, run.ownerPid ?? null, host, run.mode === 'propose' ? 'propose' : null]);
 		},
 		async end(id: string, end: RunEnd) {
 			// One statement: the run's end and the revocation of its tokens (however the run ended,
@@ -27,9 +27,9 @@ export function pgRuns(pool: pg.Pool, host = hostname()): RunsApi {
 					UPDATE tokens SET revoked_at = $9 WHERE run_id = $1 AND revoked_at IS NULL
 				)
 				UPDATE runs SET finished_at = $2, outcome = $3, usage = $4, edits_applied = $5,
-				rejections = $6, followups_opened = $7, error = $8, end_sequence = ${end.endSequenceUnknown ? 'NULL' : LATEST_SEQUENCE('runs.channel_id')}
+				rejections = $6, followups_opened = $7, error = $8, proposals = $10, end_sequence = ${end.endSequenceUnknown ? 'NULL' : LATEST_SEQUENCE('runs.channel_id')}
 				WHERE id = $1${end.onlyIfUnfinished ? ' AND finished_at IS NULL' : ''}`,
-			[id, end.finishedAt, end.outcome, end.usage === null ? null : JSON.stringify(end.usage), end.editsApplied, end.rejections, end.followupsOpened, end.error, new Date().toISOString()]);
+			[id, end.finishedAt, end.outcome, end.usage === null ? null : JSON.stringify(end.usage), end.editsApplied, end.rejections, end.followupsOpened, end.error, new Date().toISOString(), end.proposals ?? 0]);
 			return result.rowCount === 1;
 		},
 		async list(options: {limit?: number} = {}) {

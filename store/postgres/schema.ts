@@ -137,6 +137,33 @@ ALTER TABLE tokens ADD COLUMN scope text NOT NULL DEFAULT 'write';
 		// Channels imported from now on get them at import (pgChannelIndexes); this gives older channels the same ones.
 		sql: CHANNEL_TIME_INDEXES_SQL,
 	},
+	{
+		version: 6,
+		name: 'review: proposals, event causes, run modes',
+		sql: `
+-- Valid edits of runs in propose mode, waiting for a person (docs/review.md).
+CREATE TABLE proposals (
+	id bigserial PRIMARY KEY,
+	channel_id text NOT NULL,
+	item_id text NOT NULL,
+	run_id text,
+	base_version integer NOT NULL,
+	changes jsonb NOT NULL,
+	reason text,
+	status text NOT NULL,
+	created_at text NOT NULL,
+	decided_at text,
+	decided_by text,
+	written_version integer
+);
+CREATE INDEX proposals_open_by_item ON proposals (item_id) WHERE status = 'open';
+CREATE INDEX proposals_by_channel ON proposals (channel_id, status, id);
+CREATE INDEX proposals_by_run ON proposals (run_id, id);
+-- Why an event happened beyond its actor: a proposal, or a revert of a run.
+ALTER TABLE events ADD COLUMN cause jsonb;
+ALTER TABLE runs ADD COLUMN mode text, ADD COLUMN proposals integer NOT NULL DEFAULT 0;
+`,
+	},
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

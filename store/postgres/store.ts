@@ -2,7 +2,11 @@
 // gap-free events, follow-ups, runs) over a connection pool that stays private to this module.
 
 import type pg from 'pg';
-import type {AsyncImportSource, AsyncStore, AsyncStoreOptions, DeleteResult, ImportResult, RunsApi, TokensApi, Unlisten, UpsertRequest, UpsertResult} from '../api.js';
+import type {AsyncImportSource, AsyncStore, AsyncStoreOptions, DeleteResult, ImportResult, ProposalsApi, RunsApi, TokensApi, Unlisten, UpsertRequest, UpsertResult} from '../api.js';
+import type {ProposalQuery} from '../proposals.js';
+import type {AcceptRequest} from '../review-plan.js';
+import type {RunRow} from '../runs.js';
+import {countOpenProposals, listProposals, proposalsWithIds} from './proposals.js';
 import {upsertItems} from './upsert.js';
 import type {NameMatch} from '../lookup.js';
 import type {LoadedChannel} from '../channels.js';
@@ -44,7 +48,8 @@ function guarded<T extends object>(target: Target, api: T, writes: ReadonlySet<s
 	return wrapped as T;
 }
 
-const RUN_WRITES = new Set(['start', 'end', 'setProcessGroup']);
+const RUN_WRITES = new Set(['start', 'end', 'setProcessGroup', 'revert']);
+const PROPOSAL_WRITES = new Set(['accept', 'decline']);
 const TOKEN_WRITES = new Set(['create', 'revoke', 'touch']);
 
 class PgStore implements AsyncStore {
@@ -53,6 +58,7 @@ class PgStore implements AsyncStore {
 	readonly runs: RunsApi;
 	readonly created = {file: false, dirs: []};
 	readonly tokens: TokensApi;
+	readonly proposals: ProposalsApi;
 	readonly listen: (channelId: string, onSequence: (sequence: number) => void) => Promise<Unlisten>;
 	private readonly channels: PgChannelCatalog;
 	private readonly writer: PgItemWriter;
@@ -64,14 +70,31 @@ class PgStore implements AsyncStore {
 		this.location = target.display;
 		this.validate = options.validator ?? validateValues;
 		this.channels = new PgChannelCatalog(pool);
-		this.writer = new PgItemWriter(pool, this.validate);
-		this.runs = guarded(target, pgRuns(pool), RUN_WRITES, readOnly);
+		this.writer = new PgItemWriter(pool, this.validate, this.channels);
+		this.runs = guarded(target, {...pgRuns(pool), diff: async (id: string) => this.writer.runDiff(await this.runNamed(id)), revert: async (id: string) => this.writer.revert(await this.runNamed(id))}, RUN_WRITES, readOnly);
+		this.proposals = guarded(target, {
+			list: async (query: ProposalQuery = {}) => listProposals(pool, query, query.channelId === undefined || query.where === undefined ? undefined : await this.channels.get(query.channelId)),
+			get: async (id: number) => {
+				const row = Number.isSafeInteger(id) ? (await proposalsWithIds(pool, [id]))[0] : undefined;
+				if (!row) throw new StoreError({error: 'not_found', message: `no proposal ${JSON.stringify(id)}; \`sift proposals\` lists them`});
+				return row;
+			},
+			countOpen: async (channelId: string) => countOpenProposals(pool, channelId),
+			accept: async (request: AcceptRequest) => this.writer.accept(request),
+			decline: async (ids: number[]) => this.writer.decline(ids),
+		}, PROPOSAL_WRITES, readOnly);
 		this.tokens = guarded(target, pgTokens(pool), TOKEN_WRITES, readOnly);
 		this.events = new EventListener(target);
 		this.listen = async (channelId, onSequence) => this.read(async () => {
 			await this.channels.get(channelId);
 			return this.events.listen(channelId, onSequence);
 		});
+	}
+
+	private async runNamed(id: string): Promise<RunRow> {
+		const run = typeof id === 'string' ? await pgRuns(this.pool).get(id) : undefined;
+		if (!run) throw new StoreError({error: 'not_found', message: `no run ${JSON.stringify(id)?.slice(0, 80)} in this database; \`sift runs\` lists them`});
+		return run;
 	}
 
 	private read<T>(work: () => Promise<T>): Promise<T> {

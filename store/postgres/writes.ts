@@ -14,7 +14,12 @@ import type {EditRequest, Validator} from '../writes.js';
 import {checkExpectedVersion, checkPayload} from '../write-rules.js';
 import {channelLiteral, valueSql} from './channels.js';
 import {inTransaction} from './connect.js';
-import {appendEvent, changedSince, latestSequence} from './events.js';
+import {appendEvent, changedSince, latestSequence, runWrites} from './events.js';
+import {declineForDeletedItem, decisionCte, insertProposal, proposalsWithIds, runModeOf} from './proposals.js';
+import {proposalCreatedEvent} from '../proposals.js';
+import {planAccept, planDecline, planRevert, planRunDiff, type AcceptRequest, type AcceptResult, type DeclineResult, type RevertResult, type RunDiff} from '../review-plan.js';
+import type {RunRow} from '../runs.js';
+import type {PgChannelCatalog} from './channels.js';
 import {closeForDeletedItem, openFollowUps, resolveSetKeys, resolveSetKeysSql} from './followups.js';
 
 export type PgItemRow = {seq: number; id: string; channel_id: string; version: number; created_at: string; updated_at: string; data: Values};
@@ -107,7 +112,29 @@ async function lockChannel(client: pg.ClientBase, channelId: string): Promise<vo
 }
 
 export class PgItemWriter {
-	constructor(private readonly pool: pg.Pool, private readonly validate: Validator = validateValues) {}
+	/** `channels`: for the review plans, whose proposals and runs name their channels. */
+	constructor(private readonly pool: pg.Pool, private readonly validate: Validator = validateValues, private readonly channels?: PgChannelCatalog) {}
+
+	/** Accepts proposals in one transaction: one bulk edit of the person's (store/review-plan.ts). */
+	async accept(request: AcceptRequest): Promise<AcceptResult> {
+		return inTransaction(this.pool, async client => runPlanAsync(planAccept<PgItem>(request, this.validate), planIo(client, this.channels)));
+	}
+
+	async decline(ids: number[]): Promise<DeclineResult> {
+		return inTransaction(this.pool, async client => runPlanAsync(planDecline<PgItem>(ids), planIo(client, this.channels)));
+	}
+
+	/** A run's diff from one snapshot: read only, nothing locked. */
+	async runDiff(run: RunRow): Promise<RunDiff> {
+		return inTransaction(this.pool, async client => {
+			await client.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+			return runPlanAsync(planRunDiff<PgItem>(run), planIo(client, this.channels, false));
+		});
+	}
+
+	async revert(run: RunRow): Promise<RevertResult> {
+		return inTransaction(this.pool, async client => runPlanAsync(planRevert<PgItem>(run, this.validate), planIo(client, this.channels)));
+	}
 
 	async create(channel: LoadedChannel, values: unknown, actor: Actor): Promise<EditResult> {
 		checkPayload(values);
@@ -156,8 +183,11 @@ export class PgItemWriter {
 /** An item as the plan sees it, with the row it was read from. */
 type PgItem = PlanItem & {row: PgItemRow};
 
-/** This database's answers to the plan's steps, on the transaction's connection: its locks, row reads, writes and event appends. */
-function planIo(client: pg.ClientBase): PlanIo<PgItem, true> {
+/**
+ * This database's answers to the plan's steps, on the transaction's connection: its locks, row
+ * reads, writes and event appends. `lock` false: a read-only plan (a run's diff) locks no row.
+ */
+function planIo(client: pg.ClientBase, channels?: PgChannelCatalog, lock = true): PlanIo<PgItem, true> {
 	return {
 		async replay({entry}) {
 			// Two requests with one key queue here, so the second sees the first's stored result.
@@ -166,7 +196,7 @@ function planIo(client: pg.ClientBase): PlanIo<PgItem, true> {
 			return rows[0];
 		},
 		async item({channelId, itemId}) {
-			const row = await findItem(client, channelId, itemId, true);
+			const row = await findItem(client, channelId, itemId, lock);
 			return row && {id: row.id, channel_id: row.channel_id, version: row.version, created_at: row.created_at, updated_at: row.updated_at, values: row.data, row};
 		},
 		changedSince: async ({item, version}) => changedSince(client, item.id, version),
@@ -195,7 +225,20 @@ function planIo(client: pg.ClientBase): PlanIo<PgItem, true> {
 		async delete({item, event}) {
 			await client.query('DELETE FROM items WHERE channel_id = $1 AND seq = $2', [item.channel_id, item.row.seq]);
 			await closeForDeletedItem(client, item.id, event.at);
+			await declineForDeletedItem(client, item.id, event.at);
 			return appendEvent(client, item.channel_id, event);
 		},
+		runMode: async ({runId}) => runModeOf(client, runId),
+		async propose({proposal}) {
+			const id = await insertProposal(client, proposal);
+			return {id, sequence: await appendEvent(client, proposal.channel_id, proposalCreatedEvent(proposal, id))};
+		},
+		proposals: async ({ids}) => proposalsWithIds(client, ids, lock),
+		async channel({channelId}) {
+			if (!channels) throw new Error('this writer was made without the channel catalog the review plans need');
+			return channels.get(channelId, client);
+		},
+		decide: async ({proposal, decision, event}) => appendEvent(client, proposal.channel_id, event, decisionCte(proposal.id, decision)),
+		runWrites: async ({channelId, runId, afterSequence}) => runWrites(client, channelId, runId, afterSequence),
 	};
 }

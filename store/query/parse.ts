@@ -3,7 +3,7 @@
  * Pure: no SQL and no clock of its own (relative dates are taken from `now`).
  *
  *   field:value   field:a,b   -field:value   field:none   field:>5   field:<=2026-12-07
- *   field:1..3    due:<today  due:<+7d       has:followup "two words"   bare words
+ *   field:1..3    due:<today  due:<+7d       has:followup has:proposal "two words"   bare words
  *   sort:field    sort:-field
  */
 
@@ -144,8 +144,13 @@ class TermParser {
 		}
 
 		if (token.key === 'has' && !this.fields.has('has')) {
-			if (token.value.toLowerCase() !== 'followup' && token.value.toLowerCase() !== 'followups') {
-				throw this.refuse(token, `has: takes followup, got "${token.value}"`, {known: ['followup']});
+			const what = token.value.toLowerCase();
+			if (what === 'proposal' || what === 'proposals') {
+				return {kind: 'has_proposal', negated};
+			}
+
+			if (what !== 'followup' && what !== 'followups') {
+				throw this.refuse(token, `has: takes followup or proposal, got "${token.value}"`, {known: ['followup', 'proposal']});
 			}
 
 			return {kind: 'has_followup', negated};

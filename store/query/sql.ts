@@ -128,6 +128,10 @@ function positiveSql(dialect: Dialect, channel: Fields, term: Term): SqlPart {
 		return {sql: "EXISTS (SELECT 1 FROM followups WHERE followups.item_id = items.id AND followups.status = 'open')", params: []};
 	}
 
+	if (term.kind === 'has_proposal') {
+		return {sql: "EXISTS (SELECT 1 FROM proposals WHERE proposals.item_id = items.id AND proposals.status = 'open')", params: []};
+	}
+
 	if (term.kind === 'words') {
 		return containsSql(dialect, channel.fields.filter(isShortText).map(field => field.key), [term.needle]);
 	}

@@ -18,6 +18,8 @@ export type Term =
 	| {kind: 'range'; key: string; low: number | string; high: number | string; negated: boolean}
 	/** The item has an open follow-up. */
 	| {kind: 'has_followup'; negated: boolean}
+	/** The item has an open proposal (docs/review.md). */
+	| {kind: 'has_proposal'; negated: boolean}
 	/** Case-insensitive substring of any short text field (the needle is already lowercase). */
 	| {kind: 'words'; needle: string; negated: boolean};
 

@@ -3,7 +3,7 @@
 // A write never waits inside better-sqlite3 for another process's lock: it waits on a timer
 // (write-lock.ts), so reads, other requests and keys go on meanwhile.
 
-import type {AsyncImportSource, AsyncStore, AsyncStoreOptions, DeleteResult, ImportResult, RunsApi, TokensApi, UpsertRequest, UpsertResult, UpsertRow} from '../api.js';
+import type {AsyncImportSource, AsyncStore, AsyncStoreOptions, DeleteResult, ImportResult, ProposalsApi, RunsApi, TokensApi, UpsertRequest, UpsertResult, UpsertRow} from '../api.js';
 import type {LoadedChannel} from '../channels.js';
 import type {FollowUpQuery} from '../followups.js';
 import type {NameMatch} from '../lookup.js';
@@ -42,6 +42,7 @@ export class SqliteAsyncStore implements AsyncStore {
 	readonly location: string;
 	readonly runs: RunsApi;
 	readonly tokens: TokensApi;
+	readonly proposals: ProposalsApi;
 	readonly listen = undefined;
 	private readonly counts = new CountWorkers();
 	readonly readOnly: boolean;
@@ -65,6 +66,15 @@ export class SqliteAsyncStore implements AsyncStore {
 			setProcessGroup: async (id, group) => lock.write(() => recordRunProcessGroup(db, id, group)),
 			// A SQLite file is opened by processes of one machine: every unfinished run is local.
 			unfinished: async () => listUnfinishedRuns(db),
+			diff: async id => sync.runDiff(id),
+			revert: async id => lock.write(() => sync.revertRun(id)),
+		};
+		this.proposals = {
+			list: async query => sync.listProposals(query),
+			get: async id => sync.getProposal(id),
+			countOpen: async channelId => sync.countOpenProposals(channelId),
+			accept: async request => lock.write(() => sync.acceptProposals(request)),
+			decline: async ids => lock.write(() => sync.declineProposals(ids)),
 		};
 		this.tokens = {
 			create: async request => lock.write(() => sync.createToken(request)),

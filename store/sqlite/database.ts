@@ -6,6 +6,7 @@ import {StoreError} from '../errors.js';
 import {canWrite, createPrivateFile, ensurePrivateDir, removeStoreFiles, restrictCompanions} from './files.js';
 import {migrateRunsColumns, RUNS_SCHEMA_SQL} from './runs.js';
 import {addTokenScope, TOKENS_SCHEMA_SQL} from './tokens.js';
+import {addReviewColumns, PROPOSALS_SCHEMA_SQL} from './proposals.js';
 import {checkIsStore, openReadOnly, SIFT_APPLICATION_ID} from './store-file.js';
 import {withWriteLock} from './write-lock.js';
 import {addValueColumns, VALUE_COLUMNS} from './value-columns.js';
@@ -45,6 +46,8 @@ CREATE TABLE IF NOT EXISTS events (
 	run_id TEXT,
 	changes TEXT NOT NULL,
 	at TEXT NOT NULL,
+	-- Why, beyond the actor (v7): a proposal, or a revert of a run (JSON, store/types.ts EventCause).
+	cause TEXT,
 	PRIMARY KEY (channel_id, sequence)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS events_by_item ON events(item_id, version);
@@ -179,7 +182,7 @@ function openWritable(path: string, options: OpenOptions): Db {
  * Bump when the schema changes. Steps run in order inside one transaction and are idempotent;
  * SCHEMA_SQL then creates whatever is missing (IF NOT EXISTS).
  */
-const SCHEMA_VERSION = 6;
+const SCHEMA_VERSION = 7;
 
 /**
  * v3: idempotency keys belong to a channel and an actor (before, one global namespace: a key used
@@ -201,8 +204,11 @@ function addRunColumns(db: Db): void {
 	if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'runs'").get()) migrateRunsColumns(db);
 }
 
-/** Steps before SCHEMA_SQL, in order. v5: items get their value columns (store/sqlite/value-columns.ts); v6: tokens get a scope. */
-const MIGRATION_STEPS: Array<(db: Db) => void> = [scopeIdempotencyKeys, addRunColumns, addValueColumns, addTokenScope];
+/**
+ * Steps before SCHEMA_SQL, in order. v5: items get their value columns (store/sqlite/value-columns.ts); v6: tokens get a scope;
+ * v7: events their cause, runs their mode and proposal count (store/sqlite/proposals.ts).
+ */
+const MIGRATION_STEPS: Array<(db: Db) => void> = [scopeIdempotencyKeys, addRunColumns, addValueColumns, addTokenScope, addReviewColumns];
 /** v3: per-channel partial indexes replace the indexes over every channel's rows; v5: on value columns; v6: on created_at and updated_at too. */
 const AFTER_SCHEMA_STEPS: Array<(db: Db) => void> = [migrateToChannelIndexes];
 
@@ -242,6 +248,8 @@ function migrate(db: Db, path: string, onUpgrade?: (from: number, to: number) =>
 		db.exec(RUNS_SCHEMA_SQL);
 		// Bearer tokens of `sift serve` (store/tokens.ts).
 		db.exec(TOKENS_SCHEMA_SQL);
+		// Proposals of runs in propose mode (docs/review.md).
+		db.exec(PROPOSALS_SCHEMA_SQL);
 		for (const step of AFTER_SCHEMA_STEPS) {
 			step(db);
 		}

@@ -23,7 +23,10 @@ CREATE TABLE IF NOT EXISTS runs (
 	owner_pid INTEGER,
 	process_group INTEGER,
 	start_sequence INTEGER,
-	end_sequence INTEGER
+	end_sequence INTEGER,
+	-- v7: propose (an agent's valid edits become proposals) or NULL for apply; proposals made.
+	mode TEXT,
+	proposals INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS runs_unfinished ON runs(id) WHERE finished_at IS NULL;
 CREATE INDEX IF NOT EXISTS runs_cursor ON runs(channel_id, end_sequence) WHERE end_sequence IS NOT NULL;
@@ -49,9 +52,9 @@ const LATEST_SEQUENCE = `(${LAST_SEQUENCE_SQL.replace('?', '@channelId')})`;
 /** Records the start, with the channel's latest sequence at this moment as the run's start sequence. */
 export function recordRunStart(db: Db, run: RunStart): void {
 	db.prepare(
-		`INSERT INTO runs (id, channel_id, item_ids, instruction, started_at, log_path, owner_pid, start_sequence)
-		 VALUES (@id, @channelId, @itemIds, @instruction, @startedAt, @logPath, @ownerPid, ${LATEST_SEQUENCE})`,
-	).run({...run, itemIds: JSON.stringify(run.itemIds), ownerPid: run.ownerPid ?? null});
+		`INSERT INTO runs (id, channel_id, item_ids, instruction, started_at, log_path, owner_pid, start_sequence, mode)
+		 VALUES (@id, @channelId, @itemIds, @instruction, @startedAt, @logPath, @ownerPid, ${LATEST_SEQUENCE}, @mode)`,
+	).run({...run, itemIds: JSON.stringify(run.itemIds), ownerPid: run.ownerPid ?? null, mode: run.mode === 'propose' ? 'propose' : null});
 }
 
 /** Codex's process group, once it started: what must be killed if the run is abandoned. */
@@ -75,10 +78,10 @@ export function recordRunEnd(db: Db, id: string, end: RunEnd): boolean {
 		const result = db
 			.prepare(
 				`UPDATE runs SET finished_at = @finishedAt, outcome = @outcome, usage = @usage, edits_applied = @editsApplied,
-				 rejections = @rejections, followups_opened = @followupsOpened, error = @error, end_sequence = ${endSequence}
+				 rejections = @rejections, followups_opened = @followupsOpened, proposals = @proposals, error = @error, end_sequence = ${endSequence}
 				 WHERE id = @id${end.onlyIfUnfinished ? ' AND finished_at IS NULL' : ''}`,
 			)
-			.run({...withoutFlags(end), id, usage: end.usage === null ? null : JSON.stringify(end.usage)});
+			.run({...withoutFlags(end), id, usage: end.usage === null ? null : JSON.stringify(end.usage), proposals: end.proposals ?? 0});
 		revokeRunTokens(db, id, new Date());
 		return result.changes === 1;
 	});

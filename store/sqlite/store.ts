@@ -20,6 +20,10 @@ import type {UpsertRequest, UpsertResult, UpsertRow} from '../upsert-rules.js';
 import type {EditRequest, Validator} from '../writes.js';
 import {notFound, quote, StoreError} from '../errors.js';
 import {createToken, listTokens, revokeToken, touchToken, verifyToken} from './tokens.js';
+import {countOpenProposals, listProposals, proposalsWithIds} from './proposals.js';
+import type {ProposalQuery, ProposalRow} from '../proposals.js';
+import type {AcceptRequest, AcceptResult, DeclineResult, RevertResult, RunDiff} from '../review-plan.js';
+import {getRun} from './runs.js';
 import type {TokenIdentity, TokenInfo, TokenRequest} from '../token-rules.js';
 
 export type StoreOptions = OpenOptions & {/** For benchmarks only: replaces validation. */ validator?: Validator};
@@ -164,6 +168,47 @@ export class Store {
 	/** The channel with its derived lookups, for adapters that render schema-aware views. */
 	loadedChannel(channelId: string): LoadedChannel {
 		return this.channels.get(channelId);
+	}
+
+	// The review queue and runs' diffs (docs/review.md).
+
+	listProposals(query: ProposalQuery = {}): ProposalRow[] {
+		return listProposals(this.db, query, query.channelId === undefined || query.where === undefined ? undefined : this.channels.get(query.channelId));
+	}
+
+	getProposal(id: number): ProposalRow {
+		const row = Number.isSafeInteger(id) ? proposalsWithIds(this.db, [id])[0] : undefined;
+		if (!row) throw notFound(`no proposal ${JSON.stringify(id)}; \`sift proposals\` lists them`);
+		return row;
+	}
+
+	countOpenProposals(channelId: string): number {
+		return countOpenProposals(this.db, channelId);
+	}
+
+	acceptProposals(request: AcceptRequest): AcceptResult {
+		this.checkWritable();
+		return this.writer.accept(request);
+	}
+
+	declineProposals(ids: number[]): DeclineResult {
+		this.checkWritable();
+		return this.writer.decline(ids);
+	}
+
+	runDiff(runId: string): RunDiff {
+		return this.writer.runDiff(this.runNamed(runId));
+	}
+
+	revertRun(runId: string): RevertResult {
+		this.checkWritable();
+		return this.writer.revert(this.runNamed(runId));
+	}
+
+	private runNamed(runId: string) {
+		const run = typeof runId === 'string' ? getRun(this.db, runId) : undefined;
+		if (!run) throw notFound(`no run ${JSON.stringify(runId)?.slice(0, 80)} in this database; \`sift runs\` lists them`);
+		return run;
 	}
 
 	// Bearer tokens of `sift serve` (store/tokens.ts).

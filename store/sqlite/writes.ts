@@ -8,7 +8,11 @@ import type {DeleteResult} from '../api.js';
 import type {LoadedChannel} from '../channels.js';
 import {channelScopeSql, valueSql} from './query.js';
 import {immediate, withWriteLock, type Db} from './database.js';
-import {appendEvent, changedSince, latestSequence} from './events.js';
+import {appendEvent, changedSince, latestSequence, runWrites} from './events.js';
+import {declineForDeletedItem, insertProposal, proposalsWithIds, recordDecision, runModeOf} from './proposals.js';
+import {proposalCreatedEvent} from '../proposals.js';
+import {planAccept, planDecline, planRevert, planRunDiff, type AcceptRequest, type AcceptResult, type DeclineResult, type RevertResult, type RunDiff} from '../review-plan.js';
+import type {RunRow} from '../runs.js';
 import {closeForDeletedItem, openFollowUps, resolveSetKeys} from './followups.js';
 import {checkEditRequest, createdEvent, createdValues, planDelete, planEdit, runPlan, type EditOutcome, type PlanIo, type PlanItem} from '../edit-plan.js';
 import {itemIdOf, itemOf, parseStored, type ItemRow} from '../items.js';
@@ -157,9 +161,40 @@ export class ItemWriter {
 			delete: ({item, event}) => {
 				this.db.prepare('DELETE FROM items WHERE seq = ?').run(item.seq);
 				closeForDeletedItem(this.db, item.id, event.at);
+				declineForDeletedItem(this.db, item.id, event.at);
 				return appendEvent(this.db, item.channel_id, event);
 			},
+			runMode: ({runId}) => runModeOf(this.db, runId),
+			propose: ({proposal}) => {
+				const id = insertProposal(this.db, proposal);
+				return {id, sequence: appendEvent(this.db, proposal.channel_id, proposalCreatedEvent(proposal, id))};
+			},
+			proposals: ({ids}) => proposalsWithIds(this.db, ids),
+			channel: ({channelId}) => this.channels.get(channelId),
+			decide: ({proposal, decision, event}) => {
+				recordDecision(this.db, proposal.id, decision);
+				return appendEvent(this.db, proposal.channel_id, event);
+			},
+			runWrites: ({channelId, runId, afterSequence}) => runWrites(this.db, channelId, runId, afterSequence),
 		};
+	}
+
+	/** Accepts proposals in one transaction: one bulk edit of the person's (store/review-plan.ts). */
+	accept(request: AcceptRequest): AcceptResult {
+		return immediate(this.db, () => runPlan(planAccept<SqliteItem>(request, this.validate), this.io));
+	}
+
+	decline(ids: number[]): DeclineResult {
+		return immediate(this.db, () => runPlan(planDecline<SqliteItem>(ids), this.io));
+	}
+
+	/** A run's diff, from one snapshot (a read transaction: nothing is written). */
+	runDiff(run: RunRow): RunDiff {
+		return this.db.transaction(() => runPlan(planRunDiff<SqliteItem>(run), this.io))();
+	}
+
+	revert(run: RunRow): RevertResult {
+		return immediate(this.db, () => runPlan(planRevert<SqliteItem>(run, this.validate), this.io));
 	}
 
 	private loadItem(channelId: string, itemId: string): SqliteItem | undefined {

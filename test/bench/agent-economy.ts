@@ -67,7 +67,8 @@ class Wire {
 	edits = 0;
 	private keys = 0;
 
-	constructor(private readonly call: Caller, private readonly level: Level, private readonly name: string) {}
+	/** `reason`: sent with every edit, as an agent of a proposing run is asked to (docs/review.md). */
+	constructor(private readonly call: Caller, private readonly level: Level, private readonly name: string, private readonly reason?: string) {}
 
 	async read(tool: string, args: Record<string, unknown>): Promise<{ok: boolean; body: any}> {
 		const result: CallToolResult = await this.call(tool, args);
@@ -78,7 +79,7 @@ class Wire {
 
 	async edit(itemId: string, values: Values, version: number): Promise<{ok: boolean; body: any}> {
 		this.edits++;
-		return this.read('edit_record_item', {record_channel_id: 'bugs', item_id: itemId, values, expected_version: version, idempotency_key: `${this.name}-${this.keys++}`});
+		return this.read('edit_record_item', {record_channel_id: 'bugs', item_id: itemId, values, expected_version: version, idempotency_key: `${this.name}-${this.keys++}`, ...(this.reason === undefined ? {} : {reason: this.reason})});
 	}
 }
 
@@ -190,10 +191,16 @@ function judge(store: Store, itemIds: string[]): {wished: number; saveable: numb
 	return {wished, saveable, saved};
 }
 
-async function runCell(kind: AgentKind, level: Level): Promise<Row> {
+/**
+ * `propose`: the run is recorded in propose mode and the agent gives a reason with each edit; a
+ * person then accepts every proposal at once, and the judge reads what landed.
+ */
+async function runCell(kind: AgentKind, level: Level, propose = false): Promise<Row> {
 	const store = freshBugStore(STORE_ITEMS);
 	// The tools take the asynchronous store; this bench reads the same file synchronously beside them.
-	const session = await connectInProcess(new SqliteAsyncStore(store), agent('bench-economy'));
+	const asyncStore = new SqliteAsyncStore(store);
+	if (propose) await asyncStore.runs.start({id: 'bench-economy', channelId: 'bugs', itemIds: [], instruction: 'triage', startedAt: BENCH_NOW.toISOString(), logPath: null, mode: 'propose'});
+	const session = await connectInProcess(asyncStore, agent('bench-economy'));
 	try {
 		const targets = store.listPage('bugs', {where: 'status:new', limit: 50}).items.map(item => item.id);
 		for (let cursor = store.listPage('bugs', {where: 'status:new', limit: 50}).next_cursor; targets.length < TARGETS && cursor;) {
@@ -203,15 +210,17 @@ async function runCell(kind: AgentKind, level: Level): Promise<Row> {
 		}
 
 		targets.splice(TARGETS);
-		const wire = new Wire(callerFor(session.client), level, `${kind}-${level}`);
+		const wire = new Wire(callerFor(session.client), level, `${kind}-${level}`, propose ? 'The reporter\'s triage wishes at the end of the description ask for these values.' : undefined);
 		const schema = kind === 'schema first' ? ((await wire.read('list_record_items', {record_channel_id: 'bugs'})).body.schema as SchemaField[]) : undefined;
 		for (const itemId of targets) {
 			await triageItem(wire, kind, itemId, schema);
 		}
 
+		const proposals = propose ? (await asyncStore.proposals.list({channelId: 'bugs'})).map(proposal => proposal.id) : [];
+		if (proposals.length > 0) await asyncStore.proposals.accept({ids: proposals});
 		const {wished, saveable, saved} = judge(store, targets);
 		return {
-			agent: kind,
+			agent: propose ? `${kind}, proposing (reason given, all accepted)` : kind,
 			rejections: level,
 			items: targets.length,
 			'fields saved': `${((saved / wished) * 100).toFixed(1)} %`,
@@ -237,7 +246,10 @@ export async function benchAgentEconomy(): Promise<Row[]> {
 		}
 	}
 
-	const schemaFirst = rows.filter(row => row.agent === 'schema first');
+	// Propose mode (docs/review.md): the same agent, each edit with a reason, its proposals accepted at once.
+	rows.push(await runCell('schema first', LEVELS[0]!, true));
+
+	const schemaFirst = rows.filter(row => String(row.agent).startsWith('schema first'));
 	const atCeiling = schemaFirst.every(row => row['fields saved'] === row.ceiling && Number(row['edit calls/item']) <= 1.14);
 	printTable(`Agent economy: scripted agents triage ${TARGETS} new demo bugs through the MCP tools, rejections degraded by the client`, rows, [
 		'fields saved: wished fields the store holds as meant / all wished fields; ceiling: all but the truly out of range (points 20, max 13)',

@@ -20,6 +20,7 @@ import {benchAgentPages} from './agent-pages.js';
 import {benchImportFormats} from './import-formats.js';
 import {benchPgStore} from './pg-store.js';
 import {benchPgEditCost} from './pg-store-edit.js';
+import {benchReviewAccept} from './review-accept.js';
 import {dropRunDatabases} from './pg-support.js';
 import {benchPush} from './store-push.js';
 import {benchWriters} from './store-writers.js';
@@ -86,6 +87,9 @@ async function runBenches(): Promise<void> {
 	// what scripted agents achieve through the MCP tools as rejections lose detail.
 	await step('benchAgentPages', () => benchAgentPages());
 	await step('benchAgentEconomy', () => benchAgentEconomy());
+
+	// Review (docs/review.md): accepting 1,000 proposals at once, SQLite and PostgreSQL.
+	await step('benchReviewAccept', () => benchReviewAccept());
 
 	// The query language (docs/reference.md#query-language): sorted and filtered pages at depth, and what each index costs a write.
 	await step('benchQueryLatency', () => benchQueryLatency(quick));

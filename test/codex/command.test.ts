@@ -41,6 +41,12 @@ describe('buildCodexCommand', () => {
 		]);
 	});
 
+	it('a proposing run\'s server gets --propose (its run record says so too: docs/review.md)', () => {
+		const args = buildCodexCommand({...INPUT, mode: 'propose'}).args;
+		expect(args).toContain(SERVER.replace('"--run", "run-20250102T030405006Z-abc123", ', '"--run", "run-20250102T030405006Z-abc123", "--propose", '));
+		expect(buildCodexCommand({...INPUT, mode: 'apply'}).args).toContain(SERVER);
+	});
+
 	it('adds --ignore-rules, --ephemeral and --strict-config only when the probe found them', () => {
 		expect(buildCodexCommand({...INPUT, supportedFlags: []}).args).not.toContain('--ignore-rules');
 		const all = buildCodexCommand({...INPUT, supportedFlags: ['--ignore-rules', '--ephemeral', '--strict-config']}).args;

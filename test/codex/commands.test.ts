@@ -15,9 +15,9 @@ describe('sift run', () => {
 		expect(result.code, result.stderr).toBe(0);
 		const summary = JSON.parse(result.stdout) as Record<string, unknown>;
 		expect(Object.keys(summary).sort()).toEqual(
-			['run_id', 'outcome', 'text', 'error', 'usage', 'duration_ms', 'steps', 'edits_applied', 'rejections', 'followups_opened', 'log'].sort(),
+			['run_id', 'outcome', 'text', 'error', 'usage', 'duration_ms', 'steps', 'edits_applied', 'proposals', 'rejections', 'followups_opened', 'log'].sort(),
 		);
-		expect(summary).toMatchObject({outcome: 'ok', error: null, edits_applied: 1, rejections: 1, followups_opened: 2});
+		expect(summary).toMatchObject({outcome: 'ok', error: null, edits_applied: 1, proposals: 0, rejections: 1, followups_opened: 2});
 		expect(summary.steps).toContainEqual({kind: 'mcp_tool_call', label: 'edit_record_item BUG-0043', status: 'failed', result: 'rejected: points, due'});
 		expect(existsSync(summary.log as string)).toBe(true);
 		expect(result.stderr).toContain('✓ edit_record_item BUG-0042 — ok v3');
@@ -26,6 +26,16 @@ describe('sift run', () => {
 		const runs = JSON.parse(sift(['runs', '--db', setup.db, '--json'], setup.env).stdout) as Array<Record<string, unknown>>;
 		expect(runs).toHaveLength(1);
 		expect(runs[0]).toMatchObject({id: summary.run_id, outcome: 'ok', item_ids: setup.ids, instruction: 'Triage these', edits_applied: 1, rejections: 1, followups_opened: 2});
+	});
+
+	it('--propose records the run in propose mode, so its agent\'s edits are proposals (docs/review.md)', () => {
+		const setup = setUp();
+		const result = sift(['run', 'Triage these', '--propose', '--items', setup.ids.join(','), '--db', setup.db, '--json'], setup.env);
+		expect(result.code, result.stderr).toBe(0);
+		const runs = JSON.parse(sift(['runs', '--db', setup.db, '--json'], setup.env).stdout) as Array<Record<string, unknown>>;
+		expect(runs[0]).toMatchObject({id: JSON.parse(result.stdout).run_id, mode: 'propose'});
+		const plain = JSON.parse(sift(['run', 'Triage these', '--items', setup.ids.join(','), '--db', setup.db, '--json'], setup.env).stdout);
+		expect((JSON.parse(sift(['runs', '--db', setup.db, '--json'], setup.env).stdout) as Array<Record<string, unknown>>)[0]).toMatchObject({id: plain.run_id, mode: 'apply'});
 	});
 
 	it('prints a readable summary without --json', () => {

@@ -3,7 +3,7 @@
 // A run with explicit items reads as it always did.
 
 import {describe, expect, it} from 'vitest';
-import {buildPrompt, cursorText, systemText} from '../../source/codex/prompt.js';
+import {buildPrompt, cursorText, PROPOSE_TEXT, systemText} from '../../source/codex/prompt.js';
 
 describe('the agent cursor in the prompt', () => {
 	it('a run without items gets the last finished run\'s end sequence and is told to poll from it, not to re-list', () => {
@@ -39,5 +39,15 @@ describe('the agent cursor in the prompt', () => {
 
 	it('without a cursor (a run not recorded in a store) nothing is said of one', () => {
 		expect(systemText('bugs', [])).not.toMatch(/after_sequence|No earlier run/);
+	});
+});
+
+describe('a proposing run in the prompt (docs/review.md)', () => {
+	it('is told its valid edits are proposals, to take proposed: true for success, and to give a reason; a run that writes is told nothing of it', () => {
+		const proposing = buildPrompt({channelId: 'bugs', itemIds: ['it_1'], instruction: 'Triage', propose: true});
+		expect(proposing).toContain(PROPOSE_TEXT);
+		expect(PROPOSE_TEXT).toContain('proposed: true');
+		expect(PROPOSE_TEXT).toContain('at most 500 characters');
+		expect(buildPrompt({channelId: 'bugs', itemIds: ['it_1'], instruction: 'Triage'})).not.toContain('proposed: true');
 	});
 });

@@ -47,6 +47,8 @@ describe('runs table', () => {
 			// No channel "bugs" here: no events, so its latest sequence is 0 at both ends.
 			start_sequence: 0,
 			end_sequence: 0,
+			mode: 'apply',
+			proposals: 0,
 		});
 	});
 

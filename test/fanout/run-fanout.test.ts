@@ -7,7 +7,7 @@ import {execRunIds, fanoutSetup, mostAtOnce, runRows} from './support.js';
 
 beforeAll(() => ensureBuilt());
 
-const SUMMARY_KEYS = ['run_id', 'outcome', 'text', 'error', 'usage', 'duration_ms', 'steps', 'edits_applied', 'rejections', 'followups_opened', 'log'].sort();
+const SUMMARY_KEYS = ['run_id', 'outcome', 'text', 'error', 'usage', 'duration_ms', 'steps', 'edits_applied', 'proposals', 'rejections', 'followups_opened', 'log'].sort();
 const jsonLines = (stdout: string) => stdout.trimEnd().split('\n').map(line => JSON.parse(line) as Record<string, unknown>);
 
 describe('sift run: fan-out', () => {

@@ -43,6 +43,11 @@ describe('touchesOf', () => {
 	it('a schema change (channel.updated) touches no item', () => {
 		expect(touchesOf([event(1, 'a', 1), event(2, '', 0, 'channel.updated')])).toEqual([{id: 'a', version: 1, deleted: false, byAgent: false}]);
 	});
+
+	it('review events touch no item: a proposal or a person declining it changes nothing (an accept is an item.updated of its own)', () => {
+		expect(touchesOf([event(1, 'a', 1), event(2, 'b', 1, 'proposal.created', {kind: 'agent', run_id: 'r'}), event(3, 'b', 1, 'proposal.declined', {kind: 'human'}), event(4, 'a', 1, 'proposal.accepted', {kind: 'human'})]))
+			.toEqual([{id: 'a', version: 1, deleted: false, byAgent: false}]);
+	});
 });
 
 describe('admit and takeDue', () => {

@@ -164,7 +164,7 @@ describe('refusals name the term, what is wrong, and what is allowed', () => {
 		expect(refused('status:new,,wont_fix')).toEqual({error: 'bad_query', term: 'status:new,,wont_fix', message: 'status has an empty value in its list'});
 		expect(refused('title:"open ended')).toEqual({error: 'bad_query', term: 'title:"open ended', message: 'title:"open ended has a quote that is not closed'});
 		expect(refused('""')).toEqual({error: 'bad_query', term: '""', message: '"" is empty'});
-		expect(refused('has:bugs')).toEqual({error: 'bad_query', term: 'has:bugs', message: 'has: takes followup, got "bugs"', known: ['followup']});
+		expect(refused('has:bugs')).toEqual({error: 'bad_query', term: 'has:bugs', message: 'has: takes followup or proposal, got "bugs"', known: ['followup', 'proposal']});
 	});
 
 	it('sorts: unknown or unsortable fields list the sortable ones; one sort term only', () => {

@@ -1,0 +1,70 @@
+// Proposals on PostgreSQL: the same rows and queue as store/sqlite/proposals.ts, as SQL for this
+// backend. The rules are store/proposals.ts.
+
+import type pg from 'pg';
+import type {LoadedChannel} from '../channels.js';
+import {checkProposalQuery, proposalFilters, proposalOf, type NewProposal, type ProposalDecision, type ProposalQuery, type ProposalRow} from '../proposals.js';
+import {parseWhere} from '../pages.js';
+import {channelScopeSql, whereSql} from '../query/sql.js';
+import {numbered, postgresDialect} from './query.js';
+import type {EditMode} from '../writes.js';
+
+const COLUMNS = 'id::int AS id, channel_id, item_id, run_id, base_version, changes, reason, status, created_at, decided_at, decided_by, written_version';
+
+type StoredProposal = Omit<ProposalRow, 'values' | 'base_values'>;
+
+export async function insertProposal(client: pg.ClientBase, proposal: NewProposal): Promise<number> {
+	const {rows} = await client.query<{id: number}>(`INSERT INTO proposals (channel_id, item_id, run_id, base_version, changes, reason, status, created_at) VALUES ($1, $2, $3, $4, $5, $6, 'open', $7) RETURNING id::int AS id`,
+		[proposal.channel_id, proposal.item_id, proposal.run_id, proposal.base_version, JSON.stringify(proposal.changes), proposal.reason, proposal.created_at]);
+	return rows[0]!.id;
+}
+
+/** The proposals with these ids that exist, locked until the transaction ends when `lock` (two accepts of one proposal queue). */
+export async function proposalsWithIds(client: pg.ClientBase | pg.Pool, ids: readonly number[], lock = false): Promise<ProposalRow[]> {
+	const {rows} = await client.query<StoredProposal>(`SELECT ${COLUMNS} FROM proposals WHERE id = ANY($1::bigint[]) ORDER BY id${lock ? ' FOR UPDATE' : ''}`, [ids]);
+	return rows.map(proposalOf);
+}
+
+/**
+ * The decision as a data-modifying CTE of the statement that appends its event (appendEvent's
+ * `before`, whose parameters follow the event's eight): one round trip per decided proposal.
+ */
+export function decisionCte(id: number, decision: ProposalDecision): {ctes: string; params: unknown[]} {
+	const decided = decision.status !== 'open';
+	return {
+		ctes: 'decided AS (UPDATE proposals SET status = $10, changes = $11, base_version = $12, written_version = $13, decided_at = $14, decided_by = $15 WHERE id = $9)',
+		params: [id, decision.status, JSON.stringify(decision.changes), decision.base_version, decision.written_version, decided ? decision.decided_at : null, decided ? decision.decided_by : null],
+	};
+}
+
+/** The queue, as on SQLite: filters, then (with the channel) the items the query matches; oldest first. */
+export async function listProposals(pool: pg.Pool, query: ProposalQuery, channel: LoadedChannel | undefined): Promise<ProposalRow[]> {
+	const checked = checkProposalQuery(query);
+	const filters = proposalFilters(checked);
+	const conditions = filters.map(([column]) => `proposals.${column} = ?`);
+	if (checked.afterId !== undefined) conditions.push(`proposals.id > ${checked.afterId}`);
+	const params: unknown[] = filters.map(([, value]) => value);
+	if (checked.where !== undefined && channel) {
+		const where = whereSql(postgresDialect, channel, parseWhere(channel, checked.where, checked.now).terms);
+		conditions.push(`EXISTS (SELECT 1 FROM items WHERE items.id = proposals.item_id AND ${channelScopeSql(channel.id)}${where.sql})`);
+		params.push(...where.params);
+	}
+
+	const statement = numbered({sql: `SELECT ${COLUMNS} FROM proposals WHERE ${conditions.length > 0 ? conditions.join(' AND ') : 'true'} ORDER BY id LIMIT ?`, params: [...params, checked.limit]});
+	return (await pool.query<StoredProposal>(statement.sql, statement.params)).rows.map(proposalOf);
+}
+
+export async function countOpenProposals(pool: pg.Pool, channelId: string): Promise<number> {
+	const {rows} = await pool.query<{n: number}>("SELECT count(*)::int AS n FROM proposals WHERE channel_id = $1 AND status = 'open'", [channelId]);
+	return rows[0]!.n;
+}
+
+export async function runModeOf(client: pg.ClientBase, runId: string): Promise<EditMode> {
+	const {rows} = await client.query<{mode: string | null}>('SELECT mode FROM runs WHERE id = $1', [runId]);
+	return rows[0]?.mode === 'propose' ? 'propose' : 'apply';
+}
+
+/** An item's delete closes its open proposals: there is nothing left to write them to (declined, by no one). */
+export async function declineForDeletedItem(client: pg.ClientBase, itemId: string, at: string): Promise<void> {
+	await client.query("UPDATE proposals SET status = 'declined', decided_at = $2 WHERE item_id = $1 AND status = 'open'", [itemId, at]);
+}

@@ -1,0 +1,86 @@
+// Stores made before review (SQLite schema 6, PostgreSQL migration 5) gain the proposals table, an
+// event's cause and a run's mode and proposal count, keep what they held, and then propose.
+
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {openAsyncStore, type AsyncStore} from '../../store/api.js';
+import {MIGRATIONS} from '../../store/postgres/schema.js';
+import {tempDir} from '../codex/support.js';
+import {createTestDatabase, describePg, type TestDatabase} from '../support/pg.js';
+import {kitChannel} from './helpers.js';
+
+/** A run in propose mode proposes on the upgraded store; the run's older edits are still read. */
+async function proposesAfterUpgrade(store: AsyncStore): Promise<void> {
+	const [item] = (await store.listPage('kit')).items;
+	expect(await store.runs.get('run-old')).toMatchObject({mode: 'apply', proposals: 0});
+	await store.runs.start({id: 'run-new', channelId: 'kit', itemIds: [], instruction: 'x', startedAt: new Date().toISOString(), logPath: null, mode: 'propose'});
+	const result = await store.editItem({channelId: 'kit', itemId: item!.id, values: {points: 5}, actor: {kind: 'agent', run_id: 'run-new'}});
+	expect(result.proposed).toBe(true);
+	expect((await store.pollEvents('kit')).events.map(event => event.type)).toEqual(['item.created', 'item.updated', 'proposal.created']);
+	expect((await store.runs.diff('run-old')).items).toHaveLength(1);
+}
+
+describe('a SQLite store of schema 6', () => {
+	it('is upgraded to 7 on open, keeps its events and runs, and proposes', async () => {
+		const file = path.join(tempDir(), 'v6.db');
+		const made = await openAsyncStore(file, {create: true});
+		await made.importChannel({channel: kitChannel, items: [{values: {title: 'one'}}]});
+		await made.runs.start({id: 'run-old', channelId: 'kit', itemIds: [], instruction: 'x', startedAt: new Date().toISOString(), logPath: null});
+		const [item] = (await made.listPage('kit')).items;
+		await made.editItem({channelId: 'kit', itemId: item!.id, values: {points: 3}, actor: {kind: 'agent', run_id: 'run-old'}});
+		await made.close();
+		// Back to what schema 6 had: no cause, no mode, no proposals.
+		const old = new Database(file);
+		old.exec('DROP TABLE proposals; ALTER TABLE events DROP COLUMN cause; ALTER TABLE runs DROP COLUMN mode; ALTER TABLE runs DROP COLUMN proposals');
+		old.pragma('user_version = 6');
+		old.close();
+
+		const store = await openAsyncStore(file);
+		try {
+			await proposesAfterUpgrade(store);
+		} finally {
+			await store.close();
+		}
+
+		const reopened = new Database(file, {readonly: true});
+		expect(reopened.pragma('user_version', {simple: true})).toBe(7);
+		reopened.close();
+	});
+});
+
+describePg('a PostgreSQL store at migration 5', () => {
+	let database: TestDatabase;
+	beforeAll(async () => {
+		database = await createTestDatabase();
+	});
+	afterAll(async () => database?.drop());
+
+	it('gets migration 6 on open, keeps its events and runs, and proposes', async () => {
+		const url = await database.freshSchemaUrl();
+		const made = await openAsyncStore(url, {create: true});
+		await made.importChannel({channel: kitChannel, items: [{values: {title: 'one'}}]});
+		await made.runs.start({id: 'run-old', channelId: 'kit', itemIds: [], instruction: 'x', startedAt: new Date().toISOString(), logPath: null});
+		const [item] = (await made.listPage('kit')).items;
+		await made.editItem({channelId: 'kit', itemId: item!.id, values: {points: 3}, actor: {kind: 'agent', run_id: 'run-old'}});
+		await made.close();
+		const client = new pg.Client({connectionString: url});
+		await client.connect();
+		try {
+			// What migration 6 adds, taken back: the store as migration 5 left it.
+			await client.query('DROP TABLE proposals; ALTER TABLE events DROP COLUMN cause; ALTER TABLE runs DROP COLUMN mode, DROP COLUMN proposals; DELETE FROM schema_version WHERE version = 6');
+		} finally {
+			await client.end();
+		}
+
+		const store = await openAsyncStore(url);
+		try {
+			await proposesAfterUpgrade(store);
+		} finally {
+			await store.close();
+		}
+
+		expect(MIGRATIONS.at(-1)).toMatchObject({version: 6, name: 'review: proposals, event causes, run modes'});
+	});
+});
