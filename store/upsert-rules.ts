@@ -1,7 +1,7 @@
 // Backend-neutral rules of an upsert (append and update on a key field, for `sift import --into`):
-// which field is the key, how a row is checked and named, how options grow, and the tally. Both
-// backends run the rows in one transaction (store/sqlite/upsert.ts, store/postgres/upsert.ts):
-// a new key value is a create, a known one an edit through the shared edit plan (store/edit-plan.ts)
+// which field is the key, how a row is checked and named, how options grow, and the tally. The
+// transaction that puts them in order is one plan both backends run (store/upsert-plan.ts): a new
+// key value is a create, a known one an edit through the shared edit plan (store/edit-plan.ts)
 // with actor import, so an unchanged row writes nothing and a changed one is a versioned edit.
 
 import {loadChannel, type LoadedChannel} from './channels.js';
