@@ -96,6 +96,25 @@ describe('GitHub issues', () => {
 		expect(checkNewRows(file.channel, file.rows())).toMatchObject({count: 50, refused: 0});
 	});
 
+	it('a real REST dump as JSON Lines (300 rust-lang/rust issues and pull requests): NULs removed, CRLF as LF, emoji and curly quotes kept', () => {
+		const file = readGithubFile(fixture('github/rust-lang-rest-issues.jsonl'), 'rust', 'Rust');
+		const rows = [...file.rows()];
+		expect(rows).toHaveLength(300);
+		expect(rows.filter(row => row.values.is_pull_request === true)).toHaveLength(193);
+		const byNumber = new Map(rows.map(row => [row.values.number, row.values]));
+		// #27178's body holds 3,184 NUL characters (a program's output pasted in) among 83,959 characters.
+		const nuls = byNumber.get(27178)!.body as string;
+		expect(nuls).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+		expect(nuls).toContain('stream did not contain valid UTF-8\nOK!: \nOK!: \nOK!: ');
+		expect(nuls.length).toBeLessThanOrEqual(83_959 - 3184);
+		expect(byNumber.get(27060)!.body).not.toContain('\r');
+		expect(byNumber.get(27109)!.body).toContain('😛');
+		expect(byNumber.get(27109)!.body).toContain('don’t');
+		const fields = new Map(file.channel.fields.map(field => [field.key, field]));
+		expect(fields.get('state_reason')!.config.options!.map(option => option.value)).toEqual(['completed', 'not_planned']);
+		expect(checkNewRows(file.channel, file.rows())).toMatchObject({count: 300, refused: 0});
+	});
+
 	it('reads an array, JSON Lines, and the concatenated arrays of gh api --paginate alike', () => {
 		const issues = [REST_ISSUE(1), REST_ISSUE(2, {pull_request: {url: 'x'}}), REST_ISSUE(3)];
 		const shapes = [
