@@ -83,7 +83,11 @@ async function recordsOf(context: CommandContext, file: string, format: Exclude<
  * read in a first pass).
  */
 async function intoRows(context: CommandContext, file: string, format: Exclude<ImportFormat, 'sift'>): Promise<(channel: Channel) => Iterable<RecordRow> | AsyncIterable<RecordRow>> {
-	if (format === 'github') return () => readGithubFile(file, 'github', 'github').rows();
+	if (format === 'github') {
+		if (context.flags.map !== undefined) throw new UsageError('--map applies to csv and jsonl files; a GitHub file has its own mapping (docs/records.md#github-issues)');
+		return () => readGithubFile(file, 'github', 'github').rows();
+	}
+
 	const table = tableFile(file, format);
 	const given = context.flags.map === undefined ? undefined : readColumnMap(context.flags.map);
 	const {columns} = await surveyed(table, given ?? {columns: {}});
