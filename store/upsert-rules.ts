@@ -166,6 +166,11 @@ export class NewRowsCheck {
 		this.context = {relationExists: () => true, holderOf: (field, value) => this.holders.get(field.key)?.get(JSON.stringify(value))};
 	}
 
+	/** Lets go of the unique values held (a file's every key): for when the check is done and the import begins. */
+	release(): void {
+		for (const held of this.holders.values()) held.clear();
+	}
+
 	see(row: UpsertRow): void {
 		this.result.count++;
 		try {

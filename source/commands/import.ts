@@ -225,6 +225,7 @@ async function create(context: CommandContext, file: string, records: RecordFile
 		}
 
 		staged.finish();
+		check.release();
 		const items = function * () {
 			for (const {values, created_at} of staged.rows()) yield {values, ...(created_at === undefined ? {} : {created_at})};
 		};

@@ -73,7 +73,7 @@ export async function benchExport(quick: boolean, sizes = quick ? [1000, 20_000]
 		try {
 			for (const size of sizes) {
 				await pg.reset();
-				const store = await openAsyncStore(pg.url);
+				const store = await openAsyncStore(pg.url, {create: true});
 				await store.importChannel({channel: bugsChannel, items: generateBugItems({count: size, seed: 1, now: BENCH_NOW})});
 				await store.close();
 				rows.push(...rowsFor('postgres', pg.url, size, smallest));
