@@ -22,6 +22,6 @@ export {allowedOf, optionNamed} from './fields/choice.js';
 export {TOKEN_PREFIX, type TokenActor, type TokenIdentity, type TokenInfo, type TokenRequest} from './token-rules.js';
 export {tokenize} from './query/tokens.js';
 export {itemIdOf, seqOfItemId} from './items.js';
-export {checkNewRows, type UpsertRefusal, type UpsertRequest, type UpsertResult, type UpsertRow} from './upsert-rules.js';
+export {checkNewRows, NewRowsCheck, type UpsertRefusal, type UpsertRequest, type UpsertResult, type UpsertRow} from './upsert-rules.js';
 export type {SchemaChange, SchemaChangeResult} from './schema-change.js';
 export type {ItemsPage, ItemsQuery} from './pages.js';

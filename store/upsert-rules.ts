@@ -1,7 +1,7 @@
 // Backend-neutral rules of an upsert (append and update on a key field, for `sift import --into`):
-// which field is the key, how a row is checked and named, how options grow, and the tally. Both
-// backends run the rows in one transaction (store/sqlite/upsert.ts, store/postgres/upsert.ts):
-// a new key value is a create, a known one an edit through the shared edit plan (store/edit-plan.ts)
+// which field is the key, how a row is checked and named, how options grow, and the tally. The
+// transaction that puts them in order is one plan both backends run (store/upsert-plan.ts): a new
+// key value is a create, a known one an edit through the shared edit plan (store/edit-plan.ts)
 // with actor import, so an unchanged row writes nothing and a changed one is a versioned edit.
 
 import {loadChannel, type LoadedChannel} from './channels.js';
@@ -150,16 +150,29 @@ export const rowKey = (row: UpsertRow, key: string): unknown => (isPlainObject(r
 
 /**
  * The rows of a new channel checked without a database (for `sift import` of CSV, JSON Lines and
- * GitHub files, and their --dry-run): every refusal, each naming its row, before anything is
- * written. Unique values are checked among the rows; a relation is checked by the import itself.
+ * GitHub files, and their --dry-run), one at a time as a file streams by: every refusal, each
+ * naming its row, before anything is written. Unique values are checked among the rows (so their
+ * values are held); a relation is checked by the import itself.
  */
-export function checkNewRows(raw: Channel, rows: Iterable<UpsertRow>, validate: Validator = validateValues): {count: number; refused: number; refusals: UpsertRefusal[]} {
-	const channel = loadChannel(checkChannel(raw));
-	const holders = new Map<string, Map<string, string>>(channel.fields.filter(field => field.is_unique).map(field => [field.key, new Map()]));
-	const result = {count: 0, refused: 0, refusals: [] as UpsertRefusal[]};
-	for (const row of rows) {
-		result.count++;
-		const context: WriteContext = {relationExists: () => true, holderOf: (field, value) => holders.get(field.key)?.get(JSON.stringify(value))};
+export class NewRowsCheck {
+	readonly result = {count: 0, refused: 0, refusals: [] as UpsertRefusal[]};
+	private readonly channel: LoadedChannel;
+	private readonly holders: Map<string, Map<string, string>>;
+	private readonly context: WriteContext;
+
+	constructor(raw: Channel, private readonly validate: Validator = validateValues) {
+		this.channel = loadChannel(checkChannel(raw));
+		this.holders = new Map(this.channel.fields.filter(field => field.is_unique).map(field => [field.key, new Map()]));
+		this.context = {relationExists: () => true, holderOf: (field, value) => this.holders.get(field.key)?.get(JSON.stringify(value))};
+	}
+
+	/** Lets go of the unique values held (a file's every key): for when the check is done and the import begins. */
+	release(): void {
+		for (const held of this.holders.values()) held.clear();
+	}
+
+	see(row: UpsertRow): void {
+		this.result.count++;
 		try {
 			if (!isPlainObject(row.values)) throw invalidArgument('the row has no values');
 			checkPayload(row.values);
@@ -167,17 +180,22 @@ export function checkNewRows(raw: Channel, rows: Iterable<UpsertRow>, validate: 
 				throw invalidArgument(`created_at must be an ISO 8601 date or date-time, got ${quote(row.created_at)}`);
 			}
 
-			createdValues(channel, row.values, context, validate);
-			for (const [key, held] of holders) {
+			createdValues(this.channel, row.values, this.context, this.validate);
+			for (const [key, held] of this.holders) {
 				const value = row.values[key];
 				if (value !== undefined && value !== null) held.set(JSON.stringify(value), row.at);
 			}
 		} catch (error) {
 			if (!(error instanceof StoreError)) throw error;
-			result.refused++;
-			if (result.refusals.length < MAX_REPORTED_REFUSALS) result.refusals.push({at: row.at, error: error.body});
+			this.result.refused++;
+			if (this.result.refusals.length < MAX_REPORTED_REFUSALS) this.result.refusals.push({at: row.at, error: error.body});
 		}
 	}
+}
 
-	return result;
+/** Every row of `rows` checked as NewRowsCheck does. */
+export function checkNewRows(raw: Channel, rows: Iterable<UpsertRow>, validate: Validator = validateValues): {count: number; refused: number; refusals: UpsertRefusal[]} {
+	const check = new NewRowsCheck(raw, validate);
+	for (const row of rows) check.see(row);
+	return check.result;
 }

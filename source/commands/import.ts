@@ -1,13 +1,15 @@
 import {basename, extname} from 'node:path';
 import {writeFileSync} from 'node:fs';
-import {checkChannel, checkNewRows, removeStoreFiles, StoreError, type AsyncStore, type Channel, type UpsertRefusal} from '../../store/index.js';
-import {channelOfMap, columnMapYaml, mapOfChannel, mapWithOptions, readColumnMap, rowsOfMap, type ColumnMap} from '../import/column-map.js';
+import {checkChannel, checkNewRows, NewRowsCheck, removeStoreFiles, StoreError, type AsyncStore, type Channel, type UpsertRefusal} from '../../store/index.js';
+import {channelOfMap, checkMapColumns, columnMapYaml, mapOfChannel, mapWithOptions, readColumnMap, rowOfMap, type ColumnMap} from '../import/column-map.js';
 import {detectFormat} from '../import/detect-format.js';
 import {readGithubFile} from '../import/github.js';
 import {inferColumnMap} from '../import/infer.js';
 import {readImportFile} from '../import/read-import-file.js';
 import {IMPORT_FORMATS, RecordFileError, type ImportFormat, type RecordFile, type RecordRow} from '../import/records.js';
-import {readCsv, readJsonLines} from '../import/tabular.js';
+import {StagedRows} from '../import/staged-rows.js';
+import {surveyTable} from '../import/survey.js';
+import {csvFile, jsonLinesFile, type TableFile} from '../import/tabular.js';
 import {reapAbandonedRuns} from '../codex/reap.js';
 import {sanitize, sanitizeValue} from '../text/sanitize.js';
 import {databasePath, onlyArgument, openExistingStore, openOrCreateStore, output, refusalLine} from './common.js';
@@ -34,18 +36,29 @@ function formatOf(context: CommandContext, file: string): ImportFormat {
 	return given as ImportFormat;
 }
 
-/** A CSV or JSON Lines file as a table; one without rows is refused (there is nothing to import, nor to infer a schema from). */
-function tableOf(file: string, format: 'csv' | 'jsonl') {
-	const table = format === 'csv' ? readCsv(file) : readJsonLines(file);
-	if (table.rows.length === 0) {
-		throw new RecordFileError(`${file}: read as ${format === 'csv' ? 'CSV' : 'JSON Lines'}, the file has no rows to import${format === 'csv' ? ' (only a header row)' : ''}; give --format if it is another format`);
+const tableFile = (file: string, format: 'csv' | 'jsonl'): TableFile => (format === 'csv' ? csvFile(file) : jsonLinesFile(file));
+
+/** The first streamed pass (source/import/survey.ts); a file without rows is refused (there is nothing to import, nor to infer a schema from). */
+async function surveyed(table: TableFile, map?: ColumnMap) {
+	const survey = await surveyTable(table, map);
+	if (survey.rows === 0) {
+		throw new RecordFileError(`${table.path}: read as ${table.format === 'csv' ? 'CSV' : 'JSON Lines'}, the file has no rows to import${table.format === 'csv' ? ' (only a header row)' : ''}; give --format if it is another format`);
 	}
 
-	return table;
+	return survey;
 }
 
-/** The file read as records, with the column map behind them (CSV and JSON Lines) for --schema-out. */
-function recordsOf(context: CommandContext, file: string, format: Exclude<ImportFormat, 'sift'>): {records: RecordFile; map?: ColumnMap} {
+/** A table's rows under a map, streamed. */
+async function* mappedRows(table: TableFile, map: ColumnMap): AsyncGenerator<RecordRow> {
+	for await (const row of table.rows()) yield rowOfMap(map, row);
+}
+
+/**
+ * The file read as records, with the column map behind them (CSV and JSON Lines) for --schema-out.
+ * A CSV or JSON Lines file is read once here for the schema (its types inferred over every row, or
+ * a map's options gathered), and its rows stream again on each call of rows().
+ */
+async function recordsOf(context: CommandContext, file: string, format: Exclude<ImportFormat, 'sift'>): Promise<{records: RecordFile; map?: ColumnMap}> {
 	const id = context.flags.channel ?? channelIdOf(file);
 	const fallback = {id, name: context.flags.channel ?? basename(file)};
 	if (format === 'github') {
@@ -53,24 +66,33 @@ function recordsOf(context: CommandContext, file: string, format: Exclude<Import
 		return {records: readGithubFile(file, fallback.id, fallback.name)};
 	}
 
-	const table = tableOf(file, format);
+	const table = tableFile(file, format);
 	const given = context.flags.map === undefined ? undefined : readColumnMap(context.flags.map);
-	const map = given ?? inferColumnMap(table, fallback);
+	const survey = await surveyed(table, given);
+	const map = given ?? inferColumnMap(survey, fallback);
+	checkMapColumns(map, survey.columns);
 	if (context.flags.channel !== undefined) map.channel = {...map.channel, id: context.flags.channel};
 	// Options a given map lacks grow only with --grow-options; inferred options are the data's own.
-	const channel = channelOfMap(map, table, fallback, context.flags.growOptions === true || given === undefined);
-	return {records: {format, channel, rows: () => rowsOfMap(map, table)}, map};
+	const channel = channelOfMap(map, survey, fallback, context.flags.growOptions === true || given === undefined);
+	return {records: {format, channel, rows: () => mappedRows(table, map)}, map};
 }
 
 /**
  * The rows for --into: a GitHub file maps as always; a CSV or JSON Lines file by --map, else by
- * the target channel's own fields (each column to the field of its label or key).
+ * the target channel's own fields (each column to the field of its label or key; its columns
+ * read in a first pass).
  */
-function intoRows(context: CommandContext, file: string, format: Exclude<ImportFormat, 'sift'>): (channel: Channel) => Iterable<RecordRow> {
-	if (format === 'github') return () => recordsOf(context, file, format).records.rows();
-	const table = tableOf(file, format);
+async function intoRows(context: CommandContext, file: string, format: Exclude<ImportFormat, 'sift'>): Promise<(channel: Channel) => Iterable<RecordRow> | AsyncIterable<RecordRow>> {
+	if (format === 'github') {
+		if (context.flags.map !== undefined) throw new UsageError('--map applies to csv and jsonl files; a GitHub file has its own mapping (docs/records.md#github-issues)');
+		return () => readGithubFile(file, 'github', 'github').rows();
+	}
+
+	const table = tableFile(file, format);
 	const given = context.flags.map === undefined ? undefined : readColumnMap(context.flags.map);
-	return channel => rowsOfMap(given ?? mapOfChannel(channel, table), table);
+	const {columns} = await surveyed(table, given ?? {columns: {}});
+	if (given) checkMapColumns(given, columns);
+	return channel => mappedRows(table, given ?? mapOfChannel(channel, columns));
 }
 
 /** The rows of a sift file, for --into: its items' values. */
@@ -104,25 +126,52 @@ function schemaLines(channel: Channel): string[] {
 /** The values for the store: keys with no value that the target channel does not have are left out. */
 const valuesFor = (row: RecordRow, fields: Set<string>): RecordRow => ({...row, values: Object.fromEntries(Object.entries(row.values).filter(([key, value]) => value !== null || fields.has(key)))});
 
-/** --grow-options: the values of the target channel's choice fields that its options lack. */
-function missingOptions(channel: Channel, rows: Iterable<RecordRow>): Record<string, string[]> {
-	const choice = channel.fields.filter(field => field.type === 'select' || field.type === 'multi_select');
-	const missing: Record<string, Set<string>> = {};
-	for (const row of rows) {
-		for (const field of choice) {
-			const value = row.values[field.key];
-			const known = new Set((field.config.options ?? []).map(option => option.value));
+/** --grow-options: the values of the target channel's choice fields that its options lack, gathered row by row. */
+class MissingOptions {
+	private readonly missing: Record<string, Set<string>> = {};
+	private readonly choice: Array<{key: string; known: Set<string>}>;
+
+	constructor(channel: Channel) {
+		this.choice = channel.fields.filter(field => field.type === 'select' || field.type === 'multi_select').map(field => ({key: field.key, known: new Set((field.config.options ?? []).map(option => option.value))}));
+	}
+
+	see(row: RecordRow): void {
+		for (const {key, known} of this.choice) {
+			const value = row.values[key];
 			for (const part of Array.isArray(value) ? value : [value]) {
-				if (typeof part === 'string' && part !== '' && !known.has(part)) (missing[field.key] ??= new Set()).add(part);
+				if (typeof part === 'string' && part !== '' && !known.has(part)) (this.missing[key] ??= new Set()).add(part);
 			}
 		}
 	}
 
-	return Object.fromEntries(Object.entries(missing).map(([key, values]) => [key, [...values]]));
+	get added(): Record<string, string[]> {
+		return Object.fromEntries(Object.entries(this.missing).map(([key, values]) => [key, [...values]]));
+	}
+}
+
+/**
+ * The rows of a CSV, JSON Lines or GitHub file staged as they stream (with --grow-options, the
+ * options they lack gathered on the way), then upserted in one transaction from the staged file.
+ */
+async function upsertStaged(context: CommandContext, store: AsyncStore, channel: Channel, key: string, rows: Iterable<RecordRow> | AsyncIterable<RecordRow>, fields: Set<string>) {
+	const staged = new StagedRows();
+	try {
+		const missing = context.flags.growOptions ? new MissingOptions(channel) : undefined;
+		for await (const row of rows) {
+			const shaped = valuesFor(row, fields);
+			missing?.see(shaped);
+			staged.write(shaped);
+		}
+
+		staged.finish();
+		return await store.upsertItems({channelId: channel.id, key, rows: staged.rows(), addOptions: missing?.added, dryRun: context.flags.dryRun === true});
+	} finally {
+		staged.remove();
+	}
 }
 
 /** `--into CHANNEL --key FIELD`: append and update an existing channel, all or nothing. */
-async function upsert(context: CommandContext, rows: (channel: Channel) => Iterable<RecordRow>, format: ImportFormat): Promise<number> {
+async function upsert(context: CommandContext, rows: (channel: Channel) => Iterable<RecordRow> | AsyncIterable<RecordRow>, format: ImportFormat): Promise<number> {
 	const into = context.flags.into!;
 	const key = context.flags.key;
 	if (key === undefined) throw new UsageError('--into needs --key FIELD: the unique field rows are matched on');
@@ -131,12 +180,9 @@ async function upsert(context: CommandContext, rows: (channel: Channel) => Itera
 		await reapAbandonedRuns(store, context.env);
 		const channel = await store.getChannel(into);
 		const fields = new Set(channel.fields.map(field => field.key));
-		const shaped = function * (): Generator<RecordRow> {
-			for (const row of rows(channel)) yield valuesFor(row, fields);
-		};
-
-		const addOptions = context.flags.growOptions ? missingOptions(channel, shaped()) : undefined;
-		const result = await store.upsertItems({channelId: into, key, rows: shaped(), addOptions, dryRun: context.flags.dryRun === true});
+		const result = format === 'sift'
+			? await store.upsertItems({channelId: into, key, rows: rows(channel) as Iterable<RecordRow>, dryRun: context.flags.dryRun === true})
+			: await upsertStaged(context, store, channel, key, rows(channel), fields);
 		output(context, {format, channel_id: into, dry_run: context.flags.dryRun === true, ...result}, () => [
 			...result.refusals.map(refusal => `refused ${refusalText(refusal)}`),
 			...(result.refused > result.refusals.length ? [`… and ${result.refused - result.refusals.length} more refused rows`] : []),
@@ -157,28 +203,37 @@ async function create(context: CommandContext, file: string, records: RecordFile
 		writeFileSync(context.flags.schemaOut, columnMapYaml(mapWithOptions(map, channel)), {mode: 0o644});
 	}
 
-	const check = checkNewRows(channel, records.rows());
-	const counts = {created: check.refused === 0 ? check.count : 0, updated: 0, unchanged: 0, refused: check.refused};
-	if (context.flags.dryRun || check.refused > 0) {
-		output(context, {format: records.format, channel_id: channel.id, dry_run: context.flags.dryRun === true, written: false, schema: channel, rows: check.count, ...counts, refusals: check.refusals}, () => [
-			...(context.flags.dryRun ? schemaLines(channel) : []),
-			...(context.flags.dryRun && map?.created_at !== undefined ? [`  (each item's created_at from the column ${sanitizeValue(JSON.stringify(map.created_at))})`] : []),
-			...check.refusals.map(refusal => `refused ${refusalText(refusal)}`),
-			...(check.refused > check.refusals.length ? [`… and ${check.refused - check.refusals.length} more refused rows`] : []),
-			`${context.flags.dryRun ? `${check.count - check.refused} would be created, 0 updated, 0 unchanged, ${check.refused} refused` : summaryLine(counts)} — nothing was written`,
-		].join('\n'));
-		return check.refused > 0 ? 1 : 0;
-	}
-
-	const rowsAt: string[] = [];
-	const items = function * () {
-		for (const row of records.rows()) {
-			rowsAt.push(row.at);
-			yield {values: Object.fromEntries(Object.entries(row.values).filter(([, value]) => value !== null)), ...(row.created_at === undefined ? {} : {created_at: row.created_at})};
+	// The check pass stages each row as it goes; the import then reads the staged rows back.
+	const check = new NewRowsCheck(channel);
+	const staged = context.flags.dryRun ? undefined : new StagedRows();
+	try {
+		for await (const row of records.rows()) {
+			check.see(row);
+			if (check.result.refused === 0) staged?.write({values: Object.fromEntries(Object.entries(row.values).filter(([, value]) => value !== null)), ...(row.created_at === undefined ? {} : {created_at: row.created_at}), at: row.at});
 		}
-	};
 
-	return importInto(context, {channel, items: items()}, (result, store) => output(context, {format: records.format, channel_id: result.channel.id, db: store.location, ...counts, refusals: [], written: true}, () => `imported channel ${result.channel.id} (${sanitizeValue(result.channel.name)}) into ${sanitizeValue(store.location)}\n${summaryLine(counts)}`), rowsAt);
+		const counts = {created: check.result.refused === 0 ? check.result.count : 0, updated: 0, unchanged: 0, refused: check.result.refused};
+		if (!staged || check.result.refused > 0) {
+			output(context, {format: records.format, channel_id: channel.id, dry_run: context.flags.dryRun === true, written: false, schema: channel, rows: check.result.count, ...counts, refusals: check.result.refusals}, () => [
+				...(context.flags.dryRun ? schemaLines(channel) : []),
+				...(context.flags.dryRun && map?.created_at !== undefined ? [`  (each item's created_at from the column ${sanitizeValue(JSON.stringify(map.created_at))})`] : []),
+				...check.result.refusals.map(refusal => `refused ${refusalText(refusal)}`),
+				...(check.result.refused > check.result.refusals.length ? [`… and ${check.result.refused - check.result.refusals.length} more refused rows`] : []),
+				`${context.flags.dryRun ? `${check.result.count - check.result.refused} would be created, 0 updated, 0 unchanged, ${check.result.refused} refused` : summaryLine(counts)} — nothing was written`,
+			].join('\n'));
+			return check.result.refused > 0 ? 1 : 0;
+		}
+
+		staged.finish();
+		check.release();
+		const items = function * () {
+			for (const {values, created_at} of staged.rows()) yield {values, ...(created_at === undefined ? {} : {created_at})};
+		};
+
+		return await importInto(context, {channel, items: items()}, (result, store) => output(context, {format: records.format, channel_id: result.channel.id, db: store.location, ...counts, refusals: [], written: true}, () => `imported channel ${result.channel.id} (${sanitizeValue(result.channel.name)}) into ${sanitizeValue(store.location)}\n${summaryLine(counts)}`), index => staged.at(index));
+	} finally {
+		staged?.remove();
+	}
 }
 
 /** --dry-run of a sift file into a new channel: the schema and every item checked, nothing opened or written. */
@@ -199,7 +254,7 @@ function dryRunSift(context: CommandContext, file: string): number {
 }
 
 /** The store import, into a store created on demand (a SQLite file made here is removed again if the import fails). */
-async function importInto(context: CommandContext, source: {channel: unknown; items: Iterable<unknown>}, report: (result: {channel: Channel; items_created: number}, store: AsyncStore) => void, rowsAt?: string[]): Promise<number> {
+async function importInto(context: CommandContext, source: {channel: unknown; items: Iterable<unknown>}, report: (result: {channel: Channel; items_created: number}, store: AsyncStore) => void, rowAt?: (index: number) => string | undefined): Promise<number> {
 	const path = databasePath(context);
 	const store = await openOrCreateStore(context);
 	try {
@@ -218,15 +273,15 @@ async function importInto(context: CommandContext, source: {channel: unknown; it
 			removeStoreFiles(path, store.created.dirs);
 		}
 
-		throw rowsAt ? namedRow(error, rowsAt) : error;
+		throw rowAt ? namedRow(error, rowAt) : error;
 	}
 }
 
 /** An import refusal that names items[N] names the row instead (a line, an issue number). */
-function namedRow(error: unknown, rowsAt: string[]): unknown {
+function namedRow(error: unknown, rowAt: (index: number) => string | undefined): unknown {
 	if (error instanceof StoreError && error.body.error === 'invalid_import') {
 		const match = /^items\[(\d+)\]/.exec(error.body.message);
-		const at = match ? rowsAt[Number(match[1])] : undefined;
+		const at = match ? rowAt(Number(match[1])) : undefined;
 		if (at !== undefined) return new StoreError({error: 'invalid_import', message: error.body.message.replace(match![0], at)});
 	}
 
@@ -258,10 +313,10 @@ const command: Command = async context => {
 
 	if (context.flags.into !== undefined) {
 		if (context.flags.schemaOut !== undefined) throw new UsageError('--schema-out describes a new channel; it does not go with --into');
-		return upsert(context, intoRows(context, file, format), format);
+		return upsert(context, await intoRows(context, file, format), format);
 	}
 
-	const {records, map} = recordsOf(context, file, format);
+	const {records, map} = await recordsOf(context, file, format);
 
 	return create(context, file, records, map);
 };

@@ -8,7 +8,8 @@ import {z} from 'zod';
 import {FIELD_TYPES, type Channel, type Field, type FieldType, type SelectOption} from '../../store/index.js';
 import {cleanText} from './clean-text.js';
 import {RecordFileError, type RecordRow} from './records.js';
-import type {Table} from './tabular.js';
+import type {TableSurvey} from './survey.js';
+import type {TableRow} from './tabular.js';
 
 const optionSchema = z.union([z.string().min(1), z.object({value: z.string().min(1), label: z.string().min(1).optional(), color: z.string().optional()}).strict()]);
 
@@ -131,17 +132,10 @@ export function keyOf(column: string, taken: Set<string>): string {
 	return unique;
 }
 
-/** The options a choice column's cells hold, in first-seen order. */
-function optionsInData(table: Table, column: string, spec: ColumnSpec): string[] {
-	const seen = new Set<string>();
-	for (const row of table.rows) {
-		const value = cellValue(row.cells[column], spec);
-		for (const part of Array.isArray(value) ? value : [value]) {
-			if (typeof part === 'string') seen.add(part);
-		}
-	}
-
-	return [...seen];
+/** The options a choice column's cells hold, in first-seen order, as the survey found them. */
+function optionsInData(survey: TableSurvey, column: string, spec: ColumnSpec): string[] {
+	const gathered = survey.optionsInData.get(column);
+	return gathered ? [...gathered] : survey.surveys.get(column)?.options(spec) ?? [];
 }
 
 const optionOf = (option: string | {value: string; label?: string; color?: string}): SelectOption => (typeof option === 'string' ? {value: option, label: option} : {value: option.value, label: option.label ?? option.value, ...(option.color === undefined ? {} : {color: option.color})});
@@ -150,14 +144,14 @@ const optionOf = (option: string | {value: string; label?: string; color?: strin
  * The channel a map describes, for a table's data: choice columns without options get the
  * values in the data; with `grow`, values outside a map's options are added to them.
  */
-export function channelOfMap(map: ColumnMap, table: Table, fallback: {id: string; name: string}, grow: boolean): Channel {
+export function channelOfMap(map: ColumnMap, survey: TableSurvey, fallback: {id: string; name: string}, grow: boolean): Channel {
 	const fields: Field[] = [];
 	for (const [column, spec] of Object.entries(map.columns)) {
 		const config: Record<string, unknown> = {...spec.config};
 		if (isChoice(spec.type)) {
 			const given = (spec.options ?? []).map(optionOf);
 			const known = new Set(given.map(option => option.value));
-			const extra = spec.options === undefined || grow ? optionsInData(table, column, spec).filter(value => !known.has(value)).map(value => ({value, label: value})) : [];
+			const extra = spec.options === undefined || grow ? optionsInData(survey, column, spec).filter(value => !known.has(value)).map(value => ({value, label: value})) : [];
 			config.options = [...given, ...extra];
 		}
 
@@ -167,23 +161,24 @@ export function channelOfMap(map: ColumnMap, table: Table, fallback: {id: string
 	return {id: map.channel?.id ?? fallback.id, name: map.channel?.name ?? fallback.name, fields};
 }
 
-/** The table's rows as records under the map (an empty cell as null); columns the map does not name are left out. */
-export function* rowsOfMap(map: ColumnMap, table: Table): Generator<RecordRow> {
-	const missing = [...Object.keys(map.columns), ...(map.created_at ? [map.created_at] : [])].find(column => !table.columns.includes(column));
+/** Refuses a map that names a column the file does not have (a CSV's header, a JSON Lines file's keys). */
+export function checkMapColumns(map: ColumnMap, columns: string[]): void {
+	const missing = [...Object.keys(map.columns), ...(map.created_at ? [map.created_at] : [])].find(column => !columns.includes(column));
 	if (missing !== undefined) {
-		throw new RecordFileError(`the map names the column ${JSON.stringify(missing)}, which the file does not have (its columns: ${table.columns.map(name => JSON.stringify(name)).join(', ')})`);
+		throw new RecordFileError(`the map names the column ${JSON.stringify(missing)}, which the file does not have (its columns: ${columns.map(name => JSON.stringify(name)).join(', ')})`);
+	}
+}
+
+/** A table row as a record under the map (an empty cell as null); columns the map does not name are left out. */
+export function rowOfMap(map: ColumnMap, row: TableRow): RecordRow {
+	const values: Record<string, unknown> = {};
+	for (const [column, spec] of Object.entries(map.columns)) {
+		// An empty cell is null: no value on a create, a cleared field on an update (--into).
+		values[spec.key] = cellValue(row.cells[column], spec) ?? null;
 	}
 
-	for (const row of table.rows) {
-		const values: Record<string, unknown> = {};
-		for (const [column, spec] of Object.entries(map.columns)) {
-			// An empty cell is null: no value on a create, a cleared field on an update (--into).
-			values[spec.key] = cellValue(row.cells[column], spec) ?? null;
-		}
-
-		const created = map.created_at === undefined ? undefined : row.cells[map.created_at];
-		yield {values, ...(typeof created === 'string' && created !== '' ? {created_at: created} : {}), at: row.at};
-	}
+	const created = map.created_at === undefined ? undefined : row.cells[map.created_at];
+	return {values, ...(typeof created === 'string' && created !== '' ? {created_at: created} : {}), at: row.at};
 }
 
 /**
@@ -191,9 +186,9 @@ export function* rowsOfMap(map: ColumnMap, table: Table): Generator<RecordRow> {
  * key (`Due date` → due_date), read as that field's type. A column that matches no field is an
  * error that names it: silently dropping a column would lose data.
  */
-export function mapOfChannel(channel: Channel, table: Table): ColumnMap {
+export function mapOfChannel(channel: Channel, fileColumns: string[]): ColumnMap {
 	const columns: ColumnMap['columns'] = {};
-	for (const column of table.columns) {
+	for (const column of fileColumns) {
 		const key = keyOf(column, new Set());
 		const field = channel.fields.find(entry => entry.label === column) ?? channel.fields.find(entry => entry.key === column || entry.key === key);
 		if (!field) {

@@ -159,7 +159,7 @@ export function issueValues(issue: GithubIssue): Record<string, unknown> {
 }
 
 /** Reads a GitHub issues file as records (one pass for the options, then the rows on each call of rows()). */
-export function readGithubFile(path: string, channelId: string, channelName: string): RecordFile {
+export function readGithubFile(path: string, channelId: string, channelName: string): Omit<RecordFile, 'rows'> & {rows(): Generator<RecordRow>} {
 	const seen = {states: new Set<string>(), reasons: new Set<string>(), labels: new Set<string>(), assignees: new Set<string>(), milestones: new Set<string>()};
 	let count = 0;
 	for (const {issue} of issues(path)) {

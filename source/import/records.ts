@@ -11,11 +11,11 @@ export const IMPORT_FORMATS: readonly ImportFormat[] = ['sift', 'github', 'csv',
 /** One row, as values for the channel's fields; `at` names it in a refusal ("line 12"). */
 export type RecordRow = {values: Record<string, unknown>; created_at?: string; at: string};
 
-/** A file read as records: the channel its rows fit, and the rows, read again on each call. */
+/** A file read as records: the channel its rows fit, and the rows, read again (streamed) on each call. */
 export type RecordFile = {
 	format: Exclude<ImportFormat, 'sift'>;
 	channel: Channel;
-	rows(): Iterable<RecordRow>;
+	rows(): Iterable<RecordRow> | AsyncIterable<RecordRow>;
 };
 
 /** A problem with a file's content, its own words naming the file and where (an import file error, shown as it is). */

@@ -1,117 +1,201 @@
-// CSV (RFC 4180, by csv-parse) and JSON Lines as tables: a list of columns and rows of cells,
-// each row named by the line it starts on. What the cells mean is the column map's business
-// (source/import/column-map.ts), whether given (--map) or inferred.
+// CSV (RFC 4180, by csv-parse's stream API) and JSON Lines (by readline) as tables, streamed: a
+// file is read a chunk at a time on each pass, never held whole, and each row is named by the line
+// it starts on. What the cells mean is the column map's business (source/import/column-map.ts),
+// whether given (--map) or inferred (source/import/survey.ts).
 
-import {readFileSync} from 'node:fs';
-import {parse} from 'csv-parse/sync';
+import {createReadStream} from 'node:fs';
+import {createInterface} from 'node:readline';
+import {Readable} from 'node:stream';
+import {parse} from 'csv-parse';
 import {RecordFileError} from './records.js';
 
-/** One row: column → raw cell (a string from CSV; any JSON value from JSON Lines). */
+/** One row: column → raw cell (a string, or a list for a repeated CSV column; any JSON value from JSON Lines). */
 export type TableRow = {cells: Record<string, unknown>; at: string};
 
-export type Table = {columns: string[]; rows: TableRow[]};
+/** A CSV or JSON Lines file: each call of rows() reads it again from the start. */
+export type TableFile = {path: string; format: 'csv' | 'jsonl'; rows(): AsyncGenerator<TableRow>};
 
-function readText(path: string): string {
-	const bytes = readFileSync(path);
-	try {
-		return new TextDecoder('utf-8', {fatal: true}).decode(bytes).replace(/^\uFEFF/, '');
-	} catch {
-		throw new RecordFileError(`${path}: the file is not valid UTF-8; save it as UTF-8`);
-	}
-}
+/** The file's text a chunk at a time: UTF-8 checked as it comes (a bad byte is an error, never U+FFFD), a leading BOM dropped. */
+export async function* textChunks(path: string): AsyncGenerator<string> {
+	const decoder = new TextDecoder('utf-8', {fatal: true});
+	let first = true;
+	const decode = (bytes?: Uint8Array) => {
+		try {
+			return bytes ? decoder.decode(bytes, {stream: true}) : decoder.decode();
+		} catch {
+			throw new RecordFileError(`${path}: the file is not valid UTF-8; save it as UTF-8`);
+		}
+	};
 
-/** A CSV file with a header row: BOM, CRLF, quoted commas, quotes and newlines as RFC 4180 has them. */
-export function readCsv(path: string): Table {
-	let records: string[][];
-	const text = readText(path);
-	try {
-		records = parse(text, {skip_empty_lines: true, relax_column_count: false}) as string[][];
-	} catch (error) {
-		throw new RecordFileError(`${path}: not a CSV file sift can read: ${(error as Error).message}`);
-	}
-
-	if (records.length === 0) {
-		throw new RecordFileError(`${path}: the file is empty; a CSV import needs a header row`);
-	}
-
-	const header = records[0]!.map(name => name.trim());
-	const blank = header.findIndex(name => name === '');
-	if (blank >= 0) {
-		throw new RecordFileError(`${path}: column ${blank + 1} of the header row has no name`);
-	}
-
-	// A name given to several columns (Jira writes one "Labels" column per label) is one column
-	// whose cell is the list of its non-empty cells.
-	const columns = [...new Set(header)];
-	const repeated = new Set(header.filter((name, index) => header.indexOf(name) !== index));
-	const rows: TableRow[] = [];
-	const lines = recordLines(text);
-	for (const [index, record] of records.slice(1).entries()) {
-		const cells: Record<string, unknown> = {};
-		for (const [index, column] of header.entries()) {
-			const cell = record[index];
-			if (repeated.has(column)) {
-				const list = (cells[column] ??= []) as string[];
-				if (cell !== undefined && cell !== '') list.push(cell);
-			} else {
-				cells[column] = cell;
-			}
+	for await (const chunk of createReadStream(path, {highWaterMark: 256 * 1024})) {
+		let text = decode(chunk as Buffer);
+		if (first && text !== '') {
+			text = text.replace(/^\uFEFF/, '');
+			first = false;
 		}
 
-		rows.push({cells, at: `line ${lines[index + 1] ?? '?'}`});
+		if (text !== '') yield text;
 	}
 
-	return {columns, rows};
+	const rest = decode();
+	if (rest !== '') yield rest;
 }
 
 /**
  * The line each non-empty record starts on, as an editor counts lines (CRLF, LF or CR each end
- * one): a record's quoted line breaks are inside it, so only those outside quotes end a record.
+ * one), fed the text a chunk at a time: a record's quoted line breaks are inside it, so only those
+ * outside quotes end a record. csv-parse's own line count differs with CRLF inside quotes.
  */
-export function recordLines(text: string): number[] {
-	const starts: number[] = [];
-	let line = 1;
-	let inQuotes = false;
-	let atRecordStart = true;
-	for (let index = 0; index < text.length; index++) {
-		const char = text[index]!;
-		const lineBreak = char === '\n' || (char === '\r' && text[index + 1] !== '\n');
-		if (atRecordStart && char !== '\r' && char !== '\n') {
-			starts.push(line);
-			atRecordStart = false;
-		}
+export class RecordStarts {
+	private line = 1;
+	private inQuotes = false;
+	private atRecordStart = true;
+	/** A CR at the end of a chunk: a line break of its own unless the next chunk starts with LF. */
+	private pendingCr = false;
+	private readonly starts: number[] = [];
+	private next = 0;
 
-		if (char === '"') {
-			inQuotes = !inQuotes;
-		} else if (lineBreak) {
-			if (!inQuotes) atRecordStart = true;
-			line++;
+	feed(text: string): void {
+		for (let index = 0; index < text.length; index++) {
+			const char = text[index]!;
+			if (this.pendingCr) {
+				this.pendingCr = false;
+				if (char !== '\n') this.lineBreak();
+			}
+
+			if (char === '\r') {
+				this.pendingCr = true;
+				continue;
+			}
+
+			if (this.atRecordStart && char !== '\n') {
+				this.starts.push(this.line);
+				this.atRecordStart = false;
+			}
+
+			if (char === '"') this.inQuotes = !this.inQuotes;
+			else if (char === '\n') this.lineBreak();
 		}
 	}
 
-	return starts;
+	end(): void {
+		if (this.pendingCr) this.lineBreak();
+		this.pendingCr = false;
+	}
+
+	/** The start line of the next record the parser gives. */
+	shift(): number | undefined {
+		const line = this.starts[this.next++];
+		if (this.next > 4096) {
+			this.starts.splice(0, this.next);
+			this.next = 0;
+		}
+
+		return line;
+	}
+
+	private lineBreak(): void {
+		if (!this.inQuotes) this.atRecordStart = true;
+		this.line++;
+	}
 }
 
-/** A JSON Lines file: one JSON object a line (blank lines skipped); columns are its keys in order of appearance. */
-export function readJsonLines(path: string): Table {
-	const columns = new Set<string>();
-	const rows: TableRow[] = [];
-	for (const [index, line] of readText(path).split('\n').entries()) {
-		if (line.trim() === '') continue;
-		let value: unknown;
-		try {
-			value = JSON.parse(line);
-		} catch (error) {
-			throw new RecordFileError(`${path}: line ${index + 1} is not valid JSON: ${(error as Error).message}`);
+/** Every record of a CSV file with the line it starts on, header first. */
+async function* csvRecords(path: string): AsyncGenerator<{record: string[]; line: number | undefined}> {
+	const starts = new RecordStarts();
+	const text = Readable.from((async function * () {
+		for await (const chunk of textChunks(path)) {
+			starts.feed(chunk);
+			yield chunk;
 		}
 
-		if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-			throw new RecordFileError(`${path}: line ${index + 1} is not a JSON object`);
-		}
-
-		for (const key of Object.keys(value)) columns.add(key);
-		rows.push({cells: value as Record<string, unknown>, at: `line ${index + 1}`});
+		starts.end();
+	})(), {objectMode: false});
+	const parser = parse({skip_empty_lines: true, relax_column_count: false});
+	text.on('error', error => parser.destroy(error));
+	text.pipe(parser);
+	try {
+		for await (const record of parser) yield {record: record as string[], line: starts.shift()};
+	} catch (error) {
+		if (error instanceof RecordFileError) throw error;
+		throw new RecordFileError(`${path}: not a CSV file sift can read: ${(error as Error).message}`);
+	} finally {
+		text.destroy();
+		parser.destroy();
 	}
+}
 
-	return {columns: [...columns], rows};
+/** A CSV file with a header row: BOM, CRLF, quoted commas, quotes and newlines as RFC 4180 has them. */
+export function csvFile(path: string): TableFile {
+	return {
+		path,
+		format: 'csv',
+		async * rows() {
+			let header: string[] | undefined;
+			let repeated = new Set<string>();
+			for await (const {record, line} of csvRecords(path)) {
+				if (header === undefined) {
+					header = headerOf(path, record);
+					// A name given to several columns (Jira writes one "Labels" column per label) is one
+					// column whose cell is the list of its non-empty cells.
+					repeated = new Set(header.filter((name, index) => header!.indexOf(name) !== index));
+					continue;
+				}
+
+				const cells: Record<string, unknown> = {};
+				for (const [index, column] of header.entries()) {
+					const cell = record[index];
+					if (repeated.has(column)) {
+						const list = (cells[column] ??= []) as string[];
+						if (cell !== undefined && cell !== '') list.push(cell);
+					} else {
+						cells[column] = cell;
+					}
+				}
+
+				yield {cells, at: `line ${line ?? '?'}`};
+			}
+
+			if (header === undefined) throw new RecordFileError(`${path}: the file is empty; a CSV import needs a header row`);
+		},
+	};
+}
+
+function headerOf(path: string, record: string[]): string[] {
+	const header = record.map(name => name.trim());
+	const blank = header.findIndex(name => name === '');
+	if (blank >= 0) throw new RecordFileError(`${path}: column ${blank + 1} of the header row has no name`);
+	return header;
+}
+
+/** A JSON Lines file: one JSON object a line (blank lines skipped). */
+export function jsonLinesFile(path: string): TableFile {
+	return {
+		path,
+		format: 'jsonl',
+		async * rows() {
+			const lines = createInterface({input: Readable.from(textChunks(path), {objectMode: false}), crlfDelay: Number.POSITIVE_INFINITY});
+			let number = 0;
+			try {
+				for await (const line of lines) {
+					number++;
+					if (line.trim() === '') continue;
+					let value: unknown;
+					try {
+						value = JSON.parse(line);
+					} catch (error) {
+						throw new RecordFileError(`${path}: line ${number} is not valid JSON: ${(error as Error).message}`);
+					}
+
+					if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+						throw new RecordFileError(`${path}: line ${number} is not a JSON object`);
+					}
+
+					yield {cells: value as Record<string, unknown>, at: `line ${number}`};
+				}
+			} finally {
+				lines.close();
+			}
+		},
+	};
 }

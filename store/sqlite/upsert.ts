@@ -1,59 +1,46 @@
-// Append and update on SQLite (`sift import --into CHANNEL --key FIELD`): every row in one
-// BEGIN IMMEDIATE transaction, rolled back whole on any refusal or a dry run. The rules are
-// store/upsert-rules.ts; creates and edits are the ones every other write makes (ItemWriter).
+// Append and update on SQLite (`sift import --into CHANNEL --key FIELD`): the shared upsert plan
+// (store/upsert-plan.ts) run synchronously in one BEGIN IMMEDIATE transaction, rolled back whole
+// unless the plan says it is written. This file answers its steps: the catalog's channel, the
+// fields written, lookups by key, and the creates and edits every other write makes (ItemWriter).
 
-import {loadChannel, type LoadedChannel} from '../channels.js';
 import type {ChannelCatalog} from './channels.js';
 import {immediate, type Db} from './database.js';
-import type {Actor} from '../types.js';
-import {changedOnly, checkedRow, grownChannel, keyField, RollBack, rowKey, UpsertTally, type UpsertRequest, type UpsertResult, type UpsertRow} from '../upsert-rules.js';
+import {appendEvent} from './events.js';
+import {planUpsert, runUpsert, syncChunks, type UpsertIo} from '../upsert-plan.js';
+import {RollBack, type UpsertRequest, type UpsertResult, type UpsertRow} from '../upsert-rules.js';
 import type {ItemWriter} from './writes.js';
 
-const IMPORT: Actor = {kind: 'import'};
+type Found = NonNullable<ReturnType<ItemWriter['itemWithUnique']>>;
+
+function upsertIo(db: Db, channels: ChannelCatalog, writer: ItemWriter, rows: Iterable<UpsertRow>): UpsertIo<Found> {
+	return {
+		channel: ({channelId}) => channels.get(channelId),
+		grow({channel, event}) {
+			// Not cached: the catalog reads the stored channel again once this commits.
+			db.prepare('UPDATE channels SET fields = ? WHERE id = ?').run(JSON.stringify(channel.fields), channel.id);
+			return appendEvent(db, channel.id, event);
+		},
+		rows: syncChunks(rows),
+		find({channel, field, values}) {
+			const found = new Map<string, Found>();
+			for (const value of values) {
+				const item = writer.itemWithUnique(channel, field, value);
+				if (item) found.set(JSON.stringify(value), item);
+			}
+
+			return found;
+		},
+		insert: ({channel, values, createdAt}) => writer.insert(channel, values, {kind: 'import'}, createdAt),
+		edit: ({channel, request}) => writer.editWithin(channel, request),
+	};
+}
 
 export function upsertItems(db: Db, channels: ChannelCatalog, writer: ItemWriter, request: UpsertRequest & {rows: Iterable<UpsertRow>}): UpsertResult {
-	const tally = new UpsertTally();
+	let result: UpsertResult | undefined;
 	try {
 		immediate(db, () => {
-			let channel: LoadedChannel = channels.get(request.channelId);
-			const grown = grownChannel(channel, request.addOptions);
-			if (Object.keys(grown.added).length > 0) {
-				db.prepare('UPDATE channels SET fields = ? WHERE id = ?').run(JSON.stringify(grown.channel.fields), channel.id);
-				// Not cached: the catalog reads the stored channel again once this commits.
-				channel = loadChannel(grown.channel);
-				tally.result.options_added = grown.added;
-			}
-
-			const field = keyField(channel, request.key);
-			const seen = new Map<string, string>();
-			for (const row of request.rows) {
-				let keyValue: unknown;
-				try {
-					const checked = checkedRow(row, request.key, seen);
-					keyValue = checked.keyValue;
-					const item = writer.itemWithUnique(channel, field, keyValue);
-					if (item === undefined) {
-						writer.insert(channel, checked.values, IMPORT, checked.createdAt);
-						tally.result.created++;
-						continue;
-					}
-
-					const changes = changedOnly(item.values, checked.values);
-					if (Object.keys(changes).length === 0) {
-						tally.result.unchanged++;
-						continue;
-					}
-
-					const outcome = writer.editWithin(channel, {channelId: channel.id, itemId: item.id, values: changes, actor: IMPORT, expectedVersion: item.version});
-					if ('refused' in outcome) throw outcome.refused;
-					tally.result.updated++;
-				} catch (error) {
-					tally.refuse(row, keyValue ?? rowKey(row, request.key), error);
-				}
-			}
-
-			if (!tally.keeps || request.dryRun) throw new RollBack();
-			tally.result.written = true;
+			result = runUpsert(planUpsert<Found>(request), upsertIo(db, channels, writer, request.rows));
+			if (!result.written) throw new RollBack();
 		});
 	} catch (error) {
 		if (!(error instanceof RollBack)) throw error;
@@ -61,5 +48,5 @@ export function upsertItems(db: Db, channels: ChannelCatalog, writer: ItemWriter
 		channels.forget(request.channelId);
 	}
 
-	return tally.result;
+	return result!;
 }

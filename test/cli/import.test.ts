@@ -76,6 +76,7 @@ describe.each(TARGETS)('sift import on $name', (target: Target) => {
 		const runs = [
 			['github/freecad-rest-page.json', 'freecad', '30 created, 0 updated, 0 unchanged, 0 refused'],
 			['github/anysoftkeyboard-gh-issue-list.json', 'ask', '50 created, 0 updated, 0 unchanged, 0 refused'],
+			['github/rust-lang-rest-issues.jsonl', 'rust', '300 created, 0 updated, 0 unchanged, 0 refused'],
 			['linear/linear-export.csv', 'linear', '200 created, 0 updated, 0 unchanged, 0 refused'],
 			['jira/jira-export.csv', 'jira', '200 created, 0 updated, 0 unchanged, 0 refused'],
 		] as const;
@@ -89,6 +90,10 @@ describe.each(TARGETS)('sift import on $name', (target: Target) => {
 		const freecad = await itemsBy(db, 'freecad', 'number');
 		expect(Object.values(freecad).filter(item => item.values.is_pull_request === true)).toHaveLength(19);
 		expect(freecad['29625']!.created_at).toMatch(/^20\d\d-\d\d-\d\dT/);
+		const rust = await itemsBy(db, 'rust', 'number');
+		expect(Object.values(rust).filter(item => item.values.is_pull_request === true)).toHaveLength(193);
+		expect(rust['27178']!.values.body).not.toContain('\u0000');
+		expect(rust['27001']!.created_at < rust['27300']!.created_at).toBe(true);
 		const jira = await itemsBy(db, 'jira', 'issue_key');
 		expect(jira['PROJ-7']!.values.description).toContain('\n2. ');
 		expect(jira['PROJ-7']!.values.description).not.toContain('\r');

@@ -103,8 +103,18 @@ describe.each(BACKENDS)('upsert on $name', (backend: Backend) => {
 		const refused = await store.upsertItems({channelId: 'kit', key: 'code', rows: [...rows(), row('line 3', {code: 'B', title: 'x'.repeat(30)})], addOptions: {status: ['blocked'], tags: ['mobile']}});
 		expect(refused).toMatchObject({refused: 1, written: false});
 		expect((await store.getChannel('kit')).fields.find(field => field.key === 'status')!.config.options).toHaveLength(3);
+		// The dry run and the refused import appended nothing, not even their schema change.
+		expect(await allEvents(store, 'kit')).toEqual([]);
 		const grown = await store.upsertItems({channelId: 'kit', key: 'code', rows: rows(), addOptions: {status: ['blocked'], tags: ['mobile']}});
 		expect(grown).toMatchObject({created: 1, written: true, options_added: {status: ['blocked'], tags: ['mobile']}});
+		// Like every schema change, the grown options are a channel.updated event holding each field before and after, then the rows' events.
+		const events = await allEvents(store, 'kit');
+		expect(events.map(event => [event.type, event.actor.kind])).toEqual([['channel.updated', 'import'], ['item.created', 'import']]);
+		const changes = events[0]!.changes as Record<string, {from: {config: {options: Array<{value: string}>}}; to: {config: {options: Array<{value: string}>}}}>;
+		expect(Object.keys(changes)).toEqual(['status', 'tags']);
+		expect(changes.status!.from.config.options.map(option => option.value)).toEqual(['new', 'in_progress', 'wont_fix']);
+		expect(changes.status!.to.config.options.map(option => option.value)).toEqual(['new', 'in_progress', 'wont_fix', 'blocked']);
+		expect(changes.tags!.to.config.options.map(option => option.value)).toContain('mobile');
 		expect((await store.getChannel('kit')).fields.find(field => field.key === 'status')!.config.options!.map(option => option.value)).toEqual(['new', 'in_progress', 'wont_fix', 'blocked']);
 		// Other writers see the grown schema at once.
 		const [item] = (await store.listPage('kit')).items;
