@@ -4,7 +4,7 @@ import {resolveStateDir} from '../codex/paths.js';
 import {sanitize} from '../text/sanitize.js';
 import {output, wholeNumber, withStore} from './common.js';
 import {UsageError, type Command} from './context.js';
-import {counted} from '../text/format.js';
+import {counted, nounFor} from '../text/format.js';
 
 const DEFAULT_LIMIT = 20;
 
@@ -56,7 +56,7 @@ function historyText(rows: RunJson[]): string {
 	return rows
 		.map(row => {
 			const counts = `${row.edits_applied} edited, ${row.rejections} refused`;
-			return `${sanitize(row.id)}  ${sanitize(row.outcome ?? 'unfinished').padEnd(13)} ${String(row.item_ids.length).padStart(3)} items  ${counts.padEnd(22)} ${sequenceSpan(row).padEnd(14)} ${oneLine(row.instruction)}`;
+			return `${sanitize(row.id)}  ${sanitize(row.outcome ?? 'unfinished').padEnd(13)} ${String(row.item_ids.length).padStart(3)} ${nounFor(row.item_ids.length, 'item ', 'items')}  ${counts.padEnd(22)} ${sequenceSpan(row).padEnd(14)} ${oneLine(row.instruction)}`;
 		})
 		.join('\n');
 }

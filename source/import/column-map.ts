@@ -6,7 +6,7 @@ import {readFileSync} from 'node:fs';
 import {parse, stringify} from 'yaml';
 import {z} from 'zod';
 import {FIELD_TYPES, type Channel, type Field, type FieldType, type SelectOption} from '../../store/index.js';
-import {cleanText} from './clean-text.js';
+import {cleanText, withoutByteOrderMark} from './clean-text.js';
 import {RecordFileError, type RecordRow} from './records.js';
 import type {Table} from './tabular.js';
 
@@ -40,7 +40,7 @@ export type ColumnSpec = z.infer<typeof columnSchema>;
 export function readColumnMap(path: string): ColumnMap {
 	let raw: unknown;
 	try {
-		raw = parse(readFileSync(path, 'utf8'));
+		raw = parse(withoutByteOrderMark(readFileSync(path, 'utf8')));
 	} catch (error) {
 		throw new RecordFileError(`${path}: not a YAML file sift can read: ${(error as Error).message}`);
 	}

@@ -4,6 +4,7 @@
 
 import {readFileSync} from 'node:fs';
 import {parse} from 'csv-parse/sync';
+import {withoutByteOrderMark} from './clean-text.js';
 import {RecordFileError} from './records.js';
 
 /** One row: column → raw cell (a string from CSV; any JSON value from JSON Lines). */
@@ -14,7 +15,7 @@ export type Table = {columns: string[]; rows: TableRow[]};
 function readText(path: string): string {
 	const bytes = readFileSync(path);
 	try {
-		return new TextDecoder('utf-8', {fatal: true}).decode(bytes).replace(/^\uFEFF/, '');
+		return withoutByteOrderMark(new TextDecoder('utf-8', {fatal: true}).decode(bytes));
 	} catch {
 		throw new RecordFileError(`${path}: the file is not valid UTF-8; save it as UTF-8`);
 	}
