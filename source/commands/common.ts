@@ -6,7 +6,7 @@ import {hintFor} from '../text/refusal.js';
 import {safeJson, sanitize, sanitizeValue} from '../text/sanitize.js';
 import {reapAbandonedRuns} from '../codex/reap.js';
 import {LOCK_WAIT_NOTICE} from '../text/lock-wait.js';
-import {mcpEndpoint} from '../serve/endpoint.js';
+import {mcpEndpoint} from '../config/server-url.js';
 import {UsageError, type CommandContext} from './context.js';
 import {counted} from '../text/format.js';
 

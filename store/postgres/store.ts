@@ -2,7 +2,7 @@
 // gap-free events, follow-ups, runs) over a connection pool that stays private to this module.
 
 import type pg from 'pg';
-import type {AsyncImportSource, AsyncStore, AsyncStoreOptions, DeleteResult, ImportResult, RunsApi, TokensApi, Unlisten, UpsertRequest, UpsertResult} from '../api.js';
+import type {AsyncImportSource, AsyncStore, AsyncStoreOptions, DeleteResult, ImportResult, RunsApi, TokensApi, Unlisten, UpsertRequest, UpsertResult} from '../contract.js';
 import {upsertItems} from './upsert.js';
 import type {NameMatch} from '../lookup.js';
 import type {LoadedChannel} from '../channels.js';

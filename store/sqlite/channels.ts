@@ -1,7 +1,7 @@
 // Channels on SQLite: the catalog read once per connection, and each channel's partial indexes.
 
 import {loadChannel, type LoadedChannel} from '../channels.js';
-import type {Db} from './database.js';
+import type {Db} from './db.js';
 import {notFound, quote} from '../errors.js';
 import {channelIndexes} from './query.js';
 import {fillValueColumns} from './value-columns.js';

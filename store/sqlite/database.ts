@@ -10,9 +10,9 @@ import {checkIsStore, openReadOnly, SIFT_APPLICATION_ID} from './store-file.js';
 import {withWriteLock} from './write-lock.js';
 import {addValueColumns, VALUE_COLUMNS} from './value-columns.js';
 
-export {withWriteLock} from './write-lock.js';
-
-export type Db = Database.Database;
+export {immediate, withWriteLock} from './write-lock.js';
+export type {Db} from './db.js';
+import type {Db} from './db.js';
 
 const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS channels (
@@ -248,9 +248,4 @@ function migrate(db: Db, path: string, onUpgrade?: (from: number, to: number) =>
 
 		db.pragma(`user_version = ${SCHEMA_VERSION}`);
 	}).immediate();
-}
-
-/** Runs `work` inside BEGIN IMMEDIATE: the write lock is taken up front, so no reader upgrades late. */
-export function immediate<T>(db: Db, work: () => T): T {
-	return withWriteLock(db, () => db.transaction(work).immediate());
 }

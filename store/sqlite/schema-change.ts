@@ -3,7 +3,8 @@
 // indexes whose definition changed and appends the channel.updated event.
 
 import type {ChannelCatalog} from './channels.js';
-import {immediate, type Db} from './database.js';
+import {immediate} from './write-lock.js';
+import type {Db} from './db.js';
 import {appendEvent} from './events.js';
 import {channelIndexes} from './query.js';
 import {channelUpdatedEvent, indexChanges, nameKeyOf, Offenders, schemaMoved, type SchemaPlan} from '../schema-change.js';

@@ -4,7 +4,8 @@
 
 import {loadChannel, type LoadedChannel} from '../channels.js';
 import type {ChannelCatalog} from './channels.js';
-import {immediate, type Db} from './database.js';
+import {immediate} from './write-lock.js';
+import type {Db} from './db.js';
 import type {Actor} from '../types.js';
 import {changedOnly, checkedRow, grownChannel, keyField, RollBack, rowKey, UpsertTally, type UpsertRequest, type UpsertResult, type UpsertRow} from '../upsert-rules.js';
 import type {ItemWriter} from './writes.js';
