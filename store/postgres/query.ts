@@ -12,7 +12,7 @@
 import {createHash} from 'node:crypto';
 import type {Channel, Field, FieldType} from '../types.js';
 import type {Position} from '../query/cursor.js';
-import {channelIndexes as indexesOf, channelScopeSql, countStatement, equalityField, orderKeySql, pagePhases, sortKeySql, whereSql, type Dialect, type IndexDefinition, type SqlPart} from '../query/sql.js';
+import {axisOrderKey, channelIndexes as indexesOf, channelScopeSql, countStatement, equalityField, orderKeySql, pagePhases, sortKeySql, whereSql, type Dialect, type IndexDefinition, type SqlPart} from '../query/sql.js';
 import type {Query} from '../query/types.js';
 import {isMetaKey} from '../query/parse.js';
 
@@ -115,7 +115,9 @@ export function pgPageStatements(channel: Fields, query: Query, forward: boolean
 	const key = query.sort.key === 'id' ? null : sortKeySql(postgresDialect, channel, query.sort.key);
 	const where = whereSql(postgresDialect, channel, query.terms);
 	const equality = equalityField(channel, query.terms);
-	const unsetKey = key && equality ? orderKeySql(postgresDialect, equality) : key ?? '';
+	// One value of the axis: the unset phase orders by the sort key too, which only the (axis, sort
+	// key, seq) index yields under that term; another field's equality: by that field's index.
+	const unsetKey = key && equality && !axisOrderKey(channel, query.sort.key, query.terms) ? orderKeySql(postgresDialect, equality) : key ?? '';
 	return pagePhases(postgresDialect, key, query.sort.descending, forward, after, unsetKey).map(phase => numbered({
 		sql: `SELECT seq, id, version, created_at, updated_at, data, ${key ?? 'NULL::int'} AS sort_value FROM items WHERE ${channelScopeSql(channel.id)} AND ${phase.condition.sql}${where.sql} ORDER BY ${phase.orderBy} LIMIT ?`,
 		params: [...phase.condition.params, ...where.params, limit],

@@ -76,10 +76,35 @@ export type IndexDefinition = {name: string; sql: string};
 export type IndexNamer = (channelId: string, key: string, use: 'order' | 'value') => string;
 
 /**
+ * A channel's triage axis: its first select field (`status` in the demo). Triage reads one value
+ * of it at a time in some order (`status:new sort:due`), and the items of one value are rarely
+ * spread evenly through another field's order (new bugs have no due date yet), so walking the sort
+ * field's own index would pass over the rows of every other value. Such a page walks a composite
+ * index instead: (axis, sort key, seq), one range per value.
+ */
+export const axisOf = (channel: {fields: readonly Field[]}): Field | undefined => channel.fields.find(field => field.type === 'select');
+
+/** The index key of the composite index on the axis and a sort key: `status.due`. */
+const axisIndexKey = (axisKey: string, sortKey: string) => `${axisKey}.${sortKey}`;
+
+/**
+ * The key of the composite index a page sorted by `sortKey` walks instead of the sort's own, when
+ * a term keeps exactly one value of the channel's axis (`status:new`, not `status:new,triaged` or
+ * `-status:new`); undefined otherwise.
+ */
+export function axisOrderKey(channel: {fields: readonly Field[]}, sortKey: string, terms: readonly Term[]): string | undefined {
+	const axis = axisOf(channel);
+	if (!axis || sortKey === 'id' || sortKey === axis.key || sortKey === 'updated_at') return undefined;
+	const keepsOne = terms.some(term => term.kind === 'any_of' && !term.negated && term.key === axis.key && term.values.length === 1);
+	return keepsOne ? axisIndexKey(axis.key, sortKey) : undefined;
+}
+
+/**
  * The partial indexes a channel's rows get: one per sortable field on (order key, seq) — it
  * serves the sorted pages, equality filters on selects and booleans, and range terms — plus one
- * on the stored value of a unique field whose order key differs (uniqueness checks). Each covers
- * only that channel's rows, so no channel's data can break another's writes.
+ * on the stored value of a unique field whose order key differs (uniqueness checks), plus one per
+ * sort key but updated_at on (axis, that key, seq) for a page of one axis value (axisOf). Each covers only that
+ * channel's rows, so no channel's data can break another's writes.
  */
 export function channelIndexes(dialect: Dialect, nameOf: IndexNamer, channel: Channel): IndexDefinition[] {
 	const scope = channelScopeSql(channel.id);
@@ -97,6 +122,16 @@ export function channelIndexes(dialect: Dialect, nameOf: IndexNamer, channel: Ch
 
 		if (field.is_unique && (!isSortable(field) || orderKeySql(dialect, field) !== dialect.value(field.key))) {
 			add(nameOf(channel.id, field.key, 'value'), dialect.value(field.key));
+		}
+	}
+
+	const axis = axisOf(channel);
+	if (axis) {
+		const axisKey = orderKeySql(dialect, axis);
+		// Not updated_at: every edit moves it, and would rewrite this index too.
+		add(nameOf(channel.id, axisIndexKey(axis.key, 'created_at'), 'order'), `${axisKey}, ${dialect.meta('created_at')}`);
+		for (const field of channel.fields) {
+			if (field !== axis && isSortable(field)) add(nameOf(channel.id, axisIndexKey(axis.key, field.key), 'order'), `${axisKey}, ${orderKeySql(dialect, field)}`);
 		}
 	}
 

@@ -92,9 +92,10 @@ export function migrateToChannelIndexes(db: Db): void {
 		}
 
 		// After the drops, so the copy does not rewrite the old indexes row by row. Missing indexes on
-		// created_at / updated_at alone (v6) need no copy.
+		// created_at / updated_at alone (v6), or on the axis and a sort key (v7: `items:c:status.due`,
+		// over columns the single-field indexes already fill), need no copy.
 		const missing = wanted.filter(index => !existing.has(index.name) || stale.includes(index.name));
-		if (missing.some(index => !/:(created|updated)_at$/.test(index.name))) fillValueColumns(db, channel);
+		if (missing.some(index => !/:((created|updated)_at|[a-z0-9_]+\.[a-z0-9_]+)$/.test(index.name))) fillValueColumns(db, channel);
 		createChannelIndexes(db, channel);
 	}
 }

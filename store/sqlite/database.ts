@@ -179,7 +179,7 @@ function openWritable(path: string, options: OpenOptions): Db {
  * Bump when the schema changes. Steps run in order inside one transaction and are idempotent;
  * SCHEMA_SQL then creates whatever is missing (IF NOT EXISTS).
  */
-const SCHEMA_VERSION = 6;
+const SCHEMA_VERSION = 7;
 
 /**
  * v3: idempotency keys belong to a channel and an actor (before, one global namespace: a key used
@@ -203,7 +203,7 @@ function addRunColumns(db: Db): void {
 
 /** Steps before SCHEMA_SQL, in order. v5: items get their value columns (store/sqlite/value-columns.ts); v6: tokens get a scope. */
 const MIGRATION_STEPS: Array<(db: Db) => void> = [scopeIdempotencyKeys, addRunColumns, addValueColumns, addTokenScope];
-/** v3: per-channel partial indexes replace the indexes over every channel's rows; v5: on value columns; v6: on created_at and updated_at too. */
+/** v3: per-channel partial indexes replace the indexes over every channel's rows; v5: on value columns; v6: on created_at and updated_at too; v7: on the axis and each sort key (store/query/sql.ts axisOf). */
 const AFTER_SCHEMA_STEPS: Array<(db: Db) => void> = [migrateToChannelIndexes];
 
 /**

@@ -6,7 +6,7 @@
 
 import type {Channel, Field} from '../types.js';
 import type {Position} from '../query/cursor.js';
-import {channelIndexes as indexesOf, channelScopeSql, equalityField, sqlString, orderKeySql as orderKeyOf, pagePhases, sortKeySql, whereSql as whereOf, type Dialect, type IndexDefinition, type SqlPart} from '../query/sql.js';
+import {axisOrderKey, channelIndexes as indexesOf, channelScopeSql, equalityField, sqlString, orderKeySql as orderKeyOf, pagePhases, sortKeySql, whereSql as whereOf, type Dialect, type IndexDefinition, type SqlPart} from '../query/sql.js';
 import type {Sort, Term} from '../query/types.js';
 import {ITEM_COLUMNS, jsonValueSql, valueColumnOf} from './value-columns.js';
 
@@ -78,9 +78,11 @@ export function orderOf(channel: Channel & Fields, sort: Sort, terms: Term[] = [
 		return {sort, key: null, index: null, unsetIndex: null};
 	}
 
-	const index = orderIndexName(channel.id, sort.key);
+	// A page of one axis value walks (axis, sort key, seq): its set and unset phases alike.
+	const axisKey = axisOrderKey(channel, sort.key, terms);
+	const index = orderIndexName(channel.id, axisKey ?? sort.key);
 	const equality = equalityField(channel, terms);
-	return {sort, key: sortKeySql(sqliteDialect(channel), channel, sort.key), index, unsetIndex: equality ? orderIndexName(channel.id, equality.key) : index};
+	return {sort, key: sortKeySql(sqliteDialect(channel), channel, sort.key), index, unsetIndex: axisKey || !equality ? index : orderIndexName(channel.id, equality.key)};
 }
 
 /**
