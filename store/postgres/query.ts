@@ -12,7 +12,7 @@
 import {createHash} from 'node:crypto';
 import type {Channel, Field, FieldType} from '../types.js';
 import type {Position} from '../query/cursor.js';
-import {axisOrderKey, channelIndexes as indexesOf, channelScopeSql, countStatement, equalityField, orderKeySql, pagePhases, sortKeySql, whereSql, type Dialect, type IndexDefinition, type SqlPart} from '../query/sql.js';
+import {axisOrderKey, FULL_TEXT_CHARACTERS, channelIndexes as indexesOf, channelScopeSql, countStatement, equalityField, orderKeySql, pagePhases, sortKeySql, whereSql, type Dialect, type IndexDefinition, type SqlPart} from '../query/sql.js';
 import type {Query} from '../query/types.js';
 import {isMetaKey} from '../query/parse.js';
 
@@ -22,6 +22,13 @@ const NUMERIC = new Set<FieldType>(['number', 'currency', 'percentage', 'rating'
 export const pgValueSql = (key: string) => `(data->'${key}')`;
 
 const pgText = (key: string) => `(data->>'${key}')`;
+
+/**
+ * The words of the long text fields `keys`, as their GIN index holds them: the 'simple'
+ * configuration (lowercased, no stemming or stop words, as SQLite's unicode61), over the first
+ * FULL_TEXT_CHARACTERS (a tsvector holds at most 1 MB). Immutable, so an index can hold it.
+ */
+const pgTextVector = (keys: string[]) => `to_tsvector('simple'::regconfig, left(${keys.map(key => `coalesce(${pgText(key)}, '')`).join(` || ' ' || `)}, ${FULL_TEXT_CHARACTERS}))`;
 
 export const postgresDialect: Dialect = {
 	// An escape string: the same text whether or not the server reads backslashes in plain literals
@@ -42,6 +49,9 @@ export const postgresDialect: Dialect = {
 	contains: lowered => `strpos(${lowered}, ?) > 0`,
 	meta: column => `(${column} COLLATE "C")`,
 	false: 'false',
+	fullText: keys => `${pgTextVector(keys)} @@ to_tsquery('simple', ?)`,
+	fullTextQuery: words => words.map((word, index) => `'${word}'${index === words.length - 1 ? ':*' : ''}`).join(' <-> '),
+	fullTextIndex: keys => pgTextVector(keys),
 	// One seek, and no equality on the key that would let another index's order pass for this one.
 	rowValues: true,
 	isSet: key => `${key} IS NOT NULL`,

@@ -148,6 +148,15 @@ ALTER TABLE tokens ADD COLUMN scope text NOT NULL DEFAULT 'write';
 			for (const sql of await missingChannelIndexes(client)) await client.query(sql);
 		},
 	},
+	{
+		version: 7,
+		name: 'full-text search: a GIN index on each channel\'s long text (bare words)',
+		// Whatever of pgChannelIndexes a channel lacks: its text search index (store/postgres/query.ts pgTextVector).
+		sql: '-- each channel\'s indexes depend on its fields: made by `then`',
+		then: async client => {
+			for (const sql of await missingChannelIndexes(client)) await client.query(sql);
+		},
+	},
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

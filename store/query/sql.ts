@@ -8,7 +8,7 @@
 
 import type {Channel, Field} from '../types.js';
 import type {Position} from './cursor.js';
-import {isMetaKey, isShortText, isSortable, type MetaKey} from './parse.js';
+import {isLongText, isMetaKey, isShortText, isSortable, type MetaKey} from './parse.js';
 import type {Term} from './types.js';
 
 export type SqlPart = {sql: string; params: unknown[]};
@@ -45,6 +45,15 @@ export type Dialect = {
 	/** The boolean false. */
 	false: string;
 	/**
+	 * True when the long text fields `keys` (isLongText) hold a word that starts with the `?`
+	 * parameter, which is `fullTextQuery` of the needle: FTS5 on SQLite, text search on PostgreSQL.
+	 */
+	fullText(keys: string[]): string;
+	/** The words of a bare word (wordsOf) as the parameter of fullText: in a row, the last one a prefix. */
+	fullTextQuery(words: string[]): string;
+	/** PostgreSQL: the expression a channel's GIN index holds for fullText over `keys`; SQLite keeps one FTS5 table instead. */
+	fullTextIndex?(keys: string[]): string;
+	/**
 	 * Whether `(key, seq) > (?, ?)` seeks one range of the order's index: the rows after a position
 	 * are then read in one phase, not as "the same value, later seq" and "later values".
 	 */
@@ -71,6 +80,12 @@ export const sortKeySql = (dialect: Dialect, channel: {fieldsByKey: Map<string, 
 // Indexes
 
 export type IndexDefinition = {name: string; sql: string};
+
+/** The words full-text search sees in a bare word: runs of letters and digits (`log-in` is log, in). */
+export const wordsOf = (needle: string): string[] => needle.match(/[\p{L}\p{N}]+/gu) ?? [];
+
+/** How much of an item's long text full-text search indexes, in characters, on both databases (a PostgreSQL tsvector holds at most 1 MB). */
+export const FULL_TEXT_CHARACTERS = 262_144;
 
 /** How a database names a channel's index on a field: `order` serves sorts and terms, `value` uniqueness. */
 export type IndexNamer = (channelId: string, key: string, use: 'order' | 'value') => string;
@@ -135,6 +150,13 @@ export function channelIndexes(dialect: Dialect, nameOf: IndexNamer, channel: Ch
 		}
 	}
 
+	// PostgreSQL: the long text's words, for bare words (fullText); the index follows every write by itself.
+	const long = channel.fields.filter(isLongText).map(field => field.key);
+	if (dialect.fullTextIndex && long.length > 0) {
+		const name = nameOf(channel.id, ':text', 'order');
+		indexes.push({name, sql: `CREATE INDEX IF NOT EXISTS "${name}" ON items USING gin (${dialect.fullTextIndex(long)}) WHERE ${scope}`});
+	}
+
 	return indexes;
 }
 
@@ -164,7 +186,12 @@ function positiveSql(dialect: Dialect, channel: Fields, term: Term): SqlPart {
 	}
 
 	if (term.kind === 'words') {
-		return containsSql(dialect, channel.fields.filter(isShortText).map(field => field.key), [term.needle]);
+		// A substring of the short text fields, or a word of the long ones (full-text search).
+		const short = containsSql(dialect, channel.fields.filter(isShortText).map(field => field.key), [term.needle]);
+		const long = channel.fields.filter(isLongText).map(field => field.key);
+		const words = wordsOf(term.needle);
+		if (long.length === 0 || words.length === 0) return short;
+		return {sql: `(${short.sql} OR ${dialect.fullText(long)})`, params: [...short.params, dialect.fullTextQuery(words)]};
 	}
 
 	if (isMetaKey(term.key)) {

@@ -8,6 +8,7 @@ import {migrateRunsColumns, RUNS_SCHEMA_SQL} from './runs.js';
 import {addTokenScope, TOKENS_SCHEMA_SQL} from './tokens.js';
 import {checkIsStore, openReadOnly, SIFT_APPLICATION_ID} from './store-file.js';
 import {withWriteLock} from './write-lock.js';
+import {addFullText} from './full-text.js';
 import {addValueColumns, VALUE_COLUMNS} from './value-columns.js';
 
 export {immediate, withWriteLock} from './write-lock.js';
@@ -179,7 +180,7 @@ function openWritable(path: string, options: OpenOptions): Db {
  * Bump when the schema changes. Steps run in order inside one transaction and are idempotent;
  * SCHEMA_SQL then creates whatever is missing (IF NOT EXISTS).
  */
-const SCHEMA_VERSION = 7;
+const SCHEMA_VERSION = 8;
 
 /**
  * v3: idempotency keys belong to a channel and an actor (before, one global namespace: a key used
@@ -203,8 +204,8 @@ function addRunColumns(db: Db): void {
 
 /** Steps before SCHEMA_SQL, in order. v5: items get their value columns (store/sqlite/value-columns.ts); v6: tokens get a scope. */
 const MIGRATION_STEPS: Array<(db: Db) => void> = [scopeIdempotencyKeys, addRunColumns, addValueColumns, addTokenScope];
-/** v3: per-channel partial indexes replace the indexes over every channel's rows; v5: on value columns; v6: on created_at and updated_at too; v7: on the axis and each sort key (store/query/sql.ts axisOf). */
-const AFTER_SCHEMA_STEPS: Array<(db: Db) => void> = [migrateToChannelIndexes];
+/** v3: per-channel partial indexes replace the indexes over every channel's rows; v5: on value columns; v6: on created_at and updated_at too; v7: on the axis and each sort key (store/query/sql.ts axisOf); v8: full-text search of long text (store/sqlite/full-text.ts). */
+const AFTER_SCHEMA_STEPS: Array<(db: Db) => void> = [migrateToChannelIndexes, addFullText];
 
 /**
  * The store's schema version, if this sift can read the store as it is: not made by a newer sift (its tables may mean something

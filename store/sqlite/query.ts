@@ -25,6 +25,9 @@ const sharedDialect: Omit<Dialect, 'value' | 'text' | 'typed'> = {
 	contains: lowered => `instr(${lowered}, ?) > 0`,
 	meta: column => column,
 	false: '0',
+	// The FTS5 table the triggers of store/sqlite/full-text.ts keep: every channel's long text by seq.
+	fullText: () => 'items.seq IN (SELECT rowid FROM items_text WHERE items_text MATCH ?)',
+	fullTextQuery: words => `"${words.join(' ')}"*`,
 	// Two seeks, each a plain range SQLite walks in index order.
 	rowValues: false,
 	// "Set" as a range (every number and string is >= -infinity), so SQLite seeks past the unset
