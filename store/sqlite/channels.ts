@@ -6,6 +6,7 @@ import {notFound, quote} from '../errors.js';
 import {channelIndexes} from './query.js';
 import {fillValueColumns} from './value-columns.js';
 import type {Channel, ChannelSummary, Field} from '../types.js';
+import {createFullText} from './full-text.js';
 
 /**
  * Each connection keeps the channels it read, with their stored fields' text: a schema change
@@ -65,6 +66,8 @@ function createChannelIndexes(db: Db, channel: Channel): void {
 	for (const index of channelIndexes(channel)) {
 		db.exec(index.sql);
 	}
+
+	createFullText(db, channel);
 }
 
 /**

@@ -205,7 +205,7 @@ function addRunColumns(db: Db): void {
 /** Steps before SCHEMA_SQL, in order. v5: items get their value columns (store/sqlite/value-columns.ts); v6: tokens get a scope. */
 const MIGRATION_STEPS: Array<(db: Db) => void> = [scopeIdempotencyKeys, addRunColumns, addValueColumns, addTokenScope];
 /** v3: per-channel partial indexes replace the indexes over every channel's rows; v5: on value columns; v6: on created_at and updated_at too; v7: on the axis and each sort key (store/query/sql.ts axisOf); v8: full-text search of long text (store/sqlite/full-text.ts). */
-const AFTER_SCHEMA_STEPS: Array<(db: Db) => void> = [migrateToChannelIndexes, addFullText];
+const AFTER_SCHEMA_STEPS: Array<(db: Db) => void> = [addFullText, migrateToChannelIndexes];
 
 /**
  * The store's schema version, if this sift can read the store as it is: not made by a newer sift (its tables may mean something

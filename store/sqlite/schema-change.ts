@@ -48,7 +48,7 @@ export function applySchemaChange(db: Db, channels: ChannelCatalog, before: Chan
 		for (const name of drop) db.exec(`DROP INDEX IF EXISTS "${name.replaceAll('"', '""')}"`);
 		for (const index of create) db.exec(index.sql);
 		// A field made long or short changes what each item's long text is.
-		if (longKeys(before) !== longKeys(plan.channel)) reindexFullText(db, before.id);
+		if (longKeys(before) !== longKeys(plan.channel)) reindexFullText(db, plan.channel);
 		return appendEvent(db, before.id, channelUpdatedEvent(plan, actor, new Date().toISOString()));
 	});
 	channels.forget(before.id);
