@@ -8,14 +8,13 @@
 // with the answer. A StoreError it throws rolls the transaction back; a validation refusal is
 // returned instead, so that an agent's follow-ups commit while the edit itself writes nothing.
 
-import type {DeleteResult} from './api.js';
 import type {LoadedChannel} from './channels.js';
 import {invalidArgument, quote, StoreError} from './errors.js';
 import {textProblem} from './fields/shape.js';
 import type {NewEvent} from './events.js';
 import type {Grants} from './grants.js';
 import {itemOf, type ItemHeader} from './items.js';
-import type {Actor, Changes, EditResult, FieldProblem, FollowUp, StoreEvent, Values} from './types.js';
+import type {Actor, Changes, DeleteResult, EditResult, FieldProblem, FollowUp, StoreEvent, Values} from './types.js';
 import type {WriteContext} from './validate.js';
 import {MAX_REASON_LENGTH, type EditMode, type EditRequest, type Validator} from './writes.js';
 import type {NewProposal, ProposalDecision, ProposalRow} from './proposals.js';

@@ -1,6 +1,6 @@
 // Reading a whole query page by page through the asynchronous interface, on either backend.
 
-import type {AsyncStore} from './api.js';
+import type {AsyncStore} from './contract.js';
 import type {ItemsPage, ItemsQuery, PageQuery} from './pages.js';
 import type {Item, Page} from './types.js';
 

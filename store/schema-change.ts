@@ -3,7 +3,7 @@
 // in one transaction that re-checks every item, rewrites the channel's indexes and appends a
 // `channel.updated` event. changeChannel is the one order of the steps, written once.
 
-import type {AsyncStore} from './api.js';
+import type {AsyncStore} from './contract.js';
 import {invalidArgument, quote, StoreError} from './errors.js';
 import {FIELD_TYPE_TABLE} from './fields/index.js';
 import {valueShapeProblem} from './fields/shape.js';
@@ -14,12 +14,8 @@ import {missingRelationTarget} from './write-rules.js';
 import type {IndexDefinition} from './query/sql.js';
 import type {Actor, Changes, Channel, Field, FieldConfig, SelectOption, Values} from './types.js';
 
-export type SchemaChange =
-	| {kind: 'add_field'; key: string; type: string; label?: string; config?: unknown; required?: boolean}
-	| {kind: 'add_option'; key: string; value: string; label?: string; color?: string}
-	| {kind: 'rename_label'; key: string; value: string; label: string}
-	| {kind: 'retire_option'; key: string; value: string; migrateTo?: string}
-	| {kind: 'set_field'; key: string; required?: boolean; config?: unknown};
+export type {SchemaChange, SchemaChangeResult} from './types.js';
+import type {SchemaChange, SchemaChangeResult} from './types.js';
 
 /** A planned change: the new channel, what changed (the event's changes), and what the items must pass. */
 export type SchemaPlan = {
@@ -32,8 +28,6 @@ export type SchemaPlan = {
 	/** What a refusal says the offending items hold. */
 	offence: string;
 };
-
-export type SchemaChangeResult = {channel: Channel; sequence: number; migrated: number};
 
 /** How many offending items a refusal names. */
 export const NAMED_OFFENDERS = 5;

@@ -148,3 +148,17 @@ export type FollowUp = {
  * proposal.created event's).
  */
 export type EditResult = {ok: true; item: Item; sequence: number; proposed?: true; proposal_id?: number};
+
+/** One change to a channel's schema, as `sift channel` asks it and the store's changeChannel applies it. */
+export type SchemaChange =
+	| {kind: 'add_field'; key: string; type: string; label?: string; config?: unknown; required?: boolean}
+	| {kind: 'add_option'; key: string; value: string; label?: string; color?: string}
+	| {kind: 'rename_label'; key: string; value: string; label: string}
+	| {kind: 'retire_option'; key: string; value: string; migrateTo?: string}
+	| {kind: 'set_field'; key: string; required?: boolean; config?: unknown};
+
+/** What a schema change did: the channel after it, its event, how many items it moved. */
+export type SchemaChangeResult = {channel: Channel; sequence: number; migrated: number};
+
+/** A delete that happened: the item and its event. */
+export type DeleteResult = {ok: true; item_id: string; sequence: number};

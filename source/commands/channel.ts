@@ -2,6 +2,7 @@ import type {Channel, Field, SchemaChange} from '../../store/index.js';
 import {sanitize} from '../text/sanitize.js';
 import {channelOf, output, withStore} from './common.js';
 import {UsageError, type Command, type CommandContext} from './context.js';
+import {counted} from '../text/format.js';
 
 const SUBCOMMANDS: Record<string, {arguments: string[]; flags: string[]}> = {
 	show: {arguments: [], flags: []},
@@ -61,7 +62,7 @@ function fieldLine(field: Field): string {
 	return [head, ...optionLines].join('\n');
 }
 
-const showText = (channel: Channel) => [`channel ${channel.id} (${sanitize(channel.name)}): ${channel.fields.length} fields`, ...channel.fields.map(field => fieldLine(field))].join('\n');
+const showText = (channel: Channel) => [`channel ${channel.id} (${sanitize(channel.name)}): ${counted(channel.fields.length, 'field')}`, ...channel.fields.map(field => fieldLine(field))].join('\n');
 
 /**
  * `sift channel show | add-field | add-option | rename-label | retire-option | set`: the schema, and
@@ -81,7 +82,7 @@ const command: Command = async context => {
 		const result = await store.changeChannel(channelId, change, {kind: 'human'});
 		const field = result.channel.fields.find(candidate => candidate.key === change.key)!;
 		output(context, {ok: true, channel_id: channelId, sequence: result.sequence, migrated: result.migrated, field},
-			() => `${sub}: channel ${channelId} field ${field.key} changed (event ${result.sequence})${result.migrated > 0 ? `; ${result.migrated} items moved to ${sanitize(JSON.stringify(change.kind === 'retire_option' ? change.migrateTo : ''))}` : ''}\n${fieldLine(field)}`);
+			() => `${sub}: channel ${channelId} field ${field.key} changed (event ${result.sequence})${result.migrated > 0 ? `; ${counted(result.migrated, 'item')} moved to ${sanitize(JSON.stringify(change.kind === 'retire_option' ? change.migrateTo : ''))}` : ''}\n${fieldLine(field)}`);
 		return 0;
 	});
 };

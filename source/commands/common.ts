@@ -6,8 +6,9 @@ import {hintFor} from '../text/refusal.js';
 import {safeJson, sanitize, sanitizeValue} from '../text/sanitize.js';
 import {reapAbandonedRuns} from '../codex/reap.js';
 import {LOCK_WAIT_NOTICE} from '../text/lock-wait.js';
-import {mcpEndpoint} from '../serve/endpoint.js';
+import {mcpEndpoint} from '../config/server-url.js';
 import {UsageError, type CommandContext} from './context.js';
+import {counted} from '../text/format.js';
 
 /** $XDG_DATA_HOME/sift, else ~/.local/share/sift. */
 export function dataDir(env: NodeJS.ProcessEnv): string {
@@ -196,7 +197,7 @@ export async function resolveItem(store: AsyncStore, channelId: string, name: st
 
 	if (ids.length > 1) {
 		const candidates = matches.map(match => `${match.item_id} (${match.by === 'id' ? 'id' : `${match.by.field} = ${shownName(name)}`})`);
-		throw new StoreError({error: 'invalid_argument', message: `${shownName(name)} names ${ids.length} items: ${candidates.join(', ')}; name one by its id`});
+		throw new StoreError({error: 'invalid_argument', message: `${shownName(name)} names ${counted(ids.length, 'item')}: ${candidates.join(', ')}; name one by its id`});
 	}
 
 	return ids[0]!;

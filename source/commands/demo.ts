@@ -1,12 +1,13 @@
-import {existsSync, mkdirSync, renameSync} from 'node:fs';
+import {existsSync, renameSync} from 'node:fs';
 import {dirname} from 'node:path';
-import {isPostgresUrl, openAsyncStore, shownLocation, type AsyncStore} from '../../store/index.js';
+import {ensurePrivateDir, isPostgresUrl, openAsyncStore, shownLocation, type AsyncStore} from '../../store/index.js';
 import {bugsChannel, generateBugItems} from '../../demo-data/generate.js';
 import {reapAbandonedRuns} from '../codex/reap.js';
 import {databasePath, openExistingStore, openOrCreateStore, output, sweepDeadBuilds, wholeNumber} from './common.js';
 import {UsageError, type Command, type CommandContext} from './context.js';
 import {invocation} from './invocation.js';
 import {removeDatabase} from './import.js';
+import {counted} from '../text/format.js';
 
 const DEFAULT_ITEMS = 1000;
 const DEFAULT_SEED = 1;
@@ -48,7 +49,8 @@ type Plan = {count: number; seed: number; reset: boolean};
 
 /** A SQLite file: built aside and renamed in when new or --reset, else the channel is added. */
 async function demoInFile(context: CommandContext, path: string, plan: Plan): Promise<boolean> {
-	mkdirSync(dirname(path), {recursive: true});
+	// Records are private: every folder made on the way is 0700, as XDG asks of its data directories.
+	ensurePrivateDir(dirname(path));
 	sweepDeadBuilds(dirname(path));
 	let existing: {hasDemo: boolean; others: string[]} | undefined;
 	if (existsSync(path)) {
@@ -65,7 +67,7 @@ async function demoInFile(context: CommandContext, path: string, plan: Plan): Pr
 	}
 
 	if (!existing || plan.reset) {
-		context.stderr.write(`creating the demo database with ${plan.count} items at ${path}…\n`);
+		context.stderr.write(`creating the demo database with ${counted(plan.count, 'item')} at ${path}…\n`);
 		await createDemo(path, plan.count, plan.seed);
 		return true;
 	}
@@ -73,7 +75,7 @@ async function demoInFile(context: CommandContext, path: string, plan: Plan): Pr
 	if (existing.hasDemo) return false;
 	const store = await openExistingStore(context);
 	try {
-		context.stderr.write(`adding the demo channel with ${plan.count} items to ${path}…\n`);
+		context.stderr.write(`adding the demo channel with ${counted(plan.count, 'item')} to ${path}…\n`);
 		await addDemo(store, plan.count, plan.seed);
 	} finally {
 		await store.close();
@@ -95,7 +97,7 @@ async function demoInPostgres(context: CommandContext, plan: Plan): Promise<bool
 	try {
 		const existing = await channelsOf(store, context.env);
 		if (existing.hasDemo) return false;
-		context.stderr.write(`adding the demo channel with ${plan.count} items to ${store.location}…\n`);
+		context.stderr.write(`adding the demo channel with ${counted(plan.count, 'item')} to ${store.location}…\n`);
 		await addDemo(store, plan.count, plan.seed);
 		return true;
 	} finally {

@@ -7,19 +7,22 @@ import {describeFamily, REMAINING_TOOLS, shellRefusal, type AgentToolPlan} from 
 import {SIFT_TOOLS} from '../codex/command.js';
 import {runQuick, type QuickResult} from '../codex/quick.js';
 import {existsSync} from 'node:fs';
-import {isDatabaseReadableByOthers, isPostgresUrl, openAsyncStore, shownLocation, StoreError} from '../../store/index.js';
+import {isDatabaseReadableByOthers, isPostgresUrl, openAsyncStore, shownLocation, StoreError, type AsyncStore, type Channel} from '../../store/index.js';
+import {configPath, loadConfig, settingsForChannel} from '../config/config.js';
+import {counted} from '../text/format.js';
 import {sanitize} from '../text/sanitize.js';
-import {databaseDir, databasePath, output, sweepDeadBuilds} from './common.js';
+import {databaseDir, databasePath, output, storeOptions, sweepDeadBuilds} from './common.js';
 import type {Command, CommandContext} from './context.js';
 
 /** A warning is shown (WARN) but does not fail the doctor. */
-type Check = {name: string; ok: boolean; warn?: boolean; detail: string; fix: string | null};
+export type Check = {name: string; ok: boolean; warn?: boolean; detail: string; fix: string | null};
 
 const SOURCES: Record<CodexBinary['source'], string> = {flag: '--codex', SIFT_CODEX: 'SIFT_CODEX', PATH: 'PATH', local: 'node_modules/.bin'};
 
-/** `sift doctor`: one OK/FAIL line per check of the Codex set-up, each failure with its fix. */
+/** `sift doctor`: one OK/WARN/FAIL line per check of the Codex set-up, the store and the config file, each failure with its fix. */
 const doctor: Command = async context => {
-	const checks = [...await runChecks(context), ...await databaseChecks(context)];
+	const database = await databaseChecks(context);
+	const checks = [...await runChecks(context), ...database.checks, ...configChecks(context.flags.config ?? configPath(context.env), database.channels)];
 	const ok = checks.every(check => check.ok);
 	output(context, {ok, checks}, () => checks.map(line).join('\n'));
 	return ok ? 0 : 1;
@@ -78,37 +81,83 @@ function agentToolChecks(plan: AgentToolPlan, allowShell: boolean): Check[] {
 }
 
 /**
- * The database's own health: the half-built files a killed `sift demo` left are removed, and a
- * file other users can read is a warning (records are private). Nothing is said without a database.
- * A PostgreSQL store is checked by opening it: the one-line reason when that fails.
+ * The database's own health, whichever store --db, $SIFT_DB or the default names: the half-built
+ * files a killed `sift demo` left are removed, a file other users can read is a warning (records are
+ * private), and the store is opened as every command opens it. A default database that is not there
+ * says nothing (there is nothing to check yet); one that was asked for by name is a failure.
+ * Returns the channels it holds, for the config check.
  */
-async function databaseChecks(context: CommandContext): Promise<Check[]> {
-	const path = databasePath(context);
-	if (isPostgresUrl(path)) return [await postgresCheck(path)];
+async function databaseChecks(context: CommandContext): Promise<{checks: Check[]; channels: Channel[]}> {
+	const location = databasePath(context);
+	if (isPostgresUrl(location)) return postgresCheck(context, location);
 	const removed = sweepDeadBuilds(databaseDir(context));
-	if (!existsSync(path)) return [];
-	const detail = `${path}${removed.length > 0 ? `; removed ${removed.length} half-built demo file(s)` : ''}`;
-	if (isDatabaseReadableByOthers(path)) {
-		return [{name: 'database', ok: true, warn: true, detail: `${detail} can be read by other users`, fix: `chmod 600 ${path}`}];
+	const named = context.flags.db !== undefined || Boolean(context.env.SIFT_DB);
+	if (!existsSync(location)) {
+		return {checks: named ? [{name: 'database', ok: false, detail: `no database at ${location}`, fix: `create one with \`sift demo --db ${location}\` or \`sift import FILE --db ${location}\``}] : [], channels: []};
 	}
 
-	return [{name: 'database', ok: true, detail: `${detail} (private)`, fix: null}];
+	const opened = await openForCheck(context, location);
+	if ('failure' in opened) return {checks: [{name: 'database', ok: false, detail: opened.failure, fix: 'give --db the path of a sift database'}], channels: []};
+	const swept = removed.length > 0 ? `; removed ${counted(removed.length, 'half-built demo file')}` : '';
+	const detail = `${location}${swept} (${counted(opened.channels.length, 'channel')})`;
+	if (isDatabaseReadableByOthers(location)) {
+		return {checks: [{name: 'database', ok: true, warn: true, detail: `${detail} can be read by other users`, fix: `chmod 600 ${location}`}], channels: opened.channels};
+	}
+
+	return {checks: [{name: 'database', ok: true, detail: `${detail}, private`, fix: null}], channels: opened.channels};
 }
 
-async function postgresCheck(url: string): Promise<Check> {
+/** Opens the store (no create) and reads its channels; why not, as one line, when it cannot. */
+async function openForCheck(context: CommandContext, location: string): Promise<{channels: Channel[]} | {failure: string; error: unknown}> {
+	let store: AsyncStore;
 	try {
-		const store = await openAsyncStore(url);
-		await store.close();
-		return {name: 'database', ok: true, detail: `${store.location} (PostgreSQL, reachable)`, fix: null};
+		store = await openAsyncStore(location, storeOptions(context, location));
 	} catch (error) {
-		const detail = error instanceof StoreError ? error.message : String(error);
-		// Reached, but no store yet: not a fault of the set-up (doctor creates nothing).
-		if (error instanceof StoreError && error.code === 'not_a_store') {
-			return {name: 'database', ok: true, warn: true, detail: `${shownLocation(url)} (PostgreSQL, reachable; ${detail})`, fix: `create the store with \`sift migrate --db ${shownLocation(url)}\`, \`sift demo\` or \`sift import FILE\``};
-		}
-
-		return {name: 'database', ok: false, detail, fix: 'check the URL, that the server runs and that the database exists; a password goes in PGPASSWORD, ~/.pgpass or the URL'};
+		return {failure: error instanceof StoreError ? error.message : String(error), error};
 	}
+
+	try {
+		const channels: Channel[] = [];
+		for (const {id} of await store.listChannelNames()) channels.push(await store.getChannel(id));
+		return {channels};
+	} catch (error) {
+		return {failure: error instanceof StoreError ? error.message : String(error), error};
+	} finally {
+		await store.close();
+	}
+}
+
+async function postgresCheck(context: CommandContext, url: string): Promise<{checks: Check[]; channels: Channel[]}> {
+	const opened = await openForCheck(context, url);
+	if (!('failure' in opened)) {
+		return {checks: [{name: 'database', ok: true, detail: `${shownLocation(url)} (PostgreSQL, reachable, ${counted(opened.channels.length, 'channel')})`, fix: null}], channels: opened.channels};
+	}
+
+	// Reached, but no store yet: not a fault of the set-up (doctor creates nothing).
+	if (opened.error instanceof StoreError && opened.error.code === 'not_a_store') {
+		return {checks: [{name: 'database', ok: true, warn: true, detail: `${shownLocation(url)} (PostgreSQL, reachable; ${opened.failure})`, fix: `create the store with \`sift migrate --db ${shownLocation(url)}\`, \`sift demo\` or \`sift import FILE\``}], channels: []};
+	}
+
+	return {checks: [{name: 'database', ok: false, detail: opened.failure, fix: 'check the URL, that the server runs and that the database exists; a password goes in PGPASSWORD, ~/.pgpass or the URL'}], channels: []};
+}
+
+/**
+ * The config file (--config, else the default path), as the TUI reads it: every problem on a line
+ * of its own, naming its line and key, including what only a channel of this database refuses
+ * (a view's query, a hotkey). A problem is a warning: sift still starts, on the defaults.
+ */
+export function configChecks(file: string, channels: Channel[]): Check[] {
+	const loaded = loadConfig(file);
+	const problems = new Set(loaded.problems);
+	for (const channel of channels) {
+		for (const problem of settingsForChannel(loaded, channel.fields).problems) problems.add(`${problem} (channel ${channel.id})`);
+	}
+
+	if (problems.size === 0) {
+		return [{name: 'config', ok: true, detail: existsSync(file) ? `${file}, no problems` : `no file at ${file}; the defaults`, fix: null}];
+	}
+
+	return [...problems].map(problem => ({name: 'config', ok: true, warn: true, detail: problem, fix: null}));
 }
 
 function versionCheck(result: QuickResult): Check {

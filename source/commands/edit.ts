@@ -4,6 +4,7 @@ import {channelOf, output, parseAssignments, refusalLine, resolveItem, withStore
 import {UsageError, type Command, type CommandContext} from './context.js';
 import {WHERE_CONFIRM_LIMIT} from './flags.js';
 import {pages} from '../../store/page-stream.js';
+import {counted} from '../text/format.js';
 
 export const describeChanges = (changes: Changes) =>
 	Object.entries(changes).map(([key, change]) => `  ${sanitize(key)}: ${sanitizeValue(change.from)} → ${sanitizeValue(change.to)}`).join('\n');
@@ -111,7 +112,7 @@ async function editEach(store: AsyncStore, context: CommandContext, channelId: s
 	const failed = outcomes.filter(outcome => outcome.status !== 'ok').length;
 	const counts = {ok: outcomes.length - failed, failed};
 	output(context, {...counts, items: outcomes.map(summaryJson)}, () => [...outcomes.map(summaryLine), `${counts.ok} ok, ${failed} failed`].join('\n'));
-	if (failed > 0) context.stderr.write(`sift: ${failed} of ${outcomes.length} edits failed\n`);
+	if (failed > 0) context.stderr.write(`sift: ${failed} of ${counted(outcomes.length, 'edit')} failed\n`);
 	return failed > 0 ? 1 : 0;
 }
 

@@ -2,6 +2,7 @@ import type {StoreEvent} from '../../store/index.js';
 import {sanitize, sanitizeValue} from '../text/sanitize.js';
 import {channelOf, output, withStore} from './common.js';
 import type {Command} from './context.js';
+import {counted} from '../text/format.js';
 
 const actorOf = (event: StoreEvent) => (event.actor.run_id ? `${event.actor.kind} ${event.actor.run_id}` : event.actor.kind);
 
@@ -9,7 +10,7 @@ function describeEvent(event: StoreEvent): string {
 	const keys = Object.keys(event.changes);
 	const changes = event.type === 'item.updated'
 		? keys.map(key => `${key}: ${sanitizeValue(event.changes[key]!.from)} → ${sanitizeValue(event.changes[key]!.to)}`).join('; ')
-		: `${keys.length} fields`;
+		: counted(keys.length, 'field');
 	// Every part comes from the database, the run id from an agent's command line: all escaped.
 	return sanitize(`#${event.sequence} ${event.at} ${event.type} ${event.item_id} v${event.version} by ${actorOf(event)}  ${changes}`);
 }

@@ -7,6 +7,7 @@ import {EXPORT_FORMATS, exportWriter, type ExportFormat} from '../export/formats
 import {sanitize} from '../text/sanitize.js';
 import {channelOf, withStore} from './common.js';
 import {UsageError, type Command, type CommandContext} from './context.js';
+import {counted} from '../text/format.js';
 
 function formatOf(context: CommandContext): ExportFormat {
 	const format = context.flags.format ?? 'sift';
@@ -75,7 +76,7 @@ const command: Command = async context => {
 		}
 
 		if (context.flags.out !== undefined) {
-			context.stderr.write(`exported ${count} items of channel ${channelId} to ${sanitize(context.flags.out)} (${format})\n`);
+			context.stderr.write(`exported ${counted(count, 'item')} of channel ${channelId} to ${sanitize(context.flags.out)} (${format})\n`);
 		}
 
 		return 0;

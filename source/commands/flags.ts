@@ -58,7 +58,7 @@ export const FLAGS = {
 	run: flag({name: 'run', key: 'run', kind: 'string', value: 'ID', help: 'the run the edits belong to'}),
 	ownerPid: flag({name: 'owner-pid', key: 'ownerPid', kind: 'integer', value: 'PID', min: 1, max: 2 ** 31 - 1, help: 'exit once this process is gone'}),
 	dbEnv: flag({name: 'db-env', key: 'dbEnv', kind: 'string', value: 'VAR', help: 'read the database location from the environment variable VAR instead of --db (so a password in a URL stays off command lines)'}),
-	runItems: flag({name: 'items', key: 'itemIds', kind: 'list', value: 'ID,...', help: 'the items to work on (default: the agent chooses)'}),
+	runItems: flag({name: 'items', key: 'itemIds', kind: 'list', value: 'ITEM,...', help: 'the items to work on, each an id or a unique value such as BUG-0042 (default: the agent chooses)'}),
 	runWhere: flag({name: 'where', key: 'where', kind: 'string', value: 'QUERY', dashValue: true, help: 'the items to work on: those matching the query (instead of --items)'}),
 	batch: flag({name: 'batch', key: 'batch', kind: 'integer', value: 'N', min: 1, max: MAX_BATCH_SIZE, help: `items per Codex run, 1 to ${MAX_BATCH_SIZE} (default ${DEFAULT_BATCH_SIZE}); more items make several runs`}),
 	parallel: flag({name: 'parallel', key: 'parallel', kind: 'integer', value: 'P', min: 1, max: MAX_PARALLEL, help: `Codex runs at once, 1 to ${MAX_PARALLEL} (default ${DEFAULT_PARALLEL})`}),

@@ -138,7 +138,7 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
 	},
 	run: {
 		brief: 'headless Codex runs, in parallel batches',
-		usage: 'sift run "INSTRUCTION" [--items ID,... | --where QUERY] [--batch N] [--parallel P] [--propose] [--model M] [--timeout S] [--server URL]',
+		usage: 'sift run "INSTRUCTION" [--items ITEM,... | --where QUERY] [--batch N] [--parallel P] [--propose] [--model M] [--timeout S] [--server URL]',
 		summary: 'Headless Codex runs: progress lines on stderr, a summary per run on stdout. More items than --batch are split into batches, each its own run (own run id, own MCP server), up to --parallel at once.',
 		flags: [...STORE_FLAGS, FLAGS.channel, FLAGS.json, FLAGS.runItems, FLAGS.runWhere, FLAGS.batch, FLAGS.parallel, FLAGS.propose, FLAGS.server, ...CODEX_FLAGS],
 		notes: [
@@ -200,9 +200,9 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
 	},
 	doctor: {
 		brief: 'check the Codex set-up',
-		usage: 'sift doctor',
-		summary: 'Check the Codex set-up: binary, version, login, flags, and the tools a run\'s agent would get; each failure with its fix.',
-		flags: [FLAGS.json, FLAGS.codex, FLAGS.codexConfig, FLAGS.keepApiEnv, FLAGS.allowAgentShell],
+		usage: 'sift doctor [--db FILE] [--config FILE]',
+		summary: 'Check the Codex set-up (binary, version, login, flags, and the tools a run\'s agent would get), the store (--db: a SQLite file or a postgres:// URL) and the config file (each problem on its own line, naming its key); each failure with its fix.',
+		flags: [FLAGS.db, FLAGS.config, FLAGS.json, FLAGS.codex, FLAGS.codexConfig, FLAGS.keepApiEnv, FLAGS.allowAgentShell],
 	},
 };
 

@@ -14,6 +14,7 @@ import {reapAbandonedRuns} from '../codex/reap.js';
 import {sanitize, sanitizeValue} from '../text/sanitize.js';
 import {databasePath, onlyArgument, openExistingStore, openOrCreateStore, output, refusalLine} from './common.js';
 import {UsageError, type Command, type CommandContext} from './context.js';
+import {counted} from '../text/format.js';
 
 /** Removes a database file this command created, with its WAL companions. */
 export function removeDatabase(path: string): void {
@@ -185,7 +186,7 @@ async function upsert(context: CommandContext, rows: (channel: Channel) => Itera
 			: await upsertStaged(context, store, channel, key, rows(channel), fields);
 		output(context, {format, channel_id: into, dry_run: context.flags.dryRun === true, ...result}, () => [
 			...result.refusals.map(refusal => `refused ${refusalText(refusal)}`),
-			...(result.refused > result.refusals.length ? [`… and ${result.refused - result.refusals.length} more refused rows`] : []),
+			...(result.refused > result.refusals.length ? [`… and ${counted(result.refused - result.refusals.length, 'more refused row')}`] : []),
 			...Object.entries(result.options_added).map(([field, values]) => `${result.written ? 'added' : 'would add'} options to ${sanitize(field)}: ${sanitizeValue(values.join(', '))}`),
 			`${summaryLine(result)}${result.written ? '' : result.refused > 0 ? ' — nothing was written' : ' (dry run: nothing was written)'}`,
 		].join('\n'));
@@ -305,7 +306,7 @@ const command: Command = async context => {
 		const source = readImportFile(file);
 		try {
 			return await importInto(context, source, (result, store) => output(context, {channel_id: result.channel.id, items_created: result.items_created, db: store.location},
-				() => `imported channel ${result.channel.id} (${sanitizeValue(result.channel.name)}) with ${result.items_created} items into ${sanitizeValue(store.location)}`));
+				() => `imported channel ${result.channel.id} (${sanitizeValue(result.channel.name)}) with ${counted(result.items_created, 'item')} into ${sanitizeValue(store.location)}`));
 		} finally {
 			source.close();
 		}

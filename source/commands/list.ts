@@ -1,7 +1,8 @@
 import {once} from 'node:events';
 import type {Writable} from 'node:stream';
 import type {AsyncStore, Field, ItemPreview, Page, PageQuery} from '../../store/index.js';
-import {formatValue, shortFields} from '../text/format.js';
+import {counted, formatValue, shortFields} from '../text/format.js';
+import {cellWidth, fit, truncate} from '../text/width.js';
 import {safeJson, sanitize} from '../text/sanitize.js';
 import {pages} from '../../store/page-stream.js';
 import {channelOf, output, withStore} from './common.js';
@@ -60,20 +61,50 @@ type Column = {title: string; width: number; field?: Field};
 
 const ID_WIDTH = 13;
 const VERSION_WIDTH = 3;
-const length = (text: string) => [...text].length;
+
+/** The fields a table may show, in schema order. */
+const tableFields = (schema: Field[]) => shortFields(schema).slice(0, 8);
+
+/** The most cells a field's column ever wants: a title may take 60, the rest 16. */
+const widestWanted = (field: Field) => (field.key === 'title' ? 60 : 16);
+
+/** The widest cell each column would need, by field key: labels, then every item measured. */
+export type ColumnWidths = Map<string, number>;
+
+/**
+ * Widens `widths` to fit `items` (terminal cells, so CJK and emoji count double), each up to its
+ * column's cap. True once every column is at its cap: nothing more can change the layout.
+ */
+export function measureColumns(schema: Field[], items: ItemPreview[], widths: ColumnWidths): boolean {
+	let settled = true;
+	for (const field of tableFields(schema)) {
+		const cap = widestWanted(field);
+		let widest = widths.get(field.key) ?? cellWidth(sanitize(field.label));
+		const column: Column = {title: field.label, width: 0, field};
+		for (const item of items) {
+			if (widest >= cap) break;
+			widest = Math.max(widest, cellWidth(sanitize(cell(column, item))));
+		}
+
+		widths.set(field.key, Math.min(cap, widest));
+		if (widest < cap) settled = false;
+	}
+
+	return settled;
+}
 
 /**
  * The columns that fit `width`: id and version, then the short fields in schema order while each
  * still fits at its least width; the room left widens the title first, then the rest, up to what
- * their labels and the sample items need.
+ * their labels and the measured items need.
  */
-export function layoutColumns(schema: Field[], width: number, sample: ItemPreview[]): Column[] {
+export function layoutColumns(schema: Field[], width: number, widths: ColumnWidths): Column[] {
 	const columns: Column[] = [{title: 'id', width: ID_WIDTH}, {title: 'v', width: VERSION_WIDTH}];
 	const wanted = new Map<Column, number>();
 	let used = ID_WIDTH + 1 + VERSION_WIDTH;
-	for (const field of shortFields(schema).slice(0, 8)) {
+	for (const field of tableFields(schema)) {
 		const column: Column = {title: field.label, width: 0, field};
-		const natural = Math.min(field.key === 'title' ? 60 : 16, Math.max(length(sanitize(field.label)), ...sample.map(item => length(sanitize(cell(column, item))))));
+		const natural = widths.get(field.key) ?? cellWidth(sanitize(field.label));
 		column.width = Math.min(natural, field.key === 'title' ? 20 : 10);
 		if (used + 1 + column.width > width) break;
 		columns.push(column);
@@ -93,16 +124,8 @@ export function layoutColumns(schema: Field[], width: number, sample: ItemPrevie
 	return columns;
 }
 
-/** Cuts or pads to exactly `width` code points; a cut shows as an ellipsis. */
-function fit(text: string, width: number): string {
-	const points = [...text];
-	return points.length > width ? `${points.slice(0, Math.max(0, width - 1)).join('')}…` : text + ' '.repeat(width - points.length);
-}
-
-const clip = (line: string, width: number) => {
-	const points = [...line.trimEnd()];
-	return points.length > width ? points.slice(0, width).join('') : points.join('');
-};
+/** A line cut to the terminal's width in cells, without a marker. */
+const clip = (line: string, width: number) => truncate(line.trimEnd(), width, '');
 
 function cell(column: Column, item: ItemPreview): string {
 	if (!column.field) return column.title === 'id' ? item.id : String(item.version);
@@ -115,8 +138,10 @@ const headerOf = (columns: Column[], width: number) => row(columns, columns.map(
 const rowsOf = (columns: Column[], items: ItemPreview[], width: number) => items.map(item => row(columns, columns.map(column => cell(column, item)), width));
 
 function renderPage(page: Page, width: number): string {
-	const columns = layoutColumns(page.schema, width, page.items);
-	const footer = `${page.items.length} items; ${nextHint(page)}`;
+	const widths: ColumnWidths = new Map();
+	measureColumns(page.schema, page.items, widths);
+	const columns = layoutColumns(page.schema, width, widths);
+	const footer = `${counted(page.items.length, 'item')}; ${nextHint(page)}`;
 	// A cursor is never cut: a cut one is useless.
 	return [headerOf(columns, width), ...rowsOf(columns, page.items, width), page.next_cursor ? footer : clip(footer, width)].join('\n');
 }
@@ -126,23 +151,33 @@ async function write(stdout: Writable, text: string): Promise<void> {
 	if (!stdout.write(text)) await once(stdout, 'drain');
 }
 
-/** `--all`: every page, written as it is read (JSON Lines with --json). */
+/**
+ * `--all`: every page, written as it is read (JSON Lines with --json). A table is sized from every
+ * row it shows: a first pass reads the pages only to measure the columns (stopping early once each
+ * is as wide as it may get), then a second pass writes them, so memory stays at one page.
+ */
 async function streamAll(store: AsyncStore, context: CommandContext, channelId: string): Promise<void> {
+	const query = queryOf(context);
+	if (context.flags.json) {
+		for await (const page of pages(store, channelId, query)) await write(context.stdout, page.items.map(item => `${safeJson(item)}\n`).join(''));
+		return;
+	}
+
 	const width = terminalWidth(context.stdout, context.env);
+	const widths: ColumnWidths = new Map();
+	for await (const page of pages(store, channelId, query)) {
+		if (measureColumns(page.schema, page.items, widths)) break;
+	}
+
 	let columns: Column[] | undefined;
 	let count = 0;
-	for await (const page of pages(store, channelId, queryOf(context))) {
-		if (context.flags.json) {
-			await write(context.stdout, page.items.map(item => `${safeJson(item)}\n`).join(''));
-		} else {
-			const header = columns ? [] : [headerOf(columns = layoutColumns(page.schema, width, page.items), width)];
-			await write(context.stdout, [...header, ...rowsOf(columns, page.items, width)].map(line => `${line}\n`).join(''));
-		}
-
+	for await (const page of pages(store, channelId, query)) {
+		const header = columns ? [] : [headerOf(columns = layoutColumns(page.schema, width, widths), width)];
+		await write(context.stdout, [...header, ...rowsOf(columns, page.items, width)].map(line => `${line}\n`).join(''));
 		count += page.items.length;
 	}
 
-	if (!context.flags.json) await write(context.stdout, `${clip(`${count} items`, width)}\n`);
+	await write(context.stdout, `${clip(counted(count, 'item'), width)}\n`);
 }
 
 const command: Command = async context => withStore(context, async store => {

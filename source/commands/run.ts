@@ -9,7 +9,7 @@ import type {RunUpdate} from '../codex/tracker.js';
 import {counted} from '../text/format.js';
 import {startStoreRun} from '../serve/run-token.js';
 import {safeJson, sanitize} from '../text/sanitize.js';
-import {channelOf, databasePath, output, serverEndpoint, wholeNumber, withStore} from './common.js';
+import {channelOf, databasePath, output, resolveItem, serverEndpoint, wholeNumber, withStore} from './common.js';
 import {UsageError, type Command, type CommandContext} from './context.js';
 import {pages} from '../../store/page-stream.js';
 
@@ -90,14 +90,12 @@ const run: Command = async context => {
 	return withStore(context, async store => {
 		const channelId = await channelOf(store, context);
 		const options = baseOptions(channelId);
-		const itemIds = where === undefined ? namedIds ?? [] : await matchingIds(store, channelId, where);
+		const itemIds = where === undefined ? await namedItems(store, channelId, namedIds ?? []) : await matchingIds(store, channelId, where);
 		if (where !== undefined && itemIds.length === 0) {
 			context.stderr.write('sift: --where matches no items; no run started\n');
 			return 0;
 		}
 
-		// Unknown ids are refused here (exit 1), not left for the agent to stumble over.
-		if (where === undefined) for (const id of itemIds) await store.readItem(channelId, id);
 		const batches = isSingleRun(itemIds.length, batch) ? [itemIds] : splitIntoBatches(itemIds, batch);
 		const fanout = new Fanout({parallel, start: batchStarter(store, options, endpoint)});
 		const report = reportRuns(context, fanout, {channelId, total: batches.length});
@@ -113,6 +111,17 @@ const run: Command = async context => {
 		return report.finish();
 	});
 };
+
+/**
+ * The ids of the items `--items` names, in the order given, each named as every command names an
+ * item (its id or a unique value such as BUG-0042). An unknown or ambiguous name is refused here
+ * (exit 1), not left for the agent to stumble over; an item named twice runs once.
+ */
+async function namedItems(store: AsyncStore, channelId: string, names: readonly string[]): Promise<string[]> {
+	const ids: string[] = [];
+	for (const name of names) ids.push(await resolveItem(store, channelId, name));
+	return [...new Set(ids)];
+}
 
 /** The ids of every item the query matches, in the query's order. */
 async function matchingIds(store: AsyncStore, channelId: string, where: string): Promise<string[]> {
@@ -144,7 +153,7 @@ export function reportRuns(context: CommandContext, fanout: Fanout, {channelId, 
 		const {run} = event;
 		switch (event.type) {
 			case 'started':
-				context.stderr.write(`sift: run ${run.runId} on ${sanitize(channelId)}${run.itemIds.length > 0 ? ` (${run.itemIds.length} items)` : ''}${several ? ` — ${label(run)}` : ''}\n`);
+				context.stderr.write(`sift: run ${run.runId} on ${sanitize(channelId)}${run.itemIds.length > 0 ? ` (${counted(run.itemIds.length, 'item')})` : ''}${several ? ` — ${label(run)}` : ''}\n`);
 				break;
 			case 'update': {
 				const line = progressLine(event.update);

@@ -6,7 +6,7 @@ import {output, wholeNumber, withStore} from './common.js';
 import {UsageError, type Command, type CommandContext} from './context.js';
 import {sortRevert} from '../../store/review-plan.js';
 import {diffText, revertPreviewText, revertText} from '../text/review.js';
-import {counted} from '../text/format.js';
+import {counted, nounFor} from '../text/format.js';
 
 const DEFAULT_LIMIT = 20;
 
@@ -97,7 +97,7 @@ function historyText(rows: RunJson[]): string {
 	return rows
 		.map(row => {
 			const counts = `${row.edits_applied} edited, ${row.mode === 'propose' ? `${row.proposals} proposed, ` : ''}${row.rejections} refused`;
-			return `${sanitize(row.id)}  ${sanitize(row.outcome ?? 'unfinished').padEnd(13)} ${String(row.item_ids.length).padStart(3)} items  ${counts.padEnd(22)} ${sequenceSpan(row).padEnd(14)} ${oneLine(row.instruction)}`;
+			return `${sanitize(row.id)}  ${sanitize(row.outcome ?? 'unfinished').padEnd(13)} ${String(row.item_ids.length).padStart(3)} ${nounFor(row.item_ids.length, 'item ', 'items')}  ${counts.padEnd(22)} ${sequenceSpan(row).padEnd(14)} ${oneLine(row.instruction)}`;
 		})
 		.join('\n');
 }

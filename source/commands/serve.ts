@@ -4,6 +4,7 @@ import {captureConsole, jsonLinesStream, logLine} from '../serve/log.js';
 import {reapAbandonedRuns} from '../codex/reap.js';
 import {withStore} from './common.js';
 import {UsageError, type Command} from './context.js';
+import {counted} from '../text/format.js';
 
 /** Read only here, only by tests: every tool call waits this long, so one can be caught in flight. */
 const CALL_DELAY_ENV = 'SIFT_SERVE_TEST_CALL_DELAY_MS';
@@ -48,7 +49,7 @@ const serve: Command = async context => {
 			const drainMs = Number(context.env[DRAIN_ENV] ?? 0) || DRAIN_TIMEOUT_MS;
 			const server = await startServe({store, host, port, allowHosts, rate, log, callDelayMs: delay > 0 ? delay : undefined});
 			// The location, never the URL as given: it may carry a password.
-			note(`sift serve: ${server.url}/mcp for ${store.location} (${rate} requests/s per token)`, {event: 'listening', url: `${server.url}/mcp`});
+			note(`sift serve: ${server.url}/mcp for ${store.location} (${counted(rate, 'request')}/s per token)`, {event: 'listening', url: `${server.url}/mcp`});
 			const reaper = setInterval(() => void reapAbandonedRuns(store, context.env), Number(context.env[REAP_EVERY_ENV]) || REAP_EVERY_MS);
 			reaper.unref();
 			const signal = await stop.signal;

@@ -4,7 +4,7 @@
  */
 
 import {z} from 'zod';
-import {mcpEndpoint} from '../serve/endpoint.js';
+import {mcpEndpoint} from './server-url.js';
 
 /** A saved query shown as a tab: query language text (docs/reference.md#query-language), `sort:` included. */
 export type View = {name: string; query: string};

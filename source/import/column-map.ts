@@ -6,9 +6,8 @@ import {readFileSync} from 'node:fs';
 import {parse, stringify} from 'yaml';
 import {z} from 'zod';
 import {FIELD_TYPES, type Channel, type Field, type FieldType, type SelectOption} from '../../store/index.js';
-import {cleanText} from './clean-text.js';
+import {cleanText, withoutByteOrderMark} from './clean-text.js';
 import {RecordFileError, type RecordRow} from './records.js';
-import type {TableSurvey} from './survey.js';
 import type {TableRow} from './tabular.js';
 
 const optionSchema = z.union([z.string().min(1), z.object({value: z.string().min(1), label: z.string().min(1).optional(), color: z.string().optional()}).strict()]);
@@ -41,7 +40,7 @@ export type ColumnSpec = z.infer<typeof columnSchema>;
 export function readColumnMap(path: string): ColumnMap {
 	let raw: unknown;
 	try {
-		raw = parse(readFileSync(path, 'utf8'));
+		raw = parse(withoutByteOrderMark(readFileSync(path, 'utf8')));
 	} catch (error) {
 		throw new RecordFileError(`${path}: not a YAML file sift can read: ${(error as Error).message}`);
 	}
@@ -132,8 +131,17 @@ export function keyOf(column: string, taken: Set<string>): string {
 	return unique;
 }
 
+/**
+ * What a table's survey (survey.ts) knows of its choice columns' values: the part a map needs,
+ * named here so this module does not import the survey, which imports it.
+ */
+export type ChoicesSeen = {
+	optionsInData: Map<string, Set<string>>;
+	surveys: Map<string, {options(spec: Omit<ColumnSpec, 'key'>): string[] | undefined}>;
+};
+
 /** The options a choice column's cells hold, in first-seen order, as the survey found them. */
-function optionsInData(survey: TableSurvey, column: string, spec: ColumnSpec): string[] {
+function optionsInData(survey: ChoicesSeen, column: string, spec: ColumnSpec): string[] {
 	const gathered = survey.optionsInData.get(column);
 	return gathered ? [...gathered] : survey.surveys.get(column)?.options(spec) ?? [];
 }
@@ -144,7 +152,7 @@ const optionOf = (option: string | {value: string; label?: string; color?: strin
  * The channel a map describes, for a table's data: choice columns without options get the
  * values in the data; with `grow`, values outside a map's options are added to them.
  */
-export function channelOfMap(map: ColumnMap, survey: TableSurvey, fallback: {id: string; name: string}, grow: boolean): Channel {
+export function channelOfMap(map: ColumnMap, survey: ChoicesSeen, fallback: {id: string; name: string}, grow: boolean): Channel {
 	const fields: Field[] = [];
 	for (const [column, spec] of Object.entries(map.columns)) {
 		const config: Record<string, unknown> = {...spec.config};

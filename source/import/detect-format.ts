@@ -1,6 +1,7 @@
 // Telling a file's format from its first bytes, for `sift import FILE` without --format.
 
 import {closeSync, openSync, readSync} from 'node:fs';
+import {withoutByteOrderMark} from './clean-text.js';
 import type {ImportFormat} from './records.js';
 
 const HEAD_BYTES = 64 * 1024;
@@ -21,7 +22,7 @@ export function detectFormat(path: string): ImportFormat {
 
 /** The decision on a file's head as text (exported for tests). */
 export function formatOfHead(head: string): ImportFormat {
-	const text = head.replace(/^\uFEFF/, '').trimStart();
+	const text = withoutByteOrderMark(head).trimStart();
 	if (text.startsWith('[')) {
 		// A JSON array of objects: GitHub issues (the only array format sift reads).
 		return 'github';

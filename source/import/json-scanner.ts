@@ -1,5 +1,6 @@
 import {closeSync, openSync, readSync} from 'node:fs';
 import {findDuplicateKey} from './duplicate-keys.js';
+import {BYTE_ORDER_MARK_BYTES} from './clean-text.js';
 
 /** A problem reading an import file; the message names the file and the byte offset. */
 export class ImportFileError extends Error {
@@ -10,7 +11,6 @@ const CHUNK = 1 << 20;
 const [SPACE, TAB, LF, CR] = [0x20, 0x09, 0x0a, 0x0d];
 const [QUOTE, BACKSLASH, COMMA, OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CLOSE_BRACKET] = [0x22, 0x5c, 0x2c, 0x7b, 0x7d, 0x5b, 0x5d];
 
-const BYTE_ORDER_MARK = Buffer.from([0xef, 0xbb, 0xbf]);
 
 const isSpace = (byte: number) => byte === SPACE || byte === TAB || byte === LF || byte === CR;
 
@@ -86,14 +86,14 @@ export class JsonScanner {
 
 	/** True when the file starts with a UTF-8 byte order mark, which JSON does not allow. */
 	startsWithByteOrderMark(): boolean {
-		const head = Buffer.alloc(BYTE_ORDER_MARK.length);
-		return readSync(this.fd, head, 0, head.length, 0) === head.length && head.equals(BYTE_ORDER_MARK);
+		const head = Buffer.alloc(BYTE_ORDER_MARK_BYTES.length);
+		return readSync(this.fd, head, 0, head.length, 0) === head.length && head.equals(BYTE_ORDER_MARK_BYTES);
 	}
 
 	/** Starts reading after a UTF-8 byte order mark, if the file has one (editors on Windows add it). */
 	skipByteOrderMark(): void {
 		if (this.startsWithByteOrderMark()) {
-			this.seek(BYTE_ORDER_MARK.length);
+			this.seek(BYTE_ORDER_MARK_BYTES.length);
 		}
 	}
 

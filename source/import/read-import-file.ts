@@ -22,7 +22,7 @@ export function readImportFile(path: string): ImportFile {
 function scanTopLevel(scanner: JsonScanner): {channel: unknown; itemsAt: number} {
 	let channel: unknown;
 	let itemsAt: number | undefined;
-	// Skipped: JSON forbids a BOM, but editors and Windows tools add one, and it carries no data.
+	// Skipped, as in every format (clean-text.ts).
 	scanner.skipByteOrderMark();
 	scanner.expect('{');
 	if (!scanner.accept('}')) {

@@ -7,6 +7,7 @@ import {createReadStream} from 'node:fs';
 import {createInterface} from 'node:readline';
 import {Readable} from 'node:stream';
 import {parse} from 'csv-parse';
+import {withoutByteOrderMark} from './clean-text.js';
 import {RecordFileError} from './records.js';
 
 /** One row: column → raw cell (a string, or a list for a repeated CSV column; any JSON value from JSON Lines). */
@@ -30,7 +31,7 @@ export async function* textChunks(path: string): AsyncGenerator<string> {
 	for await (const chunk of createReadStream(path, {highWaterMark: 256 * 1024})) {
 		let text = decode(chunk as Buffer);
 		if (first && text !== '') {
-			text = text.replace(/^\uFEFF/, '');
+			text = withoutByteOrderMark(text);
 			first = false;
 		}
 

@@ -13,6 +13,7 @@ import {ServerPool} from './pool.js';
 import {allowHostEntries, AllowedHosts, formatHost} from './hosts.js';
 import {asLogLine, logLine} from './log.js';
 import {RateLimiter} from './rate.js';
+import {counted} from '../text/format.js';
 
 export const DEFAULT_LISTEN = {host: '127.0.0.1', port: 7345};
 export const DEFAULT_RATE = 50;
@@ -228,7 +229,7 @@ export async function startServe(options: ServeOptions): Promise<SiftHttpServer>
 		if (Array.isArray(json) && json.length > rate) {
 			// The bucket holds `rate` at most: a Retry-After could never help.
 			entry.outcome = 'batch_over_rate';
-			reply(response, 413, {error: 'batch_over_rate', message: `a batch of ${json.length} messages costs ${json.length} requests, more than the ${rate} a second allowed per token (--rate), so it can never be served; send at most ${rate} messages a batch`}, {Connection: 'close'});
+			reply(response, 413, {error: 'batch_over_rate', message: `a batch of ${json.length} messages costs ${json.length} requests, more than the ${rate} a second allowed per token (--rate), so it can never be served; send at most ${counted(rate, 'message')} a batch`}, {Connection: 'close'});
 			return;
 		}
 
@@ -269,7 +270,7 @@ export async function startServe(options: ServeOptions): Promise<SiftHttpServer>
 		const wait = limiter.take(identity.name, cost);
 		if (wait === 0) return true;
 		entry.outcome = 'rate_limited';
-		reply(response, 429, {error: 'rate_limited', message: `over ${rate} requests a second for this token`}, {'Retry-After': String(wait)});
+		reply(response, 429, {error: 'rate_limited', message: `over ${counted(rate, 'request')} a second for this token`}, {'Retry-After': String(wait)});
 		return false;
 	}
 

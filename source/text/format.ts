@@ -89,5 +89,8 @@ export const plainValue = (field: Field, value: unknown): string => formatValue(
 /** Fields fit for one row: no long text, no JSON blobs. */
 export const shortFields = (fields: Field[]) => fields.filter(field => !field.config.long && field.type !== 'json');
 
-/** "1 edit", "2 edits", "0 follow-ups": a count with its noun. */
-export const counted = (count: number, noun: string, plural = `${noun}s`) => `${count.toLocaleString('en-US')} ${count === 1 ? noun : plural}`;
+/** The noun that agrees with `count`: "item" for 1, "items" for everything else. */
+export const nounFor = (count: number, noun: string, plural = `${noun}s`) => (count === 1 ? noun : plural);
+
+/** "1 edit", "2 edits", "0 follow-ups": a count with its noun. Every count in a message goes through it. */
+export const counted = (count: number, noun: string, plural = `${noun}s`) => `${count.toLocaleString('en-US')} ${nounFor(count, noun, plural)}`;

@@ -4,7 +4,7 @@
 
 import {userInfo} from 'node:os';
 import pg from 'pg';
-import {shownLocation} from '../api.js';
+import {shownLocation} from '../location.js';
 import {StoreError} from '../errors.js';
 import {lookUpPassword, passfilePath, type Login} from './credentials.js';
 

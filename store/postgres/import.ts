@@ -9,7 +9,7 @@ import {checkChannel} from '../schema.js';
 import type {Channel, Field, Values} from '../types.js';
 import type {WriteContext} from '../validate.js';
 import type {Validator} from '../writes.js';
-import type {AsyncImportSource, ImportResult} from '../api.js';
+import type {AsyncImportSource, ImportResult} from '../contract.js';
 import {checkStagedValues, createdValues} from '../edit-plan.js';
 import {atImportItem, channelExists, checkImportItem, creationOrderKey, missingRelationTarget, namesOtherItems, selfRelationKeys, type ImportItem} from '../write-rules.js';
 import {channelIndexSql} from './channels.js';

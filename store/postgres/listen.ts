@@ -2,7 +2,7 @@
 // is only a hint to read by cursor now; a lost one costs a poll interval, never an event.
 
 import type pg from 'pg';
-import type {Unlisten} from '../api.js';
+import type {Unlisten} from '../contract.js';
 import {connectionError, makeClient, type Target} from './connect.js';
 import {EVENTS_CHANNEL} from './events.js';
 

@@ -12,7 +12,7 @@
 import {createHash} from 'node:crypto';
 import type {Channel, Field, FieldType} from '../types.js';
 import type {Position} from '../query/cursor.js';
-import {channelIndexes as indexesOf, channelScopeSql, countStatement, equalityField, orderKeySql, pagePhases, sortKeySql, whereSql, type Dialect, type IndexDefinition, type SqlPart} from '../query/sql.js';
+import {axisOrderKey, FULL_TEXT_CHARACTERS, channelIndexes as indexesOf, channelScopeSql, countStatement, equalityField, orderKeySql, pagePhases, sortKeySql, whereSql, type Dialect, type IndexDefinition, type SqlPart} from '../query/sql.js';
 import type {Query} from '../query/types.js';
 import {isMetaKey} from '../query/parse.js';
 
@@ -22,6 +22,13 @@ const NUMERIC = new Set<FieldType>(['number', 'currency', 'percentage', 'rating'
 export const pgValueSql = (key: string) => `(data->'${key}')`;
 
 const pgText = (key: string) => `(data->>'${key}')`;
+
+/**
+ * The words of the long text fields `keys`, as their GIN index holds them: the 'simple'
+ * configuration (lowercased, no stemming or stop words, as SQLite's unicode61), over the first
+ * FULL_TEXT_CHARACTERS (a tsvector holds at most 1 MB). Immutable, so an index can hold it.
+ */
+const pgTextVector = (keys: string[]) => `to_tsvector('simple'::regconfig, left(${keys.map(key => `coalesce(${pgText(key)}, '')`).join(` || ' ' || `)}, ${FULL_TEXT_CHARACTERS}))`;
 
 export const postgresDialect: Dialect = {
 	// An escape string: the same text whether or not the server reads backslashes in plain literals
@@ -42,6 +49,9 @@ export const postgresDialect: Dialect = {
 	contains: lowered => `strpos(${lowered}, ?) > 0`,
 	meta: column => `(${column} COLLATE "C")`,
 	false: 'false',
+	fullText: keys => `${pgTextVector(keys)} @@ to_tsquery('simple', ?)`,
+	fullTextQuery: words => words.map((word, index) => `'${word}'${index === words.length - 1 ? ':*' : ''}`).join(' <-> '),
+	fullTextIndex: keys => pgTextVector(keys),
 	// One seek, and no equality on the key that would let another index's order pass for this one.
 	rowValues: true,
 	isSet: key => `${key} IS NOT NULL`,
@@ -115,7 +125,9 @@ export function pgPageStatements(channel: Fields, query: Query, forward: boolean
 	const key = query.sort.key === 'id' ? null : sortKeySql(postgresDialect, channel, query.sort.key);
 	const where = whereSql(postgresDialect, channel, query.terms);
 	const equality = equalityField(channel, query.terms);
-	const unsetKey = key && equality ? orderKeySql(postgresDialect, equality) : key ?? '';
+	// One value of the axis: the unset phase orders by the sort key too, which only the (axis, sort
+	// key, seq) index yields under that term; another field's equality: by that field's index.
+	const unsetKey = key && equality && !axisOrderKey(channel, query.sort.key, query.terms) ? orderKeySql(postgresDialect, equality) : key ?? '';
 	return pagePhases(postgresDialect, key, query.sort.descending, forward, after, unsetKey).map(phase => numbered({
 		sql: `SELECT seq, id, version, created_at, updated_at, data, ${key ?? 'NULL::int'} AS sort_value FROM items WHERE ${channelScopeSql(channel.id)} AND ${phase.condition.sql}${where.sql} ORDER BY ${phase.orderBy} LIMIT ?`,
 		params: [...phase.condition.params, ...where.params, limit],

@@ -5,7 +5,7 @@
 
 import {hostname} from 'node:os';
 import type pg from 'pg';
-import type {RunsApi} from '../api.js';
+import type {RunsApi} from '../contract.js';
 import {CURSOR_OUTCOMES, parseRunRow, type RunEnd, type RunStart, type StoredRunRow, type UnfinishedRun} from '../runs.js';
 
 // The JSON columns as text, so both backends' rows are parsed by one function.

@@ -4,9 +4,11 @@
 
 import type pg from 'pg';
 import {StoreError} from '../errors.js';
+import {missingChannelIndexes} from './channels.js';
 import {CHANNEL_TIME_INDEXES_SQL} from './query.js';
 
-type Migration = {version: number; name: string; sql: string};
+/** A step: its SQL, then (for what SQL cannot compute: indexes that depend on each channel's fields) a function run in the same transaction. */
+type Migration = {version: number; name: string; sql: string; then?: (client: pg.ClientBase) => Promise<void>};
 
 /** Every step is applied once, in order, and recorded in schema_version. Append new steps; never edit old ones. */
 export const MIGRATIONS: Migration[] = [
@@ -164,6 +166,24 @@ ALTER TABLE events ADD COLUMN cause jsonb;
 ALTER TABLE runs ADD COLUMN mode text, ADD COLUMN proposals integer NOT NULL DEFAULT 0;
 `,
 	},
+	{
+		version: 7,
+		name: 'composite indexes on each channel\'s axis and every sort key (status:new sort:due)',
+		// Whatever of pgChannelIndexes a channel lacks: its (axis, sort key, seq) indexes (store/query/sql.ts axisOf).
+		sql: '-- each channel\'s indexes depend on its fields: made by `then`',
+		then: async client => {
+			for (const sql of await missingChannelIndexes(client)) await client.query(sql);
+		},
+	},
+	{
+		version: 8,
+		name: 'full-text search: a GIN index on each channel\'s long text (bare words)',
+		// Whatever of pgChannelIndexes a channel lacks: its text search index (store/postgres/query.ts pgTextVector).
+		sql: '-- each channel\'s indexes depend on its fields: made by `then`',
+		then: async client => {
+			for (const sql of await missingChannelIndexes(client)) await client.query(sql);
+		},
+	},
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
@@ -274,6 +294,7 @@ export async function migrate(client: pg.ClientBase, options: MigrateOptions): P
 
 		for (const migration of MIGRATIONS.filter(step => step.version > current)) {
 			await client.query(migration.sql);
+			await migration.then?.(client);
 			await client.query('INSERT INTO schema_version (version, name, applied_at) VALUES ($1, $2, $3)', [migration.version, migration.name, new Date().toISOString()]);
 		}
 

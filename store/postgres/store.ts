@@ -2,7 +2,7 @@
 // gap-free events, follow-ups, runs) over a connection pool that stays private to this module.
 
 import type pg from 'pg';
-import type {AsyncImportSource, AsyncStore, AsyncStoreOptions, DeleteResult, ImportResult, ProposalsApi, RunsApi, TokensApi, Unlisten, UpsertRequest, UpsertResult} from '../api.js';
+import type {AsyncImportSource, AsyncStore, AsyncStoreOptions, DeleteResult, ImportResult, ProposalsApi, RunsApi, TokensApi, Unlisten, UpsertRequest, UpsertResult} from '../contract.js';
 import type {ProposalQuery} from '../proposals.js';
 import type {AcceptRequest} from '../review-plan.js';
 import type {RunRow} from '../runs.js';

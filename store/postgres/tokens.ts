@@ -2,7 +2,7 @@
 // expiry, revocation, touch throttle) are store/token-rules.ts, shared with SQLite.
 
 import type pg from 'pg';
-import type {TokensApi} from '../api.js';
+import type {TokensApi} from '../contract.js';
 import {duplicateToken, identityOf, newToken, presentedHash, tokenInfo, touchTimes, unknownToken, type StoredToken} from '../token-rules.js';
 
 const UNIQUE_VIOLATION = '23505';

@@ -4,7 +4,7 @@
 // order, is the shared plan (store/edit-plan.ts); this file answers its steps with SQL.
 
 import type pg from 'pg';
-import type {DeleteResult} from '../api.js';
+import type {DeleteResult} from '../contract.js';
 import type {LoadedChannel} from '../channels.js';
 import {checkEditRequest, createdEvent, createdValues, planDelete, planEdit, runPlanAsync, type EditOutcome, type PlanIo, type PlanItem} from '../edit-plan.js';
 import {itemIdOf, itemOf, seqOfItemId} from '../items.js';

@@ -24,6 +24,9 @@ const ORDERED_TYPES = new Set<FieldType>([...NUMERIC_TYPES, 'date']);
 /** The text fields bare words search: short ones (not long text), and unique ones. */
 export const isShortText = (field: Field) => ['text', 'email', 'url'].includes(field.type) && (!field.config.long || field.is_unique);
 
+/** Text fields a query's bare words search by word (full-text search), not as a substring: the long ones. A channel as written (not yet checked) may leave out a field's config. */
+export const isLongText = (field: Field) => ['text', 'email', 'url'].includes(field.type) && field.config?.long === true && !field.is_unique;
+
 /**
  * Fields a page can be sorted by: each has an index for it, so every page costs the same at any
  * depth. Plain text is not sortable unless unique (it is not indexed).

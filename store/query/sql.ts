@@ -8,7 +8,7 @@
 
 import type {Channel, Field} from '../types.js';
 import type {Position} from './cursor.js';
-import {isMetaKey, isShortText, isSortable, type MetaKey} from './parse.js';
+import {isLongText, isMetaKey, isShortText, isSortable, type MetaKey} from './parse.js';
 import type {Term} from './types.js';
 
 export type SqlPart = {sql: string; params: unknown[]};
@@ -45,6 +45,15 @@ export type Dialect = {
 	/** The boolean false. */
 	false: string;
 	/**
+	 * True when the long text fields `keys` (isLongText) hold a word that starts with the `?`
+	 * parameter, which is `fullTextQuery` of the needle: FTS5 on SQLite, text search on PostgreSQL.
+	 */
+	fullText(keys: string[]): string;
+	/** The words of a bare word (wordsOf) as the parameter of fullText: in a row, the last one a prefix. */
+	fullTextQuery(words: string[]): string;
+	/** PostgreSQL: the expression a channel's GIN index holds for fullText over `keys`; SQLite keeps one FTS5 table instead. */
+	fullTextIndex?(keys: string[]): string;
+	/**
 	 * Whether `(key, seq) > (?, ?)` seeks one range of the order's index: the rows after a position
 	 * are then read in one phase, not as "the same value, later seq" and "later values".
 	 */
@@ -72,14 +81,45 @@ export const sortKeySql = (dialect: Dialect, channel: {fieldsByKey: Map<string, 
 
 export type IndexDefinition = {name: string; sql: string};
 
+/** The words full-text search sees in a bare word: runs of letters and digits (`log-in` is log, in). */
+export const wordsOf = (needle: string): string[] => needle.match(/[\p{L}\p{N}]+/gu) ?? [];
+
+/** How much of an item's long text full-text search indexes, in characters, on both databases (a PostgreSQL tsvector holds at most 1 MB). */
+export const FULL_TEXT_CHARACTERS = 262_144;
+
 /** How a database names a channel's index on a field: `order` serves sorts and terms, `value` uniqueness. */
 export type IndexNamer = (channelId: string, key: string, use: 'order' | 'value') => string;
 
 /**
+ * A channel's triage axis: its first select field (`status` in the demo). Triage reads one value
+ * of it at a time in some order (`status:new sort:due`), and the items of one value are rarely
+ * spread evenly through another field's order (new bugs have no due date yet), so walking the sort
+ * field's own index would pass over the rows of every other value. Such a page walks a composite
+ * index instead: (axis, sort key, seq), one range per value.
+ */
+export const axisOf = (channel: {fields: readonly Field[]}): Field | undefined => channel.fields.find(field => field.type === 'select');
+
+/** The index key of the composite index on the axis and a sort key: `status.due`. */
+const axisIndexKey = (axisKey: string, sortKey: string) => `${axisKey}.${sortKey}`;
+
+/**
+ * The key of the composite index a page sorted by `sortKey` walks instead of the sort's own, when
+ * a term keeps exactly one value of the channel's axis (`status:new`, not `status:new,triaged` or
+ * `-status:new`); undefined otherwise.
+ */
+export function axisOrderKey(channel: {fields: readonly Field[]}, sortKey: string, terms: readonly Term[]): string | undefined {
+	const axis = axisOf(channel);
+	if (!axis || sortKey === 'id' || sortKey === axis.key || sortKey === 'updated_at') return undefined;
+	const keepsOne = terms.some(term => term.kind === 'any_of' && !term.negated && term.key === axis.key && term.values.length === 1);
+	return keepsOne ? axisIndexKey(axis.key, sortKey) : undefined;
+}
+
+/**
  * The partial indexes a channel's rows get: one per sortable field on (order key, seq) — it
  * serves the sorted pages, equality filters on selects and booleans, and range terms — plus one
- * on the stored value of a unique field whose order key differs (uniqueness checks). Each covers
- * only that channel's rows, so no channel's data can break another's writes.
+ * on the stored value of a unique field whose order key differs (uniqueness checks), plus one per
+ * sort key but updated_at on (axis, that key, seq) for a page of one axis value (axisOf). Each covers only that
+ * channel's rows, so no channel's data can break another's writes.
  */
 export function channelIndexes(dialect: Dialect, nameOf: IndexNamer, channel: Channel): IndexDefinition[] {
 	const scope = channelScopeSql(channel.id);
@@ -98,6 +138,23 @@ export function channelIndexes(dialect: Dialect, nameOf: IndexNamer, channel: Ch
 		if (field.is_unique && (!isSortable(field) || orderKeySql(dialect, field) !== dialect.value(field.key))) {
 			add(nameOf(channel.id, field.key, 'value'), dialect.value(field.key));
 		}
+	}
+
+	const axis = axisOf(channel);
+	if (axis) {
+		const axisKey = orderKeySql(dialect, axis);
+		// Not updated_at: every edit moves it, and would rewrite this index too.
+		add(nameOf(channel.id, axisIndexKey(axis.key, 'created_at'), 'order'), `${axisKey}, ${dialect.meta('created_at')}`);
+		for (const field of channel.fields) {
+			if (field !== axis && isSortable(field)) add(nameOf(channel.id, axisIndexKey(axis.key, field.key), 'order'), `${axisKey}, ${orderKeySql(dialect, field)}`);
+		}
+	}
+
+	// PostgreSQL: the long text's words, for bare words (fullText); the index follows every write by itself.
+	const long = channel.fields.filter(isLongText).map(field => field.key);
+	if (dialect.fullTextIndex && long.length > 0) {
+		const name = nameOf(channel.id, ':text', 'order');
+		indexes.push({name, sql: `CREATE INDEX IF NOT EXISTS "${name}" ON items USING gin (${dialect.fullTextIndex(long)}) WHERE ${scope}`});
 	}
 
 	return indexes;
@@ -133,7 +190,12 @@ function positiveSql(dialect: Dialect, channel: Fields, term: Term): SqlPart {
 	}
 
 	if (term.kind === 'words') {
-		return containsSql(dialect, channel.fields.filter(isShortText).map(field => field.key), [term.needle]);
+		// A substring of the short text fields, or a word of the long ones (full-text search).
+		const short = containsSql(dialect, channel.fields.filter(isShortText).map(field => field.key), [term.needle]);
+		const long = channel.fields.filter(isLongText).map(field => field.key);
+		const words = wordsOf(term.needle);
+		if (long.length === 0 || words.length === 0) return short;
+		return {sql: `(${short.sql} OR ${dialect.fullText(long)})`, params: [...short.params, dialect.fullTextQuery(words)]};
 	}
 
 	if (isMetaKey(term.key)) {

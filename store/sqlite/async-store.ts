@@ -3,7 +3,7 @@
 // A write never waits inside better-sqlite3 for another process's lock: it waits on a timer
 // (write-lock.ts), so reads, other requests and keys go on meanwhile.
 
-import type {AsyncImportSource, AsyncStore, AsyncStoreOptions, DeleteResult, ImportResult, ProposalsApi, RunsApi, TokensApi, UpsertRequest, UpsertResult, UpsertRow} from '../api.js';
+import type {AsyncImportSource, AsyncStore, AsyncStoreOptions, DeleteResult, ImportResult, ProposalsApi, RunsApi, TokensApi, UpsertRequest, UpsertResult, UpsertRow} from '../contract.js';
 import type {LoadedChannel} from '../channels.js';
 import type {FollowUpQuery} from '../followups.js';
 import type {NameMatch} from '../lookup.js';

@@ -1,11 +1,12 @@
 // Channels on SQLite: the catalog read once per connection, and each channel's partial indexes.
 
 import {LoadedChannels, type LoadedChannel} from '../channels.js';
-import type {Db} from './database.js';
+import type {Db} from './db.js';
 import {notFound, quote} from '../errors.js';
 import {channelIndexes} from './query.js';
 import {fillValueColumns} from './value-columns.js';
 import type {Channel, ChannelSummary, Field} from '../types.js';
+import {createFullText} from './full-text.js';
 
 /**
  * Each connection keeps the channels it read, with their stored fields' text: a schema change
@@ -58,6 +59,8 @@ function createChannelIndexes(db: Db, channel: Channel): void {
 	for (const index of channelIndexes(channel)) {
 		db.exec(index.sql);
 	}
+
+	createFullText(db, channel);
 }
 
 /**
@@ -85,9 +88,10 @@ export function migrateToChannelIndexes(db: Db): void {
 		}
 
 		// After the drops, so the copy does not rewrite the old indexes row by row. Missing indexes on
-		// created_at / updated_at alone (v6) need no copy.
+		// created_at / updated_at alone (v6), or on the axis and a sort key (v7: `items:c:status.due`,
+		// over columns the single-field indexes already fill), need no copy.
 		const missing = wanted.filter(index => !existing.has(index.name) || stale.includes(index.name));
-		if (missing.some(index => !/:(created|updated)_at$/.test(index.name))) fillValueColumns(db, channel);
+		if (missing.some(index => !/:((created|updated)_at|[a-z0-9_]+\.[a-z0-9_]+)$/.test(index.name))) fillValueColumns(db, channel);
 		createChannelIndexes(db, channel);
 	}
 }

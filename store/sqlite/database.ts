@@ -9,11 +9,12 @@ import {addTokenScope, TOKENS_SCHEMA_SQL} from './tokens.js';
 import {addReviewColumns, PROPOSALS_SCHEMA_SQL} from './proposals.js';
 import {checkIsStore, openReadOnly, SIFT_APPLICATION_ID} from './store-file.js';
 import {withWriteLock} from './write-lock.js';
+import {addFullText} from './full-text.js';
 import {addValueColumns, VALUE_COLUMNS} from './value-columns.js';
 
-export {withWriteLock} from './write-lock.js';
-
-export type Db = Database.Database;
+export {immediate, withWriteLock} from './write-lock.js';
+export type {Db} from './db.js';
+import type {Db} from './db.js';
 
 const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS channels (
@@ -182,7 +183,7 @@ function openWritable(path: string, options: OpenOptions): Db {
  * Bump when the schema changes. Steps run in order inside one transaction and are idempotent;
  * SCHEMA_SQL then creates whatever is missing (IF NOT EXISTS).
  */
-const SCHEMA_VERSION = 7;
+const SCHEMA_VERSION = 9;
 
 /**
  * v3: idempotency keys belong to a channel and an actor (before, one global namespace: a key used
@@ -209,8 +210,8 @@ function addRunColumns(db: Db): void {
  * v7: events their cause, runs their mode and proposal count (store/sqlite/proposals.ts).
  */
 const MIGRATION_STEPS: Array<(db: Db) => void> = [scopeIdempotencyKeys, addRunColumns, addValueColumns, addTokenScope, addReviewColumns];
-/** v3: per-channel partial indexes replace the indexes over every channel's rows; v5: on value columns; v6: on created_at and updated_at too. */
-const AFTER_SCHEMA_STEPS: Array<(db: Db) => void> = [migrateToChannelIndexes];
+/** v3: per-channel partial indexes replace the indexes over every channel's rows; v5: on value columns; v6: on created_at and updated_at too; v8: on the axis and each sort key (store/query/sql.ts axisOf); v9: full-text search of long text (store/sqlite/full-text.ts). */
+const AFTER_SCHEMA_STEPS: Array<(db: Db) => void> = [addFullText, migrateToChannelIndexes];
 
 /**
  * The store's schema version, if this sift can read the store as it is: not made by a newer sift (its tables may mean something
@@ -256,9 +257,4 @@ function migrate(db: Db, path: string, onUpgrade?: (from: number, to: number) =>
 
 		db.pragma(`user_version = ${SCHEMA_VERSION}`);
 	}).immediate();
-}
-
-/** Runs `work` inside BEGIN IMMEDIATE: the write lock is taken up front, so no reader upgrades late. */
-export function immediate<T>(db: Db, work: () => T): T {
-	return withWriteLock(db, () => db.transaction(work).immediate());
 }

@@ -2,7 +2,7 @@
 
 import type {Statement} from 'better-sqlite3';
 import type {NewEvent} from '../events.js';
-import type {Db} from './database.js';
+import type {Db} from './db.js';
 import {checkEventQuery, mergeChanges} from '../write-rules.js';
 import type {Actor, Changes, EventCause, EventPage, EventType, StoreEvent} from '../types.js';
 

@@ -1,7 +1,8 @@
 // Follow-ups on SQLite: opened or refreshed by refused agent edits, resolved, dismissed.
 
 import type {Statement} from 'better-sqlite3';
-import {immediate, type Db} from './database.js';
+import {immediate} from './write-lock.js';
+import type {Db} from './db.js';
 import {checkDismissable, followUpFilters, type FollowUpQuery} from '../followups.js';
 import type {FollowUpOpening} from '../edit-plan.js';
 import type {FollowUp} from '../types.js';

@@ -1,7 +1,8 @@
 // Importing a channel and its items into SQLite in one transaction.
 
 import type {ChannelCatalog} from './channels.js';
-import {immediate, type Db} from './database.js';
+import {immediate} from './write-lock.js';
+import type {Db} from './db.js';
 import {checkChannel} from '../schema.js';
 import type {Channel} from '../types.js';
 import {checkStagedValues} from '../edit-plan.js';

@@ -3,7 +3,7 @@
 import type {LoadedChannel} from '../channels.js';
 import {NAME_MATCHES_PER_FIELD, nameProbes, type NameMatch} from '../lookup.js';
 import {channelScopeSql} from '../query/sql.js';
-import type {Db} from './database.js';
+import type {Db} from './db.js';
 import {valueSql} from './query.js';
 
 /**

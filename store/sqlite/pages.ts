@@ -5,7 +5,7 @@ import type {LoadedChannel} from '../channels.js';
 import {parseStored, type ItemRow} from '../items.js';
 import {itemsPageOf, pageOf, parseWhere, planItems, planPage, type ItemsPage, type ItemsQuery, type PagePlan, type PageQuery, type PageRow} from '../pages.js';
 import type {Page} from '../types.js';
-import type {Db} from './database.js';
+import type {Db} from './db.js';
 import {latestSequence} from './events.js';
 import {countStatement, orderOf, pageStatements, whereSql} from './query.js';
 

@@ -2,7 +2,7 @@
 // person's accept or decline, listed for the review queue. The rules are store/proposals.ts.
 
 import type {Statement} from 'better-sqlite3';
-import type {Db} from './database.js';
+import type {Db} from './db.js';
 import {checkProposalQuery, proposalFilters, proposalOf, type NewProposal, type ProposalDecision, type ProposalQuery, type ProposalRow, type ProposalStatus} from '../proposals.js';
 import type {LoadedChannel} from '../channels.js';
 import {parseWhere} from '../pages.js';

@@ -6,7 +6,7 @@
 
 import type {Channel, Field} from '../types.js';
 import type {Position} from '../query/cursor.js';
-import {channelIndexes as indexesOf, channelScopeSql, equalityField, sqlString, orderKeySql as orderKeyOf, pagePhases, sortKeySql, whereSql as whereOf, type Dialect, type IndexDefinition, type SqlPart} from '../query/sql.js';
+import {axisOrderKey, channelIndexes as indexesOf, channelScopeSql, equalityField, sqlString, orderKeySql as orderKeyOf, pagePhases, sortKeySql, whereSql as whereOf, type Dialect, type IndexDefinition, type SqlPart} from '../query/sql.js';
 import type {Sort, Term} from '../query/types.js';
 import {ITEM_COLUMNS, jsonValueSql, valueColumnOf} from './value-columns.js';
 
@@ -25,6 +25,9 @@ const sharedDialect: Omit<Dialect, 'value' | 'text' | 'typed'> = {
 	contains: lowered => `instr(${lowered}, ?) > 0`,
 	meta: column => column,
 	false: '0',
+	// The FTS5 table the triggers of store/sqlite/full-text.ts keep: every channel's long text by seq.
+	fullText: () => 'items.seq IN (SELECT rowid FROM items_text WHERE items_text MATCH ?)',
+	fullTextQuery: words => `"${words.join(' ')}"*`,
 	// Two seeks, each a plain range SQLite walks in index order.
 	rowValues: false,
 	// "Set" as a range (every number and string is >= -infinity), so SQLite seeks past the unset
@@ -78,9 +81,11 @@ export function orderOf(channel: Channel & Fields, sort: Sort, terms: Term[] = [
 		return {sort, key: null, index: null, unsetIndex: null};
 	}
 
-	const index = orderIndexName(channel.id, sort.key);
+	// A page of one axis value walks (axis, sort key, seq): its set and unset phases alike.
+	const axisKey = axisOrderKey(channel, sort.key, terms);
+	const index = orderIndexName(channel.id, axisKey ?? sort.key);
 	const equality = equalityField(channel, terms);
-	return {sort, key: sortKeySql(sqliteDialect(channel), channel, sort.key), index, unsetIndex: equality ? orderIndexName(channel.id, equality.key) : index};
+	return {sort, key: sortKeySql(sqliteDialect(channel), channel, sort.key), index, unsetIndex: axisKey || !equality ? index : orderIndexName(channel.id, equality.key)};
 }
 
 /**

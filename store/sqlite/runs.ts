@@ -1,6 +1,6 @@
 import {CURSOR_OUTCOMES, parseRunRow, type RunEnd, type RunRow, type RunStart, type StoredRunRow, type UnfinishedRun} from '../runs.js';
-import type {Db} from './database.js';
-import {immediate} from './database.js';
+import type {Db} from './db.js';
+import {immediate} from './write-lock.js';
 import {LAST_SEQUENCE_SQL} from './events.js';
 import {revokeRunTokens} from './tokens.js';
 

@@ -3,11 +3,14 @@
 // indexes whose definition changed and appends the channel.updated event.
 
 import type {ChannelCatalog} from './channels.js';
-import {immediate, type Db} from './database.js';
+import {immediate} from './write-lock.js';
+import type {Db} from './db.js';
 import {appendEvent} from './events.js';
 import {channelIndexes} from './query.js';
 import {channelUpdatedEvent, indexChanges, nameKeyOf, Offenders, schemaMoved, type SchemaPlan} from '../schema-change.js';
 import type {Actor, Channel} from '../types.js';
+import {isLongText} from '../query/parse.js';
+import {reindexFullText} from './full-text.js';
 
 /** Items read per statement while checking: the connection runs one statement at a time. */
 const CHECK_PAGE = 5000;
@@ -32,6 +35,8 @@ function checkItems(db: Db, channel: Channel, plan: SchemaPlan): void {
 	offenders.check(plan);
 }
 
+const longKeys = (channel: Channel) => channel.fields.filter(isLongText).map(field => field.key).join(' ');
+
 export function applySchemaChange(db: Db, channels: ChannelCatalog, before: Channel, plan: SchemaPlan, actor: Actor): number {
 	const sequence = immediate(db, () => {
 		const row = db.prepare('SELECT fields FROM channels WHERE id = ?').get(before.id) as {fields: string} | undefined;
@@ -42,6 +47,8 @@ export function applySchemaChange(db: Db, channels: ChannelCatalog, before: Chan
 		const {drop, create} = indexChanges(channelIndexes(before), channelIndexes(plan.channel));
 		for (const name of drop) db.exec(`DROP INDEX IF EXISTS "${name.replaceAll('"', '""')}"`);
 		for (const index of create) db.exec(index.sql);
+		// A field made long or short changes what each item's long text is.
+		if (longKeys(before) !== longKeys(plan.channel)) reindexFullText(db, plan.channel);
 		return appendEvent(db, before.id, channelUpdatedEvent(plan, actor, new Date().toISOString()));
 	});
 	channels.forget(before.id);

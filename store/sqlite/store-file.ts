@@ -1,6 +1,6 @@
 import {closeSync, existsSync, openSync, readFileSync, readSync, statSync} from 'node:fs';
 import Database from 'better-sqlite3';
-import type {Db} from './database.js';
+import type {Db} from './db.js';
 import {StoreError} from '../errors.js';
 
 /**

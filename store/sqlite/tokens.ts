@@ -1,7 +1,7 @@
 // Bearer tokens of `sift serve` on SQLite: only the SQL. The rules (names, secrets, hashing,
 // expiry, revocation, touch throttle) are store/token-rules.ts, shared with PostgreSQL.
 
-import type {Db} from './database.js';
+import type {Db} from './db.js';
 import {duplicateToken, identityOf, newToken, presentedHash, tokenInfo, touchTimes, unknownToken, type StoredToken, type TokenIdentity, type TokenInfo, type TokenRequest} from '../token-rules.js';
 
 /** The secret is shown once at creation; only its sha256 is kept, so a copy of the database grants nothing. */

@@ -4,7 +4,8 @@
 // fields written, lookups by key, and the creates and edits every other write makes (ItemWriter).
 
 import type {ChannelCatalog} from './channels.js';
-import {immediate, type Db} from './database.js';
+import {immediate} from './write-lock.js';
+import type {Db} from './db.js';
 import {appendEvent} from './events.js';
 import {planUpsert, runUpsert, syncChunks, type UpsertIo} from '../upsert-plan.js';
 import {RollBack, type UpsertRequest, type UpsertResult, type UpsertRow} from '../upsert-rules.js';

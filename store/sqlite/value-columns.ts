@@ -10,7 +10,7 @@
  * writes `data` (valueColumnsFor, columnValue).
  */
 
-import type {Db} from './database.js';
+import type {Db} from './db.js';
 import {isSortable} from '../query/parse.js';
 import {channelScopeSql} from '../query/sql.js';
 import type {Field} from '../types.js';

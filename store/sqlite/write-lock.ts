@@ -1,5 +1,5 @@
 import {StoreError} from '../errors.js';
-import type {Db} from './database.js';
+import type {Db} from './db.js';
 
 /**
  * Waiting for another process's write lock without blocking the event loop. better-sqlite3 is
@@ -166,4 +166,9 @@ export class LockWaiter {
 		this.timer = undefined;
 		for (const waiting of this.queue.splice(0)) waiting.reject(busyError(reason));
 	}
+}
+
+/** Runs `work` inside BEGIN IMMEDIATE: the write lock is taken up front, so no reader upgrades late. */
+export function immediate<T>(db: Db, work: () => T): T {
+	return withWriteLock(db, () => db.transaction(work).immediate());
 }

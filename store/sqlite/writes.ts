@@ -4,10 +4,11 @@
 
 import type {Statement} from 'better-sqlite3';
 import type {ChannelCatalog} from './channels.js';
-import type {DeleteResult} from '../api.js';
+import type {DeleteResult} from '../contract.js';
 import type {LoadedChannel} from '../channels.js';
 import {channelScopeSql, valueSql} from './query.js';
-import {immediate, withWriteLock, type Db} from './database.js';
+import {immediate, withWriteLock} from './write-lock.js';
+import type {Db} from './db.js';
 import {appendEvent, changedSince, latestSequence, runWrites} from './events.js';
 import {declineForDeletedItem, insertProposal, proposalsWithIds, recordDecision, runModeOf} from './proposals.js';
 import {proposalCreatedEvent} from '../proposals.js';

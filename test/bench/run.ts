@@ -36,6 +36,7 @@ import {benchIndexCost} from './store-index-cost.js';
 import {benchPageLatency} from './store-latency.js';
 import {benchPagingUnderChange} from './store-paging.js';
 import {benchQueryLatency} from './store-query-latency.js';
+import {benchAxisPage} from './store-axis-page.js';
 import {benchStaleVersions} from './store-stale.js';
 import {benchUi} from './ui.js';
 import {benchKeystrokes} from './ui-keystrokes.js';
@@ -93,6 +94,8 @@ async function runBenches(): Promise<void> {
 
 	// The query language (docs/reference.md#query-language): sorted and filtered pages at depth, and what each index costs a write.
 	await step('benchQueryLatency', () => benchQueryLatency(quick));
+	// One status value in another field's order (status:new sort:due): flat as the channel grows.
+	await step('benchAxisPage', () => benchAxisPage(quick));
 	await step('benchIndexCost', () => benchIndexCost(quick));
 	await step('benchCountLag', () => benchCountLag(quick));
 

@@ -76,8 +76,8 @@ export function cleanScratch(): void {
 	}
 }
 
-/** Bumped when the generator or the store's file layout changes, so stale caches are not reused. */
-const CACHE_VERSION = 4;
+/** Bumped when the generator or the store's file layout changes, so stale caches are not reused (5: the (status, sort key) indexes). */
+const CACHE_VERSION = 5;
 
 /**
  * A read-only bench database of `count` demo items, cached by size and seed under

@@ -26,7 +26,7 @@ const CASES: Case[] = [
 	{command: 'mcp', misplaced: ['--all'], repeated: ['--actor', 'agent', '--actor', 'human'], badValue: ['--owner-pid', 'me'], badValueMessage: /--owner-pid must be a whole number, got "me"/},
 	{command: 'run', misplaced: ['--grant', 'bugs'], repeated: ['--timeout', '120', '--timeout', '60'], badValue: ['--timeout', '0'], badValueMessage: /--timeout must be from 1 to/},
 	{command: 'runs', misplaced: ['--channel', 'bugs'], repeated: ['--limit', '2', '--limit', '3'], badValue: ['--limit', 'many'], badValueMessage: /--limit must be a whole number, got "many"/},
-	{command: 'doctor', misplaced: ['--db', 'x.db'], repeated: ['--codex', 'a', '--codex', 'b'], badValue: ['--codex'], badValueMessage: /--codex needs a value/},
+	{command: 'doctor', misplaced: ['--where', 'status:new'], repeated: ['--codex', 'a', '--codex', 'b'], badValue: ['--codex'], badValueMessage: /--codex needs a value/},
 ];
 
 describe('every subcommand: help, unknown, repeated and misplaced flags, bad values', () => {
@@ -40,7 +40,7 @@ describe('every subcommand: help, unknown, repeated and misplaced flags, bad val
 	/** Runs the command against the demo database (where it takes --db) and checks nothing was written. */
 	function run(command: string, args: string[]) {
 		const words = command === '' ? [] : [command];
-		const takesDb = command !== 'doctor' && !args.includes('--db');
+		const takesDb = !args.includes('--db');
 		const result = sift([...words, ...args, ...(takesDb ? ['--db', db] : [])], {SIFT_CODEX: '/nonexistent/codex'});
 		expect(fileDigest(db), `${command} ${args.join(' ')} changed the database`).toBe(digest);
 		return result;

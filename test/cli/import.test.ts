@@ -218,7 +218,7 @@ describe.each(TARGETS)('sift import on $name', (target: Target) => {
 		const document = {channel: {id: 'bom', name: 'BOM', fields: [{key: 'title', label: 'Title', type: 'text'}]}, items: [{values: {title: 'after a BOM'}}]};
 		const result = sift(['import', fileWith('bom.json', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(document))])), '--db', db]);
 		expect(result.code, result.stderr).toBe(0);
-		expect(result.stdout).toContain('imported channel bom (BOM) with 1 items');
+		expect(result.stdout).toContain('imported channel bom (BOM) with 1 item into');
 		// A dry run of a sift file checks every item and opens no store.
 		const other = fileWith('dry.json', JSON.stringify({...document, channel: {...document.channel, id: 'dry'}, items: [{values: {title: 'ok'}}, {values: {title: 5}}]}));
 		const dry = sift(['import', other, '--dry-run', '--db', db]);

@@ -225,6 +225,12 @@ describePg('the CLI on PostgreSQL', () => {
 			};
 
 			expect(databaseCheck(await database.freshSchemaUrl())).toMatchObject({code: 0, check: {ok: true, detail: expect.stringMatching(/PostgreSQL, reachable/)}});
+			// --db names the store as it does for every command.
+			const url = await database.freshSchemaUrl();
+			expect(sift(['demo', '--db', url, '--items', '3', '--no-open']).code).toBe(0);
+			const named = sift(['doctor', '--db', url], env);
+			expect(named.code, named.stdout + named.stderr).toBe(0);
+			expect(named.stdout).toMatch(/^OK {3}database: \S+ \(PostgreSQL, reachable, 1 channel\)$/m);
 			expect(databaseCheck(elsewhere(url => { url.pathname = '/sift_no_such_database'; }))).toMatchObject({
 				code: 1,
 				check: {ok: false, detail: expect.stringMatching(/^cannot open the PostgreSQL store at [^ ]+\/sift_no_such_database: database "sift_no_such_database" does not exist$/)},

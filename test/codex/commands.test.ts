@@ -116,11 +116,27 @@ describe('sift run', () => {
 		expect(readPids(setup.env.FAKE_CODEX_PIDFILE!).filter(isAlive)).toEqual([]);
 	});
 
+	it('--items takes names like every other command: a ticket, an id, a name given twice runs once', () => {
+		const setup = setUp();
+		const argsFile = path.join(setup.dir, 'args.json');
+		const env = {...setup.env, FAKE_CODEX_ARGS_FILE: argsFile};
+		const one = sift(['run', 'Triage it', '--items', 'BUG-2', '--db', setup.db, '--json'], env);
+		expect(one.code, one.stderr).toBe(0);
+		expect(one.stderr).toMatch(/^sift: run \S+ on bugs \(1 item\)\n/);
+		const runs = () => JSON.parse(sift(['runs', '--db', setup.db, '--json'], setup.env).stdout) as Array<{item_ids: string[]}>;
+		expect(runs()[0]!.item_ids).toEqual([setup.ids[0]]);
+		expect(JSON.stringify(JSON.parse(readFileSync(argsFile, 'utf8')))).toContain(setup.ids[0]);
+		const mixed = sift(['run', 'Triage them', '--items', `BUG-1,${setup.ids[0]},BUG-2`, '--db', setup.db, '--json'], env);
+		expect(mixed.code, mixed.stderr).toBe(0);
+		expect(mixed.stderr).toContain('(2 items)');
+		expect(runs().map(run => run.item_ids)).toContainEqual([setup.ids[1], setup.ids[0]]);
+	});
+
 	it('refuses unknown items before starting Codex, and an empty instruction as a usage error', () => {
 		const setup = setUp();
 		const unknown = sift(['run', 'Triage', '--items', 'nope', '--db', setup.db], setup.env);
 		expect(unknown.code).toBe(1);
-		expect(unknown.stderr).toContain('nope');
+		expect(unknown.stderr).toMatch(/^sift: item "nope" does not exist in channel bugs/);
 		expect(existsSync(setup.env.FAKE_CODEX_PIDFILE!)).toBe(false);
 		expect(sift(['run', '  ', '--db', setup.db], setup.env).code).toBe(2);
 	});
@@ -154,7 +170,8 @@ describe('sift runs', () => {
 describe('sift doctor', () => {
 	it('all OK with a working, logged-in codex', () => {
 		const setup = setUp();
-		const result = sift(['doctor'], setup.env);
+		const config = path.join(setup.dir, 'config.yaml');
+		const result = sift(['doctor', '--config', config], setup.env);
 		expect(result.code).toBe(0);
 		expect(result.stdout.trim().split('\n')).toEqual([
 			`OK   codex found: ${FAKE_CODEX} (from SIFT_CODEX)`,
@@ -164,7 +181,55 @@ describe('sift doctor', () => {
 			expect.stringMatching(/^OK {3}agent tools: sift's list_granted_resources, list_record_items, read_record_item, edit_record_item, poll_resource_events; also, with no switch but unable to reach outside the run: list_mcp_resources/),
 			expect.stringMatching(/^OK {3}agent tools turned off: shell \(exec_command, write_stdin, shell\); web_search; view_image; multi_agent /),
 			'OK   agent tools that could not be turned off: none',
+			`OK   config: no file at ${config}; the defaults`,
 		]);
+	});
+
+	it('--db checks the store it names: a SQLite file, a missing one, a file that is not a store', () => {
+		const setup = setUp();
+		const config = ['--config', path.join(setup.dir, 'none.yaml')];
+		const result = sift(['doctor', '--db', setup.db, ...config], setup.env);
+		expect(result.code, result.stdout + result.stderr).toBe(0);
+		expect(result.stdout).toContain(`OK   database: ${setup.db} (1 channel), private`);
+		const missing = path.join(setup.dir, 'missing.db');
+		const absent = sift(['doctor', '--db', missing, ...config], setup.env);
+		expect(absent.code).toBe(1);
+		expect(absent.stdout).toContain(`FAIL database: no database at ${missing} — fix: create one with \`sift demo --db ${missing}\``);
+		const other = path.join(setup.dir, 'notes.txt');
+		writeFileSync(other, 'not a database');
+		const notStore = sift(['doctor', '--db', other, ...config], setup.env);
+		expect(notStore.code).toBe(1);
+		expect(notStore.stdout).toMatch(new RegExp(`^FAIL database: ${other.replace(/[.]/g, '\\.')} is not a sift database`, 'm'));
+	});
+
+	it('checks the config file: every problem on its own line, naming its key, the channel\'s too', () => {
+		const setup = setUp();
+		const config = path.join(setup.dir, 'config.yaml');
+		writeFileSync(config, [
+			'theme: loud',
+			'colour: red',
+			'timeout: 0',
+			'views:',
+			'  - name: Mine',
+			'    query: sevrity:high',
+			'  - name: Fine',
+			'    query: status:new',
+			'hotkeys:',
+			'  status: "12"',
+			'',
+		].join('\n'));
+		const result = sift(['doctor', '--db', setup.db, '--config', config], setup.env);
+		expect(result.code, result.stderr).toBe(0);
+		const problems = result.stdout.split('\n').filter(line => line.startsWith('WARN config: '));
+		expect(problems).toEqual([
+			expect.stringMatching(/^WARN config: config\.yaml line 1: theme: must be default or mono/),
+			expect.stringMatching(/^WARN config: config\.yaml line 2: unknown key 'colour'/),
+			expect.stringMatching(/^WARN config: config\.yaml line 3: timeout: must be 1 second or more/),
+			expect.stringMatching(/^WARN config: config\.yaml line \d+: views\[0\]\.query: .*sevrity.*\(channel bugs\)$/),
+			expect.stringMatching(/^WARN config: config\.yaml line \d+: hotkeys\.status: .*\(channel bugs\)$/),
+		]);
+		const json = JSON.parse(sift(['doctor', '--db', setup.db, '--config', config, '--json'], setup.env).stdout) as {checks: Array<{name: string; warn?: boolean}>};
+		expect(json.checks.filter(check => check.name === 'config' && check.warn)).toHaveLength(5);
 	});
 
 	it('a codex whose shell cannot be turned off fails the doctor, naming its version; --allow-agent-shell makes it a warning', () => {
@@ -188,19 +253,19 @@ describe('sift doctor', () => {
 		const env = {...setup.env, SIFT_DB: setup.db};
 		const result = sift(['doctor'], env);
 		expect(result.code, result.stderr).toBe(0);
-		expect(result.stdout).toContain(`OK   database: ${setup.db}; removed 1 half-built demo file(s) (private)`);
+		expect(result.stdout).toContain(`OK   database: ${setup.db}; removed 1 half-built demo file (1 channel), private`);
 		expect(existsSync(leftover)).toBe(false);
 		chmodSync(setup.db, 0o644);
 		const shared = sift(['doctor'], env);
 		expect(shared.code).toBe(0);
-		expect(shared.stdout).toContain(`WARN database: ${setup.db} can be read by other users — fix: chmod 600 ${setup.db}`);
+		expect(shared.stdout).toContain(`WARN database: ${setup.db} (1 channel) can be read by other users — fix: chmod 600 ${setup.db}`);
 	});
 
 	it('one FAIL line each, with its fix: logged out, an old codex', () => {
 		const setup = setUp();
 		const oldCodex = path.join(setup.dir, 'codex');
 		copyFileSync(FAKE_CODEX, oldCodex);
-		const result = sift(['doctor', '--codex', oldCodex, '--json'], {...setup.env, FAKE_CODEX_LOGGED_IN: '0', FAKE_CODEX_HELP: 'old', FAKE_CODEX_FEATURES: 'old'});
+		const result = sift(['doctor', '--codex', oldCodex, '--json'], {...setup.env, XDG_CONFIG_HOME: setup.dir, FAKE_CODEX_LOGGED_IN: '0', FAKE_CODEX_HELP: 'old', FAKE_CODEX_FEATURES: 'old'});
 		expect(result.code).toBe(1);
 		const report = JSON.parse(result.stdout) as {ok: boolean; checks: Array<{name: string; ok: boolean; detail: string; fix: string | null}>};
 		expect(report.ok).toBe(false);
@@ -212,6 +277,7 @@ describe('sift doctor', () => {
 			['agent tools', true],
 			['agent tools turned off', true],
 			['agent tools that could not be turned off', false],
+			['config', true],
 		]);
 		expect(report.checks[2]).toMatchObject({detail: 'Not logged in', fix: expect.stringContaining(`\`${oldCodex} login\``)});
 		expect(report.checks[3]).toMatchObject({detail: 'missing --ignore-rules, --ephemeral, --strict-config', fix: expect.stringContaining('npm install -g @openai/codex')});

@@ -58,15 +58,31 @@ describePg('PostgreSQL page plans', () => {
 		}
 	});
 
-	it('with a field:value term, the items without a sort value (only they) are walked in that term\'s index', async () => {
-		const {plans, indexOf} = await plansOf('status:new sort:-due', [{}, {from: 'end'}, {cursor: 'next'}]);
+	it('with a field:value term on a field other than the axis, the items without a sort value (only they) are walked in that term\'s index', async () => {
+		const {plans, indexOf} = await plansOf('done:true sort:-due', [{}, {from: 'end'}, {cursor: 'next'}]);
+		const store = await openAsyncStore(url);
+		const done = pgChannelIndexes(await store.loadedChannel('kit')).find(index => index.sql.includes("ON items(((data->'done')::boolean::int), seq)"))!.name;
+		await store.close();
 		// First page: the set values, then the unset ones; from the end: the unset ones, then the
 		// set; after a cursor: the set values after it (still the sort's own index, although the
 		// term's index could also yield items of one due date by seq), then the unset ones.
 		expect(plans).toHaveLength(6);
-		for (const plan of [plans[1]!, plans[2]!, plans[5]!]) expect(plan).toMatch(new RegExp(`Index Scan (Backward )?using ${indexOf('status')} on items`));
+		for (const plan of [plans[1]!, plans[2]!, plans[5]!]) expect(plan).toMatch(new RegExp(`Index Scan (Backward )?using ${done} on items`));
 		for (const plan of [plans[0]!, plans[3]!, plans[4]!]) expect(plan).toMatch(new RegExp(`using ${indexOf('due')} on items`));
 		for (const plan of plans) expect(plan).not.toMatch(/Sort|Bitmap|Seq Scan|Gather/);
+	});
+
+	it('one value of the axis (status:new) sorted by another field walks (status, that field, seq): every phase, first page, deep and from the end', async () => {
+		const {plans} = await plansOf('status:new sort:-due', [{}, {from: 'end'}, {cursor: 'next'}]);
+		const store = await openAsyncStore(url);
+		const channel = await store.loadedChannel('kit');
+		await store.close();
+		const composite = pgChannelIndexes(channel).find(index => /\(\(CASE \(data->>'status'\).*\(data->>'due'\)/.test(index.sql))!.name;
+		expect(plans).toHaveLength(6);
+		for (const plan of plans) {
+			expect(plan).toMatch(new RegExp(`Index Scan (Backward )?using ${composite} on items`));
+			expect(plan).not.toMatch(/Sort|Bitmap|Seq Scan|Gather/);
+		}
 	});
 
 	it('sort:-updated and sort:created walk the channel\'s timestamp indexes, first page and deep, with created:/updated: terms', async () => {

@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest';
 import {buildCodexCommand, type CommandInput} from '../../source/codex/command.js';
 import {defaultFlags, FLAGS} from '../../source/commands/flags.js';
-import {mcpEndpoint} from '../../source/serve/endpoint.js';
+import {mcpEndpoint} from '../../source/config/server-url.js';
 import {asLogLine, jsonLinesStream} from '../../source/serve/log.js';
 
 const INPUT: CommandInput = {

@@ -19,10 +19,11 @@ function storedItems(store: Store): Stored[] {
 describe('per-channel indexes', () => {
 	const indexes = (store: Store) => store.db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'items' AND sql IS NOT NULL ORDER BY name").all() as Array<{name: string; sql: string}>;
 
-	it('every field index is partial to its channel, one per sortable field plus unique lookups', () => {
+	it('every field index is partial to its channel, one per sortable field plus unique lookups, and one per sort key on the axis (status) and that key', () => {
 		const store = kitStore();
 		const names = indexes(store).map(index => index.name);
-		expect(names).toEqual(['items:kit:code', 'items:kit:created_at', 'items:kit:done', 'items:kit:due', 'items:kit:pct', 'items:kit:points', 'items:kit:price', 'items:kit:ratio', 'items:kit:stars', 'items:kit:status', 'items:kit:updated_at', 'items_by_channel']);
+		const sortKeys = ['code', 'created_at', 'done', 'due', 'pct', 'points', 'price', 'ratio', 'stars'];
+		expect(names).toEqual([...sortKeys, 'status', ...sortKeys.map(key => `status.${key}`), 'updated_at'].map(key => `items:kit:${key}`).concat('items_by_channel'));
 		for (const index of indexes(store).filter(candidate => candidate.name !== 'items_by_channel')) {
 			expect(index.sql).toMatch(/ WHERE channel_id = 'kit'$/);
 		}
@@ -99,5 +100,25 @@ describe('per-channel indexes', () => {
 		for (const plan of plans) {
 			expect(plan).toMatch(/^SEARCH items USING INDEX items:kit:due \(v\d+/);
 		}
+	});
+
+	it('one value of the axis sorted by another field reads through (status, that field, seq): set and unset phases, first page and deep', () => {
+		const store = kitStore(kitItems(50));
+		const plans: string[] = [];
+		const prepare = store.db.prepare.bind(store.db);
+		store.db.prepare = ((sql: string) => {
+			if (sql.startsWith(`SELECT ${ITEM_COLUMNS}`)) {
+				plans.push(...(prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...Array.from({length: (sql.match(/\?/g) ?? []).length}, () => 1)) as Array<{detail: string}>).map(row => row.detail));
+			}
+
+			return prepare(sql);
+		}) as typeof store.db.prepare;
+		const first = store.listPage('kit', {where: 'status:new sort:due', limit: 3});
+		store.listPage('kit', {where: 'status:new sort:due', cursor: first.next_cursor, limit: 3});
+		store.listPage('kit', {where: 'status:new sort:due', from: 'end', limit: 3});
+		store.db.prepare = prepare;
+		expect(plans.length).toBeGreaterThan(2);
+		// Equality on status and a range (or IS NULL) on due: one range of the composite index, in its order.
+		for (const plan of plans) expect(plan).toMatch(/^SEARCH items USING INDEX items:kit:status\.due \(<expr>=\? AND v\d+/);
 	});
 });

@@ -1,5 +1,6 @@
-// The MCP endpoint of a `sift serve` URL. Kept apart from run-token.ts, which loads the runner:
-// the TUI and the config file check a server URL at start-up without loading it.
+// The MCP endpoint of a `sift serve` URL, as `--server` and the config file's `server:` give it.
+// A setting, so it sits with the config (below source/serve, which it never loads): the TUI and
+// the config file check a server URL at start-up without loading the server or the runner.
 
 /** `URL` as given to `sift run --server`, to the MCP endpoint of that server; null when it is no http(s) URL. */
 export function mcpEndpoint(serverUrl: string): string | null {

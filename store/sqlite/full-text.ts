@@ -1,0 +1,70 @@
+/**
+ * Full-text search on SQLite: one FTS5 table, `items_text`, holds each item's long text (the text
+ * fields a query's bare words search by word: store/query/parse.ts isLongText) by the item's seq.
+ * Triggers on `items`, made per channel with its long fields written in (a channel without long
+ * text has none, and its writes pay nothing), keep it in step with every write, whichever path made
+ * it (an edit, a create, a delete, an import, an upsert); an edit that leaves the long text as it
+ * was does not touch it. A schema change that makes a field long or short remakes the channel's
+ * triggers and reindexes it. The first FULL_TEXT_CHARACTERS are indexed, as on PostgreSQL
+ * (store/postgres/query.ts), so both answer alike.
+ */
+
+import {isLongText} from '../query/parse.js';
+import {FULL_TEXT_CHARACTERS, sqlString} from '../query/sql.js';
+import type {Channel} from '../types.js';
+import type {Db} from './db.js';
+import {jsonValueSql} from './value-columns.js';
+
+/** Unicode letters fold case, diacritics stay (PostgreSQL's 'simple' configuration keeps them too). */
+export const FULL_TEXT_TABLE_SQL = "CREATE VIRTUAL TABLE IF NOT EXISTS items_text USING fts5(body, tokenize = 'unicode61 remove_diacritics 0')";
+
+const longKeys = (channel: Channel) => channel.fields.filter(isLongText).map(field => field.key);
+
+/** The long text of a row (NEW, OLD, or items in a query), as one text. */
+const bodySql = (row: string, keys: string[]) => `substr(${keys.map(key => `coalesce(${jsonValueSql(key, `${row}.data`)}, '')`).join(` || ' ' || `)}, 1, ${FULL_TEXT_CHARACTERS})`;
+
+const triggerName = (channelId: string, event: string) => `"items_text:${channelId}:${event}"`;
+
+/** The triggers that keep a channel's long text in items_text: none when it has no long text. */
+export function fullTextTriggers(channel: Channel): string[] {
+	const keys = longKeys(channel);
+	if (keys.length === 0) return [];
+	const scope = sqlString(channel.id);
+	const changed = keys.map(key => `${jsonValueSql(key, 'OLD.data')} IS NOT ${jsonValueSql(key, 'NEW.data')}`).join(' OR ');
+	return [
+		`CREATE TRIGGER IF NOT EXISTS ${triggerName(channel.id, 'insert')} AFTER INSERT ON items WHEN NEW.channel_id = ${scope} BEGIN
+			INSERT INTO items_text (rowid, body) VALUES (NEW.seq, ${bodySql('NEW', keys)});
+		END`,
+		`CREATE TRIGGER IF NOT EXISTS ${triggerName(channel.id, 'update')} AFTER UPDATE OF data ON items WHEN NEW.channel_id = ${scope} AND (${changed}) BEGIN
+			DELETE FROM items_text WHERE rowid = OLD.seq;
+			INSERT INTO items_text (rowid, body) VALUES (NEW.seq, ${bodySql('NEW', keys)});
+		END`,
+		`CREATE TRIGGER IF NOT EXISTS ${triggerName(channel.id, 'delete')} AFTER DELETE ON items WHEN OLD.channel_id = ${scope} BEGIN
+			DELETE FROM items_text WHERE rowid = OLD.seq;
+		END`,
+	];
+}
+
+/** Makes a new channel's triggers (before its items are written, so they index them). */
+export function createFullText(db: Db, channel: Channel): void {
+	for (const sql of fullTextTriggers(channel)) db.exec(sql);
+}
+
+/** The channel's triggers remade for its fields as they are now, and its items indexed again. */
+export function reindexFullText(db: Db, channel: Channel): void {
+	for (const event of ['insert', 'update', 'delete']) db.exec(`DROP TRIGGER IF EXISTS ${triggerName(channel.id, event)}`);
+	createFullText(db, channel);
+	db.prepare('DELETE FROM items_text WHERE rowid IN (SELECT seq FROM items WHERE channel_id = ?)').run(channel.id);
+	const keys = longKeys(channel);
+	if (keys.length > 0) db.prepare(`INSERT INTO items_text (rowid, body) SELECT seq, ${bodySql('items', keys)} FROM items WHERE channel_id = ?`).run(channel.id);
+}
+
+/** v8: a store made before full-text search gets the table, and each channel its triggers and its items indexed once. */
+export function addFullText(db: Db): void {
+	const had = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'items_text'").get() !== undefined;
+	db.exec(FULL_TEXT_TABLE_SQL);
+	if (had) return;
+	for (const row of db.prepare('SELECT id, name, fields FROM channels').all() as Array<{id: string; name: string; fields: string}>) {
+		reindexFullText(db, {id: row.id, name: row.name, fields: JSON.parse(row.fields) as Channel['fields']});
+	}
+}
