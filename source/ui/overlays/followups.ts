@@ -53,7 +53,7 @@ export function queueEdited(state: ScreenState, {request, outcome}: EventOf<'edi
 	switch (outcome.kind) {
 		case 'ok': {
 			const {item} = outcome.result;
-			const next = showItem({...state, undo: pushUndo(state.undo, {itemId: item.id, name: request.name, key: request.key, before: request.before, after: request.value, version: item.version}), overlay: {...overlay, typing: null, problem: null}}, item);
+			const next = showItem({...state, undo: pushUndo(state.undo, {itemId: item.id, name: request.name, key: request.key, before: request.before, after: request.value, version: item.version, seen: request.version}), overlay: {...overlay, typing: null, problem: null}}, item);
 			return {state: next, effects: [{kind: 'loadQueue', note: `${request.name}: ${label} set to ${show(request.value)}`}, {kind: 'pollEvents'}]};
 		}
 
