@@ -13,8 +13,11 @@ export type EditOutcome =
 	| {kind: 'conflict'; changes: Changes; item: Item | null}
 	| {kind: 'error'; message: string};
 
-/** One edit of one field of this session that `u` can take back. */
-export type FieldUndoEntry = {kind?: 'field'; itemId: string; name: string; key: string; before: unknown; after: unknown; version: number};
+/**
+ * One edit of one field of this session that `u` can take back: `version` is the one the edit
+ * left, `seen` the one it was made on (an undo that lands brings the record back to it).
+ */
+export type FieldUndoEntry = {kind?: 'field'; itemId: string; name: string; key: string; before: unknown; after: unknown; version: number; seen?: number};
 
 /** A bulk edit on marks: one `u` takes back every item it wrote. */
 export type BulkUndoEntry = {kind: 'bulk'; outcome: BulkOutcome};
@@ -52,8 +55,11 @@ export async function editField(store: AsyncStore, channelId: string, itemId: st
 	}
 }
 
-/** Undo: `ok`, or why not; `lost` names the change of someone else that came in between. */
-export type UndoOutcome = EditOutcome | {kind: 'lost'; change: Changes};
+/**
+ * Undo: `ok` (`from`: the version it was written on), or why not; `lost` names the change of
+ * someone else that came in between.
+ */
+export type UndoOutcome = Exclude<EditOutcome, {kind: 'ok'}> | {kind: 'ok'; result: EditResult; from?: number} | {kind: 'lost'; change: Changes};
 
 /**
  * Takes one edit back: the old value, expecting the version the edit left. If only other fields
@@ -61,10 +67,24 @@ export type UndoOutcome = EditOutcome | {kind: 'lost'; change: Changes};
  */
 export async function undoEdit(store: AsyncStore, channelId: string, entry: FieldUndoEntry): Promise<UndoOutcome> {
 	const outcome = await editField(store, channelId, entry.itemId, entry.key, entry.before, entry.version);
+	if (outcome.kind === 'ok') return {...outcome, from: entry.version};
 	if (outcome.kind !== 'conflict') return outcome;
 	if (Object.hasOwn(outcome.changes, entry.key)) return {kind: 'lost', change: {[entry.key]: outcome.changes[entry.key]!}};
 	if (!outcome.item) return outcome;
-	return editField(store, channelId, entry.itemId, entry.key, entry.before, outcome.item.version);
+	const again = await editField(store, channelId, entry.itemId, entry.key, entry.before, outcome.item.version);
+	return again.kind === 'ok' ? {...again, from: outcome.item.version} : again;
+}
+
+/**
+ * The undo stack after `entry` was undone: an undo written on the very version its edit left
+ * brings the record back to the version that edit was made on, in a version of its own; the edits
+ * below it on that record expected that earlier version, so they now expect the new one (else
+ * each would conflict with our own undo, and an edit of the same field would read as lost).
+ */
+export function rebaseUndo(stack: readonly UndoEntry[], entry: FieldUndoEntry, outcome: UndoOutcome): UndoEntry[] {
+	if (outcome.kind !== 'ok' || outcome.from !== entry.version || entry.seen === undefined) return [...stack];
+	const {version} = outcome.result.item;
+	return stack.map(below => (below.kind !== 'bulk' && below.itemId === entry.itemId && below.version === entry.seen ? {...below, version} : below));
 }
 
 /**
@@ -82,8 +102,11 @@ export async function runBulk(store: AsyncStore, plan: BulkPlan, parallel = 8): 
 	return foldBulkResults(plan, results);
 }
 
-/** One `u` after a bulk edit: each written item back to its earlier value, from the version the edit left. */
-export async function undoBulk(store: AsyncStore, outcome: BulkOutcome): Promise<BulkOutcome | null> {
+/**
+ * One `u` after a bulk edit: each written item back to its earlier value, from the version the
+ * edit left (an edit that wrote nothing undoes to nothing written: every `u` gets its answer).
+ */
+export async function undoBulk(store: AsyncStore, outcome: BulkOutcome): Promise<BulkOutcome> {
 	const plan = planUndo(outcome);
-	return plan ? runBulk(store, plan) : null;
+	return plan ? runBulk(store, plan) : {plan: {...outcome.plan, batch: `${outcome.plan.batch}:undo`, edits: []}, written: [], conflicts: [], refusals: []};
 }

@@ -82,6 +82,7 @@ export function initialScreen(init: InitialScreen): Transition {
 		boardShown: false,
 		runBatch: init.runBatch ?? DEFAULT_BATCH_SIZE,
 		undo: [],
+		undoing: 0,
 		awaiting: null,
 		deferred: [],
 		seen: new Map(),

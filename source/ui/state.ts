@@ -122,6 +122,8 @@ export type ScreenState = {
 	/** How many items one run takes: `c` on more fans out in batches of this many. */
 	runBatch: number;
 	undo: UndoEntry[];
+	/** Undos asked for and not back yet: one is written at a time, the next once its result is in (0: none). */
+	undoing: number;
 	/**
 	 * An overlay being opened from a read (edit, queue, history): keys typed meanwhile wait in
 	 * `deferred` and act, in order, once it is open (typing ahead works; nothing blocks).

@@ -1,8 +1,9 @@
 import {copyFileSync, existsSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import {bugsChannel, generateBugItems} from '../../demo-data/generate.js';
+import {bugsChannel} from '../../demo-data/generate.js';
 import {openStore} from '../../store/index.js';
+import {demoItems} from '../support/stores.js';
 
 const NOW = new Date('2026-01-15T12:00:00.000Z');
 const field = (key: string, type: string, config: Record<string, unknown> = {}, flags: {is_required?: boolean; is_unique?: boolean} = {}) =>
@@ -69,7 +70,7 @@ export type Ids = {
 export function buildTemplate(file: string): Ids {
 	const store = openStore(file, {create: true});
 	try {
-		store.importChannel({channel: bugsChannel, items: generateBugItems({count: 12, seed: 7, now: NOW})});
+		store.importChannel({channel: bugsChannel, items: demoItems(12, 7, NOW)});
 		store.importChannel({channel: secretsChannel, items: [{values: {note: 'not for agents'}}]});
 		store.importChannel({channel: tasksChannel, items: [{values: {name: 'first', state: 'open'}}, {values: {name: 'second', state: 'open'}}]});
 		const bugs = store.listPage('bugs', {limit: 2}).items;

@@ -6,10 +6,11 @@ import pg from 'pg';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {InMemoryTransport} from '@modelcontextprotocol/sdk/inMemory.js';
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
-import {bugsChannel, generateBugItems} from '../../demo-data/generate.js';
+import {bugsChannel} from '../../demo-data/generate.js';
 import {createSiftServer} from '../../source/mcp/server.js';
 import {Grants, openStore, type Actor, type AsyncStore, type Store} from '../../store/index.js';
 import type {Backend} from '../contract/backends.js';
+import {demoItems} from '../support/stores.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const NOW = new Date('2025-06-18T12:00:00.000Z');
@@ -25,7 +26,7 @@ export const secretsChannel = {
 /** What every MCP test store holds: the demo bugs channel with `count` items and a small other channel. */
 function seedSources(count: number) {
 	return [
-		{channel: bugsChannel, items: generateBugItems({count, seed: 11, now: NOW})},
+		{channel: bugsChannel, items: demoItems(count, 11, NOW)},
 		{channel: secretsChannel, items: [{values: {note: 'not for agents'}}]},
 	];
 }

@@ -7,8 +7,8 @@ import {openAsyncStore, openStore} from '../../store/index.js';
 /** A fixed clock for demo data. */
 export const FIXTURE_NOW = new Date('2025-06-02T12:00:00Z');
 
-/** `count` demo bugs, the same for the same seed. */
-export const demoItems = (count: number, seed = 7) => generateBugItems({count, seed, now: FIXTURE_NOW});
+/** `count` demo bugs, the same for the same seed and clock (a suite with its own fixed clock passes it). */
+export const demoItems = (count: number, seed = 7, now = FIXTURE_NOW) => generateBugItems({count, seed, now});
 
 /** Creates the store at `file` (SQLite) holding the demo channel with `count` items. */
 export function createDemoSqlite(file: string, count: number, seed = 7): void {

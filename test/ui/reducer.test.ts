@@ -134,7 +134,7 @@ const CASES: {[T in OverlayEventType | 'key' | 'edited']: () => void} = {
 		const saved = reduce(editing('options'), {type: 'edited', request: request('picker'), outcome: ok(4)});
 		expect(saved.state.overlay).toEqual({kind: 'none'});
 		expect(saved.state.window.rows[0]).toMatchObject({version: 4});
-		expect(saved.state.undo).toEqual([{itemId: idOf(300), name: 'BUG-300', key: 'status', before: 'new', after: 'triaged', version: 4}]);
+		expect(saved.state.undo).toEqual([{itemId: idOf(300), name: 'BUG-300', key: 'status', before: 'new', after: 'triaged', version: 4, seen: 3}]);
 		expect(saved.state.message?.text).toBe('BUG-300: Status New → Triaged (v4) · u undoes');
 		expect(kinds(saved)).toEqual(['countFollowUps', 'pollEvents']);
 		const refused = reduce(editing('options'), {type: 'edited', request: request('picker'), outcome: {kind: 'refused', problem}});

@@ -74,7 +74,10 @@ export const EFFECTS = {
 	edit({request}, {state, on, later}) {
 		later(async () => ({type: 'edited', request, outcome: await editField(on.store, state.channelId, request.itemId, request.key, request.value, request.version)}));
 	},
-	undo: (effect, {state, on, later}) => later(async () => ({type: 'undone', entry: effect.entry, outcome: await undoEdit(on.store, state.channelId, effect.entry)})),
+	undo(effect, {state, on, later}) {
+		// Always answered with `undone`: the screen writes the next undo of a burst when this one is back.
+		later(async () => ({type: 'undone', entry: effect.entry, outcome: await undoEdit(on.store, state.channelId, effect.entry).catch((error: unknown) => ({kind: 'error' as const, message: (error as Error).message}))}));
+	},
 	changeChannel(effect, {state, on, later}) {
 		later(async () => {
 			try {
@@ -145,10 +148,7 @@ export const EFFECTS = {
 		});
 	},
 	undoBulk(effect, {on, later}) {
-		later(async () => {
-			const outcome = await undoBulk(on.store, effect.outcome);
-			return outcome ? {type: 'bulkUndone', outcome} : {type: 'say', text: 'Nothing to undo: that bulk edit wrote nothing.', tone: 'warn'};
-		});
+		later(async () => ({type: 'bulkUndone', outcome: await undoBulk(on.store, effect.outcome)}));
 	},
 	editInEditor(effect, {state, on, later}) {
 		later(async () => {

@@ -7,14 +7,14 @@ import type {Field} from '../../../store/index.js';
 import {counted, shortFields} from '../../text/format.js';
 import {sanitize, sanitizeValue} from '../../text/sanitize.js';
 import {chooserFields, describeChanges, isPicked, problemNotes, shortValue} from '../edit.js';
-import {pushUndo} from '../edit-outcome.js';
+import {pushUndo, rebaseUndo} from '../edit-outcome.js';
 import {editableText, parseTyped, previewFromValues} from '../format.js';
 import {keyName} from '../keys.js';
 import {describeBulkOutcome, type BulkOutcome, type MarkedRow} from '../model/bulk.js';
 import {resolveDateInput} from '../model/dates.js';
 import {fieldForKey} from '../model/hotkeys.js';
 import {choosePicker, eraseInPicker, movePicker, openPicker, togglePicker, typeInPicker, type PickerState} from '../model/picker.js';
-import {NONE, type Effect, type FieldEditOverlay, type ScreenEvent, type ScreenState, type Transition} from '../state.js';
+import {NONE, type Effect, type FieldEditOverlay, type ScreenEvent, type ScreenState, type Transition, type UndoEntry} from '../state.js';
 import {applyTextKey, textState} from '../text-input.js';
 import {patchRow} from '../window.js';
 import {currentRow, editTargets, nameOf, reseen, showItem} from './rows.js';
@@ -134,7 +134,7 @@ function rowEdited(state: ScreenState, {request, outcome}: EventOf<'edited'>): T
 	switch (outcome.kind) {
 		case 'ok': {
 			const {item} = outcome.result;
-			let next = showItem({...state, undo: pushUndo(state.undo, {itemId: item.id, name: request.name, key: request.key, before: request.before, after: request.value, version: item.version}), detailTick: state.detailTick + 1}, item);
+			let next = showItem({...state, undo: pushUndo(state.undo, {itemId: item.id, name: request.name, key: request.key, before: request.before, after: request.value, version: item.version, seen: request.version}), detailTick: state.detailTick + 1}, item);
 			next = reseen(next, item.id, item.version, {[request.key]: request.value});
 			// Long text (E) is not repeated in a one-line message.
 			const change = field?.config.long ? 'saved' : `${show(request.before)} → ${show(request.value)}`;
@@ -181,7 +181,7 @@ function undone(state: ScreenState, {entry, outcome}: EventOf<'undone'>): Transi
 	switch (outcome.kind) {
 		case 'ok': {
 			const {item} = outcome.result;
-			const next = showItem({...state, detailTick: state.detailTick + 1}, item);
+			const next = showItem({...state, undo: rebaseUndo(state.undo, entry, outcome), detailTick: state.detailTick + 1}, item);
 			return {state: say(next, `Undone: ${entry.name} ${label} back to ${field ? shortValue(field, entry.before) : sanitizeValue(entry.before)} (v${item.version})`, 'ok'), effects: [{kind: 'countFollowUps'}]};
 		}
 
@@ -194,6 +194,38 @@ function undone(state: ScreenState, {entry, outcome}: EventOf<'undone'>): Transi
 		case 'conflict': return none(say(state, `Not undone: ${entry.name} keeps changing; try again.`, 'error'));
 		case 'error': return none(say(state, `Not undone: ${outcome.message}`, 'error'));
 	}
+}
+
+/** The undo on top of the stack, written. */
+function writeUndo(state: ScreenState): Transition {
+	const entry = state.undo.at(-1)!;
+	return {state: {...state, undo: state.undo.slice(0, -1)}, effects: [entry.kind === 'bulk' ? {kind: 'undoBulk', outcome: entry.outcome} : {kind: 'undo', entry}]};
+}
+
+/**
+ * `u`: the top of the stack undone, or, while an undo is under way, one more to follow it. Each
+ * waits for the one before (a burst of `u` on one record would otherwise race its own writes).
+ */
+function askUndo(state: ScreenState): Transition {
+	const waiting = Math.max(0, state.undoing - 1);
+	if (state.undo.length <= waiting) return none(say(state, state.undoing > 0 ? 'Nothing more to undo: every edit of yours is being undone.' : 'Nothing to undo: no edit of yours in this session.', 'warn'));
+	if (state.undoing > 0) return none({...state, undoing: state.undoing + 1});
+	return writeUndo({...state, undoing: 1});
+}
+
+/**
+ * An undo's result in: the next one waiting is written. One that could not be written for now
+ * (`retry`: a conflict or an error) goes back on the stack, and the ones waiting behind it stop.
+ */
+function nextUndo({state, effects}: Transition, retry: UndoEntry | null): Transition {
+	if (retry) {
+		const stopped = state.undoing > 1 && state.message ? say(state, `${state.message.text} (${counted(state.undoing - 1, 'more undo')} not done)`, state.message.tone) : state;
+		return {state: {...stopped, undo: pushUndo(stopped.undo, retry), undoing: 0}, effects};
+	}
+
+	if (state.undoing <= 1 || state.undo.length === 0) return {state: {...state, undoing: 0}, effects};
+	const next = writeUndo({...state, undoing: state.undoing - 1});
+	return {state: next.state, effects: [...effects, ...next.effects]};
 }
 
 /** A bulk edit (or its undo) done: rows show what was written, one undo entry, a summary naming conflicts and refusals. */
@@ -257,14 +289,10 @@ export const FIELD_EDIT = {
 			const row = currentRow(state);
 			return row ? {state: {...state, awaiting: 'edit'}, effects: [{kind: 'readForEdit', itemId: row.id}]} : none(state);
 		},
-		undo(state) {
-			const entry = state.undo.at(-1);
-			if (!entry) return none(say(state, 'Nothing to undo: no edit of yours in this session.', 'warn'));
-			return {state: {...state, undo: state.undo.slice(0, -1)}, effects: [entry.kind === 'bulk' ? {kind: 'undoBulk', outcome: entry.outcome} : {kind: 'undo', entry}]};
-		},
-		undone,
+		undo: askUndo,
+		undone: (state, event) => nextUndo(undone(state, event), event.outcome.kind === 'conflict' || event.outcome.kind === 'error' ? event.entry : null),
 		bulkEdited: (state, event) => bulkWritten(state, event.outcome, ''),
-		bulkUndone: (state, event) => bulkWritten(state, event.outcome, 'Undone: '),
+		bulkUndone: (state, event) => nextUndo(bulkWritten(state, event.outcome, 'Undone: '), null),
 		openEditor,
 	},
 } satisfies OverlaySlice<'fieldEdit', 'hotkey' | 'editOpened' | 'openEdit' | 'undo' | 'undone' | 'bulkEdited' | 'bulkUndone' | 'openEditor'>;

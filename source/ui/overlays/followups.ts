@@ -22,12 +22,16 @@ function typingFor(state: ScreenState): TextState {
 	return textState(typeof attempted === 'string' || typeof attempted === 'number' ? String(attempted) : '');
 }
 
-/** The open follow-ups, (re)loaded: the queue opens (or stays) on the entry at its index, read afresh. */
+/**
+ * The open follow-ups, (re)loaded: the queue opens (or stays) on the entry at its index, read
+ * afresh. The header's count is the store's, read after (the queue holds at most a page of them),
+ * and its `followUpCount` event counts the Follow-ups tab again when it moved.
+ */
 function queueLoaded(state: ScreenState, followUps: ScreenState['queue']['followUps'], note?: string): Transition {
 	const previous = state.overlay.kind === 'queue' ? state.overlay : null;
 	const index = previous ? Math.min(previous.index, Math.max(0, followUps.length - 1)) : 0;
 	const overlay: QueueOverlay = previous ? {...previous, index, optionCursor: 0} : {kind: 'queue', index: 0, optionCursor: 0, typing: null, problem: null, confirmDismiss: false};
-	let next: ScreenState = {...state, overlay, queue: {followUps, entry: null}, followUpCount: followUps.length, awaiting: null};
+	let next: ScreenState = {...state, overlay, queue: {followUps, entry: null}, awaiting: null};
 	if (note) next = say(next, `${note} · ${counted(followUps.length, 'follow-up')} left`, 'ok');
 	else if (!previous && followUps.length === 0) next = say(next, 'No open follow-ups.', 'ok');
 	const followUp = followUps[index];
@@ -53,7 +57,7 @@ export function queueEdited(state: ScreenState, {request, outcome}: EventOf<'edi
 	switch (outcome.kind) {
 		case 'ok': {
 			const {item} = outcome.result;
-			const next = showItem({...state, undo: pushUndo(state.undo, {itemId: item.id, name: request.name, key: request.key, before: request.before, after: request.value, version: item.version}), overlay: {...overlay, typing: null, problem: null}}, item);
+			const next = showItem({...state, undo: pushUndo(state.undo, {itemId: item.id, name: request.name, key: request.key, before: request.before, after: request.value, version: item.version, seen: request.version}), overlay: {...overlay, typing: null, problem: null}}, item);
 			return {state: next, effects: [{kind: 'loadQueue', note: `${request.name}: ${label} set to ${show(request.value)}`}, {kind: 'pollEvents'}]};
 		}
 

@@ -9,6 +9,20 @@ import {appendPage, canLoadAfter, canLoadBefore, endWindow, firstWindow, moveCur
 import {currentRow, listRows, moveBy, moveTo, recount, relist, seenRow} from './rows.js';
 import {none, say, type EventOf, type OverlaySlice} from './slice.js';
 
+/**
+ * The header's follow-up count read again: when it moved (a run's refusals, a follow-up resolved),
+ * the views that ask `has:followup` are counted again too, so the header and their tabs agree
+ * (they were counted at start and on `r` only). Only those views: the others did not change, and
+ * counting every view at 1M items takes seconds. A count under way is followed by a full one.
+ */
+function followUpsCounted(state: ScreenState, {count}: EventOf<'followUpCount'>): Transition {
+	const next = {...state, followUpCount: count};
+	const views = state.views.filter(view => /(^|\s)has:followup(\s|$)/.test(view.query));
+	if (count === state.followUpCount || views.length === 0) return none(next);
+	if (state.counting !== 'idle') return none(state.viewCounts.size > 0 ? {...next, counting: 'again'} : next);
+	return {state: {...next, counting: 'busy'}, effects: [{kind: 'countViews', views}]};
+}
+
 /** How long a row stays marked as "changed just now" (ms). */
 export const CHANGED_MS = 3000;
 
@@ -145,7 +159,7 @@ export const LIST = {
 		},
 		storeEvents,
 		detailLoaded: (state, event) => none(event.for === state.detailFor ? {...state, detail: event.detail} : state),
-		followUpCount: (state, event) => none({...state, followUpCount: event.count}),
+		followUpCount: followUpsCounted,
 		expire(state, event) {
 			if (state.changed.size === 0) return none(state);
 			const changed = new Map([...state.changed].filter(([, until]) => until > event.at));

@@ -59,8 +59,37 @@ const CASES: {[T in keyof typeof FIELD_EDIT.events]: () => void} = {
 		const undoing = reduce({...listed(), undo: [entry]}, {type: 'undo'});
 		expect(effect(undoing, 'undo')).toEqual({kind: 'undo', entry});
 		expect(undoing.state.undo).toEqual([]);
+
+		// A burst of four u on four edits of one record (two of one field): one undo written at a
+		// time, the next once the one before is back, each expecting the version that one left.
+		const edits: UndoEntry[] = [['status', 'new', 'triaged'], ['severity', null, 's1'], ['status', 'triaged', 'fixed'], ['area', null, 'api']].map(([key, before, after], index) => ({itemId: idOf(300), name: 'BUG-300', key: key!, before, after, seen: index + 1, version: index + 2}));
+		let burst = run1({...listed(), undo: edits}, {type: 'undo'}, {type: 'undo'}, {type: 'undo'}, {type: 'undo'});
+		expect(kinds(burst)).toEqual(['undo']);
+		expect(burst.state.undoing).toBe(4);
+		// A fifth u has nothing left to take back.
+		expect(reduce(burst.state, {type: 'undo'}).state.message?.text).toBe('Nothing more to undo: every edit of yours is being undone.');
+		const written: Array<{key: string; version: number}> = [];
+		for (let version = 6; version <= 9; version++) {
+			const asked = effect(burst, 'undo')!.entry;
+			written.push({key: asked.key, version: asked.version});
+			burst = reduce(burst.state, {type: 'undone', entry: asked, outcome: {...ok(version, {[asked.key]: asked.before}), from: asked.version}});
+		}
+
+		expect(written).toEqual([{key: 'area', version: 5}, {key: 'status', version: 6}, {key: 'severity', version: 7}, {key: 'status', version: 8}]);
+		expect(kinds(burst)).toEqual(['countFollowUps']);
+		expect(burst.state).toMatchObject({undo: [], undoing: 0});
 	},
 	undone() {
+		// An undo that conflicted goes back on the stack (`try again` works), and the ones waiting behind it stop.
+		const [first, second] = [{itemId: idOf(300), name: 'BUG-300', key: 'status', before: 'new', after: 'triaged', version: 2, seen: 1}, {itemId: idOf(299), name: 'BUG-299', key: 'status', before: 'new', after: 'fixed', version: 5, seen: 4}];
+		const asked = run1({...listed(), undo: [first, second]}, {type: 'undo'}, {type: 'undo'});
+		const kept = reduce(asked.state, {type: 'undone', entry: second, outcome: {kind: 'conflict', changes: {}, item: null}});
+		expect(kept.effects).toEqual([]);
+		expect(kept.state).toMatchObject({undo: [first, second], undoing: 0, message: {text: 'Not undone: BUG-299 keeps changing; try again. (1 more undo not done)'}});
+		// An undo written on top of someone else's change leaves the versions below it alone.
+		const onTop = reduce({...listed(), undo: [first], undoing: 1}, {type: 'undone', entry: {...first, version: 3, seen: 2}, outcome: {...ok(5, {status: 'new'}), from: 4}});
+		expect(onTop.state.undo).toEqual([first]);
+
 		const entry: UndoEntry = {itemId: idOf(300), name: 'BUG-300', key: 'status', before: 'new', after: 'triaged', version: 4};
 		const back = reduce(listed(), {type: 'undone', entry, outcome: ok(5, {status: 'new'})});
 		expect(back.state.message?.text).toBe('Undone: BUG-300 Status back to New (v5)');

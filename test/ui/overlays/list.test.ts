@@ -2,6 +2,7 @@
 // CASES is typed over the slice's events, so an event added to it without a test does not compile.
 
 import {describe, expect, it} from 'vitest';
+import {DEFAULT_VIEWS} from '../../../source/config/schema.js';
 import {LIST} from '../../../source/ui/overlays/list.js';
 import {initialScreen, listRows, reduce} from '../../../source/ui/reducer.js';
 import {fields, plain, idOf, page, item, listed, effect, run1} from './fixtures.js';
@@ -145,6 +146,17 @@ const CASES: {[T in keyof typeof LIST.events]: () => void} = {
 	},
 	followUpCount() {
 		expect(reduce(listed(), {type: 'followUpCount', count: 7}).state.followUpCount).toBe(7);
+		// The count moved: the views asking has:followup are counted again, so their tab agrees with the header.
+		const counted = run1({...listed(), views: DEFAULT_VIEWS.slice(), counting: 'busy'}, {type: 'viewCounts', views: DEFAULT_VIEWS.slice(), counts: [40, 30, 2, 300]}).state;
+		expect(counted.counting).toBe('idle');
+		const moved = reduce(counted, {type: 'followUpCount', count: 6});
+		expect(moved.effects).toEqual([{kind: 'countViews', views: [{name: 'Follow-ups', query: 'has:followup'}]}]);
+		const recounted = reduce(moved.state, {type: 'viewCounts', views: [{name: 'Follow-ups', query: 'has:followup'}], counts: [6]}).state;
+		expect(recounted.viewCounts.get('Follow-ups')).toBe(6);
+		expect(recounted.viewCounts.get('Inbox')).toBe(40);
+		// Unchanged, nothing is counted; while a count is under way, one more follows it.
+		expect(reduce(recounted, {type: 'followUpCount', count: 6}).effects).toEqual([]);
+		expect(reduce({...recounted, counting: 'busy'}, {type: 'followUpCount', count: 5}).state.counting).toBe('again');
 	},
 	expire() {
 		const state = {...listed(), changed: new Map([[idOf(300), 1000], [idOf(299), 5000]])};

@@ -1,0 +1,169 @@
+// The TUI at triage (issue 22), on the BUILT app in a real pseudo-terminal with the 1k demo:
+//   dropped keys      200 j in a burst on the All view: keys the app handled (its SIFT_DEBUG_KEYS
+//                     log) and rows the cursor moved, against keys sent; sent as one write, as 200
+//                     writes once the view settled, and as 200 writes at the first frame (pages loading)
+//   keys per item     a scripted triage of the Inbox's first N records with the keys a person presses:
+//                     status, owner and severity by hotkey and digit, j (or k) to reach the next
+//                     record only where the cursor is not on it already; keys/item, counted until the
+//                     store shows each value
+// First frame and keypress → frame are ui-speed.ts's.
+
+import {readFileSync, rmSync} from 'node:fs';
+import path from 'node:path';
+import {openStore, type Store} from '../../store/index.js';
+import {makeDemoDb, type DemoDb} from '../support/pty-fixtures.js';
+import {launch, type PtyApp} from '../support/pty.js';
+import {printTable, type Row} from './support.js';
+
+const COUNT = 1000;
+const COLS = 140;
+const ROWS = 40;
+
+const rowNumber = (screen: string) => Number(/row ([\d,]+)/.exec(screen)?.[1]?.replaceAll(',', '') ?? 0);
+const firstFrame = (screen: string) => /row 1\b/.test(screen) && /BUG-\d+/.test(screen);
+const pause = async (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
+
+function open(db: DemoDb, env: NodeJS.ProcessEnv = {}): PtyApp {
+	return launch({args: ['--db', db.dbPath], cols: COLS, rows: ROWS, env: {SIFT_STATE_DIR: db.stateDir, ...env}});
+}
+
+async function close(app: PtyApp): Promise<void> {
+	app.kill();
+	await app.exited;
+}
+
+/** The row the cursor settles on: the header's row number unchanged for a second. */
+async function settledRow(app: PtyApp): Promise<number> {
+	let last = -1;
+	for (let quiet = 0; quiet < 10;) {
+		await pause(100); // eslint-disable-line no-await-in-loop
+		const at = rowNumber(app.screen());
+		quiet = at === last ? quiet + 1 : 0;
+		last = at;
+	}
+
+	return last;
+}
+
+type Burst = {label: string; oneWrite: boolean; atFirstFrame: boolean};
+
+const BURSTS: Burst[] = [
+	{label: '200 j in one write, settled All view', oneWrite: true, atFirstFrame: false},
+	{label: '200 j as 200 writes, settled All view', oneWrite: false, atFirstFrame: false},
+	{label: '200 j as 200 writes at the first frame (pages loading)', oneWrite: false, atFirstFrame: true},
+];
+
+async function burst(db: DemoDb, {label, oneWrite, atFirstFrame}: Burst): Promise<Row> {
+	const log = path.join(db.dir, `keys-${Date.now()}.log`);
+	const app = open(db, {SIFT_DEBUG_KEYS: log});
+	try {
+		await app.waitFor(firstFrame, 30_000);
+		if (!atFirstFrame) {
+			await app.waitFor(/4 All [\d,]+/, 30_000);
+			await pause(500);
+		}
+
+		const before = (() => {
+			try {
+				return readFileSync(log, 'utf8').split('\n').filter(line => / key "j+"$/.test(line)).length;
+			} catch {
+				return 0;
+			}
+		})();
+		if (oneWrite) app.type('j'.repeat(200));
+		else for (let index = 0; index < 200; index++) app.press('j');
+		const moved = (await settledRow(app)) - 1;
+		const handled = readFileSync(log, 'utf8').split('\n').filter(line => / key "j+"$/.test(line)).length - before;
+		return {burst: label, 'keys sent': 200, 'keys handled': handled, 'rows moved': moved, dropped: 200 - Math.min(handled, moved), goal: '0 dropped'};
+	} finally {
+		await close(app);
+		rmSync(log, {force: true});
+	}
+}
+
+export async function benchDroppedKeys(): Promise<Row[]> {
+	const db = makeDemoDb(COUNT, {prefix: 'sift-bench-burst-'});
+	const rows: Row[] = [];
+	try {
+		for (const each of BURSTS) rows.push(await burst(db, each)); // eslint-disable-line no-await-in-loop
+	} finally {
+		db.cleanup();
+	}
+
+	printTable(`TUI dropped keys: a burst of 200 j on the ${COUNT.toLocaleString('en-US')}-item demo (${COLS}×${ROWS} pseudo-terminal)`, rows, [
+		'keys handled: j keys the app routed one by one (its SIFT_DEBUG_KEYS log, a line per key); rows moved: the header\'s row number once it has not',
+		'changed for a second, minus 1. dropped: keys sent minus the fewer of the two.',
+	]);
+	return rows;
+}
+
+async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+	const started = performance.now();
+	while (!check()) {
+		if (performance.now() - started > timeoutMs) throw new Error(`the store never showed ${what}`);
+		await pause(20); // eslint-disable-line no-await-in-loop
+	}
+}
+
+type Step = {key: string; hotkey: string; value: string; option: number};
+
+/** Status triaged, the first owner, the second severity: what a triager sets on a new record. */
+function triageSteps(store: Store): Step[] {
+	const fields = store.getChannel('bugs').fields;
+	const optionsOf = (key: string) => fields.find(field => field.key === key)!.config.options!.map(option => option.value);
+	const step = (key: string, hotkey: string, option: number): Step => ({key, hotkey, value: optionsOf(key)[option]!, option});
+	return [step('status', 's', optionsOf('status').indexOf('triaged')), step('owner', 'o', 0), step('severity', 'v', 1)];
+}
+
+export async function benchTriageKeys(quick = false): Promise<Row[]> {
+	const items = quick ? 5 : 20;
+	const db = makeDemoDb(COUNT, {prefix: 'sift-bench-triage-'});
+	const store = openStore(db.dbPath);
+	const app = open(db);
+	try {
+		const inbox = store.listPage('bugs', {beforeId: null, where: 'status:new', limit: items}).items.map(item => item.id);
+		const steps = triageSteps(store);
+		await app.waitFor(firstFrame, 30_000);
+		let keys = 0;
+		let moves = 0;
+		const started = performance.now();
+		app.press('1');
+		keys++;
+		await app.waitFor(screen => firstFrame(screen) && /Inbox/.test(screen), 10_000);
+		await pause(300);
+		for (const [index, id] of inbox.entries()) {
+			for (const step of steps) {
+				// To the record's row, only if the cursor is not there already (an advance after an edit counts here).
+				for (let at = rowNumber(app.screen()); at !== index + 1; at = rowNumber(app.screen())) {
+					app.press(at < index + 1 ? 'j' : 'k');
+					moves++;
+					await app.waitFor(screen => rowNumber(screen) !== at, 10_000); // eslint-disable-line no-await-in-loop
+				}
+
+				app.press(step.hotkey);
+				await pause(40); // eslint-disable-line no-await-in-loop
+				app.press(String(step.option + 1));
+				keys += 2;
+				await until(() => store.readItem('bugs', id).values[step.key] === step.value, `${step.key} on record ${index + 1}`); // eslint-disable-line no-await-in-loop
+				await pause(40); // eslint-disable-line no-await-in-loop
+			}
+		}
+
+		const seconds = (performance.now() - started) / 1000;
+		const rows: Row[] = [{records: items, 'fields per record': steps.length, 'edit keys': keys, 'moves (j/k)': moves, 'keys per record': ((keys + moves) / items).toFixed(2), 'seconds per record (scripted)': (seconds / items).toFixed(2), goal: `${steps.length * 2} + ≤ 1 move`}];
+		printTable(`TUI keys per triaged record: the Inbox of the ${COUNT.toLocaleString('en-US')}-item demo (${COLS}×${ROWS} pseudo-terminal)`, rows, [
+			`Each record: ${steps.map(step => `${step.hotkey} ${step.option + 1} (${step.key} ${step.value})`).join(', ')}, each counted once the store shows it;`,
+			'the 1 that opens the Inbox is in the edit keys. A move is pressed only when the cursor is not on the next record already.',
+		]);
+		return rows;
+	} finally {
+		await close(app);
+		store.close();
+		db.cleanup();
+	}
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+	await benchDroppedKeys();
+	await benchTriageKeys(process.argv.includes('--quick'));
+}

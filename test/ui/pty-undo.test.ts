@@ -1,0 +1,50 @@
+import {describe, expect, it} from 'vitest';
+import {idOfTicket, ptyDemo} from '../support/pty-fixtures.js';
+
+// Undo on the built app in a real pseudo-terminal, checked in the store: a burst of `u` sent in
+// one write undoes as many edits as were pressed, on one record, in order.
+
+const demo = ptyDemo(60, 'sift-pty-undo-');
+
+const ticket = (n: number) => `BUG-${String(n).padStart(4, '0')}`;
+const values = (name: string) => demo.store.readItem('bugs', idOfTicket(demo.store, name)).values;
+const options = (key: string) => demo.store.getChannel('bugs').fields.find(field => field.key === key)!.config.options!.map(option => option.value);
+
+describe('undo in a pseudo-terminal', () => {
+	for (const [cols, rows, n] of [[80, 24, 60], [200, 60, 59]] as const) {
+		it(`uuuu in one write takes back all four edits of one record (${cols}×${rows})`, async () => {
+			const name = ticket(n);
+			const before = values(name);
+			const version = demo.store.readItem('bugs', idOfTicket(demo.store, name)).version;
+			const app = demo.launch({args: ['--db', demo.db.dbPath], cols, rows, env: {SIFT_STATE_DIR: demo.db.stateDir}});
+			await app.waitFor(name);
+			if (n === 59) {
+				app.press('j');
+				await app.waitFor('row 2 ');
+			}
+
+			// Four edits of the newest row, two of them of the same field, each an option it does not hold.
+			const pick = (key: string, not: unknown[]) => options(key).findIndex(value => !not.includes(value)) + 1;
+			const status1 = pick('status', [before.status]);
+			const status2 = pick('status', [before.status, options('status')[status1 - 1]]);
+			const edits: Array<[string, number]> = [['s', status1], ['v', pick('severity', [before.severity])], ['s', status2], ['a', pick('area', [before.area])]];
+			for (const [index, [hotkey, option]] of edits.entries()) {
+				app.press(hotkey, String(option));
+				// eslint-disable-next-line no-await-in-loop
+				await app.waitFor(screen => screen.includes(`(v${version + index + 1}) · u undoes`), 10_000, `edit ${index + 1} saved`);
+			}
+
+			expect(values(name)).not.toEqual(before);
+			app.type('uuuu');
+			await app.waitFor(screen => screen.includes('Undone:') && screen.includes(`(v${version + 8})`), 10_000, 'the fourth undo');
+			expect(values(name)).toEqual(before);
+			const screen = app.screen();
+			expect(screen).not.toContain('keeps changing');
+			expect(screen).not.toContain('Not undone');
+			// A fifth u: nothing is left to take back.
+			app.press('u');
+			await app.waitFor('Nothing to undo');
+			expect(await app.quit()).toBe(0);
+		});
+	}
+});
