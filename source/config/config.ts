@@ -366,8 +366,7 @@ function standIn(view: View, views: View[], refusal: (query: string) => string |
 function withColumns(view: View, fields: Field[]): View {
 	if (view.columns === undefined) return view;
 	const keys = view.columns.map(key => key.toLowerCase()).filter(key => fields.some(field => field.key === key));
-	const {columns: _written, ...rest} = view;
-	return keys.length > 0 ? {...rest, columns: [...new Set(keys)]} : rest;
+	return keys.length > 0 ? {...view, columns: [...new Set(keys)]} : {name: view.name, query: view.query};
 }
 
 /**
