@@ -4,7 +4,8 @@ import {StoreError} from '../../store/index.js';
 import {exitCodeOfSignal} from '../codex/group.js';
 import {sanitize} from '../text/sanitize.js';
 import {reapAbandonedRuns} from '../codex/reap.js';
-import {configPath, loadConfig} from '../config/config.js';
+import {configPath, loadConfig, type LoadedConfig} from '../config/config.js';
+import type {AsyncStore} from '../../store/api.js';
 import {databasePath, openExistingStore, serverEndpoint, wholeNumber} from './common.js';
 import type {Command} from './context.js';
 import {LockWaits} from '../ui/lock-waits.js';
@@ -30,6 +31,20 @@ async function loadWithoutCiMarkers<T>(load: () => Promise<T>): Promise<T> {
 			if (value !== undefined) process.env[name] = value;
 		}
 	}
+}
+
+/**
+ * The channel the TUI opens on without `--channel`: the config's `default_channel` (an id, or a
+ * name in any case) when the database has it; else none (the only channel, or the chooser), and
+ * the config's problems say why.
+ */
+async function defaultChannel(store: AsyncStore, config: LoadedConfig): Promise<string | undefined> {
+	const wanted = config.config.defaultChannel;
+	if (wanted === undefined) return undefined;
+	const channels = await store.listChannelNames();
+	const found = channels.find(channel => channel.id === wanted) ?? channels.find(channel => [channel.id, channel.name].some(name => name.toLowerCase() === wanted.toLowerCase()));
+	if (!found) config.problems.push(config.problemAt(['default_channel'], `no channel ${wanted} in this database; channels: ${channels.map(channel => channel.id).join(', ') || 'none'}; not used`));
+	return found?.id;
 }
 
 /**
@@ -89,7 +104,8 @@ const tui: Command = async context => {
 		const signal = await startApp({
 			store,
 			dbPath,
-			channelId: context.flags.channel,
+			// --channel wins over the config's default channel.
+			channelId: context.flags.channel ?? await defaultChannel(store, config),
 			env: context.env,
 			config,
 			lockWaits,

@@ -1,7 +1,8 @@
 /**
  * The config file, `$XDG_CONFIG_HOME/sift/config.yaml` (else `~/.config/sift/config.yaml`;
- * docs/reference.md#config-file): views, field hotkeys, the run's instruction, model and timeout,
- * and the theme. Loading never stops sift: what is wrong falls back to its default, and each
+ * docs/reference.md#config-file): views (each channel's, and the older list for every channel),
+ * the default channel and view, field hotkeys, the run's instruction, model and timeout, and the
+ * theme. Loading never stops sift: what is wrong falls back to its default, and each
  * problem names its line and key, such as
  *   config.yaml line 7: views[2].query: sevrity is not a field of this channel; known: …
  * `saveView` rewrites the file through the YAML document, so comments and layout stay.
@@ -16,7 +17,7 @@ import {isRefusal, parseQuery, type Field} from '../../store/index.js';
 import {sanitize} from '../text/sanitize.js';
 import {resolveHotkeys, type Hotkeys} from './hotkeys.js';
 import {writePrivateFileAtomically} from './atomic-file.js';
-import {CONFIG_KEYS, DEFAULT_CONFIG, hotkeySchema, settingSchemas, viewNameProblem, viewQueryText, viewSchema, type SiftConfig, type View} from './schema.js';
+import {CHANNEL_KEYS, CONFIG_KEYS, DEFAULT_CONFIG, DEFAULT_VIEW_STAND_INS, hotkeySchema, settingSchemas, VIEW_KEYS, viewNameProblem, viewQueryText, viewSchema, type SiftConfig, type View} from './schema.js';
 
 /** A config file larger than this is not read (it is a few lines by nature). */
 export const CONFIG_MAX_BYTES = 256 * 1024;
@@ -35,8 +36,10 @@ export type LoadedConfig = {
 	config: SiftConfig;
 	/** One line each, safe to show: what was ignored and why. */
 	problems: string[];
-	/** The file's views by lowercased name → their index in its list (a default view is not there). */
+	/** The file's top-level views by lowercased name → their index in its list (a default view is not there). */
 	fileViews: ReadonlyMap<string, number>;
+	/** Each channel's views (`channels.ID.views`) by lowercased name → their index in that list. */
+	channelViews: ReadonlyMap<string, ReadonlyMap<string, number>>;
 	/** Formats a problem at a place in the file: `config.yaml line 7: views[2].query: …`. */
 	problemAt(at: Segment[], message: string): string;
 };
@@ -44,7 +47,7 @@ export type LoadedConfig = {
 /** The defaults, as if the file at `file` were missing (with `problems` said about it). */
 export function defaultConfig(file = configPath(), problems: string[] = []): LoadedConfig {
 	const label = path.basename(file);
-	return {path: file, config: structuredClone(DEFAULT_CONFIG), problems: problems.map(problem => sanitize(problem)), fileViews: new Map(), problemAt: (at, message) => sanitize(`${label}: ${place(at)}${message}`)};
+	return {path: file, config: structuredClone(DEFAULT_CONFIG), problems: problems.map(problem => sanitize(problem)), fileViews: new Map(), channelViews: new Map(), problemAt: (at, message) => sanitize(`${label}: ${place(at)}${message}`)};
 }
 
 /** Reads the config file; a missing file is the defaults, with no problems. */
@@ -104,10 +107,14 @@ function place(at: Segment[]): string {
 
 const keyList = (keys: readonly string[]) => keys.join(', ');
 
+/** The settings whose key in the file is not their name in SiftConfig. */
+const SETTING_FIELDS = {default_channel: 'defaultChannel', default_view: 'defaultView'} as const;
+
 class Reader {
 	private readonly problems: string[] = [];
 	private readonly config: SiftConfig = structuredClone(DEFAULT_CONFIG);
 	private readonly fileViews = new Map<string, number>();
+	private readonly channelViews = new Map<string, Map<string, number>>();
 
 	constructor(private readonly file: string, private readonly label: string, private readonly document: Document, private readonly lines: LineCounter) {}
 
@@ -134,6 +141,7 @@ class Reader {
 
 		for (const [key, value] of Object.entries(values)) {
 			if (key === 'views') this.views(value);
+			else if (key === 'channels') this.channels(value);
 			else if (key === 'hotkeys') this.hotkeys(value);
 			else if (Object.hasOwn(settingSchemas, key)) this.setting(key as keyof typeof settingSchemas, value);
 			else this.problems.push(this.format([key], `unknown key '${key}' (keys: ${keyList(CONFIG_KEYS)}); ignored`, true));
@@ -143,7 +151,7 @@ class Reader {
 	}
 
 	private result(problemAt: LoadedConfig['problemAt']): LoadedConfig {
-		return {path: this.file, config: this.config, problems: this.problems, fileViews: this.fileViews, problemAt};
+		return {path: this.file, config: this.config, problems: this.problems, fileViews: this.fileViews, channelViews: this.channelViews, problemAt};
 	}
 
 	/** A problem at a place in the file, with its line; `atKey` points at the key rather than its value. */
@@ -179,7 +187,7 @@ class Reader {
 		for (const issue of error.issues) {
 			const where = [...at, ...issue.path.map(segment => (typeof segment === 'symbol' ? String(segment) : segment))];
 			if (issue.code === 'unrecognized_keys') {
-				const known = issue.path.length === 0 && at[0] === 'views' ? 'name, query' : 'where, sort';
+				const known = issue.path.length === 0 && at.includes('views') ? VIEW_KEYS.join(', ') : 'where, sort';
 				for (const key of issue.keys) this.problems.push(this.format([...where, key], `unknown key '${key}' (keys: ${known}); ${outcome}`, true));
 			} else {
 				const missing = where.length > at.length && valueAt(value, issue.path as Segment[]) === undefined;
@@ -190,16 +198,24 @@ class Reader {
 
 	private setting(key: keyof typeof settingSchemas, value: unknown): void {
 		const parsed = settingSchemas[key].safeParse(value);
+		const field = SETTING_FIELDS[key as keyof typeof SETTING_FIELDS] ?? key;
 		if (parsed.success) {
-			(this.config as Record<string, unknown>)[key] = parsed.data;
+			(this.config as Record<string, unknown>)[field] = parsed.data;
 		} else {
-			this.issues([key], value, parsed.error, DEFAULT_CONFIG[key] === undefined ? 'not set' : `using ${JSON.stringify(DEFAULT_CONFIG[key])}`);
+			const fallback = (DEFAULT_CONFIG as Record<string, unknown>)[field];
+			this.issues([key], value, parsed.error, fallback === undefined ? 'not set' : `using ${JSON.stringify(fallback)}`);
 		}
 	}
 
+	/** The top-level `views`: the older form, a list every channel gets. */
 	private views(value: unknown): void {
+		this.viewList(['views'], value, this.config.views, this.fileViews, 'using the default views');
+	}
+
+	/** A list of views at `at`, each put into `into` (by name) and its index kept in `indexes`. */
+	private viewList(at: Segment[], value: unknown, into: View[], indexes: Map<string, number>, outcome: string): void {
 		if (!Array.isArray(value)) {
-			this.problems.push(this.format(['views'], 'must be a list of views, each with a name and a query; using the default views'));
+			this.problems.push(this.format(at, `must be a list of views, each with a name and a query; ${outcome}`));
 			return;
 		}
 
@@ -207,20 +223,55 @@ class Reader {
 		for (const [index, entry] of value.entries()) {
 			const parsed = viewSchema.safeParse(entry);
 			if (!parsed.success) {
-				this.issues(['views', index], entry, parsed.error, 'view left out');
+				this.issues([...at, index], entry, parsed.error, 'view left out');
 				continue;
 			}
 
 			const name = parsed.data.name;
 			const folded = name.toLowerCase();
 			if (seen.has(folded)) {
-				this.problems.push(this.format(['views', index, 'name'], `'${name}' is already the name of views[${seen.get(folded)}]; view left out`));
+				this.problems.push(this.format([...at, index, 'name'], `'${name}' is already the name of ${place([...at, seen.get(folded)!]).slice(0, -2)}; view left out`));
 				continue;
 			}
 
 			seen.set(folded, index);
-			this.fileViews.set(folded, index);
-			setView(this.config.views, {name, query: viewQueryText(parsed.data.query)});
+			indexes.set(folded, index);
+			const view: View = {name, query: viewQueryText(parsed.data.query)};
+			if (parsed.data.columns) view.columns = parsed.data.columns;
+			setView(into, view);
+		}
+	}
+
+	/** `channels`: channel id → its own views and default view (the form `:view save` writes). */
+	private channels(value: unknown): void {
+		if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+			this.problems.push(this.format(['channels'], 'must be a map of channel id to its settings (views, default_view); ignored'));
+			return;
+		}
+
+		for (const [id, entry] of Object.entries(value)) {
+			if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+				this.problems.push(this.format(['channels', id], `must be a map of settings (keys: ${keyList(CHANNEL_KEYS)}); ignored`));
+				continue;
+			}
+
+			const channel: {views: View[]; defaultView?: string} = {views: []};
+			const indexes = new Map<string, number>();
+			for (const [key, setting] of Object.entries(entry as Record<string, unknown>)) {
+				if (key === 'views') {
+					this.viewList(['channels', id, 'views'], setting, channel.views, indexes, 'ignored');
+				} else if (key === 'default_view') {
+					const parsed = settingSchemas.default_view.safeParse(setting);
+					if (parsed.success) channel.defaultView = parsed.data;
+					else this.issues(['channels', id, 'default_view'], setting, parsed.error, 'not set');
+				} else {
+					this.problems.push(this.format(['channels', id, key], `unknown key '${key}' (keys: ${keyList(CHANNEL_KEYS)}); ignored`, true));
+				}
+			}
+
+			// Defined, not assigned: a channel id such as __proto__ stays a key.
+			Object.defineProperty(this.config.channels, id, {value: channel, enumerable: true, writable: true, configurable: true});
+			this.channelViews.set(id, indexes);
 		}
 	}
 
@@ -256,39 +307,106 @@ function setView(views: View[], view: View): void {
 	else views.push(view);
 }
 
-/** What the config means for one channel: the views it can run and its field hotkeys. */
-export type ChannelSettings = {views: View[]; hotkeys: Hotkeys; problems: string[]};
+/** What the config means for one channel: its tabs, the view it opens on, and its field hotkeys. */
+export type ChannelSettings = {views: View[]; hotkeys: Hotkeys; problems: string[]; defaultView?: string};
+
+/** A channel as the config sees it: its id (the key under `channels:`) and its fields. */
+export type ChannelOfConfig = {id: string; fields: Field[]};
 
 /**
- * Checks the views' queries and the hotkeys against a channel's fields. A view of the file
- * that the channel refuses is left out with a problem; a default view that does not fit the
- * channel (no `status` field, say) is left out quietly. A refused hotkey keeps its default.
+ * Checks the views and the hotkeys against a channel's fields. The tabs are the default views,
+ * then the top-level views, then the channel's own (each replacing one of its name). A view of
+ * the channel's own that it refuses is left out with a problem; a top-level view it refuses is
+ * left out quietly (the older form holds every channel's views: it is another channel's); a
+ * default view it cannot run gives way to its first stand-in that runs (schema.ts). A refused
+ * hotkey keeps its default. Given only fields, no channel's own settings apply.
  */
-export function settingsForChannel(loaded: LoadedConfig, fields: Field[], now = new Date()): ChannelSettings {
+export function settingsForChannel(loaded: LoadedConfig, channel: Field[] | ChannelOfConfig, now = new Date()): ChannelSettings {
+	const {id, fields} = Array.isArray(channel) ? {id: undefined, fields: channel} : channel;
 	const problems: string[] = [];
+	const refusal = (query: string) => {
+		const parsed = parseQuery(query, {fields}, {now});
+		return isRefusal(parsed) ? parsed.message : undefined;
+	};
+
 	const views: View[] = [];
 	for (const view of loaded.config.views) {
-		const parsed = parseQuery(view.query, {fields}, {now});
-		if (!isRefusal(parsed)) {
-			views.push(view);
-		} else if (loaded.fileViews.has(view.name.toLowerCase())) {
-			problems.push(loaded.problemAt(['views', loaded.fileViews.get(view.name.toLowerCase())!, 'query'], `${parsed.message}; view left out`));
-		}
+		if (refusal(view.query) === undefined) views.push(withColumns(view, fields));
+		else if (!loaded.fileViews.has(view.name.toLowerCase())) standIn(view, views, refusal);
 	}
 
+	const own = id === undefined || !Object.hasOwn(loaded.config.channels, id) ? undefined : loaded.config.channels[id]!;
+	const indexes = id === undefined ? undefined : loaded.channelViews.get(id);
+	for (const view of own?.views ?? []) {
+		const at: Segment[] = ['channels', id!, 'views', indexes?.get(view.name.toLowerCase()) ?? 0];
+		const refused = refusal(view.query);
+		if (refused !== undefined) {
+			problems.push(loaded.problemAt([...at, 'query'], `${refused}; view left out`));
+			continue;
+		}
+
+		const unknown = (view.columns ?? []).filter(key => !fields.some(field => field.key === key.toLowerCase()));
+		if (unknown.length > 0) problems.push(loaded.problemAt([...at, 'columns'], `${unknown.join(', ')} ${unknown.length === 1 ? 'is not a field' : 'are not fields'} of this channel; known: ${fields.map(field => field.key).join(', ')}; left out of the columns`));
+		setView(views, withColumns(view, fields));
+	}
+
+	const defaultView = openingView(loaded, own?.defaultView, id, views, problems);
 	const resolved = resolveHotkeys(fields, loaded.config.hotkeys);
 	for (const problem of resolved.problems) problems.push(loaded.problemAt(['hotkeys', problem.field], `${problem.message}; using the default`));
-	return {views, hotkeys: resolved.hotkeys, problems};
+	return {views, hotkeys: resolved.hotkeys, problems, defaultView};
+}
+
+/** A default view's first stand-in that the channel runs and whose name is free, put in its place. */
+function standIn(view: View, views: View[], refusal: (query: string) => string | undefined): void {
+	const choice = (DEFAULT_VIEW_STAND_INS[view.name] ?? []).find(other => refusal(other.query) === undefined && !views.some(taken => taken.name.toLowerCase() === other.name.toLowerCase()));
+	if (choice) views.push({...choice});
+}
+
+/** The view with only the columns the channel has, by their keys; none left is no choice of columns. */
+function withColumns(view: View, fields: Field[]): View {
+	if (view.columns === undefined) return view;
+	const keys = view.columns.map(key => key.toLowerCase()).filter(key => fields.some(field => field.key === key));
+	return keys.length > 0 ? {...view, columns: [...new Set(keys)]} : {name: view.name, query: view.query};
+}
+
+/**
+ * The name of the view the channel opens on: its own `default_view`, else the top-level one. One
+ * of the channel's own that names none of its views is a problem; a top-level one is only when
+ * it names no view anywhere in the file (it may be another channel's).
+ */
+function openingView(loaded: LoadedConfig, own: string | undefined, id: string | undefined, views: View[], problems: string[]): string | undefined {
+	const wanted = own ?? loaded.config.defaultView;
+	if (wanted === undefined) return undefined;
+	const found = views.find(view => view.name.toLowerCase() === wanted.toLowerCase());
+	if (found) return found.name;
+	const names = views.map(view => view.name).join(', ');
+	if (own !== undefined) {
+		problems.push(loaded.problemAt(['channels', id!, 'default_view'], `no view of this channel is named "${wanted}"; views: ${names}; not used`));
+	} else if (!anyViewNamed(loaded, wanted)) {
+		problems.push(loaded.problemAt(['default_view'], `no view is named "${wanted}"; views: ${names}; not used`));
+	}
+
+	return undefined;
+}
+
+/** Whether any view the file could give a channel (a default, a stand-in, a top-level or a channel's own) has this name. */
+function anyViewNamed(loaded: LoadedConfig, name: string): boolean {
+	const folded = name.toLowerCase();
+	const all = [...loaded.config.views, ...Object.values(DEFAULT_VIEW_STAND_INS).flat(), ...Object.values(loaded.config.channels).flatMap(channel => channel.views)];
+	return all.some(view => view.name.toLowerCase() === folded);
 }
 
 export type SaveResult = {ok: true; path: string} | {ok: false; message: string};
 
 /**
  * Saves a view in the config file: the view of that name (any case) gets the new query, else it
- * is added at the end of `views`. The rest of the file, comments included, stays as it was. A
- * file with an error is left alone (the refusal says where), so nothing the person wrote is lost.
+ * is added at the end of the list. With a channel the list is that channel's
+ * (`channels.ID.views`), so the view is not offered to channels that cannot run it; a top-level
+ * `views` list (the older form) is still read and left as it is. The rest of the file, comments
+ * included, stays as it was. A file with an error is left alone (the refusal says where), so
+ * nothing the person wrote is lost.
  */
-export function saveView(name: string, query: string, file = configPath()): SaveResult {
+export function saveView(name: string, query: string, file = configPath(), channelId?: string): SaveResult {
 	const label = path.basename(file);
 	const bad = viewNameProblem(name);
 	if (bad) {
@@ -316,16 +434,25 @@ export function saveView(name: string, query: string, file = configPath()): Save
 		document.contents = document.createNode({});
 	}
 
-	const views = document.get('views', true);
+	const at = channelId === undefined ? ['views'] : ['channels', channelId, 'views'];
+	const where = channelId === undefined ? 'views' : `channels.${channelId}`;
+	for (const [index, key] of at.slice(0, -1).entries()) {
+		const parent = at.slice(0, index + 1);
+		const node = document.getIn(parent, true);
+		if (node === undefined || (isScalar(node) && node.value === null)) document.setIn(parent, document.createNode({}));
+		else if (!isMap(node)) return {ok: false, message: sanitize(`cannot save the view: ${key === 'channels' ? 'channels' : where} in ${label} is not a map`)};
+	}
+
+	const views = document.getIn(at, true);
 	const entry = document.createNode({name, query});
 	if (views === undefined || (isScalar(views) && views.value === null)) {
-		document.set('views', document.createNode([{name, query}]));
+		document.setIn(at, document.createNode([{name, query}]));
 	} else if (isSeq(views)) {
 		const existing = views.items.find(item => isMap(item) && typeof item.get('name') === 'string' && String(item.get('name')).toLowerCase() === name.toLowerCase());
 		if (isMap(existing)) existing.set('query', query);
 		else views.add(entry);
 	} else {
-		return {ok: false, message: `cannot save the view: views in ${label} is not a list`};
+		return {ok: false, message: sanitize(`cannot save the view: ${at.join('.')} in ${label} is not a list`)};
 	}
 
 	try {

@@ -6,14 +6,29 @@
 import {z} from 'zod';
 import {mcpEndpoint} from './server-url.js';
 
-/** A saved query shown as a tab: query language text (docs/reference.md#query-language), `sort:` included. */
-export type View = {name: string; query: string};
+/**
+ * A saved query shown as a tab: query language text (docs/reference.md#query-language), `sort:`
+ * included; `columns`, when given, are the field keys the list shows for it, in order.
+ */
+export type View = {name: string; query: string; columns?: string[]};
+
+/** What the config file says for one channel (`channels.ID`): its own views and the view it opens on. */
+export type ChannelConfig = {views: View[]; defaultView?: string};
 
 export type Theme = 'default' | 'mono';
 
 export type SiftConfig = {
-	/** The tabs, in order: the default views, then the file's (a file view named like a default replaces it). */
+	/**
+	 * The tabs of every channel, in order: the default views, then the file's top-level `views` (the
+	 * older form, still read; a file view named like a default replaces it).
+	 */
 	views: View[];
+	/** Each channel's own views and default view, by channel id (`channels:`; the form `:view save` writes). */
+	channels: Record<string, ChannelConfig>;
+	/** The channel the TUI opens on when `--channel` is not given. */
+	defaultChannel?: string;
+	/** The view the TUI opens on, unless the channel names its own. */
+	defaultView?: string;
 	/** Field key → one letter, or null to turn a field's default hotkey off. */
 	hotkeys: Record<string, string | null>;
 	/** The instruction a Codex run from the TUI starts with. */
@@ -36,7 +51,22 @@ export const DEFAULT_VIEWS: readonly View[] = [
 	{name: 'All', query: ''},
 ];
 
-export const DEFAULT_CONFIG: SiftConfig = {views: [...DEFAULT_VIEWS], hotkeys: {}, theme: 'default'};
+/**
+ * What stands in for a default view a channel cannot run, in order: the first the channel can
+ * run takes its place (a channel without `owner` gets Open rather than no Unassigned tab).
+ */
+export const DEFAULT_VIEW_STAND_INS: Readonly<Record<string, readonly View[]>> = {
+	Inbox: [{name: 'New this week', query: 'created:>=-7d'}],
+	Unassigned: [
+		{name: 'Unassigned', query: 'owner:none -status:fixed,wont_fix'},
+		{name: 'Unassigned', query: 'owner:none'},
+		{name: 'Open', query: '-status:fixed,wont_fix sort:severity'},
+		{name: 'Open', query: '-status:fixed,wont_fix'},
+		{name: 'Recently changed', query: 'sort:-updated'},
+	],
+};
+
+export const DEFAULT_CONFIG: SiftConfig = {views: [...DEFAULT_VIEWS], channels: {}, hotkeys: {}, theme: 'default'};
 
 export const VIEW_NAME_MAX = 40;
 
@@ -61,7 +91,12 @@ const viewQuery = z.union([
 	z.strictObject({where: text('query text').optional(), sort: text('a field key or -key').optional()}),
 ], {error: 'must be query text (status:new sort:-due), or a map of where and sort'});
 
-export const viewSchema = z.strictObject({name: viewName, query: viewQuery});
+const columns = z.array(text('a field key'), {error: 'must be a list of field keys'}).min(1, {error: 'must name at least one field'});
+
+export const viewSchema = z.strictObject({name: viewName, query: viewQuery, columns: columns.optional()});
+
+/** The keys a view takes, for the refusal of one it does not. */
+export const VIEW_KEYS = ['name', 'query', 'columns'] as const;
 
 /** A view as written, as one query text: `where` then `sort:` as a term. */
 export function viewQueryText(query: z.infer<typeof viewQuery>): string {
@@ -72,8 +107,10 @@ export function viewQueryText(query: z.infer<typeof viewQuery>): string {
 /** One hotkey as written: its letter is checked against the channel and the keys later (source/ui/model/hotkeys.ts). */
 export const hotkeySchema = z.union([z.string(), z.null()], {error: 'must be one letter, or none'});
 
-/** Every top-level key but `views` and `hotkeys` (whose entries are checked one by one). */
+/** Every top-level key but `views`, `channels` and `hotkeys` (whose entries are checked one by one). */
 export const settingSchemas = {
+	default_channel: text('a channel id').min(1, {error: 'must not be empty'}),
+	default_view: viewName,
 	instruction: text('text').min(1, {error: 'must not be empty'}),
 	model: text('a model name').regex(/^\S+$/, {error: 'must be a model name without spaces'}),
 	timeout: z.number({error: 'must be a number of seconds'}).int({error: 'must be a whole number of seconds'}).min(1, {error: 'must be 1 second or more'}).max(86_400, {error: 'must be at most 86400 seconds (a day)'}),
@@ -81,4 +118,7 @@ export const settingSchemas = {
 	server: text('the http(s) URL of sift serve').refine(url => mcpEndpoint(url) !== null, {error: 'must be the http(s) URL of sift serve, e.g. http://127.0.0.1:7345'}),
 } as const;
 
-export const CONFIG_KEYS = ['views', 'hotkeys', ...Object.keys(settingSchemas)] as const;
+export const CONFIG_KEYS = ['views', 'channels', 'hotkeys', ...Object.keys(settingSchemas)] as const;
+
+/** The keys of one channel's entry under `channels:`. */
+export const CHANNEL_KEYS = ['views', 'default_view'] as const;

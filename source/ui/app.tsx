@@ -116,7 +116,7 @@ export function App(props: AppProps) {
 		}
 
 		case 'screen': {
-			content = <Screen key={loaded.channel.id} store={store} channel={loaded.channel} summary={loaded.summary} dbPath={props.dbPath} run={props.run} config={props.config} lockWaits={props.lockWaits} pollRetryMaxMs={props.pollRetryMaxMs}/>;
+			content = <Screen key={loaded.channel.id} store={store} channel={loaded.channel} summary={loaded.summary} dbPath={props.dbPath} run={props.run} config={props.config} lockWaits={props.lockWaits} pollRetryMaxMs={props.pollRetryMaxMs} onSwitchChannel={setChosen}/>;
 			break;
 		}
 	}

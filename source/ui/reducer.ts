@@ -47,12 +47,16 @@ export type InitialScreen = Pick<ScreenState, 'channelId' | 'fields' | 'size'> &
 	autoCount?: boolean;
 	/** Items per run: `c` on more fans out (codex/batches.ts's default unless given). */
 	runBatch?: number;
+	/** The view the screen opens on (the config's default view), by name; else All, else the first. */
+	defaultView?: string;
+	/** What the config file has wrong for this channel (`:problems` lists them). */
+	configProblems?: string[];
 };
 
 /** The screen before its first page: the first listing is the one effect to start with. */
 export function initialScreen(init: InitialScreen): Transition {
 	const views = init.views ?? [];
-	const opening = startView(views);
+	const opening = views.find(view => view.name === init.defaultView) ?? startView(views);
 	const query = opening ? viewQuery(opening) : {};
 	const state: ScreenState = {
 		channelId: init.channelId,
@@ -93,6 +97,7 @@ export function initialScreen(init: InitialScreen): Transition {
 		// The config's hotkeys resolved against the schema (config/config.ts), else the schema's defaults.
 		hotkeys: init.hotkeys ?? resolveHotkeys(init.fields).hotkeys,
 		instruction: init.instruction ?? null,
+		configProblems: init.configProblems ?? [],
 	};
 	const effects: Effect[] = [{kind: 'list', generation: 1, query}];
 	if (state.counting === 'busy') effects.push({kind: 'countViews', views});

@@ -31,6 +31,8 @@ import {scopeOf} from './overlays/registry.js';
 import {hintsFor} from './keys.js';
 import {screenLayout} from './layout.js';
 import {hotkeyHint} from './model/hotkeys.js';
+import {activeView, columnFields} from './model/views.js';
+import {problemsMessage} from './overlays/problems.js';
 import {helpLinesOf, initialScreen, nameOf} from './reducer.js';
 import {runFinishMessage, runStatus} from './run-status.js';
 import {tuiRunSettings, type RunSettings} from './run-settings.js';
@@ -55,6 +57,8 @@ export type ScreenProps = {
 	config?: LoadedConfig;
 	/** Told when a write waits for another process's write lock: said in the footer while it waits. */
 	lockWaits?: LockWaits;
+	/** `:channel NAME`: opens another channel's screen, by id. */
+	onSwitchChannel?: (channelId: string) => void;
 };
 
 /** The list's search and filter in words, for the header and the empty list ('' when neither). */
@@ -93,7 +97,7 @@ function positionOf(state: ScreenState): number | null {
  * The triage screen of one channel. It only wires: the state machine (reducer.ts) decides, the
  * hooks perform its effects and feed it keys, store events and run updates, the components draw.
  */
-export function Screen({store, channel, summary, dbPath, run: runOptions, pollRetryMaxMs, config: givenConfig, lockWaits}: ScreenProps) {
+export function Screen({store, channel, summary, dbPath, run: runOptions, pollRetryMaxMs, config: givenConfig, lockWaits, onSwitchChannel}: ScreenProps) {
 	const theme = useTheme();
 	const size = useTerminalSize();
 	const {fields} = channel;
@@ -101,7 +105,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 	const titleKey = useMemo(() => titleField(fields)?.key, [fields]);
 	const config = useMemo(() => givenConfig ?? defaultConfig(), [givenConfig]);
 	// The config for this channel: its views and hotkeys, and all that was ignored, said once at the start.
-	const settings = useMemo(() => settingsForChannel(config, fields), [config, fields]);
+	const settings = useMemo(() => settingsForChannel(config, {id: channel.id, fields}), [config, channel.id, fields]);
 	const stateDir = useMemo(() => runOptions.stateDir ?? resolveStateDir(runOptions.env ?? process.env), [runOptions.stateDir, runOptions.env]);
 
 	// The run, the quit and the event feed reach the machine through its dispatch, set once it exists.
@@ -153,11 +157,11 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 
 	const {state, dispatch, current} = useScreen(
 		() => {
-			const problems = [...config.problems, ...settings.problems];
-			const message = problems.length > 0 ? {text: `Ignored in the config file: ${problems.join(' · ')}`, tone: 'warn' as const} : undefined;
-			return initialScreen({channelId: channel.id, fields, size, total: summary.item_count, followUpCount: 0, runBatch: batch, views: settings.views, hotkeys: settings.hotkeys, instruction: config.config.instruction, message});
+			// Each problem is one line of `:problems`; the footer only says how many there are.
+			const configProblems = [...config.problems, ...settings.problems];
+			return initialScreen({channelId: channel.id, fields, size, total: summary.item_count, followUpCount: 0, runBatch: batch, views: settings.views, hotkeys: settings.hotkeys, instruction: config.config.instruction, message: problemsMessage(configProblems), defaultView: settings.defaultView, configProblems});
 		},
-		{store, stateDir, startRun, cancelRun, quit, pollEvents: events.poll, configFile: config.path, board: {
+		{store, stateDir, startRun, cancelRun, quit, pollEvents: events.poll, configFile: config.path, switchChannel: onSwitchChannel, board: {
 			cancel: cancelBoardRun,
 			cancelAll() {
 				run.cancel();
@@ -199,7 +203,9 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 	const layout = screenLayout(size, overlay, pane);
 	// The ticket column is as wide as the loaded tickets (format.ts).
 	const keyWidth = useMemo(() => valuesWidth(nameField(fields), win.rows), [fields, win.rows]);
-	const columns = useMemo(() => chooseColumns(fields, layout.listWidth - LIST_GUTTER, 1, keyWidth), [fields, layout.listWidth, keyWidth]);
+	// The active view's own columns when the config chooses them (model/views.ts).
+	const shownView = activeView(state.views, state.query);
+	const columns = useMemo(() => chooseColumns(columnFields(fields, shownView), layout.listWidth - LIST_GUTTER, 1, keyWidth), [fields, shownView, layout.listWidth, keyWidth]);
 	const row = rowAt(win);
 	const queueField = state.queue.entry ? fields.find(field => field.key === state.queue.entry!.followUp.key) ?? null : null;
 	const changedIds = useMemo(() => new Set(state.changed.keys()), [state.changed]);
@@ -240,6 +246,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 					list={{rows: win.rows, columns, top: win.top, cursor: win.cursor, marks: state.marks, changed: changedIds, empty}}
 					pane={shownPane}
 					helpLines={helpLinesOf(state)}
+					problems={state.configProblems}
 				/>
 			</Box>
 			<Footer width={size.columns} hints={withHotkeys(hintsFor(scopeOf(overlay)), scopeOf(overlay) === 'list' ? hotkeyHint(state.hotkeys, fields) : null)} message={state.message} prompt={prompt}/>

@@ -60,7 +60,9 @@ export type Overlay =
 	/** The runs board has the keys (a fan-out's or a watch's runs). */
 	| {kind: 'board'}
 	// The record full screen (record-view.ts).
-	| RecordOverlay;
+	| RecordOverlay
+	/** `:problems`: the config file's problems, scrolled by `scroll` lines. */
+	| {kind: 'problems'; scroll: number};
 
 export type Pane = 'none' | 'detail' | 'run';
 
@@ -148,6 +150,8 @@ export type ScreenState = {
 	hotkeys: Hotkeys;
 	/** The config file's instruction for a Codex run, else null (the built-in one). */
 	instruction: string | null;
+	/** What the config file has wrong for this channel, one problem each (`:problems` lists them). */
+	configProblems: string[];
 };
 
 export type BoardCursor = {runs: number; cursor: number; focused: boolean; watch: boolean};
@@ -252,7 +256,9 @@ export type ScreenEvent =
 	| {type: 'commandParsed'; result: Command | CommandRefusal}
 	| {type: 'viewSaved'; view: View; ok: boolean; message?: string}
 	/** The items a `:` jump's name stands for (ids), or why they could not be looked up. */
-	| {type: 'jumpFound'; name: string; ids: string[]; message?: string};
+	| {type: 'jumpFound'; name: string; ids: string[]; message?: string}
+	/** `:problems`: the config file's problems, each on its own line. */
+	| {type: 'openProblems'};
 
 
 /** What the reducer asks the hooks to do; each result comes back as an event. */
@@ -295,7 +301,9 @@ export type Effect =
 	| {kind: 'countViews'; views: View[]}
 	| {kind: 'parseCommand'; line: string}
 	| {kind: 'saveView'; view: View}
-	| {kind: 'findItem'; name: string};
+	| {kind: 'findItem'; name: string}
+	/** `:channel NAME`: the screen of the channel with that id or name (any case). */
+	| {kind: 'switchChannel'; name: string};
 
 
 export type Transition = {state: ScreenState; effects: Effect[]};

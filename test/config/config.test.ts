@@ -29,7 +29,7 @@ function configFile(...lines: string[]): string {
 
 const load = (...lines: string[]) => loadConfig(configFile(...lines));
 const now = new Date(2026, 11, 2, 12);
-const ALL_KEYS = 'keys: views, hotkeys, instruction, model, timeout, theme, server';
+const ALL_KEYS = 'keys: views, channels, hotkeys, default_channel, default_view, instruction, model, timeout, theme, server';
 
 describe('where the file is', () => {
 	it('$XDG_CONFIG_HOME/sift/config.yaml, else ~/.config/sift/config.yaml; a relative XDG_CONFIG_HOME is ignored', () => {
@@ -80,6 +80,7 @@ describe('loading', () => {
 				{name: 'Mine', query: 'owner:aiko sort:-due'},
 				{name: 'Sorted only', query: 'sort:points'},
 			],
+			channels: {},
 			hotkeys: {status: 'S', due: 'none', area: null},
 			instruction: 'Triage the marked bugs.',
 			model: 'gpt-5.2',
@@ -174,7 +175,7 @@ describe('loading', () => {
 		);
 		expect(loaded.problems).toEqual([
 			'config.yaml line 4: views[1]: query is missing; view left out',
-			"config.yaml line 5: views[1]: unknown key 'qeury' (keys: name, query); view left out",
+			"config.yaml line 5: views[1]: unknown key 'qeury' (keys: name, query, columns); view left out",
 			'config.yaml line 6: views[2]: name is missing; view left out',
 			"config.yaml line 7: views[3].name: 'Good' is already the name of views[0]; view left out",
 			'config.yaml line 9: views[4].name: a view name cannot be empty; view left out',
@@ -210,10 +211,10 @@ describe('loading', () => {
 });
 
 describe('against a channel', () => {
-	it('a view whose query the channel refuses is left out, with the line and the parser\'s words', () => {
-		const loaded = load('views:', '  - name: Sev', '    query: severity:s1', '  - name: Typo', '    query: sevrity:s1 sort:-due');
-		const settings = settingsForChannel(loaded, demoFields, now);
-		expect(settings.problems).toEqual(['config.yaml line 5: views[1].query: sevrity is not a field of this channel; known: ticket, title, description, status, owner, severity, points, area, due, reporter, created, updated, has, sort; view left out']);
+	it('a view of the channel\'s own that it refuses is left out, with the line and the parser\'s words', () => {
+		const loaded = load('channels:', '  bugs:', '    views:', '      - name: Sev', '        query: severity:s1', '      - name: Typo', '        query: sevrity:s1 sort:-due');
+		const settings = settingsForChannel(loaded, {id: 'bugs', fields: demoFields}, now);
+		expect(settings.problems).toEqual(['config.yaml line 7: channels.bugs.views[1].query: sevrity is not a field of this channel; known: ticket, title, description, status, owner, severity, points, area, due, reporter, created, updated, has, sort; view left out']);
 		expect(settings.views.map(view => view.name)).toEqual(['Inbox', 'Unassigned', 'Follow-ups', 'All', 'Sev']);
 	});
 
@@ -221,14 +222,15 @@ describe('against a channel', () => {
 		expect(settingsForChannel(load(''), demoFields, now)).toEqual({views: DEFAULT_VIEWS, hotkeys: {status: 's', owner: 'o', severity: 'v', points: 'p', area: 'a', due: 'd'}, problems: []});
 		const notes = [fieldOf({key: 'note', type: 'text'}), fieldOf({key: 'owner', type: 'select', config: {options: [{value: 'a', label: 'A'}]}})];
 		const settings = settingsForChannel(load(''), notes, now);
-		expect(settings.views.map(view => view.name)).toEqual(['Follow-ups', 'All']);
+		// Each default the channel cannot run gives way to its first stand-in that it can.
+		expect(settings.views).toEqual([{name: 'New this week', query: 'created:>=-7d'}, {name: 'Unassigned', query: 'owner:none'}, ...DEFAULT_VIEWS.slice(2)]);
 		expect(settings.problems).toEqual([]);
 	});
 
-	it('a file view replacing a default is checked like any file view', () => {
-		const settings = settingsForChannel(load('views:', '  - name: Inbox', '    query: stat:new'), demoFields, now);
-		expect(settings.problems).toEqual([expect.stringMatching(/^config\.yaml line 3: views\[0\]\.query: stat is not a field of this channel; known: /)]);
-		expect(settings.views.map(view => view.name)).toEqual(['Unassigned', 'Follow-ups', 'All']);
+	it('a channel\'s own view replacing a default is checked like any of its views', () => {
+		const settings = settingsForChannel(load('channels:', '  bugs:', '    views:', '      - name: Inbox', '        query: stat:new'), {id: 'bugs', fields: demoFields}, now);
+		expect(settings.problems).toEqual([expect.stringMatching(/^config\.yaml line 5: channels\.bugs\.views\[0\]\.query: stat is not a field of this channel; known: /)]);
+		expect(settings.views.map(view => view.name)).toEqual(['Inbox', 'Unassigned', 'Follow-ups', 'All']);
 	});
 
 	it('hotkeys are resolved for the channel; a refused one names its line and keeps the default', () => {
@@ -241,8 +243,80 @@ describe('against a channel', () => {
 	});
 });
 
+describe('views by channel, default view and channel, columns', () => {
+	const tasks = [fieldOf({key: 'name', type: 'text'}), fieldOf({key: 'state', type: 'select', config: {options: [{value: 'open', label: 'Open'}]}})];
+	const bugs = {id: 'bugs', fields: demoFields};
+
+	it('a view saved on one channel is that channel\'s: another channel neither shows it nor warns about it', () => {
+		const loaded = load('channels:', '  bugs:', '    views:', '      - name: Sev one', '        query: severity:s1 sort:-due');
+		expect(loaded.problems).toEqual([]);
+		expect(settingsForChannel(loaded, bugs, now).views.at(-1)).toEqual({name: 'Sev one', query: 'severity:s1 sort:-due'});
+		const other = settingsForChannel(loaded, {id: 'tasks', fields: tasks}, now);
+		expect(other.problems).toEqual([]);
+		expect(other.views.map(view => view.name)).not.toContain('Sev one');
+	});
+
+	it('the older top-level list is still read: each channel gets the views it can run, and no warning for the others', () => {
+		const loaded = load('views:', '  - name: Sev one', '    query: severity:s1', '  - name: Open tasks', '    query: state:open');
+		const onBugs = settingsForChannel(loaded, bugs, now);
+		expect(onBugs.views.map(view => view.name)).toEqual(['Inbox', 'Unassigned', 'Follow-ups', 'All', 'Sev one']);
+		expect(onBugs.problems).toEqual([]);
+		const onTasks = settingsForChannel(loaded, {id: 'tasks', fields: tasks}, now);
+		expect(onTasks.views.map(view => view.name)).toEqual(['New this week', 'Recently changed', 'Follow-ups', 'All', 'Open tasks']);
+		expect(onTasks.problems).toEqual([]);
+	});
+
+	it('reads default_channel and default_view, the channel\'s own default_view first', () => {
+		const loaded = load('default_channel: bugs', 'default_view: All', 'channels:', '  bugs:', '    default_view: unassigned');
+		expect(loaded.problems).toEqual([]);
+		expect(loaded.config.defaultChannel).toBe('bugs');
+		expect(loaded.config.defaultView).toBe('All');
+		expect(settingsForChannel(loaded, bugs, now).defaultView).toBe('Unassigned');
+		expect(settingsForChannel(loaded, {id: 'tasks', fields: tasks}, now).defaultView).toBe('All');
+	});
+
+	it('a default view that names no view is a problem naming its key; one of another channel is not', () => {
+		const loaded = load('default_view: Mine', 'channels:', '  bugs:', '    default_view: Nope', '  tasks:', '    views:', '      - name: Mine', '        query: state:open');
+		expect(settingsForChannel(loaded, bugs, now).problems).toEqual([expect.stringMatching(/^config\.yaml line 4: channels\.bugs\.default_view: no view of this channel is named "Nope"; views: Inbox, .*; not used$/)]);
+		const typo = load('default_view: Inbx');
+		expect(settingsForChannel(typo, bugs, now).problems).toEqual([expect.stringMatching(/^config\.yaml line 1: default_view: no view is named "Inbx"; views: Inbox, Unassigned, Follow-ups, All; not used$/)]);
+		expect(settingsForChannel(load('default_view: Mine', 'channels:', '  tasks:', '    views:', '      - name: Mine', '        query: state:open'), bugs, now).problems).toEqual([]);
+	});
+
+	it('columns are chosen per view; a key the channel lacks is named and left out of them', () => {
+		const loaded = load('channels:', '  bugs:', '    views:', '      - name: Triage', '        query: status:new', '        columns: [ticket, Status, colour, owner]');
+		const settings = settingsForChannel(loaded, bugs, now);
+		expect(settings.views.at(-1)).toEqual({name: 'Triage', query: 'status:new', columns: ['ticket', 'status', 'owner']});
+		expect(settings.problems).toEqual([expect.stringMatching(/^config\.yaml line 6: channels\.bugs\.views\[0\]\.columns: colour is not a field of this channel; known: ticket, .*; left out of the columns$/)]);
+		expect(load('views:', '  - name: A', '    query: ""', '    columns: []').problems).toEqual(['config.yaml line 4: views[0].columns: must name at least one field; view left out']);
+	});
+
+	it('channels of the wrong shape are named with their keys', () => {
+		expect(load('channels: [bugs]').problems).toEqual(['config.yaml line 1: channels: must be a map of channel id to its settings (views, default_view); ignored']);
+		expect(load('channels:', '  bugs: 3').problems).toEqual(['config.yaml line 2: channels.bugs: must be a map of settings (keys: views, default_view); ignored']);
+		expect(load('channels:', '  bugs:', '    colour: red').problems).toEqual(["config.yaml line 3: channels.bugs: unknown key 'colour' (keys: views, default_view); ignored"]);
+	});
+});
+
 describe('saving a view', () => {
 	const mode = (file: string) => statSync(file).mode & 0o777;
+
+	it('on a channel: written under channels.ID.views (the new form), the older top-level list left as it was', () => {
+		const file = configFile('# mine', 'views:', '  - name: Old', '    query: owner:ren');
+		expect(saveView('Sev one', 'severity:s1', file, 'bugs')).toEqual({ok: true, path: file});
+		expect(saveView('sev ONE', 'severity:s1,s2', file, 'bugs').ok).toBe(true);
+		expect(saveView('Mine', 'state:open', file, 'tasks').ok).toBe(true);
+		expect(readFileSync(file, 'utf8')).toBe([
+			'# mine', 'views:', '  - name: Old', '    query: owner:ren',
+			'channels:', '  bugs:', '    views:', '      - name: Sev one', '        query: severity:s1,s2',
+			'  tasks:', '    views:', '      - name: Mine', '        query: state:open', '',
+		].join('\n'));
+		const loaded = loadConfig(file);
+		expect(loaded.problems).toEqual([]);
+		expect(loaded.config.channels).toEqual({bugs: {views: [{name: 'Sev one', query: 'severity:s1,s2'}]}, tasks: {views: [{name: 'Mine', query: 'state:open'}]}});
+		expect(saveView('A', 'x', configFile('channels: 3'), 'bugs')).toEqual({ok: false, message: 'cannot save the view: channels in config.yaml is not a map'});
+		expect(saveView('A', 'x', configFile('channels:', '  bugs: [a]'), 'bugs')).toEqual({ok: false, message: 'cannot save the view: channels.bugs in config.yaml is not a map'});
+	});
 
 	it('creates the file and its folders, private, and loading finds the view', () => {
 		const file = path.join(folder(), 'conf', 'sift', 'config.yaml');

@@ -140,17 +140,27 @@ describe('views, the config file, the : line and sort', () => {
 	it('a config file with errors starts anyway and says what it ignored, with line and key', async () => {
 		const app = start(configHome(['colour: red', 'timeout: -5', ''].join('\n')), {cols: 240});
 		await app.waitFor('BUG-0600');
-		const screen = await app.waitFor('Ignored in the config file');
+		await app.waitFor('2 problems in the config file');
+		app.press(':');
+		app.type('problems');
+		app.press(KEYS.enter);
+		const screen = await app.waitFor('Config file problems: 2');
 		expect(screen).toContain("config.yaml line 1: unknown key 'colour'");
 		expect(screen).toContain('config.yaml line 2: timeout: must be 1 second or more');
 		// The defaults stand in: the four default tabs.
-		expect(screen).toMatch(/1 Inbox.*2 Unassigned.*3 Follow-ups.*4 All/);
+		app.press(KEYS.escape);
+		await app.waitFor(text => !text.includes('Config file problems') && /1 Inbox.*2 Unassigned.*3 Follow-ups.*4 All/.test(text), 10_000, 'the list again, with the default tabs');
 		expect(await app.quit()).toBe(0);
 
-		// A view the channel refuses is left out, and said; the other views stay.
-		const other = start(configHome(['views:', '  - name: Mine', '    query: sevrity:s1', '  - name: Mine too', '    query: owner:ren', ''].join('\n')), {cols: 200});
-		const said = await other.waitFor('Ignored in the config file');
-		expect(said).toMatch(/config\.yaml line 3: views\[0\]\.query: sevrity is not a field of this channel/);
+		// A view of the channel's own that it refuses is left out, and said; the other views stay.
+		const other = start(configHome(['channels:', '  bugs:', '    views:', '      - name: Mine', '        query: sevrity:s1', '      - name: Mine too', '        query: owner:ren', ''].join('\n')), {cols: 200});
+		await other.waitFor('1 problem in the config file');
+		other.press(':');
+		other.type('problems');
+		other.press(KEYS.enter);
+		const said = await other.waitFor('Config file problems: 1');
+		expect(said).toMatch(/config\.yaml line 5: channels\.bugs\.views\[0\]\.query: sevrity is not a field of this channel/);
+		other.press(KEYS.escape);
 		await other.waitFor(/5 Mine too \d+/);
 		expect(other.screen()).not.toMatch(/\d Mine \d/);
 		expect(await other.quit()).toBe(0);

@@ -10,6 +10,7 @@ import type {Overlay, QueueEntry} from '../state.js';
 import {Help} from './help.js';
 import {History} from './history.js';
 import {List, type ListProps} from './list.js';
+import {Problems} from './problems.js';
 import {Queue} from './queue.js';
 
 export type BodyProps = {
@@ -22,16 +23,19 @@ export type BodyProps = {
 	pane: ReactNode | null;
 	/** The help's lines (the key table's and the field hotkeys). */
 	helpLines?: HelpLine[];
+	/** The config file's problems, for `:problems`. */
+	problems?: readonly string[];
 };
 
 /** The body between header and footer: a full-screen overlay (help, queue, history, the record), or the list with its pane. */
-export function Body({overlay, layout, queue, history, list, pane, helpLines}: BodyProps) {
+export function Body({overlay, layout, queue, history, list, pane, helpLines, problems = []}: BodyProps) {
 	// The record pane's markdown lexer loads once the first frame is up, so the first Enter finds it.
 	useEffect(() => {
 		const timer = setTimeout(() => void loadMarkdown().catch(() => undefined), 50);
 		return () => clearTimeout(timer);
 	}, []);
 	const {columns, bodyHeight} = layout;
+	if (overlay.kind === 'problems') return <Problems problems={problems} scroll={overlay.scroll} width={columns} height={bodyHeight}/>;
 	if (overlay.kind === 'help') return <Help width={columns} height={bodyHeight} scroll={overlay.scroll} lines={helpLines}/>;
 	if (overlay.kind === 'queue') {
 		return (

@@ -32,6 +32,8 @@ export type EffectHandlers = {
 	env?: NodeJS.ProcessEnv;
 	/** Where `:view save` writes (the config file). */
 	configFile: string;
+	/** `:channel NAME`: opens the screen of the channel with this id (absent: switching is not offered). */
+	switchChannel?: (channelId: string) => void;
 };
 
 /** What a handler is given: the state the effect came with, the handlers, and where results go. */
@@ -177,8 +179,9 @@ export const EFFECTS = {
 	parseCommand(effect, {state, dispatch}) {
 		dispatch({type: 'commandParsed', result: parseCommand(effect.line, {fields: state.fields, views: state.views.map(view => view.name), now: new Date()})});
 	},
-	saveView(effect, {on, dispatch}) {
-		const saved = saveView(effect.view.name, effect.view.query, on.configFile);
+	saveView(effect, {state, on, dispatch}) {
+		// A view belongs to the channel it was saved on (channels.ID.views in the file).
+		const saved = saveView(effect.view.name, effect.view.query, on.configFile, state.channelId);
 		dispatch(saved.ok ? {type: 'viewSaved', view: effect.view, ok: true, message: saved.path} : {type: 'viewSaved', view: effect.view, ok: false, message: saved.message});
 	},
 	findItem(effect, {state, on, later}) {
@@ -189,6 +192,18 @@ export const EFFECTS = {
 			} catch (error) {
 				return {type: 'jumpFound', name: effect.name, ids: [], message: (error as Error).message};
 			}
+		});
+	},
+	switchChannel(effect, {state, on, later}) {
+		later(async () => {
+			const channels = await on.store.listChannelNames();
+			const wanted = effect.name.toLowerCase();
+			const found = channels.find(channel => channel.id === effect.name) ?? channels.find(channel => channel.id.toLowerCase() === wanted || channel.name.toLowerCase() === wanted);
+			if (!found) return {type: 'say', text: `No channel is named ${effect.name}; channels: ${channels.map(channel => channel.id).join(', ')}.`, tone: 'error'};
+			if (found.id === state.channelId) return {type: 'say', text: `Already on the channel ${found.name}.`, tone: 'info'};
+			if (!on.switchChannel) return {type: 'say', text: 'This screen cannot switch channel.', tone: 'error'};
+			on.switchChannel(found.id);
+			return undefined;
 		});
 	},
 } satisfies {[K in Effect['kind']]: (effect: EffectOf<K>, context: EffectContext) => void};

@@ -7,6 +7,8 @@
  *   :view Unassigned     switch to a view          :view save NAME   save the current query as one
  *   :set owner ren       set a field on the marked rows, or on the row
  *   :channel add-option owner sam "Sam"   change the schema, as `sift channel` does (store.changeChannel)
+ *   :channel tasks       switch to the channel with that id or name
+ *   :problems            list what the config file has wrong
  *   :q  :quit            quit
  */
 
@@ -26,6 +28,10 @@ export type Command =
 	| {kind: 'set'; key: string; value: unknown}
 	/** A schema change, as `sift channel` makes it. */
 	| {kind: 'channel'; change: SchemaChange; text: string}
+	/** `:channel NAME`: open the channel of that id or name. */
+	| {kind: 'switchChannel'; name: string}
+	/** `:problems`: the config file's problems, one a line. */
+	| {kind: 'problems'}
 	| {kind: 'quit'};
 
 export type CommandRefusal = {error: string};
@@ -37,7 +43,7 @@ export type CommandContext = {
 	now: Date;
 };
 
-export const COMMANDS_HELP = ':ITEM (jump, as :BUG-0042), :sort [-]FIELD, :view NAME, :view save NAME, :set FIELD VALUE, :channel add-option|rename-label|retire-option|add-field|set …, :q';
+export const COMMANDS_HELP = ':ITEM (jump, as :BUG-0042), :sort [-]FIELD, :view NAME, :view save NAME, :set FIELD VALUE, :channel NAME, :channel add-option|rename-label|retire-option|add-field|set …, :problems, :q';
 
 const refuse = (error: string): CommandRefusal => ({error});
 
@@ -78,6 +84,10 @@ export function parseCommand(line: string, context: CommandContext): Command | C
 
 		case 'channel': {
 			return channelCommand(rest);
+		}
+
+		case 'problems': {
+			return rest === '' ? {kind: 'problems'} : refuse(`:${word} takes nothing after it`);
 		}
 
 		default: {
@@ -158,7 +168,7 @@ function setCommand(rest: string, {fields, now}: CommandContext): Command | Comm
 	return {kind: 'set', key: field.key, value: parseTyped(field, text)};
 }
 
-const CHANNEL_USAGE = ':channel add-option FIELD VALUE ["LABEL"] | rename-label FIELD VALUE "LABEL" | retire-option FIELD VALUE [MIGRATE_TO] | add-field KEY TYPE ["LABEL"] | set FIELD required|optional';
+const CHANNEL_USAGE = ':channel NAME (switch channel) | :channel add-option FIELD VALUE ["LABEL"] | rename-label FIELD VALUE "LABEL" | retire-option FIELD VALUE [MIGRATE_TO] | add-field KEY TYPE ["LABEL"] | set FIELD required|optional';
 
 /** Words, a double-quoted run being one word (`sam "Sam Lee"` is two). */
 function words(text: string): string[] | undefined {
@@ -172,11 +182,16 @@ function words(text: string): string[] | undefined {
 	return found;
 }
 
-/** `:channel …`: the schema change `sift channel` would make, its arguments positional. */
+/** The words after `:channel` that start a schema change; any other single word names a channel. */
+const SCHEMA_CHANGES = ['add-option', 'rename-label', 'retire-option', 'add-field', 'set'];
+
+/** `:channel …`: a channel to switch to, or the schema change `sift channel` would make, its arguments positional. */
 function channelCommand(rest: string): Command | CommandRefusal {
 	const parts = words(rest);
 	if (!parts || parts.length === 0) return refuse(CHANNEL_USAGE);
 	const [sub, ...args] = parts as [string, ...string[]];
+	// One word that is not a schema change's names a channel to switch to.
+	if (args.length === 0 && !SCHEMA_CHANGES.includes(sub.toLowerCase())) return {kind: 'switchChannel', name: sub};
 	const count = (least: number, most: number) => args.length >= least && args.length <= most;
 	const change = ((): SchemaChange | undefined => {
 		switch (sub.toLowerCase()) {

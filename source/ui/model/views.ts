@@ -74,5 +74,15 @@ export function queryProblem(fields: Field[], text: string): string | null {
 	return isRefusal(parsed) ? parsed.message : null;
 }
 
+/**
+ * The fields the list's columns are chosen from: the view's `columns`, in its order, when it
+ * names some; else every field.
+ */
+export function columnFields(fields: Field[], view: View | undefined): Field[] {
+	if (!view?.columns) return fields;
+	const chosen = view.columns.map(key => fields.find(field => field.key === key)).filter((field): field is Field => field !== undefined);
+	return chosen.length > 0 ? chosen : fields;
+}
+
 /** The order in words for the header: `sort:due`, or `newest first`. */
 export const sortLabel = (sort: string | undefined) => (sort === undefined ? 'newest first' : `sort:${sort}`);

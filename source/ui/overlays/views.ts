@@ -1,5 +1,5 @@
 // Views (the tabs, `1`–`9`), their counts, and the `:` command line (jump, sort, view, view save,
-// set, channel, quit).
+// set, channel (a schema change, or switching channel), problems, quit).
 
 import type {View} from '../../config/schema.js';
 import {queryText, viewQuery} from '../model/views.js';
@@ -8,6 +8,7 @@ import {applyTextKey, textState} from '../text-input.js';
 import {CONFIRM} from './confirm.js';
 import {setField} from './field-edit.js';
 import {moveTo, nameOf, recount, relist} from './rows.js';
+import {openProblems} from './problems.js';
 import {none, say, type EventOf, type OverlaySlice} from './slice.js';
 
 const viewList = (views: View[]) => views.map((view, index) => `${index + 1} ${view.name}`).join(', ');
@@ -41,7 +42,15 @@ function commandParsed(state: ScreenState, {result}: EventOf<'commandParsed'>): 
 		case 'set': return setField(state, result.key, result.value);
 		case 'channel': return {state: say(state, `Changing the schema: ${result.text}…`), effects: [{kind: 'changeChannel', change: result.change}]};
 		case 'jump': return jump(state, result.name);
+		case 'problems': return none(openProblems(state));
+		case 'switchChannel': return switchChannel(state, result.name);
 	}
+}
+
+/** `:channel NAME`: another channel's screen; never while a run goes (it belongs to this screen). */
+function switchChannel(state: ScreenState, name: string): Transition {
+	if (state.run.active) return none(say(state, `A run is going on this channel: wait for it or cancel it (x) before switching to ${name}.`, 'warn'));
+	return {state: say(state, `Opening the channel ${name}…`), effects: [{kind: 'switchChannel', name}]};
 }
 
 /** `:NAME`: the loaded row of that name (or id), else the store is asked which item it names. */

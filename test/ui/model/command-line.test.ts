@@ -38,7 +38,7 @@ describe('jump and quit', () => {
 
 	it('two words that are no command are refused, naming the commands', () => {
 		expect(refusal(':srot -due')).toBe(`unknown command "srot"; use ${COMMANDS_HELP}`);
-		expect(COMMANDS_HELP).toBe(':ITEM (jump, as :BUG-0042), :sort [-]FIELD, :view NAME, :view save NAME, :set FIELD VALUE, :channel add-option|rename-label|retire-option|add-field|set …, :q');
+		expect(COMMANDS_HELP).toBe(':ITEM (jump, as :BUG-0042), :sort [-]FIELD, :view NAME, :view save NAME, :set FIELD VALUE, :channel NAME, :channel add-option|rename-label|retire-option|add-field|set …, :problems, :q');
 	});
 });
 
@@ -148,9 +148,20 @@ describe(':channel', () => {
 		expect(command(':channel set owner required')).toMatchObject({change: {kind: 'set_field', key: 'owner', required: true}});
 	});
 
+	it(':channel with one word that is not a schema change switches to the channel it names; :problems lists the config\'s problems', () => {
+		expect(command(':channel tasks')).toEqual({kind: 'switchChannel', name: 'tasks'});
+		expect(command(':channel "My tasks"')).toEqual({kind: 'switchChannel', name: 'My tasks'});
+		expect(command('channel Bugs')).toEqual({kind: 'switchChannel', name: 'Bugs'});
+		// A schema change's word alone is still the schema change, refused for its missing arguments.
+		expect(refusal(':channel add-option')).toMatch(/^:channel NAME \(switch channel\) \| :channel add-option FIELD VALUE/);
+		expect(refusal(':channel tasks bugs')).toMatch(/^:channel NAME \(switch channel\)/);
+		expect(command(':problems')).toEqual({kind: 'problems'});
+		expect(refusal(':problems now')).toBe(':problems takes nothing after it');
+	});
+
 	it('a malformed :channel is refused with its usage', () => {
-		for (const line of [':channel', ':channel show', ':channel add-option owner', ':channel rename-label status new', ':channel set owner maybe', ':channel add-option owner sam "Sam" extra', ':channel add-option owner s"am']) {
-			expect(refusal(line), line).toMatch(/^:channel add-option FIELD VALUE \["LABEL"\] \| rename-label/);
+		for (const line of [':channel', ':channel add-option owner', ':channel rename-label status new', ':channel set owner maybe', ':channel add-option owner sam "Sam" extra', ':channel add-option owner s"am']) {
+			expect(refusal(line), line).toMatch(/^:channel NAME \(switch channel\) \| :channel add-option FIELD VALUE \["LABEL"\] \| rename-label/);
 		}
 	});
 });

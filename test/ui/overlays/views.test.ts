@@ -36,6 +36,14 @@ const CASES: {[T in keyof typeof COMMAND.events]: () => void} = {
 		// A jump to a loaded row moves there; to another, the store is asked.
 		expect(reduce(state, {type: 'commandParsed', result: {kind: 'jump', name: 'bug-290'}}).state.window.cursor).toBe(10);
 		expect(effect(reduce(state, {type: 'commandParsed', result: {kind: 'jump', name: 'BUG-0042'}}), 'findItem')).toEqual({kind: 'findItem', name: 'BUG-0042'});
+		// :channel NAME asks for that channel's screen, never while a run goes; a schema change stays one.
+		expect(effect(reduce(state, {type: 'commandParsed', result: {kind: 'switchChannel', name: 'tasks'}}), 'switchChannel')).toEqual({kind: 'switchChannel', name: 'tasks'});
+		const running = reduce({...state, run: {active: true, exists: true}}, {type: 'commandParsed', result: {kind: 'switchChannel', name: 'tasks'}});
+		expect(kinds(running)).toEqual([]);
+		expect(running.state.message).toMatchObject({tone: 'warn', text: expect.stringMatching(/^A run is going on this channel/)});
+		expect(effect(reduce(state, {type: 'commandParsed', result: {kind: 'channel', change: {kind: 'add_option', key: 'owner', value: 'sam'}, text: 'add-option owner sam'}}), 'changeChannel')).toEqual({kind: 'changeChannel', change: {kind: 'add_option', key: 'owner', value: 'sam'}});
+		// :problems opens the list of the config's problems.
+		expect(reduce({...state, configProblems: ['config.yaml line 1: x']}, {type: 'commandParsed', result: {kind: 'problems'}}).state.overlay).toEqual({kind: 'problems', scroll: 0});
 	},
 	jumpFound() {
 		const state = viewed();
