@@ -47,6 +47,9 @@ export type InitialScreen = Pick<ScreenState, 'channelId' | 'fields' | 'size'> &
 	autoCount?: boolean;
 	/** Items per run: `c` on more fans out (codex/batches.ts's default unless given). */
 	runBatch?: number;
+	/** Open proposals (the header's count), and whether runs started here propose (`agent_mode`). */
+	proposalCount?: number;
+	propose?: boolean;
 };
 
 /** The screen before its first page: the first listing is the one effect to start with. */
@@ -92,6 +95,9 @@ export function initialScreen(init: InitialScreen): Transition {
 		// The config's hotkeys resolved against the schema (config/config.ts), else the schema's defaults.
 		hotkeys: init.hotkeys ?? resolveHotkeys(init.fields).hotkeys,
 		instruction: init.instruction ?? null,
+		review: {proposals: [], item: null},
+		proposalCount: init.proposalCount ?? 0,
+		propose: init.propose ?? false,
 	};
 	const effects: Effect[] = [{kind: 'list', generation: 1, query}];
 	if (state.counting === 'busy') effects.push({kind: 'countViews', views});

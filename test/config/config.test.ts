@@ -29,7 +29,7 @@ function configFile(...lines: string[]): string {
 
 const load = (...lines: string[]) => loadConfig(configFile(...lines));
 const now = new Date(2026, 11, 2, 12);
-const ALL_KEYS = 'keys: views, hotkeys, instruction, model, timeout, theme, server';
+const ALL_KEYS = 'keys: views, hotkeys, instruction, model, timeout, theme, server, agent_mode';
 
 describe('where the file is', () => {
 	it('$XDG_CONFIG_HOME/sift/config.yaml, else ~/.config/sift/config.yaml; a relative XDG_CONFIG_HOME is ignored', () => {
@@ -49,7 +49,7 @@ describe('loading', () => {
 			expect(loaded.config).toEqual(DEFAULT_CONFIG);
 		}
 
-		expect(DEFAULT_CONFIG.views.map(view => view.name)).toEqual(['Inbox', 'Unassigned', 'Follow-ups', 'All']);
+		expect(DEFAULT_CONFIG.views.map(view => view.name)).toEqual(['Inbox', 'Unassigned', 'Follow-ups', 'All', 'Review']);
 	});
 
 	it('reads every setting; a view named like a default replaces it, the others come after the defaults', () => {
@@ -214,21 +214,21 @@ describe('against a channel', () => {
 		const loaded = load('views:', '  - name: Sev', '    query: severity:s1', '  - name: Typo', '    query: sevrity:s1 sort:-due');
 		const settings = settingsForChannel(loaded, demoFields, now);
 		expect(settings.problems).toEqual(['config.yaml line 5: views[1].query: sevrity is not a field of this channel; known: ticket, title, description, status, owner, severity, points, area, due, reporter, created, updated, has, sort; view left out']);
-		expect(settings.views.map(view => view.name)).toEqual(['Inbox', 'Unassigned', 'Follow-ups', 'All', 'Sev']);
+		expect(settings.views.map(view => view.name)).toEqual(['Inbox', 'Unassigned', 'Follow-ups', 'All', 'Review', 'Sev']);
 	});
 
 	it('every default view fits the demo channel; one that does not fit another channel is left out quietly', () => {
 		expect(settingsForChannel(load(''), demoFields, now)).toEqual({views: DEFAULT_VIEWS, hotkeys: {status: 's', owner: 'o', severity: 'v', points: 'p', area: 'a', due: 'd'}, problems: []});
 		const notes = [fieldOf({key: 'note', type: 'text'}), fieldOf({key: 'owner', type: 'select', config: {options: [{value: 'a', label: 'A'}]}})];
 		const settings = settingsForChannel(load(''), notes, now);
-		expect(settings.views.map(view => view.name)).toEqual(['Follow-ups', 'All']);
+		expect(settings.views.map(view => view.name)).toEqual(['Follow-ups', 'All', 'Review']);
 		expect(settings.problems).toEqual([]);
 	});
 
 	it('a file view replacing a default is checked like any file view', () => {
 		const settings = settingsForChannel(load('views:', '  - name: Inbox', '    query: stat:new'), demoFields, now);
 		expect(settings.problems).toEqual([expect.stringMatching(/^config\.yaml line 3: views\[0\]\.query: stat is not a field of this channel; known: /)]);
-		expect(settings.views.map(view => view.name)).toEqual(['Unassigned', 'Follow-ups', 'All']);
+		expect(settings.views.map(view => view.name)).toEqual(['Unassigned', 'Follow-ups', 'All', 'Review']);
 	});
 
 	it('hotkeys are resolved for the channel; a refused one names its line and keeps the default', () => {

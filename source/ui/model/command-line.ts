@@ -26,7 +26,9 @@ export type Command =
 	| {kind: 'set'; key: string; value: unknown}
 	/** A schema change, as `sift channel` makes it. */
 	| {kind: 'channel'; change: SchemaChange; text: string}
-	| {kind: 'quit'};
+	| {kind: 'quit'}
+	/** `:propose on|off`: runs started from the screen propose their edits, or write them (docs/review.md). */
+	| {kind: 'propose'; on: boolean};
 
 export type CommandRefusal = {error: string};
 
@@ -37,7 +39,7 @@ export type CommandContext = {
 	now: Date;
 };
 
-export const COMMANDS_HELP = ':ITEM (jump, as :BUG-0042), :sort [-]FIELD, :view NAME, :view save NAME, :set FIELD VALUE, :channel add-option|rename-label|retire-option|add-field|set …, :q';
+export const COMMANDS_HELP = ':ITEM (jump, as :BUG-0042), :sort [-]FIELD, :view NAME, :view save NAME, :set FIELD VALUE, :propose on|off, :channel add-option|rename-label|retire-option|add-field|set …, :q';
 
 const refuse = (error: string): CommandRefusal => ({error});
 
@@ -78,6 +80,11 @@ export function parseCommand(line: string, context: CommandContext): Command | C
 
 		case 'channel': {
 			return channelCommand(rest);
+		}
+
+		case 'propose': {
+			const state = rest.toLowerCase();
+			return state === 'on' || state === 'off' ? {kind: 'propose', on: state === 'on'} : refuse(`:propose takes on or off, got "${rest}"`);
 		}
 
 		default: {

@@ -260,7 +260,8 @@ export const FIELD_EDIT = {
 		undo(state) {
 			const entry = state.undo.at(-1);
 			if (!entry) return none(say(state, 'Nothing to undo: no edit of yours in this session.', 'warn'));
-			return {state: {...state, undo: state.undo.slice(0, -1)}, effects: [entry.kind === 'bulk' ? {kind: 'undoBulk', outcome: entry.outcome} : {kind: 'undo', entry}]};
+			const effect: Effect = entry.kind === 'bulk' ? {kind: 'undoBulk', outcome: entry.outcome} : (entry.kind === 'accept' ? {kind: 'undoAccept', entry} : {kind: 'undo', entry});
+			return {state: {...state, undo: state.undo.slice(0, -1)}, effects: [effect]};
 		},
 		undone,
 		bulkEdited: (state, event) => bulkWritten(state, event.outcome, ''),

@@ -12,6 +12,7 @@ import {HELP} from './help.js';
 import {HISTORY} from './history.js';
 import {LIST} from './list.js';
 import {RECORD} from './record.js';
+import {REVIEW} from './review.js';
 import {INSTRUCTION} from './run.js';
 import {SEARCH} from './search.js';
 import type {AnySlice, OverlayKind} from './slice.js';
@@ -30,6 +31,7 @@ export const OVERLAYS = {
 	command: COMMAND,
 	board: BOARD,
 	record: RECORD,
+	review: REVIEW,
 } as const satisfies {[K in OverlayKind]: AnySlice<K>};
 
 /** The slice of an overlay, seen through its own kind. */

@@ -8,6 +8,7 @@ import {applyTextKey, textState} from '../text-input.js';
 import {CONFIRM} from './confirm.js';
 import {setField} from './field-edit.js';
 import {moveTo, nameOf, recount, relist} from './rows.js';
+import {REVIEW} from './review.js';
 import {none, say, type EventOf, type OverlaySlice} from './slice.js';
 
 const viewList = (views: View[]) => views.map((view, index) => `${index + 1} ${view.name}`).join(', ');
@@ -41,6 +42,7 @@ function commandParsed(state: ScreenState, {result}: EventOf<'commandParsed'>): 
 		case 'set': return setField(state, result.key, result.value);
 		case 'channel': return {state: say(state, `Changing the schema: ${result.text}…`), effects: [{kind: 'changeChannel', change: result.change}]};
 		case 'jump': return jump(state, result.name);
+		case 'propose': return REVIEW.events.proposeMode(state, {type: 'proposeMode', on: result.on});
 	}
 }
 
