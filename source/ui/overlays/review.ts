@@ -26,20 +26,41 @@ export function reviewEffects(state: ScreenState, events: readonly StoreEvent[])
 	return state.overlay.kind === 'review' ? [{kind: 'countProposals'}, loadReview(state)] : [{kind: 'countProposals'}];
 }
 
+/**
+ * The queue without the proposals just decided: the cursor is on the next one at once, so keys
+ * typed faster than the store answers each decide the next proposal, not the same one again.
+ * A conflict's answer reads the queue again, and it is back.
+ */
+function without(state: ScreenState, overlay: ReviewOverlay, ids: readonly number[]): ScreenState {
+	const proposals = state.review.proposals.filter(proposal => !ids.includes(proposal.id));
+	const index = Math.min(overlay.index, Math.max(0, proposals.length - 1));
+	return {...state, overlay: {...overlay, index, confirm: null, problem: null}, review: {proposals, item: null}};
+}
+
+const readItemOf = (state: ScreenState): Effect[] => {
+	const proposal = currentProposal(state);
+	return proposal ? [{kind: 'readReviewItem', proposalId: proposal.id, itemId: proposal.item_id}] : [];
+};
+
 function accept(state: ScreenState, overlay: ReviewOverlay, fields?: string[]): Transition {
 	const proposal = state.review.proposals[overlay.index];
 	if (!proposal) return none(state);
 	// The second `a` on a conflict shown (the same proposal and fields): the person confirms the overwrite.
 	const force = overlay.confirm !== null && overlay.confirm.id === proposal.id && String(overlay.confirm.fields) === String(fields);
-	return {state: {...state, overlay: {...overlay, confirm: null, problem: null}}, effects: [{kind: 'acceptProposals', ids: [proposal.id], ...(fields ? {fields} : {}), force}]};
+	const effect: Effect = {kind: 'acceptProposals', ids: [proposal.id], ...(fields ? {fields} : {}), force};
+	// One field: the proposal stays with the rest (read again with the answer).
+	if (fields) return {state: {...state, overlay: {...overlay, confirm: null, problem: null}}, effects: [effect]};
+	const next = without(state, overlay, [proposal.id]);
+	return {state: next, effects: [effect, ...readItemOf(next)]};
 }
 
 function reviewLoaded(state: ScreenState, {proposals, note}: EventOf<'reviewLoaded'>): Transition {
 	const previous = state.overlay.kind === 'review' ? state.overlay : null;
 	if (!previous && state.awaiting !== 'review') return none(state);
-	const index = previous ? Math.min(previous.index, Math.max(0, proposals.length - 1)) : 0;
-	// A conflict shown stays while its proposal is still the one under the cursor.
-	const keep = previous?.confirm && proposals[index]?.id === previous.confirm.id;
+	// A conflict shown puts the cursor back on its proposal; else the cursor stays where it was.
+	const conflicted = previous?.confirm ? proposals.findIndex(proposal => proposal.id === previous.confirm!.id) : -1;
+	const index = conflicted >= 0 ? conflicted : (previous ? Math.min(previous.index, Math.max(0, proposals.length - 1)) : 0);
+	const keep = conflicted >= 0;
 	const overlay: ReviewOverlay = {...CLOSED, ...(keep ? {confirm: previous.confirm, problem: previous.problem} : {}), index};
 	let next: ScreenState = {...state, overlay, awaiting: null, review: {proposals, item: proposals[index]?.item_id === state.review.item?.id ? state.review.item : null}};
 	if (note) next = say(next, note, 'ok');
@@ -57,7 +78,7 @@ function reviewAccepted(state: ScreenState, {request, result, lines}: EventOf<'r
 		// Nothing written: both values are shown, and `a` (or `y`) again writes over them.
 		next = {...next, overlay: {...next.overlay, confirm: {id: conflict.proposal_id, ...(request.fields ? {fields: request.fields} : {})}, problem: lines.slice(1)}};
 		next = say(next, 'Changed since it was proposed: nothing written. a or y writes it over the current values; d declines; n moves on.', 'warn');
-		return {state: next, effects: [...effects, {kind: 'readReviewItem', proposalId: conflict.proposal_id, itemId: conflict.item_id}]};
+		return {state: next, effects: [loadReview(next), ...effects, {kind: 'readReviewItem', proposalId: conflict.proposal_id, itemId: conflict.item_id}]};
 	}
 
 	const troubled = result.conflicts.length + result.refused.length;
@@ -102,12 +123,13 @@ export const REVIEW = {
 		reviewAcceptAll(state) {
 			if (state.overlay.kind !== 'review' || state.review.proposals.length === 0) return none(state);
 			const ids = state.review.proposals.map(proposal => proposal.id);
-			return {state: say({...state, overlay: {...state.overlay, confirm: null, problem: null}}, `Accepting ${ids.length} proposals…`), effects: [{kind: 'acceptProposals', ids, force: false}]};
+			return {state: say(without(state, state.overlay, ids), `Accepting ${ids.length} proposals…`), effects: [{kind: 'acceptProposals', ids, force: false}]};
 		},
 		reviewDecline(state) {
 			const proposal = currentProposal(state);
 			if (state.overlay.kind !== 'review' || !proposal) return none(state);
-			return {state: {...state, overlay: {...state.overlay, confirm: null, problem: null}}, effects: [{kind: 'declineProposals', ids: [proposal.id]}]};
+			const next = without(state, state.overlay, [proposal.id]);
+			return {state: next, effects: [{kind: 'declineProposals', ids: [proposal.id]}, ...readItemOf(next)]};
 		},
 		reviewAccepted,
 		reviewDeclined(state, {lines}) {

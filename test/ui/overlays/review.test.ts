@@ -51,6 +51,15 @@ const CASES: {[T in keyof typeof REVIEW.events]: () => void} = {
 		const keys = keyEvents('review', 'a', plain);
 		expect(keys).toEqual([{type: 'reviewAccept'}]);
 		expect(effect(reduce(reviewing(), keys[0]!), 'acceptProposals')).toEqual({kind: 'acceptProposals', ids: [1], force: false});
+		// Keys faster than the store: each `a` decides the next proposal, never the same one twice.
+		const typed = run1(reviewing(), keys[0]!, keys[0]!, keys[0]!);
+		expect(typed.effects.filter(each => each.kind === 'acceptProposals').map(each => (each as {ids: number[]}).ids)).toEqual([[1], [2]]);
+		// A conflict's answer reads the queue again; the cursor goes back to the proposal that conflicted.
+		const conflict = {proposal_id: 1, channel_id: 'bugs', item_id: idOf(300), base_version: 1, current_version: 2, fields: [{key: 'status', base: 'new', proposed: 'triaged', current: 'fixed'}]};
+		const met = run1(reviewing([proposal(1, 300), proposal(2, 299), proposal(3, 298)]), keys[0]!, {type: 'reviewAccepted', request: {ids: [1], force: false}, result: {...accepted([]), conflicts: [conflict]}, lines: ['0 accepted', '  conflict #1']});
+		expect(kinds(met)).toContain('loadReview');
+		const back = reduce(met.state, {type: 'reviewLoaded', proposals: [proposal(1, 300), proposal(2, 299), proposal(3, 298)]}).state;
+		expect(back.overlay).toEqual({kind: 'review', index: 0, confirm: {id: 1}, problem: ['  conflict #1']});
 	},
 	reviewField() {
 		const two = reviewing([proposal(1, 300, {status: {from: 'new', to: 'triaged'}, severity: {from: 's3', to: 's1'}})]);
