@@ -61,7 +61,7 @@ function reviewLoaded(state: ScreenState, {proposals, note}: EventOf<'reviewLoad
 	const conflicted = previous?.confirm ? proposals.findIndex(proposal => proposal.id === previous.confirm!.id) : -1;
 	const index = conflicted >= 0 ? conflicted : (previous ? Math.min(previous.index, Math.max(0, proposals.length - 1)) : 0);
 	const keep = conflicted >= 0;
-	const overlay: ReviewOverlay = {...CLOSED, ...(keep ? {confirm: previous.confirm, problem: previous.problem} : {}), index};
+	const overlay: ReviewOverlay = {...CLOSED, ...(keep && previous ? {confirm: previous.confirm, problem: previous.problem} : {}), index};
 	let next: ScreenState = {...state, overlay, awaiting: null, review: {proposals, item: proposals[index]?.item_id === state.review.item?.id ? state.review.item : null}};
 	if (note) next = say(next, note, 'ok');
 	else if (!previous && proposals.length === 0) next = say(next, 'No open proposals here: runs in propose mode leave theirs in this queue.', 'ok');
