@@ -97,8 +97,8 @@ const TABLE = [
 	{scope: 'history', action: 'up', keys: ['k', 'up'], label: 'k ↑', description: 'previous run'},
 	{scope: 'history', action: 'open', keys: ['enter'], label: 'Enter', description: 'show the run\'s steps and answer', hint: 'open'},
 	{scope: 'history', action: 'cancel', keys: ['escape', 'q', 'R'], label: 'Esc', description: 'close', hint: 'close'},
-	{scope: 'history', action: 'diff', keys: ['D'], label: 'D', description: 'the run\'s diff: every field it changed, from → to, and the value now', hint: 'diff'},
-	{scope: 'history', action: 'revert', keys: ['U'], label: 'U', description: 'revert the run (shows what it would do; U again does it; overwrites nothing)', hint: 'revert'},
+	{scope: 'history', action: 'diff', keys: ['D'], label: 'D', description: 'the run\'s diff: each field from → to, and the value now', hint: 'diff'},
+	{scope: 'history', action: 'revert', keys: ['U'], label: 'U', description: 'revert the run: U shows what it would do, U again does it', hint: 'revert'},
 
 	{scope: 'review', action: 'down', keys: ['j', 'down', 'n', 'right'], label: 'j ↓', description: 'next proposal', hint: 'move'},
 	{scope: 'review', action: 'up', keys: ['k', 'up', 'p', 'left'], label: 'k ↑', description: 'previous proposal'},

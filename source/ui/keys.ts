@@ -19,7 +19,7 @@ export const SCOPE_TITLES: Record<Scope, string> = {
 
 	board: 'Runs board (b)',
 	record: 'The record full screen (Z)',
-	review: 'Review queue (P): a accepts, d declines, a digit one field, A all',
+	review: 'Review queue (P)',
 };
 
 /** The canonical name of a keypress, as the table spells keys. */
