@@ -9,7 +9,9 @@ export type Scope = 'list' | 'picker' | 'text' | 'queue' | 'history' | 'help' | 
 	/** A field's value picker opened by a hotkey: digits pick, typing jumps. */
 	| 'choice'
 	/** The record full screen (Z): its keys page and scroll it. */
-	| 'record';
+	| 'record'
+	/** The review queue (P): accept, decline, a field alone, all. */
+	| 'review';
 
 export type Action =
 	| 'down' | 'up' | 'pageDown' | 'pageUp' | 'top' | 'bottom'
@@ -23,7 +25,9 @@ export type Action =
 	// Views and the `:` line.
 	| 'view' | 'command'
 	// The runs board and watch mode.
-	| 'board' | 'cancelAll' | 'watch' | 'focus';
+	| 'board' | 'cancelAll' | 'watch' | 'focus'
+	// Review before it lands.
+	| 'review' | 'accept' | 'acceptAll' | 'decline' | 'acceptField' | 'diff' | 'revert';
 
 export type Binding = {
 	scope: Scope;
@@ -60,6 +64,7 @@ const TABLE = [
 	{scope: 'list', action: 'watch', keys: ['W'], label: 'W', description: 'watch mode on/off: new items go to Codex in batches'},
 	{scope: 'list', action: 'followUps', keys: ['F'], label: 'F', description: 'follow-up queue: fields Codex could not set', hint: 'follow-ups'},
 	{scope: 'list', action: 'history', keys: ['R'], label: 'R', description: 'run history'},
+	{scope: 'list', action: 'review', keys: ['P'], label: 'P', description: 'review queue: what runs in propose mode would change', hint: 'review'},
 	{scope: 'list', action: 'togglePane', keys: ['tab'], label: 'Tab', description: 'switch the pane between record and run'},
 	{scope: 'list', action: 'scrollPaneDown', keys: ['J'], label: 'J', description: 'scroll the record pane down (long descriptions)'},
 	{scope: 'list', action: 'scrollPaneUp', keys: ['K'], label: 'K', description: 'scroll the record pane up'},
@@ -92,6 +97,17 @@ const TABLE = [
 	{scope: 'history', action: 'up', keys: ['k', 'up'], label: 'k ↑', description: 'previous run'},
 	{scope: 'history', action: 'open', keys: ['enter'], label: 'Enter', description: 'show the run\'s steps and answer', hint: 'open'},
 	{scope: 'history', action: 'cancel', keys: ['escape', 'q', 'R'], label: 'Esc', description: 'close', hint: 'close'},
+	{scope: 'history', action: 'diff', keys: ['D'], label: 'D', description: 'the run\'s diff: each field from → to, and the value now', hint: 'diff'},
+	{scope: 'history', action: 'revert', keys: ['U'], label: 'U', description: 'revert the run: U shows what it would do, U again does it', hint: 'revert'},
+
+	{scope: 'review', action: 'down', keys: ['j', 'down', 'n', 'right'], label: 'j ↓', description: 'next proposal', hint: 'move'},
+	{scope: 'review', action: 'up', keys: ['k', 'up', 'p', 'left'], label: 'k ↑', description: 'previous proposal'},
+	{scope: 'review', action: 'accept', keys: ['a'], label: 'a', description: 'accept the proposal (on a conflict shown: again writes it over)', hint: 'accept'},
+	{scope: 'review', action: 'decline', keys: ['d'], label: 'd', description: 'decline the proposal', hint: 'decline'},
+	{scope: 'review', action: 'acceptField', keys: ['1', '2', '3', '4', '5', '6', '7', '8', '9'], label: '1–9', description: 'accept that field of the proposal alone', hint: 'one field'},
+	{scope: 'review', action: 'acceptAll', keys: ['A'], label: 'A', description: 'accept every proposal shown, as one edit (u undoes it)', hint: 'all'},
+	{scope: 'review', action: 'yes', keys: ['y'], label: 'y', description: 'write a conflicting proposal over the current values'},
+	{scope: 'review', action: 'cancel', keys: ['escape', 'q', 'P'], label: 'Esc', description: 'close the queue', hint: 'close'},
 
 	{scope: 'help', action: 'down', keys: ['j', 'down'], label: 'j ↓', description: 'scroll down a line', hint: 'scroll'},
 	{scope: 'help', action: 'up', keys: ['k', 'up'], label: 'k ↑', description: 'scroll up a line'},

@@ -41,6 +41,8 @@ export type SiftConfig = {
 	server?: string;
 	/** `mono` draws without colors, as NO_COLOR does. */
 	theme: Theme;
+	/** propose: runs started from the TUI propose their edits for review (docs/review.md); default apply. */
+	agent_mode?: 'propose' | 'apply';
 };
 
 /** The views every channel starts with, in the query language; one a channel cannot run is left out. */
@@ -49,6 +51,7 @@ export const DEFAULT_VIEWS: readonly View[] = [
 	{name: 'Unassigned', query: 'owner:none -status:fixed,wont_fix sort:severity'},
 	{name: 'Follow-ups', query: 'has:followup'},
 	{name: 'All', query: ''},
+	{name: 'Review', query: 'has:proposal'},
 ];
 
 /**
@@ -116,6 +119,7 @@ export const settingSchemas = {
 	timeout: z.number({error: 'must be a number of seconds'}).int({error: 'must be a whole number of seconds'}).min(1, {error: 'must be 1 second or more'}).max(86_400, {error: 'must be at most 86400 seconds (a day)'}),
 	theme: z.enum(['default', 'mono'], {error: 'must be default or mono'}),
 	server: text('the http(s) URL of sift serve').refine(url => mcpEndpoint(url) !== null, {error: 'must be the http(s) URL of sift serve, e.g. http://127.0.0.1:7345'}),
+	agent_mode: z.enum(['propose', 'apply'], {error: 'must be propose or apply'}),
 } as const;
 
 export const CONFIG_KEYS = ['views', 'channels', 'hotkeys', ...Object.keys(settingSchemas)] as const;

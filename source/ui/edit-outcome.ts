@@ -2,7 +2,9 @@
 // follow-up queue, undo, bulk edits on marks, $EDITOR): the store call against the version the
 // person saw, its outcome in one shape, the undo stack and its cap.
 
-import {StoreError, type Changes, type EditResult, type FieldProblem, type Item} from '../../store/index.js';
+import {StoreError, type Changes, type EditResult, type FieldProblem, type Item, type Values} from '../../store/index.js';
+import type {AcceptResult} from '../../store/review-plan.js';
+import {describeRefusal} from '../text/refusal.js';
 import type {AsyncStore} from '../../store/api.js';
 import {foldBulkResults, planUndo, type BulkOutcome, type BulkPlan} from './model/bulk.js';
 
@@ -22,8 +24,14 @@ export type FieldUndoEntry = {kind?: 'field'; itemId: string; name: string; key:
 /** A bulk edit on marks: one `u` takes back every item it wrote. */
 export type BulkUndoEntry = {kind: 'bulk'; outcome: BulkOutcome};
 
-/** What `u` takes back: one field of one item, or a whole bulk edit. */
-export type UndoEntry = FieldUndoEntry | BulkUndoEntry;
+/**
+ * An accept of proposals (the review queue's `a`, `A`, a digit): one `u` sets each item it wrote
+ * back, all fields at once, expecting the version the accept left (docs/review.md#accepting).
+ */
+export type AcceptUndoEntry = {kind: 'accept'; group: string; items: Array<{itemId: string; values: Values; version: number}>};
+
+/** What `u` takes back: one field of one item, a whole bulk edit, or an accept. */
+export type UndoEntry = FieldUndoEntry | BulkUndoEntry | AcceptUndoEntry;
 
 /** How many edits `u` can take back, whichever path made them. */
 export const UNDO_LIMIT = 100;
@@ -84,7 +92,7 @@ export async function undoEdit(store: AsyncStore, channelId: string, entry: Fiel
 export function rebaseUndo(stack: readonly UndoEntry[], entry: FieldUndoEntry, outcome: UndoOutcome): UndoEntry[] {
 	if (outcome.kind !== 'ok' || outcome.from !== entry.version || entry.seen === undefined) return [...stack];
 	const {version} = outcome.result.item;
-	return stack.map(below => (below.kind !== 'bulk' && below.itemId === entry.itemId && below.version === entry.seen ? {...below, version} : below));
+	return stack.map(below => ((below.kind === undefined || below.kind === 'field') && below.itemId === entry.itemId && below.version === entry.seen ? {...below, version} : below));
 }
 
 /**
@@ -109,4 +117,35 @@ export async function runBulk(store: AsyncStore, plan: BulkPlan, parallel = 8): 
 export async function undoBulk(store: AsyncStore, outcome: BulkOutcome): Promise<BulkOutcome> {
 	const plan = planUndo(outcome);
 	return plan ? runBulk(store, plan) : {plan: {...outcome.plan, batch: `${outcome.plan.batch}:undo`, edits: []}, written: [], conflicts: [], refusals: []};
+}
+
+/**
+ * The undo of an accept, from what it wrote: per item, each field's value before the accept (the
+ * first `from` when several proposals of one item were accepted together) and the last version.
+ * Null when the accept wrote nothing.
+ */
+export function acceptUndoEntry(result: AcceptResult): AcceptUndoEntry | null {
+	const items = new Map<string, {itemId: string; values: Values; version: number}>();
+	for (const accepted of result.accepted) {
+		if (Object.keys(accepted.changes).length === 0) continue;
+		const entry = items.get(accepted.item_id) ?? {itemId: accepted.item_id, values: {}, version: accepted.version};
+		for (const [key, change] of Object.entries(accepted.changes)) if (!Object.hasOwn(entry.values, key)) entry.values[key] = change.from;
+		entry.version = Math.max(entry.version, accepted.version);
+		items.set(accepted.item_id, entry);
+	}
+
+	return items.size === 0 ? null : {kind: 'accept', group: result.group, items: [...items.values()]};
+}
+
+/** Takes an accept back: one person's write per item, each expecting the version the accept left (a change since is kept). */
+export async function undoAccept(store: AsyncStore, channelId: string, entry: AcceptUndoEntry): Promise<{written: number; kept: string[]}> {
+	const results = await Promise.allSettled(entry.items.map(async item => store.editItem({channelId, itemId: item.itemId, values: item.values, actor: {kind: 'human'}, expectedVersion: item.version, idempotencyKey: `${entry.group}:undo:${item.itemId}`})));
+	const kept: string[] = [];
+	for (const [index, result] of results.entries()) {
+		if (result.status === 'fulfilled') continue;
+		const reason = result.reason instanceof StoreError ? describeRefusal(result.reason.body) : String((result.reason as Error).message);
+		kept.push(`${entry.items[index]!.itemId}: ${reason}`);
+	}
+
+	return {written: results.length - kept.length, kept};
 }

@@ -3,7 +3,7 @@ import {fit} from './width.js';
 
 // The help screen's lines, straight from the key table, and how they fit the body.
 
-const ORDER: Scope[] = ['list', 'record', 'board', 'picker', 'choice', 'text', 'queue', 'history', 'help', 'confirm'];
+const ORDER: Scope[] = ['list', 'record', 'board', 'picker', 'choice', 'text', 'queue', 'history', 'review', 'help', 'confirm'];
 /** A help column is at least this wide, so descriptions are not cut (one column at 80). */
 const COLUMN_MIN = 64;
 

@@ -19,6 +19,7 @@ export const SCOPE_TITLES: Record<Scope, string> = {
 
 	board: 'Runs board (b)',
 	record: 'The record full screen (Z)',
+	review: 'Review queue (P)',
 };
 
 /** The canonical name of a keypress, as the table spells keys. */

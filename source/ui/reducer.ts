@@ -51,6 +51,9 @@ export type InitialScreen = Pick<ScreenState, 'channelId' | 'fields' | 'size'> &
 	defaultView?: string;
 	/** What the config file has wrong for this channel (`:problems` lists them). */
 	configProblems?: string[];
+	/** Open proposals (the header's count), and whether runs started here propose (`agent_mode`). */
+	proposalCount?: number;
+	propose?: boolean;
 };
 
 /** The screen before its first page: the first listing is the one effect to start with. */
@@ -98,6 +101,9 @@ export function initialScreen(init: InitialScreen): Transition {
 		hotkeys: init.hotkeys ?? resolveHotkeys(init.fields).hotkeys,
 		instruction: init.instruction ?? null,
 		configProblems: init.configProblems ?? [],
+		review: {proposals: [], item: null},
+		proposalCount: init.proposalCount ?? 0,
+		propose: init.propose ?? false,
 	};
 	const effects: Effect[] = [{kind: 'list', generation: 1, query}];
 	if (state.counting === 'busy') effects.push({kind: 'countViews', views});

@@ -1,8 +1,11 @@
 import type {RunOptions} from '../codex/runner.js';
+import type {EditMode} from '../../store/writes.js';
 
 export type RunSettings = Pick<RunOptions, 'dbPath' | 'channelId' | 'codex' | 'model' | 'codexConfig' | 'keepApiEnv' | 'allowAgentShell' | 'env' | 'stateDir' | 'timeoutMs'> & {
 	/** `sift serve`'s MCP endpoint: the agent reaches the store through it, with a token for the run alone. */
 	endpoint?: string;
+	/** Whether a run starting now proposes (the screen's `:propose`, `agent_mode`): asked at each start. */
+	agentMode?: () => EditMode;
 };
 
 /** A run started from the TUI ends after 10 minutes unless --timeout says otherwise (`sift run` keeps 30). */

@@ -115,9 +115,12 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 		dispatchRef.dispatch?.({type: 'runFinished', text, tone});
 	}, [dispatchRef]);
 	const {batch = DEFAULT_BATCH_SIZE, parallel = DEFAULT_PARALLEL, ...singleRun} = runOptions;
-	const run = useRun(tuiRunSettings(singleRun, dbPath, channel.id), store, onRunFinish);
+	// Runs propose or write as the screen says when each starts (`:propose`, agent_mode).
+	const screenRef = useRef<{current?: () => {propose: boolean}}>({}).current;
+	const agentMode = useCallback(() => (screenRef.current?.().propose ? 'propose' as const : 'apply' as const), [screenRef]);
+	const run = useRun(tuiRunSettings({...singleRun, agentMode}, dbPath, channel.id), store, onRunFinish);
 	// The runs board: a fan-out (c on more marks than a batch holds) and watch mode (W).
-	const board = useFanout({...tuiRunSettings(singleRun, dbPath, channel.id), batch, parallel}, store, event => {
+	const board = useFanout({...tuiRunSettings({...singleRun, agentMode}, dbPath, channel.id), batch, parallel}, store, event => {
 		const {text, tone} = event.type === 'finished' ? runFinishMessage(event.result) : {text: `A run could not start: ${event.run.error ?? 'unknown error'}`, tone: 'error' as const};
 		dispatchRef.dispatch?.({type: 'runFinished', text: `[${board.board.runs.findIndex(each => each.runId === event.run.runId) + 1}] ${text}`, tone});
 	});
@@ -159,7 +162,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 		() => {
 			// Each problem is one line of `:problems`; the footer only says how many there are.
 			const configProblems = [...config.problems, ...settings.problems];
-			return initialScreen({channelId: channel.id, fields, size, total: summary.item_count, followUpCount: 0, runBatch: batch, views: settings.views, hotkeys: settings.hotkeys, instruction: config.config.instruction, message: problemsMessage(configProblems), defaultView: settings.defaultView, configProblems});
+			return initialScreen({channelId: channel.id, fields, size, total: summary.item_count, followUpCount: 0, runBatch: batch, views: settings.views, hotkeys: settings.hotkeys, instruction: config.config.instruction, message: problemsMessage(configProblems), defaultView: settings.defaultView, configProblems, propose: config.config.agent_mode === 'propose'});
 		},
 		{store, stateDir, startRun, cancelRun, quit, pollEvents: events.poll, configFile: config.path, switchChannel: onSwitchChannel, board: {
 			cancel: cancelBoardRun,
@@ -171,6 +174,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 		}},
 	);
 	dispatchRef.dispatch = dispatch;
+	screenRef.current = current;
 
 	useEffect(() => {
 		dispatch({type: 'runState', active: anyActive, exists: run.run !== null || board.board.runs.length > 0});
@@ -186,6 +190,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 	useEffect(() => {
 		// The header's follow-up count, read once the first frame is up.
 		void store.countOpenFollowUps(channel.id).then(count => dispatch({type: 'followUpCount', count}), () => undefined);
+		void store.proposals.countOpen(channel.id).then(count => dispatch({type: 'proposalCount', count}), () => undefined);
 	}, [dispatch, store, channel.id]);
 	// "Changed just now" markers fade.
 	useEffect(() => {
@@ -232,6 +237,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 				marked={state.marks.size}
 				scope={scopeText || null}
 				followUps={state.followUpCount}
+				proposals={state.proposalCount}
 				run={state.boardShown ? boardStatus(board.board.runs, watch.on) : runStatus(run.run, now, frame)}
 				newItems={state.newItems}
 				live={events.live}
@@ -243,6 +249,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 					layout={layout}
 					queue={{entry: state.queue.entry, total: state.queue.followUps.length, field: queueField, nameKeys: [nameKey, titleKey].filter((key): key is string => key !== undefined)}}
 					history={state.history}
+					review={{proposals: state.review.proposals, item: state.review.item, fields, nameOf: (item, id) => nameOf(fields, item?.values, id)}}
 					list={{rows: win.rows, columns, top: win.top, cursor: win.cursor, marks: state.marks, changed: changedIds, empty}}
 					pane={shownPane}
 					helpLines={helpLinesOf(state)}

@@ -10,6 +10,9 @@ import type {PickerState} from './model/picker.js';
 import type {RecordEvent, RecordOverlay} from './record-scroll.js';
 import type {RunSummary} from './history.js';
 import type {TextState} from './text-input.js';
+import type {ProposalRow} from '../../store/proposals.js';
+import type {AcceptResult, DeclineResult} from '../../store/review-plan.js';
+import type {AcceptUndoEntry} from './edit-outcome.js';
 import type {FetchedPage, PageRequest, PageWindow} from './window.js';
 
 export type {UndoEntry} from './edit-outcome.js';
@@ -45,6 +48,15 @@ export type FieldEditOverlay = {
 
 export type QueueOverlay = {kind: 'queue'; index: number; optionCursor: number; typing: TextState | null; problem: string | null; confirmDismiss: boolean};
 
+/**
+ * `P`: the review queue (overlays/review.ts), on the proposal at `index`. `confirm`: the proposal
+ * whose accept met a conflict (shown in `problem`), written over only if `a` or `y` comes next.
+ */
+export type ReviewOverlay = {kind: 'review'; index: number; confirm: {id: number; fields?: string[]} | null; problem: string[] | null};
+
+/** `R` → a run → `D`: the run's diff as lines; `revert`: `U` was pressed once (the preview is shown; `U` again reverts). */
+export type RunDiffView = {runId: string; lines: string[]; revert: boolean};
+
 export type Overlay =
 	| {kind: 'none'}
 	| {kind: 'help'; scroll: number}
@@ -62,7 +74,8 @@ export type Overlay =
 	// The record full screen (record-view.ts).
 	| RecordOverlay
 	/** `:problems`: the config file's problems, scrolled by `scroll` lines. */
-	| {kind: 'problems'; scroll: number};
+	| {kind: 'problems'; scroll: number}
+	| ReviewOverlay;
 
 export type Pane = 'none' | 'detail' | 'run';
 
@@ -111,7 +124,7 @@ export type ScreenState = {
 	changed: ReadonlyMap<string, number>;
 	followUpCount: number;
 	queue: {followUps: FollowUp[]; entry: QueueEntry | null};
-	history: {runs: RunSummary[]; open: {run: RunSummary; steps: Step[]} | null};
+	history: {runs: RunSummary[]; open: {run: RunSummary; steps: Step[]} | null; diff?: RunDiffView | null};
 	detail: Detail | null;
 	/** What the last detail read was for ("id:version:tick"): a read is asked for once per change. */
 	detailFor: string | null;
@@ -130,7 +143,7 @@ export type ScreenState = {
 	 * An overlay being opened from a read (edit, queue, history): keys typed meanwhile wait in
 	 * `deferred` and act, in order, once it is open (typing ahead works; nothing blocks).
 	 */
-	awaiting: 'edit' | 'queue' | 'history' | null;
+	awaiting: 'edit' | 'queue' | 'history' | 'review' | null;
 	deferred: Array<{input: string; key: Key; at?: number}>;
 
 	// Field hotkeys and bulk edits (issue 12).
@@ -152,6 +165,14 @@ export type ScreenState = {
 	instruction: string | null;
 	/** What the config file has wrong for this channel, one problem each (`:problems` lists them). */
 	configProblems: string[];
+
+	// Review before it lands (overlays/review.ts, docs/review.md).
+	/** The open proposals the queue shows (filtered by the list's query), and the current one's item read afresh. */
+	review: {proposals: ProposalRow[]; item: Item | null};
+	/** Open proposals of the channel: the header's count. */
+	proposalCount: number;
+	/** Runs started from this screen propose (`agent_mode: propose`, `:propose on`). */
+	propose: boolean;
 };
 
 export type BoardCursor = {runs: number; cursor: number; focused: boolean; watch: boolean};
@@ -258,7 +279,25 @@ export type ScreenEvent =
 	/** The items a `:` jump's name stands for (ids), or why they could not be looked up. */
 	| {type: 'jumpFound'; name: string; ids: string[]; message?: string}
 	/** `:problems`: the config file's problems, each on its own line. */
-	| {type: 'openProblems'};
+	| {type: 'openProblems'}
+	// Review before it lands (overlays/review.ts).
+	| {type: 'openReview'}
+	| {type: 'reviewLoaded'; proposals: ProposalRow[]; note?: string}
+	| {type: 'reviewItem'; proposalId: number; item: Item | null}
+	| {type: 'proposalCount'; count: number}
+	| {type: 'reviewAccept'}
+	| {type: 'reviewAcceptAll'}
+	| {type: 'reviewDecline'}
+	/** A field's digit in the queue (0-based): that field of the proposal alone. */
+	| {type: 'reviewField'; index: number}
+	| {type: 'reviewAccepted'; request: {ids: number[]; fields?: string[]; force: boolean}; result: AcceptResult; lines: string[]}
+	| {type: 'reviewDeclined'; result: DeclineResult; lines: string[]}
+	| {type: 'acceptUndone'; lines: string[]; ok: boolean}
+	| {type: 'proposeMode'; on: boolean}
+	| {type: 'runDiff'}
+	| {type: 'runRevert'}
+	| {type: 'runDiffLoaded'; runId: string; lines: string[]; revert: boolean}
+	| {type: 'runReverted'; runId: string; lines: string[]; ok: boolean};
 
 
 /** What the reducer asks the hooks to do; each result comes back as an event. */
@@ -303,7 +342,18 @@ export type Effect =
 	| {kind: 'saveView'; view: View}
 	| {kind: 'findItem'; name: string}
 	/** `:channel NAME`: the screen of the channel with that id or name (any case). */
-	| {kind: 'switchChannel'; name: string};
+	| {kind: 'switchChannel'; name: string}
+	// Review before it lands (overlays/review.ts).
+	/** The open proposals whose items match `where` (the list's query). */
+	| {kind: 'loadReview'; where: string; note?: string}
+	| {kind: 'readReviewItem'; proposalId: number; itemId: string}
+	| {kind: 'countProposals'}
+	| {kind: 'acceptProposals'; ids: number[]; fields?: string[]; force: boolean}
+	| {kind: 'declineProposals'; ids: number[]}
+	| {kind: 'undoAccept'; entry: AcceptUndoEntry}
+	/** The run's diff; `preview`: with what a revert would do. */
+	| {kind: 'runDiff'; runId: string; preview: boolean}
+	| {kind: 'runRevert'; runId: string};
 
 
 export type Transition = {state: ScreenState; effects: Effect[]};

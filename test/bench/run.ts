@@ -21,6 +21,7 @@ import {benchImportFormats} from './import-formats.js';
 import {benchPgStore} from './pg-store.js';
 import {benchPgEditCost} from './pg-store-edit.js';
 import {benchReviewAccept} from './review-accept.js';
+import {benchReviewKeys} from './review-keys.js';
 import {dropRunDatabases} from './pg-support.js';
 import {benchPush} from './store-push.js';
 import {benchWriters} from './store-writers.js';
@@ -92,6 +93,7 @@ async function runBenches(): Promise<void> {
 
 	// Review (docs/review.md): accepting 1,000 proposals at once, SQLite and PostgreSQL.
 	await step('benchReviewAccept', () => benchReviewAccept());
+	await step('benchReviewKeys', () => benchReviewKeys());
 
 	// The query language (docs/reference.md#query-language): sorted and filtered pages at depth, and what each index costs a write.
 	await step('benchQueryLatency', () => benchQueryLatency(quick));

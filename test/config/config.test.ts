@@ -29,7 +29,7 @@ function configFile(...lines: string[]): string {
 
 const load = (...lines: string[]) => loadConfig(configFile(...lines));
 const now = new Date(2026, 11, 2, 12);
-const ALL_KEYS = 'keys: views, channels, hotkeys, default_channel, default_view, instruction, model, timeout, theme, server';
+const ALL_KEYS = 'keys: views, channels, hotkeys, default_channel, default_view, instruction, model, timeout, theme, server, agent_mode';
 
 describe('where the file is', () => {
 	it('$XDG_CONFIG_HOME/sift/config.yaml, else ~/.config/sift/config.yaml; a relative XDG_CONFIG_HOME is ignored', () => {
@@ -49,7 +49,7 @@ describe('loading', () => {
 			expect(loaded.config).toEqual(DEFAULT_CONFIG);
 		}
 
-		expect(DEFAULT_CONFIG.views.map(view => view.name)).toEqual(['Inbox', 'Unassigned', 'Follow-ups', 'All']);
+		expect(DEFAULT_CONFIG.views.map(view => view.name)).toEqual(['Inbox', 'Unassigned', 'Follow-ups', 'All', 'Review']);
 	});
 
 	it('reads every setting; a view named like a default replaces it, the others come after the defaults', () => {
@@ -215,7 +215,7 @@ describe('against a channel', () => {
 		const loaded = load('channels:', '  bugs:', '    views:', '      - name: Sev', '        query: severity:s1', '      - name: Typo', '        query: sevrity:s1 sort:-due');
 		const settings = settingsForChannel(loaded, {id: 'bugs', fields: demoFields}, now);
 		expect(settings.problems).toEqual(['config.yaml line 7: channels.bugs.views[1].query: sevrity is not a field of this channel; known: ticket, title, description, status, owner, severity, points, area, due, reporter, created, updated, has, sort; view left out']);
-		expect(settings.views.map(view => view.name)).toEqual(['Inbox', 'Unassigned', 'Follow-ups', 'All', 'Sev']);
+		expect(settings.views.map(view => view.name)).toEqual(['Inbox', 'Unassigned', 'Follow-ups', 'All', 'Review', 'Sev']);
 	});
 
 	it('every default view fits the demo channel; one that does not fit another channel is left out quietly', () => {
@@ -230,7 +230,7 @@ describe('against a channel', () => {
 	it('a channel\'s own view replacing a default is checked like any of its views', () => {
 		const settings = settingsForChannel(load('channels:', '  bugs:', '    views:', '      - name: Inbox', '        query: stat:new'), {id: 'bugs', fields: demoFields}, now);
 		expect(settings.problems).toEqual([expect.stringMatching(/^config\.yaml line 5: channels\.bugs\.views\[0\]\.query: stat is not a field of this channel; known: /)]);
-		expect(settings.views.map(view => view.name)).toEqual(['Inbox', 'Unassigned', 'Follow-ups', 'All']);
+		expect(settings.views.map(view => view.name)).toEqual(['Inbox', 'Unassigned', 'Follow-ups', 'All', 'Review']);
 	});
 
 	it('hotkeys are resolved for the channel; a refused one names its line and keeps the default', () => {

@@ -203,7 +203,7 @@ describe('Queue', () => {
 
 describe('Help', () => {
 	it('lists every binding of the key table', () => {
-		const frame = plain(show(<Help width={200} height={60}/>).lastFrame());
+		const frame = plain(show(<Help width={200} height={72}/>).lastFrame());
 		for (const binding of BINDINGS) {
 			expect(frame).toContain(binding.description);
 		}

@@ -117,8 +117,8 @@ describe('views, the config file, the : line and sort', () => {
 		app.press(':');
 		app.type('view save Hot');
 		app.press(KEYS.enter);
-		await app.waitFor(/View Hot saved \(key 5\)/);
-		await app.waitFor(/5 Hot \d+/);
+		await app.waitFor(/View Hot saved \(key 6\)/);
+		await app.waitFor(/6 Hot \d+/);
 		const file = readFileSync(path.join(home, 'sift', 'config.yaml'), 'utf8');
 		expect(file).toContain('# my views');
 		expect(file).toMatch(/name: Hot\n\s+query: status:new sort:-points/);
@@ -161,7 +161,7 @@ describe('views, the config file, the : line and sort', () => {
 		const said = await other.waitFor('Config file problems: 1');
 		expect(said).toMatch(/config\.yaml line 5: channels\.bugs\.views\[0\]\.query: sevrity is not a field of this channel/);
 		other.press(KEYS.escape);
-		await other.waitFor(/5 Mine too \d+/);
+		await other.waitFor(/6 Mine too \d+/);
 		expect(other.screen()).not.toMatch(/\d Mine \d/);
 		expect(await other.quit()).toBe(0);
 	});

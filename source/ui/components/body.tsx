@@ -12,12 +12,15 @@ import {History} from './history.js';
 import {List, type ListProps} from './list.js';
 import {Problems} from './problems.js';
 import {Queue} from './queue.js';
+import {Review, RunDiffLines, type ReviewProps} from './review.js';
 
 export type BodyProps = {
 	overlay: Overlay;
 	layout: Layout;
 	queue: {entry: QueueEntry | null; total: number; field: Field | null; nameKeys: string[]};
-	history: {runs: RunSummary[]; open: {run: RunSummary; steps: Step[]} | null};
+	history: {runs: RunSummary[]; open: {run: RunSummary; steps: Step[]} | null; diff?: {lines: string[]} | null};
+	/** The review queue's proposals and the current one's item (P). */
+	review?: Pick<ReviewProps, 'proposals' | 'item' | 'fields' | 'nameOf'>;
 	list: Omit<ListProps, 'height' | 'width'>;
 	/** What the pane shows, or null when it is closed. */
 	pane: ReactNode | null;
@@ -28,7 +31,7 @@ export type BodyProps = {
 };
 
 /** The body between header and footer: a full-screen overlay (help, queue, history, the record), or the list with its pane. */
-export function Body({overlay, layout, queue, history, list, pane, helpLines, problems = []}: BodyProps) {
+export function Body({overlay, layout, queue, history, list, pane, helpLines, problems = [], review}: BodyProps) {
 	// The record pane's markdown lexer loads once the first frame is up, so the first Enter finds it.
 	useEffect(() => {
 		const timer = setTimeout(() => void loadMarkdown().catch(() => undefined), 50);
@@ -57,6 +60,8 @@ export function Body({overlay, layout, queue, history, list, pane, helpLines, pr
 
 	// The record full screen: the pane, laid out at the body's size (layout.ts).
 	if (overlay.kind === 'record' && pane) return pane;
+	if (overlay.kind === 'review' && review) return <Review overlay={overlay} {...review} width={columns} height={bodyHeight}/>;
+	if (overlay.kind === 'history' && history.diff) return <RunDiffLines lines={history.diff.lines} width={columns} height={bodyHeight}/>;
 	if (overlay.kind === 'history') return <History runs={history.runs} cursor={overlay.cursor} open={history.open} width={columns} height={bodyHeight}/>;
 	const listNode = <List {...list} height={layout.listHeight} width={layout.listWidth}/>;
 	if (!pane) return listNode;

@@ -13,6 +13,8 @@ export type HeaderProps = {
 	marked: number;
 	scope: string | null;
 	followUps: number;
+	/** Open proposals (the review queue, P). */
+	proposals?: number;
 	run: {text: string; tone: Tone} | null;
 	newItems: number;
 	live: boolean;
@@ -43,6 +45,12 @@ export function Header(props: HeaderProps) {
 				<Text color={props.followUps > 0 ? theme.color('yellow') : undefined} bold={props.followUps > 0}>
 					{counted(props.followUps, 'follow-up')}
 				</Text>
+				{props.proposals ? (
+					<>
+						<Text> │ </Text>
+						<Text color={theme.color('magenta')} bold>{counted(props.proposals, 'proposal')}</Text>
+					</>
+				) : null}
 				{props.run ? (
 					<>
 						<Text> │ </Text>

@@ -7,7 +7,9 @@ import type {AsyncStore} from '../../../store/api.js';
 import type {PageQuery} from '../../../store/pages.js';
 import {itemIdOf, seqOfItemId} from '../../../store/index.js';
 import {saveView} from '../../config/config.js';
-import {editField, runBulk, undoBulk, undoEdit} from '../edit-outcome.js';
+import {editField, runBulk, undoAccept, undoBulk, undoEdit} from '../edit-outcome.js';
+import {acceptText, declineText, diffText, revertPreviewText, revertText} from '../../text/review.js';
+import {sortRevert} from '../../../store/review-plan.js';
 import {editedText, editInEditor} from '../external-editor.js';
 import {planBulkEdit} from '../model/bulk.js';
 import {parseCommand} from '../model/command-line.js';
@@ -204,6 +206,43 @@ export const EFFECTS = {
 			if (!on.switchChannel) return {type: 'say', text: 'This screen cannot switch channel.', tone: 'error'};
 			on.switchChannel(found.id);
 			return undefined;
+		});
+	},
+	// Review before it lands (overlays/review.ts, overlays/history.ts): the store's review API, its outcomes in source/text/review.ts's words.
+	loadReview(effect, {state, on, later}) {
+		later(async () => ({type: 'reviewLoaded', proposals: await on.store.proposals.list({channelId: state.channelId, status: 'open', limit: QUEUE_LIMIT, ...(effect.where.trim() === '' ? {} : {where: effect.where})}), note: effect.note}));
+	},
+	readReviewItem: (effect, {state, on, later}) => later(async () => ({type: 'reviewItem', proposalId: effect.proposalId, item: await on.store.readItem(state.channelId, effect.itemId).catch(() => null)})),
+	countProposals: (_effect, {state, on, later}) => later(async () => ({type: 'proposalCount', count: await on.store.proposals.countOpen(state.channelId).catch(() => state.proposalCount)})),
+	acceptProposals(effect, {state, on, later}) {
+		later(async () => {
+			const [result, channel] = await Promise.all([on.store.proposals.accept({ids: effect.ids, ...(effect.fields ? {fields: effect.fields} : {}), force: effect.force}), on.store.getChannel(state.channelId)]);
+			return {type: 'reviewAccepted', request: {ids: effect.ids, ...(effect.fields ? {fields: effect.fields} : {}), force: effect.force}, result, lines: acceptText(result, channel).split('\n')};
+		});
+	},
+	declineProposals(effect, {on, later}) {
+		later(async () => {
+			const result = await on.store.proposals.decline(effect.ids);
+			return {type: 'reviewDeclined', result, lines: declineText(result).split('\n')};
+		});
+	},
+	undoAccept(effect, {state, on, later}) {
+		later(async () => {
+			const {written, kept} = await undoAccept(on.store, state.channelId, effect.entry);
+			return {type: 'acceptUndone', ok: kept.length === 0, lines: [`Accept undone: ${written} item(s) set back`, ...kept.map(line => `kept (changed since): ${line}`)]};
+		});
+	},
+	runDiff(effect, {state, on, later}) {
+		later(async () => {
+			const [diff, channel] = await Promise.all([on.store.runs.diff(effect.runId), on.store.getChannel(state.channelId)]);
+			const text = effect.preview ? revertPreviewText(effect.runId, sortRevert(diff), channel).replace(/\n[^\n]*$/, '') : diffText(diff, channel);
+			return {type: 'runDiffLoaded', runId: effect.runId, lines: text.split('\n'), revert: effect.preview};
+		});
+	},
+	runRevert(effect, {state, on, later}) {
+		later(async () => {
+			const [result, channel] = await Promise.all([on.store.runs.revert(effect.runId), on.store.getChannel(state.channelId)]);
+			return {type: 'runReverted', runId: effect.runId, lines: revertText(result, channel).split('\n'), ok: result.conflicts.length === 0 && result.refused.length === 0};
 		});
 	},
 } satisfies {[K in Effect['kind']]: (effect: EffectOf<K>, context: EffectContext) => void};

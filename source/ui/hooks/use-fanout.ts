@@ -34,11 +34,11 @@ export function useFanout(settings: FanoutSettings, db: AsyncStore | null, onFin
 		const [{Fanout}, {startStoreRun}, {startRun}] = await Promise.all([import('../../codex/fanout.js'), import('../../serve/run-token.js'), import('../../codex/runner.js')]);
 		const current = settingsRef.current;
 		const stateDir = current.stateDir ?? resolveStateDir(current.env ?? process.env);
-		const {batch: _batch, parallel, endpoint, ...run} = current;
+		const {batch: _batch, parallel, endpoint, agentMode, ...run} = current;
 		return new Fanout({
 			parallel,
 			async start({runId, itemIds}) {
-				const options = {...run, stateDir, instruction, itemIds, transcript: [], runId};
+				const options = {...run, stateDir, instruction, itemIds, transcript: [], runId, mode: agentMode?.()};
 				return db ? startStoreRun(db, options, endpoint) : startRun(options);
 			},
 		});

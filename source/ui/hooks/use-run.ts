@@ -46,8 +46,8 @@ export function useRun(settings: RunSettings, db: AsyncStore | null, onFinish?: 
 			}
 
 			// With the store at hand the run also goes into its runs table (R shows it from there).
-			const {endpoint, ...settings} = current;
-			const options = {...settings, stateDir, instruction, itemIds, transcript, runId};
+			const {endpoint, agentMode, ...settings} = current;
+			const options = {...settings, stateDir, instruction, itemIds, transcript, runId, mode: agentMode?.()};
 			const started = db ? await startStoreRun(db, options, endpoint) : startRun(options);
 			handle.current = started;
 			starting.current = false;

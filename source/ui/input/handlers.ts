@@ -42,6 +42,7 @@ export const HANDLERS = {
 		// The digit says which view: filled in from the key by keyEvents.
 		view: {type: 'switchView', index: 0},
 		command: {type: 'openCommand'},
+		review: {type: 'openReview'},
 	},
 	picker: {
 		down: {type: 'cursor', delta: 1},
@@ -68,6 +69,19 @@ export const HANDLERS = {
 		down: {type: 'cursor', delta: 1},
 		up: {type: 'cursor', delta: -1},
 		open: {type: 'choose'},
+		cancel: {type: 'cancel'},
+		diff: {type: 'runDiff'},
+		revert: {type: 'runRevert'},
+	},
+	review: {
+		down: {type: 'cursor', delta: 1},
+		up: {type: 'cursor', delta: -1},
+		accept: {type: 'reviewAccept'},
+		decline: {type: 'reviewDecline'},
+		// The digit says which field: filled in from the key by keyEvents.
+		acceptField: {type: 'reviewField', index: 0},
+		acceptAll: {type: 'reviewAcceptAll'},
+		yes: {type: 'answer', yes: true},
 		cancel: {type: 'cancel'},
 	},
 	help: {
@@ -117,7 +131,7 @@ export function keyEvents(scope: Scope, input: string, key: Key): ScreenEvent[] 
 	const action = actionFor(scope, input, key);
 	if (action !== undefined) {
 		const event = (HANDLERS[scope] as Record<string, ScreenEvent>)[action]!;
-		return [event.type === 'switchView' ? {...event, index: Number(input) - 1} : event];
+		return [event.type === 'switchView' || event.type === 'reviewField' ? {...event, index: Number(input) - 1} : event];
 	}
 
 	if (scope === 'choice') return [{type: 'pickType', input, key}];

@@ -32,7 +32,9 @@ export type Command =
 	| {kind: 'switchChannel'; name: string}
 	/** `:problems`: the config file's problems, one a line. */
 	| {kind: 'problems'}
-	| {kind: 'quit'};
+	| {kind: 'quit'}
+	/** `:propose on|off`: runs started from the screen propose their edits, or write them (docs/review.md). */
+	| {kind: 'propose'; on: boolean};
 
 export type CommandRefusal = {error: string};
 
@@ -43,7 +45,7 @@ export type CommandContext = {
 	now: Date;
 };
 
-export const COMMANDS_HELP = ':ITEM (jump, as :BUG-0042), :sort [-]FIELD, :view NAME, :view save NAME, :set FIELD VALUE, :channel NAME, :channel add-option|rename-label|retire-option|add-field|set …, :problems, :q';
+export const COMMANDS_HELP = ':ITEM (jump, as :BUG-0042), :sort [-]FIELD, :view NAME, :view save NAME, :set FIELD VALUE, :propose on|off, :channel NAME, :channel add-option|rename-label|retire-option|add-field|set …, :problems, :q';
 
 const refuse = (error: string): CommandRefusal => ({error});
 
@@ -88,6 +90,11 @@ export function parseCommand(line: string, context: CommandContext): Command | C
 
 		case 'problems': {
 			return rest === '' ? {kind: 'problems'} : refuse(`:${word} takes nothing after it`);
+		}
+
+		case 'propose': {
+			const state = rest.toLowerCase();
+			return state === 'on' || state === 'off' ? {kind: 'propose', on: state === 'on'} : refuse(`:propose takes on or off, got "${rest}"`);
 		}
 
 		default: {

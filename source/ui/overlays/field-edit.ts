@@ -199,7 +199,8 @@ function undone(state: ScreenState, {entry, outcome}: EventOf<'undone'>): Transi
 /** The undo on top of the stack, written. */
 function writeUndo(state: ScreenState): Transition {
 	const entry = state.undo.at(-1)!;
-	return {state: {...state, undo: state.undo.slice(0, -1)}, effects: [entry.kind === 'bulk' ? {kind: 'undoBulk', outcome: entry.outcome} : {kind: 'undo', entry}]};
+	const effect: Effect = entry.kind === 'bulk' ? {kind: 'undoBulk', outcome: entry.outcome} : (entry.kind === 'accept' ? {kind: 'undoAccept', entry} : {kind: 'undo', entry});
+	return {state: {...state, undo: state.undo.slice(0, -1)}, effects: [effect]};
 }
 
 /**
@@ -217,7 +218,7 @@ function askUndo(state: ScreenState): Transition {
  * An undo's result in: the next one waiting is written. One that could not be written for now
  * (`retry`: a conflict or an error) goes back on the stack, and the ones waiting behind it stop.
  */
-function nextUndo({state, effects}: Transition, retry: UndoEntry | null): Transition {
+export function nextUndo({state, effects}: Transition, retry: UndoEntry | null): Transition {
 	if (retry) {
 		const stopped = state.undoing > 1 && state.message ? say(state, `${state.message.text} (${counted(state.undoing - 1, 'more undo')} not done)`, state.message.tone) : state;
 		return {state: {...stopped, undo: pushUndo(stopped.undo, retry), undoing: 0}, effects};

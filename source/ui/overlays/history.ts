@@ -1,30 +1,58 @@
-// `R`: the run history, and one run's steps.
+// `R`: the run history, and one run's steps. `D` shows the run's diff (from → to, the value now);
+// `U` shows what a revert would do, and `U` again reverts (docs/review.md#diff-and-revert).
 
-import {NONE} from '../state.js';
-import {none, type OverlaySlice} from './slice.js';
+import {NONE, type ScreenState} from '../state.js';
+import {none, say, type OverlaySlice} from './slice.js';
+
+/** The run under the history's cursor, while the history is open. */
+const runAtCursor = (state: ScreenState) => (state.overlay.kind === 'history' ? state.history.runs[state.overlay.cursor] : undefined);
 
 export const HISTORY = {
 	scope: () => 'history',
 	keys: {
 		cursor(state, overlay, {delta}) {
-			if (overlay.open) return none(state);
+			if (overlay.open || state.history.diff) return none(state);
 			const count = state.history.runs.length;
 			return none({...state, overlay: {...overlay, cursor: Math.min(Math.max(0, count - 1), Math.max(0, overlay.cursor + delta))}});
 		},
 		choose(state, overlay) {
 			const run = state.history.runs[overlay.cursor];
 			if (!run) return none(state);
-			return {state: {...state, overlay: {...overlay, open: true}, history: {...state.history, open: null}}, effects: [{kind: 'loadSteps', run}]};
+			return {state: {...state, overlay: {...overlay, open: true}, history: {...state.history, open: null, diff: null}}, effects: [{kind: 'loadSteps', run}]};
 		},
-		cancel: (state, overlay) => none({...state, overlay: overlay.open ? {...overlay, open: false} : NONE}),
+		cancel(state, overlay) {
+			if (state.history.diff) return none({...state, history: {...state.history, diff: null}});
+			return none({...state, overlay: overlay.open ? {...overlay, open: false} : NONE});
+		},
 	},
 	events: {
 		openHistory: state => ({state: {...state, awaiting: 'history'}, effects: [{kind: 'loadHistory'}]}),
-		historyLoaded: (state, event) => none({...state, history: {runs: event.runs, open: null}, overlay: {kind: 'history', cursor: 0, open: false}, awaiting: null}),
+		historyLoaded: (state, event) => none({...state, history: {runs: event.runs, open: null, diff: null}, overlay: {kind: 'history', cursor: 0, open: false}, awaiting: null}),
 		stepsLoaded(state, event) {
 			const {overlay} = state;
 			if (overlay.kind !== 'history' || !overlay.open || state.history.runs[overlay.cursor] !== event.run) return none(state);
 			return none({...state, history: {...state.history, open: {run: event.run, steps: event.steps}}});
 		},
+		runDiff(state) {
+			const run = runAtCursor(state);
+			if (!run) return none(state);
+			return {state: say(state, `Reading the diff of run ${run.runId}…`), effects: [{kind: 'runDiff', runId: run.runId, preview: false}]};
+		},
+		runRevert(state) {
+			const run = runAtCursor(state);
+			if (!run) return none(state);
+			// The first `U` shows what a revert would do; the second, on that preview, does it.
+			if (state.history.diff?.runId === run.runId && state.history.diff.revert) return {state: say(state, `Reverting run ${run.runId}…`), effects: [{kind: 'runRevert', runId: run.runId}]};
+			return {state, effects: [{kind: 'runDiff', runId: run.runId, preview: true}]};
+		},
+		runDiffLoaded(state, {runId, lines, revert}) {
+			if (runAtCursor(state)?.runId !== runId) return none(state);
+			const next = {...state, history: {...state.history, diff: {runId, lines, revert}}};
+			return none(say(next, revert ? 'U again reverts: fields changed since are left as they are. Esc goes back.' : 'The run\'s diff · U reverts it · Esc goes back.', revert ? 'warn' : 'info'));
+		},
+		runReverted(state, {runId, lines, ok}) {
+			const next = runAtCursor(state)?.runId === runId ? {...state, history: {...state.history, diff: {runId, lines, revert: false}}} : state;
+			return {state: say(next, lines[0] ?? 'Reverted.', ok ? 'ok' : 'warn'), effects: [{kind: 'pollEvents'}]};
+		},
 	},
-} satisfies OverlaySlice<'history', 'openHistory' | 'historyLoaded' | 'stepsLoaded'>;
+} satisfies OverlaySlice<'history', 'openHistory' | 'historyLoaded' | 'stepsLoaded' | 'runDiff' | 'runRevert' | 'runDiffLoaded' | 'runReverted'>;

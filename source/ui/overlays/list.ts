@@ -7,6 +7,7 @@ import {baseQuery} from '../model/views.js';
 import type {Effect, ScreenState, Transition} from '../state.js';
 import {appendPage, canLoadAfter, canLoadBefore, endWindow, firstWindow, moveCursor, patchRow, prependPage} from '../window.js';
 import {currentRow, listRows, moveBy, moveTo, recount, relist, seenRow} from './rows.js';
+import {reviewEffects} from './review.js';
 import {none, say, type EventOf, type OverlaySlice} from './slice.js';
 
 /**
@@ -112,6 +113,7 @@ function storeEvents(state: ScreenState, {events, at}: EventOf<'storeEvents'>): 
 	const effects: Effect[] = [{kind: 'countFollowUps'}];
 	if (touched.size > 0) effects.unshift({kind: 'readRows', ids: [...touched]});
 	if (schemaChanged) effects.unshift({kind: 'reloadSchema'});
+	effects.push(...reviewEffects(state, events));
 	return {state: next, effects};
 }
 

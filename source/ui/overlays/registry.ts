@@ -13,6 +13,7 @@ import {HISTORY} from './history.js';
 import {LIST} from './list.js';
 import {RECORD} from './record.js';
 import {PROBLEMS} from './problems.js';
+import {REVIEW} from './review.js';
 import {INSTRUCTION} from './run.js';
 import {SEARCH} from './search.js';
 import type {AnySlice, OverlayKind} from './slice.js';
@@ -32,6 +33,7 @@ export const OVERLAYS = {
 	board: BOARD,
 	record: RECORD,
 	problems: PROBLEMS,
+	review: REVIEW,
 } as const satisfies {[K in OverlayKind]: AnySlice<K>};
 
 /** The slice of an overlay, seen through its own kind. */

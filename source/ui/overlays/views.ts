@@ -9,6 +9,7 @@ import {CONFIRM} from './confirm.js';
 import {setField} from './field-edit.js';
 import {moveTo, nameOf, recount, relist} from './rows.js';
 import {openProblems} from './problems.js';
+import {REVIEW} from './review.js';
 import {none, say, type EventOf, type OverlaySlice} from './slice.js';
 
 const viewList = (views: View[]) => views.map((view, index) => `${index + 1} ${view.name}`).join(', ');
@@ -44,6 +45,7 @@ function commandParsed(state: ScreenState, {result}: EventOf<'commandParsed'>): 
 		case 'jump': return jump(state, result.name);
 		case 'problems': return none(openProblems(state));
 		case 'switchChannel': return switchChannel(state, result.name);
+		case 'propose': return REVIEW.events.proposeMode(state, {type: 'proposeMode', on: result.on});
 	}
 }
 

@@ -38,7 +38,7 @@ describe('jump and quit', () => {
 
 	it('two words that are no command are refused, naming the commands', () => {
 		expect(refusal(':srot -due')).toBe(`unknown command "srot"; use ${COMMANDS_HELP}`);
-		expect(COMMANDS_HELP).toBe(':ITEM (jump, as :BUG-0042), :sort [-]FIELD, :view NAME, :view save NAME, :set FIELD VALUE, :channel NAME, :channel add-option|rename-label|retire-option|add-field|set …, :problems, :q');
+		expect(COMMANDS_HELP).toBe(':ITEM (jump, as :BUG-0042), :sort [-]FIELD, :view NAME, :view save NAME, :set FIELD VALUE, :propose on|off, :channel NAME, :channel add-option|rename-label|retire-option|add-field|set …, :problems, :q');
 	});
 });
 

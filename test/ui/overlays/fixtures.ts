@@ -9,6 +9,7 @@ import {initialScreen, reduce} from '../../../source/ui/reducer.js';
 import type {EditRequest, Effect, ScreenEvent, ScreenState, Transition} from '../../../source/ui/state.js';
 import type {RunSummary} from '../../../source/ui/history.js';
 import type {BulkOutcome} from '../../../source/ui/model/bulk.js';
+import type {ProposalRow} from '../../../store/proposals.js';
 
 export const fields = bugsChannel.fields as unknown as Field[];
 export const field = (key: string) => fields.find(candidate => candidate.key === key)!;
@@ -70,4 +71,15 @@ export function bulkOutcome(): BulkOutcome {
 export function viewed(): ScreenState {
 	const {state} = initialScreen({channelId: 'bugs', fields, size: {columns: 100, rows: 30}, total: 300, followUpCount: 2, views: [...DEFAULT_VIEWS]});
 	return reduce(state, {type: 'listed', generation: 1, query: state.query, page: page(300, 40, false)}).state;
+}
+
+/** An open proposal of item `n`: status new → triaged (and the fields given). */
+export function proposal(id: number, n: number, changes: Record<string, {from: unknown; to: unknown}> = {status: {from: 'new', to: 'triaged'}}): ProposalRow {
+	return {id, channel_id: 'bugs', item_id: idOf(n), run_id: 'run_1', base_version: 1, changes, values: Object.fromEntries(Object.entries(changes).map(([key, change]) => [key, change.to])), base_values: Object.fromEntries(Object.entries(changes).map(([key, change]) => [key, change.from])), reason: 'says so', status: 'open', created_at: '', decided_at: null, decided_by: null, written_version: null};
+}
+
+/** The review queue open on these proposals. */
+export function reviewing(proposals: ProposalRow[] = [proposal(1, 300), proposal(2, 299)]): ScreenState {
+	const state = reduce(listed(), {type: 'openReview'}).state;
+	return reduce(state, {type: 'reviewLoaded', proposals}).state;
 }

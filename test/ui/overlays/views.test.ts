@@ -64,7 +64,7 @@ const CASES: {[T in keyof typeof COMMAND.events]: () => void} = {
 		const unassigned = reduce(state, {type: 'switchView', index: 1});
 		expect(unassigned.state.query).toEqual({view: 'Unassigned', where: 'owner:none -status:fixed,wont_fix', sort: 'severity'});
 		// A digit past the tabs says which views there are; the key's digit is the index.
-		expect(reduce(state, {type: 'switchView', index: 6}).state.message).toEqual({text: 'No view 7; views: 1 Inbox, 2 Unassigned, 3 Follow-ups, 4 All.', tone: 'warn'});
+		expect(reduce(state, {type: 'switchView', index: 6}).state.message).toEqual({text: 'No view 7; views: 1 Inbox, 2 Unassigned, 3 Follow-ups, 4 All, 5 Review.', tone: 'warn'});
 		expect(keyEvents('list', '3', plain)).toEqual([{type: 'switchView', index: 2}]);
 		// Esc goes back to the view's own query, and `/` opens on what was added to it.
 		const sorted = reduce(unassigned.state, {type: 'commandParsed', result: {kind: 'sort', sort: '-due'}}).state;
@@ -93,8 +93,8 @@ const CASES: {[T in keyof typeof COMMAND.events]: () => void} = {
 	viewSaved() {
 		const state = viewed();
 		const saved = reduce(state, {type: 'viewSaved', view: {name: 'Mine', query: 'owner:ren sort:-due'}, ok: true, message: '/x/config.yaml'});
-		expect(saved.state.views.map(view => view.name)).toEqual(['Inbox', 'Unassigned', 'Follow-ups', 'All', 'Mine']);
-		expect(effect(saved, 'list')).toMatchObject({query: {view: 'Mine', where: 'owner:ren', sort: '-due'}, note: 'View Mine saved (key 5) in /x/config.yaml'});
+		expect(saved.state.views.map(view => view.name)).toEqual(['Inbox', 'Unassigned', 'Follow-ups', 'All', 'Review', 'Mine']);
+		expect(effect(saved, 'list')).toMatchObject({query: {view: 'Mine', where: 'owner:ren', sort: '-due'}, note: 'View Mine saved (key 6) in /x/config.yaml'});
 		expect(saved.state.counting).toBe('again');
 		const replaced = reduce(state, {type: 'viewSaved', view: {name: 'inbox', query: 'status:triaged'}, ok: true});
 		expect(replaced.state.views[0]).toEqual({name: 'inbox', query: 'status:triaged'});
