@@ -92,6 +92,8 @@ const TABLE = [
 	{scope: 'history', action: 'up', keys: ['k', 'up'], label: 'k ↑', description: 'previous run'},
 	{scope: 'history', action: 'open', keys: ['enter'], label: 'Enter', description: 'show the run\'s steps and answer', hint: 'open'},
 	{scope: 'history', action: 'cancel', keys: ['escape', 'q', 'R'], label: 'Esc', description: 'close', hint: 'close'},
+	{scope: 'history', action: 'pageDown', keys: ['pagedown', 'space', 'ctrl+d'], label: 'PgDn', description: 'an open run: the next page of its steps and answer (j/k a line)', hint: 'page'},
+	{scope: 'history', action: 'pageUp', keys: ['pageup', 'ctrl+u'], label: 'PgUp', description: 'an open run: the page before'},
 
 	{scope: 'help', action: 'down', keys: ['j', 'down'], label: 'j ↓', description: 'scroll down a line', hint: 'scroll'},
 	{scope: 'help', action: 'up', keys: ['k', 'up'], label: 'k ↑', description: 'scroll up a line'},

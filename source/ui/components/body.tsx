@@ -16,7 +16,7 @@ export type BodyProps = {
 	overlay: Overlay;
 	layout: Layout;
 	queue: {entry: QueueEntry | null; total: number; field: Field | null; nameKeys: string[]};
-	history: {runs: RunSummary[]; open: {run: RunSummary; steps: Step[]} | null};
+	history: {runs: RunSummary[]; open: {run: RunSummary; steps: Step[]; top?: number} | null};
 	list: Omit<ListProps, 'height' | 'width'>;
 	/** What the pane shows, or null when it is closed. */
 	pane: ReactNode | null;

@@ -69,6 +69,8 @@ export const HANDLERS = {
 		up: {type: 'cursor', delta: -1},
 		open: {type: 'choose'},
 		cancel: {type: 'cancel'},
+		pageDown: {type: 'page', pages: 1},
+		pageUp: {type: 'page', pages: -1},
 	},
 	help: {
 		down: {type: 'cursor', delta: 1},

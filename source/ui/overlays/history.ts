@@ -1,13 +1,27 @@
 // `R`: the run history, and one run's steps.
 
-import {NONE} from '../state.js';
+import {maxDetailTop, runDetailLines} from '../run-detail.js';
+import {NONE, type ScreenState} from '../state.js';
+import {bodyRows} from './rows.js';
 import {none, type OverlaySlice} from './slice.js';
+
+/** The open run's detail scrolled by `lines`, never past its last screen. */
+function scrollDetail(state: ScreenState, lines: number): ScreenState {
+	const {open} = state.history;
+	if (!open) return state;
+	const height = bodyRows(state);
+	const top = Math.min(maxDetailTop(runDetailLines(open.run, open.steps, state.size.columns).length, height), Math.max(0, (open.top ?? 0) + lines));
+	return {...state, history: {...state.history, open: {...open, top}}};
+}
+
+/** A page of the detail: its rows less the title, the instruction and the two markers. */
+const detailPage = (state: ScreenState) => Math.max(1, bodyRows(state) - 4);
 
 export const HISTORY = {
 	scope: () => 'history',
 	keys: {
 		cursor(state, overlay, {delta}) {
-			if (overlay.open) return none(state);
+			if (overlay.open) return none(scrollDetail(state, delta));
 			const count = state.history.runs.length;
 			return none({...state, overlay: {...overlay, cursor: Math.min(Math.max(0, count - 1), Math.max(0, overlay.cursor + delta))}});
 		},
@@ -16,6 +30,7 @@ export const HISTORY = {
 			if (!run) return none(state);
 			return {state: {...state, overlay: {...overlay, open: true}, history: {...state.history, open: null}}, effects: [{kind: 'loadSteps', run}]};
 		},
+		page: (state, overlay, {pages}) => none(overlay.open ? scrollDetail(state, pages * detailPage(state)) : state),
 		cancel: (state, overlay) => none({...state, overlay: overlay.open ? {...overlay, open: false} : NONE}),
 	},
 	events: {
@@ -24,7 +39,7 @@ export const HISTORY = {
 		stepsLoaded(state, event) {
 			const {overlay} = state;
 			if (overlay.kind !== 'history' || !overlay.open || state.history.runs[overlay.cursor] !== event.run) return none(state);
-			return none({...state, history: {...state.history, open: {run: event.run, steps: event.steps}}});
+			return none({...state, history: {...state.history, open: {run: event.run, steps: event.steps, top: 0}}});
 		},
 	},
 } satisfies OverlaySlice<'history', 'openHistory' | 'historyLoaded' | 'stepsLoaded'>;
