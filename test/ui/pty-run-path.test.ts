@@ -1,0 +1,108 @@
+import {existsSync, readdirSync, readFileSync} from 'node:fs';
+import path from 'node:path';
+import {describe, expect, it} from 'vitest';
+import {ptyDemo} from '../support/pty-fixtures.js';
+import {alive, KEYS, repoRoot} from '../support/pty.js';
+import {readPids} from '../support/processes.js';
+import {tempDir} from '../support/temp.js';
+import {waitUntil} from '../support/wait.js';
+
+// Every TUI run through the one fan-out path, on the built app with the fake Codex: a signal
+// cancels the queued batches too; `c` and `W` take no items without a login; an auth_required
+// watch batch halts the watch and says so; a follow-up fan-out carries the earlier answer; each
+// batch's prompt names its own items.
+
+const FAKE_CODEX = path.join(repoRoot(), 'test', 'support', 'fake-codex.mjs');
+const demo = ptyDemo(30, 'sift-pty-run-path-');
+const scratch = tempDir('sift-pty-run-path-files-');
+
+const runLogs = (stateDir: string) => (existsSync(path.join(stateDir, 'runs')) ? readdirSync(path.join(stateDir, 'runs')).filter(name => name.endsWith('.jsonl')) : []);
+/** The prompts the fake Codex was started with, one per `exec` (FAKE_CODEX_CALLS). */
+const prompts = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').map(line => JSON.parse(line) as string[]).filter(argv => argv[0] === 'exec' && argv.includes('--')).map(argv => argv[argv.indexOf('--') + 1]!) : []);
+
+function launch(name: string, args: string[], env: NodeJS.ProcessEnv, size: {cols: number; rows: number} = {cols: 160, rows: 32}) {
+	const stateDir = path.join(scratch, name);
+	const app = demo.launch({args: ['--db', demo.db.dbPath, '--codex', FAKE_CODEX, ...args], ...size, env: {SIFT_STATE_DIR: stateDir, ...env}});
+	return {app, stateDir};
+}
+
+describe('the one run path', () => {
+	for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
+		it(`${signal} cancels the queued batches: none starts after the signal, and no process survives`, async () => {
+			const pidFile = path.join(scratch, `pids-${signal}`);
+			const {app, stateDir} = launch(signal, ['--batch', '1', '--parallel', '1'], {FAKE_CODEX_MODE: 'hang', FAKE_CODEX_PIDFILE: pidFile});
+			await app.waitFor('BUG-0030', 15_000);
+			app.press(' ', ' ', ' ');
+			await app.waitFor('3 marked');
+			app.press('c');
+			await app.waitFor('Run Codex on', 10_000);
+			app.press(KEYS.enter);
+			await app.waitFor(text => /\[1\] 1 item · [1-9]\d* steps? · /.test(text) && /\[3\] 1 item · 0 steps · — · 0 tok · queued/.test(text), 20_000, 'one batch running, two queued');
+			await waitUntil(() => existsSync(pidFile) && readPids(pidFile).length >= 1, 'the first batch\'s fake codex', {timeoutMs: 20_000, intervalMs: 50});
+			expect(runLogs(stateDir)).toHaveLength(1);
+			process.kill(app.proc.pid, signal);
+			await app.exited;
+			// Only the batch that ran when the signal came was ever started.
+			expect(runLogs(stateDir)).toHaveLength(1);
+			const pids = readPids(pidFile);
+			expect(pids).toHaveLength(1);
+			await waitUntil(() => pids.every(pid => !alive(pid)), 'no fake codex alive', {timeoutMs: 10_000, intervalMs: 50});
+		});
+	}
+
+	it('c and W check the login first: nothing starts, no item is taken, and the footer says what to do', async () => {
+		const calls = path.join(scratch, 'calls-logged-out');
+		const {app, stateDir} = launch('logged-out', [], {FAKE_CODEX_LOGGED_IN: '0', FAKE_CODEX_CALLS: calls}, {cols: 200, rows: 60});
+		await app.waitFor('BUG-0030', 15_000);
+		app.press('c');
+		await app.waitFor('Run Codex on', 10_000);
+		app.press(KEYS.enter);
+		const refused = await app.waitFor(text => text.includes('No run started: Codex is not logged in'), 15_000, 'the refusal');
+		expect(refused).toContain('codex login');
+		expect(refused).not.toContain('Run Codex on');
+		app.press('W');
+		await app.waitFor(text => text.includes('Watch mode not started: Codex is not logged in'), 15_000, 'the watch refused');
+		await app.waitFor(text => !text.includes('watch on:'), 10_000, 'watch off');
+		expect(prompts(calls)).toEqual([]);
+		expect(runLogs(stateDir)).toEqual([]);
+		expect(await app.quit()).toBe(0);
+	});
+
+	it('an auth_required watch batch halts the watch: watch off, and the footer says why', async () => {
+		const {app} = launch('auth', ['--batch', '2'], {FAKE_CODEX_MODE: 'auth'}, {cols: 200, rows: 60});
+		await app.waitFor('BUG-0030', 15_000);
+		app.press('W');
+		await app.waitFor('watch on: new items after event', 15_000);
+		for (const ticket of ['AUTH-1', 'AUTH-2']) demo.store.createItem('bugs', {ticket, title: `watched ${ticket}`, status: 'new'}, {kind: 'human'});
+		const halted = await app.waitFor(text => text.includes('Watch mode stopped: a batch ended auth_required') && !text.includes('watch on:'), 30_000, 'the halted watch');
+		expect(halted).toContain('its items wait again');
+		expect(await app.quit()).toBe(0);
+	});
+
+	it('a fan-out after a run carries its answer, and each batch is told its own items and count', async () => {
+		const calls = path.join(scratch, 'calls-transcript');
+		const {app} = launch('transcript', ['--batch', '2'], {FAKE_CODEX_MODE: 'normal', FAKE_CODEX_CALLS: calls});
+		await app.waitFor('BUG-0030', 15_000);
+		app.press('c');
+		await app.waitFor('Run Codex on', 10_000);
+		app.press(KEYS.enter);
+		await app.waitFor(text => text.includes('✓ Codex ok') && text.includes('usage:'), 30_000, 'the first run');
+		app.press(' ', ' ', ' ', ' ');
+		await app.waitFor('4 marked');
+		app.press('c');
+		await app.waitFor('Run Codex on', 10_000);
+		app.press(KEYS.enter);
+		await app.waitFor(text => /Runs: 0 going · 3 done/.test(text), 30_000, 'two more batches done');
+		const [first, ...batches] = prompts(calls);
+		expect(first).toMatch(/Work on this one item of channel "bugs" \(item ids\): \S+\./);
+		expect(batches).toHaveLength(2);
+		for (const prompt of batches) {
+			expect(prompt).toMatch(/Work on these 2 items, and only these, of channel "bugs" \(item ids\): \S+, \S+\./);
+			expect(prompt).toContain('Assistant:');
+			expect(prompt).toMatch(/User: Triage these records/);
+			expect(prompt).not.toMatch(/these 4 records/);
+		}
+
+		expect(await app.quit()).toBe(0);
+	});
+});
