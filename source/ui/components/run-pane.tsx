@@ -23,15 +23,15 @@ const n = (value: number) => value.toLocaleString('en-US');
 
 /**
  * How `room` rows are shared between the steps (a `waiting…` line when there are none) and the
- * answer (its title and lines): each gets what it needs when both fit; else the answer gets at
- * least half, and the steps what is left (their latest, under an "earlier steps" line).
+ * answer (its title and lines): each gets what it needs when both fit; else the steps keep a
+ * third (at least their latest under an "earlier steps" line) and the answer the rest.
  */
 export function paneRows(steps: number, answerLines: number, room: number): {stepRows: number; answerRows: number} {
 	const stepNeed = Math.max(1, steps);
 	const answerNeed = answerLines > 0 ? answerLines + 1 : 0;
 	if (stepNeed + answerNeed <= room) return {stepRows: stepNeed, answerRows: answerNeed};
 	if (answerNeed === 0) return {stepRows: room, answerRows: 0};
-	const answerRows = Math.min(answerNeed, Math.max(Math.min(2, room), room - Math.min(stepNeed, Math.floor(room / 2))));
+	const answerRows = Math.min(answerNeed, Math.max(0, room - Math.min(stepNeed, Math.max(2, Math.floor(room / 3)))));
 	return {stepRows: room - answerRows, answerRows};
 }
 
