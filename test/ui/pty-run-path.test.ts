@@ -50,6 +50,25 @@ describe('the one run path', () => {
 		});
 	}
 
+	for (const size of [{cols: 80, rows: 24}, {cols: 200, rows: 60}]) {
+		it(`the cancel question goes away when its run ends (${size.cols}×${size.rows})`, async () => {
+			const {app} = launch(`question-${size.cols}`, [], {FAKE_CODEX_MODE: 'slow', FAKE_CODEX_DELAY_MS: '250'}, size);
+			await app.waitFor('BUG-0030', 15_000);
+			app.press('c');
+			await app.waitFor('Run Codex on', 10_000);
+			app.press(KEYS.enter);
+			await app.waitFor('Codex running', 15_000);
+			app.press('x');
+			await app.waitFor('Cancel the Codex run?', 10_000);
+			const ended = await app.waitFor(text => text.includes('Codex ok') && !text.includes('Cancel the Codex run?'), 30_000, 'the run over and the question gone');
+			expect(ended).not.toContain('y/n');
+			// y now answers nothing: the list still has the keys.
+			app.press('j');
+			await app.waitFor('row 2', 10_000);
+			expect(await app.quit()).toBe(0);
+		});
+	}
+
 	it('c and W check the login first: nothing starts, no item is taken, and the footer says what to do', async () => {
 		const calls = path.join(scratch, 'calls-logged-out');
 		const {app, stateDir} = launch('logged-out', [], {FAKE_CODEX_LOGGED_IN: '0', FAKE_CODEX_CALLS: calls}, {cols: 200, rows: 60});
