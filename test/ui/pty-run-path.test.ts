@@ -69,6 +69,43 @@ describe('the one run path', () => {
 		});
 	}
 
+	for (const size of [{cols: 80, rows: 24}, {cols: 200, rows: 60}]) {
+		it(`a run's detail (R → Enter) shows every step over its pages, with what is above and below (${size.cols}×${size.rows})`, async () => {
+			const {app} = launch(`detail-${size.cols}`, [], {FAKE_CODEX_MODE: 'many-steps'}, size);
+			await app.waitFor('BUG-0030', 15_000);
+			app.press('c');
+			await app.waitFor('Run Codex on', 10_000);
+			app.press(KEYS.enter);
+			await app.waitFor(text => text.includes('Codex ok'), 30_000, 'the run');
+			app.press('R');
+			await app.waitFor('Run history', 10_000);
+			app.press(KEYS.enter);
+			let screen = await app.waitFor(text => /↓ [\d,]+ more lines? below/.test(text) && text.includes('read_record_item itm_0001'), 10_000, 'the detail with a below marker');
+			// The detail counts the steps as the header does.
+			const count = /· ([\d,]+) steps · j\/k/.exec(screen)?.[1];
+			expect(count).toBeDefined();
+			expect(screen.split('\n')[0]).toContain(`${count} steps`);
+			const seen = new Set<string>();
+			for (let page = 0; page < 60 && !screen.includes('Answer:'); page++) {
+				for (const match of screen.matchAll(/read_record_item (itm_\d{4})/g)) seen.add(match[1]!);
+				const before = screen;
+				app.press(KEYS.pageDown);
+				// eslint-disable-next-line no-await-in-loop
+				screen = await app.waitFor(text => text !== before, 10_000, 'the next page');
+			}
+
+			for (const match of screen.matchAll(/read_record_item (itm_\d{4})/g)) seen.add(match[1]!);
+			expect(seen.size).toBe(60);
+			expect(screen).toMatch(/↑ [\d,]+ more lines? above/);
+			expect(screen).toContain('Answer:');
+			app.press('k');
+			await app.waitFor(text => text !== screen, 10_000, 'a line back up');
+			app.press(KEYS.escape, KEYS.escape);
+			await app.waitFor(text => !text.includes('Run history'), 10_000, 'the list again');
+			expect(await app.quit()).toBe(0);
+		});
+	}
+
 	it('c and W check the login first: nothing starts, no item is taken, and the footer says what to do', async () => {
 		const calls = path.join(scratch, 'calls-logged-out');
 		const {app, stateDir} = launch('logged-out', [], {FAKE_CODEX_LOGGED_IN: '0', FAKE_CODEX_CALLS: calls}, {cols: 200, rows: 60});
