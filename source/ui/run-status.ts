@@ -40,9 +40,18 @@ export function runFinishMessage(result: RunResult): {text: string; tone: Tone} 
 	return {text: `Codex ${result.outcome} in ${seconds(result.durationMs)}: ${counts}${extra}${result.followupsOpened > 0 ? ' · F to resolve' : ''}`, tone: outcomeTone(result.outcome)};
 }
 
-/** Why `c` or `W` took no items: Codex cannot run now (codex/ready.ts), and what to do, then press `key` again. */
+/**
+ * Why `c` or `W` took no items: Codex cannot run now (codex/ready.ts), and what to do, then press
+ * `key` again. The fix comes first: the footer is one line.
+ */
 export function refusalText(refusal: Decision, key: 'c' | 'W'): string {
 	const what = key === 'c' ? 'No run started' : 'Watch mode not started';
+	if (refusal.outcome === 'auth_required') {
+		// The login command that works for the binary in use, as the check worded it (codex/outcome.ts loginHint).
+		const command = /Run `([^`]+)`/.exec(refusal.error ?? '')?.[1] ?? 'codex login';
+		return `${what}: Codex is not logged in — run \`${command}\` in a shell, then press ${key} again.`;
+	}
+
 	const fix = refusal.outcome === 'codex_missing' ? ' Install it with `npm install -g @openai/codex` or pass --codex PATH.' : '';
 	return `${what}: ${refusal.error ?? refusal.outcome}${fix} Then press ${key} again.`;
 }
