@@ -114,7 +114,7 @@ describe('the one run path', () => {
 		await app.waitFor('Run Codex on', 10_000);
 		app.press(KEYS.enter);
 		const refused = await app.waitFor(text => text.includes('No run started: Codex is not logged in'), 15_000, 'the refusal');
-		expect(refused).toContain('codex login');
+		expect(refused).toContain(`run \`${FAKE_CODEX} login\` in a shell, then press c again.`);
 		expect(refused).not.toContain('Run Codex on');
 		app.press('W');
 		await app.waitFor(text => text.includes('Watch mode not started: Codex is not logged in'), 15_000, 'the watch refused');
