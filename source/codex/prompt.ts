@@ -52,7 +52,7 @@ function formatTurn(turn: Turn): string {
 }
 
 export function systemText(channelId: string, itemIds: readonly string[], cursor?: AgentCursor, propose = false): string {
-	const items = itemIds.length > 0 ? `Work on these items of channel "${channelId}" (item ids): ${itemIds.join(', ')}.` : `Work in channel "${channelId}"; the user's instruction says which items.`;
+	const items = itemIds.length > 0 ? `${itemsText(itemIds.length)} of channel "${channelId}" (item ids): ${itemIds.join(', ')}.` : `Work in channel "${channelId}"; the user's instruction says which items.`;
 	const catchUp = itemIds.length === 0 && cursor ? [cursorText(channelId, cursor)] : [];
 	return [
 		`You are triaging records in sift, a record store, through the tools of its MCP server "sift": ${SIFT_TOOLS.join(', ')}. Use these tools to read and change records; do not run shell commands or edit files.`,
@@ -64,6 +64,12 @@ export function systemText(channelId: string, itemIds: readonly string[], cursor
 		'In your final answer, say what you changed, and list every field you could not set, with the value that was asked for and the reason (the store\'s message, or why nothing matched).',
 	].join('\n\n');
 }
+
+/**
+ * How many items this run has, said where they are listed: a batch of a fan-out is told its own
+ * count, whatever the instruction shared by every batch says.
+ */
+const itemsText = (count: number) => (count === 1 ? 'Work on this one item' : `Work on these ${count.toLocaleString('en-US')} items, and only these,`);
 
 /** Where a run without explicit items starts: from the last finished run's end, or from a first listing. */
 export function cursorText(channelId: string, cursor: AgentCursor): string {

@@ -99,6 +99,8 @@ const TABLE = [
 	{scope: 'history', action: 'cancel', keys: ['escape', 'q', 'R'], label: 'Esc', description: 'close', hint: 'close'},
 	{scope: 'history', action: 'diff', keys: ['D'], label: 'D', description: 'the run\'s diff: each field from → to, and the value now', hint: 'diff'},
 	{scope: 'history', action: 'revert', keys: ['U'], label: 'U', description: 'revert the run: U shows what it would do, U again does it', hint: 'revert'},
+	{scope: 'history', action: 'pageDown', keys: ['pagedown', 'space', 'ctrl+d'], label: 'PgDn', description: 'an open run: the next page of its steps and answer (j/k a line)', hint: 'page'},
+	{scope: 'history', action: 'pageUp', keys: ['pageup', 'ctrl+u'], label: 'PgUp', description: 'an open run: the page before'},
 
 	{scope: 'review', action: 'down', keys: ['j', 'down', 'n', 'right'], label: 'j ↓', description: 'next proposal', hint: 'move'},
 	{scope: 'review', action: 'up', keys: ['k', 'up', 'p', 'left'], label: 'k ↑', description: 'previous proposal'},

@@ -4,7 +4,6 @@ import type {AsyncStore} from '../../store/api.js';
 import type {Channel, ChannelSummary, Field} from '../../store/index.js';
 import {resolveStateDir} from '../codex/paths.js';
 import {defaultConfig, settingsForChannel, type LoadedConfig} from '../config/config.js';
-import type {RunResult} from '../codex/runner.js';
 import {sanitize, sanitizeValue} from '../text/sanitize.js';
 import {Body} from './components/body.js';
 import {Footer} from './components/footer.js';
@@ -19,8 +18,6 @@ import {useClock} from './hooks/use-clock.js';
 import {useEvents} from './hooks/use-events.js';
 import {useKeys} from './hooks/use-keys.js';
 import {useQuit} from './hooks/use-quit.js';
-import {useRun} from './hooks/use-run.js';
-import type {RunView} from './model/runs.js';
 import {DEFAULT_BATCH_SIZE, DEFAULT_PARALLEL} from '../codex/batches.js';
 import {RunsBoard, boardStatus} from './components/runs-board.js';
 import {useFanout} from './hooks/use-fanout.js';
@@ -108,36 +105,34 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 	const settings = useMemo(() => settingsForChannel(config, {id: channel.id, fields}), [config, channel.id, fields]);
 	const stateDir = useMemo(() => runOptions.stateDir ?? resolveStateDir(runOptions.env ?? process.env), [runOptions.stateDir, runOptions.env]);
 
-	// The run, the quit and the event feed reach the machine through its dispatch, set once it exists.
+	// The runs, the quit and the event feed reach the machine through its dispatch, set once it exists.
 	const dispatchRef = useRef<{dispatch?: Dispatch}>({}).current;
-	const onRunFinish = useCallback((result: RunResult | null, view: RunView) => {
-		const {text, tone} = result ? runFinishMessage(result) : {text: view.crash ?? 'The run failed.', tone: 'error' as const};
-		dispatchRef.dispatch?.({type: 'runFinished', text, tone});
-	}, [dispatchRef]);
-	const {batch = DEFAULT_BATCH_SIZE, parallel = DEFAULT_PARALLEL, ...singleRun} = runOptions;
+	const {batch = DEFAULT_BATCH_SIZE, parallel = DEFAULT_PARALLEL, ...runSettings} = runOptions;
 	// Runs propose or write as the screen says when each starts (`:propose`, agent_mode).
 	const screenRef = useRef<{current?: () => {propose: boolean}}>({}).current;
 	const agentMode = useCallback(() => (screenRef.current?.().propose ? 'propose' as const : 'apply' as const), [screenRef]);
-	const run = useRun(tuiRunSettings({...singleRun, agentMode}, dbPath, channel.id), store, onRunFinish);
-	// The runs board: a fan-out (c on more marks than a batch holds) and watch mode (W).
-	const board = useFanout({...tuiRunSettings({...singleRun, agentMode}, dbPath, channel.id), batch, parallel}, store, event => {
-		const {text, tone} = event.type === 'finished' ? runFinishMessage(event.result) : {text: `A run could not start: ${event.run.error ?? 'unknown error'}`, tone: 'error' as const};
-		dispatchRef.dispatch?.({type: 'runFinished', text: `[${board.board.runs.findIndex(each => each.runId === event.run.runId) + 1}] ${text}`, tone});
+	// Every run goes through a fan-out (one run is a fan-out of one batch); the runs board shows them.
+	const board = useFanout({...tuiRunSettings({...runSettings, agentMode}, dbPath, channel.id), batch, parallel}, store, (event, labelled) => {
+		const {text, tone} = event.type === 'finished' ? runFinishMessage(event.result) : {text: `The run could not start: ${event.run.error ?? 'unknown error'}`, tone: 'error' as const};
+		const label = labelled ? `[${board.board.runs.findIndex(each => each.runId === event.run.runId) + 1}] ` : '';
+		dispatchRef.dispatch?.({type: 'runFinished', text: `${label}${text}`, tone});
 	});
-	const watch = useWatch({store, channelId: channel.id, stateDir, batch, create: board.create, attach: board.attach, onError(text) {
+	const watch = useWatch({store, channelId: channel.id, stateDir, batch, create: board.create, attach: board.attach, ready: {...runSettings, stateDir}, onError(text) {
+		dispatchRef.dispatch?.({type: 'say', text, tone: 'error'});
+	}, onHalt(text) {
 		dispatchRef.dispatch?.({type: 'say', text, tone: 'error'});
 	}}, parallel);
-	const anyActive = run.active || board.active || watch.on;
-	const runs = useMemo(() => ({...run, active: anyActive, async shutdown() {
+	const anyActive = board.active || watch.on;
+	// The run pane shows the latest run.
+	const latest = board.board.runs.at(-1);
+	const latestView = latest ? board.board.views[latest.runId] ?? null : null;
+	const runs = useMemo(() => ({active: anyActive, async shutdown() {
 		await watch.stop();
-		await Promise.all([run.shutdown(), board.shutdown()]);
-	}}), [run, board, watch, anyActive]);
-	// The machine decided between one run and a fan-out (reducer: the instruction's submit).
-	const startRun = (instruction: string, itemIds: string[], fanout: boolean): boolean => {
-		if (anyActive) return false;
-		if (!fanout) return run.start(instruction, itemIds);
-		void board.start(instruction, itemIds).catch((error: unknown) => dispatchRef.dispatch?.({type: 'say', text: `The runs could not start: ${(error as Error).message}`, tone: 'error'}));
-		return true;
+		await board.shutdown();
+	}}), [board, watch, anyActive]);
+	const startRun = async (instruction: string, itemIds: string[]) => {
+		if (anyActive) return {ok: false as const, text: 'A run is already active; x cancels it.'};
+		return board.start(instruction, itemIds).catch((error: unknown) => ({ok: false as const, text: `The runs could not start: ${(error as Error).message}`}));
 	};
 
 	const cancelBoardRun = (position: number) => {
@@ -145,7 +140,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 		if (chosen) board.cancel(chosen.runId);
 	};
 
-	const cancelRun = (position: number | null) => (position === null ? run.cancel() : cancelBoardRun(position));
+	const cancelRun = (position: number | null) => (position === null ? board.cancelAll() : cancelBoardRun(position));
 
 	const quit = useQuit(runs, (text, tone) => dispatchRef.dispatch?.({type: 'say', text, tone: tone ?? 'info'}));
 	const events = useEvents({
@@ -166,10 +161,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 		},
 		{store, stateDir, startRun, cancelRun, quit, pollEvents: events.poll, configFile: config.path, switchChannel: onSwitchChannel, board: {
 			cancel: cancelBoardRun,
-			cancelAll() {
-				run.cancel();
-				board.cancelAll();
-			},
+			cancelAll: board.cancelAll,
 			toggleWatch: watch.toggle,
 		}},
 	);
@@ -177,8 +169,8 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 	screenRef.current = current;
 
 	useEffect(() => {
-		dispatch({type: 'runState', active: anyActive, exists: run.run !== null || board.board.runs.length > 0});
-	}, [dispatch, anyActive, run.run !== null, board.board.runs.length > 0]); // eslint-disable-line react-hooks/exhaustive-deps
+		dispatch({type: 'runState', active: anyActive, exists: board.board.runs.length > 0});
+	}, [dispatch, anyActive, board.board.runs.length > 0]); // eslint-disable-line react-hooks/exhaustive-deps
 	useEffect(() => {
 		dispatch({type: 'boardState', runs: board.board.runs.length, watch: watch.on});
 	}, [dispatch, board.board.runs.length, watch.on]);
@@ -216,7 +208,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 	const changedIds = useMemo(() => new Set(state.changed.keys()), [state.changed]);
 	const detail = state.detail && row && state.detail.id === row.id ? state.detail : {item: null, error: null, flagged: new Set<string>()};
 	const scopeText = describeQuery(state.query, fields);
-	const paneNode = paneFor({overlay, pane, fields, filter: state.query.filter, nameOfRow: id => sanitize(nameOf(fields, win.rows.find(candidate => candidate.id === id)?.preview, id)), run: run.run, now, frame, detail, scroll: state.paneScroll, width: layout.paneWidth, height: layout.paneHeight, hotkeys: state.hotkeys});
+	const paneNode = paneFor({overlay, pane, fields, filter: state.query.filter, nameOfRow: id => sanitize(nameOf(fields, win.rows.find(candidate => candidate.id === id)?.preview, id)), run: latestView, now, frame, detail, scroll: state.paneScroll, width: layout.paneWidth, height: layout.paneHeight, hotkeys: state.hotkeys});
 	const onBoard = overlay.kind === 'board' || (pane === 'run' && state.boardShown && (overlay.kind === 'none' || overlay.kind === 'confirm'));
 	const shownPane = onBoard ? <RunsBoard runs={board.board.runs} views={board.board.views} cursor={state.board.cursor} focused={state.board.focused} interactive={overlay.kind === 'board'} watch={watch.status} now={now} frame={frame} width={layout.paneWidth} height={layout.paneHeight}/> : paneNode;
 	let prompt;
@@ -238,7 +230,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 				scope={scopeText || null}
 				followUps={state.followUpCount}
 				proposals={state.proposalCount}
-				run={state.boardShown ? boardStatus(board.board.runs, watch.on) : runStatus(run.run, now, frame)}
+				run={state.boardShown ? boardStatus(board.board.runs, watch.on) : runStatus(latestView, now, frame)}
 				newItems={state.newItems}
 				live={events.live}
 			/>

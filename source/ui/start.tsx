@@ -13,7 +13,8 @@ export type StartOptions = {store: AsyncStore; dbPath: string; channelId?: strin
 
 /**
  * Renders the app on the terminal's alternate screen and resolves when the person quits, or with the
- * signal that ended it (SIGTERM, SIGHUP when the terminal closes, SIGINT): any run is stopped first.
+ * signal that ended it (SIGTERM, SIGHUP when the terminal closes, SIGINT): every fan-out is
+ * cancelled first, as `sift run` does, so no queued batch starts after the signal; then its runs stop.
  */
 export async function startApp(options: StartOptions): Promise<TerminationSignal | undefined> {
 	enterAltScreen();

@@ -124,7 +124,7 @@ export type ScreenState = {
 	changed: ReadonlyMap<string, number>;
 	followUpCount: number;
 	queue: {followUps: FollowUp[]; entry: QueueEntry | null};
-	history: {runs: RunSummary[]; open: {run: RunSummary; steps: Step[]} | null; diff?: RunDiffView | null};
+	history: {runs: RunSummary[]; open: {run: RunSummary; steps: Step[]; /** The detail's first line shown (R → Enter scrolls). */ top?: number} | null; diff?: RunDiffView | null};
 	detail: Detail | null;
 	/** What the last detail read was for ("id:version:tick"): a read is asked for once per change. */
 	detailFor: string | null;
@@ -256,6 +256,8 @@ export type ScreenEvent =
 	| {type: 'closeBoard'}
 	| {type: 'toggleWatch'}
 	| {type: 'runFinished'; text: string; tone: Tone}
+	/** `c` or `W` found Codex unable to run (codex/ready.ts): nothing started. */
+	| {type: 'runRefused'; text: string}
 	| {type: 'say'; text: string; tone: Tone}
 	| {type: 'expire'; at: number}
 	// Field hotkeys, bulk edits and $EDITOR (issue 12).

@@ -27,7 +27,7 @@ class Screen {
 	private readonly on: EffectHandlers;
 
 	constructor(store: AsyncStore, fields: Field[], dir: string) {
-		this.on = {store, stateDir: dir, configFile: join(dir, 'config.yaml'), startRun: () => false, cancelRun() {}, quit() {}, pollEvents() {}};
+		this.on = {store, stateDir: dir, configFile: join(dir, 'config.yaml'), startRun: async () => ({ok: false, text: 'no runs in this bench'}), cancelRun() {}, quit() {}, pollEvents() {}};
 		const {state, effects} = initialScreen({channelId: 'bugs', fields, size: {columns: 120, rows: 40}, total: PROPOSALS, followUpCount: 0});
 		this.state = state;
 		for (const effect of effects) this.perform(effect);

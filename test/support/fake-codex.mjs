@@ -4,6 +4,7 @@
 //
 // FAKE_CODEX_MODE      normal | slow | hang | crash-before-answer | crash-after-answer | auth |
 //                      stderr-flood | noise | reconnecting | grandchild | mcp-startup-failure |
+//                      many-steps (60 read_record_item steps, then as normal) |
 //                      mcp-hang (starts the sift MCP server of its -c, then hangs like hang) |
 //                      echo-store (repeats the store location it was given, SIFT_MCP_DB, in an error
 //                      event, its answer, a failed turn and stderr: as a Codex that echoes a server's failure)
@@ -289,6 +290,11 @@ const SCRIPTS = {
 		for (let index = 0; index < 200; index++) writeSync(2, chunk);
 		err('flood-end');
 		await succeed(context);
+	},
+	// Sixty reads before the usual triage: a run with more steps than a screen holds.
+	async 'many-steps'(context) {
+		const reads = Array.from({length: 60}, (_, index) => toolCall(`item_read_${index}`, 'read_record_item', {record_channel_id: context.options.channel, item_id: `itm_${String(index + 1).padStart(4, '0')}`}, {body: {ok: true}})).flat();
+		await succeed(context, {beforeTriage: reads});
 	},
 	async noise(context) {
 		await succeed(context, {

@@ -114,7 +114,7 @@ describe('the TUI in a pseudo-terminal', () => {
 		// R: the run history, from the runs table (and the log for the answer).
 		app.press('R');
 		const history = await app.waitFor('Run history');
-		expect(history).toMatch(/ok\s+[\d.]+s\s+2 items, 1 edit\s+Triage these 2 records/);
+		expect(history).toMatch(/ok\s+[\d.]+s\s+2 items, 1 edit\s+Triage these records/);
 		app.press(KEYS.enter);
 		const opened = await app.waitFor(/✗ edit_record_item BUG-0043\s+rejected: points, due/);
 		expect(opened).toContain('Answer:');

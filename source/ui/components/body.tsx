@@ -18,7 +18,7 @@ export type BodyProps = {
 	overlay: Overlay;
 	layout: Layout;
 	queue: {entry: QueueEntry | null; total: number; field: Field | null; nameKeys: string[]};
-	history: {runs: RunSummary[]; open: {run: RunSummary; steps: Step[]} | null; diff?: {lines: string[]} | null};
+	history: {runs: RunSummary[]; open: {run: RunSummary; steps: Step[]; top?: number} | null; diff?: {lines: string[]} | null};
 	/** The review queue's proposals and the current one's item (P). */
 	review?: Pick<ReviewProps, 'proposals' | 'item' | 'fields' | 'nameOf'>;
 	list: Omit<ListProps, 'height' | 'width'>;

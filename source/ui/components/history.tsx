@@ -3,9 +3,8 @@ import type {Step} from '../../codex/steps.js';
 import type {RunSummary} from '../history.js';
 import {sanitize} from '../../text/sanitize.js';
 import {useTheme} from '../theme.js';
-import {wrapLines} from './detail.js';
 import {seconds} from '../run-status.js';
-import {outcomeAdvice} from './run-pane.js';
+import {detailWindow, runDetailLines} from '../run-detail.js';
 import {fit} from '../width.js';
 import {counted} from '../../text/format.js';
 
@@ -13,7 +12,7 @@ export type HistoryProps = {
 	runs: RunSummary[];
 	cursor: number;
 	/** The opened run's steps, when one is open. */
-	open: {run: RunSummary; steps: Step[]} | null;
+	open: {run: RunSummary; steps: Step[]; top?: number} | null;
 	width: number;
 	height: number;
 };
@@ -25,26 +24,23 @@ export function History({runs, cursor, open, width, height}: HistoryProps) {
 	const theme = useTheme();
 	if (open) {
 		const {run, steps} = open;
-		const advice = run.outcome ? outcomeAdvice(run.outcome) : null;
-		const lines = [
-			...(run.error ? wrapLines(sanitize(run.error), width - 2).map(text => ({text, tone: 'red'})) : []),
-			...(advice ? [{text: advice, tone: 'yellow'}] : []),
-			...(run.text ? [{text: 'Answer:', tone: 'bold'}, ...wrapLines(sanitize(run.text, {multiline: true}), width - 2).map(text => ({text, tone: ''}))] : []),
-		];
+		const lines = runDetailLines(run, steps, width);
+		const shown = detailWindow(lines.length, open.top ?? 0, height);
 		return (
 			<Box flexDirection="column" width={width} height={height} overflow="hidden">
-				<Text bold wrap="truncate-end">{`${sanitize(run.runId)} · ${run.outcome ?? 'unfinished'} · ${run.durationMs === null ? '?' : seconds(run.durationMs)} · Esc back`}</Text>
+				<Text bold wrap="truncate-end">{`${sanitize(run.runId)} · ${run.outcome ?? 'unfinished'} · ${run.durationMs === null ? '?' : seconds(run.durationMs)} · ${counted(steps.length, 'step')} · j/k PgDn/PgUp scroll · Esc back`}</Text>
 				<Text dimColor wrap="truncate-end">{`› ${sanitize(run.instruction)}`}</Text>
-				{steps.slice(0, Math.max(0, height - 3 - lines.length)).map(step => (
-					<Text key={step.id} wrap="truncate-end">
-						{step.status === 'failed' ? <Text color={theme.color('red')}>✗ </Text> : (step.status === 'done' ? <Text color={theme.color('green')}>✓ </Text> : <Text>· </Text>)}
-						{sanitize(step.label)}
-						{step.result ? <Text dimColor>{`  ${sanitize(step.result)}`}</Text> : null}
+				{shown.above > 0 || shown.below > 0 ? <Text dimColor>{shown.above > 0 ? `  ↑ ${counted(shown.above, 'more line')} above` : ' '}</Text> : null}
+				{lines.slice(shown.first, shown.first + shown.count).map((line, index) => ('step' in line ? (
+					<Text key={`s${shown.first + index}`} wrap="truncate-end">
+						{line.step.status === 'failed' ? <Text color={theme.color('red')}>✗ </Text> : (line.step.status === 'done' ? <Text color={theme.color('green')}>✓ </Text> : <Text>· </Text>)}
+						{sanitize(line.step.label)}
+						{line.step.result ? <Text dimColor>{`  ${sanitize(line.step.result)}`}</Text> : null}
 					</Text>
-				))}
-				{lines.map((line, index) => (
-					<Text key={index} wrap="truncate-end" bold={line.tone === 'bold'} color={line.tone === 'red' || line.tone === 'yellow' ? theme.color(line.tone) : undefined}>{line.text}</Text>
-				))}
+				) : (
+					<Text key={`l${shown.first + index}`} wrap="truncate-end" bold={line.tone === 'bold'} color={line.tone === 'red' || line.tone === 'yellow' ? theme.color(line.tone) : undefined}>{line.text}</Text>
+				)))}
+				{shown.above > 0 || shown.below > 0 ? <Text dimColor>{shown.below > 0 ? `  ↓ ${counted(shown.below, 'more line')} below` : ' '}</Text> : null}
 			</Box>
 		);
 	}

@@ -1,11 +1,13 @@
 import {Box, Text} from '#ink';
 import type {ReactElement} from 'react';
 import type {RunView} from '../model/runs.js';
-import {seconds, SPINNER} from '../run-status.js';
+import {outcomeAdvice, runDurationMs, seconds, SPINNER, stepCount} from '../run-status.js';
 import {sanitize} from '../../text/sanitize.js';
 import {useTheme} from '../theme.js';
 import {wrapLines} from './detail.js';
 import {counted} from '../../text/format.js';
+
+export {outcomeAdvice} from '../run-status.js';
 
 export type RunPaneProps = {
 	run: RunView;
@@ -17,56 +19,37 @@ export type RunPaneProps = {
 
 const OUTCOME_TONE: Record<string, string> = {ok: 'green', partial: 'yellow', failed: 'red', auth_required: 'red', timed_out: 'red', cancelled: 'yellow', codex_missing: 'red', agent_sandbox_unavailable: 'red', abandoned: 'red'};
 
-/** What to do about an outcome that needs the person. */
-export function outcomeAdvice(outcome: string, loginCommand = 'codex login'): string | null {
-	switch (outcome) {
-		case 'auth_required': {
-			return `Codex is not logged in (or its login was refused). Fix: run \`${loginCommand}\` in a shell, then press c to run again.`;
-		}
-
-		case 'abandoned': {
-			return 'The sift that ran this was killed before the run ended; a later sift stopped what was left of it.';
-		}
-
-		case 'codex_missing': {
-			return 'The Codex CLI was not found. Fix: `npm install -g @openai/codex`, or start sift with --codex PATH (or set SIFT_CODEX).';
-		}
-
-		case 'agent_sandbox_unavailable': {
-			return 'This Codex would give the agent a shell sift cannot turn off, so the run did not start. Fix: upgrade Codex, or start sift with --allow-agent-shell (see `sift doctor`).';
-		}
-
-		case 'timed_out': {
-			return 'The run hit its deadline and was stopped; what it changed before stays changed.';
-		}
-
-		case 'partial': {
-			return 'Codex answered but did not finish its turn; check the rows it touched.';
-		}
-
-		default: {
-			return null;
-		}
-	}
-}
-
 const n = (value: number) => value.toLocaleString('en-US');
+
+/**
+ * How `room` rows are shared between the steps (a `waiting…` line when there are none) and the
+ * answer (its title and lines): each gets what it needs when both fit; else the steps keep a
+ * third (at least their latest under an "earlier steps" line) and the answer the rest.
+ */
+export function paneRows(steps: number, answerLines: number, room: number): {stepRows: number; answerRows: number} {
+	const stepNeed = Math.max(1, steps);
+	const answerNeed = answerLines > 0 ? answerLines + 1 : 0;
+	if (stepNeed + answerNeed <= room) return {stepRows: stepNeed, answerRows: answerNeed};
+	if (answerNeed === 0) return {stepRows: room, answerRows: 0};
+	const answerRows = Math.min(answerNeed, Math.max(0, room - Math.min(stepNeed, Math.max(2, Math.floor(room / 3)))));
+	return {stepRows: room - answerRows, answerRows};
+}
 
 /** The live run: steps with spinner / ✓ / ✗ and short results, elapsed time, answer, outcome, usage. */
 export function RunPane({run, now, frame, width, height}: RunPaneProps) {
 	const theme = useTheme();
 	const running = run.finishedAt === null;
-	const elapsed = seconds((run.finishedAt ?? now) - run.startedAt);
+	const elapsed = seconds(runDurationMs(run, now));
 	const outcome = run.result?.outcome ?? (run.crash ? 'failed' : null);
 	const head: ReactElement = running ? (
 		<Text wrap="truncate-end">
 			<Text color={theme.color('cyan')}>{SPINNER[frame % SPINNER.length]} Codex {run.cancelling ? 'cancelling…' : 'running'}</Text>
-			<Text dimColor>{` ${elapsed} · ${counted(run.itemIds.length, 'item')} · ${counted(run.steps.length, 'step')} · x cancels`}</Text>
+			<Text dimColor>{` ${elapsed} · ${counted(run.itemIds.length, 'item')} · ${stepCount(run)} · x cancels`}</Text>
 		</Text>
 	) : (
 		<Text wrap="truncate-end">
 			<Text bold color={theme.color(OUTCOME_TONE[outcome ?? 'failed'])}>{outcome === 'ok' ? '✓' : '✗'} Codex {outcome}</Text>
-			<Text dimColor>{` in ${elapsed} · ${run.steps.length} steps · ${sanitize(run.runId)}`}</Text>
+			<Text dimColor>{` in ${elapsed} · ${stepCount(run)} · ${sanitize(run.runId)}`}</Text>
 		</Text>
 	);
 
@@ -100,18 +83,18 @@ export function RunPane({run, now, frame, width, height}: RunPaneProps) {
 
 	// Room: header + instruction + steps + answer + tail.
 	const answerLines = run.text ? wrapLines(sanitize(run.text, {multiline: true}), textWidth) : [];
-	const fixed = 2 + tail.length;
-	const room = Math.max(1, height - fixed);
-	const stepRoom = Math.max(1, Math.min(run.steps.length || 1, room - Math.min(answerLines.length + 1, Math.floor(room / 2))));
-	const hidden = Math.max(0, run.steps.length - stepRoom);
-	const steps = run.steps.slice(hidden + (hidden > 0 ? 1 : 0));
-	const answerRoom = Math.max(0, room - (steps.length + (hidden > 0 ? 1 : 0)) - 1);
+	const room = Math.max(1, height - 2 - tail.length);
+	const rows = paneRows(run.steps.length, answerLines.length, room);
+	const hidden = rows.stepRows < Math.max(1, run.steps.length) ? run.steps.length - Math.max(0, rows.stepRows - 1) : 0;
+	const steps = rows.stepRows === 0 ? [] : run.steps.slice(hidden);
+	const answerShown = Math.max(0, rows.answerRows - 1);
+	const answerCut = answerLines.length > answerShown ? answerLines.length - Math.max(0, answerShown - 1) : 0;
 
 	return (
 		<Box flexDirection="column" width={width} height={height} overflow="hidden">
 			{head}
 			<Text dimColor wrap="truncate-end">{`› ${sanitize(run.instruction)}`}</Text>
-			{hidden > 0 ? <Text dimColor>{`  … ${hidden + 1} earlier steps`}</Text> : null}
+			{hidden > 0 && rows.stepRows > 0 ? <Text dimColor>{`  … ${counted(hidden, 'earlier step')}`}</Text> : null}
 			{run.steps.length === 0 && running ? <Text dimColor>  waiting for Codex…</Text> : null}
 			{steps.map(step => (
 				<Text key={step.id} wrap="truncate-end">
@@ -124,10 +107,11 @@ export function RunPane({run, now, frame, width, height}: RunPaneProps) {
 					{step.status === 'running' && !running ? <Text dimColor>  (never finished)</Text> : null}
 				</Text>
 			))}
-			{answerLines.length > 0 && answerRoom > 0 ? (
+			{rows.answerRows > 0 ? (
 				<>
 					<Text bold>Answer{running ? ' (so far)' : ''}:</Text>
-					{answerLines.slice(0, answerRoom - 1).map((line, index) => <Text key={`ans${index}`} wrap="truncate-end">{line}</Text>)}
+					{answerLines.slice(0, answerCut > 0 ? answerShown - 1 : answerShown).map((line, index) => <Text key={`ans${index}`} wrap="truncate-end">{line}</Text>)}
+					{answerCut > 0 ? <Text dimColor>{`  … ${counted(answerCut, 'more line')} (R shows the whole run)`}</Text> : null}
 				</>
 			) : null}
 			{tail}

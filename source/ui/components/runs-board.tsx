@@ -4,7 +4,7 @@ import {sanitize} from '../../text/sanitize.js';
 import {counted} from '../../text/format.js';
 import {boardTotals, type RunView} from '../model/runs.js';
 import {useTheme} from '../theme.js';
-import {seconds, SPINNER} from '../run-status.js';
+import {runDurationMs, seconds, SPINNER, stepCount} from '../run-status.js';
 import {RunPane} from './run-pane.js';
 
 export type RunsBoardProps = {
@@ -29,15 +29,20 @@ const OUTCOME_TONE: Record<string, string> = {ok: 'green', partial: 'yellow', ca
 const tokensOf = (run: FanoutRun) => (run.usage ? run.usage.input_tokens + run.usage.output_tokens : 0);
 const n = (value: number) => value.toLocaleString('en-US');
 
-/** One line of the board: state, items, steps done, current step, elapsed, tokens. */
-export function boardLine(run: FanoutRun, position: number, now: number, frame: number): {mark: string; text: string; tone: string | undefined} {
+/**
+ * One line of the board: state, items, steps, current step, elapsed, tokens. With the run's view
+ * the steps and the time are the ones its pane and the header show (run-status.ts).
+ */
+export function boardLine(run: FanoutRun, position: number, now: number, frame: number, view?: RunView): {mark: string; text: string; tone: string | undefined} {
 	const outcome = run.result?.outcome;
 	let mark = STATE_MARK[run.state];
 	if (run.state === 'running') mark = SPINNER[frame % SPINNER.length]!;
 	if (run.state === 'finished') mark = outcome === 'ok' ? '✓' : '✗';
-	const elapsed = run.startedAt === null ? '—' : seconds((run.finishedAt ?? now) - run.startedAt);
+	let elapsed = run.startedAt === null ? '—' : seconds((run.finishedAt ?? now) - run.startedAt);
+	if (view && run.startedAt !== null) elapsed = seconds(runDurationMs(view, now));
+	const steps = view ? stepCount(view) : counted(run.stepsDone, 'step');
 	const doing = run.state === 'finished' ? outcome ?? 'finished' : (run.currentStep ? sanitize(run.currentStep) : run.state);
-	const text = `[${position + 1}] ${counted(run.itemIds.length, 'item')} · ${counted(run.stepsDone, 'step')} · ${elapsed} · ${n(tokensOf(run))} tok · ${doing}`;
+	const text = `[${position + 1}] ${counted(run.itemIds.length, 'item')} · ${steps} · ${elapsed} · ${n(tokensOf(run))} tok · ${doing}`;
 	const tone = run.state === 'finished' ? OUTCOME_TONE[outcome ?? ''] ?? 'red' : (run.state === 'unstarted' ? 'red' : undefined);
 	return {mark, text, tone};
 }
@@ -70,7 +75,7 @@ export function RunsBoard({runs, views, cursor, focused, interactive, watch, now
 			{watch ? <Text color={theme.color('cyan')} wrap="truncate-end">{sanitize(watch)}</Text> : null}
 			{runs.length === 0 ? <Text dimColor>  no runs yet</Text> : null}
 			{runs.slice(first, first + room).map((run, offset) => {
-				const line = boardLine(run, first + offset, now, frame);
+				const line = boardLine(run, first + offset, now, frame, views[run.runId]);
 				const here = interactive && first + offset === at;
 				return (
 					<Text key={run.runId} wrap="truncate-end" inverse={here}>

@@ -22,8 +22,8 @@ export type Dispatch = (event: ScreenEvent) => void;
 export type EffectHandlers = {
 	store: AsyncStore;
 	stateDir: string;
-	/** Starts a run on the items, in batches through a fan-out when `fanout`; false when a run is already going. */
-	startRun: (instruction: string, itemIds: string[], fanout: boolean) => boolean;
+	/** Starts the runs on the items, through a fan-out in batches (one batch: one run); why not when none started. */
+	startRun: (instruction: string, itemIds: string[]) => Promise<{ok: true; batches: number} | {ok: false; text: string}>;
 	/** Cancels the one run, or the board's run at `position`. */
 	cancelRun: (position: number | null) => void;
 	/** The runs board: cancel the run at a position, cancel all, watch mode on/off. */
@@ -134,9 +134,12 @@ export const EFFECTS = {
 			return {type: 'stepsLoaded', run: effect.run, steps: runSteps(effect.run)};
 		});
 	},
-	startRun(effect, {on, dispatch}) {
-		if (!on.startRun(effect.instruction, effect.itemIds, effect.batches > 1)) return;
-		dispatch({type: 'runStarted', count: effect.itemIds.length, ...(effect.batches > 1 ? {batches: effect.batches} : {})});
+	startRun(effect, {on, later}) {
+		later(async () => {
+			const started = await on.startRun(effect.instruction, effect.itemIds);
+			if (!started.ok) return {type: 'runRefused', text: started.text};
+			return {type: 'runStarted', count: effect.itemIds.length, ...(started.batches > 1 ? {batches: started.batches} : {})};
+		});
 	},
 	cancelRun: (effect, {on}) => on.cancelRun(effect.position),
 	cancelBatch: (effect, {on}) => on.board?.cancel(effect.position),

@@ -1,7 +1,9 @@
 import {useCallback, useEffect, useRef, useState} from 'react';
 import type {AsyncStore} from '../../../store/api.js';
 import type {Fanout} from '../../codex/fanout.js';
+import type {RunOptions} from '../../codex/runner.js';
 import type {WatchLoop} from '../../codex/watch-loop.js';
+import {refusalText, watchHaltText} from '../run-status.js';
 
 export type WatchSettings = {
 	store: AsyncStore;
@@ -11,7 +13,11 @@ export type WatchSettings = {
 	/** Makes the watch's Fanout and shows its runs on the board (use-fanout). */
 	create: (instruction: string) => Promise<Fanout>;
 	attach: (fanout: Fanout, instruction: string) => () => void;
+	/** What the login check before any item is taken reads (codex/ready.ts). */
+	ready: Pick<RunOptions, 'codex' | 'codexConfig' | 'keepApiEnv' | 'env' | 'stateDir'>;
 	onError: (message: string) => void;
+	/** The watch stopped on its own: Codex cannot run, or a batch needed a person (its items wait again). */
+	onHalt: (message: string) => void;
 };
 
 /** What the board's status line says while watch mode is on. */
@@ -36,7 +42,16 @@ export function useWatch(settings: WatchSettings, parallel: number) {
 		let running: WatchLoop | undefined;
 		let fanout: Fanout | undefined;
 		const done = (async () => {
-			const {store, channelId, stateDir, batch, create, attach} = settingsRef.current;
+			const {store, channelId, stateDir, batch, create, attach, ready} = settingsRef.current;
+			// No item is taken by a watch whose runs could not start.
+			const {codexReady} = await import('../../codex/ready.js');
+			const refusal = await codexReady(ready);
+			if (refusal) {
+				settingsRef.current.onHalt(refusalText(refusal, 'W'));
+				return;
+			}
+
+			if (stopped) return;
 			const watch = await import('../../codex/watch.js');
 			const {readFailedText, startWatchLoop} = await import('../../codex/watch-loop.js');
 			const file = watch.watchCursorPath(stateDir, {location: store.location, channelId, where: undefined});
@@ -57,6 +72,8 @@ export function useWatch(settings: WatchSettings, parallel: number) {
 			});
 			if (stopped) running.stop();
 			await running.done;
+			const halt = running.halted();
+			if (halt) settingsRef.current.onHalt(watchHaltText(halt));
 		})().catch((error: unknown) => {
 			settingsRef.current.onError(`Watch mode stopped: ${(error as Error).message}`);
 		}).finally(async () => {

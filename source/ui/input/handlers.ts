@@ -72,6 +72,8 @@ export const HANDLERS = {
 		cancel: {type: 'cancel'},
 		diff: {type: 'runDiff'},
 		revert: {type: 'runRevert'},
+		pageDown: {type: 'page', pages: 1},
+		pageUp: {type: 'page', pages: -1},
 	},
 	review: {
 		down: {type: 'cursor', delta: 1},

@@ -100,12 +100,18 @@ export const isActive = (run: RunView | null) => run !== null && run.finishedAt 
 /** The runs board: every batch of this session's fan-outs in the order added, and each one's live view. */
 export type BoardState = {runs: FanoutRun[]; views: Record<string, RunView>};
 
-export type BoardAction = {type: 'event'; event: FanoutEvent; instruction: string; at: number};
+export type BoardAction = {type: 'event'; event: FanoutEvent; instruction: string; at: number} | {type: 'cancelling'; runId: string};
 
 export const EMPTY_BOARD: BoardState = {runs: [], views: {}};
 
 /** Folds one fan-out event into the board: the run's row, and its steps through the run pane's own reducer. */
-export function boardReducer(state: BoardState, {event, instruction, at}: BoardAction): BoardState {
+export function boardReducer(state: BoardState, action: BoardAction): BoardState {
+	if (action.type === 'cancelling') {
+		const view = state.views[action.runId];
+		return view && view.finishedAt === null ? {...state, views: {...state.views, [action.runId]: runReducer(view, action)!}} : state;
+	}
+
+	const {event, instruction, at} = action;
 	const {run} = event;
 	const index = state.runs.findIndex(each => each.runId === run.runId);
 	const runs = index === -1 ? [...state.runs, run] : state.runs.map((each, position) => (position === index ? run : each));

@@ -1,17 +1,32 @@
 // `R`: the run history, and one run's steps. `D` shows the run's diff (from → to, the value now);
 // `U` shows what a revert would do, and `U` again reverts (docs/review.md#diff-and-revert).
 
+import {maxDetailTop, runDetailLines} from '../run-detail.js';
 import {NONE, type ScreenState} from '../state.js';
+import {bodyRows} from './rows.js';
 import {none, say, type OverlaySlice} from './slice.js';
 
 /** The run under the history's cursor, while the history is open. */
 const runAtCursor = (state: ScreenState) => (state.overlay.kind === 'history' ? state.history.runs[state.overlay.cursor] : undefined);
 
+/** The open run's detail scrolled by `lines`, never past its last screen. */
+function scrollDetail(state: ScreenState, lines: number): ScreenState {
+	const {open} = state.history;
+	if (!open) return state;
+	const height = bodyRows(state);
+	const top = Math.min(maxDetailTop(runDetailLines(open.run, open.steps, state.size.columns).length, height), Math.max(0, (open.top ?? 0) + lines));
+	return {...state, history: {...state.history, open: {...open, top}}};
+}
+
+/** A page of the detail: its rows less the title, the instruction and the two markers. */
+const detailPage = (state: ScreenState) => Math.max(1, bodyRows(state) - 4);
+
 export const HISTORY = {
 	scope: () => 'history',
 	keys: {
 		cursor(state, overlay, {delta}) {
-			if (overlay.open || state.history.diff) return none(state);
+			if (state.history.diff) return none(state);
+			if (overlay.open) return none(scrollDetail(state, delta));
 			const count = state.history.runs.length;
 			return none({...state, overlay: {...overlay, cursor: Math.min(Math.max(0, count - 1), Math.max(0, overlay.cursor + delta))}});
 		},
@@ -24,6 +39,7 @@ export const HISTORY = {
 			if (state.history.diff) return none({...state, history: {...state.history, diff: null}});
 			return none({...state, overlay: overlay.open ? {...overlay, open: false} : NONE});
 		},
+		page: (state, overlay, {pages}) => none(overlay.open ? scrollDetail(state, pages * detailPage(state)) : state),
 	},
 	events: {
 		openHistory: state => ({state: {...state, awaiting: 'history'}, effects: [{kind: 'loadHistory'}]}),
@@ -31,7 +47,7 @@ export const HISTORY = {
 		stepsLoaded(state, event) {
 			const {overlay} = state;
 			if (overlay.kind !== 'history' || !overlay.open || state.history.runs[overlay.cursor] !== event.run) return none(state);
-			return none({...state, history: {...state.history, open: {run: event.run, steps: event.steps}}});
+			return none({...state, history: {...state.history, open: {run: event.run, steps: event.steps, top: 0}}});
 		},
 		runDiff(state) {
 			const run = runAtCursor(state);

@@ -8,10 +8,14 @@ import {applyTextKey, textState} from '../text-input.js';
 import {currentRow} from './rows.js';
 import {none, say, type OverlaySlice} from './slice.js';
 
-/** The default instruction: triage the chosen records from what their text asks for. */
+/**
+ * The default instruction: triage the chosen records from what their text asks for. It names no
+ * count: a fan-out sends it to every batch, and each batch's prompt names its own items and how
+ * many (codex/prompt.ts).
+ */
 export function defaultInstruction(fields: Field[], count: number): string {
 	const settable = fields.filter(field => field.type !== 'formula' && !field.is_unique && (field.type === 'select' || field.type === 'number' || field.type === 'date' || field.type === 'multi_select')).map(field => field.key);
-	const what = count === 1 ? 'this record' : `these ${count} records`;
+	const what = count === 1 ? 'this record' : 'these records';
 	return `Triage ${what}: read ${count === 1 ? 'it' : 'each one'} and set ${settable.join(', ') || 'its fields'} from what its text asks for, using only values the schema allows (option values, not labels). Where a wish does not fit the schema, do not guess: leave that field and say what you could not set and why.`;
 }
 
@@ -38,7 +42,13 @@ export const INSTRUCTION = {
 	},
 	events: {
 		askRun: state => none(askRun(state)),
-		runState: (state, event) => none({...state, run: {active: event.active, exists: event.exists}}),
+		runState(state, event) {
+			// A question about cancelling a run that has ended asks about nothing: it goes.
+			const asked = state.overlay.kind === 'confirm' && state.overlay.action === 'cancelRun';
+			return none({...state, run: {active: event.active, exists: event.exists}, overlay: asked && !event.active ? NONE : state.overlay});
+		},
+		// Codex cannot run now (no binary, no login): nothing started, no item taken.
+		runRefused: (state, event) => none(say({...state, overlay: state.overlay.kind === 'instruction' ? NONE : state.overlay}, event.text, 'error')),
 		runStarted(state, event) {
 			// Marks stay: starting, finishing or cancelling a run never clears them; only the person does.
 			if (event.batches !== undefined && event.batches > 1) {
@@ -49,4 +59,4 @@ export const INSTRUCTION = {
 		},
 		runFinished: (state, event) => ({state: say(state, event.text, event.tone), effects: [{kind: 'countFollowUps'}]}),
 	},
-} satisfies OverlaySlice<'instruction', 'askRun' | 'runState' | 'runStarted' | 'runFinished'>;
+} satisfies OverlaySlice<'instruction', 'askRun' | 'runState' | 'runStarted' | 'runFinished' | 'runRefused'>;
