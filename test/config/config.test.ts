@@ -259,10 +259,10 @@ describe('views by channel, default view and channel, columns', () => {
 	it('the older top-level list is still read: each channel gets the views it can run, and no warning for the others', () => {
 		const loaded = load('views:', '  - name: Sev one', '    query: severity:s1', '  - name: Open tasks', '    query: state:open');
 		const onBugs = settingsForChannel(loaded, bugs, now);
-		expect(onBugs.views.map(view => view.name)).toEqual(['Inbox', 'Unassigned', 'Follow-ups', 'All', 'Sev one']);
+		expect(onBugs.views.map(view => view.name)).toEqual(['Inbox', 'Unassigned', 'Follow-ups', 'All', 'Review', 'Sev one']);
 		expect(onBugs.problems).toEqual([]);
 		const onTasks = settingsForChannel(loaded, {id: 'tasks', fields: tasks}, now);
-		expect(onTasks.views.map(view => view.name)).toEqual(['New this week', 'Recently changed', 'Follow-ups', 'All', 'Open tasks']);
+		expect(onTasks.views.map(view => view.name)).toEqual(['New this week', 'Recently changed', 'Follow-ups', 'All', 'Review', 'Open tasks']);
 		expect(onTasks.problems).toEqual([]);
 	});
 
@@ -279,7 +279,7 @@ describe('views by channel, default view and channel, columns', () => {
 		const loaded = load('default_view: Mine', 'channels:', '  bugs:', '    default_view: Nope', '  tasks:', '    views:', '      - name: Mine', '        query: state:open');
 		expect(settingsForChannel(loaded, bugs, now).problems).toEqual([expect.stringMatching(/^config\.yaml line 4: channels\.bugs\.default_view: no view of this channel is named "Nope"; views: Inbox, .*; not used$/)]);
 		const typo = load('default_view: Inbx');
-		expect(settingsForChannel(typo, bugs, now).problems).toEqual([expect.stringMatching(/^config\.yaml line 1: default_view: no view is named "Inbx"; views: Inbox, Unassigned, Follow-ups, All; not used$/)]);
+		expect(settingsForChannel(typo, bugs, now).problems).toEqual([expect.stringMatching(/^config\.yaml line 1: default_view: no view is named "Inbx"; views: Inbox, Unassigned, Follow-ups, All, Review; not used$/)]);
 		expect(settingsForChannel(load('default_view: Mine', 'channels:', '  tasks:', '    views:', '      - name: Mine', '        query: state:open'), bugs, now).problems).toEqual([]);
 	});
 
