@@ -68,6 +68,7 @@ export function initialScreen(init: InitialScreen): Transition {
 		generation: 1,
 		loading: 'list',
 		want: null,
+		listMoves: 0,
 		total: init.total,
 		newItems: 0,
 		changed: new Map(),

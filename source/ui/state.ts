@@ -102,6 +102,8 @@ export type ScreenState = {
 	loading: 'list' | 'after' | 'before' | null;
 	/** Where a move past the loaded rows wants the cursor, once the page it needs arrives. */
 	want: number | null;
+	/** Rows moved while a listing is read (keys never wait for it): moved from where it opens. */
+	listMoves: number;
 
 	total: number;
 	newItems: number;

@@ -1,0 +1,40 @@
+import {describe, expect, it} from 'vitest';
+import {ptyDemo} from '../support/pty-fixtures.js';
+import {KEYS, type PtyApp} from '../support/pty.js';
+
+// The list and its edits on the built app, at 80×24 and 200×60: keys typed in a burst while rows
+// load, the `/` line's bad terms and match count, the follow-up queue's dates, the `:` line's
+// errors, the cursor after an edit, Esc on marks, a number typed over.
+
+const demo = ptyDemo(1000, 'sift-list-edit-');
+const SIZES = [[80, 24], [200, 60]] as const;
+
+const rowNumber = (screen: string) => Number(/row ([\d,]+)/.exec(screen.split('\n')[0] ?? '')?.[1]?.replaceAll(',', '') ?? 0);
+
+function start(cols: number, rows: number): PtyApp {
+	return demo.launch({args: ['--db', demo.db.dbPath], cols, rows, env: {SIFT_STATE_DIR: demo.db.stateDir, XDG_CONFIG_HOME: demo.db.dir}});
+}
+
+describe('keys typed in a burst while rows load (defect 11)', () => {
+	for (const [cols, rows] of SIZES) {
+		it(`at ${cols}×${rows}: 200 j land on row 201, also right after r; 20 PgDn land 20 pages down`, async () => {
+			const app = start(cols, rows);
+			await app.waitFor('BUG-1000');
+			app.type('j'.repeat(200));
+			await app.waitFor(screen => rowNumber(screen) === 201, 10_000, 'row 201');
+			// r reads the list again from its first row: the keys typed with it count from there.
+			app.type(`r${'j'.repeat(200)}`);
+			await app.waitFor(screen => screen.includes('Reloaded') && rowNumber(screen) === 201, 10_000, 'row 201 after r');
+			app.type('g');
+			await app.waitFor(screen => rowNumber(screen) === 1, 10_000, 'row 1');
+			app.press(KEYS.pageDown);
+			await app.waitFor(screen => rowNumber(screen) > 1, 10_000, 'one page down');
+			const page = rowNumber(app.screen()) - 1;
+			// 20 pages, or the last row when there are fewer.
+			const landing = Math.min(1000, 1 + (20 * page));
+			app.press(KEYS.pageDown.repeat(19));
+			await app.waitFor(screen => rowNumber(screen) === landing, 10_000, `row ${landing}`);
+			expect(await app.quit()).toBe(0);
+		});
+	}
+});
