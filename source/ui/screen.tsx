@@ -28,6 +28,7 @@ import {useWatch} from './hooks/use-watch.js';
 import {useScreen, type Dispatch} from './hooks/use-screen.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
 import {scopeOf} from './overlays/registry.js';
+import {searchNote} from './overlays/search.js';
 import {hintsFor} from './keys.js';
 import {screenLayout} from './layout.js';
 import {hotkeyHint} from './model/hotkeys.js';
@@ -242,7 +243,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 					helpLines={helpLinesOf(state)}
 				/>
 			</Box>
-			<Footer width={size.columns} hints={withHotkeys(hintsFor(scopeOf(overlay)), scopeOf(overlay) === 'list' ? hotkeyHint(state.hotkeys, fields) : null)} message={state.message} prompt={prompt}/>
+			<Footer width={size.columns} hints={withHotkeys(hintsFor(scopeOf(overlay)), scopeOf(overlay) === 'list' ? hotkeyHint(state.hotkeys, fields) : null)} message={state.message} prompt={prompt} promptNote={overlay.kind === 'search' ? searchNote(overlay) : null}/>
 		</Box>
 	);
 }

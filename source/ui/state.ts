@@ -48,7 +48,8 @@ export type QueueOverlay = {kind: 'queue'; index: number; optionCursor: number; 
 export type Overlay =
 	| {kind: 'none'}
 	| {kind: 'help'; scroll: number}
-	| {kind: 'search'; text: TextState}
+	/** `problem`: why the line would be refused (said while typing); `count`: its matches, counted off the key path. */
+	| {kind: 'search'; text: TextState; problem?: string; count?: {text: string; matches: number}}
 	| {kind: 'filter'; stage: 'field' | 'value'; cursor: number; field: Field | null}
 	| {kind: 'instruction'; text: TextState; itemIds: string[]}
 	| QueueOverlay
@@ -252,7 +253,9 @@ export type ScreenEvent =
 	| {type: 'commandParsed'; result: Command | CommandRefusal}
 	| {type: 'viewSaved'; view: View; ok: boolean; message?: string}
 	/** The items a `:` jump's name stands for (ids), or why they could not be looked up. */
-	| {type: 'jumpFound'; name: string; ids: string[]; message?: string};
+	| {type: 'jumpFound'; name: string; ids: string[]; message?: string}
+	/** The `/` line's match count (null: not counted in time, or refused). */
+	| {type: 'searchCounted'; text: string; count: number | null};
 
 
 /** What the reducer asks the hooks to do; each result comes back as an event. */
@@ -295,7 +298,9 @@ export type Effect =
 	| {kind: 'countViews'; views: View[]}
 	| {kind: 'parseCommand'; line: string}
 	| {kind: 'saveView'; view: View}
-	| {kind: 'findItem'; name: string};
+	| {kind: 'findItem'; name: string}
+	/** The `/` line's matches, counted after a pause in typing, dropped when slower than a bound. */
+	| {kind: 'countSearch'; text: string; where: string};
 
 
 export type Transition = {state: ScreenState; effects: Effect[]};

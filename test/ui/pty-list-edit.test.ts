@@ -38,3 +38,29 @@ describe('keys typed in a burst while rows load (defect 11)', () => {
 		});
 	}
 });
+
+/** The footer's prompt line (the line above the key hints). */
+const promptLine = (screen: string) => screen.split('\n').reverse().find(line => line.startsWith('/ ')) ?? '';
+
+describe('the / line (defect 1, and its live count)', () => {
+	for (const [cols, rows] of SIZES) {
+		it(`at ${cols}×${rows}: a bad term is said while typing and on Enter; a line that reads shows its count`, async () => {
+			const app = start(cols, rows);
+			await app.waitFor('BUG-1000');
+			app.type('/');
+			await app.waitFor(/^\/ /m);
+			app.type('colour:red');
+			await app.waitFor(screen => promptLine(screen).includes('bad query term "colour:red"'), 10_000, 'the bad term while typing');
+			app.press(KEYS.enter);
+			await new Promise(resolve => setTimeout(resolve, 300));
+			expect(promptLine(app.screen())).toContain('bad query term "colour:red"');
+			app.press(KEYS.escape);
+			await app.waitFor(screen => promptLine(screen) === '', 10_000, 'the line closed');
+			const matches = await demo.store.countMatches('bugs', 'status:new');
+			app.type('/status:new');
+			await app.waitFor(screen => promptLine(screen).includes(`${matches.toLocaleString('en-US')} matches`), 10_000, 'the count');
+			app.press(KEYS.escape);
+			expect(await app.quit()).toBe(0);
+		});
+	}
+});
