@@ -43,7 +43,8 @@ export type FieldEditOverlay = {
 	notice: string | null;
 };
 
-export type QueueOverlay = {kind: 'queue'; index: number; optionCursor: number; typing: TextState | null; problem: string | null; confirmDismiss: boolean};
+/** `now`: when the entry was read (ms): relative dates typed for it count from its day. */
+export type QueueOverlay = {kind: 'queue'; index: number; optionCursor: number; typing: TextState | null; problem: string | null; confirmDismiss: boolean; now?: number};
 
 export type Overlay =
 	| {kind: 'none'}
@@ -216,7 +217,8 @@ export type ScreenEvent =
 	| {type: 'detailLoaded'; for: string; detail: Detail}
 	| {type: 'followUpCount'; count: number}
 	| {type: 'queueLoaded'; followUps: FollowUp[]; note?: string}
-	| {type: 'queueEntry'; entry: QueueEntry | null}
+	/** `at`: when it was read (ms), the day a relative date typed for it counts from. */
+	| {type: 'queueEntry'; entry: QueueEntry | null; at?: number}
 	| {type: 'followUpDismissed'; ok: boolean; message?: string; left?: FollowUp[]}
 	| {type: 'historyLoaded'; runs: RunSummary[]}
 	| {type: 'stepsLoaded'; run: RunSummary; steps: Step[]}

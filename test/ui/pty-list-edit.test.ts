@@ -1,5 +1,7 @@
 import {describe, expect, it} from 'vitest';
-import {ptyDemo} from '../support/pty-fixtures.js';
+import {StoreError} from '../../store/index.js';
+import {resolveDateInput} from '../../source/ui/model/dates.js';
+import {idOfTicket, ptyDemo} from '../support/pty-fixtures.js';
 import {KEYS, type PtyApp} from '../support/pty.js';
 
 // The list and its edits on the built app, at 80×24 and 200×60: keys typed in a burst while rows
@@ -59,6 +61,30 @@ describe('the / line (defect 1, and its live count)', () => {
 			const matches = await demo.store.countMatches('bugs', 'status:new');
 			app.type('/status:new');
 			await app.waitFor(screen => promptLine(screen).includes(`${matches.toLocaleString('en-US')} matches`), 10_000, 'the count');
+			app.press(KEYS.escape);
+			expect(await app.quit()).toBe(0);
+		});
+	}
+});
+
+describe('a date typed in the follow-up queue (defect 2)', () => {
+	for (const [cols, rows, ticket] of [[80, 24, 'BUG-0950'], [200, 60, 'BUG-0951']] as const) {
+		it(`at ${cols}×${rows}: the input opens empty and takes friday`, async () => {
+			const id = idOfTicket(demo.store, ticket);
+			expect(() => demo.store.editItem({channelId: 'bugs', itemId: id, values: {due: 'Friday'}, actor: {kind: 'agent', run_id: 'run-pty'}, expectedVersion: 1})).toThrow(StoreError);
+			const app = start(cols, rows);
+			await app.waitFor('1 follow-up');
+			app.press('F');
+			await app.waitFor('Codex tried: Friday');
+			app.press('t');
+			await app.waitFor('Value:');
+			app.type('friday');
+			await app.waitFor(/Value: friday ?$/m);
+			expect(app.screen()).not.toContain('Fridayfriday');
+			app.press(KEYS.enter);
+			await app.waitFor('No open follow-ups');
+			const friday = resolveDateInput('friday', new Date());
+			expect(friday.ok && demo.store.readItem('bugs', id).values.due).toBe(friday.ok ? friday.date : '');
 			app.press(KEYS.escape);
 			expect(await app.quit()).toBe(0);
 		});

@@ -108,7 +108,7 @@ export const EFFECTS = {
 	countFollowUps: (_effect, {state, on, later}) => later(async () => ({type: 'followUpCount', count: await on.store.countOpenFollowUps(state.channelId).catch(() => state.followUpCount)})),
 	loadQueue: (effect, {state, on, later}) => later(async () => ({type: 'queueLoaded', followUps: await on.store.listFollowUps({channelId: state.channelId, status: 'open', limit: QUEUE_LIMIT}), note: effect.note})),
 	readQueueEntry(effect, {state, on, later}) {
-		later(async () => ({type: 'queueEntry', entry: {followUp: effect.followUp, item: await on.store.readItem(state.channelId, effect.followUp.item_id).catch(() => null)}}));
+		later(async () => ({type: 'queueEntry', entry: {followUp: effect.followUp, item: await on.store.readItem(state.channelId, effect.followUp.item_id).catch(() => null)}, at: Date.now()}));
 	},
 	dismissFollowUp(effect, {state, on, later}) {
 		later(async () => {
