@@ -90,3 +90,20 @@ describe('a date typed in the follow-up queue (defect 2)', () => {
 		});
 	}
 });
+
+describe('the : line\'s errors (defect 9)', () => {
+	for (const [cols, rows] of SIZES) {
+		it(`at ${cols}×${rows}: no doubled or stray colon`, async () => {
+			const app = start(cols, rows);
+			await app.waitFor('BUG-1000');
+			app.type(':sort title');
+			app.press(KEYS.enter);
+			await app.waitFor(/^title cannot be sorted/m, 10_000, 'the sort refusal');
+			app.type(':set');
+			app.press(KEYS.enter);
+			const screen = await app.waitFor(/^:set takes a field and a value/m, 10_000, 'the set refusal');
+			expect(screen).not.toContain('::');
+			expect(await app.quit()).toBe(0);
+		});
+	}
+});

@@ -28,6 +28,7 @@ export type Command =
 	| {kind: 'channel'; change: SchemaChange; text: string}
 	| {kind: 'quit'};
 
+/** Said as it is: a refusal that needs its command names it (`:set takes …`), never behind another `:`. */
 export type CommandRefusal = {error: string};
 
 export type CommandContext = {
