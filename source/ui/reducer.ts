@@ -47,6 +47,8 @@ export type InitialScreen = Pick<ScreenState, 'channelId' | 'fields' | 'size'> &
 	autoCount?: boolean;
 	/** Items per run: `c` on more fans out (codex/batches.ts's default unless given). */
 	runBatch?: number;
+	/** The cursor moves on after an edit of one row (default true). */
+	advanceAfterEdit?: boolean;
 };
 
 /** The screen before its first page: the first listing is the one effect to start with. */
@@ -93,6 +95,7 @@ export function initialScreen(init: InitialScreen): Transition {
 		// The config's hotkeys resolved against the schema (config/config.ts), else the schema's defaults.
 		hotkeys: init.hotkeys ?? resolveHotkeys(init.fields).hotkeys,
 		instruction: init.instruction ?? null,
+		advanceAfterEdit: init.advanceAfterEdit !== false,
 	};
 	const effects: Effect[] = [{kind: 'list', generation: 1, query}];
 	if (state.counting === 'busy') effects.push({kind: 'countViews', views});

@@ -156,7 +156,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 		() => {
 			const problems = [...config.problems, ...settings.problems];
 			const message = problems.length > 0 ? {text: `Ignored in the config file: ${problems.join(' · ')}`, tone: 'warn' as const} : undefined;
-			return initialScreen({channelId: channel.id, fields, size, total: summary.item_count, followUpCount: 0, runBatch: batch, views: settings.views, hotkeys: settings.hotkeys, instruction: config.config.instruction, message});
+			return initialScreen({channelId: channel.id, fields, size, total: summary.item_count, followUpCount: 0, runBatch: batch, views: settings.views, hotkeys: settings.hotkeys, instruction: config.config.instruction, message, advanceAfterEdit: config.config.advance_after_edit});
 		},
 		{store, stateDir, startRun, cancelRun, quit, pollEvents: events.poll, configFile: config.path, board: {
 			cancel: cancelBoardRun,

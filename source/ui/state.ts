@@ -150,6 +150,8 @@ export type ScreenState = {
 	hotkeys: Hotkeys;
 	/** The config file's instruction for a Codex run, else null (the built-in one). */
 	instruction: string | null;
+	/** The cursor moves on to the next row after an edit of one row (config: advance_after_edit). */
+	advanceAfterEdit: boolean;
 };
 
 export type BoardCursor = {runs: number; cursor: number; focused: boolean; watch: boolean};

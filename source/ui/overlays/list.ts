@@ -124,6 +124,7 @@ export const LIST = {
 		openDetail: state => none(currentRow(state) ? {...state, pane: 'detail', paneScroll: 0} : state),
 		back(state) {
 			if (state.pane !== 'none') return none({...state, pane: 'none', paneScroll: 0});
+			if (state.marks.size > 0) return none(say({...state, marks: new Set(), seen: new Map()}, `${state.marks.size === 1 ? '1 mark' : `${state.marks.size} marks`} cleared.`));
 			const base = baseQuery(state.views, state.query);
 			if (state.query.sort !== base.sort) return relist(state, base, 'Search, filter and sort cleared.');
 			if (state.query.search || state.query.filter) return relist(state, base, 'Search and filter cleared.');

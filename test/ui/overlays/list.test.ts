@@ -59,6 +59,12 @@ const CASES: {[T in keyof typeof LIST.events]: () => void} = {
 		const searched = {...listed(), query: {search: 'x'}};
 		expect(effect(reduce(searched, {type: 'back'}), 'list')).toMatchObject({query: {}, note: 'Search and filter cleared.'});
 		expect(reduce(listed(), {type: 'back'}).effects).toEqual([]);
+		// Esc clears marks (after the pane, before the search).
+		const marked = run1({...listed(), query: {search: 'x'}}, {type: 'mark'}, {type: 'mark'}).state;
+		const cleared = reduce(marked, {type: 'back'});
+		expect(cleared.state.marks.size).toBe(0);
+		expect(cleared.state.message?.text).toBe('2 marks cleared.');
+		expect(cleared.effects).toEqual([]);
 	},
 	mark() {
 		const marked = reduce(listed(), {type: 'mark'}).state;
