@@ -107,3 +107,30 @@ describe('the : line\'s errors (defect 9)', () => {
 		});
 	}
 });
+
+describe('what triagers expect (the cursor after an edit, Esc on marks, a number typed over)', () => {
+	for (const [cols, rows, ticket] of [[80, 24, 'BUG-0990'], [200, 60, 'BUG-0985']] as const) {
+		it(`at ${cols}×${rows}`, async () => {
+			const app = start(cols, rows);
+			await app.waitFor('BUG-1000');
+			const at = 1001 - Number(ticket.slice(4));
+			app.type(`:${ticket}`);
+			app.press(KEYS.enter);
+			await app.waitFor(screen => rowNumber(screen) === at, 10_000, `row ${at}`);
+			// p: the points input opens on the value, selected: 7 replaces it; Enter saves, and the cursor moves on.
+			const id = idOfTicket(demo.store, ticket);
+			app.press('p');
+			await app.waitFor('Enter saves');
+			app.type('7');
+			app.press(KEYS.enter);
+			await app.waitFor(screen => rowNumber(screen) === at + 1, 10_000, 'the next row');
+			expect(demo.store.readItem('bugs', id).values.points).toBe(7);
+			// Space marks and moves down; Esc clears the marks.
+			app.press(KEYS.space);
+			await app.waitFor(screen => screen.split('\n')[0]!.includes('1 marked') && rowNumber(screen) === at + 2, 10_000, 'one marked');
+			app.press(KEYS.escape);
+			await app.waitFor(screen => !screen.split('\n')[0]!.includes('marked') && screen.includes('1 mark cleared'), 10_000, 'marks cleared');
+			expect(await app.quit()).toBe(0);
+		});
+	}
+});
