@@ -45,7 +45,7 @@ const TABLE = [
 	{scope: 'list', action: 'top', keys: ['g', 'home'], label: 'g', description: 'the newest record'},
 	{scope: 'list', action: 'bottom', keys: ['G', 'end'], label: 'G', description: 'the oldest record'},
 	{scope: 'list', action: 'open', keys: ['enter'], label: 'Enter', description: 'show the record in the pane', hint: 'detail'},
-	{scope: 'list', action: 'back', keys: ['escape'], label: 'Esc', description: 'close the pane; clear the marks; clear search, filter and sort (back to the view)'},
+	{scope: 'list', action: 'back', keys: ['escape'], label: 'Esc', description: 'close the pane, the marks, then search, filter and sort'},
 	{scope: 'list', action: 'search', keys: ['/'], label: '/', description: 'search: words, or query terms with a sort (status:new sort:-due)', hint: 'search'},
 	{scope: 'list', action: 'filter', keys: ['f'], label: 'f', description: 'filter by a field value', hint: 'filter'},
 	{scope: 'list', action: 'mark', keys: ['space'], label: 'Space', description: 'mark or unmark the row, and move down', hint: 'mark'},
