@@ -43,6 +43,8 @@ export type SiftConfig = {
 	theme: Theme;
 	/** propose: runs started from the TUI propose their edits for review (docs/review.md); default apply. */
 	agent_mode?: 'propose' | 'apply';
+	/** The cursor moves on to the next row after an edit of one row (default true). */
+	advance_after_edit?: boolean;
 };
 
 /** The views every channel starts with, in the query language; one a channel cannot run is left out. */
@@ -118,6 +120,7 @@ export const settingSchemas = {
 	model: text('a model name').regex(/^\S+$/, {error: 'must be a model name without spaces'}),
 	timeout: z.number({error: 'must be a number of seconds'}).int({error: 'must be a whole number of seconds'}).min(1, {error: 'must be 1 second or more'}).max(86_400, {error: 'must be at most 86400 seconds (a day)'}),
 	theme: z.enum(['default', 'mono'], {error: 'must be default or mono'}),
+	advance_after_edit: z.boolean({error: 'must be true or false'}),
 	server: text('the http(s) URL of sift serve').refine(url => mcpEndpoint(url) !== null, {error: 'must be the http(s) URL of sift serve, e.g. http://127.0.0.1:7345'}),
 	agent_mode: z.enum(['propose', 'apply'], {error: 'must be propose or apply'}),
 } as const;

@@ -54,6 +54,8 @@ export type InitialScreen = Pick<ScreenState, 'channelId' | 'fields' | 'size'> &
 	/** Open proposals (the header's count), and whether runs started here propose (`agent_mode`). */
 	proposalCount?: number;
 	propose?: boolean;
+	/** The cursor moves on after an edit of one row (default true). */
+	advanceAfterEdit?: boolean;
 };
 
 /** The screen before its first page: the first listing is the one effect to start with. */
@@ -75,6 +77,7 @@ export function initialScreen(init: InitialScreen): Transition {
 		generation: 1,
 		loading: 'list',
 		want: null,
+		listMoves: 0,
 		total: init.total,
 		newItems: 0,
 		changed: new Map(),
@@ -104,6 +107,7 @@ export function initialScreen(init: InitialScreen): Transition {
 		review: {proposals: [], item: null},
 		proposalCount: init.proposalCount ?? 0,
 		propose: init.propose ?? false,
+		advanceAfterEdit: init.advanceAfterEdit !== false,
 	};
 	const effects: Effect[] = [{kind: 'list', generation: 1, query}];
 	if (state.counting === 'busy') effects.push({kind: 'countViews', views});

@@ -25,6 +25,7 @@ import {useWatch} from './hooks/use-watch.js';
 import {useScreen, type Dispatch} from './hooks/use-screen.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
 import {scopeOf} from './overlays/registry.js';
+import {searchNote} from './overlays/search.js';
 import {hintsFor} from './keys.js';
 import {screenLayout} from './layout.js';
 import {hotkeyHint} from './model/hotkeys.js';
@@ -157,7 +158,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 		() => {
 			// Each problem is one line of `:problems`; the footer only says how many there are.
 			const configProblems = [...config.problems, ...settings.problems];
-			return initialScreen({channelId: channel.id, fields, size, total: summary.item_count, followUpCount: 0, runBatch: batch, views: settings.views, hotkeys: settings.hotkeys, instruction: config.config.instruction, message: problemsMessage(configProblems), defaultView: settings.defaultView, configProblems, propose: config.config.agent_mode === 'propose'});
+			return initialScreen({channelId: channel.id, fields, size, total: summary.item_count, followUpCount: 0, runBatch: batch, views: settings.views, hotkeys: settings.hotkeys, instruction: config.config.instruction, message: problemsMessage(configProblems), defaultView: settings.defaultView, configProblems, propose: config.config.agent_mode === 'propose', advanceAfterEdit: config.config.advance_after_edit});
 		},
 		{store, stateDir, startRun, cancelRun, quit, pollEvents: events.poll, configFile: config.path, switchChannel: onSwitchChannel, board: {
 			cancel: cancelBoardRun,
@@ -248,7 +249,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 					problems={state.configProblems}
 				/>
 			</Box>
-			<Footer width={size.columns} hints={withHotkeys(hintsFor(scopeOf(overlay)), scopeOf(overlay) === 'list' ? hotkeyHint(state.hotkeys, fields) : null)} message={state.message} prompt={prompt}/>
+			<Footer width={size.columns} hints={withHotkeys(hintsFor(scopeOf(overlay)), scopeOf(overlay) === 'list' ? hotkeyHint(state.hotkeys, fields) : null)} message={state.message} prompt={prompt} promptNote={overlay.kind === 'search' ? searchNote(overlay) : null}/>
 		</Box>
 	);
 }

@@ -46,7 +46,8 @@ export type FieldEditOverlay = {
 	notice: string | null;
 };
 
-export type QueueOverlay = {kind: 'queue'; index: number; optionCursor: number; typing: TextState | null; problem: string | null; confirmDismiss: boolean};
+/** `now`: when the entry was read (ms): relative dates typed for it count from its day. */
+export type QueueOverlay = {kind: 'queue'; index: number; optionCursor: number; typing: TextState | null; problem: string | null; confirmDismiss: boolean; now?: number};
 
 /**
  * `P`: the review queue (overlays/review.ts), on the proposal at `index`. `confirm`: the proposal
@@ -60,7 +61,8 @@ export type RunDiffView = {runId: string; lines: string[]; revert: boolean};
 export type Overlay =
 	| {kind: 'none'}
 	| {kind: 'help'; scroll: number}
-	| {kind: 'search'; text: TextState}
+	/** `problem`: why the line would be refused (said while typing); `count`: its matches, counted off the key path. */
+	| {kind: 'search'; text: TextState; problem?: string; count?: {text: string; matches: number}}
 	| {kind: 'filter'; stage: 'field' | 'value'; cursor: number; field: Field | null}
 	| {kind: 'instruction'; text: TextState; itemIds: string[]}
 	| QueueOverlay
@@ -117,6 +119,8 @@ export type ScreenState = {
 	loading: 'list' | 'after' | 'before' | null;
 	/** Where a move past the loaded rows wants the cursor, once the page it needs arrives. */
 	want: number | null;
+	/** Rows moved while a listing is read (keys never wait for it): moved from where it opens. */
+	listMoves: number;
 
 	total: number;
 	newItems: number;
@@ -173,6 +177,8 @@ export type ScreenState = {
 	proposalCount: number;
 	/** Runs started from this screen propose (`agent_mode: propose`, `:propose on`). */
 	propose: boolean;
+	/** The cursor moves on to the next row after an edit of one row (config: advance_after_edit). */
+	advanceAfterEdit: boolean;
 };
 
 export type BoardCursor = {runs: number; cursor: number; focused: boolean; watch: boolean};
@@ -240,7 +246,8 @@ export type ScreenEvent =
 	| {type: 'detailLoaded'; for: string; detail: Detail}
 	| {type: 'followUpCount'; count: number}
 	| {type: 'queueLoaded'; followUps: FollowUp[]; note?: string}
-	| {type: 'queueEntry'; entry: QueueEntry | null}
+	/** `at`: when it was read (ms), the day a relative date typed for it counts from. */
+	| {type: 'queueEntry'; entry: QueueEntry | null; at?: number}
 	| {type: 'followUpDismissed'; ok: boolean; message?: string; left?: FollowUp[]}
 	| {type: 'historyLoaded'; runs: RunSummary[]}
 	| {type: 'stepsLoaded'; run: RunSummary; steps: Step[]}
@@ -299,7 +306,9 @@ export type ScreenEvent =
 	| {type: 'runDiff'}
 	| {type: 'runRevert'}
 	| {type: 'runDiffLoaded'; runId: string; lines: string[]; revert: boolean}
-	| {type: 'runReverted'; runId: string; lines: string[]; ok: boolean};
+	| {type: 'runReverted'; runId: string; lines: string[]; ok: boolean}
+	/** The `/` line's match count (null: not counted in time, or refused). */
+	| {type: 'searchCounted'; text: string; count: number | null};
 
 
 /** What the reducer asks the hooks to do; each result comes back as an event. */
@@ -355,7 +364,9 @@ export type Effect =
 	| {kind: 'undoAccept'; entry: AcceptUndoEntry}
 	/** The run's diff; `preview`: with what a revert would do. */
 	| {kind: 'runDiff'; runId: string; preview: boolean}
-	| {kind: 'runRevert'; runId: string};
+	| {kind: 'runRevert'; runId: string}
+	/** The `/` line's matches, counted after a pause in typing, dropped when slower than a bound. */
+	| {kind: 'countSearch'; text: string; where: string};
 
 
 export type Transition = {state: ScreenState; effects: Effect[]};

@@ -29,7 +29,7 @@ function configFile(...lines: string[]): string {
 
 const load = (...lines: string[]) => loadConfig(configFile(...lines));
 const now = new Date(2026, 11, 2, 12);
-const ALL_KEYS = 'keys: views, channels, hotkeys, default_channel, default_view, instruction, model, timeout, theme, server, agent_mode';
+const ALL_KEYS = 'keys: views, channels, hotkeys, default_channel, default_view, instruction, model, timeout, theme, advance_after_edit, server, agent_mode';
 
 describe('where the file is', () => {
 	it('$XDG_CONFIG_HOME/sift/config.yaml, else ~/.config/sift/config.yaml; a relative XDG_CONFIG_HOME is ignored', () => {

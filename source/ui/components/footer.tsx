@@ -10,6 +10,8 @@ export type FooterProps = {
 	message: Message | null;
 	/** Replaces the message line: a prompt (search, a question). */
 	prompt?: ReactNode;
+	/** Said on the prompt line after the prompt (a search's bad term, its match count): the prompt hides the message line. */
+	promptNote?: Message | null;
 };
 
 const TONES = {info: undefined, ok: 'green', warn: 'yellow', error: 'red'} as const;
@@ -22,7 +24,16 @@ export function Footer(props: FooterProps) {
 	const theme = useTheme();
 	return (
 		<Box flexDirection="column" width={props.width} height={2}>
-			{props.prompt ?? (
+			{props.prompt ? (
+				<Box width={props.width} height={1}>
+					<Box flexShrink={1}>{props.prompt}</Box>
+					{props.promptNote ? (
+						<Box flexGrow={1} flexShrink={1} flexBasis={0} marginLeft={2}>
+							<Text wrap="truncate-end" color={theme.color(TONES[props.promptNote.tone])}>{sanitize(props.promptNote.text)}</Text>
+						</Box>
+					) : null}
+				</Box>
+			) : (
 				<Text wrap="truncate-end" color={props.message ? theme.color(TONES[props.message.tone]) : undefined}>
 					{props.message ? sanitize(props.message.text) : ' '}
 				</Text>

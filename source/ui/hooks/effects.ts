@@ -51,6 +51,12 @@ type EffectOf<K extends Effect['kind']> = Extract<Effect, {kind: K}>;
 
 const QUEUE_LIMIT = 500;
 
+/** The `/` line's live count: after this pause in typing, shown if it comes within the bound; none on a SQLite channel larger than this. */
+const LIVE_COUNT_PAUSE_MS = 200;
+const LIVE_COUNT_BOUND_MS = 500;
+const LIVE_COUNT_MAX_SQLITE = 200_000;
+let searchCount: NodeJS.Timeout | undefined;
+
 /** A page of the list read for `list` or `loadPage`; the answer carries the generation it was asked for. */
 function readPage(effect: EffectOf<'list' | 'loadPage'>, {state, on, later}: EffectContext): void {
 	const {generation, query} = effect;
@@ -109,7 +115,7 @@ export const EFFECTS = {
 	countFollowUps: (_effect, {state, on, later}) => later(async () => ({type: 'followUpCount', count: await on.store.countOpenFollowUps(state.channelId).catch(() => state.followUpCount)})),
 	loadQueue: (effect, {state, on, later}) => later(async () => ({type: 'queueLoaded', followUps: await on.store.listFollowUps({channelId: state.channelId, status: 'open', limit: QUEUE_LIMIT}), note: effect.note})),
 	readQueueEntry(effect, {state, on, later}) {
-		later(async () => ({type: 'queueEntry', entry: {followUp: effect.followUp, item: await on.store.readItem(state.channelId, effect.followUp.item_id).catch(() => null)}}));
+		later(async () => ({type: 'queueEntry', entry: {followUp: effect.followUp, item: await on.store.readItem(state.channelId, effect.followUp.item_id).catch(() => null)}, at: Date.now()}));
 	},
 	dismissFollowUp(effect, {state, on, later}) {
 		later(async () => {
@@ -188,6 +194,22 @@ export const EFFECTS = {
 		// A view belongs to the channel it was saved on (channels.ID.views in the file).
 		const saved = saveView(effect.view.name, effect.view.query, on.configFile, state.channelId);
 		dispatch(saved.ok ? {type: 'viewSaved', view: effect.view, ok: true, message: saved.path} : {type: 'viewSaved', view: effect.view, ok: false, message: saved.message});
+	},
+	countSearch(effect, {state, on, dispatch}) {
+		// Counted after a pause in typing, and shown only when it comes within a bound. On SQLite a
+		// count runs on this thread (seconds at a million records): a large channel gets none.
+		clearTimeout(searchCount);
+		if (on.store.backend === 'sqlite' && state.total > LIVE_COUNT_MAX_SQLITE) return;
+		searchCount = setTimeout(() => {
+			const bound = new Promise<null>(resolve => {
+				setTimeout(resolve, LIVE_COUNT_BOUND_MS, null).unref();
+			});
+			const count = on.store.countMatches(state.channelId, effect.where).catch(() => null);
+			void Promise.race([count, bound]).then(matches => {
+				dispatch({type: 'searchCounted', text: effect.text, count: matches});
+			});
+		}, LIVE_COUNT_PAUSE_MS);
+		searchCount.unref();
 	},
 	findItem(effect, {state, on, later}) {
 		later(async () => {

@@ -36,6 +36,7 @@ export type Command =
 	/** `:propose on|off`: runs started from the screen propose their edits, or write them (docs/review.md). */
 	| {kind: 'propose'; on: boolean};
 
+/** Said as it is: a refusal that needs its command names it (`:set takes …`), never behind another `:`. */
 export type CommandRefusal = {error: string};
 
 export type CommandContext = {

@@ -17,7 +17,7 @@ import {choosePicker, eraseInPicker, movePicker, openPicker, togglePicker, typeI
 import {NONE, type Effect, type FieldEditOverlay, type ScreenEvent, type ScreenState, type Transition, type UndoEntry} from '../state.js';
 import {applyTextKey, textState} from '../text-input.js';
 import {patchRow} from '../window.js';
-import {currentRow, editTargets, nameOf, reseen, showItem} from './rows.js';
+import {currentRow, editTargets, moveBy, nameOf, reseen, showItem} from './rows.js';
 import {none, say, wrap, type EventOf, type OverlaySlice} from './slice.js';
 
 /** A list key that is no binding of the key table: a field's hotkey, if one. */
@@ -36,11 +36,14 @@ function commonValue(targets: MarkedRow[], key: string): unknown {
 	return values.every(value => JSON.stringify(value) === first) ? values[0] : undefined;
 }
 
+const NUMBER_TYPES = new Set<Field['type']>(['number', 'currency', 'percentage', 'rating']);
+
 /** The overlay on one field: its picker opened on the current value, or its input holding it. */
 function withField(overlay: FieldEditOverlay, field: Field): FieldEditOverlay {
 	const current = commonValue(overlay.targets, field.key);
 	if (isPicked(field)) return {...overlay, field, picker: openPicker(field, current), text: null, notice: null};
-	return {...overlay, field, picker: null, text: textState(editableText(current)), notice: null};
+	// A number opens selected: the first key typed replaces it (as in a spreadsheet).
+	return {...overlay, field, picker: null, text: textState(editableText(current), NUMBER_TYPES.has(field.type)), notice: null};
 }
 
 function openFieldEdit(state: ScreenState, key: string, at: number): Transition {
@@ -93,6 +96,9 @@ function submitFieldText(state: ScreenState, overlay: FieldEditOverlay): Transit
 	return commitFieldEdit(state, overlay, typed.value);
 }
 
+/** After an edit of one row, the cursor moves on to the next row (when it is still on the row edited). */
+const advanced = (state: ScreenState, id: string): ScreenState => (state.advanceAfterEdit && currentRow(state)?.id === id ? moveBy(state, 1) : state);
+
 /** The chosen value written: on one row as an edit of the row, on marks as one bulk edit. */
 function commitFieldEdit(state: ScreenState, overlay: FieldEditOverlay, value: unknown): Transition {
 	const field = overlay.field!;
@@ -111,7 +117,7 @@ function commitFieldEdit(state: ScreenState, overlay: FieldEditOverlay, value: u
 	// A hotkey's pick closes at once (typing ahead goes to the list); a typed value, or any value
 	// chosen after `e`, stays open until the store answers, so a refusal or a conflict is shown
 	// inline (keys typed meanwhile wait).
-	if (!overlay.text && !overlay.chooser) return {state: closed, effects: [edit]};
+	if (!overlay.text && !overlay.chooser) return {state: advanced(closed, target.id), effects: [edit]};
 	return {state: {...state, overlay: {...overlay, notice: null}, awaiting: 'edit'}, effects: [edit]};
 }
 
@@ -158,7 +164,7 @@ function fieldEditOutcome(before: ScreenState, result: Transition, {request, out
 	const state: ScreenState = {...result.state, awaiting: before.awaiting === 'edit' ? null : result.state.awaiting};
 	const keepOpen = (notice: string, target = overlay.targets[0]!) => ({...result, state: {...state, overlay: {...overlay, targets: [target], notice}}});
 	switch (outcome.kind) {
-		case 'ok': return {...result, state: {...state, overlay: NONE}};
+		case 'ok': return {...result, state: advanced({...state, overlay: NONE}, request.itemId)};
 		case 'refused': return keepOpen(problemNotes(outcome.problem).map(note => note.text).join('\n'));
 		case 'conflict': {
 			// What changed, and the record as it is now: Enter again writes on top of it.

@@ -5,9 +5,9 @@ import {counted} from '../../text/format.js';
 import {sanitize, sanitizeValue} from '../../text/sanitize.js';
 import {describeChanges, problemNotes, queueOptions, shortValue} from '../edit.js';
 import {pushUndo} from '../edit-outcome.js';
-import {parseTyped} from '../format.js';
 import {NONE, type QueueOverlay, type ScreenState, type Transition} from '../state.js';
 import {applyTextKey, textState, type TextState} from '../text-input.js';
+import {typedFieldValue} from './field-edit.js';
 import {nameOf, showItem} from './rows.js';
 import {none, say, wrap, type EventOf, type OverlaySlice} from './slice.js';
 
@@ -16,11 +16,8 @@ const queueField = (state: ScreenState) => {
 	return key === undefined ? null : state.fields.find(field => field.key === key) ?? null;
 };
 
-/** The typed input for a follow-up, starting from the value Codex tried. */
-function typingFor(state: ScreenState): TextState {
-	const attempted = state.queue.entry?.followUp.attempted;
-	return textState(typeof attempted === 'string' || typeof attempted === 'number' ? String(attempted) : '');
-}
+/** The typed input for a follow-up opens empty: what Codex tried is shown above it, and was refused. */
+const typingFor = (): TextState => textState();
 
 /**
  * The open follow-ups, (re)loaded: the queue opens (or stays) on the entry at its index, read
@@ -79,7 +76,7 @@ export const FOLLOWUPS = {
 			if (!entry) return none(state);
 			const options = queueOptions(entry, queueField(state));
 			if (options.length > 0) return resolveQueue(state, overlay, options[overlay.optionCursor]!.value);
-			return none({...state, overlay: {...overlay, typing: typingFor(state), problem: null}});
+			return none({...state, overlay: {...overlay, typing: typingFor(), problem: null}});
 		},
 		cancel(state, overlay) {
 			if (overlay.typing) return none({...state, overlay: {...overlay, typing: null}});
@@ -89,9 +86,12 @@ export const FOLLOWUPS = {
 		submit(state, overlay) {
 			if (!overlay.typing) return none(state);
 			const field = queueField(state);
-			return resolveQueue(state, overlay, field ? parseTyped(field, overlay.typing.value) : overlay.typing.value);
+			if (!field) return resolveQueue(state, overlay, overlay.typing.value);
+			// As the field edit reads it: a date from its words (friday, +3d), counted from the entry's day.
+			const typed = typedFieldValue(field, overlay.typing.value, overlay.now ?? 0);
+			return typed.ok ? resolveQueue(state, overlay, typed.value) : none({...state, overlay: {...overlay, problem: typed.message}});
 		},
-		queueType: (state, overlay) => none(state.queue.entry ? {...state, overlay: {...overlay, typing: typingFor(state), problem: null}} : state),
+		queueType: (state, overlay) => none(state.queue.entry ? {...state, overlay: {...overlay, typing: typingFor(), problem: null}} : state),
 		queueDismiss: (state, overlay) => none(state.queue.entry ? {...state, overlay: {...overlay, confirmDismiss: true}} : state),
 		queueStep(state, overlay, {delta}) {
 			const count = state.queue.followUps.length;
@@ -109,7 +109,7 @@ export const FOLLOWUPS = {
 	events: {
 		openQueue: state => ({state: {...state, awaiting: 'queue'}, effects: [{kind: 'loadQueue'}]}),
 		queueLoaded: (state, event) => queueLoaded(state, event.followUps, event.note),
-		queueEntry: (state, event) => none(state.overlay.kind === 'queue' ? {...state, queue: {...state.queue, entry: event.entry}} : state),
+		queueEntry: (state, event) => none(state.overlay.kind === 'queue' ? {...state, overlay: {...state.overlay, now: event.at ?? state.overlay.now}, queue: {...state.queue, entry: event.entry}} : state),
 		followUpDismissed(state, event) {
 			const {overlay} = state;
 			if (overlay.kind !== 'queue') return none(state);

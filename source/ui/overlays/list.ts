@@ -63,13 +63,14 @@ function listed(state: ScreenState, event: EventOf<'listed'>): Transition {
 	if (event.generation !== state.generation) return none(state);
 	if (event.from === 'end' && event.page.prev_cursor === undefined) {
 		// A store without cursor paging answered with its first page: stay, at the end of what is loaded.
-		return none(say(moveTo({...state, loading: null}, state.window.rows.length - 1), 'This store cannot read from the end yet; this is the end of what is loaded.', 'warn'));
+		return none(say(moveBy(moveTo({...state, loading: null, listMoves: 0}, state.window.rows.length - 1), state.listMoves), 'This store cannot read from the end yet; this is the end of what is loaded.', 'warn'));
 	}
 
 	const {pageSize, maxPages} = state.window;
 	const fresh = event.from === 'end' ? endWindow(event.page, pageSize, maxPages) : firstWindow(event.page, pageSize, maxPages, event.at === undefined ? 'start' : 'item');
 	const window = moveCursor(fresh, fresh.cursor, listRows(state));
-	const next = {...state, window, loading: null, want: null, newItems: 0};
+	// The rows moved while it was read, from where it opens (rows.ts, moveBy).
+	const next = moveBy({...state, window, loading: null, want: null, listMoves: 0, newItems: 0}, state.listMoves);
 	return none(event.note ? say(next, event.note) : next);
 }
 
@@ -77,11 +78,12 @@ function pageLoaded(state: ScreenState, event: EventOf<'pageLoaded'>): Transitio
 	if (event.generation !== state.generation) return none(state);
 	let window = event.direction === 'after' ? appendPage(state.window, event.page) : prependPage(state.window, event.page);
 	let {want} = state;
-	if (want !== null && event.direction === 'after') {
-		// The rows a pending move counted on may have shifted when a page was dropped in front.
-		want -= state.window.rows.length - (window.rows.length - event.page.items.length);
+	if (want !== null) {
+		// The rows a pending move counted on shift by the rows put in front, or dropped from the front.
+		want += event.direction === 'before' ? event.page.items.length : window.rows.length - event.page.items.length - state.window.rows.length;
 		window = moveCursor(window, want, listRows(state));
-		if (want < window.rows.length || !canLoadAfter(window)) want = null;
+		const waiting = (want >= window.rows.length && canLoadAfter(window)) || (want < 0 && canLoadBefore(window));
+		if (!waiting) want = null;
 	}
 
 	return none({...state, window, loading: null, want});
@@ -125,19 +127,20 @@ export const LIST = {
 	events: {
 		move: (state, event) => none(moveBy(state, event.rows)),
 		top(state) {
-			// The newest record of the query, loaded or not.
-			if (canLoadBefore(state.window)) return relist(state, state.query, 'The newest records.');
+			// The newest record of the query, loaded or not (while a listing is read, perhaps from the end, read it again from the start).
+			if (canLoadBefore(state.window) || state.loading === 'list') return relist(state, state.query, 'The newest records.');
 			return none(moveTo(state, 0));
 		},
 		bottom(state) {
 			// The oldest record of the query: its last page, read from the end (not the end of what is loaded).
-			if (!canLoadAfter(state.window)) return none(moveTo(state, state.window.rows.length - 1));
+			if (!canLoadAfter(state.window) && state.loading !== 'list') return none(moveTo(state, state.window.rows.length - 1));
 			const generation = state.generation + 1;
-			return {state: {...state, generation, loading: 'list', want: null}, effects: [{kind: 'list', generation, query: state.query, from: 'end', note: 'The oldest records.'}]};
+			return {state: {...state, generation, loading: 'list', want: null, listMoves: 0}, effects: [{kind: 'list', generation, query: state.query, from: 'end', note: 'The oldest records.'}]};
 		},
 		openDetail: state => none(currentRow(state) ? {...state, pane: 'detail', paneScroll: 0} : state),
 		back(state) {
 			if (state.pane !== 'none') return none({...state, pane: 'none', paneScroll: 0});
+			if (state.marks.size > 0) return none(say({...state, marks: new Set(), seen: new Map()}, `${state.marks.size === 1 ? '1 mark' : `${state.marks.size} marks`} cleared.`));
 			const base = baseQuery(state.views, state.query);
 			if (state.query.sort !== base.sort) return relist(state, base, 'Search, filter and sort cleared.');
 			if (state.query.search || state.query.filter) return relist(state, base, 'Search and filter cleared.');
@@ -152,7 +155,7 @@ export const LIST = {
 		resize: (state, event) => none({...state, size: {columns: event.columns, rows: event.rows}}),
 		listed,
 		pageLoaded,
-		loadFailed: (state, event) => none(event.generation === state.generation ? say({...state, loading: null, want: null}, event.message, 'error') : state),
+		loadFailed: (state, event) => none(event.generation === state.generation ? say({...state, loading: null, want: null, listMoves: 0}, event.message, 'error') : state),
 		rowRead(state, {id, item}) {
 			const window = item
 				? patchRow(state.window, id, row => (row.version >= item.version && !row.deleted ? row : {...row, version: item.version, updated_at: item.updated_at, preview: previewFromValues(state.fields, item.values)}))

@@ -6,7 +6,7 @@ import {nameField, previewFromValues} from '../format.js';
 import {screenLayout} from '../layout.js';
 import type {MarkedRow} from '../model/bulk.js';
 import type {ListQuery, ScreenState, Transition} from '../state.js';
-import {canLoadAfter, moveCursor, patchRow, rowAt, type Row} from '../window.js';
+import {canLoadAfter, canLoadBefore, moveCursor, patchRow, rowAt, type Row} from '../window.js';
 
 /** Rows the list shows at once, from the layout the state implies (the header line excluded). */
 export const listRows = (state: ScreenState) => Math.max(1, screenLayout(state.size, state.overlay, state.pane).listHeight - 1);
@@ -21,18 +21,25 @@ export function moveTo(state: ScreenState, index: number): ScreenState {
 	return {...state, window: moveCursor(state.window, index, listRows(state)), want: null};
 }
 
-/** Moves by `delta` rows; past the loaded rows, the cursor goes as far as it can and the rest waits for the page. */
+/**
+ * Moves by `delta` rows. Past the loaded rows the cursor goes as far as it can and the rest waits
+ * for the page: the next key counts on from where the last one wanted to be, not from the clamped
+ * cursor, so a burst of keys is not cut short at the end of what is loaded. While a listing is
+ * read (start, `r`, `/`), the rows wait for it and are moved from where it opens (list.ts, listed).
+ */
 export function moveBy(state: ScreenState, delta: number): ScreenState {
+	if (state.loading === 'list') return {...state, listMoves: state.listMoves + delta};
 	const w = state.window;
-	const to = w.cursor + delta;
+	const to = (state.want ?? w.cursor) + delta;
 	const next = moveTo(state, to);
-	return to >= w.rows.length && canLoadAfter(w) ? {...next, want: to} : next;
+	const past = (to >= w.rows.length && canLoadAfter(w)) || (to < 0 && canLoadBefore(w));
+	return past ? {...next, want: to} : next;
 }
 
 /** The list read again for `query` from its first page; a page of an older listing is dropped. */
 export function relist(state: ScreenState, query: ListQuery, note?: string): Transition {
 	const generation = state.generation + 1;
-	return {state: {...state, query, generation, loading: 'list', want: null}, effects: [{kind: 'list', generation, query, note}]};
+	return {state: {...state, query, generation, loading: 'list', want: null, listMoves: 0}, effects: [{kind: 'list', generation, query, note}]};
 }
 
 /** The views counted again, or once more after the count under way. */

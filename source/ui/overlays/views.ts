@@ -33,7 +33,8 @@ function viewCounts(state: ScreenState, {views, counts}: EventOf<'viewCounts'>):
 }
 
 function commandParsed(state: ScreenState, {result}: EventOf<'commandParsed'>): Transition {
-	if ('error' in result) return none(say(state, `:${result.error}`, 'error'));
+	// A refusal is said as written (model/command-line.ts): it names its command itself.
+	if ('error' in result) return none(say(state, result.error, 'error'));
 	switch (result.kind) {
 		case 'nothing': return none(state);
 		case 'quit': return CONFIRM.events.quit(state);

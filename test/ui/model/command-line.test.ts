@@ -3,6 +3,8 @@
 import {describe, expect, it} from 'vitest';
 import {COMMANDS_HELP, parseCommand, type Command} from '../../../source/ui/model/command-line.js';
 import {demoFields, fieldOf} from './demo-channel.js';
+import {reduce} from '../../../source/ui/reducer.js';
+import {fields as bugFields, listed} from '../overlays/fixtures.js';
 
 const tags = fieldOf({key: 'tags', type: 'multi_select', config: {options: [{value: 'ui', label: 'UI'}, {value: 'api', label: 'API'}]}});
 const done = fieldOf({key: 'done', type: 'boolean'});
@@ -163,5 +165,20 @@ describe(':channel', () => {
 		for (const line of [':channel', ':channel add-option owner', ':channel rename-label status new', ':channel set owner maybe', ':channel add-option owner sam "Sam" extra', ':channel add-option owner s"am']) {
 			expect(refusal(line), line).toMatch(/^:channel NAME \(switch channel\) \| :channel add-option FIELD VALUE \["LABEL"\] \| rename-label/);
 		}
+	});
+});
+
+describe('refusals as the footer says them (defect 9)', () => {
+	it('have no doubled or stray colon: a leading one is the command written', () => {
+		const lines = [':sort title', ':sort', ':set', ':set status', ':set colour red', ':set due someday', ':view', ':view Nope', ':view save', ':q now', ':frob this', ':channel', 'sort title'];
+		for (const line of lines) {
+			const result = parseCommand(line, {...context, fields: bugFields, now: new Date(2026, 0, 7)});
+			const {message} = reduce(listed(), {type: 'commandParsed', result}).state;
+			expect(message?.tone, line).toBe('error');
+			expect(message?.text, line).not.toMatch(/::/);
+			expect(message?.text, line).toMatch(/^(?!:)|^:(sort|set|view|q|channel)\b/);
+		}
+
+		expect(reduce(listed(), {type: 'commandParsed', result: parseCommand(':sort title', {...context, fields: bugFields})}).state.message?.text).toMatch(/^title cannot be sorted/);
 	});
 });

@@ -7,6 +7,7 @@ import type {Key} from 'ink';
 import {type UndoEntry} from '../../../source/ui/edit-outcome.js';
 import {scopeOf} from '../../../source/ui/overlays/registry.js';
 import {reduce} from '../../../source/ui/reducer.js';
+import type {ScreenState} from '../../../source/ui/state.js';
 import type {BulkOutcome} from '../../../source/ui/model/bulk.js';
 import {fields, plain, idOf, listed, kinds, effect, run1, request, ok, bulkOutcome, editing, item} from './fixtures.js';
 
@@ -138,4 +139,36 @@ const CASES: {[T in keyof typeof FIELD_EDIT.events]: () => void} = {
 
 describe('the field-edit slice', () => {
 	for (const [type, test] of Object.entries(CASES)) it(type, test);
+});
+
+describe('what triagers expect of an edit', () => {
+	const hotkey = (state: ScreenState, key: string) => reduce(state, {type: 'hotkey', key, at: 0});
+	const typeKeys = (state: ScreenState, text: string) => run1(state, ...[...text].map(input => ({type: 'type' as const, input, key: plain}))).state;
+
+	it('the cursor moves on to the next row after a one-row edit, unless the config turns it off', () => {
+		const picked = run1(listed(), {type: 'hotkey', key: 'status', at: 0}, {type: 'pickType', input: '2', key: plain});
+		expect(effect(picked, 'edit')?.request.itemId).toBe(idOf(300));
+		expect(picked.state.window.cursor).toBe(1);
+		const off = run1({...listed(), advanceAfterEdit: false}, {type: 'hotkey', key: 'status', at: 0}, {type: 'pickType', input: '2', key: plain});
+		expect(off.state.window.cursor).toBe(0);
+		// A typed value stays open until the store answers: the cursor moves on once it is saved.
+		const typed = reduce(typeKeys(hotkey(listed(), 'points').state, '5'), {type: 'submit'});
+		expect(typed.state.window.cursor).toBe(0);
+		const saved = reduce(typed.state, {type: 'edited', request: effect(typed, 'edit')!.request, outcome: ok(2, {points: 5})});
+		expect(saved.state.overlay.kind).toBe('none');
+		expect(saved.state.window.cursor).toBe(1);
+	});
+
+	it('typing into a number input replaces its value; a caret key keeps it to edit', () => {
+		const withPoints = {...listed(), window: {...listed().window, rows: listed().window.rows.map((row, index) => (index === 0 ? {...row, preview: {...row.preview, points: 8}} : row))}};
+		const open = hotkey(withPoints, 'points').state;
+		expect(open.overlay).toMatchObject({text: {value: '8', selected: true}});
+		expect(typeKeys(open, '13').overlay).toMatchObject({text: {value: '13', pos: 2}});
+		const kept = reduce(open, {type: 'type', input: '', key: {...plain, end: true}}).state;
+		expect(typeKeys(kept, '0').overlay).toMatchObject({text: {value: '80'}});
+		// A text field opens holding its value, to edit.
+		const title = hotkey(withPoints, 'title').state;
+		expect(title.overlay).toMatchObject({kind: 'fieldEdit', text: {value: ''}});
+		expect((title.overlay as {text?: {selected?: boolean}}).text?.selected).toBeUndefined();
+	});
 });

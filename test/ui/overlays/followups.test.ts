@@ -4,7 +4,7 @@
 import {describe, expect, it} from 'vitest';
 import {FOLLOWUPS} from '../../../source/ui/overlays/followups.js';
 import {reduce} from '../../../source/ui/reducer.js';
-import {followUp, listed, kinds, effect, queued} from './fixtures.js';
+import {followUp, item, listed, kinds, effect, plain, queued, run1} from './fixtures.js';
 
 const CASES: {[T in keyof typeof FOLLOWUPS.events]: () => void} = {
 	openQueue() {
@@ -36,4 +36,31 @@ const CASES: {[T in keyof typeof FOLLOWUPS.events]: () => void} = {
 
 describe('the followups slice', () => {
 	for (const [type, test] of Object.entries(CASES)) it(type, test);
+});
+
+describe('a date typed in the queue (defect 2)', () => {
+	// Wednesday 2026-01-07, local time: friday is 2026-01-09.
+	const at = new Date(2026, 0, 7, 12).getTime();
+	const dueQueue = () => {
+		const due = {...followUp(3, 300), key: 'due', attempted: 'Friday', message: 'due is a date field', allowed: undefined};
+		let state = reduce(listed(), {type: 'openQueue'}).state;
+		state = reduce(state, {type: 'queueLoaded', followUps: [due]}).state;
+		return reduce(state, {type: 'queueEntry', entry: {followUp: due, item: item(300, 2)}, at}).state;
+	};
+
+	it('opens empty, not holding the tried text, and takes friday as the field edit does', () => {
+		const typing = reduce(dueQueue(), {type: 'queueType'}).state;
+		expect(typing.overlay).toMatchObject({typing: {value: '', pos: 0}});
+		const typed = run1(typing, ...[...'friday'].map(input => ({type: 'type' as const, input, key: plain})));
+		expect(typed.state.overlay).toMatchObject({typing: {value: 'friday'}});
+		const submitted = reduce(typed.state, {type: 'submit'});
+		expect(effect(submitted, 'edit')?.request).toMatchObject({key: 'due', value: '2026-01-09', origin: 'queue'});
+	});
+
+	it('refuses words that are no date in the queue, naming the forms', () => {
+		const typed = run1(reduce(dueQueue(), {type: 'queueType'}).state, ...[...'someday'].map(input => ({type: 'type' as const, input, key: plain})));
+		const submitted = reduce(typed.state, {type: 'submit'});
+		expect(submitted.effects).toEqual([]);
+		expect(submitted.state.overlay).toMatchObject({problem: expect.stringContaining('not a date: "someday"') as string});
+	});
 });

@@ -1,8 +1,10 @@
 // The list slice (source/ui/overlays/list.ts) through the root reducer: each of its events.
 // CASES is typed over the slice's events, so an event added to it without a test does not compile.
 
+import type {Key} from 'ink';
 import {describe, expect, it} from 'vitest';
 import {DEFAULT_VIEWS} from '../../../source/config/schema.js';
+import type {ScreenState, Transition} from '../../../source/ui/state.js';
 import {LIST} from '../../../source/ui/overlays/list.js';
 import {initialScreen, listRows, reduce} from '../../../source/ui/reducer.js';
 import {fields, plain, idOf, page, item, listed, effect, run1} from './fixtures.js';
@@ -58,6 +60,12 @@ const CASES: {[T in keyof typeof LIST.events]: () => void} = {
 		const searched = {...listed(), query: {search: 'x'}};
 		expect(effect(reduce(searched, {type: 'back'}), 'list')).toMatchObject({query: {}, note: 'Search and filter cleared.'});
 		expect(reduce(listed(), {type: 'back'}).effects).toEqual([]);
+		// Esc clears marks (after the pane, before the search).
+		const marked = run1({...listed(), query: {search: 'x'}}, {type: 'mark'}, {type: 'mark'}).state;
+		const cleared = reduce(marked, {type: 'back'});
+		expect(cleared.state.marks.size).toBe(0);
+		expect(cleared.state.message?.text).toBe('2 marks cleared.');
+		expect(cleared.effects).toEqual([]);
 	},
 	mark() {
 		const marked = reduce(listed(), {type: 'mark'}).state;
@@ -197,4 +205,64 @@ const CASES: {[T in keyof typeof LIST.events]: () => void} = {
 
 describe('the list slice', () => {
 	for (const [type, test] of Object.entries(CASES)) it(type, test);
+});
+
+/**
+ * A store of `total` rows newest first (idOf(total) … idOf(1)), answering every page read the
+ * screen asks for, in order, until it asks for none: a burst of keys, then the pages it needs.
+ */
+function answerPages(start: Transition, total: number): ScreenState {
+	let {state, effects} = start;
+	for (let guard = 0; guard < 100; guard++) {
+		const wanted = effects.find(candidate => candidate.kind === 'loadPage' || candidate.kind === 'list');
+		if (!wanted) return state;
+		let next: Transition;
+		if (wanted.kind === 'list') {
+			next = reduce(state, {type: 'listed', generation: wanted.generation, query: wanted.query, page: page(total, 50, total > 50)});
+		} else {
+			const request = wanted.request as {beforeId: string | null};
+			const from = request.beforeId === null ? total : Number(request.beforeId.slice(4)) - 1;
+			next = reduce(state, {type: 'pageLoaded', generation: wanted.generation, direction: wanted.direction, page: page(from, Math.min(50, from), from > 50)});
+		}
+
+		({state, effects} = next);
+	}
+
+	throw new Error('the screen kept asking for pages');
+}
+
+const keys = (state: ScreenState, input: string, count: number, key: Key = plain) => run1(state, ...Array.from({length: count}, () => ({type: 'key' as const, input, key})));
+const rowId = (state: ScreenState) => state.window.rows[state.window.cursor]?.id;
+
+describe('a burst of keys while rows load (defect 11)', () => {
+	const start = () => {
+		const {state} = initialScreen({channelId: 'bugs', fields, size: {columns: 80, rows: 24}, total: 1000, followUpCount: 0});
+		return answerPages(reduce(state, {type: 'listed', generation: 1, query: {}, page: page(1000, 50, true)}), 1000);
+	};
+
+	it('120 j past the loaded rows land on row 121', () => {
+		expect(rowId(answerPages(keys(start(), 'j', 120), 1000))).toBe(idOf(1000 - 120));
+	});
+
+	it('200 j land on row 201, and 200 k after them back on row 1', () => {
+		const down = answerPages(keys(start(), 'j', 200), 1000);
+		expect(rowId(down)).toBe(idOf(800));
+		expect(rowId(answerPages(keys(down, 'k', 200), 1000))).toBe(idOf(1000));
+	});
+
+	it('20 PgDn land 20 pages down', () => {
+		const state = start();
+		const pageRows = listRows(state) - 1;
+		expect(rowId(answerPages(keys(state, '', 20, {...plain, pageDown: true}), 1000))).toBe(idOf(1000 - (20 * pageRows)));
+	});
+
+	it('keys typed while the first listing (or a relisting after r) is read act once it is in', () => {
+		const {state} = initialScreen({channelId: 'bugs', fields, size: {columns: 80, rows: 24}, total: 1000, followUpCount: 0});
+		const typed = keys(state, 'j', 70);
+		expect(typed.state.listMoves).toBe(70);
+		expect(rowId(answerPages(reduce(typed.state, {type: 'listed', generation: 1, query: {}, page: page(1000, 50, true)}), 1000))).toBe(idOf(930));
+		const reloaded = keys(start(), 'r', 1);
+		const after = keys(reloaded.state, 'j', 30);
+		expect(rowId(answerPages({state: after.state, effects: [...reloaded.effects, ...after.effects]}, 1000))).toBe(idOf(970));
+	});
 });

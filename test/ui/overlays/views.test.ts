@@ -23,7 +23,7 @@ const CASES: {[T in keyof typeof COMMAND.events]: () => void} = {
 	commandParsed() {
 		const state = viewed();
 		const refused = reduce(state, {type: 'commandParsed', result: {error: 'title cannot be sorted; sortable: id, ticket'}});
-		expect(refused.state.message).toEqual({text: ':title cannot be sorted; sortable: id, ticket', tone: 'error'});
+		expect(refused.state.message).toEqual({text: 'title cannot be sorted; sortable: id, ticket', tone: 'error'});
 		expect(effect(reduce(state, {type: 'commandParsed', result: {kind: 'sort', sort: 'due'}}), 'list')).toMatchObject({query: {view: 'All', sort: 'due'}});
 		expect(effect(reduce(state, {type: 'commandParsed', result: {kind: 'view', name: 'Follow-ups'}}), 'list')).toMatchObject({query: {view: 'Follow-ups', where: 'has:followup'}});
 		expect(kinds(reduce(state, {type: 'commandParsed', result: {kind: 'quit'}}))).toEqual(['quit']);
