@@ -1,3 +1,5 @@
+import {mkdirSync, writeFileSync} from 'node:fs';
+import path from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {idOfTicket, ptyDemo} from '../support/pty-fixtures.js';
 
@@ -5,6 +7,14 @@ import {idOfTicket, ptyDemo} from '../support/pty-fixtures.js';
 // one write undoes as many edits as were pressed, on one record, in order.
 
 const demo = ptyDemo(60, 'sift-pty-undo-');
+
+/** A config that keeps the cursor on the edited row, so the four edits are of one record. */
+function stayingConfig(): string {
+	const home = path.join(demo.db.dir, 'config-staying');
+	mkdirSync(path.join(home, 'sift'), {recursive: true});
+	writeFileSync(path.join(home, 'sift', 'config.yaml'), 'advance_after_edit: false\n');
+	return home;
+}
 
 const ticket = (n: number) => `BUG-${String(n).padStart(4, '0')}`;
 const values = (name: string) => demo.store.readItem('bugs', idOfTicket(demo.store, name)).values;
@@ -16,7 +26,7 @@ describe('undo in a pseudo-terminal', () => {
 			const name = ticket(n);
 			const before = values(name);
 			const version = demo.store.readItem('bugs', idOfTicket(demo.store, name)).version;
-			const app = demo.launch({args: ['--db', demo.db.dbPath], cols, rows, env: {SIFT_STATE_DIR: demo.db.stateDir}});
+			const app = demo.launch({args: ['--db', demo.db.dbPath], cols, rows, env: {SIFT_STATE_DIR: demo.db.stateDir, XDG_CONFIG_HOME: stayingConfig()}});
 			await app.waitFor(name);
 			if (n === 59) {
 				app.press('j');
