@@ -1,5 +1,6 @@
 import {Box, Text} from '#ink';
 import type {FanoutRun} from '../../codex/fanout.js';
+import type {RunResult} from '../../codex/runner.js';
 import {sanitize} from '../../text/sanitize.js';
 import {counted} from '../../text/format.js';
 import {boardTotals, type RunView} from '../model/runs.js';
@@ -26,6 +27,9 @@ export type RunsBoardProps = {
 const STATE_MARK: Record<FanoutRun['state'], string> = {queued: '·', starting: '…', running: '', finished: '', skipped: '-', unstarted: '✗'};
 const OUTCOME_TONE: Record<string, string> = {ok: 'green', partial: 'yellow', cancelled: 'yellow'};
 
+/** What a finished run did to the records: edits, proposals (propose mode) and follow-ups, as `sift run`'s summary counts them. */
+export const writesOf = (result: RunResult) => [counted(result.editsApplied, 'edit'), ...(result.proposals ? [counted(result.proposals, 'proposal')] : []), counted(result.followupsOpened, 'follow-up')].join(', ');
+
 const tokensOf = (run: FanoutRun) => (run.usage ? run.usage.input_tokens + run.usage.output_tokens : 0);
 const n = (value: number) => value.toLocaleString('en-US');
 
@@ -41,7 +45,7 @@ export function boardLine(run: FanoutRun, position: number, now: number, frame: 
 	let elapsed = run.startedAt === null ? '—' : seconds((run.finishedAt ?? now) - run.startedAt);
 	if (view && run.startedAt !== null) elapsed = seconds(runDurationMs(view, now));
 	const steps = view ? stepCount(view) : counted(run.stepsDone, 'step');
-	const doing = run.state === 'finished' ? outcome ?? 'finished' : (run.currentStep ? sanitize(run.currentStep) : run.state);
+	const doing = run.state === 'finished' ? `${outcome ?? 'finished'}${run.result ? ` · ${writesOf(run.result)}` : ''}` : (run.currentStep ? sanitize(run.currentStep) : run.state);
 	const text = `[${position + 1}] ${counted(run.itemIds.length, 'item')} · ${steps} · ${elapsed} · ${n(tokensOf(run))} tok · ${doing}`;
 	const tone = run.state === 'finished' ? OUTCOME_TONE[outcome ?? ''] ?? 'red' : (run.state === 'unstarted' ? 'red' : undefined);
 	return {mark, text, tone};
