@@ -17,7 +17,7 @@ import {choosePicker, eraseInPicker, movePicker, openPicker, togglePicker, typeI
 import {NONE, type Effect, type FieldEditOverlay, type ScreenEvent, type ScreenState, type Transition, type UndoEntry} from '../state.js';
 import {applyTextKey, textState} from '../text-input.js';
 import {patchRow} from '../window.js';
-import {currentRow, editTargets, moveBy, nameOf, reseen, showItem} from './rows.js';
+import {currentRow, editTargets, editWording, moveBy, nameOf, oneRowWritten, reseen, showItem} from './rows.js';
 import {none, say, wrap, type EventOf, type OverlaySlice} from './slice.js';
 
 /** A list key that is no binding of the key table: a field's hotkey, if one. */
@@ -134,13 +134,11 @@ export function setField(state: ScreenState, key: string, value: unknown): Trans
 
 /** A one-row edit written (by a picker, `e`, `E` or `:set`): the row shows it, one undo entry, the footer says it. */
 function rowEdited(state: ScreenState, {request, outcome}: EventOf<'edited'>): Transition {
-	const field = state.fields.find(candidate => candidate.key === request.key);
-	const label = field?.label ?? request.key;
-	const show = (value: unknown) => (field ? shortValue(field, value) : sanitizeValue(value));
+	const {field, label, show} = editWording(state, request.key);
 	switch (outcome.kind) {
 		case 'ok': {
 			const {item} = outcome.result;
-			let next = showItem({...state, undo: pushUndo(state.undo, {itemId: item.id, name: request.name, key: request.key, before: request.before, after: request.value, version: item.version, seen: request.version}), detailTick: state.detailTick + 1}, item);
+			let next = oneRowWritten({...state, detailTick: state.detailTick + 1}, request, item);
 			next = reseen(next, item.id, item.version, {[request.key]: request.value});
 			// Long text (E) is not repeated in a one-line message.
 			const change = field?.config.long ? 'saved' : `${show(request.before)} → ${show(request.value)}`;

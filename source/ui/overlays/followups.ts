@@ -2,13 +2,12 @@
 // one, skip, or dismiss it (asks first).
 
 import {counted} from '../../text/format.js';
-import {sanitize, sanitizeValue} from '../../text/sanitize.js';
-import {describeChanges, problemNotes, queueOptions, shortValue} from '../edit.js';
-import {pushUndo} from '../edit-outcome.js';
+import {sanitize} from '../../text/sanitize.js';
+import {describeChanges, problemNotes, queueOptions} from '../edit.js';
 import {NONE, type QueueOverlay, type ScreenState, type Transition} from '../state.js';
 import {applyTextKey, textState, type TextState} from '../text-input.js';
 import {typedFieldValue} from './field-edit.js';
-import {nameOf, showItem} from './rows.js';
+import {editWording, nameOf, oneRowWritten} from './rows.js';
 import {none, say, wrap, type EventOf, type OverlaySlice} from './slice.js';
 
 const queueField = (state: ScreenState) => {
@@ -48,13 +47,11 @@ function resolveQueue(state: ScreenState, overlay: QueueOverlay, value: unknown)
 export function queueEdited(state: ScreenState, {request, outcome}: EventOf<'edited'>): Transition {
 	const {overlay} = state;
 	if (overlay.kind !== 'queue') return none(state);
-	const field = state.fields.find(candidate => candidate.key === request.key);
-	const label = field?.label ?? request.key;
-	const show = (value: unknown) => (field ? shortValue(field, value) : sanitizeValue(value));
+	const {label, show} = editWording(state, request.key);
 	switch (outcome.kind) {
 		case 'ok': {
 			const {item} = outcome.result;
-			const next = showItem({...state, undo: pushUndo(state.undo, {itemId: item.id, name: request.name, key: request.key, before: request.before, after: request.value, version: item.version, seen: request.version}), overlay: {...overlay, typing: null, problem: null}}, item);
+			const next = oneRowWritten({...state, overlay: {...overlay, typing: null, problem: null}}, request, item);
 			return {state: next, effects: [{kind: 'loadQueue', note: `${request.name}: ${label} set to ${show(request.value)}`}, {kind: 'pollEvents'}]};
 		}
 

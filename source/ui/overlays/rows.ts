@@ -1,11 +1,14 @@
 // The list's rows as every slice sees them: the cursor moved, the list read again, a record's
 // name, the rows an edit applies to and a written record shown in its row.
 
-import type {Field} from '../../../store/index.js';
+import type {Field, Item} from '../../../store/index.js';
+import {sanitizeValue} from '../../text/sanitize.js';
+import {shortValue} from '../edit.js';
+import {pushUndo} from '../edit-outcome.js';
 import {nameField, previewFromValues} from '../format.js';
 import {screenLayout} from '../layout.js';
 import type {MarkedRow} from '../model/bulk.js';
-import type {ListQuery, ScreenState, Transition} from '../state.js';
+import type {EditRequest, ListQuery, ScreenState, Transition} from '../state.js';
 import {canLoadAfter, canLoadBefore, moveCursor, patchRow, rowAt, type Row} from '../window.js';
 
 /** Rows the list shows at once, from the layout the state implies (the header line excluded). */
@@ -84,4 +87,15 @@ export function reseen(state: ScreenState, id: string, version: number, values: 
 	const seen = state.seen.get(id);
 	if (!seen) return state;
 	return {...state, seen: new Map(state.seen).set(id, {...seen, version, values: {...seen.values, ...values}})};
+}
+
+/** How a field reads in an edit's message: its label, and a value as the list shows it. */
+export function editWording(state: ScreenState, key: string): {field: Field | undefined; label: string; show: (value: unknown) => string} {
+	const field = state.fields.find(candidate => candidate.key === key);
+	return {field, label: field?.label ?? key, show: value => (field ? shortValue(field, value) : sanitizeValue(value))};
+}
+
+/** A one-row edit the store wrote, from whichever overlay: the row shows the item, and one undo entry takes it back. */
+export function oneRowWritten(state: ScreenState, request: EditRequest, item: Item): ScreenState {
+	return showItem({...state, undo: pushUndo(state.undo, {itemId: item.id, name: request.name, key: request.key, before: request.before, after: request.value, version: item.version, seen: request.version})}, item);
 }
