@@ -8,7 +8,7 @@ import {SIFT_TOOLS} from '../codex/command.js';
 import {runQuick, type QuickResult} from '../codex/quick.js';
 import {existsSync} from 'node:fs';
 import {isDatabaseReadableByOthers, isPostgresUrl, openAsyncStore, shownLocation, StoreError, type AsyncStore, type Channel} from '../../store/index.js';
-import {configPath, loadConfig, settingsForChannel} from '../config/config.js';
+import {configPath, loadConfig, settingsForChannel, viewsNoChannelRuns} from '../config/config.js';
 import {counted} from '../text/format.js';
 import {sanitize} from '../text/sanitize.js';
 import {databaseDir, databasePath, output, storeOptions, sweepDeadBuilds} from './common.js';
@@ -150,8 +150,10 @@ export function configChecks(file: string, channels: Channel[]): Check[] {
 	const loaded = loadConfig(file);
 	const problems = new Set(loaded.problems);
 	for (const channel of channels) {
-		for (const problem of settingsForChannel(loaded, channel.fields).problems) problems.add(`${problem} (channel ${channel.id})`);
+		for (const problem of settingsForChannel(loaded, channel).problems) problems.add(`${problem} (channel ${channel.id})`);
 	}
+
+	for (const problem of viewsNoChannelRuns(loaded, channels)) problems.add(problem);
 
 	if (problems.size === 0) {
 		return [{name: 'config', ok: true, detail: existsSync(file) ? `${file}, no problems` : `no file at ${file}; the defaults`, fix: null}];

@@ -314,6 +314,28 @@ export type ChannelSettings = {views: View[]; hotkeys: Hotkeys; problems: string
 export type ChannelOfConfig = {id: string; fields: Field[]};
 
 /**
+ * The file's top-level views (the older form) that no channel of a database can run: the TUI
+ * leaves such a view out quietly on every channel (it may be another channel's), so only a check
+ * over all the channels (`sift doctor`) can tell a typo. One problem each, with the first
+ * channel's reason.
+ */
+export function viewsNoChannelRuns(loaded: LoadedConfig, channels: ReadonlyArray<{id: string; fields: Field[]}>, now = new Date()): string[] {
+	if (channels.length === 0) return [];
+	const problems: string[] = [];
+	for (const view of loaded.config.views) {
+		const index = loaded.fileViews.get(view.name.toLowerCase());
+		if (index === undefined) continue;
+		const reasons = channels.map(channel => {
+			const parsed = parseQuery(view.query, {fields: channel.fields}, {now});
+			return isRefusal(parsed) ? `${parsed.message} (channel ${channel.id})` : undefined;
+		});
+		if (reasons.every(reason => reason !== undefined)) problems.push(loaded.problemAt(['views', index, 'query'], `${reasons[0]!}; no channel of this database can run it`));
+	}
+
+	return problems;
+}
+
+/**
  * Checks the views and the hotkeys against a channel's fields. The tabs are the default views,
  * then the top-level views, then the channel's own (each replacing one of its name). A view of
  * the channel's own that it refuses is left out with a problem; a top-level view it refuses is
