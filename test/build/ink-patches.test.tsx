@@ -1,4 +1,4 @@
-// The patches the Ink bundle is built with (patches/README.md): each still applies to the installed
+// The patches the Ink bundle is built with (source/vendor/ink/patches/README.md): each still applies to the installed
 // package, a stale one stops the build by name, and the patched Ink (the built bundle, dist/) draws
 // exactly the frames Ink's own code draws, frame after frame, so its caches change no output.
 
@@ -18,9 +18,9 @@ const ROOT = repoRoot();
 const load = async <T,>(file: string) => import(pathToFileURL(path.join(ROOT, file)).href) as Promise<T>;
 
 function patches(): Array<{pkg: string; source: string}> {
-	const dir = path.join(ROOT, 'patches');
+	const dir = path.join(ROOT, 'source/vendor/ink/patches');
 	return readdirSync(dir, {withFileTypes: true}).filter(entry => entry.isDirectory()).flatMap(pkg =>
-		readdirSync(path.join(dir, pkg.name)).filter(name => name.endsWith('.patch')).map(name => ({pkg: pkg.name, source: `patches/${pkg.name}/${name}`})));
+		readdirSync(path.join(dir, pkg.name)).filter(name => name.endsWith('.patch')).map(name => ({pkg: pkg.name, source: `source/vendor/ink/patches/${pkg.name}/${name}`})));
 }
 
 /** The installed file a patch is for (yoga-layout is Ink's dependency, wherever npm put it). */
@@ -36,7 +36,7 @@ function installed(pkg: string, file: string): string {
 
 describe('the patches of the Ink bundle', () => {
 	it('each applies to the installed package and changes it', async () => {
-		const {parseDiff, applyHunks} = await load<PatchFiles>('scripts/patch-files.mjs');
+		const {parseDiff, applyHunks} = await load<PatchFiles>('source/vendor/ink/patch-files.mjs');
 		expect(patches().length).toBeGreaterThan(0);
 		for (const {pkg, source} of patches()) {
 			for (const diff of parseDiff(readFileSync(path.join(ROOT, source), 'utf8'), source)) {
@@ -47,15 +47,15 @@ describe('the patches of the Ink bundle', () => {
 	});
 
 	it('stops on a hunk that no longer matches, naming the patch', async () => {
-		const {parseDiff, applyHunks} = await load<PatchFiles>('scripts/patch-files.mjs');
-		const source = 'patches/ink/output-row-cache.patch';
+		const {parseDiff, applyHunks} = await load<PatchFiles>('source/vendor/ink/patch-files.mjs');
+		const source = 'source/vendor/ink/patches/ink/output-row-cache.patch';
 		const [diff] = parseDiff(readFileSync(path.join(ROOT, source), 'utf8'), source);
 		const changed = installed('ink', diff!.file).replace('caches = new OutputCaches();', 'caches = new OtherCaches();');
 		expect(() => applyHunks(changed, diff!.hunks, source)).toThrow(/output-row-cache\.patch: the hunk at line \d+ does not match the installed file/);
 	});
 
 	it('refuses a hunk cut short', async () => {
-		const {parseDiff} = await load<PatchFiles>('scripts/patch-files.mjs');
+		const {parseDiff} = await load<PatchFiles>('source/vendor/ink/patch-files.mjs');
 		expect(() => parseDiff('--- a/x.js\n+++ b/x.js\n@@ -1,3 +1,3 @@\n a\n-b\n', 'cut.patch')).toThrow(/cut\.patch: the last hunk is cut short/);
 	});
 });
