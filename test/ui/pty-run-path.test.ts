@@ -15,6 +15,7 @@ import {waitUntil} from '../support/wait.js';
 const FAKE_CODEX = path.join(repoRoot(), 'test', 'support', 'fake-codex.mjs');
 const demo = ptyDemo(30, 'sift-pty-run-path-');
 const scratch = tempDir('sift-pty-run-path-files-');
+const SIZES = [{cols: 80, rows: 24}, {cols: 200, rows: 60}] as const;
 
 const runLogs = (stateDir: string) => (existsSync(path.join(stateDir, 'runs')) ? readdirSync(path.join(stateDir, 'runs')).filter(name => name.endsWith('.jsonl')) : []);
 /** The prompts the fake Codex was started with, one per `exec` (FAKE_CODEX_CALLS). */
@@ -50,7 +51,7 @@ describe('the one run path', () => {
 		});
 	}
 
-	for (const size of [{cols: 80, rows: 24}, {cols: 200, rows: 60}]) {
+	for (const size of SIZES) {
 		it(`the cancel question goes away when its run ends (${size.cols}×${size.rows})`, async () => {
 			const {app} = launch(`question-${size.cols}`, [], {FAKE_CODEX_MODE: 'slow', FAKE_CODEX_DELAY_MS: '250'}, size);
 			await app.waitFor('BUG-0030', 15_000);
@@ -69,7 +70,7 @@ describe('the one run path', () => {
 		});
 	}
 
-	for (const size of [{cols: 80, rows: 24}, {cols: 200, rows: 60}]) {
+	for (const size of SIZES) {
 		it(`a run's detail (R → Enter) shows every step over its pages, with what is above and below (${size.cols}×${size.rows})`, async () => {
 			const {app} = launch(`detail-${size.cols}`, [], {FAKE_CODEX_MODE: 'many-steps'}, size);
 			await app.waitFor('BUG-0030', 15_000);
@@ -106,59 +107,67 @@ describe('the one run path', () => {
 		});
 	}
 
-	it('c and W check the login first: nothing starts, no item is taken, and the footer says what to do', async () => {
-		const calls = path.join(scratch, 'calls-logged-out');
-		const {app, stateDir} = launch('logged-out', [], {FAKE_CODEX_LOGGED_IN: '0', FAKE_CODEX_CALLS: calls}, {cols: 200, rows: 60});
-		await app.waitFor('BUG-0030', 15_000);
-		app.press('c');
-		await app.waitFor('Run Codex on', 10_000);
-		app.press(KEYS.enter);
-		const refused = await app.waitFor(text => text.includes('No run started: Codex is not logged in'), 15_000, 'the refusal');
-		expect(refused).toContain(`run \`${FAKE_CODEX} login\` in a shell, then press c again.`);
-		expect(refused).not.toContain('Run Codex on');
-		app.press('W');
-		await app.waitFor(text => text.includes('Watch mode not started: Codex is not logged in'), 15_000, 'the watch refused');
-		await app.waitFor(text => !text.includes('watch on:'), 10_000, 'watch off');
-		expect(prompts(calls)).toEqual([]);
-		expect(runLogs(stateDir)).toEqual([]);
-		expect(await app.quit()).toBe(0);
-	});
+	for (const size of SIZES) {
+		it(`c and W check the login first: nothing starts, no item is taken, and the footer says what to do (${size.cols}×${size.rows})`, async () => {
+			const calls = path.join(scratch, `calls-logged-out-${size.cols}`);
+			const {app, stateDir} = launch(`logged-out-${size.cols}`, [], {FAKE_CODEX_LOGGED_IN: '0', FAKE_CODEX_CALLS: calls}, size);
+			await app.waitFor('BUG-0030', 15_000);
+			app.press('c');
+			await app.waitFor('Run Codex on', 10_000);
+			app.press(KEYS.enter);
+			const refused = await app.waitFor(text => text.includes('No run started: Codex is not logged in'), 15_000, 'the refusal');
+			// The hint names the binary's whole path: it fits at 200 columns and is cut to the width at 80.
+			if (size.cols >= 200) expect(refused).toContain(`run \`${FAKE_CODEX} login\` in a shell, then press c again.`);
+			else expect(refused).toMatch(/No run started: Codex is not logged in — run `\S*fake-code…/);
+			expect(refused).not.toContain('Run Codex on');
+			app.press('W');
+			await app.waitFor(text => text.includes('Watch mode not started: Codex is not logged in'), 15_000, 'the watch refused');
+			await app.waitFor(text => !text.includes('watch on:'), 10_000, 'watch off');
+			expect(prompts(calls)).toEqual([]);
+			expect(runLogs(stateDir)).toEqual([]);
+			expect(await app.quit()).toBe(0);
+		});
+	}
 
-	it('an auth_required watch batch halts the watch: watch off, and the footer says why', async () => {
-		const {app} = launch('auth', ['--batch', '2'], {FAKE_CODEX_MODE: 'auth'}, {cols: 200, rows: 60});
-		await app.waitFor('BUG-0030', 15_000);
-		app.press('W');
-		await app.waitFor('watch on: new items after event', 15_000);
-		for (const ticket of ['AUTH-1', 'AUTH-2']) demo.store.createItem('bugs', {ticket, title: `watched ${ticket}`, status: 'new'}, {kind: 'human'});
-		const halted = await app.waitFor(text => text.includes('Watch mode stopped: a batch ended auth_required') && !text.includes('watch on:'), 30_000, 'the halted watch');
-		expect(halted).toContain('its items wait again');
-		expect(await app.quit()).toBe(0);
-	});
+	for (const size of SIZES) {
+		it(`an auth_required watch batch halts the watch: watch off, and the footer says why (${size.cols}×${size.rows})`, async () => {
+			const {app} = launch(`auth-${size.cols}`, ['--batch', '2'], {FAKE_CODEX_MODE: 'auth'}, size);
+			await app.waitFor('BUG-0030', 15_000);
+			app.press('W');
+			await app.waitFor('watch on: new items after event', 15_000);
+			for (const ticket of [`AUTH-${size.cols}-1`, `AUTH-${size.cols}-2`]) demo.store.createItem('bugs', {ticket, title: `watched ${ticket}`, status: 'new'}, {kind: 'human'});
+			const halted = await app.waitFor(text => text.includes('Watch mode stopped: a batch ended auth_required') && !text.includes('watch on:'), 30_000, 'the halted watch');
+			expect(halted).toContain('its items wait again');
+			expect(await app.quit()).toBe(0);
+		});
+	}
 
-	it('a fan-out after a run carries its answer, and each batch is told its own items and count', async () => {
-		const calls = path.join(scratch, 'calls-transcript');
-		const {app} = launch('transcript', ['--batch', '2'], {FAKE_CODEX_MODE: 'normal', FAKE_CODEX_CALLS: calls});
-		await app.waitFor('BUG-0030', 15_000);
-		app.press('c');
-		await app.waitFor('Run Codex on', 10_000);
-		app.press(KEYS.enter);
-		await app.waitFor(text => text.includes('✓ Codex ok') && text.includes('usage:'), 30_000, 'the first run');
-		app.press(' ', ' ', ' ', ' ');
-		await app.waitFor('4 marked');
-		app.press('c');
-		await app.waitFor('Run Codex on', 10_000);
-		app.press(KEYS.enter);
-		await app.waitFor(text => /Runs: 0 going · 3 done/.test(text), 30_000, 'two more batches done');
-		const [first, ...batches] = prompts(calls);
-		expect(first).toMatch(/Work on this one item of channel "bugs" \(item ids\): \S+\./);
-		expect(batches).toHaveLength(2);
-		for (const prompt of batches) {
-			expect(prompt).toMatch(/Work on these 2 items, and only these, of channel "bugs" \(item ids\): \S+, \S+\./);
-			expect(prompt).toContain('Assistant:');
-			expect(prompt).toMatch(/User: Triage these records/);
-			expect(prompt).not.toMatch(/these 4 records/);
-		}
+	for (const size of SIZES) {
+		it(`a fan-out after a run carries its answer, and each batch is told its own items and count (${size.cols}×${size.rows})`, async () => {
+			const calls = path.join(scratch, `calls-transcript-${size.cols}`);
+			const {app} = launch(`transcript-${size.cols}`, ['--batch', '2'], {FAKE_CODEX_MODE: 'normal', FAKE_CODEX_CALLS: calls}, size);
+			await app.waitFor('BUG-0030', 15_000);
+			app.press('c');
+			await app.waitFor('Run Codex on', 10_000);
+			app.press(KEYS.enter);
+			await app.waitFor(text => text.includes('✓ Codex ok') && text.includes('usage:'), 30_000, 'the first run');
+			app.press(' ', ' ', ' ', ' ');
+			await app.waitFor('4 marked');
+			app.press('c');
+			await app.waitFor('Run Codex on', 10_000);
+			app.press(KEYS.enter);
+			await app.waitFor(text => /Runs: 0 going · 3 done/.test(text), 30_000, 'two more batches done');
+			const [first, ...batches] = prompts(calls);
+			expect(first).toMatch(/Work on this one item of channel "bugs" \(item ids\): \S+\./);
+			expect(batches).toHaveLength(2);
+			for (const prompt of batches) {
+				expect(prompt).toMatch(/Work on these 2 items, and only these, of channel "bugs" \(item ids\): \S+, \S+\./);
+				expect(prompt).toContain('Assistant:');
+				expect(prompt).toMatch(/User: Triage these records/);
+				expect(prompt).not.toMatch(/these 4 records/);
+			}
 
-		expect(await app.quit()).toBe(0);
-	});
+			expect(await app.quit()).toBe(0);
+		});
+	}
 });
