@@ -108,6 +108,29 @@ describe('the one run path', () => {
 	}
 
 	for (const size of SIZES) {
+		it(`one finished run reads the same time and step count in the header, the run pane, the footer and the history (${size.cols}×${size.rows})`, async () => {
+			const {app} = launch(`agree-${size.cols}`, [], {FAKE_CODEX_MODE: 'normal'}, size);
+			await app.waitFor('BUG-0030', 15_000);
+			app.press('c');
+			await app.waitFor('Run Codex on', 10_000);
+			app.press(KEYS.enter);
+			const done = await app.waitFor(text => /Codex ok in [\d.]+s: /.test(text) && /Codex ok [\d.]+s · \d+ steps?/.test(text), 30_000, 'the run ended');
+			const header = /Codex ok ([\d.]+s) · (\d+) steps?/.exec(done.split('\n')[0]!);
+			expect(header, 'the header names the run').not.toBeNull();
+			const [, seconds, steps] = header!;
+			expect(done).toContain(`✓ Codex ok in ${seconds} · ${steps} steps · run-`);
+			expect(done).toMatch(new RegExp(`^Codex ok in ${seconds.replace('.', '\\.')}: `, 'm'));
+			// Each plural from the one helper: never "1 steps".
+			expect(done).not.toMatch(/\b1 steps\b/);
+			app.press('R');
+			const history = await app.waitFor('Run history', 10_000);
+			expect(history).toMatch(new RegExp(`\\bok +${seconds.replace('.', '\\.')} `));
+			app.press(KEYS.escape);
+			expect(await app.quit()).toBe(0);
+		});
+	}
+
+	for (const size of SIZES) {
 		it(`c and W check the login first: nothing starts, no item is taken, and the footer says what to do (${size.cols}×${size.rows})`, async () => {
 			const calls = path.join(scratch, `calls-logged-out-${size.cols}`);
 			const {app, stateDir} = launch(`logged-out-${size.cols}`, [], {FAKE_CODEX_LOGGED_IN: '0', FAKE_CODEX_CALLS: calls}, size);
