@@ -9,6 +9,7 @@ import {FIELD_TYPES, type Channel, type Field, type FieldType, type SelectOption
 import {cleanText, withoutByteOrderMark} from './clean-text.js';
 import {RecordFileError, type RecordRow} from './records.js';
 import type {TableRow} from './tabular.js';
+import {jsonOrText} from '../text/format.js';
 
 const optionSchema = z.union([z.string().min(1), z.object({value: z.string().min(1), label: z.string().min(1).optional(), color: z.string().optional()}).strict()]);
 
@@ -107,11 +108,7 @@ export function cellValue(cell: unknown, spec: ColumnSpec): unknown {
 		}
 
 		case 'json': {
-			try {
-				return JSON.parse(text) as unknown;
-			} catch {
-				return text;
-			}
+			return jsonOrText(text);
 		}
 
 		default: {

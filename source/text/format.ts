@@ -94,3 +94,12 @@ export const nounFor = (count: number, noun: string, plural = `${noun}s`) => (co
 
 /** "1 edit", "2 edits", "0 follow-ups": a count with its noun. Every count in a message goes through it. */
 export const counted = (count: number, noun: string, plural = `${noun}s`) => `${count.toLocaleString('en-US')} ${nounFor(count, noun, plural)}`;
+
+/** Text that holds JSON as the value it spells; any other text as it is (for the store to judge). */
+export function jsonOrText(text: string): unknown {
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return text;
+	}
+}

@@ -1,5 +1,5 @@
 import type {Field} from '../../store/index.js';
-import {plainValue, shortFields} from '../text/format.js';
+import {jsonOrText, plainValue, shortFields} from '../text/format.js';
 import {cellWidth} from './width.js';
 
 /** A value as the text a person edits: strings as they are, everything else as JSON. */
@@ -40,11 +40,7 @@ export function parseTyped(field: Field, text: string): unknown {
 		case 'json':
 		case 'file':
 		case 'multi_select': {
-			try {
-				return JSON.parse(text) as unknown;
-			} catch {
-				return text;
-			}
+			return jsonOrText(text);
 		}
 
 		default: {
