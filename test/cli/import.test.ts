@@ -71,7 +71,7 @@ describe.each(TARGETS)('sift import on $name', (target: Target) => {
 	});
 	afterAll(() => target.tearDown());
 
-	it('imports the real GitHub dumps (REST with pull requests, gh issue list --json) and the real Linear and Jira CSV exports', async () => {
+	it('imports the real GitHub dumps (REST with pull requests, gh issue list --json), Linear and Jira CSV exports and an Excel sheet', async () => {
 		const db = await target.fresh();
 		const runs = [
 			['github/freecad-rest-page.json', 'freecad', '30 created, 0 updated, 0 unchanged, 0 refused'],
@@ -80,6 +80,7 @@ describe.each(TARGETS)('sift import on $name', (target: Target) => {
 			['linear/awaqi-linear-export.csv', 'linear', '27 created, 0 updated, 0 unchanged, 0 refused'],
 			['jira/bs-sef-2025-team9-jira-export.csv', 'jira', '12 created, 0 updated, 0 unchanged, 0 refused'],
 			['jira/testautogen-jira-export.csv', 'tes', '22 created, 0 updated, 0 unchanged, 0 refused'],
+			['sheets/excel-issue-tracker.csv', 'support', '5 created, 0 updated, 0 unchanged, 0 refused'],
 		] as const;
 		for (const [file, channel, summary] of runs) {
 			const result = sift(['import', fixture(file), '--channel', channel, '--db', db]);
@@ -110,6 +111,10 @@ describe.each(TARGETS)('sift import on $name', (target: Target) => {
 		expect(Object.keys(linear)[0]).toBe('AWA-5');
 		expect(linear['AWA-27']).toMatchObject({created_at: '2026-04-01T12:14:14.596Z', values: {priority: 'High', updated: '2026-04-30', time_in_status_minutes: 58259}});
 		expect(linear['AWA-12']!.values.description).toContain('chunks of 512–1024 tokens');
+		// The Excel export: its unnamed empty column and blank row left out.
+		const support = await itemsBy(db, 'support', 'ticket_id');
+		expect(Object.keys(support)).toEqual(['T001', 'T002', 'T003', 'T004', 'T005']);
+		expect(support.T003!.values).toEqual({ticket_id: 'T003', issue_summary: 'Payment failure', sql_query: 'SELECT * FROM payments WHERE txn_id=\'XYZ123\';', api_test: 'POST /payment/process', status: 'Pending', resolution_notes: 'Escalated to billing'});
 		// Importing a dump again is an upsert on its key: nothing changes.
 		const again = sift(['import', fixture('github/freecad-rest-page.json'), '--into', 'freecad', '--key', 'number', '--db', db]);
 		expect(again.stdout.trim()).toBe('0 created, 0 updated, 30 unchanged, 0 refused');

@@ -231,6 +231,27 @@ describe('CSV', () => {
 		expect(channelOfMap(map, table.survey, {id: 'claw', name: 'Claw'}, false).fields.find(field => field.key === 'roadmaps')!.config.options!.map(option => option.value)).toEqual(['RavenClaw Milestone', 'NextBird']);
 	});
 
+	it('a real Excel \'CSV UTF-8\' export of a tracker: BOM and CRLF, its unnamed empty last column and blank last row left out', async () => {
+		const table = await readCsv(fixture('sheets/excel-issue-tracker.csv'));
+		expect(table.columns).toEqual(['Ticket ID', 'Issue Summary', 'SQL Query', 'API Test', 'Status', 'Resolution Notes']);
+		expect(table.rows.map(row => row.at)).toEqual(['line 2', 'line 3', 'line 4', 'line 5', 'line 6']);
+		const map = inferColumnMap(table.survey, {id: 'support', name: 'Support'});
+		expect(map.columns['Ticket ID']).toMatchObject({key: 'ticket_id', unique: true});
+		expect(map.columns.Status).toMatchObject({type: 'select'});
+		expect(map.columns['SQL Query']).toMatchObject({type: 'text'});
+		const rows = rowsOfMap(map, table);
+		expect(rows[2]!.values).toMatchObject({ticket_id: 'T003', sql_query: 'SELECT * FROM payments WHERE txn_id=\'XYZ123\';', status: 'Pending', resolution_notes: 'Escalated to billing'});
+		expect(checkNewRows(channelOfMap(map, table.survey, {id: 'support', name: 'Support'}, false), rows)).toMatchObject({count: 5, refused: 0});
+	});
+
+	it('a spreadsheet\'s blank rows are no records; a column with no name is dropped while empty, and refused naming the line once it holds a value', async () => {
+		const table = await readCsv(fileWith('sheet.csv', 'Task,Owner,\r\nWrite docs,Ana,\r\n,,\r\n"",,\r\nFix login,Bo,\r\n,,\r\n'));
+		expect(table.rows).toEqual([{cells: {Task: 'Write docs', Owner: 'Ana'}, at: 'line 2'}, {cells: {Task: 'Fix login', Owner: 'Bo'}, at: 'line 5'}]);
+		expect(inferColumnMap(table.survey, {id: 's', name: 'S'}).columns.Task).toMatchObject({unique: true});
+		await expect(readCsv(fileWith('named.csv', 'Task,,Owner\nA,,Ana\nB,note,Bo\n'))).rejects.toThrow(/named\.csv: column 2 of the header row has no name, but line 3 has a value in it \("note"\); name the column or delete it/);
+		await expect(readCsv(fileWith('blank.csv', ',,\nA,B,C\n'))).rejects.toThrow(/blank\.csv: the header row \(the first row\) names no column/);
+	});
+
 	it('refuses what it cannot read, naming the file', async () => {
 		await expect(readCsv(fileWith('bad.csv', 'a,b\n1,2,3\n'))).rejects.toThrow(/bad\.csv: not a CSV file sift can read/);
 		await expect(readCsv(fileWith('blank.csv', 'a,,c\n1,2,3\n'))).rejects.toThrow(/column 2 of the header row has no name/);
