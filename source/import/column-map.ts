@@ -7,6 +7,7 @@ import {parse, stringify} from 'yaml';
 import {z} from 'zod';
 import {FIELD_TYPES, type Channel, type Field, type FieldType, type SelectOption} from '../../store/index.js';
 import {cleanText, withoutByteOrderMark} from './clean-text.js';
+import {calendarDay, isoDateTime} from './date-time.js';
 import {RecordFileError, type RecordRow} from './records.js';
 import type {TableRow} from './tabular.js';
 import {jsonOrText} from '../text/format.js';
@@ -29,7 +30,7 @@ const columnSchema = z.object({
 
 export const columnMapSchema = z.object({
 	channel: z.object({id: z.string().optional(), name: z.string().optional()}).strict().optional(),
-	/** The column holding each row's creation time (an ISO date or date-time); it becomes the item's created_at. */
+	/** The column holding each row's creation time (an ISO date or date-time, or one source/import/date-time.ts reads); it becomes the item's created_at. */
 	created_at: z.string().optional(),
 	columns: z.record(z.string(), columnSchema),
 }).strict();
@@ -103,8 +104,8 @@ export function cellValue(cell: unknown, spec: ColumnSpec): unknown {
 		}
 
 		case 'date': {
-			// An ISO date-time keeps its calendar day; anything else is left for the store to refuse.
-			return /^\d{4}-\d{2}-\d{2}(T|$)/.test(text) ? text.slice(0, 10) : text;
+			// A date-time keeps its calendar day (ISO, Jira's, Date#toString's); anything else is left for the store to refuse.
+			return calendarDay(text) ?? text;
 		}
 
 		case 'json': {
@@ -183,7 +184,8 @@ export function rowOfMap(map: ColumnMap, row: TableRow): RecordRow {
 	}
 
 	const created = map.created_at === undefined ? undefined : row.cells[map.created_at];
-	return {values, ...(typeof created === 'string' && created !== '' ? {created_at: created} : {}), at: row.at};
+	// Jira's and Date#toString's date-times as ISO instants; other text goes on for the store to refuse, naming it.
+	return {values, ...(typeof created === 'string' && created !== '' ? {created_at: isoDateTime(created) ?? created} : {}), at: row.at};
 }
 
 /**

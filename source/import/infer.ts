@@ -6,6 +6,7 @@
 
 import {cleanText} from './clean-text.js';
 import {keyOf, type ColumnMap, type ColumnSpec} from './column-map.js';
+import {calendarDay} from './date-time.js';
 
 /** A column with at most this many distinct values (and values repeating) is a select. */
 export const MAX_SELECT_OPTIONS = 20;
@@ -21,16 +22,9 @@ export const KEY_SAMPLE_ROWS = 10_000;
 
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const INTEGER = /^[+-]?\d+$/;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-export const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 const BOOLEAN = /^(true|false|yes|no)$/i;
 const URL = /^https?:\/\/\S+$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-const realDate = (text: string) => {
-	const date = new Date(`${text}T00:00:00Z`);
-	return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
-};
 
 /** Distinct values up to a cap, and how many were seen: past the cap only "more than" is known. */
 class CappedSet {
@@ -109,7 +103,7 @@ export class ColumnSurvey {
 		if (!all(this.texts)) return {type: 'json'};
 		if (all(this.textBooleans)) return {type: 'boolean'};
 		if (all(this.textNumbers)) return all(this.textIntegers) ? {type: 'number', config: {integer: true}} : {type: 'number'};
-		// A date-time column is kept as its calendar day (the store's dates are days).
+		// A date-time column (ISO, Jira's or Date#toString's, source/import/date-time.ts) is kept as its calendar day (the store's dates are days).
 		if (all(this.textDates)) return {type: 'date'};
 		if (all(this.textUrls)) return {type: 'url'};
 		if (all(this.textEmails)) return {type: 'email'};
@@ -137,7 +131,7 @@ export class ColumnSurvey {
 			if (INTEGER.test(trimmed)) this.textIntegers++;
 		}
 
-		if ((DATE.test(text) || DATE_TIME.test(text)) && realDate(text.slice(0, 10))) this.textDates++;
+		if (calendarDay(text) !== undefined) this.textDates++;
 		if (URL.test(text)) this.textUrls++;
 		if (EMAIL.test(text) && text.length <= 254) this.textEmails++;
 		const long = text.length > LONG_TEXT || text.includes('\n');

@@ -4,7 +4,8 @@
 // schema is known only after this pass, so rows are checked in a second pass against it.
 
 import {cellValue, type ColumnMap} from './column-map.js';
-import {ColumnSurvey, CREATED_NAME, DATE_TIME, KeySample, type ColumnsSeen} from './infer.js';
+import {isoDateTime} from './date-time.js';
+import {ColumnSurvey, CREATED_NAME, KeySample, type ColumnsSeen} from './infer.js';
 import type {TableFile} from './tabular.js';
 
 export type TableSurvey = ColumnsSeen & {
@@ -49,7 +50,7 @@ export async function surveyTable(file: TableFile, map?: ColumnMap): Promise<Tab
 			const cell = row.cells[column];
 			seen.surveys.get(column)!.see(cell);
 			seen.keys.get(column)!.see(cell);
-			if (seen.createdColumns.has(column) && !notCreated.has(column) && !(typeof cell === 'string' && DATE_TIME.test(cell))) notCreated.add(column);
+			if (seen.createdColumns.has(column) && !notCreated.has(column) && !(typeof cell === 'string' && isoDateTime(cell) !== undefined)) notCreated.add(column);
 		}
 	}
 

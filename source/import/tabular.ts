@@ -126,7 +126,11 @@ async function* csvRecords(path: string): AsyncGenerator<{record: string[]; line
 	}
 }
 
-/** A CSV file with a header row: BOM, CRLF, quoted commas, quotes and newlines as RFC 4180 has them. */
+/**
+ * A CSV file with a header row: BOM, CRLF, quoted commas, quotes and newlines as RFC 4180 has them.
+ * What spreadsheets add is left out: a row of empty cells (a blank row of the sheet) is no record,
+ * and a column with no name is dropped while it holds nothing (a value in it is an error naming it).
+ */
 export function csvFile(path: string): TableFile {
 	return {
 		path,
@@ -139,13 +143,19 @@ export function csvFile(path: string): TableFile {
 					header = headerOf(path, record);
 					// A name given to several columns (Jira writes one "Labels" column per label) is one
 					// column whose cell is the list of its non-empty cells.
-					repeated = new Set(header.filter((name, index) => header!.indexOf(name) !== index));
+					repeated = new Set(header.filter((name, index) => name !== '' && header!.indexOf(name) !== index));
 					continue;
 				}
 
+				if (record.every(cell => cell === '')) continue;
 				const cells: Record<string, unknown> = {};
 				for (const [index, column] of header.entries()) {
 					const cell = record[index];
+					if (column === '') {
+						if (cell !== undefined && cell !== '') throw new RecordFileError(`${path}: column ${index + 1} of the header row has no name, but line ${line ?? '?'} has a value in it (${JSON.stringify(cell.slice(0, 40))}); name the column or delete it`);
+						continue;
+					}
+
 					if (repeated.has(column)) {
 						const list = (cells[column] ??= []) as string[];
 						if (cell !== undefined && cell !== '') list.push(cell);
@@ -162,10 +172,10 @@ export function csvFile(path: string): TableFile {
 	};
 }
 
+/** The header's names, trimmed; a column without one is allowed (see csvFile), a header without any is not. */
 function headerOf(path: string, record: string[]): string[] {
 	const header = record.map(name => name.trim());
-	const blank = header.findIndex(name => name === '');
-	if (blank >= 0) throw new RecordFileError(`${path}: column ${blank + 1} of the header row has no name`);
+	if (header.every(name => name === '')) throw new RecordFileError(`${path}: the header row (the first row) names no column`);
 	return header;
 }
 

@@ -1,7 +1,7 @@
 // `sift import` through the built CLI on SQLite and PostgreSQL: the real GitHub dumps and the
-// Linear and Jira CSVs (test/fixtures/README.md), three imports of a changing CSV (versions and
-// events with actor import), every script, emoji and control characters, a body past 100,000
-// characters, and bad input refused naming the row and the field with nothing written.
+// real Linear and Jira CSV exports (test/fixtures/README.md), three imports of a changing CSV
+// (versions and events with actor import), every script, emoji and control characters, a body
+// past 100,000 characters, and bad input refused naming the row and the field with nothing written.
 
 import {existsSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
@@ -71,14 +71,16 @@ describe.each(TARGETS)('sift import on $name', (target: Target) => {
 	});
 	afterAll(() => target.tearDown());
 
-	it('imports the real GitHub dumps (REST with pull requests, gh issue list --json) and the Linear and Jira CSVs', async () => {
+	it('imports the real GitHub dumps (REST with pull requests, gh issue list --json), Linear and Jira CSV exports and an Excel sheet', async () => {
 		const db = await target.fresh();
 		const runs = [
 			['github/freecad-rest-page.json', 'freecad', '30 created, 0 updated, 0 unchanged, 0 refused'],
 			['github/anysoftkeyboard-gh-issue-list.json', 'ask', '50 created, 0 updated, 0 unchanged, 0 refused'],
 			['github/rust-lang-rest-issues.jsonl', 'rust', '300 created, 0 updated, 0 unchanged, 0 refused'],
-			['linear/linear-export.csv', 'linear', '200 created, 0 updated, 0 unchanged, 0 refused'],
-			['jira/jira-export.csv', 'jira', '200 created, 0 updated, 0 unchanged, 0 refused'],
+			['linear/awaqi-linear-export.csv', 'linear', '27 created, 0 updated, 0 unchanged, 0 refused'],
+			['jira/bs-sef-2025-team9-jira-export.csv', 'jira', '12 created, 0 updated, 0 unchanged, 0 refused'],
+			['jira/testautogen-jira-export.csv', 'tes', '22 created, 0 updated, 0 unchanged, 0 refused'],
+			['sheets/excel-issue-tracker.csv', 'support', '5 created, 0 updated, 0 unchanged, 0 refused'],
 		] as const;
 		for (const [file, channel, summary] of runs) {
 			const result = sift(['import', fixture(file), '--channel', channel, '--db', db]);
@@ -94,12 +96,43 @@ describe.each(TARGETS)('sift import on $name', (target: Target) => {
 		expect(Object.values(rust).filter(item => item.values.is_pull_request === true)).toHaveLength(193);
 		expect(rust['27178']!.values.body).not.toContain('\u0000');
 		expect(rust['27001']!.created_at < rust['27300']!.created_at).toBe(true);
+		// The Jira exports: Jira's dates read (created_at, days), items in created order, Hebrew, emoji and a repeated column kept.
 		const jira = await itemsBy(db, 'jira', 'issue_key');
-		expect(jira['PROJ-7']!.values.description).toContain('\n2. ');
-		expect(jira['PROJ-7']!.values.description).not.toContain('\r');
+		expect(Object.keys(jira).slice(0, 4)).toEqual(['BSSEF25T9-207', 'BSSEF25T9-210', 'BSSEF25T9-209', 'BSSEF25T9-208']);
+		expect(Object.keys(jira).at(-1)).toBe('BSSEF25T9-219');
+		expect(jira['BSSEF25T9-210']).toMatchObject({created_at: '2026-01-01T11:53:00.000Z', values: {reporter: 'סעיד אבו האני', created: '2026-01-01', summary: 'System Administrator'}});
+		expect(jira['BSSEF25T9-210']!.values.description).toContain('h3. 🔐 After Successful Registration\n\n* Role = *Admin*');
+		expect(jira['BSSEF25T9-219']!.values.parent_summary).toBe('Lecturer – Mark Request as Needs Info (Request Additional Information)');
+		const tes = await itemsBy(db, 'tes', 'issue_key');
+		expect(tes['TES-9']!.values.watchers).toEqual(['Eric Medlock', 'Saicharan Basireddy', 'Sai Sontineni']);
+		expect(tes['TES-8']!.values.comment).toContain('next to the “In Progress” text');
+		expect(tes['TES-25']!.created_at).toBe('2025-09-22T09:26:00.000Z');
+		const linear = await itemsBy(db, 'linear', 'source_id');
+		expect(Object.keys(linear)[0]).toBe('AWA-5');
+		expect(linear['AWA-27']).toMatchObject({created_at: '2026-04-01T12:14:14.596Z', values: {priority: 'High', updated: '2026-04-30', time_in_status_minutes: 58259}});
+		expect(linear['AWA-12']!.values.description).toContain('chunks of 512–1024 tokens');
+		// The Excel export: its unnamed empty column and blank row left out.
+		const support = await itemsBy(db, 'support', 'ticket_id');
+		expect(Object.keys(support)).toEqual(['T001', 'T002', 'T003', 'T004', 'T005']);
+		expect(support.T003!.values).toEqual({ticket_id: 'T003', issue_summary: 'Payment failure', sql_query: 'SELECT * FROM payments WHERE txn_id=\'XYZ123\';', api_test: 'POST /payment/process', status: 'Pending', resolution_notes: 'Escalated to billing'});
 		// Importing a dump again is an upsert on its key: nothing changes.
 		const again = sift(['import', fixture('github/freecad-rest-page.json'), '--into', 'freecad', '--key', 'number', '--db', db]);
 		expect(again.stdout.trim()).toBe('0 created, 0 updated, 30 unchanged, 0 refused');
+	});
+
+	it('an older real Linear export with a map: Date#toString date-times as created_at and days, comma lists as multi-selects', async () => {
+		const db = await target.fresh();
+		const map = fileWith('claw.yaml', 'channel: {id: claw, name: Claw}\ncreated_at: Created\ncolumns:\n  ID: {key: key, type: text, unique: true}\n  Title: {key: title, type: text}\n  Description: {key: description, type: text}\n  Status: {key: status, type: select}\n  Labels: {key: labels, type: multi_select}\n  Roadmaps: {key: roadmaps, type: multi_select}\n  Cycle Start: {key: cycle_start, type: date}\n  Due Date: {key: due, type: date}\n');
+		const result = sift(['import', fixture('linear/claw-linear-export-2023.csv'), '--map', map, '--db', db]);
+		expect(result.code, result.stderr).toBe(0);
+		expect(result.stdout).toContain('10 created, 0 updated, 0 unchanged, 0 refused');
+		const claw = await itemsBy(db, 'claw', 'key');
+		expect(Object.keys(claw)).toEqual(['CLA-1', 'CLA-2', 'CLA-3', 'CLA-4', 'CLA-5', 'CLA-6', 'CLA-7', 'CLA-8', 'CLA-9', 'CLA-10']);
+		expect(claw['CLA-1']).toMatchObject({created_at: '2022-08-23T13:54:01.000Z', values: {labels: ['Feature'], roadmaps: ['RavenClaw Milestone', 'NextBird'], cycle_start: '2023-02-06', status: 'In Progress'}});
+		expect(claw['CLA-3']!.values).toMatchObject({status: 'Triage', due: '2023-02-28'});
+		expect(claw['CLA-8']!.values.description).toBe('Well…');
+		// Importing it again is an upsert on its key: nothing changes.
+		expect(sift(['import', fixture('linear/claw-linear-export-2023.csv'), '--into', 'claw', '--key', 'key', '--map', map, '--db', db]).stdout.trim()).toBe('0 created, 0 updated, 10 unchanged, 0 refused');
 	});
 
 	it('three imports of a changing CSV: creates, versioned edits with actor import, unchanged rows untouched', async () => {

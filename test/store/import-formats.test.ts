@@ -1,7 +1,8 @@
 // The import formats' readers (source/import/): format detection, GitHub issues in every shape the
 // API and gh write, CSV by RFC 4180 (BOM, CRLF, quoted commas and newlines, repeated columns),
-// JSON Lines, control characters, the inferred schema and the map file. Real files where there
-// are real files (test/fixtures/README.md); the rest written here to pin one rule each.
+// JSON Lines, control characters, trackers' date formats, the inferred schema and the map file.
+// Real files where there are real files (test/fixtures/README.md); the rest written here to pin
+// one rule each.
 
 import {writeFileSync} from 'node:fs';
 import {join} from 'node:path';
@@ -9,6 +10,7 @@ import {afterAll, describe, expect, it} from 'vitest';
 import {checkNewRows} from '../../store/index.js';
 import {channelOfMap, checkMapColumns, readColumnMap, rowOfMap, mapOfChannel, type ColumnMap} from '../../source/import/column-map.js';
 import {cleanText} from '../../source/import/clean-text.js';
+import {calendarDay, isoDateTime} from '../../source/import/date-time.js';
 import {detectFormat, formatOfHead} from '../../source/import/detect-format.js';
 import {readGithubFile} from '../../source/import/github.js';
 import {inferColumn, inferColumnMap} from '../../source/import/infer.js';
@@ -62,8 +64,7 @@ describe('format detection', () => {
 	it('reads the real fixtures as what they are', () => {
 		expect(detectFormat(fixture('github/freecad-rest-page.json'))).toBe('github');
 		expect(detectFormat(fixture('github/anysoftkeyboard-gh-issue-list.json'))).toBe('github');
-		expect(detectFormat(fixture('linear/linear-export.csv'))).toBe('csv');
-		expect(detectFormat(fixture('jira/jira-export.csv'))).toBe('csv');
+		for (const csv of ['linear/awaqi-linear-export.csv', 'linear/claw-linear-export-2023.csv', 'jira/bs-sef-2025-team9-jira-export.csv', 'jira/testautogen-jira-export.csv']) expect(detectFormat(fixture(csv))).toBe('csv');
 	});
 });
 
@@ -158,28 +159,97 @@ describe('CSV', () => {
 		expect(rows[2]!.values.note).toBeNull();
 	});
 
-	it('a column name repeated (Jira: one Labels column per label) is one list', async () => {
-		const table = await readCsv(fixture('jira/jira-export.csv'));
-		expect(table.columns.filter(column => column === 'Labels')).toHaveLength(1);
-		expect(Array.isArray(table.rows[0]!.cells.Labels)).toBe(true);
+	it('a real Jira export: each repeated column (Watchers, Comment) one list, Jira\'s dates as days and Created as created_at', async () => {
+		const table = await readCsv(fixture('jira/testautogen-jira-export.csv'));
+		expect(table.rows).toHaveLength(22);
+		expect(table.columns.filter(column => column === 'Watchers')).toHaveLength(1);
 		const map = inferColumnMap(table.survey, {id: 'jira', name: 'Jira'});
-		expect(map.columns.Labels).toMatchObject({type: 'multi_select'});
-		expect(map.columns.Comment).toMatchObject({type: 'text', config: {long: true}});
 		expect(map.columns['Issue key']).toMatchObject({key: 'issue_key', unique: true});
+		expect(map.columns.Watchers).toMatchObject({type: 'multi_select'});
+		expect(map.columns.Comment).toMatchObject({type: 'text', config: {long: true}});
+		expect(map.columns.Created).toMatchObject({type: 'date'});
+		expect(map.columns['Due date']).toMatchObject({type: 'date'});
+		expect(map.created_at).toBe('Created');
+		const rows = rowsOfMap(map, table);
+		const tes9 = rows.find(row => row.values.issue_key === 'TES-9')!;
+		expect(tes9.values.watchers).toEqual(['Eric Medlock', 'Saicharan Basireddy', 'Sai Sontineni']);
+		expect(tes9.created_at).toBe('2025-08-20T12:38:00.000Z');
+		expect(tes9.values.resolved).toBe('2025-08-29');
+		// Two of its three Comment cells, the first over two lines: one text, the cells a blank line apart.
+		expect(tes9.values.comment).toMatch(/^21\/Aug\/25 10:39 AM;5fe07a7dd3649601392ba191;.*database or not\nAlong with .* application\. \n\n22\/Aug\/25 9:14 AM;/s);
+		expect(rows.find(row => row.values.issue_key === 'TES-13')!.values.due_date).toBe('2025-09-18');
 		const channel = channelOfMap(map, table.survey, {id: 'jira', name: 'Jira'}, false);
-		expect(checkNewRows(channel, rowsOfMap(map, table))).toMatchObject({count: 200, refused: 0});
+		expect(checkNewRows(channel, rows)).toMatchObject({count: 22, refused: 0});
 	});
 
-	it('the Linear export: ISO date-times as days, Created as each item\'s created_at, ID as the key', async () => {
-		const table = await readCsv(fixture('linear/linear-export.csv'));
+	it('a real Jira export with a BOM, Hebrew names, emoji and 21 repeated empty columns', async () => {
+		const table = await readCsv(fixture('jira/bs-sef-2025-team9-jira-export.csv'));
+		expect(table.columns[0]).toBe('Summary');
+		expect(table.columns).toHaveLength(95 - 20 - 20);
+		expect(table.columns).toContain('Custom field (תאריך התחלה)');
+		// A repeated column keeps its non-empty cells: 21 empty ones are an empty list.
+		expect(table.rows[0]!.cells['Custom field (Asset type)']).toEqual([]);
+		const map = inferColumnMap(table.survey, {id: 'sce', name: 'SCE'});
+		expect(map.columns['Custom field (תאריך התחלה)']).toMatchObject({key: 'custom_field'});
+		expect(map.columns.Reporter).toMatchObject({type: 'select'});
+		const rows = rowsOfMap(map, table);
+		const admin = rows.find(row => row.values.issue_key === 'BSSEF25T9-210')!;
+		expect(admin.values.reporter).toBe('סעיד אבו האני');
+		expect(admin.values.description).toMatch(/^h2\. 4️⃣ System Administrator – Sign-Up\n\nh3\. 🧾 Registration Form Fields\n/);
+		expect(admin).toMatchObject({created_at: '2026-01-01T11:53:00.000Z', at: 'line 218'});
+		expect(admin.values.last_viewed).toBe('2026-01-01');
+		expect(rows.map(row => row.values.custom_field_asset_type)).toEqual(Array.from({length: 12}, () => null));
+		const channel = channelOfMap(map, table.survey, {id: 'sce', name: 'SCE'}, false);
+		expect(checkNewRows(channel, rows)).toMatchObject({count: 12, refused: 0});
+	});
+
+	it('a real Linear export: ISO date-times as days, Created as each item\'s created_at, ID as the key', async () => {
+		const table = await readCsv(fixture('linear/awaqi-linear-export.csv'));
+		expect(table.columns).toHaveLength(34);
 		const map = inferColumnMap(table.survey, {id: 'linear', name: 'Linear'});
 		expect(map.created_at).toBe('Created');
 		expect(map.columns.ID).toMatchObject({key: 'source_id', type: 'text', unique: true});
-		expect(map.columns.Status).toMatchObject({type: 'select'});
-		expect(map.columns['Cycle Start']).toMatchObject({type: 'date'});
+		expect(map.columns.Priority).toMatchObject({type: 'select'});
+		expect(map.columns.Updated).toMatchObject({type: 'date'});
+		expect(map.columns['Time in status (minutes)']).toMatchObject({type: 'number', config: {integer: true}});
 		const [first] = rowsOfMap(map, table);
-		expect(first!.created_at).toBe('2025-01-02T00:00:00.000Z');
-		expect(first!.values.cycle_start).toBe('2025-01-15');
+		expect(first).toMatchObject({created_at: '2026-04-01T12:14:14.596Z', at: 'line 2', values: {source_id: 'AWA-27', updated: '2026-04-30', time_in_status_minutes: 58259}});
+		expect(first!.values.description).toContain('contributed to the response.\n\nVerification: ');
+	});
+
+	it('an older real Linear export: Date#toString date-times, its zone kept; lists given by a map', async () => {
+		const path = fixture('linear/claw-linear-export-2023.csv');
+		const inferred = inferColumnMap((await readCsv(path)).survey, {id: 'claw', name: 'Claw'});
+		expect(inferred.created_at).toBe('Created');
+		expect(inferred.columns['Cycle Start']).toMatchObject({type: 'date'});
+		const map = readColumnMap(fileWith('claw.yaml', 'created_at: Created\ncolumns:\n  ID: {key: key, type: text, unique: true}\n  Title: {key: title, type: text}\n  Description: {key: description, type: text}\n  Labels: {key: labels, type: multi_select}\n  Roadmaps: {key: roadmaps, type: multi_select}\n  Cycle Start: {key: cycle_start, type: date}\n'));
+		const table = await readCsv(path, map);
+		const rows = rowsOfMap(map, table);
+		expect(rows).toHaveLength(10);
+		expect(rows[0]).toMatchObject({created_at: '2022-08-23T13:54:01.000Z', values: {key: 'CLA-1', labels: ['Feature'], roadmaps: ['RavenClaw Milestone', 'NextBird'], cycle_start: '2023-02-06'}});
+		expect(rows[7]!.values).toMatchObject({key: 'CLA-8', description: 'Well…', labels: null, roadmaps: null});
+		expect(channelOfMap(map, table.survey, {id: 'claw', name: 'Claw'}, false).fields.find(field => field.key === 'roadmaps')!.config.options!.map(option => option.value)).toEqual(['RavenClaw Milestone', 'NextBird']);
+	});
+
+	it('a real Excel \'CSV UTF-8\' export of a tracker: BOM and CRLF, its unnamed empty last column and blank last row left out', async () => {
+		const table = await readCsv(fixture('sheets/excel-issue-tracker.csv'));
+		expect(table.columns).toEqual(['Ticket ID', 'Issue Summary', 'SQL Query', 'API Test', 'Status', 'Resolution Notes']);
+		expect(table.rows.map(row => row.at)).toEqual(['line 2', 'line 3', 'line 4', 'line 5', 'line 6']);
+		const map = inferColumnMap(table.survey, {id: 'support', name: 'Support'});
+		expect(map.columns['Ticket ID']).toMatchObject({key: 'ticket_id', unique: true});
+		expect(map.columns.Status).toMatchObject({type: 'select'});
+		expect(map.columns['SQL Query']).toMatchObject({type: 'text'});
+		const rows = rowsOfMap(map, table);
+		expect(rows[2]!.values).toMatchObject({ticket_id: 'T003', sql_query: 'SELECT * FROM payments WHERE txn_id=\'XYZ123\';', status: 'Pending', resolution_notes: 'Escalated to billing'});
+		expect(checkNewRows(channelOfMap(map, table.survey, {id: 'support', name: 'Support'}, false), rows)).toMatchObject({count: 5, refused: 0});
+	});
+
+	it('a spreadsheet\'s blank rows are no records; a column with no name is dropped while empty, and refused naming the line once it holds a value', async () => {
+		const table = await readCsv(fileWith('sheet.csv', 'Task,Owner,\r\nWrite docs,Ana,\r\n,,\r\n"",,\r\nFix login,Bo,\r\n,,\r\n'));
+		expect(table.rows).toEqual([{cells: {Task: 'Write docs', Owner: 'Ana'}, at: 'line 2'}, {cells: {Task: 'Fix login', Owner: 'Bo'}, at: 'line 5'}]);
+		expect(inferColumnMap(table.survey, {id: 's', name: 'S'}).columns.Task).toMatchObject({unique: true});
+		await expect(readCsv(fileWith('named.csv', 'Task,,Owner\nA,,Ana\nB,note,Bo\n'))).rejects.toThrow(/named\.csv: column 2 of the header row has no name, but line 3 has a value in it \("note"\); name the column or delete it/);
+		await expect(readCsv(fileWith('blank.csv', ',,\nA,B,C\n'))).rejects.toThrow(/blank\.csv: the header row \(the first row\) names no column/);
 	});
 
 	it('refuses what it cannot read, naming the file', async () => {
@@ -215,6 +285,29 @@ describe('the inferred schema', () => {
 		expect(inferColumn(['one', 'two', 'three'])).toEqual({type: 'text'});
 		expect(inferColumn(['x'.repeat(300)])).toEqual({type: 'text', config: {long: true}});
 		expect(inferColumn(['', undefined])).toEqual({type: 'text'});
+	});
+});
+
+describe('dates as trackers write them', () => {
+	it('ISO, Jira\'s dd/Mon/yy h:mm AM (or 24-hour) read as UTC, and Date#toString with its offset', () => {
+		expect([calendarDay('2026-04-01'), isoDateTime('2026-04-01'), isoDateTime('2026-04-01T12:14:14.596Z')]).toEqual(['2026-04-01', undefined, '2026-04-01T12:14:14.596Z']);
+		expect([calendarDay('10/Jan/26 11:19 AM'), isoDateTime('10/Jan/26 11:19 AM')]).toEqual(['2026-01-10', '2026-01-10T11:19:00.000Z']);
+		expect([isoDateTime('1/Jan/26 12:05 AM'), isoDateTime('01/Jan/26 12:05 PM'), isoDateTime('30/Jul/18 23:33'), isoDateTime('29/feb/24 9:00 pm')]).toEqual(['2026-01-01T00:05:00.000Z', '2026-01-01T12:05:00.000Z', '2018-07-30T23:33:00.000Z', '2024-02-29T21:00:00.000Z']);
+		expect(isoDateTime('14/Jul/99 3:42 PM')).toBe('1999-07-14T15:42:00.000Z');
+		expect([calendarDay('Mon Mar 20 2023 04:00:00 GMT-0500 (EST)'), isoDateTime('Mon Mar 20 2023 04:00:00 GMT-0500 (EST)')]).toEqual(['2023-03-20', '2023-03-20T09:00:00.000Z']);
+		expect(isoDateTime('Tue Aug 23 2022 13:54:01 GMT+0000 (GMT)')).toBe('2022-08-23T13:54:01.000Z');
+		for (const text of ['29/Feb/25 9:00 AM', '10/Jan/26 13:00 PM', '10/Jan/26 0:30 AM', '10/Foo/26 1:00 AM', '10/Jan/26', '2026-02-30', 'Mon Feb 30 2023 05:00:00 GMT+0000 (GMT)', 'Feb 06 2023', '11/01/2023 15:22']) {
+			expect([text, calendarDay(text), isoDateTime(text)]).toEqual([text, undefined, undefined]);
+		}
+	});
+
+	it('a column of them is a date column, and a map\'s created_at column of them gives ISO instants', async () => {
+		expect(inferColumn(['10/Jan/26 11:19 AM', '01/Jan/26 11:53 AM', ''])).toEqual({type: 'date'});
+		expect(inferColumn(['Mon Feb 06 2023 05:00:00 GMT+0000 (GMT)'])).toEqual({type: 'date'});
+		expect(inferColumn(['10/Jan/26 11:19 AM', 'soon'])).toEqual({type: 'text'});
+		const map = readColumnMap(fileWith('m.yaml', 'created_at: Created\ncolumns:\n  Key: {key: key, type: text, unique: true}\n  Due: {key: due, type: date}\n'));
+		const table = await readCsv(fileWith('t.csv', 'Key,Created,Due\nK-1,14/Jul/25 3:42 PM,31/Jul/25 12:00 AM\nK-2,2025-07-15T08:00:00Z,2025-08-01\nK-3,someday,\n'), map);
+		expect(rowsOfMap(map, table).map(row => [row.created_at, row.values.due])).toEqual([['2025-07-14T15:42:00.000Z', '2025-07-31'], ['2025-07-15T08:00:00Z', '2025-08-01'], ['someday', null]]);
 	});
 });
 
