@@ -201,7 +201,8 @@ export type ScreenEvent =
 	| {type: 'openFilter'}
 	| {type: 'mark'}
 	| {type: 'markAll'}
-	| {type: 'openEdit'}
+	/** `at`: when the key was pressed (ms): on marks the overlay opens at once, and relative dates count from its day. */
+	| {type: 'openEdit'; at?: number}
 	| {type: 'undo'}
 	| {type: 'askRun'}
 	| {type: 'askCancelRun'}

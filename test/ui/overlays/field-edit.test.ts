@@ -5,6 +5,7 @@ import {describe, expect, it} from 'vitest';
 import {FIELD_EDIT} from '../../../source/ui/overlays/field-edit.js';
 import type {Key} from 'ink';
 import {type UndoEntry} from '../../../source/ui/edit-outcome.js';
+import {bulkFields} from '../../../source/ui/edit.js';
 import {scopeOf} from '../../../source/ui/overlays/registry.js';
 import {reduce} from '../../../source/ui/reducer.js';
 import type {ScreenState} from '../../../source/ui/state.js';
@@ -170,5 +171,19 @@ describe('what triagers expect of an edit', () => {
 		const title = hotkey(withPoints, 'title').state;
 		expect(title.overlay).toMatchObject({kind: 'fieldEdit', text: {value: ''}});
 		expect((title.overlay as {text?: {selected?: boolean}}).text?.selected).toBeUndefined();
+	});
+});
+
+describe('a relative date typed on marked rows', () => {
+	it('`e` on marks reads tomorrow from when the overlay opened, as the one-row edit does', () => {
+		// Monday 2026-01-05, local time: tomorrow is 2026-01-06 (not 1970-01-02).
+		const at = new Date(2026, 0, 5, 12).getTime();
+		let state = run1(listed(), {type: 'mark'}, {type: 'mark'}).state;
+		state = reduce(state, {type: 'key', input: 'e', key: plain, at}).state;
+		expect(state.overlay).toMatchObject({kind: 'fieldEdit', bulk: true, chooser: true, now: at});
+		const due = bulkFields(fields).findIndex(candidate => candidate.key === 'due');
+		for (let step = 0; step < due; step++) state = reduce(state, {type: 'cursor', delta: 1}).state;
+		state = reduce(reduce(state, {type: 'choose'}).state, {type: 'type', input: 'tomorrow', key: plain}).state;
+		expect(effect(reduce(state, {type: 'submit'}), 'bulkEdit')).toMatchObject({field: {key: 'due'}, value: '2026-01-06'});
 	});
 });
