@@ -275,7 +275,8 @@ export type ScreenEvent =
 	| {type: 'pickType'; input: string; key: Key}
 	| {type: 'erase'}
 	| {type: 'bulkEdited'; outcome: BulkOutcome}
-	| {type: 'bulkUndone'; outcome: BulkOutcome}
+	/** `undid`: the bulk edit taken back (its versions move the undo entries below on). */
+	| {type: 'bulkUndone'; outcome: BulkOutcome; undid: BulkOutcome}
 	/** `E`: the long text of the current row in $EDITOR. */
 	| {type: 'openEditor'}
 	// Views, sort and the `:` line.

@@ -7,7 +7,7 @@ import type {Field} from '../../../store/index.js';
 import {counted, shortFields} from '../../text/format.js';
 import {sanitize, sanitizeValue} from '../../text/sanitize.js';
 import {chooserFields, describeChanges, isPicked, problemNotes, shortValue} from '../edit.js';
-import {pushUndo, rebaseUndo} from '../edit-outcome.js';
+import {pushUndo, rebaseBulkUndo, rebaseUndo} from '../edit-outcome.js';
 import {editableText, parseTyped, previewFromValues} from '../format.js';
 import {keyName} from '../keys.js';
 import {describeBulkOutcome, type BulkOutcome, type MarkedRow} from '../model/bulk.js';
@@ -297,7 +297,7 @@ export const FIELD_EDIT = {
 		undo: askUndo,
 		undone: (state, event) => nextUndo(undone(state, event), event.outcome.kind === 'conflict' || event.outcome.kind === 'error' ? event.entry : null),
 		bulkEdited: (state, event) => bulkWritten(state, event.outcome, ''),
-		bulkUndone: (state, event) => nextUndo(bulkWritten(state, event.outcome, 'Undone: '), null),
+		bulkUndone: (state, event) => nextUndo(bulkWritten({...state, undo: rebaseBulkUndo(state.undo, event.undid, event.outcome)}, event.outcome, 'Undone: '), null),
 		openEditor,
 	},
 } satisfies OverlaySlice<'fieldEdit', 'hotkey' | 'editOpened' | 'openEdit' | 'undo' | 'undone' | 'bulkEdited' | 'bulkUndone' | 'openEditor'>;
