@@ -84,15 +84,46 @@ export async function undoEdit(store: AsyncStore, channelId: string, entry: Fiel
 }
 
 /**
+ * The undo stack after one of our undos brought `itemId` back from the version an edit left to the
+ * one it was made on (`seen`), in a version of its own (`version`): the entries below on that
+ * record expected `seen`, so they now expect `version` (else each would conflict with our own
+ * undo, and an edit of the same field would read as lost). Any entry: one field's, a bulk edit's
+ * items, an accept's.
+ */
+function rebaseOn(stack: readonly UndoEntry[], itemId: string, seen: number, version: number): UndoEntry[] {
+	const moved = <T extends {version: number}>(entry: T, id: string): T => (id === itemId && entry.version === seen ? {...entry, version} : entry);
+	return stack.map(below => {
+		switch (below.kind) {
+			case 'bulk': return {...below, outcome: {...below.outcome, written: below.outcome.written.map(written => moved(written, written.id))}};
+			case 'accept': return {...below, items: below.items.map(item => moved(item, item.itemId))};
+			default: return moved(below, below.itemId);
+		}
+	});
+}
+
+/**
  * The undo stack after `entry` was undone: an undo written on the very version its edit left
- * brings the record back to the version that edit was made on, in a version of its own; the edits
- * below it on that record expected that earlier version, so they now expect the new one (else
- * each would conflict with our own undo, and an edit of the same field would read as lost).
+ * brings the record back to the version that edit was made on; the entries below move on (rebaseOn).
+ * One written on top of someone else's change leaves them alone (theirs is in between).
  */
 export function rebaseUndo(stack: readonly UndoEntry[], entry: FieldUndoEntry, outcome: UndoOutcome): UndoEntry[] {
 	if (outcome.kind !== 'ok' || outcome.from !== entry.version || entry.seen === undefined) return [...stack];
-	const {version} = outcome.result.item;
-	return stack.map(below => ((below.kind === undefined || below.kind === 'field') && below.itemId === entry.itemId && below.version === entry.seen ? {...below, version} : below));
+	return rebaseOn(stack, entry.itemId, entry.seen, outcome.result.item.version);
+}
+
+/**
+ * The undo stack after the bulk edit `edit` was undone (`undone`): each item it wrote back was
+ * written on the version the edit left (model/bulk.ts, planUndo), so the entries below on that
+ * item, which expected the version the edit was made on, move on to the undo's (rebaseOn).
+ */
+export function rebaseBulkUndo(stack: readonly UndoEntry[], edit: BulkOutcome, undone: BulkOutcome): UndoEntry[] {
+	let next = [...stack];
+	for (const written of undone.written) {
+		const seen = edit.plan.edits.find(planned => planned.id === written.id)?.request.expectedVersion;
+		if (seen !== undefined) next = rebaseOn(next, written.id, seen, written.version);
+	}
+
+	return next;
 }
 
 /**

@@ -2,6 +2,7 @@ import type {Changes, Field, FieldProblem} from '../../store/index.js';
 import {allowedText} from '../text/refusal.js';
 import {formatValue, plainValue, shortFields, type Segment} from '../text/format.js';
 import {sanitize} from '../text/sanitize.js';
+import {resolveDateInput} from './model/dates.js';
 import type {FieldEditOverlay, QueueEntry} from './state.js';
 import {fit} from './width.js';
 
@@ -102,4 +103,15 @@ export const shortValue = (field: Field, value: unknown) => {
 export function queueOptions(entry: QueueEntry, field: Field | null): Array<{value: string; label: string; color?: string}> {
 	const allowed = entry.followUp.allowed ?? field?.config.options ?? [];
 	return allowed.map(option => ({value: option.value, label: option.label, color: field?.config.options?.find(candidate => candidate.value === option.value)?.color}));
+}
+
+/**
+ * What a typed value will write, shown under the input before Enter (the field edit and the
+ * follow-up queue alike): a date's words as the ISO date they name from `now`'s day (the store
+ * only ever gets ISO dates), or why they name none. Null for other fields and for empty input.
+ */
+export function typedPreview(field: Field | null, text: string, now: number): {text: string; tone?: 'warn'} | null {
+	if (field?.type !== 'date' || text.trim() === '') return null;
+	const date = resolveDateInput(text, new Date(now));
+	return date.ok ? {text: `${sanitize(text.trim())} → ${date.date}`} : {text: sanitize(date.message), tone: 'warn'};
 }

@@ -133,7 +133,7 @@ export function reduce(state: ScreenState, event: ScreenEvent): Transition {
 /** A key: routed by the scope of the state it meets; while an overlay is being opened it waits (Ctrl+C never does). */
 function pressKey(state: ScreenState, input: string, key: Key, at?: number): Transition {
 	const scope = scopeOf(state.overlay);
-	let events = keyEvents(scope, input, key);
+	let events = keyEvents(scope, input, key, at);
 	if (events.length === 0 && scope === 'list') events = hotkeyEvents(state, input, key, at);
 	if (state.awaiting !== null && events[0]?.type !== 'interrupt') return {state: {...state, deferred: [...state.deferred, {input, key, at}]}, effects: []};
 	let result: Transition = {state, effects: []};

@@ -29,7 +29,7 @@ import {searchNote} from './overlays/search.js';
 import {hintsFor} from './keys.js';
 import {screenLayout} from './layout.js';
 import {hotkeyHint} from './model/hotkeys.js';
-import {activeView, columnFields} from './model/views.js';
+import {activeView, columnFields, tabCounts} from './model/views.js';
 import {problemsMessage} from './overlays/problems.js';
 import {helpLinesOf, initialScreen, nameOf} from './reducer.js';
 import {runFinishMessage, runStatus} from './run-status.js';
@@ -235,7 +235,8 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 				newItems={state.newItems}
 				live={events.live}
 			/>
-			<Tabs width={size.columns} views={state.views} active={state.query.view} counts={state.viewCounts} sort={state.query.sort}/>
+			{/* A queue's own tab (Follow-ups, Review) counts its open entries, the header's count: what a person resolves (model/views.ts). */}
+			<Tabs width={size.columns} views={state.views} active={state.query.view} counts={tabCounts(state.views, state.viewCounts, {followUps: state.followUpCount, proposals: state.proposalCount})} sort={state.query.sort}/>
 			<Box height={layout.bodyHeight} flexDirection="column">
 				<Body
 					overlay={overlay}

@@ -201,7 +201,8 @@ export type ScreenEvent =
 	| {type: 'openFilter'}
 	| {type: 'mark'}
 	| {type: 'markAll'}
-	| {type: 'openEdit'}
+	/** `at`: when the key was pressed (ms): on marks the overlay opens at once, and relative dates count from its day. */
+	| {type: 'openEdit'; at?: number}
 	| {type: 'undo'}
 	| {type: 'askRun'}
 	| {type: 'askCancelRun'}
@@ -274,7 +275,8 @@ export type ScreenEvent =
 	| {type: 'pickType'; input: string; key: Key}
 	| {type: 'erase'}
 	| {type: 'bulkEdited'; outcome: BulkOutcome}
-	| {type: 'bulkUndone'; outcome: BulkOutcome}
+	/** `undid`: the bulk edit taken back (its versions move the undo entries below on). */
+	| {type: 'bulkUndone'; outcome: BulkOutcome; undid: BulkOutcome}
 	/** `E`: the long text of the current row in $EDITOR. */
 	| {type: 'openEditor'}
 	// Views, sort and the `:` line.

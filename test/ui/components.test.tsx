@@ -176,7 +176,7 @@ const item = {id: 'it_0000000001', channel_id: 'bugs', version: 3, created_at: '
 describe('Queue', () => {
 	it('shows the record, the field, what was tried, why it was refused, and the allowed options with labels', () => {
 		const entry = {followUp: followUp({allowed: field('status').config.options!.map(({value, label}) => ({value, label}))}), item};
-		const frame = plain(show(<Queue entry={entry} index={0} total={2} field={field('status')} nameKeys={['ticket', 'title']} optionCursor={2} typing={null} problem={null} confirmDismiss={false} width={100} height={20}/>).lastFrame());
+		const frame = plain(show(<Queue entry={entry} index={0} total={2} field={field('status')} nameKeys={['ticket', 'title']} optionCursor={2} now={0} typing={null} problem={null} confirmDismiss={false} width={100} height={20}/>).lastFrame());
 		expect(frame).toContain('Follow-up 1 of 2 · it_0000000001 · BUG-0001 · Sync stalls · v3');
 		expect(frame).toMatch(/Field: Status \(status\) · now: New/);
 		expect(frame).toContain('Codex tried: In progress  (run-1)');
@@ -187,7 +187,7 @@ describe('Queue', () => {
 
 	it('shows the range for numbers, a typed value, a refusal and the dismiss question', () => {
 		const entry = {followUp: followUp({key: 'points', attempted: 20, message: 'values.points must be between 0 and 13, got 20', min: 0, max: 13}), item};
-		const frame = plain(show(<Queue entry={entry} index={1} total={2} field={field('points')} nameKeys={['ticket']} optionCursor={0} typing={{value: '21', pos: 2}} problem="Refused: values.points must be between 0 and 13, got 21" confirmDismiss width={100} height={20}/>).lastFrame());
+		const frame = plain(show(<Queue entry={entry} index={1} total={2} field={field('points')} nameKeys={['ticket']} optionCursor={0} now={0} typing={{value: '21', pos: 2}} problem="Refused: values.points must be between 0 and 13, got 21" confirmDismiss width={100} height={20}/>).lastFrame());
 		expect(frame).toContain('Codex tried: 20');
 		expect(frame).toContain('Allowed: 0 to 13');
 		expect(frame).toContain('Value: 21');
@@ -195,8 +195,18 @@ describe('Queue', () => {
 		expect(frame).toContain('Dismiss this follow-up?');
 	});
 
+	it('shows the ISO date a typed relative date will write, as the field edit does', () => {
+		// Monday 2026-11-30, local time: friday is 2026-12-04.
+		const now = new Date(2026, 10, 30, 12).getTime();
+		const entry = {followUp: followUp({key: 'due', attempted: 'Friday', message: 'values.due must be a date'}), item};
+		const frame = plain(show(<Queue entry={entry} index={0} total={1} field={field('due')} nameKeys={['ticket']} optionCursor={0} now={now} typing={{value: 'friday', pos: 6}} problem={null} confirmDismiss={false} width={100} height={20}/>).lastFrame());
+		expect(frame).toContain('friday → 2026-12-04');
+		const refused = plain(show(<Queue entry={entry} index={0} total={1} field={field('due')} nameKeys={['ticket']} optionCursor={0} now={now} typing={{value: 'someday', pos: 7}} problem={null} confirmDismiss={false} width={200} height={20}/>).lastFrame());
+		expect(refused).toMatch(/not a date: "someday"; use YYYY-MM-DD/);
+	});
+
 	it('says when the queue is empty', () => {
-		const frame = plain(show(<Queue entry={null} index={0} total={0} field={null} nameKeys={[]} optionCursor={0} typing={null} problem={null} confirmDismiss={false} width={100} height={10}/>).lastFrame());
+		const frame = plain(show(<Queue entry={null} index={0} total={0} field={null} nameKeys={[]} optionCursor={0} now={0} typing={null} problem={null} confirmDismiss={false} width={100} height={10}/>).lastFrame());
 		expect(frame).toContain('No open follow-ups');
 	});
 });

@@ -4,6 +4,8 @@ import {describe, expect, it} from 'vitest';
 import {sift} from '../support/cli.js';
 import {idOfTicket, ptyDemo} from '../support/pty-fixtures.js';
 import {CLI, KEYS, rowOf, type PtyApp} from '../support/pty.js';
+import {bulkFields} from '../../source/ui/edit.js';
+import {resolveDateInput} from '../../source/ui/model/dates.js';
 
 // Field hotkeys, bulk edits on marks and E ($EDITOR) on the built app in a real pseudo-terminal,
 // checked in the store; the other writer is `sift edit` in its own process.
@@ -146,4 +148,33 @@ describe('field hotkeys, bulk edits and E in a pseudo-terminal', () => {
 		expect(await app.quit()).toBe(0);
 		rmSync(dir, {recursive: true, force: true});
 	});
+});
+
+describe('a relative date on marked rows in a pseudo-terminal', () => {
+	for (const [cols, rows, first] of [[80, 24, 270], [200, 60, 265]] as const) {
+		it(`e on 2 marked rows reads tomorrow from today: shown before Enter, and written to both (${cols}×${rows})`, async () => {
+			const names = [ticket(first), ticket(first - 1)];
+			const app = demo.launch({args: ['--db', demo.db.dbPath], cols, rows, env: {SIFT_STATE_DIR: demo.db.stateDir}});
+			await app.waitFor(ticket(300));
+			app.press(...Array.from({length: 300 - first}, () => 'j'));
+			await app.waitFor(`row ${301 - first} `);
+			app.press(' ', ' ');
+			await app.waitFor('2 marked');
+			app.press('e');
+			await app.waitFor('Edit 2 marked rows: which field?');
+			const due = bulkFields(demo.store.getChannel('bugs').fields).findIndex(field => field.key === 'due');
+			app.press(...Array.from({length: due}, () => 'j'), KEYS.enter);
+			await app.waitFor('Due (date');
+			app.press('\u0015');
+			app.type('tomorrow');
+			const tomorrow = resolveDateInput('tomorrow', new Date());
+			expect(tomorrow.ok).toBe(true);
+			const date = tomorrow.ok ? tomorrow.date : '';
+			await app.waitFor(`tomorrow → ${date}`);
+			app.press(KEYS.enter);
+			await app.waitFor(/due: 2 items written, 0 conflicts, 0 refused/);
+			for (const name of names) expect(values(name).due).toBe(date);
+			expect(await app.quit()).toBe(0);
+		});
+	}
 });

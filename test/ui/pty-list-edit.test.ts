@@ -67,9 +67,9 @@ describe('the / line (defect 1, and its live count)', () => {
 	}
 });
 
-describe('a date typed in the follow-up queue (defect 2)', () => {
+describe('a date typed in the follow-up queue (defect 2; its preview)', () => {
 	for (const [cols, rows, ticket] of [[80, 24, 'BUG-0950'], [200, 60, 'BUG-0951']] as const) {
-		it(`at ${cols}×${rows}: the input opens empty and takes friday`, async () => {
+		it(`at ${cols}×${rows}: the input opens empty, takes friday and shows the date it will write`, async () => {
 			const id = idOfTicket(demo.store, ticket);
 			expect(() => demo.store.editItem({channelId: 'bugs', itemId: id, values: {due: 'Friday'}, actor: {kind: 'agent', run_id: 'run-pty'}, expectedVersion: 1})).toThrow(StoreError);
 			const app = start(cols, rows);
@@ -81,9 +81,11 @@ describe('a date typed in the follow-up queue (defect 2)', () => {
 			app.type('friday');
 			await app.waitFor(/Value: friday ?$/m);
 			expect(app.screen()).not.toContain('Fridayfriday');
+			// The date it will write, before Enter, as the field edit shows it.
+			const friday = resolveDateInput('friday', new Date());
+			await app.waitFor(`friday → ${friday.ok ? friday.date : '?'}`);
 			app.press(KEYS.enter);
 			await app.waitFor('No open follow-ups');
-			const friday = resolveDateInput('friday', new Date());
 			expect(friday.ok && demo.store.readItem('bugs', id).values.due).toBe(friday.ok ? friday.date : '');
 			app.press(KEYS.escape);
 			expect(await app.quit()).toBe(0);

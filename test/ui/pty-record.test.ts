@@ -243,3 +243,87 @@ describe('rows on any terminal', () => {
 		});
 	}
 });
+
+/** A long text body of just under 1 MiB (the most a text value holds): numbered lines, one each. */
+function mebibyteBody(): {body: string; lines: number} {
+	const lines: string[] = [];
+	let bytes = 0;
+	for (let n = 1; ; n++) {
+		const line = `big line ${String(n).padStart(6, '0')} abcdefghijklmnopqrstuvwxyz`;
+		if (bytes + line.length + 1 > 1024 * 1024 - 64) break;
+		lines.push(line);
+		bytes += line.length + 1;
+	}
+
+	return {body: lines.join('\n'), lines: lines.length};
+}
+
+/** The numbers of the body lines on screen, in screen order. */
+const numbersShown = (screen: string) => [...screen.matchAll(/^ *big line (\d{6}) abcdefghijklmnopqrstuvwxyz$/gm)].map(match => Number(match[1]));
+
+/** Every line of the screen at most `cols` wide, the header on top and the footer's keys at the bottom: nothing garbled. */
+function expectWhole(screen: string, cols: number, rows: number): number[] {
+	const lines = screen.split('\n');
+	expect(lines, screen).toHaveLength(rows);
+	for (const line of lines) expect(line.length).toBeLessThanOrEqual(cols);
+	expect(lines[0]).toMatch(/^sift Tickets/);
+	const shown = numbersShown(screen);
+	// The body's lines shown are consecutive: none drawn twice, none skipped, none overdrawn.
+	expect(shown.length, screen).toBeGreaterThan(0);
+	expect(shown, screen).toEqual(shown.map((_, index) => shown[0]! + index));
+	return shown;
+}
+
+describe('a 1 MiB long text in a pseudo-terminal', () => {
+	const big = mebibyteBody();
+	let bigDb = '';
+	let bigState = '';
+
+	beforeAll(() => {
+		const dir = tempDir('sift-pty-record-big-');
+		bigDb = path.join(dir, 'big.db');
+		bigState = path.join(dir, 'state');
+		const store = openStore(bigDb, {create: true});
+		try {
+			store.importChannel({channel: tickets, items: [{values: {ticket: 'T-1', title: 'Huge body', body: big.body}}, {values: {ticket: 'T-2', title: 'Small one'}}, {values: {ticket: 'T-3', title: 'Another one'}}]});
+		} finally {
+			store.close();
+		}
+	});
+
+	for (const [cols, rows] of [[80, 24], [200, 60]] as const) {
+		it(`opens in the pane, pages with PgDn and Space, Z full screen, G to its end, unbroken; the list answers after (${cols}×${rows})`, async () => {
+			const app = launch({args: ['--db', bigDb], cols, rows, env: {SIFT_STATE_DIR: bigState, XDG_CONFIG_HOME: path.dirname(bigState)}});
+			apps.push(app);
+			await app.waitFor('Huge body');
+			// T-1 is the oldest: the third row.
+			app.press('j', 'j');
+			await app.waitFor('row 3 ');
+			app.press(KEYS.enter);
+			await app.waitFor('big line 000001', 20_000);
+			app.press('Z');
+			const first = await app.waitFor(screen => FULL_SCREEN.test(screen) && /↓ [\d,]+ more lines/.test(screen), 20_000, 'the full screen');
+			const top = expectWhole(first, cols, rows);
+			app.press(KEYS.pageDown);
+			const paged = await app.waitFor(screen => numbersShown(screen)[0]! > top[0]!, 10_000, 'PgDn to page');
+			const second = expectWhole(paged, cols, rows);
+			// The next page starts right after the last line shown.
+			expect(second[0]).toBe(top.at(-1)! + 1);
+			app.press(KEYS.space);
+			const spaced = await app.waitFor(screen => numbersShown(screen)[0]! > second[0]!, 10_000, 'Space to page');
+			expect(expectWhole(spaced, cols, rows)[0]).toBe(second.at(-1)! + 1);
+			app.press('G');
+			const end = await app.waitFor(screen => numbersShown(screen).includes(big.lines), 10_000, 'G to the end');
+			expect(expectWhole(end, cols, rows).at(-1)).toBe(big.lines);
+			expect(end).not.toMatch(/↓ [\d,]+ more lines/);
+			// Back to the list: it still moves at once, a key at a time, the pane on the next record.
+			app.press(KEYS.escape);
+			await app.waitFor(/^j ↓ move/m);
+			app.press('k');
+			await app.waitFor(screen => screen.includes('row 2 ') && screen.includes('Small one'));
+			app.press('k');
+			await app.waitFor('row 1 ');
+			expect(await app.quit()).toBe(0);
+		});
+	}
+});

@@ -1,3 +1,5 @@
+import {writeFileSync} from 'node:fs';
+import path from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {sift} from '../support/cli.js';
 import {ptyDemo} from '../support/pty-fixtures.js';
@@ -57,4 +59,25 @@ describe('a schema change reaches an open TUI', () => {
 		expect(demo.store.getChannel('bugs').fields.find(field => field.key === 'status')!.config.options!.map(option => option.value)).toContain('new');
 		expect(await app.quit()).toBe(0);
 	});
+
+	for (const [cols, rows, ticket] of [[80, 24, 'BUG-0058'], [200, 60, 'BUG-0057']] as const) {
+		it(`an option grown by sift import --grow-options appears in the picker without a restart (${cols}×${rows})`, async () => {
+			const label = `Grown ${cols}`;
+			const app = demo.launch({args: ['--db', demo.db.dbPath], cols, rows, env: {SIFT_STATE_DIR: demo.db.stateDir}});
+			await app.waitFor('BUG-0060');
+			const file = path.join(demo.db.dir, `grow-${cols}.csv`);
+			writeFileSync(file, `Ticket,Status\n${ticket},${label}\n`);
+			const imported = sift(['import', file, '--into', 'bugs', '--key', 'ticket', '--grow-options', '--db', demo.db.dbPath]);
+			expect(imported.code, imported.stdout + imported.stderr).toBe(0);
+			const options = demo.store.getChannel('bugs').fields.find(field => field.key === 'status')!.config.options!;
+			expect(options.map(option => option.label)).toContain(label);
+			await app.waitFor('schema changed', 15_000);
+			// The status picker of the top row offers the grown option, by its label.
+			app.press('s');
+			await app.waitFor(label);
+			app.press(KEYS.escape);
+			await app.waitFor(/^j ↓ move/m);
+			expect(await app.quit()).toBe(0);
+		});
+	}
 });

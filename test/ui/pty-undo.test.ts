@@ -57,4 +57,30 @@ describe('undo in a pseudo-terminal', () => {
 			expect(await app.quit()).toBe(0);
 		});
 	}
+
+	for (const [cols, rows, n] of [[80, 24, 50], [200, 60, 49]] as const) {
+		it(`a one-row edit, then a bulk edit of the same record: uu takes back both (${cols}×${rows})`, async () => {
+			const name = ticket(n);
+			const before = values(name);
+			const app = demo.launch({args: ['--db', demo.db.dbPath], cols, rows, env: {SIFT_STATE_DIR: demo.db.stateDir, XDG_CONFIG_HOME: stayingConfig()}});
+			await app.waitFor(ticket(60));
+			app.press(...Array.from({length: 60 - n}, () => 'j'));
+			await app.waitFor(`row ${61 - n} `);
+			const pick = (not: unknown[]) => options('status').findIndex(value => !not.includes(value)) + 1;
+			const first = pick([before.status]);
+			app.press('s', String(first));
+			await app.waitFor(`${name}: Status`);
+			// The same record marked (Space marks it and moves on), then its status set again on the marks.
+			app.press(' ');
+			await app.waitFor('1 marked');
+			app.press('s', String(pick([before.status, options('status')[first - 1]])));
+			await app.waitFor(/status: 1 item written, 0 conflicts, 0 refused/);
+			expect(values(name).status).not.toBe(options('status')[first - 1]);
+			app.type('uu');
+			await app.waitFor(screen => /Undone: .*Status back to/.test(screen) || screen.includes('Not undone'), 10_000, 'the second undo');
+			expect(app.screen()).not.toContain('Not undone');
+			expect(values(name)).toEqual(before);
+			expect(await app.quit()).toBe(0);
+		});
+	}
 });

@@ -50,6 +50,7 @@ export function Body({overlay, layout, queue, history, list, pane, helpLines, pr
 				nameKeys={queue.nameKeys}
 				optionCursor={overlay.optionCursor}
 				typing={overlay.typing}
+				now={overlay.now ?? 0}
 				problem={overlay.problem}
 				confirmDismiss={overlay.confirmDismiss}
 				width={columns}

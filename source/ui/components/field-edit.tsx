@@ -1,8 +1,7 @@
 import {Box, Text} from '#ink';
 import type {Field} from '../../../store/index.js';
 import {sanitize} from '../../text/sanitize.js';
-import {bulkFields, fieldChoices, fieldRules} from '../edit.js';
-import {resolveDateInput} from '../model/dates.js';
+import {bulkFields, fieldChoices, fieldRules, typedPreview} from '../edit.js';
 import type {Hotkeys} from '../model/hotkeys.js';
 import type {PickerState} from '../model/picker.js';
 import type {FieldEditOverlay} from '../state.js';
@@ -50,20 +49,20 @@ function ValuePicker({overlay, field, picker, width, height}: {overlay: FieldEdi
 function FieldInput({overlay, field, width, height}: {overlay: FieldEditOverlay; field: Field; width: number; height: number}) {
 	const theme = useTheme();
 	const text = overlay.text!;
-	let preview: {text: string; tone?: 'warn'} | null = null;
-	if (field.type === 'date' && text.value.trim() !== '') {
-		// The date the words name, shown before Enter writes it (the store only ever gets ISO dates).
-		const date = resolveDateInput(text.value, new Date(overlay.now));
-		preview = date.ok ? {text: `${sanitize(text.value.trim())} → ${date.date}`} : {text: sanitize(date.message), tone: 'warn'};
-	}
-
 	return (
 		<Box flexDirection="column" width={width} height={height}>
 			<Text bold wrap="truncate-end">{`${targetsOf(overlay)} · ${sanitize(field.label)} (${fieldRules(field)}${field.type === 'date' ? ', today, friday, +3d, +2w' : ''})`}</Text>
 			<TextField label="> " state={text} placeholder="empty clears the field"/>
-			{preview ? <Text wrap="truncate-end" color={preview.tone ? theme.color('yellow') : theme.color('green')}>{preview.text}</Text> : null}
+			<TypedPreview field={field} text={text.value} now={overlay.now}/>
 			{(overlay.notice ?? '').split('\n').filter(Boolean).map((line, index) => <Text key={index} wrap="truncate-end" color={theme.color('yellow')}>{sanitize(line)}</Text>)}
 			<Text dimColor wrap="truncate-end">Enter saves · Esc back</Text>
 		</Box>
 	);
+}
+
+/** The line under a one-line input of a field: the date its words name, before Enter writes it (edit.ts, typedPreview). */
+export function TypedPreview({field, text, now}: {field: Field | null; text: string; now: number}) {
+	const theme = useTheme();
+	const preview = typedPreview(field, text, now);
+	return preview ? <Text wrap="truncate-end" color={preview.tone ? theme.color('yellow') : theme.color('green')}>{preview.text}</Text> : null;
 }

@@ -12,8 +12,12 @@ export type HeaderProps = {
 	loaded: number;
 	marked: number;
 	scope: string | null;
+	/**
+	 * Open follow-ups: the queue's entries a person resolves (F), one per refused field, so a
+	 * record can hold several. The Follow-ups tab shows this same count (model/views.ts, tabCounts).
+	 */
 	followUps: number;
-	/** Open proposals (the review queue, P). */
+	/** Open proposals (the review queue, P); the Review tab shows this same count. */
 	proposals?: number;
 	run: {text: string; tone: Tone} | null;
 	newItems: number;

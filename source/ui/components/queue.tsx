@@ -7,6 +7,7 @@ import {allowedText} from '../../text/refusal.js';
 import {sanitize, sanitizeValue} from '../../text/sanitize.js';
 import type {TextState} from '../text-input.js';
 import {useTheme} from '../theme.js';
+import {TypedPreview} from './field-edit.js';
 import {TextField} from './text-field.js';
 
 export type QueueProps = {
@@ -18,6 +19,8 @@ export type QueueProps = {
 	nameKeys: string[];
 	optionCursor: number;
 	typing: TextState | null;
+	/** When the entry was read (ms): the day a typed relative date counts from. */
+	now: number;
 	problem: string | null;
 	confirmDismiss: boolean;
 	width: number;
@@ -76,6 +79,7 @@ export function Queue(props: QueueProps) {
 				);
 			})}
 			{props.typing ? <TextField label="Value: " state={props.typing} placeholder="type a value, Enter sets it, empty clears"/> : null}
+			{props.typing ? <TypedPreview field={field} text={props.typing.value} now={props.now}/> : null}
 			{props.problem ? <Text color={theme.color('red')} wrap="wrap">{props.problem}</Text> : null}
 			{props.confirmDismiss ? <Text color={theme.color('yellow')} bold>Dismiss this follow-up? It will not come back unless Codex tries again. y/n</Text> : null}
 		</Box>

@@ -161,7 +161,7 @@ export const EFFECTS = {
 		});
 	},
 	undoBulk(effect, {on, later}) {
-		later(async () => ({type: 'bulkUndone', outcome: await undoBulk(on.store, effect.outcome)}));
+		later(async () => ({type: 'bulkUndone', outcome: await undoBulk(on.store, effect.outcome), undid: effect.outcome}));
 	},
 	editInEditor(effect, {state, on, later}) {
 		later(async () => {

@@ -127,13 +127,15 @@ export const HANDLERS = {
 	},
 } as const satisfies {[S in Scope]: {[A in ActionOf<S>]: ScreenEvent}};
 
-/** One key in a scope: Ctrl+C anywhere, a bound action, or (in a text input) a typed key. */
-export function keyEvents(scope: Scope, input: string, key: Key): ScreenEvent[] {
+/** One key in a scope: Ctrl+C anywhere, a bound action, or (in a text input) a typed key. `at`: when it was pressed (ms). */
+export function keyEvents(scope: Scope, input: string, key: Key, at?: number): ScreenEvent[] {
 	if (keyName(input, key) === 'ctrl+c') return [{type: 'interrupt'}];
 	const action = actionFor(scope, input, key);
 	if (action !== undefined) {
 		const event = (HANDLERS[scope] as Record<string, ScreenEvent>)[action]!;
-		return [event.type === 'switchView' || event.type === 'reviewField' ? {...event, index: Number(input) - 1} : event];
+		if (event.type === 'switchView' || event.type === 'reviewField') return [{...event, index: Number(input) - 1}];
+		// `e` on marks opens the field edit without a read: its clock is the keypress's.
+		return [event.type === 'openEdit' && at !== undefined ? {...event, at} : event];
 	}
 
 	if (scope === 'choice') return [{type: 'pickType', input, key}];

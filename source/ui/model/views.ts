@@ -84,5 +84,37 @@ export function columnFields(fields: Field[], view: View | undefined): Field[] {
 	return chosen.length > 0 ? chosen : fields;
 }
 
+/**
+ * The queues a person works through, by the term that asks for their records. A view that is the
+ * term alone is that queue's tab: it counts the queue's open entries, as the header does (open
+ * follow-ups, open proposals), since those are what a person resolves one by one; a record can
+ * hold several, so its records would count fewer.
+ */
+export const QUEUE_TERMS = {followUps: 'has:followup', proposals: 'has:proposal'} as const;
+export type Queue = keyof typeof QUEUE_TERMS;
+
+/** The queue a view stands for, when its query is a queue's term alone. */
+export function queueOfView(view: View): Queue | undefined {
+	const query = view.query.trim();
+	return (Object.keys(QUEUE_TERMS) as Queue[]).find(queue => QUEUE_TERMS[queue] === query);
+}
+
+/** Whether a view's query asks a queue's term (alone or with others): its match count moves with the queue. */
+export const asksQueue = (view: View, queue: Queue) => new RegExp(`(^|\\s)${QUEUE_TERMS[queue]}(\\s|$)`).test(view.query);
+
+/**
+ * The tabs' counts: each view's match count, but a queue's own tab shows the header's count of
+ * that queue (one source for both), so it follows the queue's events at once.
+ */
+export function tabCounts(views: readonly View[], matches: ReadonlyMap<string, number>, queues: Record<Queue, number>): ReadonlyMap<string, number> {
+	const counts = new Map(matches);
+	for (const view of views) {
+		const queue = queueOfView(view);
+		if (queue) counts.set(view.name, queues[queue]);
+	}
+
+	return counts;
+}
+
 /** The order in words for the header: `sort:due`, or `newest first`. */
 export const sortLabel = (sort: string | undefined) => (sort === undefined ? 'newest first' : `sort:${sort}`);

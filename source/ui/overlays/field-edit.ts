@@ -7,7 +7,7 @@ import type {Field} from '../../../store/index.js';
 import {counted, shortFields} from '../../text/format.js';
 import {sanitize, sanitizeValue} from '../../text/sanitize.js';
 import {chooserFields, describeChanges, isPicked, problemNotes, shortValue} from '../edit.js';
-import {pushUndo, rebaseUndo} from '../edit-outcome.js';
+import {pushUndo, rebaseBulkUndo, rebaseUndo} from '../edit-outcome.js';
 import {editableText, parseTyped, previewFromValues} from '../format.js';
 import {keyName} from '../keys.js';
 import {describeBulkOutcome, type BulkOutcome, type MarkedRow} from '../model/bulk.js';
@@ -55,11 +55,11 @@ function openFieldEdit(state: ScreenState, key: string, at: number): Transition 
 	return none({...state, overlay: withField(fieldEditOverlay(targets, state.marks.size > 0, at), field)});
 }
 
-/** `e` with rows marked: choose the field, then set it on all of them. */
-function openBulkEdit(state: ScreenState): Transition {
+/** `e` with rows marked: choose the field, then set it on all of them; relative dates count from `at`, when it opened. */
+function openBulkEdit(state: ScreenState, at: number): Transition {
 	const targets = editTargets(state);
 	if (targets.length === 0) return none(say(state, 'The marked rows are not loaded; mark them again.', 'warn'));
-	return none({...state, overlay: {...fieldEditOverlay(targets, true, 0), chooser: true}});
+	return none({...state, overlay: {...fieldEditOverlay(targets, true, at), chooser: true}});
 }
 
 /** `e` on one row, once the record is read afresh: choose the field, then set it on the record as read. */
@@ -289,15 +289,15 @@ export const FIELD_EDIT = {
 	events: {
 		hotkey: (state, event) => openFieldEdit(state, event.key, event.at),
 		editOpened,
-		openEdit(state) {
-			if (state.marks.size > 0) return openBulkEdit(state);
+		openEdit(state, {at}) {
+			if (state.marks.size > 0) return openBulkEdit(state, at ?? 0);
 			const row = currentRow(state);
 			return row ? {state: {...state, awaiting: 'edit'}, effects: [{kind: 'readForEdit', itemId: row.id}]} : none(state);
 		},
 		undo: askUndo,
 		undone: (state, event) => nextUndo(undone(state, event), event.outcome.kind === 'conflict' || event.outcome.kind === 'error' ? event.entry : null),
 		bulkEdited: (state, event) => bulkWritten(state, event.outcome, ''),
-		bulkUndone: (state, event) => nextUndo(bulkWritten(state, event.outcome, 'Undone: '), null),
+		bulkUndone: (state, event) => nextUndo(bulkWritten({...state, undo: rebaseBulkUndo(state.undo, event.undid, event.outcome)}, event.outcome, 'Undone: '), null),
 		openEditor,
 	},
 } satisfies OverlaySlice<'fieldEdit', 'hotkey' | 'editOpened' | 'openEdit' | 'undo' | 'undone' | 'bulkEdited' | 'bulkUndone' | 'openEditor'>;

@@ -6,22 +6,14 @@ import {previewFromValues} from '../format.js';
 import {baseQuery} from '../model/views.js';
 import type {Effect, ScreenState, Transition} from '../state.js';
 import {appendPage, canLoadAfter, canLoadBefore, endWindow, firstWindow, moveCursor, patchRow, prependPage} from '../window.js';
-import {currentRow, listRows, moveBy, moveTo, recount, relist, seenRow} from './rows.js';
+import {currentRow, listRows, moveBy, moveTo, recount, recountAsking, relist, seenRow} from './rows.js';
 import {reviewEffects} from './review.js';
 import {none, say, type EventOf, type OverlaySlice} from './slice.js';
 
-/**
- * The header's follow-up count read again: when it moved (a run's refusals, a follow-up resolved),
- * the views that ask `has:followup` are counted again too, so the header and their tabs agree
- * (they were counted at start and on `r` only). Only those views: the others did not change, and
- * counting every view at 1M items takes seconds. A count under way is followed by a full one.
- */
+/** The header's follow-up count read again: when it moved, the views asking `has:followup` are counted again (rows.ts). */
 function followUpsCounted(state: ScreenState, {count}: EventOf<'followUpCount'>): Transition {
 	const next = {...state, followUpCount: count};
-	const views = state.views.filter(view => /(^|\s)has:followup(\s|$)/.test(view.query));
-	if (count === state.followUpCount || views.length === 0) return none(next);
-	if (state.counting !== 'idle') return none(state.viewCounts.size > 0 ? {...next, counting: 'again'} : next);
-	return {state: {...next, counting: 'busy'}, effects: [{kind: 'countViews', views}]};
+	return count === state.followUpCount ? none(next) : recountAsking(next, 'followUps');
 }
 
 /** How long a row stays marked as "changed just now" (ms). */

@@ -9,6 +9,7 @@ import {acceptUndoEntry, pushUndo} from '../edit-outcome.js';
 import {pageWhere} from '../model/views.js';
 import {NONE, type Effect, type ReviewOverlay, type ScreenState, type Transition} from '../state.js';
 import {nextUndo} from './field-edit.js';
+import {recountAsking} from './rows.js';
 import {none, say, wrap, type EventOf, type OverlaySlice} from './slice.js';
 
 const CLOSED: Omit<ReviewOverlay, 'index'> = {kind: 'review', confirm: null, problem: null};
@@ -112,7 +113,8 @@ export const REVIEW = {
 			const proposal = currentProposal(state);
 			return none(proposal?.id === event.proposalId ? {...state, review: {...state.review, item: event.item}} : state);
 		},
-		proposalCount: (state, event) => none({...state, proposalCount: event.count}),
+		// The header's count read again (on proposal events, list.ts): the views asking has:proposal follow it, as the follow-ups' do.
+		proposalCount: (state, {count}) => (count === state.proposalCount ? none(state) : recountAsking({...state, proposalCount: count}, 'proposals')),
 		reviewAccept: state => (state.overlay.kind === 'review' ? accept(state, state.overlay) : none(state)),
 		reviewField(state, event) {
 			const proposal = currentProposal(state);

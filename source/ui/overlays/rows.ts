@@ -8,6 +8,7 @@ import {pushUndo} from '../edit-outcome.js';
 import {nameField, previewFromValues} from '../format.js';
 import {screenLayout} from '../layout.js';
 import type {MarkedRow} from '../model/bulk.js';
+import {asksQueue, type Queue} from '../model/views.js';
 import type {EditRequest, ListQuery, ScreenState, Transition} from '../state.js';
 import {canLoadAfter, canLoadBefore, moveCursor, patchRow, rowAt, type Row} from '../window.js';
 
@@ -50,6 +51,20 @@ export function recount({state, effects}: Transition): Transition {
 	if (state.views.length === 0) return {state, effects};
 	if (state.counting !== 'idle') return {state: {...state, counting: 'again'}, effects};
 	return {state: {...state, counting: 'busy'}, effects: [...effects, {kind: 'countViews', views: state.views}]};
+}
+
+/**
+ * A queue's count moved (the header's: a run's refusals, a follow-up resolved, a proposal made or
+ * decided): the views that ask its term are counted again (they were counted at start and on `r`
+ * only), so the list's count under them is right. Only those: counting every view at 1M items
+ * takes seconds. A count under way is followed by a full one. The queue's own tab needs no count:
+ * it shows the header's (model/views.ts, tabCounts).
+ */
+export function recountAsking(state: ScreenState, queue: Queue): Transition {
+	const views = state.views.filter(view => asksQueue(view, queue));
+	if (views.length === 0) return {state, effects: []};
+	if (state.counting !== 'idle') return {state: state.viewCounts.size > 0 ? {...state, counting: 'again'} : state, effects: []};
+	return {state: {...state, counting: 'busy'}, effects: [{kind: 'countViews', views}]};
 }
 
 /** A record's name for messages: its unique name field, else its id; raw (escaped where it is drawn). */

@@ -5,6 +5,7 @@ import {describe, expect, it} from 'vitest';
 import {FIELD_EDIT} from '../../../source/ui/overlays/field-edit.js';
 import type {Key} from 'ink';
 import {type UndoEntry} from '../../../source/ui/edit-outcome.js';
+import {bulkFields} from '../../../source/ui/edit.js';
 import {scopeOf} from '../../../source/ui/overlays/registry.js';
 import {reduce} from '../../../source/ui/reducer.js';
 import type {ScreenState} from '../../../source/ui/state.js';
@@ -115,7 +116,7 @@ const CASES: {[T in keyof typeof FIELD_EDIT.events]: () => void} = {
 	bulkUndone() {
 		const outcome = bulkOutcome();
 		const undone: BulkOutcome = {plan: {...outcome.plan, batch: 'b:undo'}, written: outcome.written.map(entry => ({...entry, before: 'triaged', after: 'new', version: 3})), conflicts: [], refusals: []};
-		const done = reduce(listed(), {type: 'bulkUndone', outcome: undone});
+		const done = reduce(listed(), {type: 'bulkUndone', outcome: undone, undid: outcome});
 		expect(done.state.window.rows[0]).toMatchObject({version: 3, preview: {status: 'new'}});
 		expect(done.state.undo).toEqual([]);
 		expect(done.state.message).toEqual({text: 'Undone: status: 2 items written, 0 conflicts, 0 refused', tone: 'ok'});
@@ -170,5 +171,38 @@ describe('what triagers expect of an edit', () => {
 		const title = hotkey(withPoints, 'title').state;
 		expect(title.overlay).toMatchObject({kind: 'fieldEdit', text: {value: ''}});
 		expect((title.overlay as {text?: {selected?: boolean}}).text?.selected).toBeUndefined();
+	});
+});
+
+describe('a relative date typed on marked rows', () => {
+	it('`e` on marks reads tomorrow from when the overlay opened, as the one-row edit does', () => {
+		// Monday 2026-01-05, local time: tomorrow is 2026-01-06 (not 1970-01-02).
+		const at = new Date(2026, 0, 5, 12).getTime();
+		let state = run1(listed(), {type: 'mark'}, {type: 'mark'}).state;
+		state = reduce(state, {type: 'key', input: 'e', key: plain, at}).state;
+		expect(state.overlay).toMatchObject({kind: 'fieldEdit', bulk: true, chooser: true, now: at});
+		const due = bulkFields(fields).findIndex(candidate => candidate.key === 'due');
+		for (let step = 0; step < due; step++) state = reduce(state, {type: 'cursor', delta: 1}).state;
+		state = reduce(reduce(state, {type: 'choose'}).state, {type: 'type', input: 'tomorrow', key: plain}).state;
+		expect(effect(reduce(state, {type: 'submit'}), 'bulkEdit')).toMatchObject({field: {key: 'due'}, value: '2026-01-06'});
+	});
+});
+
+describe('undo across a one-row edit and a bulk edit of the same record', () => {
+	it('the second undo expects the version the first one left, and is written', () => {
+		// BUG-300: status new → triaged by one-row edit (v1 → v2), then fixed by a bulk edit on marks (v2 → v3).
+		const field: UndoEntry = {itemId: idOf(300), name: 'BUG-300', key: 'status', before: 'new', after: 'triaged', seen: 1, version: 2};
+		const edit = (n: number, version: number) => ({id: idOf(n), name: `BUG-${n}`, before: 'triaged', request: {channelId: 'bugs', itemId: idOf(n), values: {status: 'fixed'}, actor: {kind: 'human' as const}, expectedVersion: version, idempotencyKey: `b:${idOf(n)}`}});
+		const bulk: BulkOutcome = {plan: {channelId: 'bugs', key: 'status', batch: 'b', edits: [edit(300, 2), edit(299, 1)]}, written: [{id: idOf(300), name: 'BUG-300', before: 'triaged', after: 'fixed', version: 3}, {id: idOf(299), name: 'BUG-299', before: 'new', after: 'fixed', version: 2}], conflicts: [], refusals: []};
+		let state = run1({...listed(), undo: [field, {kind: 'bulk', outcome: bulk}]}, {type: 'undo'}, {type: 'undo'});
+		expect(effect(state, 'undoBulk')?.outcome).toBe(bulk);
+		// The bulk undo lands on v3 as v4 (and BUG-299 on v2 as v3).
+		const undid: BulkOutcome = {plan: {...bulk.plan, batch: 'b:undo'}, written: [{id: idOf(300), name: 'BUG-300', before: 'fixed', after: 'triaged', version: 4}, {id: idOf(299), name: 'BUG-299', before: 'fixed', after: 'new', version: 3}], conflicts: [], refusals: []};
+		state = reduce(state.state, {type: 'bulkUndone', outcome: undid, undid: bulk});
+		expect(effect(state, 'undo')?.entry).toEqual({...field, version: 4});
+		// The other way round: a bulk edit below a one-row edit of the same record is moved on too.
+		const after: UndoEntry = {itemId: idOf(300), name: 'BUG-300', key: 'severity', before: null, after: 's1', seen: 3, version: 4};
+		const undone = reduce({...listed(), undo: [{kind: 'bulk', outcome: bulk}], undoing: 1}, {type: 'undone', entry: after, outcome: {...ok(5, {severity: null}), from: 4}});
+		expect(undone.state.undo).toEqual([{kind: 'bulk', outcome: {...bulk, written: [{...bulk.written[0]!, version: 5}, bulk.written[1]]}}]);
 	});
 });

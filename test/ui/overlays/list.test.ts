@@ -3,6 +3,7 @@
 
 import type {Key} from 'ink';
 import {describe, expect, it} from 'vitest';
+import {tabCounts} from '../../../source/ui/model/views.js';
 import {DEFAULT_VIEWS} from '../../../source/config/schema.js';
 import type {ScreenState, Transition} from '../../../source/ui/state.js';
 import {LIST} from '../../../source/ui/overlays/list.js';
@@ -165,6 +166,14 @@ const CASES: {[T in keyof typeof LIST.events]: () => void} = {
 		// Unchanged, nothing is counted; while a count is under way, one more follows it.
 		expect(reduce(recounted, {type: 'followUpCount', count: 6}).effects).toEqual([]);
 		expect(reduce({...recounted, counting: 'busy'}, {type: 'followUpCount', count: 5}).state.counting).toBe('again');
+		// Two follow-ups on one record: the store matches 1 record, yet the Follow-ups tab says 2,
+		// the header's count, since each is an entry of the queue a person resolves.
+		const twoOnOne = reduce(reduce(counted, {type: 'viewCounts', views: [{name: 'Follow-ups', query: 'has:followup'}], counts: [1]}).state, {type: 'followUpCount', count: 2}).state;
+		expect(tabCounts(twoOnOne.views, twoOnOne.viewCounts, {followUps: twoOnOne.followUpCount, proposals: twoOnOne.proposalCount}).get('Follow-ups')).toBe(2);
+		// A view asking has:followup with other terms counts its records.
+		const mine = {name: 'Mine', query: 'has:followup owner:ren'};
+		expect(tabCounts([mine], new Map([['Mine', 1]]), {followUps: 2, proposals: 0}).get('Mine')).toBe(1);
+		expect(reduce({...recounted, views: [...recounted.views, mine]}, {type: 'followUpCount', count: 9}).effects).toEqual([{kind: 'countViews', views: [{name: 'Follow-ups', query: 'has:followup'}, mine]}]);
 	},
 	expire() {
 		const state = {...listed(), changed: new Map([[idOf(300), 1000], [idOf(299), 5000]])};

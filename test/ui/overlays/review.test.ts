@@ -6,7 +6,8 @@ import type {AcceptResult} from '../../../store/review-plan.js';
 import {REVIEW} from '../../../source/ui/overlays/review.js';
 import {reduce} from '../../../source/ui/reducer.js';
 import {keyEvents} from '../../../source/ui/input/handlers.js';
-import {effect, idOf, item, kinds, listed, plain, proposal, reviewing, run1} from './fixtures.js';
+import {tabCounts} from '../../../source/ui/model/views.js';
+import {effect, idOf, item, kinds, listed, plain, proposal, reviewing, run1, viewed} from './fixtures.js';
 
 const accepted = (ids: number[], conflicts: AcceptResult['conflicts'] = []): AcceptResult => ({
 	group: 'g1',
@@ -46,6 +47,13 @@ const CASES: {[T in keyof typeof REVIEW.events]: () => void} = {
 	},
 	proposalCount() {
 		expect(reduce(listed(), {type: 'proposalCount', count: 4}).state.proposalCount).toBe(4);
+		// A proposal made or decided (its events recount the header's): the Review tab shows the same
+		// count at once, and the views asking has:proposal are counted again; unchanged, nothing is.
+		const state = {...viewed(), counting: 'idle' as const};
+		const moved = reduce(state, {type: 'proposalCount', count: 3});
+		expect(moved.effects).toEqual([{kind: 'countViews', views: [{name: 'Review', query: 'has:proposal'}]}]);
+		expect(tabCounts(moved.state.views, moved.state.viewCounts, {followUps: moved.state.followUpCount, proposals: moved.state.proposalCount}).get('Review')).toBe(3);
+		expect(reduce(moved.state, {type: 'proposalCount', count: 3}).effects).toEqual([]);
 	},
 	reviewAccept() {
 		const keys = keyEvents('review', 'a', plain);
