@@ -81,8 +81,11 @@ export function ptyDemo(count: number, prefix: string): PtyDemo {
 	};
 }
 
-/** Checks before the suite that the CLI is built; the launcher it gives kills each app after its test, whatever the test did. */
-function suiteLauncher(): (options: LaunchOptions) => PtyApp {
+/**
+ * For a pty suite (call it at its top, before hooks that use it): checks before the suite that the
+ * CLI is built; the launcher it gives kills each app after its test, whatever the test did.
+ */
+export function suiteLauncher(): (options: LaunchOptions) => PtyApp {
 	const apps: PtyApp[] = [];
 	beforeAll(() => {
 		if (!existsSync(CLI())) throw new Error(`${CLI()} is missing: run \`npm run build\` first (npm test does)`);
