@@ -16,7 +16,7 @@ import {checkExpectedVersion, checkPayload} from '../write-rules.js';
 import {channelLiteral, valueSql} from './channels.js';
 import {inTransaction} from './connect.js';
 import {appendEvent, changedSince, latestSequence, runWrites} from './events.js';
-import {declineForDeletedItem, decisionCte, insertProposal, proposalsWithIds, runModeOf} from './proposals.js';
+import {declineForDeletedItem, insertProposal, proposalsWithIds, runModeOf} from './proposals.js';
 import {proposalCreatedEvent} from '../proposals.js';
 import {planAccept, planDecline, planRevert, planRunDiff, type AcceptRequest, type AcceptResult, type DeclineResult, type RevertResult, type RunDiff} from '../review-plan.js';
 import type {RunRow} from '../runs.js';
@@ -258,7 +258,10 @@ function planIo(client: pg.ClientBase, channels?: PgChannelCatalog, lock = true)
 			if (!channels) throw new Error('this writer was made without the channel catalog the review plans need');
 			return channels.get(channelId, client);
 		},
-		decide: async ({proposal, decision, event}) => appendEvent(client, proposal.channel_id, event, decisionCte(proposal.id, decision)),
+		// Only the review plans decide, and they run batched, which writes decisions itself (runBatched).
+		async decide() {
+			throw new Error('a decision is written by the batched review plans (store/postgres/batched-plan.ts)');
+		},
 		runWrites: async ({channelId, runId, afterSequence}) => runWrites(client, channelId, runId, afterSequence),
 	};
 }
