@@ -1,7 +1,7 @@
 // What only the PostgreSQL backend has to prove: several processes editing one channel lose no
 // update; an accept and edits of its items at once never deadlock; a writer killed mid-edit leaves
-// nothing half-applied; migrations under a lock; push
-// after commit; and a bad URL, an unreachable server or a refused login as one clear line.
+// nothing half-applied; migrations under a lock; push after commit; and a bad URL, an unreachable
+// server or a refused login as one clear line.
 
 import {hostname} from 'node:os';
 import pg from 'pg';
