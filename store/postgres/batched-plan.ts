@@ -3,7 +3,7 @@
 // (read, write with its event, decision with its event) its item updates, proposal decisions and
 // events are kept as the plan yields them and written together in one statement: before any step
 // that reads what they change, and at the end. The plan gets the answers one statement per step
-// would give: the proposals' items are read and locked in one statement (in seq order, before the
+// would give: an accept's items are read and locked in one statement (oldest first, before the
 // channel row) and kept current as writes are kept; each event's sequence counts on from the
 // channel's, whose row stays locked from the first read of it to the commit.
 
@@ -102,6 +102,16 @@ export function batchedPlanIo<R extends BatchItem>(client: pg.ClientBase, base: 
 		await client.query(statement.sql, statement.params);
 	}
 
+	/** The open proposals' items, read with the first of them the plan reads (a decline reads none): all locked in one statement. */
+	let toLock: Map<string, {channelId: string; itemId: string}> | undefined;
+	async function lockProposed(): Promise<void> {
+		const wanted = [...toLock!].filter(([key]) => !items.has(key));
+		toLock = undefined;
+		const found = await lockItems(wanted.map(([, item]) => item));
+		for (const [key] of wanted) items.set(key, null);
+		for (const item of found) items.set(itemKey(item.channel_id, item.id), item);
+	}
+
 	async function nextSequence(channelId: string): Promise<number> {
 		let last = kept.sequences.get(channelId);
 		if (last === undefined) {
@@ -137,15 +147,12 @@ export function batchedPlanIo<R extends BatchItem>(client: pg.ClientBase, base: 
 		async proposals(step) {
 			await flush();
 			const rows = await base.proposals(step);
-			const wanted = new Map(rows.filter(row => row.status === 'open').map(row => [itemKey(row.channel_id, row.item_id), {channelId: row.channel_id, itemId: row.item_id}]));
-			for (const key of items.keys()) wanted.delete(key);
-			const found = await lockItems([...wanted.values()]);
-			for (const key of wanted.keys()) items.set(key, null);
-			for (const item of found) items.set(itemKey(item.channel_id, item.id), item);
+			toLock = new Map(rows.filter(row => row.status === 'open').map(row => [itemKey(row.channel_id, row.item_id), {channelId: row.channel_id, itemId: row.item_id}]));
 			return rows;
 		},
 		async item(step) {
 			const key = itemKey(step.channelId, step.itemId);
+			if (!items.has(key) && toLock?.has(key)) await lockProposed();
 			if (items.has(key)) return items.get(key) ?? undefined;
 			// Not read yet, so nothing kept touches it.
 			const item = await base.item(step);

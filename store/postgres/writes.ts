@@ -1,9 +1,9 @@
 // Item writes on PostgreSQL. Each is one READ COMMITTED transaction that orders its locks the same
 // way (idempotency key → item row → channel row), so concurrent writers queue instead of failing:
 // no serialization error, no deadlock, no lost update. What an edit or delete does, and in what
-// order, is the shared plan (store/edit-plan.ts); this file answers its steps with SQL. A review
-// plan (accept, decline, revert) locks its proposals, then their items oldest first, then the
-// channel row, and writes set-based (batched-plan.ts).
+// order, is the shared plan (store/edit-plan.ts); this file answers its steps with SQL. The review
+// plans (accept, decline, revert) write set-based (batched-plan.ts); an accept locks its proposals,
+// then all their items at once, oldest first, then the channel row.
 
 import type pg from 'pg';
 import type {DeleteResult} from '../contract.js';
