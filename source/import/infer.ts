@@ -26,6 +26,20 @@ const BOOLEAN = /^(true|false|yes|no)$/i;
 const URL = /^https?:\/\/\S+$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/**
+ * The shapes a column of texts may all have, narrowest first: the first every text fits gives the
+ * column's type. Booleans and numbers are judged trimmed (a CSV's padded cells); the rest as written.
+ */
+const TEXT_SHAPES: ReadonlyArray<{spec: Omit<ColumnSpec, 'key'>; fits: (text: string, trimmed: string) => boolean}> = [
+	{spec: {type: 'boolean'}, fits: (_text, trimmed) => BOOLEAN.test(trimmed)},
+	{spec: {type: 'number', config: {integer: true}}, fits: (_text, trimmed) => INTEGER.test(trimmed)},
+	{spec: {type: 'number'}, fits: (_text, trimmed) => NUMBER.test(trimmed)},
+	// A date-time column (ISO, Jira's or Date#toString's, source/import/date-time.ts) is kept as its calendar day (the store's dates are days).
+	{spec: {type: 'date'}, fits: text => calendarDay(text) !== undefined},
+	{spec: {type: 'url'}, fits: text => URL.test(text)},
+	{spec: {type: 'email'}, fits: text => EMAIL.test(text) && text.length <= 254},
+];
+
 /** Distinct values up to a cap, and how many were seen: past the cap only "more than" is known. */
 class CappedSet {
 	readonly values = new Set<string>();
@@ -60,12 +74,8 @@ export class ColumnSurvey {
 	/** Parts of string lists (JSON Lines): each short, one line. */
 	private listPartsShort = true;
 	private readonly listParts = new CappedSet(MAX_SELECT_OPTIONS * 2);
-	private textBooleans = 0;
-	private textNumbers = 0;
-	private textIntegers = 0;
-	private textDates = 0;
-	private textUrls = 0;
-	private textEmails = 0;
+	/** Per TEXT_SHAPES entry: how many texts fit it. */
+	private readonly textsFitting = TEXT_SHAPES.map(() => 0);
 	/** Texts longer than LONG_TEXT or holding a line break. */
 	private longTexts = 0;
 	/** Texts up to 100 characters on one line: what a select option may be. */
@@ -101,12 +111,8 @@ export class ColumnSurvey {
 		// Lists of short names are choices (labels); lists of passages (comments) are long text.
 		if (all(this.stringLists)) return this.listPartsShort && this.listParts.few(MAX_SELECT_OPTIONS * 2) ? {type: 'multi_select'} : {type: 'text', config: {long: true}};
 		if (!all(this.texts)) return {type: 'json'};
-		if (all(this.textBooleans)) return {type: 'boolean'};
-		if (all(this.textNumbers)) return all(this.textIntegers) ? {type: 'number', config: {integer: true}} : {type: 'number'};
-		// A date-time column (ISO, Jira's or Date#toString's, source/import/date-time.ts) is kept as its calendar day (the store's dates are days).
-		if (all(this.textDates)) return {type: 'date'};
-		if (all(this.textUrls)) return {type: 'url'};
-		if (all(this.textEmails)) return {type: 'email'};
+		const shape = TEXT_SHAPES.find((_shape, index) => all(this.textsFitting[index]!));
+		if (shape) return structuredClone(shape.spec);
 		if (this.distinct.few(MAX_SELECT_OPTIONS) && all(this.shortTexts)) return {type: 'select'};
 		const list = this.longTexts === 0 ? this.separated.find(entry => entry.holders > 0 && entry.parts.count > 0 && entry.parts.few(MAX_SELECT_OPTIONS * 2)) : undefined;
 		if (list) return {type: 'multi_select', ...(list.separator === ',' ? {} : {separator: list.separator})};
@@ -125,15 +131,10 @@ export class ColumnSurvey {
 	private seeText(text: string): void {
 		this.texts++;
 		const trimmed = text.trim();
-		if (BOOLEAN.test(trimmed)) this.textBooleans++;
-		if (NUMBER.test(trimmed)) {
-			this.textNumbers++;
-			if (INTEGER.test(trimmed)) this.textIntegers++;
+		for (const [index, shape] of TEXT_SHAPES.entries()) {
+			if (shape.fits(text, trimmed)) this.textsFitting[index]!++;
 		}
 
-		if (calendarDay(text) !== undefined) this.textDates++;
-		if (URL.test(text)) this.textUrls++;
-		if (EMAIL.test(text) && text.length <= 254) this.textEmails++;
 		const long = text.length > LONG_TEXT || text.includes('\n');
 		if (long) this.longTexts++;
 		if (text.length <= 100 && !text.includes('\n')) this.shortTexts++;

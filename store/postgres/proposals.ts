@@ -3,7 +3,7 @@
 
 import type pg from 'pg';
 import type {LoadedChannel} from '../channels.js';
-import {checkProposalQuery, proposalFilters, proposalOf, type NewProposal, type ProposalDecision, type ProposalQuery, type ProposalRow} from '../proposals.js';
+import {checkProposalQuery, proposalFilters, proposalOf, type NewProposal, type ProposalQuery, type ProposalRow} from '../proposals.js';
 import {parseWhere} from '../pages.js';
 import {channelScopeSql, whereSql} from '../query/sql.js';
 import {numbered, postgresDialect} from './query.js';
@@ -23,18 +23,6 @@ export async function insertProposal(client: pg.ClientBase, proposal: NewProposa
 export async function proposalsWithIds(client: pg.ClientBase | pg.Pool, ids: readonly number[], lock = false): Promise<ProposalRow[]> {
 	const {rows} = await client.query<StoredProposal>(`SELECT ${COLUMNS} FROM proposals WHERE id = ANY($1::bigint[]) ORDER BY id${lock ? ' FOR UPDATE' : ''}`, [ids]);
 	return rows.map(proposalOf);
-}
-
-/**
- * The decision as a data-modifying CTE of the statement that appends its event (appendEvent's
- * `before`, whose parameters follow the event's eight): one round trip per decided proposal.
- */
-export function decisionCte(id: number, decision: ProposalDecision): {ctes: string; params: unknown[]} {
-	const decided = decision.status !== 'open';
-	return {
-		ctes: 'decided AS (UPDATE proposals SET status = $10, changes = $11, base_version = $12, written_version = $13, decided_at = $14, decided_by = $15 WHERE id = $9)',
-		params: [id, decision.status, JSON.stringify(decision.changes), decision.base_version, decision.written_version, decided ? decision.decided_at : null, decided ? decision.decided_by : null],
-	};
 }
 
 /** The queue, as on SQLite: filters, then (with the channel) the items the query matches; oldest first. */

@@ -1,12 +1,15 @@
 // Item writes on PostgreSQL. Each is one READ COMMITTED transaction that orders its locks the same
 // way (idempotency key → item row → channel row), so concurrent writers queue instead of failing:
 // no serialization error, no deadlock, no lost update. What an edit or delete does, and in what
-// order, is the shared plan (store/edit-plan.ts); this file answers its steps with SQL.
+// order, is the shared plan (store/edit-plan.ts); this file answers its steps with SQL. The review
+// plans (accept, decline, revert) write set-based (batched-plan.ts); an accept locks its proposals,
+// then all their items at once, oldest first, then the channel row.
 
 import type pg from 'pg';
 import type {DeleteResult} from '../contract.js';
 import type {LoadedChannel} from '../channels.js';
-import {checkEditRequest, createdEvent, createdValues, planDelete, planEdit, runPlanAsync, type EditOutcome, type PlanIo, type PlanItem} from '../edit-plan.js';
+import {checkEditRequest, createdEvent, createdValues, planDelete, planEdit, runPlanAsync, type EditOutcome, type Plan, type PlanIo, type PlanItem} from '../edit-plan.js';
+import {batchedPlanIo, writesUniqueField} from './batched-plan.js';
 import {itemIdOf, itemOf, seqOfItemId} from '../items.js';
 import type {Actor, EditResult, Item, Values} from '../types.js';
 import {validateValues, type WriteContext} from '../validate.js';
@@ -15,7 +18,7 @@ import {checkExpectedVersion, checkPayload} from '../write-rules.js';
 import {channelLiteral, valueSql} from './channels.js';
 import {inTransaction} from './connect.js';
 import {appendEvent, changedSince, latestSequence, runWrites} from './events.js';
-import {declineForDeletedItem, decisionCte, insertProposal, proposalsWithIds, runModeOf} from './proposals.js';
+import {declineForDeletedItem, insertProposal, proposalsWithIds, runModeOf} from './proposals.js';
 import {proposalCreatedEvent} from '../proposals.js';
 import {planAccept, planDecline, planRevert, planRunDiff, type AcceptRequest, type AcceptResult, type DeclineResult, type RevertResult, type RunDiff} from '../review-plan.js';
 import type {RunRow} from '../runs.js';
@@ -104,8 +107,25 @@ export async function writeContext(client: pg.ClientBase, channel: LoadedChannel
 	};
 }
 
-/** Unique checks read other items: writing a unique field takes the channel lock first, so two writers cannot both pass. */
-const writesUniqueField = (channel: LoadedChannel, values: Values) => Object.keys(values).some(key => channel.fieldsByKey.get(key)?.is_unique === true);
+/** These items (the ones that exist), locked in seq order in one statement: two bulk writes over the same items queue, never deadlock. */
+async function lockedItems(client: pg.ClientBase, wanted: Array<{channelId: string; itemId: string}>): Promise<PgItem[]> {
+	const pairs = wanted.flatMap(({channelId, itemId}) => {
+		const seq = seqOf(itemId);
+		return seq === undefined ? [] : [{channelId, seq}];
+	});
+	if (pairs.length === 0) return [];
+	const {rows} = await client.query<PgItemRow>(`SELECT ${ITEM_COLUMNS.split(', ').map(column => `i.${column}`).join(', ')} FROM unnest($1::text[], $2::bigint[]) AS t(channel_id, seq)
+		JOIN items i ON i.channel_id = t.channel_id AND i.seq = t.seq ORDER BY i.channel_id, i.seq FOR UPDATE OF i`, [pairs.map(pair => pair.channelId), pairs.map(pair => pair.seq)]);
+	return rows.map(planItemOf);
+}
+
+/** A review plan (an accept, decline or revert: one bulk edit) with its writes set-based (store/postgres/batched-plan.ts). */
+async function runBatched<T>(plan: Plan<PgItem, T>, client: pg.ClientBase, channels: PgChannelCatalog | undefined): Promise<T> {
+	const batched = batchedPlanIo(client, planIo(client, channels), async wanted => lockedItems(client, wanted));
+	const result = await runPlanAsync(plan, batched.io);
+	await batched.flush();
+	return result;
+}
 
 async function lockChannel(client: pg.ClientBase, channelId: string): Promise<void> {
 	await client.query('SELECT 1 FROM channels WHERE id = $1 FOR UPDATE', [channelId]);
@@ -117,11 +137,11 @@ export class PgItemWriter {
 
 	/** Accepts proposals in one transaction: one bulk edit of the person's (store/review-plan.ts). */
 	async accept(request: AcceptRequest): Promise<AcceptResult> {
-		return inTransaction(this.pool, async client => runPlanAsync(planAccept<PgItem>(request, this.validate), planIo(client, this.channels)));
+		return inTransaction(this.pool, async client => runBatched(planAccept<PgItem>(request, this.validate), client, this.channels));
 	}
 
 	async decline(ids: number[]): Promise<DeclineResult> {
-		return inTransaction(this.pool, async client => runPlanAsync(planDecline<PgItem>(ids), planIo(client, this.channels)));
+		return inTransaction(this.pool, async client => runBatched(planDecline<PgItem>(ids), client, this.channels));
 	}
 
 	/** A run's diff from one snapshot: read only, nothing locked. */
@@ -133,7 +153,7 @@ export class PgItemWriter {
 	}
 
 	async revert(run: RunRow): Promise<RevertResult> {
-		return inTransaction(this.pool, async client => runPlanAsync(planRevert<PgItem>(run, this.validate), planIo(client, this.channels)));
+		return inTransaction(this.pool, async client => runBatched(planRevert<PgItem>(run, this.validate), client, this.channels));
 	}
 
 	async create(channel: LoadedChannel, values: unknown, actor: Actor): Promise<EditResult> {
@@ -183,6 +203,8 @@ export class PgItemWriter {
 /** An item as the plan sees it, with the row it was read from. */
 type PgItem = PlanItem & {row: PgItemRow};
 
+const planItemOf = (row: PgItemRow): PgItem => ({id: row.id, channel_id: row.channel_id, version: row.version, created_at: row.created_at, updated_at: row.updated_at, values: row.data, row});
+
 /**
  * This database's answers to the plan's steps, on the transaction's connection: its locks, row
  * reads, writes and event appends. `lock` false: a read-only plan (a run's diff) locks no row.
@@ -197,7 +219,7 @@ function planIo(client: pg.ClientBase, channels?: PgChannelCatalog, lock = true)
 		},
 		async item({channelId, itemId}) {
 			const row = await findItem(client, channelId, itemId, lock);
-			return row && {id: row.id, channel_id: row.channel_id, version: row.version, created_at: row.created_at, updated_at: row.updated_at, values: row.data, row};
+			return row && planItemOf(row);
 		},
 		changedSince: async ({item, version}) => changedSince(client, item.id, version),
 		async context({channel, item, values}) {
@@ -238,7 +260,10 @@ function planIo(client: pg.ClientBase, channels?: PgChannelCatalog, lock = true)
 			if (!channels) throw new Error('this writer was made without the channel catalog the review plans need');
 			return channels.get(channelId, client);
 		},
-		decide: async ({proposal, decision, event}) => appendEvent(client, proposal.channel_id, event, decisionCte(proposal.id, decision)),
+		// Only the review plans decide, and they run batched, which writes decisions itself (runBatched).
+		async decide() {
+			throw new Error('a decision is written by the batched review plans (store/postgres/batched-plan.ts)');
+		},
 		runWrites: async ({channelId, runId, afterSequence}) => runWrites(client, channelId, runId, afterSequence),
 	};
 }

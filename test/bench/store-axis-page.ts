@@ -3,13 +3,13 @@
 // key, seq) index (the sort field's own index, walked past every row of another status) and by the
 // plan now (that index: store/query/sql.ts axisOf), on the same file; and the whole first page
 // through store.listPage (parse, plan, read, previews).
-// The goal: the first page stays flat as the channel grows. Bench files are cached (support.ts).
+// The goal: the first page stays flat as the channel grows. Bench files are cached (support.ts: acrossBugDatabases).
 
-import {openStore, type Store} from '../../store/index.js';
+import type {Store} from '../../store/index.js';
 import {parseQuery} from '../../store/query/parse.js';
 import type {Query} from '../../store/query/types.js';
 import {orderIndexName, orderOf, pageStatements, whereSql, type Order} from '../../store/sqlite/query.js';
-import {BENCH_NOW, cachedBugDatabase, median, printTable, timeUs, type Row} from './support.js';
+import {acrossBugDatabases, BENCH_NOW, medianMs, printTable, repeatsFor, storeBenchSizes, type Row} from './support.js';
 
 export const AXIS_QUERIES = ['status:new sort:due', 'status:triaged sort:-points', 'status:new sort:-severity'];
 
@@ -38,31 +38,18 @@ const orderBefore = (store: Store, query: Query): Order => ({...orderOf(store.lo
 /** The plan now (store/sqlite/query.ts orderOf with the terms). */
 const orderNow = (store: Store, query: Query): Order => orderOf(store.loadedChannel('bugs'), query.sort, query.terms);
 
-function ms(work: () => unknown, repeats: number): number {
-	work();
-	return median(Array.from({length: repeats}, () => timeUs(work))) / 1000;
+function measure(store: Store, size: number, text: string): Row {
+	const query = parseQuery(text, store.loadedChannel('bugs'), {now: BENCH_NOW}) as Query;
+	const repeats = repeatsFor(size);
+	const before = medianMs(() => firstPageRows(store, query, orderBefore(store, query)), repeats);
+	const after = medianMs(() => firstPageRows(store, query, orderNow(store, query)), repeats);
+	const page = medianMs(() => store.listPage('bugs', {where: text, limit: PAGE, now: BENCH_NOW}), repeats);
+	return {items: size, query: text, matches: store.countMatches('bugs', text, BENCH_NOW), 'before ms': before, 'after ms': after, 'before/after': (before / after).toFixed(1), 'listPage ms': page};
 }
 
 export function benchAxisPage(quick: boolean): Row[] {
-	const sizes = quick ? [1000, 20_000] : process.env.SIFT_BENCH_AXIS_1M === 'off' ? [1000, 100_000] : [1000, 100_000, 1_000_000];
-	const rows: Row[] = [];
-	const notes: string[] = [];
-	for (const size of sizes) {
-		const {path, importSeconds} = cachedBugDatabase(size);
-		notes.push(importSeconds === undefined ? `${size} items: cached ${path}` : `${size} items: built ${path}; importing took ${importSeconds.toFixed(2)} s`);
-		const store = openStore(path);
-		for (const text of AXIS_QUERIES) {
-			const query = parseQuery(text, store.loadedChannel('bugs'), {now: BENCH_NOW}) as Query;
-			const repeats = size >= 500_000 ? 11 : 21;
-			const before = ms(() => firstPageRows(store, query, orderBefore(store, query)), repeats);
-			const after = ms(() => firstPageRows(store, query, orderNow(store, query)), repeats);
-			const page = ms(() => store.listPage('bugs', {where: text, limit: PAGE, now: BENCH_NOW}), repeats);
-			rows.push({items: size, query: text, matches: store.countMatches('bugs', text, BENCH_NOW), 'before ms': before, 'after ms': after, 'before/after': (before / after).toFixed(1), 'listPage ms': page});
-		}
-
-		store.close();
-	}
-
+	const sizes = !quick && process.env.SIFT_BENCH_AXIS_1M === 'off' ? [1000, 100_000] : storeBenchSizes(quick);
+	const {rows, notes} = acrossBugDatabases(sizes, (store, size) => AXIS_QUERIES.map(text => measure(store, size, text)));
 	const largest = rows.filter(row => row.items === sizes.at(-1));
 	const smallest = rows.filter(row => row.items === sizes[0]);
 	const flat = largest.every((row, index) => Number(row['listPage ms']) <= Math.max(3 * Number(smallest[index]!['listPage ms']), 5));

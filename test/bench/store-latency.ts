@@ -1,16 +1,11 @@
 // Page latency at 1k, 100k and 1M items: the first page and a deep page (90% down), with and
 // without a status filter, through store.listPage (before_id); and a raw LIMIT/OFFSET query at
-// the same depth for contrast. Bench files are cached for the run (support.ts: cachedBugDatabase).
+// the same depth for contrast. Bench files are cached for the run (support.ts: acrossBugDatabases).
 
-import {openStore, type Store} from '../../store/index.js';
-import {cachedBugDatabase, median, printTable, timeUs, type Row} from './support.js';
+import type {Store} from '../../store/index.js';
+import {acrossBugDatabases, medianMs, printTable, storeBenchSizes, type Row} from './support.js';
 
 const FILTER = {status: 'fixed'};
-
-function ms(work: () => unknown, repeats: number): number {
-	work();
-	return median(Array.from({length: repeats}, () => timeUs(work))) / 1000;
-}
 
 function measure(store: Store, size: number): Row[] {
 	const depth = Math.floor((size * 0.9) / 50) * 50;
@@ -22,10 +17,10 @@ function measure(store: Store, size: number): Row[] {
 	const slow = size >= 500_000 ? 5 : 15;
 	const rows: Row[] = [];
 	for (const filter of [undefined, FILTER]) {
-		const first = ms(() => store.listPage('bugs', {filter}), fast);
-		const deep = ms(() => store.listPage('bugs', {filter, beforeId: cursor.id}), fast);
-		const offsetFirst = filter ? ms(() => offsetFiltered.all(filter.status, 0), fast) : ms(() => offsetAll.all(0), fast);
-		const offsetDeep = filter ? ms(() => offsetFiltered.all(filter.status, filteredDepth), slow) : ms(() => offsetAll.all(depth), slow);
+		const first = medianMs(() => store.listPage('bugs', {filter}), fast);
+		const deep = medianMs(() => store.listPage('bugs', {filter, beforeId: cursor.id}), fast);
+		const offsetFirst = filter ? medianMs(() => offsetFiltered.all(filter.status, 0), fast) : medianMs(() => offsetAll.all(0), fast);
+		const offsetDeep = filter ? medianMs(() => offsetFiltered.all(filter.status, filteredDepth), slow) : medianMs(() => offsetAll.all(depth), slow);
 		rows.push({
 			items: size,
 			filter: filter ? `status=${filter.status}` : 'none',
@@ -43,17 +38,8 @@ function measure(store: Store, size: number): Row[] {
 }
 
 export function benchPageLatency(quick: boolean): Row[] {
-	const sizes = quick ? [1000, 20_000] : [1000, 100_000, 1_000_000];
-	const rows: Row[] = [];
-	const notes: string[] = [];
-	for (const size of sizes) {
-		const {path, importSeconds} = cachedBugDatabase(size);
-		notes.push(importSeconds === undefined ? `${size} items: cached ${path}` : `${size} items: built ${path}; importing ${size} items took ${importSeconds.toFixed(2)} s`);
-
-		const store = openStore(path);
-		rows.push(...measure(store, size));
-		store.close();
-	}
+	const sizes = storeBenchSizes(quick);
+	const {rows, notes} = acrossBugDatabases(sizes, measure);
 
 	const largest = rows.filter(row => row.items === sizes.at(-1));
 	const met = largest.every(row => Number(row['deep/first']) <= 1.5);

@@ -1,16 +1,16 @@
 // Sorted and filtered page latency at 1k, 100k and 1M items: the first page of a query and a deep
 // page 90% of the way through its matches, through store.listPage with the query's keyset cursor.
 // The deep cursor is made from the item at that depth (found once with a slow OFFSET query), as a
-// reader who paged that far would hold it. Bench files are cached for the run (support.ts: cachedBugDatabase).
+// reader who paged that far would hold it. Bench files are cached for the run (support.ts: acrossBugDatabases).
 
-import {openStore, type Store} from '../../store/index.js';
+import type {Store} from '../../store/index.js';
 import {encodeCursor} from '../../store/query/cursor.js';
 import {parseQuery} from '../../store/query/parse.js';
 import type {LoadedChannel} from '../../store/channels.js';
 import {sqliteDialect} from '../../store/sqlite/query.js';
 import {orderKeySql, sqlString, whereSql, type Dialect, type SqlPart} from '../../store/query/sql.js';
 import {sortName, type Query} from '../../store/query/types.js';
-import {BENCH_NOW, cachedBugDatabase, median, printTable, timeUs, type Row} from './support.js';
+import {acrossBugDatabases, BENCH_NOW, medianMs, printTable, repeatsFor, storeBenchSizes, type Row} from './support.js';
 
 /** Sorted, sorted and filtered, and filtered in the default order. */
 export const QUERIES = [
@@ -21,11 +21,6 @@ export const QUERIES = [
 	'status:triaged,in_progress sort:-points',
 	'severity:s1,s2 area:sync',
 ];
-
-function ms(work: () => unknown, repeats: number): number {
-	work();
-	return median(Array.from({length: repeats}, () => timeUs(work))) / 1000;
-}
 
 /**
  * The statement that finds the item `depth` matches into a query's order, in either database's
@@ -52,10 +47,10 @@ function measure(store: Store, size: number, text: string): Row {
 	const matches = store.countMatches('bugs', text, BENCH_NOW);
 	const depth = Math.floor((matches * 0.9) / 50) * 50;
 	const cursor = depth > 0 ? cursorAt(store, query, depth) : null;
-	const repeats = size >= 500_000 ? 11 : 21;
-	const first = ms(() => store.listPage('bugs', {where: text, now: BENCH_NOW}), repeats);
-	const deep = cursor ? ms(() => store.listPage('bugs', {where: text, cursor, now: BENCH_NOW}), repeats) : Number.NaN;
-	const last = ms(() => store.listPage('bugs', {where: text, from: 'end', now: BENCH_NOW}), repeats);
+	const repeats = repeatsFor(size);
+	const first = medianMs(() => store.listPage('bugs', {where: text, now: BENCH_NOW}), repeats);
+	const deep = cursor ? medianMs(() => store.listPage('bugs', {where: text, cursor, now: BENCH_NOW}), repeats) : Number.NaN;
+	const last = medianMs(() => store.listPage('bugs', {where: text, from: 'end', now: BENCH_NOW}), repeats);
 	return {
 		items: size,
 		query: text,
@@ -69,19 +64,8 @@ function measure(store: Store, size: number, text: string): Row {
 }
 
 export function benchQueryLatency(quick: boolean): Row[] {
-	const sizes = quick ? [1000, 20_000] : [1000, 100_000, 1_000_000];
-	const rows: Row[] = [];
-	const notes: string[] = [];
-	for (const size of sizes) {
-		const {path, importSeconds} = cachedBugDatabase(size);
-		notes.push(importSeconds === undefined ? `${size} items: cached ${path}` : `${size} items: built ${path}; importing took ${importSeconds.toFixed(2)} s`);
-		const store = openStore(path);
-		for (const text of QUERIES) {
-			rows.push(measure(store, size, text));
-		}
-
-		store.close();
-	}
+	const sizes = storeBenchSizes(quick);
+	const {rows, notes} = acrossBugDatabases(sizes, (store, size) => QUERIES.map(text => measure(store, size, text)));
 
 	const largest = rows.filter(row => row.items === sizes.at(-1) && String(row.query).includes('sort:'));
 	const met = largest.every(row => Number(row['deep/first']) <= 1.5);

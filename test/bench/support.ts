@@ -110,6 +110,39 @@ export function cachedBugDatabase(count: number, seed = 1): {path: string; impor
 	return {path, importSeconds};
 }
 
+/** The sizes the store read benches run at: 1k, 100k and 1M items (1k and 20k with --quick). */
+export const storeBenchSizes = (quick: boolean): number[] => (quick ? [1000, 20_000] : [1000, 100_000, 1_000_000]);
+
+/** How often a timed read repeats on a database of `size` items: fewer times on the largest files. */
+export const repeatsFor = (size: number): number => (size >= 500_000 ? 11 : 21);
+
+/** The median milliseconds `work` takes over `repeats` runs, after one run to warm up. */
+export function medianMs(work: () => unknown, repeats: number): number {
+	work();
+	return median(Array.from({length: repeats}, () => timeUs(work))) / 1000;
+}
+
+/**
+ * The rows `measure` gives for the cached bench database of each size (cachedBugDatabase), opened
+ * read in turn and closed; the notes say which files were cached and how long building one took.
+ */
+export function acrossBugDatabases(sizes: readonly number[], measure: (store: Store, size: number) => Row[]): {rows: Row[]; notes: string[]} {
+	const rows: Row[] = [];
+	const notes: string[] = [];
+	for (const size of sizes) {
+		const {path, importSeconds} = cachedBugDatabase(size);
+		notes.push(importSeconds === undefined ? `${size} items: cached ${path}` : `${size} items: built ${path}; importing took ${importSeconds.toFixed(2)} s`);
+		const store = openStore(path);
+		try {
+			rows.push(...measure(store, size));
+		} finally {
+			store.close();
+		}
+	}
+
+	return {rows, notes};
+}
+
 export const human = {kind: 'human'} as const;
 export const agent = (runId = 'bench') => ({kind: 'agent', run_id: runId}) as const;
 

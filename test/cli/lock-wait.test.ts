@@ -1,32 +1,18 @@
 import {spawn} from 'node:child_process';
-import {createRequire} from 'node:module';
 import {beforeAll, describe, expect, it} from 'vitest';
 import {demoDatabase, ensureBuilt, sift, SIFT_ENTRY, siftJson, tempDir} from '../support/cli.js';
+import {holdWriteLock} from '../support/lock-holder.js';
 
 beforeAll(() => ensureBuilt());
-
-const betterSqlite = createRequire(import.meta.url).resolve('better-sqlite3');
-
-/**
- * Another process holding the write lock: it prints "locked" once it has it, and commits when a
- * line arrives on its stdin.
- */
-const HOLDER = `
-const Database = require(${JSON.stringify(betterSqlite)});
-const db = new Database(process.argv[1]);
-db.exec('BEGIN IMMEDIATE');
-process.stdout.write('locked\\n');
-process.stdin.once('data', () => { db.exec('COMMIT'); db.close(); process.exit(0); });
-`;
 
 const WAITING = 'sift: waiting for another sift process to finish writing (an import can take a few minutes)…';
 
 describe('a write that meets another process\'s lock', () => {
 	it('says once that it waits, then succeeds when the lock is released', async () => {
 		const db = demoDatabase(3);
-		const holder = spawn(process.execPath, ['-e', HOLDER, db], {stdio: ['pipe', 'pipe', 'inherit']});
+		const holder = await holdWriteLock(db);
 		try {
-			await new Promise<void>(resolve => holder.stdout.once('data', () => resolve()));
+			let released: Promise<void> | undefined;
 			const edit = spawn(process.execPath, [SIFT_ENTRY, 'edit', 'BUG-0001', 'owner=ren', '--db', db], {
 				env: {...process.env, SIFT_DB: '', XDG_DATA_HOME: tempDir('sift-data-')},
 				stdio: ['ignore', 'pipe', 'pipe'],
@@ -37,9 +23,10 @@ describe('a write that meets another process\'s lock', () => {
 			// Release the lock as soon as sift says it waits: the write must then go through.
 			edit.stderr.on('data', chunk => {
 				stderr += String(chunk);
-				if (stderr.includes(WAITING)) holder.stdin.write('go\n');
+				if (stderr.includes(WAITING)) released ??= holder.release();
 			});
 			const code = await new Promise(resolve => edit.on('close', resolve));
+			await released;
 			expect(code, stderr).toBe(0);
 			expect(stderr.split(WAITING)).toHaveLength(2);
 			expect(stdout).toMatch(/now version 2/);

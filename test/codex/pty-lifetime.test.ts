@@ -1,9 +1,9 @@
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
-import {makeDemoDb, type DemoDb} from '../support/pty-fixtures.js';
-import {KEYS, launch, type PtyApp} from '../support/pty.js';
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {makeDemoDb, suiteLauncher, type DemoDb} from '../support/pty-fixtures.js';
+import {KEYS, type PtyApp} from '../support/pty.js';
 import {sift} from '../support/cli.js';
 import {FAKE_CODEX, liveGroupMembers, readPids} from './support.js';
 import {eventually} from '../support/wait.js';
@@ -11,26 +11,17 @@ import {eventually} from '../support/wait.js';
 // The built TUI in a pseudo-terminal: whatever ends it (kill, a closed terminal, SIGKILL), no
 // Codex it started is left running; and a logged-out Codex is caught before a run starts.
 
+const launch = suiteLauncher();
 let db: DemoDb;
-const apps: PtyApp[] = [];
 
 beforeAll(() => {
 	db = makeDemoDb(40, {prefix: 'sift-pty-life-'});
 });
 
-afterEach(async () => {
-	for (const app of apps.splice(0)) {
-		app.kill();
-		await app.exited;
-	}
-});
-
 afterAll(() => db?.cleanup());
 
 function start(env: NodeJS.ProcessEnv): PtyApp {
-	const app = launch({args: ['--db', db.dbPath, '--codex', FAKE_CODEX], cols: 140, rows: 36, env: {SIFT_STATE_DIR: db.stateDir, ...env}});
-	apps.push(app);
-	return app;
+	return launch({args: ['--db', db.dbPath, '--codex', FAKE_CODEX], cols: 140, rows: 36, env: {SIFT_STATE_DIR: db.stateDir, ...env}});
 }
 
 /** Opens the TUI, starts a run on the first row, and waits until Codex shows its first step. */

@@ -1,6 +1,7 @@
 // What only the PostgreSQL backend has to prove: several processes editing one channel lose no
-// update; a writer killed mid-edit leaves nothing half-applied; migrations under a lock; push
-// after commit; and a bad URL, an unreachable server or a refused login as one clear line.
+// update; an accept and edits of its items at once never deadlock; a writer killed mid-edit leaves
+// nothing half-applied; migrations under a lock; push after commit; and a bad URL, an unreachable
+// server or a refused login as one clear line.
 
 import {hostname} from 'node:os';
 import pg from 'pg';
@@ -52,6 +53,25 @@ describePg('PostgreSQL store only', () => {
 		// The writers really did collide, and every collision was a clean version_conflict.
 		expect(reports.reduce((sum, report) => sum + report.conflicts, 0)).toBeGreaterThan(0);
 	}, 120_000);
+
+	it('an accept of 40 proposals and people\'s edits of the same items at once queue, never deadlock: every write lands, gap-free', async () => {
+		const {store, ids} = await raceStore(40);
+		await store.runs.start({id: 'run-p', channelId: 'race', itemIds: [], instruction: 'count', startedAt: new Date().toISOString(), logPath: null, mode: 'propose'});
+		const proposals: number[] = [];
+		for (const id of ids) {
+			proposals.push((await store.editItem({channelId: 'race', itemId: id, values: {counter: 1}, actor: {kind: 'agent', run_id: 'run-p'}})).proposal_id!);
+		}
+
+		// The edits take the items newest first, the accept oldest first: locks taken item by item around the channel's would cross.
+		const edits = [...ids].reverse().map(async id => store.editItem({channelId: 'race', itemId: id, values: {title: `renamed ${id}`}, actor: {kind: 'human'}}));
+		const [accepted] = await Promise.all([store.proposals.accept({ids: proposals}), ...edits]);
+		expect(accepted.accepted).toHaveLength(ids.length);
+		for (const id of ids) {
+			expect(await store.readItem('race', id)).toMatchObject({version: 3, values: {counter: 1, title: `renamed ${id}`}});
+		}
+
+		await expectGapFree(store, 'race');
+	}, 60_000);
 
 	it('a writer SIGKILLed mid-edit 10 times leaves no half-applied edit, no gap, no held lock', async () => {
 		const {store, url, ids} = await raceStore(2);

@@ -152,6 +152,22 @@ describe.each(BACKENDS)('review on $name', (backend: Backend) => {
 			await expectGapFree(store, 'kit');
 		});
 
+		it('one accept sees its own writes: a unique value an earlier proposal of it took is refused for a later one; the next write numbers on', async () => {
+			const {store, ids} = await opened();
+			const a = await agentEdit(store, ids[0]!, {code: 'X-1', points: 2});
+			const b = await agentEdit(store, ids[1]!, {code: 'X-1'});
+			const c = await agentEdit(store, ids[2]!, {points: 4});
+			const result = await store.proposals.accept({ids: [a.proposal_id!, b.proposal_id!, c.proposal_id!]});
+			expect(result.accepted.map(accepted => [accepted.proposal_id, accepted.version])).toEqual([[a.proposal_id, 2], [c.proposal_id, 2]]);
+			expect(result.refused).toMatchObject([{proposal_id: b.proposal_id, item_id: ids[1], error: {error: 'validation_failed', fields: [{key: 'code'}]}}]);
+			expect((await store.proposals.get(b.proposal_id!)).status).toBe('open');
+			const sequence = await expectGapFree(store, 'kit');
+			const edited = await store.editItem({channelId: 'kit', itemId: ids[2]!, values: {points: 5}, actor: human, expectedVersion: 2});
+			expect([edited.sequence, edited.item.version]).toEqual([sequence + 1, 3]);
+			expect((await store.proposals.decline([b.proposal_id!])).declined).toEqual([{proposal_id: b.proposal_id, item_id: ids[1], sequence: sequence + 2}]);
+			await expectGapFree(store, 'kit');
+		});
+
 		it('a proposed field changed since the base is a conflict with both values, written only when forced; other fields changing is not', async () => {
 			const {store, ids} = await opened();
 			const p = await agentEdit(store, ids[0]!, {status: 'in_progress'}, {expectedVersion: 1});

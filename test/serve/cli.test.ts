@@ -1,11 +1,11 @@
 import {spawn, type ChildProcess} from 'node:child_process';
 import {readFileSync, rmSync} from 'node:fs';
-import {createRequire} from 'node:module';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
 import {ensureBuilt, sift, SIFT_ENTRY, siftJson, tempDir} from '../support/cli.js';
 import {BACKENDS} from '../contract/backends.js';
+import {holdWriteLock} from '../support/lock-holder.js';
 import {describePg} from '../support/pg.js';
 import {makeDatabase, openMcpStore, type McpStore} from '../mcp/fixtures.js';
 import {databaseHash, MCP_HEADERS, parseLogLines, rawRequest, toolCall} from './support.js';
@@ -63,16 +63,6 @@ describe('sift token', () => {
 		expect(again.stderr).toMatch(/already exists/);
 	});
 });
-
-const betterSqlite = createRequire(import.meta.url).resolve('better-sqlite3');
-/** Another process holding the SQLite write lock: prints "locked" once it has it, commits on a line of stdin. */
-const LOCK_HOLDER = `
-const Database = require(${JSON.stringify(betterSqlite)});
-const db = new Database(process.argv[1]);
-db.exec('BEGIN IMMEDIATE');
-process.stdout.write('locked\\n');
-process.stdin.once('data', () => { db.exec('COMMIT'); db.close(); process.exit(0); });
-`;
 
 let child: ChildProcess | undefined;
 afterEach(() => {
@@ -257,19 +247,18 @@ describe('sift serve (the built CLI)', () => {
 		const headers = {...MCP_HEADERS, Authorization: `Bearer ${secret}`};
 		const page = JSON.parse((await rawRequest(server.url, {headers, body: toolCall('list_record_items', {record_channel_id: 'bugs', limit: 1})})).body) as {result: {structuredContent: {items: Array<{id: string; version: number}>}}};
 		const item = page.result.structuredContent.items[0]!;
-		const holder = spawn(process.execPath, ['-e', LOCK_HOLDER, locked], {stdio: ['pipe', 'pipe', 'inherit']});
+		const holder = await holdWriteLock(locked);
 		try {
-			await new Promise<void>(resolve => holder.stdout.once('data', () => resolve()));
 			const edit = rawRequest(server.url, {headers, body: toolCall('edit_record_item', {record_channel_id: 'bugs', item_id: item.id, values: {points: 3}, expected_version: item.version, idempotency_key: 'under-lock'})});
 			for (let waited = 0; !server.stderr().includes('waiting for another sift process'); waited += 20) {
 				if (waited > 20_000) throw new Error(`no lock-wait notice: ${server.stderr()}`);
 				await new Promise(resolve => setTimeout(resolve, 20));
 			}
 
-			holder.stdin.write('go\n');
+			await holder.release();
 			expect(JSON.parse((await edit).body).result.structuredContent).toMatchObject({ok: true});
 		} finally {
-			if (holder.exitCode === null) holder.kill('SIGKILL');
+			holder.kill();
 		}
 
 		server.process.kill('SIGTERM');

@@ -285,6 +285,13 @@ describe('the inferred schema', () => {
 		expect(inferColumn(['one', 'two', 'three'])).toEqual({type: 'text'});
 		expect(inferColumn(['x'.repeat(300)])).toEqual({type: 'text', config: {long: true}});
 		expect(inferColumn(['', undefined])).toEqual({type: 'text'});
+		// Booleans and numbers are read trimmed; dates, URLs and emails as written.
+		expect(inferColumn([' 12', '7 '])).toEqual({type: 'number', config: {integer: true}});
+		expect(inferColumn([' yes', 'no '])).toEqual({type: 'boolean'});
+		expect(inferColumn([' 2024-01-01', '2024-01-02'])).toEqual({type: 'text'});
+		expect(inferColumn(['2024-01-01T10:00:00Z', '2024-01-02'])).toEqual({type: 'date'});
+		expect(inferColumn([`${'a'.repeat(250)}@b.example`])).toEqual({type: 'text', config: {long: true}});
+		expect(inferColumn([true, 'yes'])).toEqual({type: 'json'});
 	});
 });
 

@@ -16,6 +16,26 @@ function storedItems(store: Store): Stored[] {
 		.map(row => ({id: row.id, values: JSON.parse(row.data) as Values}));
 }
 
+/** The query plans of the statements `watched` picks that `store` prepares while `work` runs (each explained with `params`). */
+function plansWhile(store: Store, watched: (sql: string) => boolean, params: (sql: string) => unknown[], work: () => void): string[] {
+	const plans: string[] = [];
+	const prepare = store.db.prepare.bind(store.db);
+	store.db.prepare = ((sql: string) => {
+		if (watched(sql)) {
+			plans.push(...(prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params(sql)) as Array<{detail: string}>).map(row => row.detail));
+		}
+
+		return prepare(sql);
+	}) as typeof store.db.prepare;
+	try {
+		work();
+	} finally {
+		store.db.prepare = prepare;
+	}
+
+	return plans;
+}
+
 describe('per-channel indexes', () => {
 	const indexes = (store: Store) => store.db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'items' AND sql IS NOT NULL ORDER BY name").all() as Array<{name: string; sql: string}>;
 
@@ -68,57 +88,33 @@ describe('per-channel indexes', () => {
 		const taken = storedItems(imported).find(item => typeof item.values.code === 'string')!.values.code;
 		// A fresh store on the file: its writer prepares the lookup on first use, watched here.
 		const store = openStore(imported.path);
-		const plans: string[] = [];
-		const prepare = store.db.prepare.bind(store.db);
-		store.db.prepare = ((sql: string) => {
-			if (sql.includes('AND id != ?')) {
-				plans.push(...(prepare(`EXPLAIN QUERY PLAN ${sql}`).all('x', 'y') as Array<{detail: string}>).map(row => row.detail));
-			}
-
-			return prepare(sql);
-		}) as typeof store.db.prepare;
-		expect(refusal(() => store.createItem('kit', {title: 'twin', code: taken}, human))).toMatchObject({error: 'validation_failed', fields: [{key: 'code'}]});
-		store.db.prepare = prepare;
+		const plans = plansWhile(store, sql => sql.includes('AND id != ?'), () => ['x', 'y'], () => {
+			expect(refusal(() => store.createItem('kit', {title: 'twin', code: taken}, human))).toMatchObject({error: 'validation_failed', fields: [{key: 'code'}]});
+		});
 		expect(plans).toEqual([expect.stringMatching(/^SEARCH items USING INDEX items:kit:code \(v\d+=\?\)/) as string]);
 	});
 
-	it('sorted pages read through the sort field\'s index (no sort of the whole channel)', () => {
+	// Each query's first page, the next by its cursor, and (where named) the last: every statement that reads the page's items.
+	it.each([
+		{
+			name: 'sorted pages read through the sort field\'s index (no sort of the whole channel)',
+			where: 'sort:-due done:true', fromEnd: false, minPlans: 1,
+			plan: /^SEARCH items USING INDEX items:kit:due \(v\d+/,
+		},
+		{
+			// Equality on status and a range (or IS NULL) on due: one range of the composite index, in its order.
+			name: 'one value of the axis sorted by another field reads through (status, that field, seq): set and unset phases, first page and deep',
+			where: 'status:new sort:due', fromEnd: true, minPlans: 3,
+			plan: /^SEARCH items USING INDEX items:kit:status\.due \(<expr>=\? AND v\d+/,
+		},
+	])('$name', ({where, fromEnd, minPlans, plan}) => {
 		const store = kitStore(kitItems(50));
-		const plans: string[] = [];
-		const prepare = store.db.prepare.bind(store.db);
-		store.db.prepare = ((sql: string) => {
-			if (sql.startsWith(`SELECT ${ITEM_COLUMNS}`)) {
-				plans.push(...(prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...Array.from({length: (sql.match(/\?/g) ?? []).length}, () => 1)) as Array<{detail: string}>).map(row => row.detail));
-			}
-
-			return prepare(sql);
-		}) as typeof store.db.prepare;
-		const first = store.listPage('kit', {where: 'sort:-due done:true', limit: 3});
-		store.listPage('kit', {where: 'sort:-due done:true', cursor: first.next_cursor, limit: 3});
-		store.db.prepare = prepare;
-		expect(plans.length).toBeGreaterThan(0);
-		for (const plan of plans) {
-			expect(plan).toMatch(/^SEARCH items USING INDEX items:kit:due \(v\d+/);
-		}
-	});
-
-	it('one value of the axis sorted by another field reads through (status, that field, seq): set and unset phases, first page and deep', () => {
-		const store = kitStore(kitItems(50));
-		const plans: string[] = [];
-		const prepare = store.db.prepare.bind(store.db);
-		store.db.prepare = ((sql: string) => {
-			if (sql.startsWith(`SELECT ${ITEM_COLUMNS}`)) {
-				plans.push(...(prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...Array.from({length: (sql.match(/\?/g) ?? []).length}, () => 1)) as Array<{detail: string}>).map(row => row.detail));
-			}
-
-			return prepare(sql);
-		}) as typeof store.db.prepare;
-		const first = store.listPage('kit', {where: 'status:new sort:due', limit: 3});
-		store.listPage('kit', {where: 'status:new sort:due', cursor: first.next_cursor, limit: 3});
-		store.listPage('kit', {where: 'status:new sort:due', from: 'end', limit: 3});
-		store.db.prepare = prepare;
-		expect(plans.length).toBeGreaterThan(2);
-		// Equality on status and a range (or IS NULL) on due: one range of the composite index, in its order.
-		for (const plan of plans) expect(plan).toMatch(/^SEARCH items USING INDEX items:kit:status\.due \(<expr>=\? AND v\d+/);
+		const plans = plansWhile(store, sql => sql.startsWith(`SELECT ${ITEM_COLUMNS}`), sql => Array.from({length: (sql.match(/\?/g) ?? []).length}, () => 1), () => {
+			const first = store.listPage('kit', {where, limit: 3});
+			store.listPage('kit', {where, cursor: first.next_cursor, limit: 3});
+			if (fromEnd) store.listPage('kit', {where, from: 'end', limit: 3});
+		});
+		expect(plans.length).toBeGreaterThanOrEqual(minPlans);
+		for (const detail of plans) expect(detail).toMatch(plan);
 	});
 });

@@ -3,7 +3,8 @@ import path from 'node:path';
 import {afterAll, afterEach, beforeAll} from 'vitest';
 import {openStore, type Store} from '../../store/index.js';
 import {CLI, launch as launchApp, type LaunchOptions, type PtyApp} from './pty.js';
-import {createDemoSqlite} from './stores.js';
+import {useTestDatabase} from './pg.js';
+import {createDemoSqlite, importDemo} from './stores.js';
 import {tempDir} from './temp.js';
 
 /** The demo data's fixed clock (support/stores.ts). */
@@ -55,19 +56,11 @@ export type PtyDemo = {
 export function ptyDemo(count: number, prefix: string): PtyDemo {
 	let db: DemoDb | undefined;
 	let store: Store | undefined;
-	const apps: PtyApp[] = [];
+	const launch = suiteLauncher();
 
 	beforeAll(() => {
-		if (!existsSync(CLI())) throw new Error(`${CLI()} is missing: run \`npm run build\` first (npm test does)`);
 		db = makeDemoDb(count, {prefix});
 		store = openStore(db.dbPath);
-	});
-
-	afterEach(async () => {
-		for (const app of apps.splice(0)) {
-			app.kill();
-			await app.exited;
-		}
 	});
 
 	afterAll(() => {
@@ -84,10 +77,72 @@ export function ptyDemo(count: number, prefix: string): PtyDemo {
 			if (!store) throw new Error('the demo database is opened in beforeAll');
 			return store;
 		},
-		launch(options) {
-			const app = launchApp(options);
-			apps.push(app);
-			return app;
+		launch,
+	};
+}
+
+/**
+ * For a pty suite (call it at its top, before hooks that use it): checks before the suite that the
+ * CLI is built; the launcher it gives kills each app after its test, whatever the test did.
+ */
+export function suiteLauncher(): (options: LaunchOptions) => PtyApp {
+	const apps: PtyApp[] = [];
+	beforeAll(() => {
+		if (!existsSync(CLI())) throw new Error(`${CLI()} is missing: run \`npm run build\` first (npm test does)`);
+	});
+
+	afterEach(async () => {
+		for (const app of apps.splice(0)) {
+			app.kill();
+			await app.exited;
+		}
+	});
+
+	return options => {
+		const app = launchApp(options);
+		apps.push(app);
+		return app;
+	};
+}
+
+export type PtyPgDemo = {
+	/** The suite's PostgreSQL store: a fresh schema of its own test database, with the demo imported. */
+	readonly url: string;
+	/** The built app on that store, one person's TUI (120×30, the suite's state dir); killed after the test. */
+	start: () => PtyApp;
+	/** Any other launch, killed after the test as well. */
+	launch: (options: LaunchOptions) => PtyApp;
+	readonly stateDir: string;
+};
+
+/**
+ * The set-up of the suites where several people's TUIs share one PostgreSQL store (call it in a
+ * describePg body, before hooks that use it): the CLI built, a test database dropped after the
+ * suite with a demo of `count` items imported, a state dir, and no app outliving its test.
+ */
+export function ptyPgDemo(count: number, prefix: string): PtyPgDemo {
+	const launch = suiteLauncher();
+	const database = useTestDatabase();
+	let made: {url: string; stateDir: string} | undefined;
+	beforeAll(async () => {
+		const url = await database.freshSchemaUrl();
+		await importDemo(url, count);
+		made = {url, stateDir: tempDir(prefix)};
+	});
+
+	const setUp = () => {
+		if (!made) throw new Error('the PostgreSQL demo is made in beforeAll');
+		return made;
+	};
+
+	return {
+		get url() {
+			return setUp().url;
 		},
+		get stateDir() {
+			return setUp().stateDir;
+		},
+		start: () => launch({args: ['--db', setUp().url], cols: 120, rows: 30, env: {SIFT_STATE_DIR: setUp().stateDir}}),
+		launch,
 	};
 }

@@ -1,48 +1,17 @@
-import {existsSync} from 'node:fs';
-import {afterAll, afterEach, beforeAll, expect, it} from 'vitest';
+import {expect, it} from 'vitest';
 import {bugsChannel} from '../../demo-data/generate.js';
-import {createTestDatabase, describePg, type TestDatabase} from '../support/pg.js';
-import {CLI, KEYS, launch, rowOf, type PtyApp} from '../support/pty.js';
-import {importDemo} from '../support/stores.js';
-import {tempDir} from '../support/temp.js';
+import {describePg} from '../support/pg.js';
+import {ptyPgDemo} from '../support/pty-fixtures.js';
+import {KEYS, rowOf} from '../support/pty.js';
 
 // Two people's TUIs on one PostgreSQL database, each the built app in its own pseudo-terminal: an
 // edit made in one shows in the other within a second (LISTEN/NOTIFY, then a read by cursor).
 
-let database: TestDatabase;
-let url: string;
-let stateDir: string;
-const apps: PtyApp[] = [];
-
 describePg('two TUIs on one PostgreSQL database', () => {
-	beforeAll(async () => {
-		if (!existsSync(CLI())) throw new Error(`${CLI()} is missing: run \`npm run build\` first (npm test does)`);
-		database = await createTestDatabase();
-		url = await database.freshSchemaUrl();
-		await importDemo(url, 30);
-
-		stateDir = tempDir('sift-pty-pg-');
-	});
-
-	afterEach(async () => {
-		for (const app of apps.splice(0)) {
-			app.kill();
-			await app.exited;
-		}
-	});
-
-	afterAll(async () => {
-		await database?.drop();
-	});
-
-	const start = () => {
-		const app = launch({args: ['--db', url], cols: 120, rows: 30, env: {SIFT_STATE_DIR: stateDir}});
-		apps.push(app);
-		return app;
-	};
+	const demo = ptyPgDemo(30, 'sift-pty-pg-');
 
 	it('an edit made in one shows in the other within 1 s', async () => {
-		const [one, other] = [start(), start()];
+		const [one, other] = [demo.start(), demo.start()];
 		await Promise.all([one.waitFor('BUG-0030'), other.waitFor('BUG-0030')]);
 		const statusAt = bugsChannel.fields.filter(field => field.type !== 'formula').findIndex(field => field.key === 'status');
 		one.press('e', ...Array.from({length: statusAt}, () => 'j'), KEYS.enter);
@@ -58,8 +27,7 @@ describePg('two TUIs on one PostgreSQL database', () => {
 	});
 
 	it('a server that cannot be reached: one line naming the host, exit 1, the password not shown', async () => {
-		const app = launch({args: ['--db', 'postgres://triager:hunter2@127.0.0.1:1/sift'], cols: 120, rows: 30, env: {SIFT_STATE_DIR: stateDir}});
-		apps.push(app);
+		const app = demo.launch({args: ['--db', 'postgres://triager:hunter2@127.0.0.1:1/sift'], cols: 120, rows: 30, env: {SIFT_STATE_DIR: demo.stateDir}});
 		expect(await app.exited).toBe(1);
 		// The exit can come before the last output has been drawn: wait for the line itself.
 		await app.waitFor(/sift: cannot open the PostgreSQL store at .*127\.0\.0\.1/, 10_000, 'the one-line error naming the host');

@@ -1,10 +1,9 @@
-import {existsSync} from 'node:fs';
 import path from 'node:path';
-import {afterEach, beforeAll, describe, expect, it} from 'vitest';
+import {beforeAll, describe, expect, it} from 'vitest';
 import type {Channel} from '../../store/index.js';
 import {openStore} from '../../store/index.js';
-import {ptyDemo} from '../support/pty-fixtures.js';
-import {CLI, KEYS, launch, rowOf, type PtyApp} from '../support/pty.js';
+import {ptyDemo, suiteLauncher} from '../support/pty-fixtures.js';
+import {KEYS, rowOf, type PtyApp} from '../support/pty.js';
 import {tempDir} from '../support/temp.js';
 
 // The record pane on the built app in a real pseudo-terminal: markdown drawn (and hostile text
@@ -53,10 +52,9 @@ const ITEMS = [
 
 let dbPath = '';
 let stateDir = '';
-const apps: PtyApp[] = [];
+const launch = suiteLauncher();
 
 beforeAll(async () => {
-	if (!existsSync(CLI())) throw new Error(`${CLI()} is missing: run \`npm run build\` first (npm test does)`);
 	const dir = tempDir('sift-pty-record-');
 	dbPath = path.join(dir, 'tickets.db');
 	stateDir = path.join(dir, 'state');
@@ -68,16 +66,8 @@ beforeAll(async () => {
 	}
 });
 
-afterEach(async () => {
-	for (const app of apps.splice(0)) {
-		app.kill();
-		await app.exited;
-	}
-});
-
 async function start(cols: number, rows: number, db = dbPath, dir = stateDir): Promise<PtyApp> {
 	const app = launch({args: ['--db', db], cols, rows, env: {SIFT_STATE_DIR: dir, XDG_CONFIG_HOME: path.dirname(dir)}});
-	apps.push(app);
 	await app.waitFor(/T-4|BUG-\d{4}/);
 	return app;
 }
@@ -294,7 +284,6 @@ describe('a 1 MiB long text in a pseudo-terminal', () => {
 	for (const [cols, rows] of [[80, 24], [200, 60]] as const) {
 		it(`opens in the pane, pages with PgDn and Space, Z full screen, G to its end, unbroken; the list answers after (${cols}×${rows})`, async () => {
 			const app = launch({args: ['--db', bigDb], cols, rows, env: {SIFT_STATE_DIR: bigState, XDG_CONFIG_HOME: path.dirname(bigState)}});
-			apps.push(app);
 			await app.waitFor('Huge body');
 			// T-1 is the oldest: the third row.
 			app.press('j', 'j');
