@@ -154,7 +154,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 		retryMaxMs: pollRetryMaxMs,
 	});
 
-	const {state, dispatch, current} = useScreen(
+	const {state, dispatch, current, rowsShown} = useScreen(
 		() => {
 			// Each problem is one line of `:problems`; the footer only says how many there are.
 			const configProblems = [...config.problems, ...settings.problems];
@@ -181,10 +181,11 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 	// The write's own outcome replaces the notice once the lock is free.
 	useEffect(() => lockWaits?.subscribe(() => dispatch({type: 'say', text: LOCK_WAIT_FOOTER, tone: 'warn'})), [dispatch, lockWaits]);
 	useEffect(() => {
-		// The header's follow-up count, read once the first frame is up.
+		// The header's follow-up and proposal counts, read once the first rows are up (use-screen.ts).
+		if (!rowsShown) return;
 		void store.countOpenFollowUps(channel.id).then(count => dispatch({type: 'followUpCount', count}), () => undefined);
 		void store.proposals.countOpen(channel.id).then(count => dispatch({type: 'proposalCount', count}), () => undefined);
-	}, [dispatch, store, channel.id]);
+	}, [dispatch, store, channel.id, rowsShown]);
 	// "Changed just now" markers fade.
 	useEffect(() => {
 		if (state.changed.size === 0) return;
