@@ -28,6 +28,7 @@ import {scopeOf} from './overlays/registry.js';
 import {searchNote} from './overlays/search.js';
 import {hintsFor} from './keys.js';
 import {screenLayout} from './layout.js';
+import {loadMarkdown} from './markdown.js';
 import {hotkeyHint} from './model/hotkeys.js';
 import {activeView, columnFields} from './model/views.js';
 import {problemsMessage} from './overlays/problems.js';
@@ -186,6 +187,12 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 		void store.countOpenFollowUps(channel.id).then(count => dispatch({type: 'followUpCount', count}), () => undefined);
 		void store.proposals.countOpen(channel.id).then(count => dispatch({type: 'proposalCount', count}), () => undefined);
 	}, [dispatch, store, channel.id, rowsShown]);
+	// The record pane's markdown lexer loads once the first rows are up, so the first Enter finds it.
+	useEffect(() => {
+		if (!rowsShown) return;
+		const timer = setTimeout(() => void loadMarkdown().catch(() => undefined), 50);
+		return () => clearTimeout(timer);
+	}, [rowsShown]);
 	// "Changed just now" markers fade.
 	useEffect(() => {
 		if (state.changed.size === 0) return;
