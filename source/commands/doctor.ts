@@ -22,7 +22,7 @@ const SOURCES: Record<CodexBinary['source'], string> = {flag: '--codex', SIFT_CO
 /** `sift doctor`: one OK/WARN/FAIL line per check of the Codex set-up, the store and the config file, each failure with its fix. */
 const doctor: Command = async context => {
 	const database = await databaseChecks(context);
-	const checks = [...await runChecks(context), ...database.checks, ...configChecks(context.flags.config ?? configPath(context.env), database.channels)];
+	const checks = [...await runChecks(context), ...database.checks, ...await configChecks(context.flags.config ?? configPath(context.env), database.channels)];
 	const ok = checks.every(check => check.ok);
 	output(context, {ok, checks}, () => checks.map(line).join('\n'));
 	return ok ? 0 : 1;
@@ -146,8 +146,8 @@ async function postgresCheck(context: CommandContext, url: string): Promise<{che
  * of its own, naming its line and key, including what only a channel of this database refuses
  * (a view's query, a hotkey). A problem is a warning: sift still starts, on the defaults.
  */
-export function configChecks(file: string, channels: Channel[]): Check[] {
-	const loaded = loadConfig(file);
+export async function configChecks(file: string, channels: Channel[]): Promise<Check[]> {
+	const loaded = await loadConfig(file);
 	const problems = new Set(loaded.problems);
 	for (const channel of channels) {
 		for (const problem of settingsForChannel(loaded, channel).problems) problems.add(`${problem} (channel ${channel.id})`);

@@ -54,7 +54,7 @@ async function defaultChannel(store: AsyncStore, config: LoadedConfig): Promise<
 const tui: Command = async context => {
 	const dbPath = databasePath(context);
 	// The config file never stops sift: what it has wrong is said on screen, and the defaults stand in.
-	const config = loadConfig(context.flags.config ?? configPath(context.env));
+	const config = await loadConfig(context.flags.config ?? configPath(context.env));
 	// A flag wins over the config file, which wins over the TUI's own default.
 	const timeoutSeconds = wholeNumber(context.flags.timeout, '--timeout', 1) ?? config.config.timeout ?? TUI_DEADLINE_S;
 	// Codex runs reach the store through `sift serve` when a server is given (the config's is checked when loaded).

@@ -1,10 +1,9 @@
 /**
- * The settings of `config.yaml` (docs/reference.md#config-file) as zod schemas, one per key, so
- * a wrong key falls back to its default alone and the rest of the file still applies.
+ * The settings of `config.yaml` (docs/reference.md#config-file): their types, defaults and the
+ * rules a view's name keeps, and the shape of the config as loaded. Nothing here loads zod or
+ * yaml: the TUI's first frame needs the defaults, and the file's own checks (config-file.ts)
+ * load only when there is a file (docs/architecture.md#start-up).
  */
-
-import {z} from 'zod';
-import {mcpEndpoint} from './server-url.js';
 
 /**
  * A saved query shown as a tab: query language text (docs/reference.md#query-language), `sort:`
@@ -84,48 +83,53 @@ export function viewNameProblem(name: string): string | undefined {
 	return undefined;
 }
 
-const text = (what: string) => z.string({error: `must be ${what}`});
-
-const viewName = text('text').superRefine((name, context) => {
-	const problem = viewNameProblem(name);
-	if (problem) context.addIssue({code: 'custom', message: problem});
-});
-
-const viewQuery = z.union([
-	text('query text'),
-	z.strictObject({where: text('query text').optional(), sort: text('a field key or -key').optional()}),
-], {error: 'must be query text (status:new sort:-due), or a map of where and sort'});
-
-const columns = z.array(text('a field key'), {error: 'must be a list of field keys'}).min(1, {error: 'must name at least one field'});
-
-export const viewSchema = z.strictObject({name: viewName, query: viewQuery, columns: columns.optional()});
+/** A view's `query` as written: query text, or a map of `where` and `sort`. */
+export type ViewQuery = string | {where?: string; sort?: string};
 
 /** The keys a view takes, for the refusal of one it does not. */
 export const VIEW_KEYS = ['name', 'query', 'columns'] as const;
 
 /** A view as written, as one query text: `where` then `sort:` as a term. */
-export function viewQueryText(query: z.infer<typeof viewQuery>): string {
+export function viewQueryText(query: ViewQuery): string {
 	if (typeof query === 'string') return query;
 	return [query.where ?? '', query.sort === undefined ? '' : `sort:${query.sort}`].filter(part => part !== '').join(' ');
 }
 
-/** One hotkey as written: its letter is checked against the channel and the keys later (source/ui/model/hotkeys.ts). */
-export const hotkeySchema = z.union([z.string(), z.null()], {error: 'must be one letter, or none'});
+/** Every top-level key but `views`, `channels` and `hotkeys` (whose entries are checked one by one); config-file.ts has a check for each. */
+export const SETTING_KEYS = ['default_channel', 'default_view', 'instruction', 'model', 'timeout', 'theme', 'advance_after_edit', 'server', 'agent_mode'] as const;
 
-/** Every top-level key but `views`, `channels` and `hotkeys` (whose entries are checked one by one). */
-export const settingSchemas = {
-	default_channel: text('a channel id').min(1, {error: 'must not be empty'}),
-	default_view: viewName,
-	instruction: text('text').min(1, {error: 'must not be empty'}),
-	model: text('a model name').regex(/^\S+$/, {error: 'must be a model name without spaces'}),
-	timeout: z.number({error: 'must be a number of seconds'}).int({error: 'must be a whole number of seconds'}).min(1, {error: 'must be 1 second or more'}).max(86_400, {error: 'must be at most 86400 seconds (a day)'}),
-	theme: z.enum(['default', 'mono'], {error: 'must be default or mono'}),
-	advance_after_edit: z.boolean({error: 'must be true or false'}),
-	server: text('the http(s) URL of sift serve').refine(url => mcpEndpoint(url) !== null, {error: 'must be the http(s) URL of sift serve, e.g. http://127.0.0.1:7345'}),
-	agent_mode: z.enum(['propose', 'apply'], {error: 'must be propose or apply'}),
-} as const;
+export type SettingKey = typeof SETTING_KEYS[number];
 
-export const CONFIG_KEYS = ['views', 'channels', 'hotkeys', ...Object.keys(settingSchemas)] as const;
+export const CONFIG_KEYS = ['views', 'channels', 'hotkeys', ...SETTING_KEYS] as const;
 
 /** The keys of one channel's entry under `channels:`. */
 export const CHANNEL_KEYS = ['views', 'default_view'] as const;
+
+/** A place in the file: keys and list indexes, from the top. */
+export type Segment = string | number;
+
+export type LoadedConfig = {
+	path: string;
+	config: SiftConfig;
+	/** One line each, safe to show: what was ignored and why. */
+	problems: string[];
+	/** The file's top-level views by lowercased name → their index in its list (a default view is not there). */
+	fileViews: ReadonlyMap<string, number>;
+	/** Each channel's views (`channels.ID.views`) by lowercased name → their index in that list. */
+	channelViews: ReadonlyMap<string, ReadonlyMap<string, number>>;
+	/** Formats a problem at a place in the file: `config.yaml line 7: views[2].query: …`. */
+	problemAt(at: Segment[], message: string): string;
+};
+
+/** `views[2].query: ` for a path, '' at the top. */
+export function place(at: Segment[]): string {
+	if (at.length === 0) return '';
+	return `${at.map((segment, index) => (typeof segment === 'number' ? `[${segment}]` : `${index === 0 ? '' : '.'}${segment}`)).join('')}: `;
+}
+
+/** Puts `view` in place of the one with its name (any case), else at the end. */
+export function setView(views: View[], view: View): void {
+	const index = views.findIndex(other => other.name.toLowerCase() === view.name.toLowerCase());
+	if (index >= 0) views[index] = view;
+	else views.push(view);
+}

@@ -28,6 +28,7 @@ import {scopeOf} from './overlays/registry.js';
 import {searchNote} from './overlays/search.js';
 import {hintsFor} from './keys.js';
 import {screenLayout} from './layout.js';
+import {loadMarkdown} from './markdown.js';
 import {hotkeyHint} from './model/hotkeys.js';
 import {activeView, columnFields, tabCounts} from './model/views.js';
 import {problemsMessage} from './overlays/problems.js';
@@ -154,7 +155,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 		retryMaxMs: pollRetryMaxMs,
 	});
 
-	const {state, dispatch, current} = useScreen(
+	const {state, dispatch, current, rowsShown} = useScreen(
 		() => {
 			// Each problem is one line of `:problems`; the footer only says how many there are.
 			const configProblems = [...config.problems, ...settings.problems];
@@ -181,10 +182,17 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 	// The write's own outcome replaces the notice once the lock is free.
 	useEffect(() => lockWaits?.subscribe(() => dispatch({type: 'say', text: LOCK_WAIT_FOOTER, tone: 'warn'})), [dispatch, lockWaits]);
 	useEffect(() => {
-		// The header's follow-up count, read once the first frame is up.
+		// The header's follow-up and proposal counts, read once the first rows are up (use-screen.ts).
+		if (!rowsShown) return;
 		void store.countOpenFollowUps(channel.id).then(count => dispatch({type: 'followUpCount', count}), () => undefined);
 		void store.proposals.countOpen(channel.id).then(count => dispatch({type: 'proposalCount', count}), () => undefined);
-	}, [dispatch, store, channel.id]);
+	}, [dispatch, store, channel.id, rowsShown]);
+	// The record pane's markdown lexer loads once the first rows are up, so the first Enter finds it.
+	useEffect(() => {
+		if (!rowsShown) return;
+		const timer = setTimeout(() => void loadMarkdown().catch(() => undefined), 50);
+		return () => clearTimeout(timer);
+	}, [rowsShown]);
 	// "Changed just now" markers fade.
 	useEffect(() => {
 		if (state.changed.size === 0) return;

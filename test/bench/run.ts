@@ -42,6 +42,7 @@ import {benchStaleVersions} from './store-stale.js';
 import {benchUi} from './ui.js';
 import {benchKeystrokes} from './ui-keystrokes.js';
 import {benchUiSpeed} from './ui-speed.js';
+import {benchFirstFrame} from './ui-first-frame.js';
 import {benchDroppedKeys, benchTriageKeys} from './ui-triage.js';
 
 /** The names of the benches that failed, each said on its own error line when it did. */
@@ -125,6 +126,8 @@ async function runBenches(): Promise<void> {
 	await step('benchKeystrokes', () => benchKeystrokes());
 	// The TUI (issue 22): keypress → frame in a sorted, filtered view, first frame, dropped keys; SIFT_BENCH_BEFORE=DIR beside an earlier build.
 	await step('benchUiSpeed', () => benchUiSpeed(quick));
+	// The first-frame rows of benchUiSpeed alone: only with --only benchFirstFrame (benchUiSpeed already has them).
+	if (only?.has('benchFirstFrame')) await step('benchFirstFrame', () => benchFirstFrame(quick));
 	// The TUI (issue 22): dropped keys in a 200-j burst on the 1k demo, and keys per record of a scripted Inbox triage.
 	await step('benchDroppedKeys', () => benchDroppedKeys());
 	await step('benchTriageKeys', () => benchTriageKeys(quick));

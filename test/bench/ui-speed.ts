@@ -21,7 +21,7 @@ const COLS = 140;
 const ROWS = 40;
 const QUERY = 'status:new sort:due';
 
-type Build = {label: string; cli: string};
+export type Build = {label: string; cli: string};
 
 const rowNumber = (screen: string) => Number(/row ([\d,]+)/.exec(screen)?.[1]?.replaceAll(',', '') ?? 0);
 const firstFrame = (screen: string) => /row 1\b/.test(screen) && /BUG-\d+/.test(screen);
@@ -121,7 +121,8 @@ async function keysWhileCounting(builds: Build[], dbPath: string, steps: number)
 	return rows;
 }
 
-async function firstFrames(builds: Build[], sizes: Array<[string, string]>, repeats: number): Promise<Row[]> {
+/** Spawn → first frame, `repeats` times each (also run alone: test/bench/ui-first-frame.ts). */
+export async function firstFrames(builds: Build[], sizes: Array<[string, string]>, repeats: number): Promise<Row[]> {
 	const times = new Map<string, {wall: number[]; cpu: number[]}>();
 	for (let round = 0; round < repeats; round++) {
 		for (const [label, dbPath] of sizes) {
@@ -141,7 +142,7 @@ async function firstFrames(builds: Build[], sizes: Array<[string, string]>, repe
 	// The app's CPU time up to its first frame (read just after it): what the start costs whatever else runs on the machine.
 	return [...times].map(([key, {wall, cpu}]) => {
 		const [label, build] = key.split('\u0000');
-		return {figure: `spawn → first frame at ${label} (ms, median / min; app CPU median)`, build: build!, measured: `${median(wall).toFixed(0)} / ${Math.min(...wall).toFixed(0)}; CPU ${median(cpu).toFixed(0)}`, goal: '≤ 400'};
+		return {figure: `spawn → first frame at ${label} (ms, median / min; app CPU median)`, build: build!, measured: `${median(wall).toFixed(0)} / ${Math.min(...wall).toFixed(0)}; CPU ${median(cpu).toFixed(0)}`, goal: '≤ 300 (aim); ≤ 400 at most'};
 	});
 }
 

@@ -1,11 +1,10 @@
 import {Box} from '#ink';
-import {useEffect, type ReactNode} from 'react';
+import type {ReactNode} from 'react';
 import type {Field} from '../../../store/index.js';
 import type {Step} from '../../codex/steps.js';
 import type {RunSummary} from '../history.js';
 import type {HelpLine} from '../help-lines.js';
 import type {Layout} from '../layout.js';
-import {loadMarkdown} from '../markdown.js';
 import type {Overlay, QueueEntry} from '../state.js';
 import {Help} from './help.js';
 import {History} from './history.js';
@@ -32,11 +31,6 @@ export type BodyProps = {
 
 /** The body between header and footer: a full-screen overlay (help, queue, history, the record), or the list with its pane. */
 export function Body({overlay, layout, queue, history, list, pane, helpLines, problems = [], review}: BodyProps) {
-	// The record pane's markdown lexer loads once the first frame is up, so the first Enter finds it.
-	useEffect(() => {
-		const timer = setTimeout(() => void loadMarkdown().catch(() => undefined), 50);
-		return () => clearTimeout(timer);
-	}, []);
 	const {columns, bodyHeight} = layout;
 	if (overlay.kind === 'problems') return <Problems problems={problems} scroll={overlay.scroll} width={columns} height={bodyHeight}/>;
 	if (overlay.kind === 'help') return <Help width={columns} height={bodyHeight} scroll={overlay.scroll} lines={helpLines}/>;

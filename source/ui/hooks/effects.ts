@@ -190,10 +190,12 @@ export const EFFECTS = {
 	parseCommand(effect, {state, dispatch}) {
 		dispatch({type: 'commandParsed', result: parseCommand(effect.line, {fields: state.fields, views: state.views.map(view => view.name), now: new Date()})});
 	},
-	saveView(effect, {state, on, dispatch}) {
+	saveView(effect, {state, on, later}) {
 		// A view belongs to the channel it was saved on (channels.ID.views in the file).
-		const saved = saveView(effect.view.name, effect.view.query, on.configFile, state.channelId);
-		dispatch(saved.ok ? {type: 'viewSaved', view: effect.view, ok: true, message: saved.path} : {type: 'viewSaved', view: effect.view, ok: false, message: saved.message});
+		later(async () => {
+			const saved = await saveView(effect.view.name, effect.view.query, on.configFile, state.channelId);
+			return saved.ok ? {type: 'viewSaved', view: effect.view, ok: true, message: saved.path} : {type: 'viewSaved', view: effect.view, ok: false, message: saved.message};
+		});
 	},
 	countSearch(effect, {state, on, dispatch}) {
 		// Counted after a pause in typing, and shown only when it comes within a bound. On SQLite a
