@@ -174,9 +174,9 @@ function viewTotals(dbPath: string): {plain: number; sorted: number} {
 }
 
 /**
- * sift's cursor. In the sorted, filtered view G leaves the header without a row number (the view's
- * length is not counted there), so G counts once the row number is gone and another ticket is under
- * the cursor than the first.
+ * sift's cursor. In the sorted, filtered view the header shows no row number once G has gone to the
+ * end, so there G counts once the row number is gone and another ticket than the first is under the
+ * cursor.
  */
 function siftCursor(app: PtyApp, total: number, sorted: boolean): Cursor {
 	const first = selectedTicket(app);
@@ -274,7 +274,7 @@ async function againstVisiData(build: Build, label: string, count: number, dbPat
 		`Each key timed from its write to the frame showing the cursor's new row number (sift: the header's; vd: \`--disp-rstatus-fmt '${' row {sheet.cursorRowIndex} of {sheet.nRows} '}'\`); ${steps} of j and PgDn, ${Math.max(1, Math.round(steps / 5))} of G and g by turns.`,
 		`sift is ${build.label}; launches: ${launches} of each.`,
 		vd
-			? `VisiData ${vd.version} (${vd.program}) on the same ${label} items as JSON Lines (${path.basename(file)}), keys pressed once it had fully loaded. Its sorted, filtered view: \`status\` = new selected with |, opened with ", sorted by due with [.`
+			? `${vd.version} (${vd.program}) on the same ${label} items as JSON Lines (${path.basename(file)}), keys pressed once it had fully loaded. Its sorted, filtered view: \`status\` = new selected with |, opened with ", sorted by due with [.`
 			: (found as {skipped: string}).skipped,
 		'G in sift\'s sorted, filtered view counts once another ticket than the first is under the cursor (its header shows no row number there).',
 	];
