@@ -252,30 +252,42 @@ function versus(key: string, sift: number[], vd: number[] | string, goal = '≤ 
 	};
 }
 
+type VisiDataFigures = {views: Views; launches: Array<{firstRows: number; loaded: number}>; file: string};
+
+/** vd's figures at one size; if driving it fails (a prompt that never came, say), why, so the rest of the bench goes on. */
+async function measureVisiData(vd: VisiData, count: number, steps: number, launches: number): Promise<VisiDataFigures | {failed: string}> {
+	try {
+		const file = jsonLinesOf(count);
+		const views = await visiDataViews(vd, file, steps);
+		const launched: VisiDataFigures['launches'] = [];
+		for (let round = 0; round < launches; round++) launched.push(await launchToRows(vd, file, 600_000)); // eslint-disable-line no-await-in-loop
+		return {views, launches: launched, file};
+	} catch (error) {
+		return {failed: `VisiData: not measured, driving it failed: ${String((error as Error).message ?? error).split('\n')[0]}`};
+	}
+}
+
 /** sift against VisiData at one size: every key in both views, and launch → rows. */
 async function againstVisiData(build: Build, label: string, count: number, dbPath: string, steps: number, launches: number): Promise<{rows: Row[]; notes: string[]}> {
 	const found = visiData();
-	const vd = 'program' in found ? found : undefined;
-	const skipped = vd ? '' : 'skipped';
 	const sift = await siftViews(build, dbPath, steps);
 	const siftLaunch = await siftLaunches(build, dbPath, launches);
-	const file = vd ? jsonLinesOf(count) : '';
-	const theirs = vd ? await visiDataViews(vd, file, steps) : undefined;
-	const vdLaunches: Array<{firstRows: number; loaded: number}> = [];
-	for (let round = 0; vd && round < launches; round++) vdLaunches.push(await launchToRows(vd, file, 600_000)); // eslint-disable-line no-await-in-loop
+	const theirs = 'program' in found ? await measureVisiData(found, count, steps, launches) : found;
+	const measured = 'views' in theirs ? theirs : undefined;
+	const missing = 'skipped' in theirs ? 'skipped' : 'failed';
 	const rows: Row[] = [];
 	for (const [view, name] of [['plain', 'plain view'], ['sorted', QUERY]] as const) {
-		for (const [key, shown] of KEY_ROWS) rows.push(versus(`${shown}, ${name}`, sift[view][key], theirs?.[view][key] ?? skipped));
+		for (const [key, shown] of KEY_ROWS) rows.push(versus(`${shown}, ${name}`, sift[view][key], measured?.views[view][key] ?? missing));
 	}
 
-	rows.push(versus('launch → first rows', siftLaunch, vd ? vdLaunches.map(each => each.firstRows) : skipped));
-	rows.push(versus('launch → fully loaded (sift: first frame; pages load as needed)', siftLaunch, vd ? vdLaunches.map(each => each.loaded) : skipped, '—'));
+	rows.push(versus('launch → first rows', siftLaunch, measured?.launches.map(each => each.firstRows) ?? missing));
+	rows.push(versus('launch → fully loaded (sift: first frame; pages load as needed)', siftLaunch, measured?.launches.map(each => each.loaded) ?? missing, '—'));
 	const notes = [
 		`Each key timed from its write to the frame showing the cursor's new row number (sift: the header's; vd: \`--disp-rstatus-fmt '${' row {sheet.cursorRowIndex} of {sheet.nRows} '}'\`); ${steps} of j and PgDn, ${Math.max(1, Math.round(steps / 5))} of G and g by turns.`,
 		`sift is ${build.label}; launches: ${launches} of each.`,
-		vd
-			? `${vd.version} (${vd.program}) on the same ${label} items as JSON Lines (${path.basename(file)}), keys pressed once it had fully loaded. Its sorted, filtered view: \`status\` = new selected with |, opened with ", sorted by due with [.`
-			: (found as {skipped: string}).skipped,
+		measured && 'program' in found
+			? `${found.version} (${found.program}) on the same ${label} items as JSON Lines (${path.basename(measured.file)}), keys pressed once it had fully loaded. Its sorted, filtered view: \`status\` = new selected with |, opened with ", sorted by due with [.`
+			: 'skipped' in theirs ? theirs.skipped : (theirs as {failed: string}).failed,
 		'G in sift\'s sorted, filtered view counts once another ticket than the first is under the cursor (its header shows no row number there).',
 	];
 	return {rows, notes};

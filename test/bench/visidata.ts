@@ -56,8 +56,11 @@ export function visiData(): VisiData | {skipped: string} {
 			if (!program) return {skipped: `VisiData: skipped, \`apt-get install -y visidata\` failed: ${failure ?? 'no vd afterwards'}`};
 		}
 
-		const version = execFileSync(program, ['--version'], {encoding: 'utf8'}).trim().split('/').at(-1) ?? '?';
-		return {program, version};
+		try {
+			return {program, version: execFileSync(program, ['--version'], {encoding: 'utf8'}).trim().split('/').at(-1) ?? '?'};
+		} catch (error) {
+			return {skipped: `VisiData: skipped, \`${program} --version\` failed: ${(error as Error).message.split('\n')[0]}`};
+		}
 	})();
 	return found;
 }
