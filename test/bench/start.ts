@@ -10,10 +10,10 @@ import {existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {launch, repoRoot} from '../support/pty.js';
+import {close, COLS, firstFrame, ROWS} from './pty-bench.js';
 import {printTable, type Row} from './support.js';
 
 const NPM_CLI = path.join(path.dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js');
-const firstFrame = (screen: string) => /row 1\b/.test(screen) && /BUG-\d+/.test(screen);
 
 function freshClone(ref: string | undefined): string {
 	const dir = mkdtempSync(path.join(tmpdir(), 'sift-bench-start-'));
@@ -27,15 +27,12 @@ function freshClone(ref: string | undefined): string {
 /** `npm start` in a pseudo-terminal until the first frame; then q, and the time it took. */
 async function timedStart(cwd: string, env: NodeJS.ProcessEnv): Promise<number> {
 	const started = performance.now();
-	const app = launch({entry: NPM_CLI, args: ['start', '--silent'], cwd, env, cols: 140, rows: 40});
+	const app = launch({entry: NPM_CLI, args: ['start', '--silent'], cwd, env, cols: COLS, rows: ROWS});
 	try {
 		await app.waitFor(firstFrame, 180_000);
 		return app.lastOutputAt - started;
 	} finally {
-		app.press('q');
-		const timer = setTimeout(() => app.kill(), 5000);
-		await app.exited;
-		clearTimeout(timer);
+		await close(app);
 	}
 }
 

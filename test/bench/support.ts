@@ -79,6 +79,13 @@ export function cleanScratch(): void {
 /** Bumped when the generator or the store's file layout changes, so stale caches are not reused (5: the (status, sort key) indexes). */
 const CACHE_VERSION = 5;
 
+/** Where the cached bench file of `count` demo items (seed `seed`) with this extension lives; its folder made if missing. */
+export function cachedBugFile(count: number, seed: number, extension: string): string {
+	const dir = process.env.SIFT_BENCH_CACHE || join(tmpdir(), 'sift-bench');
+	mkdirSync(dir, {recursive: true});
+	return join(dir, `bugs-${count}-seed${seed}-v${CACHE_VERSION}.${extension}`);
+}
+
 /**
  * A read-only bench database of `count` demo items, cached by size and seed under
  * $SIFT_BENCH_CACHE, else os.tmpdir()/sift-bench/ (run.ts points TMPDIR at a folder it removes
@@ -86,9 +93,7 @@ const CACHE_VERSION = 5;
  * renamed, so an interrupted build never leaves a half file behind.
  */
 export function cachedBugDatabase(count: number, seed = 1): {path: string; importSeconds?: number} {
-	const dir = process.env.SIFT_BENCH_CACHE || join(tmpdir(), 'sift-bench');
-	mkdirSync(dir, {recursive: true});
-	const path = join(dir, `bugs-${count}-seed${seed}-v${CACHE_VERSION}.db`);
+	const path = cachedBugFile(count, seed, 'db');
 	if (existsSync(path)) {
 		return {path};
 	}

@@ -6,7 +6,9 @@
 
 import {openStore, type Store} from '../../store/index.js';
 import {idOfTicket, makeDemoDb} from '../support/pty-fixtures.js';
-import {KEYS, launch, type PtyApp} from '../support/pty.js';
+import {KEYS, type PtyApp} from '../support/pty.js';
+import {waitUntil} from '../support/wait.js';
+import {openSift, pause, stop} from './pty-bench.js';
 import {printTable, type Row} from './support.js';
 
 const COUNT = 200;
@@ -19,21 +21,11 @@ const SCENARIOS: Scenario[] = [
 	{field: 'status', rows: 10}, {field: 'owner', rows: 10}, {field: 'due', rows: 10},
 ];
 
-async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-	const started = performance.now();
-	while (!check()) {
-		if (performance.now() - started > timeoutMs) throw new Error('the store never showed the value');
-		// eslint-disable-next-line no-await-in-loop
-		await new Promise(resolve => setTimeout(resolve, 20));
-	}
-}
-
 /** Sends keys one by one (each after the previous one's frame settles), counting them. */
 async function send(app: PtyApp, keys: string[]): Promise<number> {
 	for (const key of keys) {
 		app.press(key);
-		// eslint-disable-next-line no-await-in-loop
-		await new Promise(resolve => setTimeout(resolve, 40));
+		await pause(40); // eslint-disable-line no-await-in-loop
 	}
 
 	return keys.length;
@@ -49,7 +41,7 @@ async function runScenario(store: Store, dbPath: string, stateDir: string, scena
 	const holding = (value: string) => names.filter(name => read(name)[scenario.field] === value).length;
 	const pick = options.reduce((best, value, index) => (holding(value) < holding(options[best]!) ? index : best), 0);
 	for (const name of names) if (scenario.field === 'due' && read(name).due !== null) store.editItem({channelId: 'bugs', itemId: idOfTicket(store, name), values: {due: null}, actor: {kind: 'human'}, expectedVersion: store.readItem('bugs', idOfTicket(store, name)).version});
-	const app = launch({args: ['--db', dbPath], cols: 140, rows: 40, env: {SIFT_STATE_DIR: stateDir}});
+	const app = openSift(dbPath, {env: {SIFT_STATE_DIR: stateDir}});
 	try {
 		await app.waitFor(ticket(COUNT), 20_000);
 		await send(app, Array.from({length: start}, () => 'j'));
@@ -70,13 +62,12 @@ async function runScenario(store: Store, dbPath: string, stateDir: string, scena
 			shows = value => value === options[pick];
 		}
 
-		await until(() => names.every(name => shows(read(name)[scenario.field]))).catch((error: Error) => {
+		await waitUntil(() => names.every(name => shows(read(name)[scenario.field])), 'the store showing the value').catch((error: Error) => {
 			throw new Error(`${scenario.field} on ${scenario.rows}: ${error.message}; screen:\n${app.screen()}`);
 		});
 		return {field: scenario.field, rows: scenario.rows, 'edit keys': keys, typed, 'marking (Space)': marking, total: keys + typed + marking, goal: scenario.rows === 1 ? '≤ 2 + typing' : '—'};
 	} finally {
-		app.kill();
-		await app.exited;
+		await stop(app);
 	}
 }
 

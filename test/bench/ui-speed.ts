@@ -7,25 +7,24 @@
 //   first frame          spawn → the header and the first rows, at 1k and 1M
 //   dropped keys         a burst of 200 j in the settled view; 120 j and 20 PgDn sent as soon as the
 //                        first frame shows, while the next pages load: rows moved vs keys sent
-//   VisiData             `vd` on the same items, when installed (skipped with a note when not)
+//   against VisiData     one table per size: j, PgDn, g and G → the cursor's row number changed, in
+//                        the plain view and in the sorted, filtered view, sift beside `vd` (2.11) on
+//                        the same items as JSON Lines (visidata.ts) in the same run; launch → rows
+//                        (vd: first rows drawn, and fully loaded). Skipped with a note without vd.
 // SIFT_BENCH_BEFORE=DIR measures a built checkout of an earlier commit the same way, in the same run
 // (e.g. `git worktree add --detach DIR main && ln -s $PWD/node_modules DIR/ && npm --prefix DIR run build`).
 
-import {execFileSync} from 'node:child_process';
 import {existsSync, readdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';
-import {CLI, KEYS, launch, type PtyApp} from '../support/pty.js';
-import {cachedBugDatabase, median, percentile, printTable, type Row} from './support.js';
+import {openStore} from '../../store/index.js';
+import {CLI, KEYS, type PtyApp} from '../support/pty.js';
+import {burst, close, COLS, type Cursor, firstFrame, type KeyTimes, medianP99, openSift, pause, rowNumber, ROWS, selectedTicket, timeKeys} from './pty-bench.js';
+import {cachedBugDatabase, median, printTable, type Row} from './support.js';
+import {jsonLinesOf, launchToRows, loaded, openVisiData, sortedFiltered, type VisiData, visiData, vdRow, vdTotal} from './visidata.js';
 
-const COLS = 140;
-const ROWS = 40;
 const QUERY = 'status:new sort:due';
 
 export type Build = {label: string; cli: string};
-
-const rowNumber = (screen: string) => Number(/row ([\d,]+)/.exec(screen)?.[1]?.replaceAll(',', '') ?? 0);
-const firstFrame = (screen: string) => /row 1\b/.test(screen) && /BUG-\d+/.test(screen);
-const pause = async (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
 
 /**
  * User plus system CPU time so far, in ms (clock ticks of 10 ms): of the whole process, or of its
@@ -38,18 +37,7 @@ function cpuMs(pid: number, thread: 'process' | 'main' = 'process'): number {
 
 const threadCount = (pid: number) => readdirSync(`/proc/${pid}/task`).length;
 
-function open(build: Build, dbPath: string): PtyApp {
-	return launch({entry: build.cli, args: ['--db', dbPath], cols: COLS, rows: ROWS});
-}
-
-async function close(app: PtyApp): Promise<void> {
-	app.press('q');
-	const timer = setTimeout(() => {
-		app.kill();
-	}, 5000);
-	await app.exited;
-	clearTimeout(timer);
-}
+const open = (build: Build, dbPath: string): PtyApp => openSift(dbPath, {cli: build.cli});
 
 /** The sorted, filtered view, its first rows on screen. */
 async function openSorted(build: Build, dbPath: string): Promise<PtyApp> {
@@ -80,7 +68,7 @@ async function timedSteps(app: PtyApp, count: number): Promise<{times: number[];
 	return {times, cpuPerKey: (cpuMs(app.pid, 'main') - cpuBefore) / count};
 }
 
-const fmt = (values: number[]) => `${median(values).toFixed(1)} / ${percentile(values, 0.99).toFixed(1)}`;
+const fmt = medianP99;
 
 async function keypress(builds: Build[], sizes: Array<[string, string]>, steps: number): Promise<Row[]> {
 	const rows: Row[] = [];
@@ -146,21 +134,6 @@ export async function firstFrames(builds: Build[], sizes: Array<[string, string]
 	});
 }
 
-/** Sends keys one write each, without waiting; then the row the cursor settles on. */
-async function burst(app: PtyApp, key: string, count: number): Promise<number> {
-	for (let index = 0; index < count; index++) app.press(key);
-	let last = -1;
-	// Settled: the row number has not changed for a second.
-	for (let quiet = 0; quiet < 10;) {
-		await pause(100); // eslint-disable-line no-await-in-loop
-		const at = rowNumber(app.screen());
-		quiet = at === last ? quiet + 1 : 0;
-		last = at;
-	}
-
-	return last;
-}
-
 async function droppedKeys(builds: Build[], dbPath: string): Promise<Row[]> {
 	const rows: Row[] = [];
 	for (const build of builds) {
@@ -191,13 +164,134 @@ async function droppedKeys(builds: Build[], dbPath: string): Promise<Row[]> {
 	return rows;
 }
 
-function visiDataNote(): string {
+/** How many rows the plain view and the sorted, filtered view hold, from the store. */
+function viewTotals(dbPath: string): {plain: number; sorted: number} {
+	const store = openStore(dbPath);
 	try {
-		execFileSync('sh', ['-c', 'command -v vd'], {stdio: 'ignore'});
-		return 'VisiData (vd) is installed but not driven by this bench yet: its figures are not in this table.';
-	} catch {
-		return 'VisiData: skipped, `vd` is not installed (this bench does not install it).';
+		return {plain: store.channelSummary('bugs').item_count, sorted: store.countMatches('bugs', 'status:new')};
+	} finally {
+		store.close();
 	}
+}
+
+/**
+ * sift's cursor. In the sorted, filtered view the header shows no row number once G has gone to the
+ * end, so there G counts once the row number is gone and another ticket than the first is under the
+ * cursor.
+ */
+function siftCursor(app: PtyApp, total: number, sorted: boolean): Cursor {
+	const first = selectedTicket(app);
+	const atLastRow = sorted
+		? (screen: string) => rowNumber(screen) === 0 && ![undefined, first].includes(selectedTicket(app))
+		: (screen: string) => rowNumber(screen) === total;
+	return {row: rowNumber, total, top: 'g', atBottom: atLastRow};
+}
+
+/** vd's cursor on its current sheet (vd's g is a prefix: gg goes to the first row). */
+const vdCursor = (app: PtyApp): Cursor => {
+	const total = vdTotal(app.screen());
+	return {row: vdRow, total, top: 'gg', atBottom: screen => vdRow(screen) === total};
+};
+
+type Views = {plain: KeyTimes; sorted: KeyTimes};
+
+/** sift's keys in the plain view (its counts done) and in the sorted, filtered view. */
+async function siftViews(build: Build, dbPath: string, steps: number): Promise<Views> {
+	const totals = viewTotals(dbPath);
+	const plainApp = open(build, dbPath);
+	await plainApp.waitFor(firstFrame, 30_000);
+	await plainApp.waitFor(/4 All [\d,]+/, 120_000);
+	await pause(500);
+	const plain = await timeKeys(plainApp, siftCursor(plainApp, totals.plain, false), steps);
+	await close(plainApp);
+	const sortedApp = await openSorted(build, dbPath);
+	const sorted = await timeKeys(sortedApp, siftCursor(sortedApp, totals.sorted, true), steps);
+	await close(sortedApp);
+	return {plain, sorted};
+}
+
+/** vd's keys on the plain sheet (fully loaded) and on its sorted, filtered sheet. */
+async function visiDataViews(vd: VisiData, file: string, steps: number): Promise<Views> {
+	const {app, close: closeVd} = openVisiData(vd, file);
+	try {
+		await loaded(app, 600_000);
+		await pause(500);
+		const plain = await timeKeys(app, vdCursor(app), steps);
+		await sortedFiltered(app, 600_000);
+		await pause(500);
+		const sorted = await timeKeys(app, vdCursor(app), steps);
+		return {plain, sorted};
+	} finally {
+		await closeVd();
+	}
+}
+
+/** sift's spawn → first frame (as firstFrames times it), `repeats` times. */
+async function siftLaunches(build: Build, dbPath: string, repeats: number): Promise<number[]> {
+	const times: number[] = [];
+	for (let round = 0; round < repeats; round++) {
+		const started = performance.now();
+		const app = open(build, dbPath);
+		await app.waitFor(firstFrame, 30_000); // eslint-disable-line no-await-in-loop
+		times.push(app.lastOutputAt - started);
+		await close(app); // eslint-disable-line no-await-in-loop
+	}
+
+	return times;
+}
+
+const KEY_ROWS: Array<[keyof KeyTimes, string]> = [['j', 'j'], ['pageDown', 'PgDn'], ['top', 'g (vd: gg)'], ['bottom', 'G']];
+
+/** One comparison row: sift's and vd's medians / p99, their ratio of medians against the goal. */
+function versus(key: string, sift: number[], vd: number[] | string, goal = '≤ 1.0×'): Row {
+	return {
+		key,
+		'sift ms (median / p99)': medianP99(sift),
+		'VisiData ms (median / p99)': typeof vd === 'string' ? vd : medianP99(vd),
+		'sift / VisiData': typeof vd === 'string' ? '—' : `${(median(sift) / median(vd)).toFixed(2)}×`,
+		goal,
+	};
+}
+
+type VisiDataFigures = {views: Views; launches: Array<{firstRows: number; loaded: number}>; file: string};
+
+/** vd's figures at one size; if driving it fails (a prompt that never came, say), why, so the rest of the bench goes on. */
+async function measureVisiData(vd: VisiData, count: number, steps: number, launches: number): Promise<VisiDataFigures | {failed: string}> {
+	try {
+		const file = jsonLinesOf(count);
+		const views = await visiDataViews(vd, file, steps);
+		const launched: VisiDataFigures['launches'] = [];
+		for (let round = 0; round < launches; round++) launched.push(await launchToRows(vd, file, 600_000)); // eslint-disable-line no-await-in-loop
+		return {views, launches: launched, file};
+	} catch (error) {
+		return {failed: `VisiData: not measured, driving it failed: ${String((error as Error).message ?? error).split('\n')[0]}`};
+	}
+}
+
+/** sift against VisiData at one size: every key in both views, and launch → rows. */
+async function againstVisiData(build: Build, label: string, count: number, dbPath: string, steps: number, launches: number): Promise<{rows: Row[]; notes: string[]}> {
+	const found = visiData();
+	const sift = await siftViews(build, dbPath, steps);
+	const siftLaunch = await siftLaunches(build, dbPath, launches);
+	const theirs = 'program' in found ? await measureVisiData(found, count, steps, launches) : found;
+	const measured = 'views' in theirs ? theirs : undefined;
+	const missing = 'skipped' in theirs ? 'skipped' : 'failed';
+	const rows: Row[] = [];
+	for (const [view, name] of [['plain', 'plain view'], ['sorted', QUERY]] as const) {
+		for (const [key, shown] of KEY_ROWS) rows.push(versus(`${shown}, ${name}`, sift[view][key], measured?.views[view][key] ?? missing));
+	}
+
+	rows.push(versus('launch → first rows', siftLaunch, measured?.launches.map(each => each.firstRows) ?? missing));
+	rows.push(versus('launch → fully loaded (sift: first frame; pages load as needed)', siftLaunch, measured?.launches.map(each => each.loaded) ?? missing, '—'));
+	const notes = [
+		`Each key timed from its write to the frame showing the cursor's new row number (sift: the header's; vd: \`--disp-rstatus-fmt '${' row {sheet.cursorRowIndex} of {sheet.nRows} '}'\`); ${steps} of j and PgDn, ${Math.max(1, Math.round(steps / 5))} of G and g by turns.`,
+		`sift is ${build.label}; launches: ${launches} of each.`,
+		measured && 'program' in found
+			? `${found.version} (${found.program}) on the same ${label} items as JSON Lines (${path.basename(measured.file)}), keys pressed once it had fully loaded. Its sorted, filtered view: \`status\` = new selected with |, opened with ", sorted by due with [.`
+			: 'skipped' in theirs ? theirs.skipped : (theirs as {failed: string}).failed,
+		'G in sift\'s sorted, filtered view counts once another ticket than the first is under the cursor (its header shows no row number there).',
+	];
+	return {rows, notes};
 }
 
 export async function benchUiSpeed(quick = false): Promise<Row[]> {
@@ -224,8 +318,13 @@ export async function benchUiSpeed(quick = false): Promise<Row[]> {
 		'the screen show it), so the figures include the pty and the terminal; main-thread CPU per key is the app\'s own',
 		'work for a key (the thread that reads keys and draws), whatever else the machine runs.',
 		before ? `Builds measured one after the other in this run: this build, then ${before}.` : 'Set SIFT_BENCH_BEFORE=DIR (a built checkout) to measure an earlier build beside this one.',
-		visiDataNote(),
 	]);
+	for (const [label, count, dbPath, launches] of [['1k', 1000, small, quick ? 2 : 5], [largeLabel, quick ? 20_000 : 1_000_000, large, quick ? 1 : 2]] as const) {
+		const {rows: compared, notes} = await againstVisiData(builds[0]!, label, count, dbPath, quick ? 30 : 100, launches); // eslint-disable-line no-await-in-loop
+		printTable(`TUI keys at ${label} items: sift against VisiData in the same run (${COLS}×${ROWS} pseudo-terminal)`, compared, notes);
+		rows.push(...compared);
+	}
+
 	return rows;
 }
 

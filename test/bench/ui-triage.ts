@@ -12,38 +12,13 @@ import {readFileSync, rmSync} from 'node:fs';
 import path from 'node:path';
 import {openStore, type Store} from '../../store/index.js';
 import {makeDemoDb, type DemoDb} from '../support/pty-fixtures.js';
-import {launch, type PtyApp} from '../support/pty.js';
+import {waitUntil} from '../support/wait.js';
+import {COLS, firstFrame, openSift, pause, rowNumber, ROWS, settledRow, stop} from './pty-bench.js';
 import {printTable, type Row} from './support.js';
 
 const COUNT = 1000;
-const COLS = 140;
-const ROWS = 40;
 
-const rowNumber = (screen: string) => Number(/row ([\d,]+)/.exec(screen)?.[1]?.replaceAll(',', '') ?? 0);
-const firstFrame = (screen: string) => /row 1\b/.test(screen) && /BUG-\d+/.test(screen);
-const pause = async (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
-
-function open(db: DemoDb, env: NodeJS.ProcessEnv = {}): PtyApp {
-	return launch({args: ['--db', db.dbPath], cols: COLS, rows: ROWS, env: {SIFT_STATE_DIR: db.stateDir, ...env}});
-}
-
-async function close(app: PtyApp): Promise<void> {
-	app.kill();
-	await app.exited;
-}
-
-/** The row the cursor settles on: the header's row number unchanged for a second. */
-async function settledRow(app: PtyApp): Promise<number> {
-	let last = -1;
-	for (let quiet = 0; quiet < 10;) {
-		await pause(100); // eslint-disable-line no-await-in-loop
-		const at = rowNumber(app.screen());
-		quiet = at === last ? quiet + 1 : 0;
-		last = at;
-	}
-
-	return last;
-}
+const open = (db: DemoDb, env: NodeJS.ProcessEnv = {}) => openSift(db.dbPath, {env: {SIFT_STATE_DIR: db.stateDir, ...env}});
 
 type Burst = {label: string; oneWrite: boolean; atFirstFrame: boolean};
 
@@ -76,7 +51,7 @@ async function burst(db: DemoDb, {label, oneWrite, atFirstFrame}: Burst): Promis
 		const handled = readFileSync(log, 'utf8').split('\n').filter(line => / key "j+"$/.test(line)).length - before;
 		return {burst: label, 'keys sent': 200, 'keys handled': handled, 'rows moved': moved, dropped: 200 - Math.min(handled, moved), goal: '0 dropped'};
 	} finally {
-		await close(app);
+		await stop(app);
 		rmSync(log, {force: true});
 	}
 }
@@ -95,14 +70,6 @@ export async function benchDroppedKeys(): Promise<Row[]> {
 		'changed for a second, minus 1. dropped: keys sent minus the fewer of the two.',
 	]);
 	return rows;
-}
-
-async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-	const started = performance.now();
-	while (!check()) {
-		if (performance.now() - started > timeoutMs) throw new Error(`the store never showed ${what}`);
-		await pause(20); // eslint-disable-line no-await-in-loop
-	}
 }
 
 type Step = {key: string; hotkey: string; value: string; option: number};
@@ -144,7 +111,7 @@ export async function benchTriageKeys(quick = false): Promise<Row[]> {
 				await pause(40); // eslint-disable-line no-await-in-loop
 				app.press(String(step.option + 1));
 				keys += 2;
-				await until(() => store.readItem('bugs', id).values[step.key] === step.value, `${step.key} on record ${index + 1}`); // eslint-disable-line no-await-in-loop
+				await waitUntil(() => store.readItem('bugs', id).values[step.key] === step.value, `the store showing ${step.key} on record ${index + 1}`); // eslint-disable-line no-await-in-loop
 				await pause(40); // eslint-disable-line no-await-in-loop
 			}
 		}
@@ -157,7 +124,7 @@ export async function benchTriageKeys(quick = false): Promise<Row[]> {
 		]);
 		return rows;
 	} finally {
-		await close(app);
+		await stop(app);
 		store.close();
 		db.cleanup();
 	}

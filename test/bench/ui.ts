@@ -13,34 +13,18 @@
 import {copyFileSync, existsSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {openStore} from '../../store/index.js';
-import {alive, KEYS, launch, repoRoot, type PtyApp} from '../support/pty.js';
+import {alive, KEYS, repoRoot, type PtyApp} from '../support/pty.js';
+import {close, firstFrame, openSift, pause, rowNumber, selectedTicket} from './pty-bench.js';
 import {cachedBugDatabase, cleanScratch, median, percentile, printTable, type Row} from './support.js';
 
 const FAKE_CODEX = () => path.join(repoRoot(), 'test', 'support', 'fake-codex.mjs');
-const COLS = 140;
-const ROWS = 40;
-
-const rowNumber = (screen: string) => Number(/row ([\d,]+)/.exec(screen)?.[1]?.replaceAll(',', '') ?? 0);
 
 function rssMb(pid: number): number {
 	const status = readFileSync(`/proc/${pid}/status`, 'utf8');
 	return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
 
-function open(dbPath: string, env: NodeJS.ProcessEnv = {}, nodeArgs: string[] = []): PtyApp {
-	return launch({args: ['--db', dbPath, '--codex', FAKE_CODEX()], cols: COLS, rows: ROWS, env, nodeArgs});
-}
-
-async function close(app: PtyApp): Promise<void> {
-	app.press('q');
-	const timer = setTimeout(() => {
-		app.kill();
-	}, 5000);
-	await app.exited;
-	clearTimeout(timer);
-}
-
-const firstFrame = (screen: string) => /row 1\b/.test(screen) && /BUG-\d+/.test(screen);
+const open = (dbPath: string, env: NodeJS.ProcessEnv = {}, nodeArgs: string[] = []): PtyApp => openSift(dbPath, {args: ['--codex', FAKE_CODEX()], env, nodeArgs});
 
 async function launchTimes(dbPath: string, repeats: number): Promise<number[]> {
 	const times: number[] = [];
@@ -79,7 +63,7 @@ async function pageSteps(app: PtyApp, count: number): Promise<number[]> {
 	for (let index = 0; index < count; index++) {
 		times.push(await step(app, KEYS.pageDown, at + pageHeight));
 		at += pageHeight;
-		await new Promise(resolve => setTimeout(resolve, 20));
+		await pause(20);
 	}
 
 	return times;
@@ -91,7 +75,7 @@ async function keySteps(app: PtyApp, count: number): Promise<number[]> {
 	for (let index = 0; index < count; index++) {
 		times.push(await step(app, 'j', at + 1));
 		at++;
-		await new Promise(resolve => setTimeout(resolve, 30));
+		await pause(30);
 	}
 
 	return times;
@@ -102,7 +86,7 @@ const HEAP_CAP_MB = 48;
 async function deepRss(dbPath: string, pages: number, nodeArgs: string[] = []): Promise<{start: number; deep: number}> {
 	const app = open(dbPath, {}, nodeArgs);
 	await app.waitFor(firstFrame, 20_000);
-	await new Promise(resolve => setTimeout(resolve, 300));
+	await pause(300);
 	const start = rssMb(app.pid);
 	let at = rowNumber(app.screen());
 	const total = totalOf(app.screen());
@@ -113,7 +97,7 @@ async function deepRss(dbPath: string, pages: number, nodeArgs: string[] = []): 
 		at = rowNumber(app.screen());
 	}
 
-	await new Promise(resolve => setTimeout(resolve, 500));
+	await pause(500);
 	const deep = rssMb(app.pid);
 	await close(app);
 	return {start, deep};
@@ -136,7 +120,7 @@ async function eventToRow(dbPath: string, repeats: number): Promise<number[]> {
 			const ticket = String(item.preview.ticket);
 			const status = index % 2 === 0 ? 'wont_fix' : 'fixed';
 			const label = status === 'wont_fix' ? 'Won\'t fix' : 'Fixed';
-			await new Promise(resolve => setTimeout(resolve, 150 + (index * 37) % 100));
+			await pause(150 + (index * 37) % 100);
 			const started = performance.now();
 			writer.editItem({channelId: 'bugs', itemId: item.id, values: {status}, actor: {kind: 'agent', run_id: 'bench'}, expectedVersion: item.version});
 			await app.waitFor(screen => (screen.split('\n').find(line => line.includes(ticket)) ?? '').includes(label), 10_000);
@@ -154,19 +138,6 @@ async function eventToRow(dbPath: string, repeats: number): Promise<number[]> {
 	const left = existsSync(pidFile) ? readFileSync(pidFile, 'utf8').trim().split('\n').map(Number).filter(pid => alive(pid)) : [];
 	if (left.length > 0) console.log(`warning: fake codex processes still alive: ${left.join(', ')}`);
 	return times;
-}
-
-/** The ticket on the row under the cursor (the inverse one). */
-function selectedTicket(app: PtyApp): string | undefined {
-	const buffer = app.term.buffer.active;
-	for (let y = 0; y < app.term.rows; y++) {
-		const line = buffer.getLine(buffer.viewportY + y);
-		const text = line?.translateToString(true) ?? '';
-		const at = text.search(/BUG-\d+/);
-		if (at >= 0 && line!.getCell(at)!.isInverse()) return /BUG-\d+/.exec(text)![0];
-	}
-
-	return undefined;
 }
 
 const SORTED_QUERY = 'status:new sort:due';
@@ -202,7 +173,7 @@ export async function sortedFiltered(dbPath: string, steps: number): Promise<{li
 	const keys: number[] = [];
 	for (let index = 1; index <= steps && index < tickets.length; index++) {
 		keys.push(await app.timeKeys('j', () => selectedTicket(app) === tickets[index], 10_000));
-		await new Promise(resolve => setTimeout(resolve, 30));
+		await pause(30);
 	}
 
 	await close(app);
@@ -234,7 +205,7 @@ export async function benchUi(quick = false): Promise<Row[]> {
 	for (const [label, dbPath] of [['1k', small], [largeLabel, large]] as const) {
 		const app = open(dbPath);
 		await app.waitFor(firstFrame, 30_000);
-		await new Promise(resolve => setTimeout(resolve, 300));
+		await pause(300);
 		const keys = await keySteps(app, quick ? 20 : 60);
 		await close(app);
 		rows.push({figure: `keypress to frame at ${label} items (ms)`, measured: fmt(keys), goal: '—'});

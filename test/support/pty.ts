@@ -36,6 +36,8 @@ export type LaunchOptions = {
 	nodeArgs?: string[];
 	/** Another script instead of the CLI (for harness tests). */
 	entry?: string;
+	/** Another program instead of node (e.g. another terminal app a bench compares with): run with `args` alone. */
+	program?: string;
 };
 
 /**
@@ -64,7 +66,8 @@ export class PtyApp {
 		const cols = options.cols ?? 120;
 		const rows = options.rows ?? 36;
 		this.term = new Terminal({cols, rows, allowProposedApi: true});
-		this.proc = pty.spawn(process.execPath, [...(options.nodeArgs ?? []), options.entry ?? CLI(), ...options.args], {
+		const [file, args] = options.program ? [options.program, options.args] : [process.execPath, [...(options.nodeArgs ?? []), options.entry ?? CLI(), ...options.args]];
+		this.proc = pty.spawn(file, args, {
 			name: 'xterm-256color',
 			cols,
 			rows,
