@@ -81,7 +81,7 @@ async function keySteps(app: PtyApp, count: number): Promise<number[]> {
 	return times;
 }
 
-const HEAP_CAP_MB = 48;
+const HEAP_CAP_MB = Number(process.env.SIFT_BENCH_HEAP_CAP_MB ?? 48);
 
 async function deepRss(dbPath: string, pages: number, nodeArgs: string[] = []): Promise<{start: number; deep: number}> {
 	const app = open(dbPath, {}, nodeArgs);
