@@ -233,6 +233,7 @@ async function create(context: CommandContext, file: string, records: RecordFile
 
 		return await importInto(context, {channel, items: items()}, (result, store) => output(context, {format: records.format, channel_id: result.channel.id, db: store.location, ...counts, refusals: [], written: true}, () => `imported channel ${result.channel.id} (${sanitizeValue(result.channel.name)}) into ${sanitizeValue(store.location)}\n${summaryLine(counts)}`), index => staged.at(index));
 	} finally {
+		check.release();
 		staged?.remove();
 	}
 }
