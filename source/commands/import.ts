@@ -15,6 +15,7 @@ import {sanitize, sanitizeValue} from '../text/sanitize.js';
 import {databasePath, onlyArgument, openExistingStore, openOrCreateStore, output, refusalLine} from './common.js';
 import {UsageError, type Command, type CommandContext} from './context.js';
 import {counted} from '../text/format.js';
+import {boundHeap} from './bounded-heap.js';
 
 /** Removes a database file this command created, with its WAL companions. */
 export function removeDatabase(path: string): void {
@@ -297,6 +298,7 @@ function namedRow(error: unknown, rowAt: (index: number) => string | undefined):
  */
 const command: Command = async context => {
 	const file = onlyArgument(context, 'FILE to import');
+	boundHeap();
 	const format = formatOf(context, file);
 	if (context.flags.into === undefined && context.flags.key !== undefined) throw new UsageError('--key goes with --into CHANNEL');
 	if (format === 'sift') {
