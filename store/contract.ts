@@ -170,6 +170,8 @@ export interface AsyncStore {
 
 export type AsyncStoreOptions = {
 	busyTimeoutMs?: number;
+	/** SQLite: the connection's page cache in KiB (default 16 MiB); `sift export` asks for 2 MiB, SQLite's own default. */
+	pageCacheKiB?: number;
 	/**
 	 * SQLite: told each time a write has waited a moment for another process's write lock (a long
 	 * import); the write goes on waiting, off the event loop, up to lockWaitMs.

@@ -1,7 +1,7 @@
 // The upsert transaction (`sift import --into CHANNEL --key FIELD`) as one plan both backends run,
 // the way store/edit-plan.ts is the edit transaction: the channel (locked) → options grown, with
 // their channel.updated event → rows a chunk at a time: each chunk's items found by key, then per
-// row a create, a versioned edit with actor import, or nothing. The plan is pure; each backend
+// row a create, a versioned edit with actor import, or nothing. The plan is pure but for the file's keys so far (store/spill-map.ts); each backend
 // answers its steps inside its own transaction (store/sqlite/upsert.ts synchronously,
 // store/postgres/upsert.ts asynchronously) and rolls it back unless the result says `written`.
 //
@@ -15,6 +15,7 @@ import type {NewEvent} from './events.js';
 import type {Actor, Channel, Field, Values} from './types.js';
 import {changedOnly, checkedRow, grownChannel, keyField, rowKey, UpsertTally, type UpsertRequest, type UpsertResult, type UpsertRow} from './upsert-rules.js';
 import type {EditRequest} from './writes.js';
+import {SpillMap} from './spill-map.js';
 
 const IMPORT: Actor = {kind: 'import'};
 
@@ -96,24 +97,29 @@ export function* planUpsert<R extends PlanItem>(request: Omit<UpsertRequest, 'ro
 	}
 
 	const field = keyField(channel, request.key);
-	const seen = new Map<string, string>();
-	for (let chunk = (yield {step: 'rows'}) as UpsertRow[]; chunk.length > 0; chunk = (yield {step: 'rows'}) as UpsertRow[]) {
-		// Checked first, so the lookup asks only for well-formed key values; refusals still come in file order.
-		const entries = chunk.map(row => {
-			try {
-				return {row, checked: checkedRow(row, request.key, seen)};
-			} catch (error) {
-				return {row, error};
-			}
-		});
-		const found = (yield {step: 'find', channel, field, values: entries.flatMap(entry => (entry.checked ? [entry.checked.keyValue] : []))}) as Map<string, R>;
-		for (const entry of entries) {
-			if (entry.checked) {
-				yield* upsertRow(channel, tally, entry.row, entry.checked, found.get(JSON.stringify(entry.checked.keyValue)));
-			} else {
-				tally.refuse(entry.row, rowKey(entry.row, request.key), entry.error);
+	// The file's keys so far, each with its row (a repeat is refused naming the first), in a SpillMap.
+	const seen = new SpillMap();
+	try {
+		for (let chunk = (yield {step: 'rows'}) as UpsertRow[]; chunk.length > 0; chunk = (yield {step: 'rows'}) as UpsertRow[]) {
+			// Checked first, so the lookup asks only for well-formed key values; refusals still come in file order.
+			const entries = chunk.map(row => {
+				try {
+					return {row, checked: checkedRow(row, request.key, seen)};
+				} catch (error) {
+					return {row, error};
+				}
+			});
+			const found = (yield {step: 'find', channel, field, values: entries.flatMap(entry => (entry.checked ? [entry.checked.keyValue] : []))}) as Map<string, R>;
+			for (const entry of entries) {
+				if (entry.checked) {
+					yield* upsertRow(channel, tally, entry.row, entry.checked, found.get(JSON.stringify(entry.checked.keyValue)));
+				} else {
+					tally.refuse(entry.row, rowKey(entry.row, request.key), entry.error);
+				}
 			}
 		}
+	} finally {
+		seen.clear();
 	}
 
 	tally.result.written = tally.keeps && request.dryRun !== true;

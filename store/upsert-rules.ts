@@ -14,6 +14,7 @@ import type {Channel, Field, Values} from './types.js';
 import type {Validator} from './writes.js';
 import {validateValues, type WriteContext} from './validate.js';
 import {checkPayload, sameValue} from './write-rules.js';
+import {SpillMap} from './spill-map.js';
 
 /** One row to create or update; `at` names it in a refusal ("line 12", "issue #40"). */
 export type UpsertRow = {values: unknown; created_at?: string; at: string};
@@ -87,7 +88,7 @@ export function grownChannel(channel: Channel, addOptions: Record<string, string
 }
 
 /** A row's values and key value, checked before anything is looked up; a problem is a refusal of that row. */
-export function checkedRow(row: UpsertRow, key: string, seen: Map<string, string>): {values: Values; keyValue: unknown; createdAt?: string} {
+export function checkedRow(row: UpsertRow, key: string, seen: Pick<SpillMap, 'get' | 'set'>): {values: Values; keyValue: unknown; createdAt?: string} {
 	if (!isPlainObject(row.values)) {
 		throw invalidArgument('the row has no values');
 	}
@@ -157,12 +158,13 @@ export const rowKey = (row: UpsertRow, key: string): unknown => (isPlainObject(r
 export class NewRowsCheck {
 	readonly result = {count: 0, refused: 0, refusals: [] as UpsertRefusal[]};
 	private readonly channel: LoadedChannel;
-	private readonly holders: Map<string, Map<string, string>>;
+	/** Per unique field, each value's row: in a SpillMap, so on disk past SPILL_AT rows (store/spill-map.ts). */
+	private readonly holders: Map<string, SpillMap>;
 	private readonly context: WriteContext;
 
 	constructor(raw: Channel, private readonly validate: Validator = validateValues) {
 		this.channel = loadChannel(checkChannel(raw));
-		this.holders = new Map(this.channel.fields.filter(field => field.is_unique).map(field => [field.key, new Map()]));
+		this.holders = new Map(this.channel.fields.filter(field => field.is_unique).map(field => [field.key, new SpillMap()]));
 		this.context = {relationExists: () => true, holderOf: (field, value) => this.holders.get(field.key)?.get(JSON.stringify(value))};
 	}
 
@@ -196,6 +198,10 @@ export class NewRowsCheck {
 /** Every row of `rows` checked as NewRowsCheck does. */
 export function checkNewRows(raw: Channel, rows: Iterable<UpsertRow>, validate: Validator = validateValues): {count: number; refused: number; refusals: UpsertRefusal[]} {
 	const check = new NewRowsCheck(raw, validate);
-	for (const row of rows) check.see(row);
-	return check.result;
+	try {
+		for (const row of rows) check.see(row);
+		return check.result;
+	} finally {
+		check.release();
+	}
 }

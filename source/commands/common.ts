@@ -74,13 +74,13 @@ export function storeOptions(context: CommandContext, location: string, create =
  * file that must exist (a missing file is an error here, not a new empty store; a database
  * without sift's tables is `not_a_store`, and gains none).
  */
-export async function openExistingStore(context: CommandContext, onLockWait?: () => void): Promise<AsyncStore> {
+export async function openExistingStore(context: CommandContext, onLockWait?: () => void, tuning: Pick<AsyncStoreOptions, 'pageCacheKiB'> = {}): Promise<AsyncStore> {
 	const location = databasePath(context);
 	if (!isPostgresUrl(location) && !existsSync(location)) {
 		throw missingDatabase(location);
 	}
 
-	return openAsyncStore(location, storeOptions(context, location, false, onLockWait));
+	return openAsyncStore(location, {...storeOptions(context, location, false, onLockWait), ...tuning});
 }
 
 /** Opens the store, creating it when there is none: only import, demo and migrate do. `onUpgrade` replaces the notice. */
@@ -110,8 +110,8 @@ export async function channelOf(store: AsyncStore, context: CommandContext): Pro
 }
 
 /** Runs a command body against the store and closes it whatever happens. */
-export async function withStore(context: CommandContext, body: (store: AsyncStore) => number | Promise<number>): Promise<number> {
-	const store = await openExistingStore(context);
+export async function withStore(context: CommandContext, body: (store: AsyncStore) => number | Promise<number>, tuning: Pick<AsyncStoreOptions, 'pageCacheKiB'> = {}): Promise<number> {
+	const store = await openExistingStore(context, undefined, tuning);
 	try {
 		// Every start of sift closes the runs a killed sift left behind (cheap when there are none).
 		await reapAbandonedRuns(store, context.env);

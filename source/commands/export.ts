@@ -1,5 +1,4 @@
 import {once} from 'node:events';
-import {setFlagsFromString} from 'node:v8';
 import type {Writable} from 'node:stream';
 import {items} from '../../store/page-stream.js';
 import {openAtomicStream, type AtomicStream} from '../config/atomic-file.js';
@@ -8,6 +7,7 @@ import {sanitize} from '../text/sanitize.js';
 import {channelOf, withStore} from './common.js';
 import {UsageError, type Command, type CommandContext} from './context.js';
 import {counted} from '../text/format.js';
+import {boundHeap} from './bounded-heap.js';
 
 function formatOf(context: CommandContext): ExportFormat {
 	const format = context.flags.format ?? 'sift';
@@ -31,15 +31,11 @@ function stdoutStream(stdout: Writable, terminal: boolean): AtomicStream {
 }
 
 /**
- * Keeps V8's young generation at its starting size for the rest of this process. An export
- * allocates a stream of short-lived strings; by default V8 answers that by growing each semi-space
- * from 1 to 16 MiB, about 45 MiB more resident memory from some 10k items on, for a few percent
- * fewer scavenges. Bounded, an export's peak RSS at 100k items is ~105 MiB instead of ~150 MiB,
- * at the cost of ~20–40 % more time (`npm run bench`, sift export; docs/records.md).
+ * SQLite's page cache for an export's connection, in KiB: SQLite's own default. An export reads
+ * each page of the file once, so the store's usual 16 MiB only holds pages it will not read again,
+ * and at a million items (a 2 GB file) it is all resident (docs/architecture.md, memory).
  */
-export function boundYoungGeneration(): void {
-	setFlagsFromString('--semi-space-growth-factor=1');
-}
+const EXPORT_PAGE_CACHE_KIB = 2048;
 
 /**
  * `sift export`: every item of a channel (or those --where matches) with every value in full, read
@@ -51,7 +47,7 @@ const command: Command = async context => {
 		throw new UsageError(`export takes no arguments (got ${JSON.stringify(context.input[0]).slice(0, 60)}); use --out FILE to write a file`);
 	}
 
-	boundYoungGeneration();
+	boundHeap();
 	return withStore(context, async store => {
 		const channelId = await channelOf(store, context);
 		const channel = await store.getChannel(channelId);
@@ -80,7 +76,7 @@ const command: Command = async context => {
 		}
 
 		return 0;
-	});
+	}, {pageCacheKiB: EXPORT_PAGE_CACHE_KIB});
 };
 
 export default command;

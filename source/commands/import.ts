@@ -15,6 +15,7 @@ import {sanitize, sanitizeValue} from '../text/sanitize.js';
 import {databasePath, onlyArgument, openExistingStore, openOrCreateStore, output, refusalLine} from './common.js';
 import {UsageError, type Command, type CommandContext} from './context.js';
 import {counted} from '../text/format.js';
+import {boundHeap} from './bounded-heap.js';
 
 /** Removes a database file this command created, with its WAL companions. */
 export function removeDatabase(path: string): void {
@@ -233,6 +234,7 @@ async function create(context: CommandContext, file: string, records: RecordFile
 
 		return await importInto(context, {channel, items: items()}, (result, store) => output(context, {format: records.format, channel_id: result.channel.id, db: store.location, ...counts, refusals: [], written: true}, () => `imported channel ${result.channel.id} (${sanitizeValue(result.channel.name)}) into ${sanitizeValue(store.location)}\n${summaryLine(counts)}`), index => staged.at(index));
 	} finally {
+		check.release();
 		staged?.remove();
 	}
 }
@@ -296,6 +298,7 @@ function namedRow(error: unknown, rowAt: (index: number) => string | undefined):
  */
 const command: Command = async context => {
 	const file = onlyArgument(context, 'FILE to import');
+	boundHeap();
 	const format = formatOf(context, file);
 	if (context.flags.into === undefined && context.flags.key !== undefined) throw new UsageError('--key goes with --into CHANNEL');
 	if (format === 'sift') {

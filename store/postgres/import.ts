@@ -16,6 +16,7 @@ import {channelIndexSql} from './channels.js';
 import {inTransaction} from './connect.js';
 import {existingItems} from './writes.js';
 import {EVENTS_CHANNEL} from './events.js';
+import {SpillMap} from '../spill-map.js';
 
 const BATCH_SIZE = 5000;
 /** Batches sent and not yet done: enough to keep the server busy, few enough to bound memory (~11 MB each). */
@@ -46,8 +47,9 @@ function jsonTexts(stored: Values): {data: string; changes: string} {
 
 /** Values already taken in one unique field: strings by themselves (no JSON text per item), anything else by its JSON. */
 class Holders {
-	private readonly text = new Map<string, string>();
-	private readonly other = new Map<string, string>();
+	// SpillMaps: a million-item import keeps its unique values on disk, not in the heap (store/spill-map.ts).
+	private readonly text = new SpillMap();
+	private readonly other = new SpillMap();
 
 	get(value: unknown): string | undefined {
 		return typeof value === 'string' ? this.text.get(value) : this.other.get(JSON.stringify(value));
@@ -59,6 +61,11 @@ class Holders {
 		} else {
 			this.other.set(JSON.stringify(value), id);
 		}
+	}
+
+	clear(): void {
+		this.text.clear();
+		this.other.clear();
 	}
 }
 
@@ -105,6 +112,11 @@ class ImportLookups {
 			relationExists: (channelId, id) => (channelId === this.channelId ? this.ids?.has(id) ?? false : this.external.has(`${channelId}\u0000${id}`)),
 			holderOf: (field, value) => this.holders.get(field.key)?.get(value),
 		};
+	}
+
+	/** Lets go of the unique values held (their temporary databases). */
+	release(): void {
+		for (const holders of this.holders.values()) holders.clear();
 	}
 
 	remember(id: string, stored: Values): void {
@@ -259,6 +271,7 @@ export async function importChannel(pool: pg.Pool, validate: Validator, source: 
 			await client.query('DELETE FROM items WHERE channel_id = $1', [channel.id]);
 			batch = [];
 			index = 0;
+			lookups.release();
 			lookups = new ImportLookups(loaded);
 		};
 
@@ -282,6 +295,7 @@ export async function importChannel(pool: pg.Pool, validate: Validator, source: 
 		} finally {
 			// Nothing is left running against the connection when the transaction rolls back.
 			await Promise.allSettled([...inFlight, reserved]);
+			lookups.release();
 		}
 
 		await client.query('UPDATE channels SET last_sequence = $2 WHERE id = $1', [channel.id, index]);

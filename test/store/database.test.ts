@@ -16,6 +16,16 @@ describe('opening a store file', () => {
 		store.close();
 	});
 
+	it('sets the page cache asked for (sift export asks for 2 MiB), else keeps the 16 MiB default', () => {
+		const path = join(tempDir('sift-db-'), 's.db');
+		const store = openStore(path, {create: true});
+		expect(store.db.pragma('cache_size', {simple: true})).toBe(-16_000);
+		store.close();
+		const small = openStore(path, {pageCacheKiB: 2048});
+		expect(small.db.pragma('cache_size', {simple: true})).toBe(-2048);
+		small.close();
+	});
+
 	it('adds what a version-1 file lacks (the runs table) and keeps its data', () => {
 		const path = join(tempDir('sift-db-'), 'old.db');
 		const store = openStore(path, {create: true});
