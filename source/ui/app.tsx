@@ -1,8 +1,9 @@
 import {Box, Text, useApp, useInput} from '#ink';
-import {useEffect, useState} from 'react';
+import {useEffect, useRef, useState} from 'react';
 import type {AsyncStore} from '../../store/api.js';
-import type {Channel, ChannelSummary} from '../../store/index.js';
+import type {ChannelSummary} from '../../store/index.js';
 import {EmptyScreen} from './components/empty.js';
+import {openingOf, type Opening} from './first-screen.js';
 import {Picker} from './components/picker.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
 import {actionFor, keyName} from './keys.js';
@@ -20,6 +21,8 @@ export type AppProps = {
 	theme?: Theme;
 	config?: ScreenProps['config'];
 	lockWaits?: ScreenProps['lockWaits'];
+	/** What opens on `channelId`, when it was read before the app mounted (first-screen.ts): drawn in the first frame. */
+	opening?: Opening;
 };
 
 /** Keys that leave a screen with nothing else to do: q, Esc, Ctrl+C. */
@@ -64,38 +67,26 @@ function Notice({text, tone}: {text: string; tone?: 'red'}) {
 	return <Box><Text color={tone ? theme.color(tone) : undefined}>{text}</Text></Box>;
 }
 
-type Loaded =
-	| {kind: 'loading'}
-	| {kind: 'channels'; channels: ChannelSummary[]}
-	| {kind: 'screen'; channel: Channel; summary: ChannelSummary}
-	| {kind: 'missing'; channelId: string};
-
-/** What opens: the channel asked for (or the only one), else the chooser, else the empty screen. */
-async function load(store: AsyncStore, channelId: string | undefined): Promise<Loaded> {
-	let id = channelId;
-	if (id === undefined) {
-		// Item counts are shown only in the chooser, so they are counted only when it opens.
-		const names = await store.listChannelNames();
-		if (names.length !== 1) return {kind: 'channels', channels: names.length === 0 ? [] : await store.listChannels()};
-		id = names[0]!.id;
-	}
-
-	if (!(await store.listChannelNames()).some(channel => channel.id === id)) return {kind: 'missing', channelId: id};
-	const [channel, summary] = await Promise.all([store.getChannel(id), store.channelSummary(id)]);
-	return {kind: 'screen', channel, summary};
-}
+type Loaded = {kind: 'loading'} | Opening;
 
 /** The TUI: the empty-database screen, a channel chooser, or the triage screen of one channel. */
 export function App(props: AppProps) {
-	const [loaded, setLoaded] = useState<Loaded>({kind: 'loading'});
+	const [loaded, setLoaded] = useState<Loaded>(props.opening ?? {kind: 'loading'});
 	const [chosen, setChosen] = useState(props.channelId);
+	// The opening read before the app mounted stands for the first load only; a channel chosen later is read here.
+	const preloaded = useRef(props.opening !== undefined);
 	const theme = props.theme ?? makeTheme();
 	const {store} = props;
 	const {exit} = useApp();
 	useEffect(() => {
+		if (preloaded.current) {
+			preloaded.current = false;
+			return;
+		}
+
 		let live = true;
 		setLoaded({kind: 'loading'});
-		load(store, chosen).then(result => {
+		openingOf(store, chosen).then(result => {
 			if (live) setLoaded(result);
 		}, (error: unknown) => {
 			// A database the screen cannot even open on ends the app with the error, like a crash while drawing.
@@ -116,7 +107,7 @@ export function App(props: AppProps) {
 		}
 
 		case 'screen': {
-			content = <Screen key={loaded.channel.id} store={store} channel={loaded.channel} summary={loaded.summary} dbPath={props.dbPath} run={props.run} config={props.config} lockWaits={props.lockWaits} pollRetryMaxMs={props.pollRetryMaxMs} onSwitchChannel={setChosen}/>;
+			content = <Screen key={loaded.channel.id} store={store} channel={loaded.channel} summary={loaded.summary} dbPath={props.dbPath} run={props.run} config={props.config} lockWaits={props.lockWaits} pollRetryMaxMs={props.pollRetryMaxMs} onSwitchChannel={setChosen} listed={loaded.listed}/>;
 			break;
 		}
 	}

@@ -3,7 +3,7 @@ import {useCallback, useEffect, useMemo, useRef} from 'react';
 import type {AsyncStore} from '../../store/api.js';
 import type {Channel, ChannelSummary, Field} from '../../store/index.js';
 import {resolveStateDir} from '../codex/paths.js';
-import {defaultConfig, settingsForChannel, type LoadedConfig} from '../config/config.js';
+import {defaultConfig, type LoadedConfig} from '../config/config.js';
 import {sanitize, sanitizeValue} from '../text/sanitize.js';
 import {Body} from './components/body.js';
 import {Footer} from './components/footer.js';
@@ -31,11 +31,11 @@ import {screenLayout} from './layout.js';
 import {loadMarkdown} from './markdown.js';
 import {hotkeyHint} from './model/hotkeys.js';
 import {activeView, columnFields, tabCounts} from './model/views.js';
-import {problemsMessage} from './overlays/problems.js';
-import {helpLinesOf, initialScreen, nameOf} from './reducer.js';
+import {helpLinesOf, nameOf} from './reducer.js';
 import {runFinishMessage, runStatus} from './run-status.js';
 import {tuiRunSettings, type RunSettings} from './run-settings.js';
-import type {ListQuery, ScreenState} from './state.js';
+import type {ListQuery, ScreenEvent, ScreenState} from './state.js';
+import {openingScreen, startWithListing} from './first-screen.js';
 import {useTheme} from './theme.js';
 import type {LockWaits} from './lock-waits.js';
 import {LOCK_WAIT_FOOTER} from '../text/lock-wait.js';
@@ -58,6 +58,8 @@ export type ScreenProps = {
 	lockWaits?: LockWaits;
 	/** `:channel NAME`: opens another channel's screen, by id. */
 	onSwitchChannel?: (channelId: string) => void;
+	/** The answer to the first listing, when it was read before the screen mounted (first-screen.ts). */
+	listed?: ScreenEvent;
 };
 
 /** The list's search and filter in words, for the header and the empty list ('' when neither). */
@@ -96,15 +98,13 @@ function positionOf(state: ScreenState): number | null {
  * The triage screen of one channel. It only wires: the state machine (reducer.ts) decides, the
  * hooks perform its effects and feed it keys, store events and run updates, the components draw.
  */
-export function Screen({store, channel, summary, dbPath, run: runOptions, pollRetryMaxMs, config: givenConfig, lockWaits, onSwitchChannel}: ScreenProps) {
+export function Screen({store, channel, summary, dbPath, run: runOptions, pollRetryMaxMs, config: givenConfig, lockWaits, onSwitchChannel, listed}: ScreenProps) {
 	const theme = useTheme();
 	const size = useTerminalSize();
 	const {fields} = channel;
 	const nameKey = useMemo(() => nameField(fields)?.key, [fields]);
 	const titleKey = useMemo(() => titleField(fields)?.key, [fields]);
 	const config = useMemo(() => givenConfig ?? defaultConfig(), [givenConfig]);
-	// The config for this channel: its views and hotkeys, and all that was ignored, said once at the start.
-	const settings = useMemo(() => settingsForChannel(config, {id: channel.id, fields}), [config, channel.id, fields]);
 	const stateDir = useMemo(() => runOptions.stateDir ?? resolveStateDir(runOptions.env ?? process.env), [runOptions.stateDir, runOptions.env]);
 
 	// The runs, the quit and the event feed reach the machine through its dispatch, set once it exists.
@@ -156,11 +156,8 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 	});
 
 	const {state, dispatch, current, rowsShown} = useScreen(
-		() => {
-			// Each problem is one line of `:problems`; the footer only says how many there are.
-			const configProblems = [...config.problems, ...settings.problems];
-			return initialScreen({channelId: channel.id, fields, size, total: summary.item_count, followUpCount: 0, runBatch: batch, views: settings.views, hotkeys: settings.hotkeys, instruction: config.config.instruction, message: problemsMessage(configProblems), defaultView: settings.defaultView, configProblems, propose: config.config.agent_mode === 'propose', advanceAfterEdit: config.config.advance_after_edit});
-		},
+		// The first listing's answer, when it was read before the screen mounted, is in the first state (first-screen.ts).
+		() => startWithListing(openingScreen({channel, summary, config, size, batch}), listed),
 		{store, stateDir, startRun, cancelRun, quit, pollEvents: events.poll, configFile: config.path, switchChannel: onSwitchChannel, board: {
 			cancel: cancelBoardRun,
 			cancelAll: board.cancelAll,

@@ -2,7 +2,7 @@
 // package, a stale one stops the build by name, and the patched Ink (the built bundle, dist/) draws
 // exactly the frames Ink's own code draws, frame after frame, so its caches change no output.
 
-import {readdirSync, readFileSync} from 'node:fs';
+import {mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {pathToFileURL} from 'node:url';
 import React from 'react';
@@ -17,10 +17,11 @@ type InkModule = typeof import('ink');
 const ROOT = repoRoot();
 const load = async <T,>(file: string) => import(pathToFileURL(path.join(ROOT, file)).href) as Promise<T>;
 
-function patches(): Array<{pkg: string; source: string}> {
-	const dir = path.join(ROOT, 'source/vendor/ink/patches');
-	return readdirSync(dir, {withFileTypes: true}).filter(entry => entry.isDirectory()).flatMap(pkg =>
-		readdirSync(path.join(dir, pkg.name)).filter(name => name.endsWith('.patch')).map(name => ({pkg: pkg.name, source: `source/vendor/ink/patches/${pkg.name}/${name}`})));
+type PatchList = {listPatches: (dir: string) => Array<{pkg: string; file: string}>};
+
+async function patches(): Promise<Array<{pkg: string; source: string}>> {
+	const {listPatches} = await load<PatchList>('source/vendor/ink/patch-files.mjs');
+	return listPatches(path.join(ROOT, 'source/vendor/ink/patches')).map(({pkg, file}) => ({pkg, source: `source/vendor/ink/patches/${file}`}));
 }
 
 /** The installed file a patch is for (yoga-layout is Ink's dependency, wherever npm put it). */
@@ -37,8 +38,10 @@ function installed(pkg: string, file: string): string {
 describe('the patches of the Ink bundle', () => {
 	it('each applies to the installed package and changes it', async () => {
 		const {parseDiff, applyHunks} = await load<PatchFiles>('source/vendor/ink/patch-files.mjs');
-		expect(patches().length).toBeGreaterThan(0);
-		for (const {pkg, source} of patches()) {
+		const all = await patches();
+		// A scoped package's patches are found in its scope's folder.
+		expect(all.map(patch => patch.pkg)).toEqual(expect.arrayContaining(['ink', 'yoga-layout', '@alcalzone/ansi-tokenize']));
+		for (const {pkg, source} of all) {
 			for (const diff of parseDiff(readFileSync(path.join(ROOT, source), 'utf8'), source)) {
 				const original = installed(pkg, diff.file);
 				expect(applyHunks(original, diff.hunks, source)).not.toBe(original);
@@ -93,6 +96,70 @@ describe('the patched Ink draws the frames Ink draws', () => {
 		} finally {
 			if (saved === undefined) delete process.env.FORCE_COLOR;
 			else process.env.FORCE_COLOR = saved;
+		}
+	});
+});
+
+type Tokenizer = {
+	tokenize: (text: string) => unknown[];
+	styledCharsFromTokens: (tokens: unknown[]) => Array<{value: string; styles: unknown[]}>;
+	styledCharsToString: (chars: Array<{value: string; styles: unknown[]}>) => string;
+};
+
+/** ansi-tokenize with its patch applied: the package's files copied beside the repository's node_modules (so its own imports resolve), styledChars.js patched. */
+async function patchedTokenizer(): Promise<{tokenizer: Tokenizer; remove: () => void}> {
+	const {parseDiff, applyHunks} = await load<PatchFiles>('source/vendor/ink/patch-files.mjs');
+	const source = 'source/vendor/ink/patches/@alcalzone/ansi-tokenize/shared-styles.patch';
+	const [diff] = parseDiff(readFileSync(path.join(ROOT, source), 'utf8'), source);
+	const installedDir = path.join(ROOT, 'node_modules/@alcalzone/ansi-tokenize');
+	const copy = mkdtempSync(path.join(ROOT, 'dist', 'patched-ansi-tokenize-'));
+	mkdirSync(path.join(copy, 'build'));
+	writeFileSync(path.join(copy, 'package.json'), readFileSync(path.join(installedDir, 'package.json')));
+	// The source maps too: the test runner reads them beside each module.
+	for (const file of readdirSync(path.join(installedDir, 'build')).filter(name => name.endsWith('.js') || name.endsWith('.js.map'))) {
+		const text = readFileSync(path.join(installedDir, 'build', file), 'utf8');
+		writeFileSync(path.join(copy, 'build', file), `build/${file}` === diff!.file ? applyHunks(text, diff!.hunks, source) : text);
+	}
+
+	const tokenizer = await import(pathToFileURL(path.join(copy, 'build', 'index.js')).href) as Tokenizer;
+	return {tokenizer, remove: () => rmSync(copy, {recursive: true, force: true})};
+}
+
+/** Lines as Ink's rows have them: runs of text in colours (16, 256 and 24-bit), weights, inverse, resets, compound codes, links, wide and combining characters, emoji. */
+function styledLines(count: number): string[] {
+	let seed = 7;
+	const random = (below: number) => {
+		seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+		return seed % below;
+	};
+
+	const codes = ['\u001B[1m', '\u001B[22m', '\u001B[2m', '\u001B[3m', '\u001B[23m', '\u001B[4m', '\u001B[24m', '\u001B[7m', '\u001B[27m', '\u001B[31m', '\u001B[36m', '\u001B[90m', '\u001B[39m', '\u001B[44m', '\u001B[49m',
+		'\u001B[38;5;208m', '\u001B[48;5;22m', '\u001B[38;2;10;200;30m', '\u001B[0m', '\u001B[1;31m', '\u001B[22;39m', '\u001B]8;;https://example.com/x\u0007', '\u001B]8;;\u0007'];
+	const texts = ['BUG-0042 ', 'Login form ignores retries', '日本語のタイトル', ' 🐛 ', '👩‍💻', '🇯🇵', '❤️', 'e\u0301', '  ', '·', 'x', 'Crash: FATAL', '한국어', '~'];
+	return Array.from({length: count}, () => {
+		let line = '';
+		for (let part = random(12) + 1; part > 0; part--) line += random(3) === 0 ? texts[random(texts.length)]! : codes[random(codes.length)]! + texts[random(texts.length)]!;
+		return line;
+	});
+}
+
+describe('the patched ansi-tokenize', () => {
+	it('turns styled lines into the same characters and the same strings as the published package, byte for byte', async () => {
+		const {tokenizer: patched, remove} = await patchedTokenizer();
+		try {
+			const own = await import('@alcalzone/ansi-tokenize') as unknown as Tokenizer;
+			const lines = styledLines(3000);
+			const build = (tokenizer: Tokenizer) => lines.map(line => tokenizer.styledCharsFromTokens(tokenizer.tokenize(line)));
+			const [patchedChars, ownChars] = [build(patched), build(own)];
+			expect(patchedChars).toEqual(ownChars);
+			expect(patchedChars.map(chars => patched.styledCharsToString(chars))).toEqual(ownChars.map(chars => own.styledCharsToString(chars)));
+			// Rows as Ink builds them: characters of several lines side by side, and blank cells between.
+			const blank = {type: 'char', value: ' ', fullWidth: false, styles: []};
+			const rows = ownChars.slice(0, -1).map((chars, index) => [...chars, blank, blank, ...ownChars[index + 1]!]);
+			expect(rows.map(row => patched.styledCharsToString(row))).toEqual(rows.map(row => own.styledCharsToString(row)));
+			expect(lines.join('')).toContain('\u001B[38;2;');
+		} finally {
+			remove();
 		}
 	});
 });

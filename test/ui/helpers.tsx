@@ -4,12 +4,13 @@ import {openAsyncStore, type AsyncStore} from '../../store/api.js';
 import {openStore, type Store} from '../../store/index.js';
 import {makeDemoDb, type DemoDb} from '../support/pty-fixtures.js';
 import {App} from '../../source/ui/app.js';
+import type {Opening} from '../../source/ui/first-screen.js';
 import {makeTheme} from '../../source/ui/theme.js';
 
 export const tick = (ms = 0) => new Promise(resolve => setTimeout(resolve, ms));
 
 /** Renders the whole app on a store, NO_COLOR so frames compare as plain text. */
-export function renderApp(store: AsyncStore, options: {dbPath?: string; stateDir?: string; codex?: string; env?: NodeJS.ProcessEnv; endpoint?: string} = {}) {
+export function renderApp(store: AsyncStore, options: {dbPath?: string; stateDir?: string; codex?: string; env?: NodeJS.ProcessEnv; endpoint?: string; opening?: Opening} = {}) {
 	const env = {...process.env, ...options.env};
 	const instance = render(
 		<App
@@ -17,6 +18,7 @@ export function renderApp(store: AsyncStore, options: {dbPath?: string; stateDir
 			dbPath={options.dbPath ?? store.location}
 			theme={makeTheme({NO_COLOR: '1'})}
 			run={{codex: options.codex, env, stateDir: options.stateDir, codexConfig: [], endpoint: options.endpoint}}
+			opening={options.opening}
 		/>,
 	);
 	return {

@@ -34,6 +34,18 @@ function expectNormalScreenClean(app: PtyApp): void {
 	expect(app.screen()).not.toContain('sift Bugs');
 }
 
+describe('the first frame', () => {
+	it('has the rows: the opening and its first page are read before anything is drawn (no "Loading…", no screen without rows)', async () => {
+		const app = start();
+		await app.waitFor('BUG-0080');
+		const beforeRows = app.raw.slice(0, app.raw.indexOf('BUG-0080'));
+		expect(beforeRows).not.toContain('Loading');
+		// The header (the channel's name) is drawn once before the first row: in the frame that has the rows.
+		expect(count(beforeRows, ' Bugs ')).toBe(1);
+		expect(await app.quit()).toBe(0);
+	});
+});
+
 describe('the alternate screen', () => {
 	it('is entered at start and left when quitting with q, leaving no frame on the normal screen', async () => {
 		const app = start();

@@ -1,10 +1,14 @@
 import {describe, expect, it} from 'vitest';
 import type {AsyncStore} from '../../store/api.js';
+import {DEFAULT_BATCH_SIZE} from '../../source/codex/batches.js';
+import {defaultConfig} from '../../source/config/config.js';
+import {openingOf, openingScreen, startWithListing, withFirstListing} from '../../source/ui/first-screen.js';
 import {appDemo, renderApp, tick} from './helpers.js';
 
 // The start's order (docs/architecture.md#start-up): the first rows are drawn before the views'
 // counts (worker threads at scale) and the header's counts begin, so neither holds up the first
-// frame; once the rows are up, they run as before.
+// frame; once the rows are up, they run as before. The opening and its first page can be read
+// before the app mounts (ui/first-screen.ts, as `sift` does): then the first frame has the rows.
 
 const demo = appDemo(30);
 
@@ -56,5 +60,75 @@ describe('the TUI\'s start', () => {
 			release();
 			app.unmount();
 		}
+	});
+});
+
+/** The store with each listPage noted, and failing when `fail` says so. */
+function listingStore(store: AsyncStore, fail = false) {
+	const listed: unknown[] = [];
+	const watched = new Proxy(store, {
+		get(target, property) {
+			const value = Reflect.get(target, property, target) as unknown;
+			if (property === 'listPage') {
+				return async (...args: Parameters<AsyncStore['listPage']>) => {
+					listed.push(args[1]);
+					if (fail) throw new Error('disk I/O error while listing');
+					return target.listPage(...args);
+				};
+			}
+
+			return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+		},
+	});
+	return {store: watched, listed};
+}
+
+/** What `sift` reads before the app mounts: the opening and its first listing. */
+async function openingRead(store: AsyncStore) {
+	return withFirstListing(store, await openingOf(store, undefined), (channel, summary) => openingScreen({channel, summary, config: defaultConfig(), size: {columns: 100, rows: 24}, batch: DEFAULT_BATCH_SIZE}));
+}
+
+describe('the TUI\'s start with its opening read before it mounts', () => {
+	it('draws the rows in its first frame: no "Loading…" and no screen without rows before it, the page read once', async () => {
+		const {store, listed} = listingStore(demo.store);
+		const opening = await openingRead(store);
+		expect(listed).toHaveLength(1);
+		const app = renderApp(store, {opening});
+		try {
+			await app.waitFor(frame => /row 1\b/.test(frame));
+			expect(app.frames[0]).toMatch(/row 1\b/);
+			expect(app.frames.join('\n')).not.toContain('Loading');
+			await app.waitFor(frame => /4 All 30\b/.test(frame));
+			// The screen took the answer read before it mounted; it did not list again.
+			expect(listed).toHaveLength(1);
+		} finally {
+			app.unmount();
+		}
+	});
+
+	it('says a first listing that failed in its first frame, as a failed listing always is', async () => {
+		const {store} = listingStore(demo.store, true);
+		const app = renderApp(store, {opening: await openingRead(store)});
+		try {
+			await tick(50);
+			expect(app.frames[0]).toContain('disk I/O error while listing');
+			expect(app.frames[0]).not.toContain('Loading');
+		} finally {
+			app.unmount();
+		}
+	});
+
+	it('takes an answer read before only for the listing it answers (the same query and generation)', async () => {
+		const opening = await openingRead(demo.store);
+		if (opening.kind !== 'screen') throw new Error('the demo has one channel');
+		// An answer to another query (or generation) is not taken for the screen's own listing.
+		const start = openingScreen({channel: opening.channel, summary: opening.summary, config: defaultConfig(), size: {columns: 100, rows: 24}, batch: DEFAULT_BATCH_SIZE});
+		const list = start.effects.find(effect => effect.kind === 'list')!;
+		expect(startWithListing(start, opening.listed).effects).not.toContain(list);
+		expect(startWithListing(start, opening.listed).state.loading).toBeNull();
+		const otherQuery = {...opening.listed!, query: {search: 'crash'}} as typeof opening.listed;
+		expect(startWithListing(start, otherQuery)).toBe(start);
+		const otherGeneration = {...opening.listed!, generation: 2} as typeof opening.listed;
+		expect(startWithListing(start, otherGeneration)).toBe(start);
 	});
 });

@@ -47,7 +47,7 @@ export type EffectContext = {
 	later: (work: () => Promise<ScreenEvent | undefined>) => void;
 };
 
-type EffectOf<K extends Effect['kind']> = Extract<Effect, {kind: K}>;
+export type EffectOf<K extends Effect['kind']> = Extract<Effect, {kind: K}>;
 
 const QUEUE_LIMIT = 500;
 
@@ -57,8 +57,11 @@ const LIVE_COUNT_BOUND_MS = 500;
 const LIVE_COUNT_MAX_SQLITE = 200_000;
 let searchCount: NodeJS.Timeout | undefined;
 
-/** A page of the list read for `list` or `loadPage`; the answer carries the generation it was asked for. */
-function readPage(effect: EffectOf<'list' | 'loadPage'>, {state, on, later}: EffectContext): void {
+/**
+ * A page of the list read for `list` or `loadPage`, as the event that answers it (it carries the
+ * generation it was asked for); the start reads the first one before the screen mounts (ui/first-screen.ts).
+ */
+export async function readListing(effect: EffectOf<'list' | 'loadPage'>, state: Pick<ScreenState, 'channelId' | 'window'>, store: AsyncStore): Promise<ScreenEvent> {
 	const {generation, query} = effect;
 	let where: PageQuery = {beforeId: null};
 	if (effect.kind === 'loadPage') where = 'cursor' in effect.request ? {cursor: effect.request.cursor} : {beforeId: effect.request.beforeId};
@@ -67,14 +70,16 @@ function readPage(effect: EffectOf<'list' | 'loadPage'>, {state, on, later}: Eff
 	// From one item on (a `:` jump): the page before the next newer id starts at it; a where
 	// (even empty) makes the page carry cursors both ways.
 	if (effect.kind === 'list' && effect.at !== undefined) where = {beforeId: itemIdOf(seqOfItemId(effect.at, 'item') + 1), where: asked.where ?? ''};
-	later(async () => {
-		try {
-			const page = await on.store.listPage(state.channelId, {...asked, ...where, limit: state.window.pageSize});
-			return effect.kind === 'list' ? {type: 'listed', generation, query, page, note: effect.note, from: effect.from, at: effect.at} : {type: 'pageLoaded', generation, direction: effect.direction, page};
-		} catch (error) {
-			return {type: 'loadFailed', generation, message: (error as Error).message};
-		}
-	});
+	try {
+		const page = await store.listPage(state.channelId, {...asked, ...where, limit: state.window.pageSize});
+		return effect.kind === 'list' ? {type: 'listed', generation, query, page, note: effect.note, from: effect.from, at: effect.at} : {type: 'pageLoaded', generation, direction: effect.direction, page};
+	} catch (error) {
+		return {type: 'loadFailed', generation, message: (error as Error).message};
+	}
+}
+
+function readPage(effect: EffectOf<'list' | 'loadPage'>, {state, on, later}: EffectContext): void {
+	later(async () => readListing(effect, state, on.store));
 }
 
 export const EFFECTS = {

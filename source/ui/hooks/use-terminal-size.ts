@@ -7,7 +7,8 @@ export type TerminalSize = {columns: number; rows: number};
 const MIN_COLUMNS = 20;
 const MIN_ROWS = 6;
 
-function measure(stdout: NodeJS.WriteStream): TerminalSize {
+/** The terminal's size now, with the floor. */
+export function measure(stdout: NodeJS.WriteStream): TerminalSize {
 	return {columns: Math.max(MIN_COLUMNS, stdout.columns || 80), rows: Math.max(MIN_ROWS, stdout.rows || 24)};
 }
 

@@ -6,11 +6,11 @@
 // development one alone is more than half of an unsplit bundle, and parsing it cost every start).
 // dist/vendor/ink/ink.js picks the one that matches NODE_ENV, as React itself does.
 
-import {readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {readFileSync, rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {build} from 'esbuild';
-import {applyHunks, parseDiff} from './patch-files.mjs';
+import {applyHunks, listPatches, parseDiff} from './patch-files.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..', '..');
@@ -20,11 +20,9 @@ const out = path.join(root, 'dist', 'vendor', 'ink');
 function readPatches() {
 	const dir = path.join(here, 'patches');
 	const patches = [];
-	for (const pkg of readdirSync(dir, {withFileTypes: true}).filter(entry => entry.isDirectory())) {
-		for (const name of readdirSync(path.join(dir, pkg.name)).filter(file => file.endsWith('.patch'))) {
-			const text = readFileSync(path.join(dir, pkg.name, name), 'utf8');
-			for (const diff of parseDiff(text, `source/vendor/ink/patches/${pkg.name}/${name}`)) patches.push({pkg: pkg.name, source: `source/vendor/ink/patches/${pkg.name}/${name}`, ...diff});
-		}
+	for (const {pkg, file} of listPatches(dir)) {
+		const source = `source/vendor/ink/patches/${file}`;
+		for (const diff of parseDiff(readFileSync(path.join(dir, file), 'utf8'), source)) patches.push({pkg, source, ...diff});
 	}
 
 	return patches;

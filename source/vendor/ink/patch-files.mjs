@@ -2,6 +2,9 @@
 // it says, or the build stops (an upgraded package needs its patch redone, never half applied).
 // Used by build-ink.mjs; tested by test/build/ink-patches.test.ts.
 
+import {readdirSync} from 'node:fs';
+import path from 'node:path';
+
 /**
  * The file diffs of a unified diff: the patched file (relative to its package) and its hunks, each
  * as long as its @@ line says. Text outside the hunks (a description on top, as in a mailed patch)
@@ -72,4 +75,19 @@ export function applyHunks(text, hunks, what) {
 	}
 
 	return lines.join('\n');
+}
+
+/**
+ * The patches in `dir`, one folder per package (`dir/<package>/*.patch`; a scoped package in its
+ * scope's folder, `dir/@scope/<package>/*.patch`): each as its package's name and its file's path
+ * relative to `dir`.
+ */
+export function listPatches(dir) {
+	const packages = [];
+	for (const entry of readdirSync(dir, {withFileTypes: true}).filter(each => each.isDirectory())) {
+		if (!entry.name.startsWith('@')) packages.push(entry.name);
+		else packages.push(...readdirSync(path.join(dir, entry.name), {withFileTypes: true}).filter(each => each.isDirectory()).map(each => `${entry.name}/${each.name}`));
+	}
+
+	return packages.flatMap(pkg => readdirSync(path.join(dir, pkg)).filter(name => name.endsWith('.patch')).sort().map(name => ({pkg, file: `${pkg}/${name}`})));
 }

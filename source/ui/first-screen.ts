@@ -1,0 +1,63 @@
+// What the TUI opens on, read before anything is drawn (docs/architecture.md#start-up): the channel
+// (or the chooser, or the empty screen) and the first page of its listing, so the first frame Ink
+// draws already has the rows: no "Loading…" frame, no screen without rows, two renders fewer.
+
+import type {AsyncStore} from '../../store/api.js';
+import type {Channel, ChannelSummary} from '../../store/index.js';
+import {settingsForChannel, type LoadedConfig} from '../config/config.js';
+import {readListing} from './hooks/effects.js';
+import {problemsMessage} from './overlays/problems.js';
+import {initialScreen, reduce} from './reducer.js';
+import type {ScreenEvent, Transition} from './state.js';
+
+/** What opens: the chooser (or the empty screen, with no channels), a channel's screen, or the notice that it is missing. */
+export type Opening =
+	| {kind: 'channels'; channels: ChannelSummary[]}
+	/** `listed`: the answer to the screen's first listing when it was read before the screen mounted. */
+	| {kind: 'screen'; channel: Channel; summary: ChannelSummary; listed?: ScreenEvent}
+	| {kind: 'missing'; channelId: string};
+
+/** What opens: the channel asked for (or the only one), else the chooser, else the empty screen. */
+export async function openingOf(store: AsyncStore, channelId: string | undefined): Promise<Opening> {
+	let id = channelId;
+	if (id === undefined) {
+		// Item counts are shown only in the chooser, so they are counted only when it opens.
+		const names = await store.listChannelNames();
+		if (names.length !== 1) return {kind: 'channels', channels: names.length === 0 ? [] : await store.listChannels()};
+		id = names[0]!.id;
+	}
+
+	if (!(await store.listChannelNames()).some(channel => channel.id === id)) return {kind: 'missing', channelId: id};
+	const [channel, summary] = await Promise.all([store.getChannel(id), store.channelSummary(id)]);
+	return {kind: 'screen', channel, summary};
+}
+
+export type OpeningScreen = {channel: Channel; summary: ChannelSummary; config: LoadedConfig; size: {columns: number; rows: number}; batch: number};
+
+/** The screen's first state and the effects it starts with: the config's views, hotkeys and problems for this channel. */
+export function openingScreen({channel, summary, config, size, batch}: OpeningScreen): Transition {
+	const settings = settingsForChannel(config, {id: channel.id, fields: channel.fields});
+	// Each problem is one line of `:problems`; the footer only says how many there are.
+	const configProblems = [...config.problems, ...settings.problems];
+	return initialScreen({channelId: channel.id, fields: channel.fields, size, total: summary.item_count, followUpCount: 0, runBatch: batch, views: settings.views, hotkeys: settings.hotkeys, instruction: config.config.instruction, message: problemsMessage(configProblems), defaultView: settings.defaultView, configProblems, propose: config.config.agent_mode === 'propose', advanceAfterEdit: config.config.advance_after_edit});
+}
+
+/** The opening with its screen's first listing read (or its failure, said on the screen as any failed listing is). */
+export async function withFirstListing(store: AsyncStore, opening: Opening, screen: (channel: Channel, summary: ChannelSummary) => Transition): Promise<Opening> {
+	if (opening.kind !== 'screen') return opening;
+	const {state, effects} = screen(opening.channel, opening.summary);
+	const list = effects.find(effect => effect.kind === 'list');
+	return list ? {...opening, listed: await readListing(list, state, store)} : opening;
+}
+
+/**
+ * The screen's start with its first listing already answered: the answer is reduced into the first
+ * state in place of the `list` effect, when it answers that very listing (same generation and query).
+ */
+export function startWithListing(start: Transition, listed: ScreenEvent | undefined): Transition {
+	const list = start.effects.find(effect => effect.kind === 'list');
+	if (!listed || !list || !('generation' in listed) || listed.generation !== list.generation) return start;
+	if (listed.type === 'listed' && JSON.stringify(listed.query) !== JSON.stringify(list.query)) return start;
+	const answered = reduce(start.state, listed);
+	return {state: answered.state, effects: [...start.effects.filter(effect => effect !== list), ...answered.effects]};
+}
