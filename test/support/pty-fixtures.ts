@@ -1,6 +1,7 @@
 import {existsSync, rmSync} from 'node:fs';
 import path from 'node:path';
 import {afterAll, afterEach, beforeAll} from 'vitest';
+import {openAsyncStore, type AsyncStore} from '../../store/api.js';
 import {openStore, type Store} from '../../store/index.js';
 import {CLI, launch as launchApp, type LaunchOptions, type PtyApp} from './pty.js';
 import {useTestDatabase} from './pg.js';
@@ -144,5 +145,28 @@ export function ptyPgDemo(count: number, prefix: string): PtyPgDemo {
 		},
 		start: () => launch({args: ['--db', setUp().url], cols: 120, rows: 30, env: {SIFT_STATE_DIR: setUp().stateDir}}),
 		launch,
+	};
+}
+
+/**
+ * A run recorded in propose mode on a demo's database, as an agent's would be (docs/review.md):
+ * the store its proposals are made through, opened before the suite and closed after it.
+ */
+export function proposingRun(demo: PtyDemo, runId: string): {store: () => AsyncStore} {
+	let store: AsyncStore | undefined;
+	beforeAll(async () => {
+		store = await openAsyncStore(demo.db.dbPath);
+		await store.runs.start({id: runId, channelId: 'bugs', itemIds: [], instruction: 'triage', startedAt: new Date().toISOString(), logPath: null, mode: 'propose'});
+	});
+
+	afterAll(async () => {
+		await store?.close();
+	});
+
+	return {
+		store() {
+			if (!store) throw new Error('the proposing run\'s store is opened in beforeAll');
+			return store;
+		},
 	};
 }

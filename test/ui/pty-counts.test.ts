@@ -1,7 +1,6 @@
-import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {openAsyncStore, type AsyncStore} from '../../store/api.js';
+import {describe, expect, it} from 'vitest';
 import {StoreError} from '../../store/index.js';
-import {idOfTicket, ptyDemo} from '../support/pty-fixtures.js';
+import {idOfTicket, proposingRun, ptyDemo} from '../support/pty-fixtures.js';
 import {KEYS} from '../support/pty.js';
 
 // The header and the tabs agree on counts, on the built app in a real pseudo-terminal: the
@@ -11,16 +10,7 @@ import {KEYS} from '../support/pty.js';
 
 const demo = ptyDemo(60, 'sift-pty-counts-');
 const RUN = 'run-counts-pty';
-let agentStore: AsyncStore;
-
-beforeAll(async () => {
-	agentStore = await openAsyncStore(demo.db.dbPath);
-	await agentStore.runs.start({id: RUN, channelId: 'bugs', itemIds: [], instruction: 'triage', startedAt: new Date().toISOString(), logPath: null, mode: 'propose'});
-});
-
-afterAll(async () => {
-	await agentStore?.close();
-});
+const agent = proposingRun(demo, RUN);
 
 /** An agent's refused write: a follow-up on each field given (by default the record's severity). */
 function refuse(ticket: string, values: Record<string, unknown> = {severity: 'major'}): void {
@@ -75,13 +65,13 @@ describe('counts in a pseudo-terminal', () => {
 
 	for (const [cols, rows, ticket] of [[80, 24, 'BUG-0030'], [200, 60, 'BUG-0029']] as const) {
 		it(`the Review tab follows a proposal made while the screen is open, with the header (${cols}×${rows})`, async () => {
-			const before = await agentStore.proposals.countOpen('bugs');
+			const before = await agent.store().proposals.countOpen('bugs');
 			const app = demo.launch({args: ['--db', demo.db.dbPath], cols, rows, env: {SIFT_STATE_DIR: demo.db.stateDir}});
 			await app.waitFor(screen => tabsOf(screen).includes(`Review ${before}`), 10_000, 'the Review tab at the start');
 			// The agent of a run in propose mode proposes a status for one record: no `r` is pressed.
 			const item = demo.store.readItem('bugs', idOfTicket(demo.store, ticket));
 			const statuses = demo.store.getChannel('bugs').fields.find(field => field.key === 'status')!.config.options!.map(option => option.value);
-			const result = await agentStore.editItem({channelId: 'bugs', itemId: item.id, values: {status: statuses.find(value => value !== item.values.status)!}, actor: {kind: 'agent', run_id: RUN}, expectedVersion: item.version, reason: 'reads so'});
+			const result = await agent.store().editItem({channelId: 'bugs', itemId: item.id, values: {status: statuses.find(value => value !== item.values.status)!}, actor: {kind: 'agent', run_id: RUN}, expectedVersion: item.version, reason: 'reads so'});
 			expect(result.proposed).toBe(true);
 			const screen = await app.waitFor(screen => tabsOf(screen).includes(`Review ${before + 1}`), 15_000, 'the Review tab to count the new proposal');
 			expect(headerOf(screen)).toContain(`${before + 1} proposal`);

@@ -1,6 +1,5 @@
-import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {openAsyncStore, type AsyncStore} from '../../store/api.js';
-import {idOfTicket, ptyDemo} from '../support/pty-fixtures.js';
+import {describe, expect, it} from 'vitest';
+import {idOfTicket, proposingRun, ptyDemo} from '../support/pty-fixtures.js';
 import {KEYS, type PtyApp} from '../support/pty.js';
 
 // The review queue (P) on the built app in a real pseudo-terminal, checked in the store: the
@@ -9,16 +8,7 @@ import {KEYS, type PtyApp} from '../support/pty.js';
 
 const demo = ptyDemo(60, 'sift-pty-review-');
 const RUN = 'run-review-pty';
-let agentStore: AsyncStore;
-
-beforeAll(async () => {
-	agentStore = await openAsyncStore(demo.db.dbPath);
-	await agentStore.runs.start({id: RUN, channelId: 'bugs', itemIds: [], instruction: 'triage', startedAt: new Date().toISOString(), logPath: null, mode: 'propose'});
-});
-
-afterAll(async () => {
-	await agentStore?.close();
-});
+const agent = proposingRun(demo, RUN);
 
 const ticket = (n: number) => `BUG-${String(n).padStart(4, '0')}`;
 const itemOf = (n: number) => demo.store.readItem('bugs', idOfTicket(demo.store, ticket(n)));
@@ -31,7 +21,7 @@ async function propose(tickets: number[]): Promise<Map<number, string>> {
 		const item = itemOf(n);
 		const status = statuses().find(value => value !== item.values.status)!;
 		// eslint-disable-next-line no-await-in-loop
-		const result = await agentStore.editItem({channelId: 'bugs', itemId: item.id, values: {status}, actor: {kind: 'agent', run_id: RUN}, expectedVersion: item.version, reason: `${ticket(n)} reads as ${status}`});
+		const result = await agent.store().editItem({channelId: 'bugs', itemId: item.id, values: {status}, actor: {kind: 'agent', run_id: RUN}, expectedVersion: item.version, reason: `${ticket(n)} reads as ${status}`});
 		expect(result.proposed).toBe(true);
 		proposed.set(n, status);
 	}
@@ -57,7 +47,7 @@ describe('the review queue in a pseudo-terminal', () => {
 		await app.waitFor('No open proposals here', 15_000);
 		expect(keys).toHaveLength(21);
 		expect(await demo.store.countOpenFollowUps('bugs')).toBeGreaterThanOrEqual(0);
-		expect(await agentStore.proposals.countOpen('bugs')).toBe(0);
+		expect(await agent.store().proposals.countOpen('bugs')).toBe(0);
 		for (const n of tickets) {
 			expect(itemOf(n).values.status).toBe(proposed.get(n));
 			expect(itemOf(n).values.status).not.toBe(before.get(n));
@@ -102,7 +92,7 @@ describe('the review queue in a pseudo-terminal', () => {
 		const shown = await app.waitFor('Changed since it was proposed: nothing written');
 		expect(shown).toMatch(/status: was .+, proposed .+, now .+/);
 		expect(itemOf(n).values.status).toBe(other);
-		expect(await agentStore.proposals.countOpen('bugs')).toBe(1);
+		expect(await agent.store().proposals.countOpen('bugs')).toBe(1);
 		app.press('a');
 		await app.waitFor('1 proposal accepted');
 		expect(itemOf(n).values.status).toBe(proposed);
