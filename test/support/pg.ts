@@ -5,6 +5,7 @@
 import {randomBytes} from 'node:crypto';
 import pg from 'pg';
 import {afterAll, beforeAll, describe, it} from 'vitest';
+import {present} from './present.js';
 
 export const PG_ADMIN_URL = process.env.SIFT_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -98,10 +99,7 @@ export function useTestDatabase(): TestDatabase {
 		database = await createTestDatabase();
 	});
 	afterAll(async () => database?.drop());
-	const made = () => {
-		if (!database) throw new Error('the test database is made in beforeAll');
-		return database;
-	};
+	const made = () => present(database, 'the test database is made in beforeAll');
 
 	return {
 		get url() {

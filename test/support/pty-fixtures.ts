@@ -7,6 +7,7 @@ import {CLI, launch as launchApp, type LaunchOptions, type PtyApp} from './pty.j
 import {useTestDatabase} from './pg.js';
 import {createDemoSqlite, importDemo} from './stores.js';
 import {tempDir} from './temp.js';
+import {present} from './present.js';
 
 /** The demo data's fixed clock (support/stores.ts). */
 export {FIXTURE_NOW} from './stores.js';
@@ -71,12 +72,10 @@ export function ptyDemo(count: number, prefix: string): PtyDemo {
 
 	return {
 		get db() {
-			if (!db) throw new Error('the demo database is made in beforeAll');
-			return db;
+			return present(db, 'the demo database is made in beforeAll');
 		},
 		get store() {
-			if (!store) throw new Error('the demo database is opened in beforeAll');
-			return store;
+			return present(store, 'the demo database is opened in beforeAll');
 		},
 		launch,
 	};
@@ -131,10 +130,7 @@ export function ptyPgDemo(count: number, prefix: string): PtyPgDemo {
 		made = {url, stateDir: tempDir(prefix)};
 	});
 
-	const setUp = () => {
-		if (!made) throw new Error('the PostgreSQL demo is made in beforeAll');
-		return made;
-	};
+	const setUp = () => present(made, 'the PostgreSQL demo is made in beforeAll');
 
 	return {
 		get url() {
@@ -164,9 +160,6 @@ export function proposingRun(demo: PtyDemo, runId: string): {store: () => AsyncS
 	});
 
 	return {
-		store() {
-			if (!store) throw new Error('the proposing run\'s store is opened in beforeAll');
-			return store;
-		},
+		store: () => present(store, 'the proposing run\'s store is opened in beforeAll'),
 	};
 }

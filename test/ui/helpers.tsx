@@ -6,6 +6,7 @@ import {makeDemoDb, type DemoDb} from '../support/pty-fixtures.js';
 import {App} from '../../source/ui/app.js';
 import type {Opening} from '../../source/ui/first-screen.js';
 import {makeTheme} from '../../source/ui/theme.js';
+import {present} from '../support/present.js';
 
 export const tick = (ms = 0) => new Promise(resolve => setTimeout(resolve, ms));
 
@@ -67,10 +68,7 @@ export function appDemo(count: number, prefix?: string): AppDemo {
 		current.db.cleanup();
 		current = undefined;
 	});
-	const now = () => {
-		if (!current) throw new Error('the demo database exists only inside a test');
-		return current;
-	};
+	const now = () => present(current, 'the demo database exists only inside a test');
 
 	return {
 		get db() {
