@@ -46,11 +46,11 @@ export function relist(state: ScreenState, query: ListQuery, note?: string): Tra
 	return {state: {...state, query, generation, loading: 'list', want: null, listMoves: 0}, effects: [{kind: 'list', generation, query, note}]};
 }
 
-/** The views counted again, or once more after the count under way. */
-export function recount({state, effects}: Transition): Transition {
-	if (state.views.length === 0) return {state, effects};
+/** The views (every one, unless named) counted again, or once more after the count under way. */
+export function recount({state, effects}: Transition, views = state.views): Transition {
+	if (views.length === 0) return {state, effects};
 	if (state.counting !== 'idle') return {state: {...state, counting: 'again'}, effects};
-	return {state: {...state, counting: 'busy'}, effects: [...effects, {kind: 'countViews', views: state.views}]};
+	return {state: {...state, counting: 'busy'}, effects: [...effects, {kind: 'countViews', views}]};
 }
 
 /**
@@ -62,9 +62,9 @@ export function recount({state, effects}: Transition): Transition {
  */
 export function recountAsking(state: ScreenState, queue: Queue): Transition {
 	const views = state.views.filter(view => asksQueue(view, queue));
-	if (views.length === 0) return {state, effects: []};
-	if (state.counting !== 'idle') return {state: state.viewCounts.size > 0 ? {...state, counting: 'again'} : state, effects: []};
-	return {state: {...state, counting: 'busy'}, effects: [{kind: 'countViews', views}]};
+	// A count under way before any has finished is the first full one (use-screen.ts): it counts these too.
+	if (views.length > 0 && state.counting !== 'idle' && state.viewCounts.size === 0) return {state, effects: []};
+	return recount({state, effects: []}, views);
 }
 
 /** A record's name for messages: its unique name field, else its id; raw (escaped where it is drawn). */
