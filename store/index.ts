@@ -11,6 +11,7 @@ export {EVENT_PAGE_LIMIT} from './events.js';
 export {MAX_WRITE_BYTES, type EditRequest} from './writes.js';
 export {MAX_VALUE_NESTING} from './fields/shape.js';
 export {cutCodePoints} from './text.js';
+export {isCalendarDay} from './timestamps.js';
 export type {ImportSource} from './sqlite/import.js';
 export type {ImportItem} from './write-rules.js';
 export type {FollowUpQuery} from './followups.js';

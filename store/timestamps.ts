@@ -11,6 +11,9 @@ const isLeapYear = (year: number) => year % 4 === 0 && (year % 100 !== 0 || year
 const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const daysInMonth = (year: number, month: number) => (month === 2 && isLeapYear(year) ? 29 : MONTH_DAYS[month - 1]!);
 
+/** Whether year, month (1–12) and day name a day on the calendar (no 2026-02-30). */
+export const isCalendarDay = (year: number, month: number, day: number) => month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+
 /** The timestamp in the store's form (`toISOString`: UTC, milliseconds), or undefined when it is not one. */
 export function normalizeTimestamp(text: unknown): string | undefined {
 	const match = typeof text === 'string' ? TIMESTAMP.exec(text) : null;
@@ -21,7 +24,7 @@ export function normalizeTimestamp(text: unknown): string | undefined {
 	const number = (group: number) => Number(match[group] ?? 0);
 	const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map(group => number(group)) as [number, number, number, number, number, number];
 	const [offsetHours, offsetMinutes] = [number(9), number(10)];
-	if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)
+	if (!isCalendarDay(year, month, day)
 		|| hour > 23 || minute > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59) {
 		return undefined;
 	}

@@ -7,6 +7,8 @@
 //   exports before its ISO dates).
 // Anything else, and a day that is not on the calendar (`31/Feb/26`), is not a date here.
 
+import {isCalendarDay} from '../../store/index.js';
+
 /** An ISO date-time with its zone, as the store takes it. */
 export const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -17,13 +19,11 @@ const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', '
 type Parts = {year: number; month: number; day: number; hour: number; minute: number; second: number; offsetMinutes: number};
 
 const pad = (value: number, width = 2) => String(value).padStart(width, '0');
-const isLeapYear = (year: number) => year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-const daysIn = (year: number, month: number) => (month === 2 ? (isLeapYear(year) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31);
 const monthOf = (name: string) => MONTHS.indexOf(name.toLowerCase()) + 1;
 
 function onCalendar(parts: Parts): Parts | undefined {
 	const {year, month, day, hour, minute, second} = parts;
-	const real = month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month) && hour <= 23 && minute <= 59 && second <= 59;
+	const real = isCalendarDay(year, month, day) && hour <= 23 && minute <= 59 && second <= 59;
 	return real ? parts : undefined;
 }
 
