@@ -65,7 +65,15 @@ function isSiftPackage(file: string): boolean {
 	}
 }
 
-/** The built CLI entry Codex launches as the MCP server (`node <entry> mcp ...`). */
+/**
+ * The built CLI: the bundle `npm run build` writes (docs/architecture.md#start-up). The installed
+ * `sift` runs it, and so does Codex for the MCP server (`node <entry> mcp ...`).
+ */
 export function siftEntry(): string {
-	return path.join(packageRoot(), 'dist', 'source', 'cli.js');
+	return path.join(packageRoot(), 'dist', 'bin', 'sift.js');
+}
+
+/** The built watchdog script, bundled beside the CLI (tests that run the runner from source still use the build). */
+export function watchdogScript(): string {
+	return path.join(packageRoot(), 'dist', 'bin', 'watchdog.js');
 }

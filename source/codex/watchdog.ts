@@ -1,12 +1,6 @@
 import {spawn} from 'node:child_process';
 import {existsSync} from 'node:fs';
-import path from 'node:path';
-import {packageRoot} from './paths.js';
-
-/** The built watchdog script (tests that run the runner from source still use the build). */
-export function watchdogScript(): string {
-	return path.join(packageRoot(), 'dist', 'source', 'codex', 'watchdog-process.js');
-}
+import {watchdogScript} from './paths.js';
 
 /**
  * Starts the watchdog of a run's process group: a small detached process that kills the group if

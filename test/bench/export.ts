@@ -8,13 +8,13 @@ import {rmSync, statSync} from 'node:fs';
 import {join} from 'node:path';
 import {openAsyncStore} from '../../store/index.js';
 import {bugsChannel, generateBugItems} from '../../demo-data/generate.js';
-import {fileURLToPath} from 'node:url';
 import {tempDir} from '../support/cli.js';
 import {benchDatabase} from './pg-support.js';
 import {BENCH_NOW, cachedBugDatabase, formatNumber, printTable, type Row} from './support.js';
+import {siftEntry} from '../../source/codex/paths.js';
 
 /** The built CLI, beside this file in dist/. */
-const SIFT_ENTRY = fileURLToPath(new URL('../../source/cli.js', import.meta.url));
+const SIFT_ENTRY = siftEntry();
 
 /** Runs the built CLI with `args` in its own process; its wall time and peak RSS (MiB), read at its exit. */
 function exportRun(args: string[]): {seconds: number; rssMiB: number; bytes: number; out: string; heap: HeapAtExit} {

@@ -12,7 +12,7 @@ import {execa} from 'execa';
 import {openAsyncStore, type AsyncStore} from '../../store/index.js';
 import {Fanout} from '../../source/codex/fanout.js';
 import {splitIntoBatches} from '../../source/codex/batches.js';
-import {packageRoot} from '../../source/codex/paths.js';
+import {packageRoot, siftEntry} from '../../source/codex/paths.js';
 import {batchStarter} from '../../source/commands/run.js';
 import {median, percentile, printTable, type Row} from './support.js';
 
@@ -28,7 +28,6 @@ const CHANNEL = {
 };
 
 const fakeCodex = () => path.join(packageRoot(), 'test', 'support', 'fake-codex.mjs');
-const siftEntry = () => path.join(packageRoot(), 'dist', 'source', 'cli.js');
 const sleep = async (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
 
 async function channelOf(dir: string, items: number): Promise<{store: AsyncStore; db: string; ids: string[]}> {

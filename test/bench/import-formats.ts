@@ -9,11 +9,11 @@ import {spawnSync} from 'node:child_process';
 import {closeSync, existsSync, mkdtempSync, openSync, rmSync, writeSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import {fileURLToPath} from 'node:url';
 import {benchDatabase} from './pg-support.js';
 import {printTable, type Row} from './support.js';
+import {siftEntry} from '../../source/codex/paths.js';
 
-const SIFT = fileURLToPath(new URL('../../source/cli.js', import.meta.url));
+const SIFT = siftEntry();
 const TIME = '/usr/bin/time';
 /** The upsert's size: 100k rows (10 % of them changed) against a channel of N. */
 const UPSERT_ROWS = 100_000;

@@ -13,7 +13,6 @@ import {Agent, request} from 'node:http';
 import {copyFileSync, mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import {fileURLToPath} from 'node:url';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
 import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -25,8 +24,9 @@ import {PG_OFF} from '../support/pg.js';
 import {holdWriteLock} from '../support/lock-holder.js';
 import {benchDatabase} from './pg-support.js';
 import {BENCH_NOW, cachedBugDatabase, median, percentile, printTable, type Row} from './support.js';
+import {siftEntry} from '../../source/codex/paths.js';
 
-const SIFT_ENTRY = fileURLToPath(new URL('../../source/cli.js', import.meta.url));
+const SIFT_ENTRY = siftEntry();
 const ITEMS = 1000;
 const TIME_LIMIT_MS = 120_000;
 const STATUSES = ['triaged', 'in_progress'];

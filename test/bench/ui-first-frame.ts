@@ -4,21 +4,8 @@
 // SIFT_BENCH_BEFORE=DIR measures a built checkout of an earlier commit the same way, in the same run.
 //   node dist/test/bench/ui-first-frame.js [--quick] [--repeats N]
 
-import {existsSync} from 'node:fs';
-import path from 'node:path';
-import {CLI} from '../support/pty.js';
 import {cachedBugDatabase, printTable, type Row} from './support.js';
-import {firstFrames, type Build} from './ui-speed.js';
-
-/** This build, and the one SIFT_BENCH_BEFORE names (built), when it names one. */
-function buildsToMeasure(): Build[] {
-	const builds: Build[] = [{label: 'this build', cli: CLI()}];
-	const before = process.env.SIFT_BENCH_BEFORE;
-	if (!before) return builds;
-	const cli = path.join(path.resolve(before), 'dist', 'source', 'cli.js');
-	if (!existsSync(cli)) throw new Error(`SIFT_BENCH_BEFORE=${before}: no built CLI at ${cli} (run npm run build there)`);
-	return [...builds, {label: `before (${path.basename(path.resolve(before))})`, cli}];
-}
+import {buildsToMeasure, firstFrames} from './ui-speed.js';
 
 export async function benchFirstFrame(quick = false, repeats = quick ? 3 : 11): Promise<Row[]> {
 	const builds = buildsToMeasure();

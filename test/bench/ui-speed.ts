@@ -294,14 +294,22 @@ async function againstVisiData(build: Build, label: string, count: number, dbPat
 	return {rows, notes};
 }
 
-export async function benchUiSpeed(quick = false): Promise<Row[]> {
+/**
+ * This build, and the built checkout SIFT_BENCH_BEFORE names, when it names one: its bundle, or the
+ * unbundled entry of a build from before the CLI was bundled.
+ */
+export function buildsToMeasure(): Build[] {
 	const builds: Build[] = [{label: 'this build', cli: CLI()}];
 	const before = process.env.SIFT_BENCH_BEFORE;
-	if (before) {
-		const cli = path.join(path.resolve(before), 'dist', 'source', 'cli.js');
-		if (!existsSync(cli)) throw new Error(`SIFT_BENCH_BEFORE=${before}: no built CLI at ${cli} (run npm run build there)`);
-		builds.push({label: `before (${path.basename(path.resolve(before))})`, cli});
-	}
+	if (!before) return builds;
+	const root = path.resolve(before);
+	const cli = [path.join(root, 'dist', 'bin', 'sift.js'), path.join(root, 'dist', 'source', 'cli.js')].find(candidate => existsSync(candidate));
+	if (!cli) throw new Error(`SIFT_BENCH_BEFORE=${before}: no built CLI in ${path.join(root, 'dist')} (run npm run build there)`);
+	return [...builds, {label: `before (${path.basename(root)})`, cli}];
+}
+
+export async function benchUiSpeed(quick = false): Promise<Row[]> {
+	const builds = buildsToMeasure();
 
 	const small = cachedBugDatabase(1000).path;
 	const large = cachedBugDatabase(quick ? 20_000 : 1_000_000).path;
@@ -317,7 +325,7 @@ export async function benchUiSpeed(quick = false): Promise<Row[]> {
 		'A frame counts when the headless terminal has drawn it (from the key\'s write to the last output chunk that made',
 		'the screen show it), so the figures include the pty and the terminal; main-thread CPU per key is the app\'s own',
 		'work for a key (the thread that reads keys and draws), whatever else the machine runs.',
-		before ? `Builds measured one after the other in this run: this build, then ${before}.` : 'Set SIFT_BENCH_BEFORE=DIR (a built checkout) to measure an earlier build beside this one.',
+		builds[1] ? `Builds measured one after the other in this run: this build, then ${builds[1].label}.` : 'Set SIFT_BENCH_BEFORE=DIR (a built checkout) to measure an earlier build beside this one.',
 	]);
 	for (const [label, count, dbPath, launches] of [['1k', 1000, small, quick ? 2 : 5], [largeLabel, quick ? 20_000 : 1_000_000, large, quick ? 1 : 2]] as const) {
 		const {rows: compared, notes} = await againstVisiData(builds[0]!, label, count, dbPath, quick ? 30 : 100, launches); // eslint-disable-line no-await-in-loop

@@ -7,6 +7,7 @@ import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {InMemoryTransport} from '@modelcontextprotocol/sdk/inMemory.js';
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
 import {bugsChannel} from '../../demo-data/generate.js';
+import {siftEntry} from '../../source/codex/paths.js';
 import {createSiftServer} from '../../source/mcp/server.js';
 import {Grants, openStore, type Actor, type AsyncStore, type Store} from '../../store/index.js';
 import type {Backend} from '../contract/backends.js';
@@ -146,12 +147,12 @@ export function jsonOf<T = any>(result: CallToolResult): T {
 	return JSON.parse(textOf(result)) as T;
 }
 
-/** The built CLI (`node dist/source/cli.js`), built with tsc first when it is missing. */
+/** The built CLI (`node dist/bin/sift.js`), built first when it is missing. */
 export function builtCli(): string {
-	const entry = path.join(ROOT, 'dist', 'source', 'cli.js');
+	const entry = siftEntry();
 	if (!existsSync(entry)) {
 		try {
-			execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], {cwd: ROOT, stdio: 'pipe'});
+			execFileSync('npm', ['run', 'build', '--silent'], {cwd: ROOT, stdio: 'pipe'});
 		} catch {
 			// Type errors elsewhere still emit; the check below is what matters.
 		}

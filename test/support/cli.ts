@@ -3,16 +3,17 @@ import {createHash} from 'node:crypto';
 import {existsSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
+import {siftEntry} from '../../source/codex/paths.js';
 import {tempDir} from './temp.js';
 
-/** The built command line: tests run what users run. `npm test` builds first. */
-export const SIFT_ENTRY = fileURLToPath(new URL('../../dist/source/cli.js', import.meta.url));
+/** The built command line (the bundle): tests run what users run. `npm test` builds first. */
+export const SIFT_ENTRY = siftEntry();
 
 export type CliResult = {code: number | null; stdout: string; stderr: string};
 
 export function ensureBuilt(): void {
 	if (!existsSync(SIFT_ENTRY)) {
-		spawnSync('npx', ['tsc', '-p', 'tsconfig.json'], {cwd: fileURLToPath(new URL('../..', import.meta.url)), stdio: 'inherit'});
+		spawnSync('npm', ['run', 'build', '--silent'], {cwd: fileURLToPath(new URL('../..', import.meta.url)), stdio: 'inherit'});
 	}
 }
 

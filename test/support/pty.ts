@@ -14,7 +14,8 @@ export function repoRoot(): string {
 	return path.basename(up) === 'dist' ? path.dirname(up) : up;
 }
 
-export const CLI = () => path.join(repoRoot(), 'dist', 'source', 'cli.js');
+/** The built CLI the app runs from (the bundle `npm run build` writes). */
+export const CLI = () => path.join(repoRoot(), 'dist', 'bin', 'sift.js');
 
 export type Keys = {
 	up: string; down: string; left: string; right: string; enter: string; escape: string; tab: string;
