@@ -1,3 +1,4 @@
+import path from 'node:path';
 import {defineConfig} from 'vitest/config';
 
 export default defineConfig({
@@ -11,5 +12,8 @@ export default defineConfig({
 		hookTimeout: 60_000,
 		// Several suites spawn real processes (sqlite writers, codex, a pty); two cores.
 		maxWorkers: 2,
+		// The built CLI's code cache (source/launch.ts) for the processes tests start: in the checkout,
+		// not the home folder; kept between runs, as a user's is.
+		env: {SIFT_CODE_CACHE: path.resolve(import.meta.dirname, 'tmp', 'code-cache')},
 	},
 });

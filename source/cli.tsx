@@ -95,4 +95,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 	process.exit(process.exitCode ?? 0);
 });
 
-process.exitCode = await main(process.argv.slice(2));
+// A promise, not a top-level await: the bundle is CommonJS, loaded through a compile cache (docs/architecture.md#start-up).
+void main(process.argv.slice(2)).then(code => {
+	process.exitCode = code;
+});

@@ -1,37 +1,69 @@
-// `npm run build:cli` (part of `npm run build`): bundles the compiled CLI (dist/source/cli.js, what
-// tsc wrote) into dist/bin/sift.js and its chunks, and the run watchdog into dist/bin/watchdog.js.
-// Why: Node 20 loads each ES module with its own resolve, stat, read and compile, and the TUI's start
-// loaded about 175 of sift's own; bundled, it loads about 30 chunks (docs/architecture.md#start-up).
-// Every subcommand still loads on demand: each dynamic import() becomes a chunk of its own.
-// Packages stay in node_modules (React must be the one the vendored Ink imports), and so does the
-// vendored Ink (`#ink`, already a bundle of its own).
+// `npm run build:cli` (the last step of `npm run build`): the CLI as users run it, in dist/bin.
+// - sift.cjs: the whole CLI compiled by tsc (dist/source/cli.js) and every package it uses but the
+//   native driver and pg, as one CommonJS file, Ink with its patches (source/vendor/ink/patches).
+//   CommonJS because a script, unlike an ES module on Node 20, can be compiled from a code cache.
+// - sift.js: the launcher (source/launch.ts), which runs sift.cjs through that cache; the bundle's
+//   content hash is written into it, so a cache is only ever used with the bundle it was made from.
+// - watchdog.js: the run watchdog (source/codex/watchdog-process.ts), a process of its own.
+// Subcommands still load on demand: esbuild keeps each module's body in a function of its own,
+// run the first time something imports it (docs/architecture.md#start-up).
 
-import {rmSync} from 'node:fs';
+import {createHash} from 'node:crypto';
+import {chmodSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {build} from 'esbuild';
+import {checkAllApplied, patchPlugin, readPatches} from '../vendor/ink/patch-files.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const out = path.join(root, 'dist', 'bin');
+const common = {absWorkingDir: root, bundle: true, platform: 'node', target: 'node20', logLevel: 'warning', minifyWhitespace: true, minifySyntax: true, keepNames: true};
 
-// Chunks of an earlier build would linger beside the new ones (their names are content hashes).
 rmSync(out, {recursive: true, force: true});
+
+const patches = readPatches(path.join(root, 'source', 'vendor', 'ink', 'patches'), 'source/vendor/ink/patches');
+const applied = new Set();
 await build({
-	entryPoints: {sift: 'dist/source/cli.js', watchdog: 'dist/source/codex/watchdog-process.js'},
-	absWorkingDir: root,
-	bundle: true,
-	splitting: true,
-	platform: 'node',
-	format: 'esm',
-	target: 'node20',
-	outdir: out,
-	entryNames: '[name]',
-	chunkNames: 'chunks/[name]-[hash]',
-	packages: 'external',
-	external: ['#ink'],
-	// Less to read and parse at every start; names are kept, so errors and stack traces still name their functions.
-	minifyWhitespace: true,
-	minifySyntax: true,
-	keepNames: true,
-	logLevel: 'warning',
+	...common,
+	entryPoints: ['dist/source/cli.js'],
+	outfile: path.join(out, 'sift.cjs'),
+	format: 'cjs',
+	// The native SQLite driver loads its binary relative to its package; pg requires an optional
+	// native module of its own. React devtools are never loaded (the no-devtools patch).
+	external: ['better-sqlite3', 'pg', 'react-devtools-core'],
+	// The app's modules import Ink as `#ink` (the vendored ES build, for the unbundled output).
+	alias: {'#ink': 'ink'},
+	// Every module of the bundle sees the bundle's own URL (package.json is found from it).
+	define: {'import.meta.url': '__siftBundleUrl'},
+	banner: {js: 'var __siftBundleUrl = require("node:url").pathToFileURL(__filename).href;'},
+	// import() of a bundled module becomes a lazy require; a script has no ES module loader to call.
+	supported: {'dynamic-import': false},
+	plugins: [patchPlugin(patches, applied)],
 });
+checkAllApplied(patches, applied);
+// The launcher wraps the bundle in a function, where the entry's `#!` line would not parse.
+const bundleFile = path.join(out, 'sift.cjs');
+const bundled = readFileSync(bundleFile, 'latin1').replace(/^#!.*\n/, '');
+writeFileSync(bundleFile, bundled, {encoding: 'latin1', mode: 0o644});
+if (!/^[\x00-\x7f]*$/.test(bundled)) throw new Error('dist/bin/sift.cjs is not ASCII: the launcher reads it as latin1');
+
+const bundleHash = createHash('sha256').update(bundled, 'latin1').digest('hex').slice(0, 16);
+await build({
+	...common,
+	stdin: {
+		contents: [
+			'import {homedir} from \'node:os\';',
+			'import {fileURLToPath} from \'node:url\';',
+			'import {launch} from \'./dist/source/launch.js\';',
+			`launch({bundle: fileURLToPath(new URL('./sift.cjs', import.meta.url)), bundleHash: ${JSON.stringify(bundleHash)}, argv: process.argv.slice(2), env: process.env, home: homedir()});`,
+		].join('\n'),
+		resolveDir: root,
+		sourcefile: 'sift.js',
+	},
+	outfile: path.join(out, 'sift.js'),
+	format: 'esm',
+	banner: {js: '#!/usr/bin/env node'},
+});
+
+await build({...common, entryPoints: ['dist/source/codex/watchdog-process.js'], outfile: path.join(out, 'watchdog.js'), format: 'esm', packages: 'external'});
+chmodSync(path.join(out, 'sift.js'), 0o755);

@@ -6,43 +6,15 @@
 // development one alone is more than half of an unsplit bundle, and parsing it cost every start).
 // dist/vendor/ink/ink.js picks the one that matches NODE_ENV, as React itself does.
 
-import {readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {build} from 'esbuild';
-import {applyHunks, listPatches, parseDiff} from './patch-files.mjs';
+import {checkAllApplied, patchPlugin, readPatches} from './patch-files.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..', '..');
 const out = path.join(root, 'dist', 'vendor', 'ink');
-
-/** Every patch under patches/: the package it is for, its file name and its file diffs. */
-function readPatches() {
-	const dir = path.join(here, 'patches');
-	const patches = [];
-	for (const {pkg, file} of listPatches(dir)) {
-		const source = `source/vendor/ink/patches/${file}`;
-		for (const diff of parseDiff(readFileSync(path.join(dir, file), 'utf8'), source)) patches.push({pkg, source, ...diff});
-	}
-
-	return patches;
-}
-
-/** An esbuild plugin that serves patched contents for the patched files, and says which it served. */
-function patchPlugin(patches, applied) {
-	return {
-		name: 'sift-patches',
-		setup(builder) {
-			builder.onLoad({filter: /node_modules/}, args => {
-				const normalized = args.path.split(path.sep).join('/');
-				const patch = patches.find(candidate => normalized.endsWith(`/node_modules/${candidate.pkg}/${candidate.file}`));
-				if (!patch) return undefined;
-				applied.add(patch);
-				return {contents: applyHunks(readFileSync(args.path, 'utf8'), patch.hunks, `${patch.source} (${patch.file})`), loader: 'js', resolveDir: path.dirname(args.path)};
-			});
-		},
-	};
-}
 
 async function bundle(mode, patches) {
 	const applied = new Set();
@@ -63,11 +35,10 @@ async function bundle(mode, patches) {
 		minify: mode === 'production' && process.env.SIFT_INK_MINIFY !== '0',
 		plugins: [patchPlugin(patches, applied)],
 	});
-	const unused = patches.filter(patch => !applied.has(patch));
-	if (unused.length > 0) throw new Error(`patches not applied (their file is no longer in the bundle): ${unused.map(patch => `${patch.source} (${patch.file})`).join(', ')}`);
+	checkAllApplied(patches, applied);
 }
 
-const patches = readPatches();
+const patches = readPatches(path.join(here, 'patches'), 'source/vendor/ink/patches');
 // Chunks of an earlier build would linger beside the new ones (their names are content hashes).
 rmSync(out, {recursive: true, force: true});
 await bundle('production', patches);

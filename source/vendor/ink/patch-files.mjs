@@ -1,8 +1,8 @@
 // Unified diffs applied to installed package files, strictly: every hunk must match the file where
 // it says, or the build stops (an upgraded package needs its patch redone, never half applied).
-// Used by build-ink.mjs; tested by test/build/ink-patches.test.ts.
+// Used by build-ink.mjs and source/build/bundle-cli.mjs; tested by test/build/ink-patches.test.ts.
 
-import {readdirSync} from 'node:fs';
+import {readdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -90,4 +90,45 @@ export function listPatches(dir) {
 	}
 
 	return packages.flatMap(pkg => readdirSync(path.join(dir, pkg)).filter(name => name.endsWith('.patch')).sort().map(name => ({pkg, file: `${pkg}/${name}`})));
+}
+
+/** Every patch under `dir` (listPatches): its package, its source (for messages) and its file diffs, in name order. */
+export function readPatches(dir, sourceDir) {
+	const patches = [];
+	for (const {pkg, file} of listPatches(dir)) {
+		const source = `${sourceDir}/${file}`;
+		for (const diff of parseDiff(readFileSync(path.join(dir, file), 'utf8'), source)) patches.push({pkg, source, ...diff});
+	}
+
+	return patches;
+}
+
+/**
+ * An esbuild plugin that serves the patched contents of the patched files (every patch of a file, in
+ * name order), adding each patch it applied to `applied`.
+ */
+export function patchPlugin(patches, applied) {
+	return {
+		name: 'sift-patches',
+		setup(builder) {
+			builder.onLoad({filter: /node_modules/}, args => {
+				const normalized = args.path.split(path.sep).join('/');
+				const mine = patches.filter(candidate => normalized.endsWith(`/node_modules/${candidate.pkg}/${candidate.file}`));
+				if (mine.length === 0) return undefined;
+				let contents = readFileSync(args.path, 'utf8');
+				for (const patch of mine) {
+					contents = applyHunks(contents, patch.hunks, `${patch.source} (${patch.file})`);
+					applied.add(patch);
+				}
+
+				return {contents, loader: 'js', resolveDir: path.dirname(args.path)};
+			});
+		},
+	};
+}
+
+/** Stops a build whose patches did not all apply (their file is no longer in the bundle). */
+export function checkAllApplied(patches, applied) {
+	const unused = patches.filter(patch => !applied.has(patch));
+	if (unused.length > 0) throw new Error(`patches not applied (their file is no longer in the bundle): ${unused.map(patch => `${patch.source} (${patch.file})`).join(', ')}`);
 }
