@@ -100,20 +100,24 @@ describe('the npm package', () => {
 
 	it('holds the built CLI, docs and licence, and no tests, sources, maps or tarballs', () => {
 		const files = filesUnder(installedRoot()).filter(file => !file.startsWith(`node_modules${path.sep}`));
-		expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', path.join('dist', 'bin', 'sift.js'), path.join('dist', 'bin', 'watchdog.js'), path.join('docs', 'reference.md'), path.join('dist', 'vendor', 'ink', 'ink.js')]));
+		expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', path.join('dist', 'bin', 'sift.js'), path.join('dist', 'bin', 'sift.cjs'), path.join('dist', 'bin', 'watchdog.js'), path.join('docs', 'reference.md')]));
 		expect(files.filter(file => /(^|\/)test\/|\.test\.|\.tgz$|\.map$|\.tsx?$/.test(file))).toEqual([]);
 		// The CLI ships as its bundle alone (docs/architecture.md#start-up): not the unbundled modules tsc writes.
-		expect(files.every(file => /^(dist\/(bin|vendor)\/|docs\/|LICENSE$|README\.md$|package\.json$)/.test(file)), files.join('\n')).toBe(true);
+		expect(files.every(file => /^(dist\/bin\/|docs\/|LICENSE$|README\.md$|package\.json$)/.test(file)), files.join('\n')).toBe(true);
 		// The tarball is packed from the repo, which never holds one (a second pack would embed the first).
 		expect(statSync(tarball).size).toBeLessThan(5_000_000);
 	});
 
-	it('installs without the dev dependencies: no Codex CLI, no test tools', () => {
+	it('installs without the dev dependencies: no Codex CLI, no test tools, nothing the bundle holds', () => {
 		const modules = path.join(installedRoot(), 'node_modules');
 		const everywhere = [modules, path.join(prefix, 'lib', 'node_modules')];
+		// The bundle holds Ink, React, the MCP SDK, zod, yaml, execa, marked and csv-parse; only the native SQLite driver and pg are installed.
+		const bundled = ['ink', 'react', '@modelcontextprotocol/sdk', 'zod', 'yaml', 'execa', 'marked', 'csv-parse'];
 		for (const dir of everywhere) {
-			for (const dev of ['@openai/codex', 'vitest', 'typescript', 'esbuild', 'node-pty', 'tsx']) expect(existsSync(path.join(dir, dev)), `${dev} in ${dir}`).toBe(false);
+			for (const dev of ['@openai/codex', 'vitest', 'typescript', 'esbuild', 'node-pty', 'tsx', ...bundled]) expect(existsSync(path.join(dir, dev)), `${dev} in ${dir}`).toBe(false);
 		}
+
+		for (const needed of ['better-sqlite3', 'pg']) expect(existsSync(path.join(modules, needed)), `${needed} in ${modules}`).toBe(true);
 	});
 
 	it('runs as `sift`: --version, demo --no-open (naming `sift` as the way to open it), list, a Codex run', () => {
