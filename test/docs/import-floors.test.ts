@@ -28,7 +28,7 @@ export const FLOORS: ReadonlyArray<{floor: string; paths: readonly string[]}> = 
 	{floor: 'ui views and hooks', paths: ['source/ui/components/', 'source/ui/hooks/', 'source/ui/theme.tsx']},
 	{floor: 'ui screens', paths: ['source/ui/screen.tsx', 'source/ui/app.tsx', 'source/ui/start.tsx', 'source/ui/first-screen.ts']},
 	{floor: 'commands', paths: ['source/commands/']},
-	{floor: 'entry', paths: ['source/cli.tsx']},
+	{floor: 'entry', paths: ['source/cli.tsx', 'source/launch.ts']},
 ];
 
 /** The folders whose modules make the product (tests are not on a floor). */
