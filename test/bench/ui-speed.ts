@@ -24,7 +24,8 @@ import {jsonLinesOf, launchToRows, loaded, openVisiData, sortedFiltered, type Vi
 
 const QUERY = 'status:new sort:due';
 
-export type Build = {label: string; cli: string};
+/** A build to measure: its CLI, and the environment it starts with (its code cache, say). */
+export type Build = {label: string; cli: string; env?: NodeJS.ProcessEnv};
 
 /**
  * User plus system CPU time so far, in ms (clock ticks of 10 ms): of the whole process, or of its
@@ -37,7 +38,7 @@ function cpuMs(pid: number, thread: 'process' | 'main' = 'process'): number {
 
 const threadCount = (pid: number) => readdirSync(`/proc/${pid}/task`).length;
 
-const open = (build: Build, dbPath: string): PtyApp => openSift(dbPath, {cli: build.cli});
+const open = (build: Build, dbPath: string): PtyApp => openSift(dbPath, {cli: build.cli, env: build.env});
 
 /** The sorted, filtered view, its first rows on screen. */
 async function openSorted(build: Build, dbPath: string): Promise<PtyApp> {
