@@ -72,9 +72,6 @@ const tui: Command = async context => {
 
 	// Raw mode before anything renders: keys typed while Ink mounts are neither echoed nor line-buffered.
 	stdin.setRawMode(true);
-	// React's production build unless asked otherwise: development checks cost every frame. This
-	// file holds no JSX (which would load React before this line); the app is imported below.
-	process.env.NODE_ENV ??= 'production';
 	const {startApp} = await loadWithoutCiMarkers(async () => import('../ui/start.js'));
 
 	// A write waiting for another process's lock is said on screen, not on stderr behind it.
