@@ -57,8 +57,8 @@ export class PgChannelCatalog {
 	}
 
 	async summaries(onlyId?: string): Promise<ChannelSummary[]> {
-		const {rows} = await this.pool.query<ChannelSummary>(`SELECT c.id, c.name, c.last_sequence AS latest_sequence,
-			(SELECT count(*) FROM items i WHERE i.channel_id = c.id) AS item_count
+		// item_count is kept per write (store/postgres/schema.ts, step 9).
+		const {rows} = await this.pool.query<ChannelSummary>(`SELECT c.id, c.name, c.last_sequence AS latest_sequence, c.item_count
 			FROM channels c WHERE $1::text IS NULL OR c.id = $1 ORDER BY c.id`, [onlyId ?? null]);
 		return rows.map(({id, name, item_count, latest_sequence}) => ({id, name, item_count, latest_sequence}));
 	}

@@ -184,6 +184,31 @@ ALTER TABLE runs ADD COLUMN mode text, ADD COLUMN proposals integer NOT NULL DEF
 			for (const sql of await missingChannelIndexes(client)) await client.query(sql);
 		},
 	},
+	{
+		version: 9,
+		name: 'each channel\'s item count, kept per write',
+		// A summary read count(*) over the channel's items (a scan of a million rows before the TUI's
+		// first frame). Statement-level triggers add each INSERT's and DELETE's rows per channel, so a
+		// bulk import bumps the count once per statement. Items are only inserted or deleted by writes
+		// on one channel that lock its row anyway (to bump last_sequence), so the bump adds no new lock.
+		// The functions keep the search_path they were made with: every caller updates sift's own channels.
+		sql: `
+ALTER TABLE channels ADD COLUMN item_count bigint NOT NULL DEFAULT 0;
+UPDATE channels c SET item_count = (SELECT count(*) FROM items i WHERE i.channel_id = c.id);
+CREATE OR REPLACE FUNCTION sift_count_items_in() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+BEGIN
+	UPDATE channels c SET item_count = c.item_count + added.n FROM (SELECT channel_id, count(*) AS n FROM new_items GROUP BY channel_id) added WHERE c.id = added.channel_id;
+	RETURN NULL;
+END $$;
+CREATE OR REPLACE FUNCTION sift_count_items_out() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+BEGIN
+	UPDATE channels c SET item_count = c.item_count - removed.n FROM (SELECT channel_id, count(*) AS n FROM old_items GROUP BY channel_id) removed WHERE c.id = removed.channel_id;
+	RETURN NULL;
+END $$;
+CREATE TRIGGER items_counted_in AFTER INSERT ON items REFERENCING NEW TABLE AS new_items FOR EACH STATEMENT EXECUTE FUNCTION sift_count_items_in();
+CREATE TRIGGER items_counted_out AFTER DELETE ON items REFERENCING OLD TABLE AS old_items FOR EACH STATEMENT EXECUTE FUNCTION sift_count_items_out();
+`,
+	},
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

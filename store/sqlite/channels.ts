@@ -36,15 +36,14 @@ export class ChannelCatalog {
 		this.cache.forget(id);
 	}
 
-	/** Ids and names only: no item counting, which scans a channel's index (tens of ms at 1M items). */
+	/** Ids and names only. */
 	names(): Array<{id: string; name: string}> {
 		return this.db.prepare('SELECT id, name FROM channels ORDER BY id').all() as Array<{id: string; name: string}>;
 	}
 
-	/** Every channel with its item count and latest sequence; `onlyId` counts one channel alone. */
+	/** Every channel with its item count (kept per write, store/sqlite/database.ts) and latest sequence; `onlyId`: one channel alone. */
 	summaries(onlyId?: string): ChannelSummary[] {
-		return this.db.prepare(`SELECT c.id, c.name, (SELECT coalesce(max(e.sequence), 0) FROM events e WHERE e.channel_id = c.id) AS latest_sequence,
-			(SELECT count(*) FROM items i WHERE i.channel_id = c.id) AS item_count
+		return this.db.prepare(`SELECT c.id, c.name, (SELECT coalesce(max(e.sequence), 0) FROM events e WHERE e.channel_id = c.id) AS latest_sequence, c.item_count
 			FROM channels c WHERE ? IS NULL OR c.id = ? ORDER BY c.id`).all(onlyId ?? null, onlyId ?? null) as ChannelSummary[];
 	}
 

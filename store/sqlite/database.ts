@@ -23,7 +23,9 @@ CREATE TABLE IF NOT EXISTS channels (
 	fields TEXT NOT NULL,
 	-- No longer maintained: a channel's latest sequence is the largest in events (store/sqlite/events.ts).
 	last_sequence INTEGER NOT NULL DEFAULT 0,
-	created_at TEXT NOT NULL
+	created_at TEXT NOT NULL,
+	-- The channel's items, kept by the triggers below (v10): a summary reads it instead of counting.
+	item_count INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS items (
 	seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -37,6 +39,12 @@ CREATE TABLE IF NOT EXISTS items (
 	${VALUE_COLUMNS.join(', ')}
 );
 CREATE INDEX IF NOT EXISTS items_by_channel ON items(channel_id, seq);
+CREATE TRIGGER IF NOT EXISTS items_counted_in AFTER INSERT ON items BEGIN
+	UPDATE channels SET item_count = item_count + 1 WHERE id = NEW.channel_id;
+END;
+CREATE TRIGGER IF NOT EXISTS items_counted_out AFTER DELETE ON items BEGIN
+	UPDATE channels SET item_count = item_count - 1 WHERE id = OLD.channel_id;
+END;
 CREATE TABLE IF NOT EXISTS events (
 	channel_id TEXT NOT NULL,
 	sequence INTEGER NOT NULL,
@@ -194,7 +202,7 @@ function openWritable(path: string, options: OpenOptions): Db {
  * Bump when the schema changes. Steps run in order inside one transaction and are idempotent;
  * SCHEMA_SQL then creates whatever is missing (IF NOT EXISTS).
  */
-const SCHEMA_VERSION = 9;
+const SCHEMA_VERSION = 10;
 
 /**
  * v3: idempotency keys belong to a channel and an actor (before, one global namespace: a key used
@@ -217,10 +225,21 @@ function addRunColumns(db: Db): void {
 }
 
 /**
- * Steps before SCHEMA_SQL, in order. v5: items get their value columns (store/sqlite/value-columns.ts); v6: tokens get a scope;
- * v7: events their cause, runs their mode and proposal count (store/sqlite/proposals.ts).
+ * v10: each channel's item count is kept in its row (a summary at 1M items counted for ~100 ms
+ * before the TUI's first frame); filled here once, kept by SCHEMA_SQL's triggers from then on.
  */
-const MIGRATION_STEPS: Array<(db: Db) => void> = [scopeIdempotencyKeys, addRunColumns, addValueColumns, addTokenScope, addReviewColumns];
+function addItemCount(db: Db): void {
+	const columns = (db.prepare("SELECT name FROM pragma_table_info('channels')").all() as Array<{name: string}>).map(row => row.name);
+	if (columns.length === 0 || columns.includes('item_count')) return;
+	db.exec('ALTER TABLE channels ADD COLUMN item_count INTEGER NOT NULL DEFAULT 0');
+	db.exec('UPDATE channels SET item_count = (SELECT count(*) FROM items WHERE items.channel_id = channels.id)');
+}
+
+/**
+ * Steps before SCHEMA_SQL, in order. v5: items get their value columns (store/sqlite/value-columns.ts); v6: tokens get a scope;
+ * v7: events their cause, runs their mode and proposal count (store/sqlite/proposals.ts); v10: channels their item count.
+ */
+const MIGRATION_STEPS: Array<(db: Db) => void> = [scopeIdempotencyKeys, addRunColumns, addValueColumns, addTokenScope, addReviewColumns, addItemCount];
 /** v3: per-channel partial indexes replace the indexes over every channel's rows; v5: on value columns; v6: on created_at and updated_at too; v8: on the axis and each sort key (store/query/sql.ts axisOf); v9: full-text search of long text (store/sqlite/full-text.ts). */
 const AFTER_SCHEMA_STEPS: Array<(db: Db) => void> = [addFullText, migrateToChannelIndexes];
 

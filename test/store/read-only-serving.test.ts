@@ -102,7 +102,7 @@ describe('a store this user may read but not write', () => {
 			const before = fileDigest(old);
 			const list = sift(['list', '--json'], old);
 			expect(list.code).toBe(1);
-			expect(list.stderr).toContain(`the store at ${old} has schema version 4, older than this sift's (9), and is read-only for this user: open it once with write access to upgrade it`);
+			expect(list.stderr).toContain(`the store at ${old} has schema version 4, older than this sift's (10), and is read-only for this user: open it once with write access to upgrade it`);
 			expect(fileDigest(old)).toBe(before);
 		} finally {
 			chmodSync(oldDir, 0o755);
