@@ -4,7 +4,7 @@
 // an earlier run skips the parse and the first compile of every function that run used
 // (docs/architecture.md#start-up). Only Node's own modules here: this file is loaded cold.
 
-import {mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs';
+import {mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs';
 import {createRequire} from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
@@ -45,10 +45,23 @@ export function codeCacheFile(dir: string, bundleHash: string, argv: readonly st
 	return path.join(dir, `${PREFIX}${bundleHash}-${commandKey(argv)}-node${process.versions.node}-${process.arch}.bin`);
 }
 
+/**
+ * V8 runs a cache's bytecode as it finds it, so only a cache no one else could have written is
+ * read: the file and its folder owned by this user and writable by no one else.
+ */
+export function trustedCache(file: string): boolean {
+	const uid = process.getuid?.();
+	if (uid === undefined) return false;
+	return [file, path.dirname(file)].every(each => {
+		const stats = statSync(each);
+		return stats.uid === uid && (stats.mode & 0o022) === 0;
+	});
+}
+
 function readCache(file: string | undefined): Buffer | undefined {
 	if (!file) return undefined;
 	try {
-		return readFileSync(file);
+		return trustedCache(file) ? readFileSync(file) : undefined;
 	} catch {
 		return undefined;
 	}
@@ -57,9 +70,9 @@ function readCache(file: string | undefined): Buffer | undefined {
 /** Writes the cache whole or not at all (a rename), private to the user; drops other bundles' caches. */
 export function keepCache(file: string, data: Buffer, bundleHash: string): void {
 	const dir = path.dirname(file);
+	const partial = `${file}.${process.pid}.partial`;
 	try {
 		mkdirSync(dir, {recursive: true, mode: 0o700});
-		const partial = `${file}.${process.pid}.partial`;
 		writeFileSync(partial, data, {mode: 0o600});
 		renameSync(partial, file);
 		for (const name of readdirSync(dir)) {
@@ -67,6 +80,11 @@ export function keepCache(file: string, data: Buffer, bundleHash: string): void 
 		}
 	} catch {
 		// A cache that cannot be written (a read-only home, a full disk) only costs the next start its compile.
+		try {
+			rmSync(partial, {force: true});
+		} catch {
+			// No partial file was made (its folder is not one).
+		}
 	}
 }
 

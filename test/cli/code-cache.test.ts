@@ -2,10 +2,10 @@
 // the built CLI writes it once, uses it, survives a damaged or unwritable one, and drops older
 // bundles' caches; none of which changes what a command prints.
 
-import {existsSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs';
+import {chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';
-import {codeCacheDir, codeCacheFile, commandKey} from '../../source/launch.js';
+import {codeCacheDir, codeCacheFile, commandKey, trustedCache} from '../../source/launch.js';
 import {demoDatabase, sift, tempDir} from '../support/cli.js';
 
 const cacheFiles = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter(name => name.startsWith('code-')) : []);
@@ -80,6 +80,24 @@ describe('the built CLI with a code cache', () => {
 		writeFileSync(blocked, 'not a folder');
 		expect(list(blocked)).toEqual(plain);
 		expect(readFileSync(blocked, 'utf8')).toBe('not a folder');
+	});
+
+	it('reads no cache another user could have written: one in a folder or file others may write is compiled over', () => {
+		const cache = tempDir('sift-code-cache-');
+		list(cache);
+		const [file] = cacheFiles(cache);
+		const kept = path.join(cache, file!);
+		expect(trustedCache(kept)).toBe(true);
+		chmodSync(kept, 0o622);
+		expect(trustedCache(kept)).toBe(false);
+		chmodSync(kept, 0o600);
+		chmodSync(cache, 0o777);
+		expect(trustedCache(kept)).toBe(false);
+		const before = statSync(kept);
+		expect(list(cache)).toEqual(plain);
+		// Not read, so written anew (a rename: another inode).
+		expect(statSync(kept).ino).not.toBe(before.ino);
+		chmodSync(cache, 0o700);
 	});
 
 	it('drops the caches of other bundles when it writes its own', () => {
