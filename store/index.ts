@@ -12,6 +12,7 @@ export {MAX_WRITE_BYTES, type EditRequest} from './writes.js';
 export {MAX_VALUE_NESTING} from './fields/shape.js';
 export {cutCodePoints} from './text.js';
 export {isCalendarDay} from './timestamps.js';
+export {SMALL_PAGE_CACHE_KIB} from './spill-map.js';
 export type {ImportSource} from './sqlite/import.js';
 export type {ImportItem} from './write-rules.js';
 export type {FollowUpQuery} from './followups.js';

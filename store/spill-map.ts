@@ -9,8 +9,12 @@ import Database from 'better-sqlite3';
 
 /** Entries held in memory before the map moves to disk: small files keep the speed of a Map. */
 export const SPILL_AT = 50_000;
-/** SQLite's page cache for the spilled map, in KiB (its default, stated: it is the whole cost). */
-const CACHE_KIB = 2048;
+/**
+ * SQLite's own default page cache, in KiB: for a connection that reads most pages about once (an
+ * export's pass over the file, the spilled map here), where the store's usual 16 MiB would only
+ * hold pages it does not read again. Stated, since for the spilled map it is the whole cost.
+ */
+export const SMALL_PAGE_CACHE_KIB = 2048;
 
 export class SpillMap {
 	private memory: Map<string, string> | undefined = new Map();
@@ -48,7 +52,7 @@ export class SpillMap {
 	private spill(): void {
 		// An empty file name is SQLite's private temporary database: on disk, deleted on close.
 		const db = new Database('');
-		db.pragma(`cache_size = -${CACHE_KIB}`);
+		db.pragma(`cache_size = -${SMALL_PAGE_CACHE_KIB}`);
 		db.pragma('journal_mode = OFF');
 		db.pragma('synchronous = OFF');
 		db.exec('CREATE TABLE held (key TEXT PRIMARY KEY, holder TEXT NOT NULL) WITHOUT ROWID');

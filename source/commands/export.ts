@@ -1,6 +1,7 @@
 import {once} from 'node:events';
 import type {Writable} from 'node:stream';
 import {items} from '../../store/page-stream.js';
+import {SMALL_PAGE_CACHE_KIB} from '../../store/index.js';
 import {openAtomicStream, type AtomicStream} from '../config/atomic-file.js';
 import {EXPORT_FORMATS, exportWriter, type ExportFormat} from '../export/formats.js';
 import {sanitize} from '../text/sanitize.js';
@@ -30,12 +31,6 @@ function stdoutStream(stdout: Writable, terminal: boolean): AtomicStream {
 	};
 }
 
-/**
- * SQLite's page cache for an export's connection, in KiB: SQLite's own default. An export reads
- * each page of the file once, so the store's usual 16 MiB only holds pages it will not read again,
- * and at a million items (a 2 GB file) it is all resident (docs/architecture.md, memory).
- */
-const EXPORT_PAGE_CACHE_KIB = 2048;
 
 /**
  * `sift export`: every item of a channel (or those --where matches) with every value in full, read
@@ -76,7 +71,8 @@ const command: Command = async context => {
 		}
 
 		return 0;
-	}, {pageCacheKiB: EXPORT_PAGE_CACHE_KIB});
+		// An export reads each page once: at 1M items (2 GB) the usual 16 MiB cache was all resident (docs/architecture.md, memory).
+	}, {pageCacheKiB: SMALL_PAGE_CACHE_KIB});
 };
 
 export default command;

@@ -25,7 +25,10 @@ import {jsonLinesOf, launchToRows, loaded, openVisiData, sortedFiltered, type Vi
 const QUERY = 'status:new sort:due';
 
 /** A build to measure: its CLI, and the environment it starts with (its code cache, say). */
-export type Build = {label: string; cli: string; env?: NodeJS.ProcessEnv};
+export type Build = {label: string; cli: string; env?: NodeJS.ProcessEnv; databases?: string};
+
+/** The database a build opens for a bench database: its own copy when it has a folder of them (an older schema). */
+const databaseOf = (build: Build, dbPath: string) => (build.databases ? path.join(build.databases, path.basename(dbPath)) : dbPath);
 
 /**
  * User plus system CPU time so far, in ms (clock ticks of 10 ms): of the whole process, or of its
@@ -38,7 +41,7 @@ function cpuMs(pid: number, thread: 'process' | 'main' = 'process'): number {
 
 const threadCount = (pid: number) => readdirSync(`/proc/${pid}/task`).length;
 
-const open = (build: Build, dbPath: string): PtyApp => openSift(dbPath, {cli: build.cli, env: build.env});
+const open = (build: Build, dbPath: string): PtyApp => openSift(databaseOf(build, dbPath), {cli: build.cli, env: build.env});
 
 /** The sorted, filtered view, its first rows on screen. */
 async function openSorted(build: Build, dbPath: string): Promise<PtyApp> {
@@ -306,7 +309,9 @@ export function buildsToMeasure(): Build[] {
 	const root = path.resolve(before);
 	const cli = [path.join(root, 'dist', 'bin', 'sift.js'), path.join(root, 'dist', 'source', 'cli.js')].find(candidate => existsSync(candidate));
 	if (!cli) throw new Error(`SIFT_BENCH_BEFORE=${before}: no built CLI in ${path.join(root, 'dist')} (run npm run build there)`);
-	return [...builds, {label: `before (${path.basename(root)})`, cli}];
+	// A build of an older store schema cannot open databases this build has upgraded: SIFT_BENCH_BEFORE_DATA names a folder of its own copies.
+	const databases = process.env.SIFT_BENCH_BEFORE_DATA;
+	return [...builds, {label: `before (${path.basename(root)})`, cli, ...(databases ? {databases: path.resolve(databases)} : {})}];
 }
 
 export async function benchUiSpeed(quick = false): Promise<Row[]> {
