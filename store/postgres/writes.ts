@@ -244,11 +244,13 @@ function planIo(client: pg.ClientBase, channels?: PgChannelCatalog, lock = true)
 		async remember({entry, result, at}) {
 			await client.query('INSERT INTO idempotency (channel_id, actor, key, fingerprint, result, at) VALUES ($1, $2, $3, $4, $5, $6)', [entry.channelId, entry.actor, entry.key, entry.fingerprint, JSON.stringify(result), at]);
 		},
+		// The row goes in the event's statement, after the item's follow-ups and proposals: the item
+		// count's trigger updates the channel row, which must stay the last lock (a decline holds its
+		// proposals and then waits for the channel row; taking the channel row first would cross it).
 		async delete({item, event}) {
-			await client.query('DELETE FROM items WHERE channel_id = $1 AND seq = $2', [item.channel_id, item.row.seq]);
 			await closeForDeletedItem(client, item.id, event.at);
 			await declineForDeletedItem(client, item.id, event.at);
-			return appendEvent(client, item.channel_id, event);
+			return appendEvent(client, item.channel_id, event, {ctes: 'removed AS (DELETE FROM items WHERE channel_id = $1 AND seq = $9)', params: [item.row.seq]});
 		},
 		runMode: async ({runId}) => runModeOf(client, runId),
 		async propose({proposal}) {

@@ -1,7 +1,7 @@
 import {existsSync} from 'node:fs';
 import {dirname} from 'node:path';
 import Database from 'better-sqlite3';
-import {migrateToChannelIndexes} from './channels.js';
+import {ITEM_COUNT_TRIGGERS_SQL, migrateToChannelIndexes} from './channels.js';
 import {StoreError} from '../errors.js';
 import {canWrite, createPrivateFile, ensurePrivateDir, removeStoreFiles, restrictCompanions} from './files.js';
 import {migrateRunsColumns, RUNS_SCHEMA_SQL} from './runs.js';
@@ -39,12 +39,7 @@ CREATE TABLE IF NOT EXISTS items (
 	${VALUE_COLUMNS.join(', ')}
 );
 CREATE INDEX IF NOT EXISTS items_by_channel ON items(channel_id, seq);
-CREATE TRIGGER IF NOT EXISTS items_counted_in AFTER INSERT ON items BEGIN
-	UPDATE channels SET item_count = item_count + 1 WHERE id = NEW.channel_id;
-END;
-CREATE TRIGGER IF NOT EXISTS items_counted_out AFTER DELETE ON items BEGIN
-	UPDATE channels SET item_count = item_count - 1 WHERE id = OLD.channel_id;
-END;
+${ITEM_COUNT_TRIGGERS_SQL}
 CREATE TABLE IF NOT EXISTS events (
 	channel_id TEXT NOT NULL,
 	sequence INTEGER NOT NULL,

@@ -3,7 +3,7 @@
 // unless the plan says it is written. This file answers its steps: the catalog's channel, the
 // fields written, lookups by key, and the creates and edits every other write makes (ItemWriter).
 
-import type {ChannelCatalog} from './channels.js';
+import {countedOnce, type ChannelCatalog} from './channels.js';
 import {immediate} from './write-lock.js';
 import type {Db} from './db.js';
 import {appendEvent} from './events.js';
@@ -40,7 +40,8 @@ export function upsertItems(db: Db, channels: ChannelCatalog, writer: ItemWriter
 	let result: UpsertResult | undefined;
 	try {
 		immediate(db, () => {
-			result = runUpsert(planUpsert<Found>(request), upsertIo(db, channels, writer, request.rows));
+			// Counted once at the end: an upsert may append many rows (store/sqlite/channels.ts countedOnce).
+			result = countedOnce(db, request.channelId, () => runUpsert(planUpsert<Found>(request), upsertIo(db, channels, writer, request.rows)));
 			if (!result.written) throw new RollBack();
 		});
 	} catch (error) {

@@ -73,6 +73,24 @@ describePg('PostgreSQL store only', () => {
 		await expectGapFree(store, 'race');
 	}, 60_000);
 
+	it('deletes of 40 items and a decline of their proposals at once queue, never deadlock: every write lands, the count is right', async () => {
+		const {store, ids} = await raceStore(40);
+		await store.runs.start({id: 'run-p', channelId: 'race', itemIds: [], instruction: 'count', startedAt: new Date().toISOString(), logPath: null, mode: 'propose'});
+		const proposals: number[] = [];
+		for (const id of ids) {
+			proposals.push((await store.editItem({channelId: 'race', itemId: id, values: {counter: 1}, actor: {kind: 'agent', run_id: 'run-p'}})).proposal_id!);
+		}
+
+		// A decline locks its proposals, then the channel row; a delete its item, then the item's
+		// proposals, then the channel row (the item count with the event): never the other way round.
+		const deletes = ids.map(async id => store.deleteItem('race', id, {kind: 'human'}));
+		const [declined] = await Promise.all([store.proposals.decline(proposals), ...deletes]);
+		expect(declined.declined.length + declined.skipped.length).toBe(ids.length);
+		expect(await allItemIds(store, 'race')).toEqual([]);
+		expect((await store.channelSummary('race')).item_count).toBe(0);
+		await expectGapFree(store, 'race');
+	}, 60_000);
+
 	it('a writer SIGKILLed mid-edit 10 times leaves no half-applied edit, no gap, no held lock', async () => {
 		const {store, url, ids} = await raceStore(2);
 		for (let round = 0; round < 10; round++) {
