@@ -24,6 +24,27 @@ async function twoChannels(location: string): Promise<void> {
 	}
 }
 
+/** Runs SQL on a PostgreSQL store through a connection of its own, as another program would. */
+async function onPostgres(url: string, sql: string): Promise<void> {
+	const client = new pg.Client({connectionString: url});
+	await client.connect();
+	try {
+		await client.query(sql);
+	} finally {
+		await client.end();
+	}
+}
+
+/** Runs SQL on a SQLite store file through a handle of its own. */
+function onSqlite(file: string, sql: string): void {
+	const db = new Database(file);
+	try {
+		db.exec(sql);
+	} finally {
+		db.close();
+	}
+}
+
 /** The counts after the upgrade, and after one create and one delete on the upgraded store. */
 async function countsAfterUpgrade(store: AsyncStore): Promise<void> {
 	expect((await store.listChannels()).map(channel => [channel.id, channel.item_count])).toEqual([['kit', 5], ['kit2', 3]]);
@@ -37,11 +58,8 @@ describe('a SQLite store of schema 9', () => {
 	it('is upgraded to 10 on open: each channel\'s count filled, then kept', async () => {
 		const file = path.join(tempDir(), 'v9.db');
 		await twoChannels(file);
-		const db = new Database(file);
 		// What schema 10 adds, taken back: the store as schema 9 left it.
-		db.exec('DROP TRIGGER items_counted_in; DROP TRIGGER items_counted_out; ALTER TABLE channels DROP COLUMN item_count');
-		db.pragma('user_version = 9');
-		db.close();
+		onSqlite(file, 'DROP TRIGGER items_counted_in; DROP TRIGGER items_counted_out; ALTER TABLE channels DROP COLUMN item_count; PRAGMA user_version = 9');
 		const store = await openAsyncStore(file);
 		try {
 			await countsAfterUpgrade(store);
@@ -53,9 +71,7 @@ describe('a SQLite store of schema 9', () => {
 		expect(reopened.pragma('user_version', {simple: true})).toBe(10);
 		// The summary reads the kept column: a count set by hand is what it reports.
 		reopened.close();
-		const edited = new Database(file);
-		edited.exec("UPDATE channels SET item_count = 41 WHERE id = 'kit'");
-		edited.close();
+		onSqlite(file, "UPDATE channels SET item_count = 41 WHERE id = 'kit'");
 		const store2 = await openAsyncStore(file);
 		try {
 			expect((await store2.channelSummary('kit')).item_count).toBe(41);
@@ -75,25 +91,13 @@ describePg('a PostgreSQL store at migration 8', () => {
 	it('gets migration 9 on open: each channel\'s count filled, then kept by bulk and single writes', async () => {
 		const url = await database.freshSchemaUrl();
 		await twoChannels(url);
-		const client = new pg.Client({connectionString: url});
-		await client.connect();
-		try {
-			await client.query('DROP TRIGGER items_counted_in ON items; DROP TRIGGER items_counted_out ON items; ALTER TABLE channels DROP COLUMN item_count; DELETE FROM schema_version WHERE version >= 9');
-		} finally {
-			await client.end();
-		}
+		await onPostgres(url, 'DROP TRIGGER items_counted_in ON items; DROP TRIGGER items_counted_out ON items; ALTER TABLE channels DROP COLUMN item_count; DELETE FROM schema_version WHERE version >= 9');
 
 		const store = await openAsyncStore(url);
 		try {
 			await countsAfterUpgrade(store);
 			// The summary reads the kept column: a count set by hand is what it reports.
-			const check = new pg.Client({connectionString: url});
-			await check.connect();
-			try {
-				await check.query("UPDATE channels SET item_count = 41 WHERE id = 'kit'");
-			} finally {
-				await check.end();
-			}
+			await onPostgres(url, "UPDATE channels SET item_count = 41 WHERE id = 'kit'");
 
 			expect((await store.channelSummary('kit')).item_count).toBe(41);
 		} finally {
