@@ -138,9 +138,24 @@ export class UpsertTally {
 	}
 }
 
-/** Thrown inside the transaction to roll it back after a dry run or a refusal; caught by the backend. */
-export class RollBack extends Error {
+/** Thrown inside the transaction to roll it back after a dry run or a refusal, carrying the result the caller still gets. */
+class RollBack extends Error {
 	override name = 'RollBack';
+	constructor(readonly result: UpsertResult) {
+		super('rolled back: nothing of this upsert is kept');
+	}
+}
+
+/** Inside the transaction: the result, or a throw that rolls the transaction back when nothing is to be written. */
+export function keptIfWritten(result: UpsertResult): UpsertResult {
+	if (!result.written) throw new RollBack(result);
+	return result;
+}
+
+/** Outside the transaction: the result of an upsert that was rolled back (a dry run, a refusal); any other error goes on. */
+export function rolledBackResult(error: unknown): UpsertResult {
+	if (error instanceof RollBack) return error.result;
+	throw error;
 }
 
 /** An edit's values that leave out keys whose value is already the item's (so an unchanged row opens or closes nothing). */

@@ -53,6 +53,11 @@ export async function runModeOf(client: pg.ClientBase, runId: string): Promise<E
 }
 
 /** An item's delete closes its open proposals: there is nothing left to write them to (declined, by no one). */
+/** The item's open proposals locked in id order, as an accept locks its own (store/postgres/writes.ts). */
+export async function lockOpenProposalsOf(client: pg.ClientBase, itemId: string): Promise<void> {
+	await client.query("SELECT 1 FROM proposals WHERE item_id = $1 AND status = 'open' ORDER BY id FOR UPDATE", [itemId]);
+}
+
 export async function declineForDeletedItem(client: pg.ClientBase, itemId: string, at: string): Promise<void> {
 	await client.query("UPDATE proposals SET status = 'declined', decided_at = $2 WHERE item_id = $1 AND status = 'open'", [itemId, at]);
 }

@@ -7,7 +7,7 @@
 import type pg from 'pg';
 import type {PlanItem} from '../edit-plan.js';
 import {asyncChunks, planUpsert, runUpsertAsync, type UpsertIo} from '../upsert-plan.js';
-import {RollBack, type UpsertRequest, type UpsertResult} from '../upsert-rules.js';
+import {keptIfWritten, rolledBackResult, type UpsertRequest, type UpsertResult} from '../upsert-rules.js';
 import {channelLiteral, valueSql, type PgChannelCatalog} from './channels.js';
 import {inTransaction} from './connect.js';
 import {appendEvent} from './events.js';
@@ -43,17 +43,11 @@ function upsertIo(client: pg.ClientBase, channels: PgChannelCatalog, writer: PgI
 }
 
 export async function upsertItems(pool: pg.Pool, channels: PgChannelCatalog, writer: PgItemWriter, request: UpsertRequest): Promise<UpsertResult> {
-	let result: UpsertResult | undefined;
 	try {
-		await inTransaction(pool, async client => {
-			result = await runUpsertAsync(planUpsert<Found>(request), upsertIo(client, channels, writer, request));
-			if (!result.written) throw new RollBack();
-		});
+		return await inTransaction(pool, async client => keptIfWritten(await runUpsertAsync(planUpsert<Found>(request), upsertIo(client, channels, writer, request))));
 	} catch (error) {
-		if (!(error instanceof RollBack)) throw error;
+		return rolledBackResult(error);
 	} finally {
 		channels.forget(request.channelId);
 	}
-
-	return result!;
 }

@@ -1,6 +1,7 @@
 // Item writes on PostgreSQL. Each is one READ COMMITTED transaction that orders its locks the same
-// way (idempotency key → item row → channel row), so concurrent writers queue instead of failing:
-// no serialization error, no deadlock, no lost update. What an edit or delete does, and in what
+// way (idempotency key → the item's open proposals, for a delete → item row → channel row), so
+// concurrent writers queue instead of failing: no serialization error, no deadlock, no lost
+// update. What an edit or delete does, and in what
 // order, is the shared plan (store/edit-plan.ts); this file answers its steps with SQL. The review
 // plans (accept, decline, revert) write set-based (batched-plan.ts); an accept locks its proposals,
 // then all their items at once, oldest first, then the channel row.
@@ -18,7 +19,7 @@ import {checkExpectedVersion, checkPayload} from '../write-rules.js';
 import {channelLiteral, valueSql} from './channels.js';
 import {inTransaction} from './connect.js';
 import {appendEvent, changedSince, latestSequence, runWrites} from './events.js';
-import {declineForDeletedItem, insertProposal, proposalsWithIds, runModeOf} from './proposals.js';
+import {declineForDeletedItem, insertProposal, lockOpenProposalsOf, proposalsWithIds, runModeOf} from './proposals.js';
 import {proposalCreatedEvent} from '../proposals.js';
 import {planAccept, planDecline, planRevert, planRunDiff, type AcceptRequest, type AcceptResult, type DeclineResult, type RevertResult, type RunDiff} from '../review-plan.js';
 import type {RunRow} from '../runs.js';
@@ -196,7 +197,12 @@ export class PgItemWriter {
 
 	async delete(channel: LoadedChannel, itemId: string, actor: Actor, expectedVersion?: number): Promise<DeleteResult> {
 		checkExpectedVersion(expectedVersion);
-		return inTransaction(this.pool, async client => runPlanAsync(planDelete<PgItem>(channel.id, itemId, actor, expectedVersion), planIo(client)));
+		return inTransaction(this.pool, async client => {
+			// An accept locks its proposals before their items; a delete takes the item's open proposals
+			// first too (it declines them), so the two queue instead of crossing.
+			await lockOpenProposalsOf(client, itemId);
+			return runPlanAsync(planDelete<PgItem>(channel.id, itemId, actor, expectedVersion), planIo(client));
+		});
 	}
 }
 

@@ -8,7 +8,7 @@ import {immediate} from './write-lock.js';
 import type {Db} from './db.js';
 import {appendEvent} from './events.js';
 import {planUpsert, runUpsert, syncChunks, type UpsertIo} from '../upsert-plan.js';
-import {RollBack, type UpsertRequest, type UpsertResult, type UpsertRow} from '../upsert-rules.js';
+import {keptIfWritten, rolledBackResult, type UpsertRequest, type UpsertResult, type UpsertRow} from '../upsert-rules.js';
 import type {ItemWriter} from './writes.js';
 
 type Found = NonNullable<ReturnType<ItemWriter['itemWithUnique']>>;
@@ -37,18 +37,12 @@ function upsertIo(db: Db, channels: ChannelCatalog, writer: ItemWriter, rows: It
 }
 
 export function upsertItems(db: Db, channels: ChannelCatalog, writer: ItemWriter, request: UpsertRequest & {rows: Iterable<UpsertRow>}): UpsertResult {
-	let result: UpsertResult | undefined;
 	try {
-		immediate(db, () => {
-			// Counted once at the end: an upsert may append many rows (store/sqlite/channels.ts countedOnce).
-			result = countedOnce(db, request.channelId, () => runUpsert(planUpsert<Found>(request), upsertIo(db, channels, writer, request.rows)));
-			if (!result.written) throw new RollBack();
-		});
+		// Counted once at the end: an upsert may append many rows (store/sqlite/channels.ts countedOnce).
+		return immediate(db, () => keptIfWritten(countedOnce(db, request.channelId, () => runUpsert(planUpsert<Found>(request), upsertIo(db, channels, writer, request.rows)))));
 	} catch (error) {
-		if (!(error instanceof RollBack)) throw error;
+		return rolledBackResult(error);
 	} finally {
 		channels.forget(request.channelId);
 	}
-
-	return result!;
 }

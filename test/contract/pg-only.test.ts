@@ -91,6 +91,26 @@ describePg('PostgreSQL store only', () => {
 		await expectGapFree(store, 'race');
 	}, 60_000);
 
+	it('deletes of 40 items and an accept of their proposals at once queue, never deadlock: each item is deleted, each proposal accepted first or skipped after', async () => {
+		const {store, ids} = await raceStore(40);
+		await store.runs.start({id: 'run-p', channelId: 'race', itemIds: [], instruction: 'count', startedAt: new Date().toISOString(), logPath: null, mode: 'propose'});
+		const proposals: number[] = [];
+		for (const id of ids) {
+			proposals.push((await store.editItem({channelId: 'race', itemId: id, values: {counter: 1}, actor: {kind: 'agent', run_id: 'run-p'}})).proposal_id!);
+		}
+
+		// An accept locks its proposals, then their items; a delete locks the item's open proposals
+		// before the item, so the two take their locks in one order (store/postgres/writes.ts).
+		const deletes = [...ids].reverse().map(async id => store.deleteItem('race', id, {kind: 'human'}));
+		const [accepted] = await Promise.all([store.proposals.accept({ids: proposals}), ...deletes]);
+		expect(accepted.accepted.length + accepted.skipped.length).toBe(ids.length);
+		expect(accepted.conflicts).toEqual([]);
+		expect(accepted.refused).toEqual([]);
+		expect(await allItemIds(store, 'race')).toEqual([]);
+		expect((await store.channelSummary('race')).item_count).toBe(0);
+		await expectGapFree(store, 'race');
+	}, 60_000);
+
 	it('a writer SIGKILLed mid-edit 10 times leaves no half-applied edit, no gap, no held lock', async () => {
 		const {store, url, ids} = await raceStore(2);
 		for (let round = 0; round < 10; round++) {
