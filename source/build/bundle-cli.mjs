@@ -13,6 +13,7 @@ import {chmodSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {build} from 'esbuild';
+import {ONE_COPY, oneCopyPlugin} from '../vendor/ink/one-copy.mjs';
 import {checkAllApplied, patchPlugin, readPatches} from '../vendor/ink/patch-files.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -40,7 +41,7 @@ await build({
 	banner: {js: 'var __siftBundleUrl = require("node:url").pathToFileURL(__filename).href;'},
 	// import() of a bundled module becomes a lazy require; a script has no ES module loader to call.
 	supported: {'dynamic-import': false},
-	plugins: [patchPlugin(patches, applied)],
+	plugins: [oneCopyPlugin(root, ONE_COPY), patchPlugin(patches, applied)],
 });
 checkAllApplied(patches, applied);
 // The launcher wraps the bundle in a function, where the entry's `#!` line would not parse.

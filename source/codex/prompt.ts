@@ -1,5 +1,6 @@
 import {SIFT_TOOLS} from './command.js';
 import type {Turn} from './transcript.js';
+import {thousands} from '../text/format.js';
 
 /**
  * The prompt travels as one argv entry, which Linux caps at 128 KiB; the oldest turns are left
@@ -69,7 +70,7 @@ export function systemText(channelId: string, itemIds: readonly string[], cursor
  * How many items this run has, said where they are listed: a batch of a fan-out is told its own
  * count, whatever the instruction shared by every batch says.
  */
-const itemsText = (count: number) => (count === 1 ? 'Work on this one item' : `Work on these ${count.toLocaleString('en-US')} items, and only these,`);
+const itemsText = (count: number) => (count === 1 ? 'Work on this one item' : `Work on these ${thousands(count)} items, and only these,`);
 
 /** Where a run without explicit items starts: from the last finished run's end, or from a first listing. */
 export function cursorText(channelId: string, cursor: AgentCursor): string {

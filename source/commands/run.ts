@@ -6,7 +6,7 @@ import {handleTerminationSignals} from '../codex/group.js';
 import type {RunOptions, RunResult} from '../codex/runner.js';
 import type {Step} from '../codex/steps.js';
 import type {RunUpdate} from '../codex/tracker.js';
-import {counted} from '../text/format.js';
+import {counted, thousands} from '../text/format.js';
 import {startStoreRun} from '../serve/run-token.js';
 import {safeJson, sanitize} from '../text/sanitize.js';
 import {channelOf, databasePath, output, resolveItem, serverEndpoint, wholeNumber, withStore} from './common.js';
@@ -200,7 +200,7 @@ function totals(results: RunResult[], outcomes: Outcome[]): string {
 
 /** `3 edits applied`, and `2 proposed` when the run proposed (docs/review.md). */
 function editCounts(applied: number, proposals: number): string {
-	return `${counted(applied, 'edit')} applied${proposals > 0 ? `, ${proposals.toLocaleString('en-US')} proposed` : ''}`;
+	return `${counted(applied, 'edit')} applied${proposals > 0 ? `, ${thousands(proposals)} proposed` : ''}`;
 }
 
 export default run;

@@ -92,8 +92,17 @@ export const shortFields = (fields: Field[]) => fields.filter(field => !field.co
 /** The noun that agrees with `count`: "item" for 1, "items" for everything else. */
 export const nounFor = (count: number, noun: string, plural = `${noun}s`) => (count === 1 ? noun : plural);
 
+/**
+ * A count as en-US writes it, 1,234,567: every count shown goes through it. Not toLocaleString:
+ * its first call loads ICU's number formats, ~13 ms of the TUI's start (docs/architecture.md#start-up).
+ */
+export function thousands(count: number): string {
+	if (!Number.isSafeInteger(count)) return count.toLocaleString('en-US');
+	return String(count).replaceAll(/\B(?=(?:\d{3})+$)/g, ',');
+}
+
 /** "1 edit", "2 edits", "0 follow-ups": a count with its noun. Every count in a message goes through it. */
-export const counted = (count: number, noun: string, plural = `${noun}s`) => `${count.toLocaleString('en-US')} ${nounFor(count, noun, plural)}`;
+export const counted = (count: number, noun: string, plural = `${noun}s`) => `${thousands(count)} ${nounFor(count, noun, plural)}`;
 
 /** Text that holds JSON as the value it spells; any other text as it is (for the store to judge). */
 export function jsonOrText(text: string): unknown {

@@ -6,7 +6,7 @@
 import type {Channel, Field, StoreErrorBody} from '../../store/index.js';
 import type {ProposalRow} from '../../store/proposals.js';
 import type {AcceptResult, DeclineResult, RevertResult, RevertSorting, RunDiff} from '../../store/review-plan.js';
-import {counted, plainValue} from './format.js';
+import {counted, plainValue, thousands} from './format.js';
 import {describeRefusal} from './refusal.js';
 import {sanitize, sanitizeValue} from './sanitize.js';
 
@@ -38,7 +38,7 @@ function refusedLine(subject: string, error: StoreErrorBody): string {
 }
 
 export function acceptText(result: AcceptResult, channel: Channel | undefined): string {
-	const lines = [`${counted(result.accepted.length, 'proposal')} accepted, ${counted(result.conflicts.length, 'conflict')}, ${result.refused.length.toLocaleString('en-US')} refused${result.skipped.length > 0 ? `, ${result.skipped.length.toLocaleString('en-US')} already decided` : ''}`];
+	const lines = [`${counted(result.accepted.length, 'proposal')} accepted, ${counted(result.conflicts.length, 'conflict')}, ${thousands(result.refused.length)} refused${result.skipped.length > 0 ? `, ${thousands(result.skipped.length)} already decided` : ''}`];
 	for (const accepted of result.accepted) {
 		const changes = Object.entries(accepted.changes).map(([key, change]) => `${keyText(key)} ${valueText(channel, key, change.from)} → ${valueText(channel, key, change.to)}`);
 		lines.push(`  #${accepted.proposal_id} ${sanitize(accepted.item_id)} v${accepted.version}: ${changes.length > 0 ? changes.join(', ') : 'already so'}${accepted.overwrote.length > 0 ? ` (overwrote ${accepted.overwrote.map(keyText).join(', ')})` : ''}${accepted.still_open ? ' (the rest stays open)' : ''}`);
@@ -58,7 +58,7 @@ export function acceptText(result: AcceptResult, channel: Channel | undefined): 
 }
 
 export function declineText(result: DeclineResult): string {
-	const lines = [`${counted(result.declined.length, 'proposal')} declined${result.skipped.length > 0 ? `, ${result.skipped.length.toLocaleString('en-US')} already decided` : ''}`];
+	const lines = [`${counted(result.declined.length, 'proposal')} declined${result.skipped.length > 0 ? `, ${thousands(result.skipped.length)} already decided` : ''}`];
 	for (const declined of result.declined) lines.push(`  #${declined.proposal_id} ${sanitize(declined.item_id)}`);
 	for (const skipped of result.skipped) lines.push(`  #${skipped.proposal_id} is already ${skipped.status}`);
 	return lines.join('\n');
@@ -84,7 +84,7 @@ function conflictLines(conflicts: RevertSorting['conflicts'], channel: Channel |
 /** What a revert would do, without doing it. */
 export function revertPreviewText(runId: string, sorting: RevertSorting, channel: Channel | undefined): string {
 	const fields = sorting.back.reduce((total, item) => total + Object.keys(item.values).length, 0);
-	const lines = [`revert of run ${sanitize(runId)} would set back ${counted(fields, 'field')} on ${counted(sorting.back.length, 'item')}; ${counted(sorting.conflicts.length, 'conflict')}, ${sorting.unchanged.length.toLocaleString('en-US')} already back`];
+	const lines = [`revert of run ${sanitize(runId)} would set back ${counted(fields, 'field')} on ${counted(sorting.back.length, 'item')}; ${counted(sorting.conflicts.length, 'conflict')}, ${thousands(sorting.unchanged.length)} already back`];
 	for (const item of sorting.back) {
 		lines.push(`  ${sanitize(item.item_id)}: ${Object.entries(item.values).map(([key, value]) => `${keyText(key)} ${valueText(channel, key, item.now[key])} → ${valueText(channel, key, value)}`).join(', ')}`);
 	}
@@ -95,7 +95,7 @@ export function revertPreviewText(runId: string, sorting: RevertSorting, channel
 
 export function revertText(result: RevertResult, channel: Channel | undefined): string {
 	const fields = result.reverted.reduce((total, item) => total + Object.keys(item.changes).length, 0);
-	const lines = [`run ${sanitize(result.run_id)} reverted: ${counted(fields, 'field')} set back on ${counted(result.reverted.length, 'item')}; ${counted(result.conflicts.length, 'conflict')}, ${result.refused.length.toLocaleString('en-US')} refused, ${result.unchanged.length.toLocaleString('en-US')} already back`];
+	const lines = [`run ${sanitize(result.run_id)} reverted: ${counted(fields, 'field')} set back on ${counted(result.reverted.length, 'item')}; ${counted(result.conflicts.length, 'conflict')}, ${thousands(result.refused.length)} refused, ${thousands(result.unchanged.length)} already back`];
 	for (const item of result.reverted) {
 		lines.push(`  ${sanitize(item.item_id)} v${item.version}: ${Object.entries(item.changes).map(([key, change]) => `${keyText(key)} ${valueText(channel, key, change.from)} → ${valueText(channel, key, change.to)}`).join(', ')}`);
 	}

@@ -8,6 +8,7 @@ import {Picker} from './components/picker.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
 import {actionFor, keyName} from './keys.js';
 import {sanitize} from '../text/sanitize.js';
+import {thousands} from '../text/format.js';
 import {Screen, type ScreenProps} from './screen.js';
 import {makeTheme, ThemeProvider, useTheme, type Theme} from './theme.js';
 
@@ -47,7 +48,7 @@ function ChannelChooser({channels, onChoose}: {channels: ChannelSummary[]; onCho
 	return (
 		<Picker
 			title="Which channel? (Enter opens, q quits)"
-			choices={channels.map(channel => ({key: channel.id, segments: [{text: sanitize(channel.name)}], hint: `${sanitize(channel.id)} · ${channel.item_count.toLocaleString('en-US')} items`}))}
+			choices={channels.map(channel => ({key: channel.id, segments: [{text: sanitize(channel.name)}], hint: `${sanitize(channel.id)} · ${thousands(channel.item_count)} items`}))}
 			cursor={cursor}
 			width={size.columns}
 			height={Math.min(size.rows - 1, channels.length + 1)}

@@ -24,11 +24,15 @@ export type SiftOptions = {
 	cli?: string;
 	/** Flags after `--db PATH`. */
 	args?: string[];
+	/** The pseudo-terminal's size (default COLS×ROWS). */
+	terminal?: Terminal;
 } & Pick<LaunchOptions, 'env' | 'nodeArgs'>;
 
-/** The built sift on a database, in a COLS×ROWS pseudo-terminal. */
+export type Terminal = {cols: number; rows: number};
+
+/** The built sift on a database, in a COLS×ROWS pseudo-terminal unless told another size. */
 export function openSift(dbPath: string, options: SiftOptions = {}): PtyApp {
-	return launch({entry: options.cli, args: ['--db', dbPath, ...(options.args ?? [])], cols: COLS, rows: ROWS, env: options.env, nodeArgs: options.nodeArgs});
+	return launch({entry: options.cli, args: ['--db', dbPath, ...(options.args ?? [])], cols: options.terminal?.cols ?? COLS, rows: options.terminal?.rows ?? ROWS, env: options.env, nodeArgs: options.nodeArgs});
 }
 
 /** Quits with q (killed after 5 s if it has not exited). */

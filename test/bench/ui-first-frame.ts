@@ -1,6 +1,7 @@
 // The TUI's first frame alone (docs/architecture.md#start-up): spawn of the built CLI in a 140×40
-// pseudo-terminal → the header and the first rows drawn, at 1k and 1M items (20k with --quick),
-// the same measure as the first-frame rows of ui-speed.ts, without the minutes of its other parts.
+// pseudo-terminal → the header and the first rows drawn, at 1k, 100k and 1M items (1k and 20k with
+// --quick), and at the largest in a 200×60 one; the same measure as the first-frame rows of
+// ui-speed.ts, without the minutes of its other parts.
 // In the same run, the floors under it: bare `node` (spawn → exit), and Node with React and the
 // vendored Ink drawing 38 plain rows (ink-floor.tsx); and this build without its code cache, as the
 // first start after an install or upgrade is.
@@ -46,8 +47,10 @@ export async function benchFirstFrame(quick = false, repeats = quick ? 3 : 11): 
 	const cache = mkdtempSync(path.join(tmpdir(), 'sift-bench-code-cache-'));
 	try {
 		const builds = [{...current!, env: {SIFT_CODE_CACHE: cache}}, {...current!, label: 'this build, no code cache (a first start)', env: {SIFT_CODE_CACHE: 'off'}}, ...before];
-		const sizes: Array<[string, string]> = [['1k', cachedBugDatabase(1000).path], [quick ? '20k' : '1M', cachedBugDatabase(quick ? 20_000 : 1_000_000).path]];
-		const rows = [...await firstFrames(builds, sizes, repeats), ...await floors(repeats)];
+		const largest: [string, string] = [quick ? '20k' : '1M', cachedBugDatabase(quick ? 20_000 : 1_000_000).path];
+		const sizes: Array<[string, string]> = [['1k', cachedBugDatabase(1000).path], ...(quick ? [] : [['100k', cachedBugDatabase(100_000).path] as [string, string]]), largest];
+		// The largest channel once more in a larger terminal: more rows to lay out and draw.
+		const rows = [...await firstFrames(builds, sizes, repeats), ...await firstFrames(builds, [largest], repeats, {cols: 200, rows: 60}), ...await floors(repeats)];
 		printTable(`TUI first frame: spawn → header and first rows (${COLS}×${ROWS} pseudo-terminal, ${repeats} starts each)`, rows, [
 			'Builds take turns start by start, so a busy moment of the machine falls on both alike.',
 			'App CPU is user + system time of the whole process (every thread) when the first frame shows.',

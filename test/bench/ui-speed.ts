@@ -18,7 +18,7 @@ import {existsSync, readdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {openStore} from '../../store/index.js';
 import {CLI, KEYS, type PtyApp} from '../support/pty.js';
-import {burst, close, COLS, type Cursor, firstFrame, type KeyTimes, medianP99, openSift, pause, rowNumber, ROWS, selectedTicket, timeKeys} from './pty-bench.js';
+import {burst, close, COLS, type Cursor, firstFrame, type KeyTimes, medianP99, openSift, pause, rowNumber, ROWS, selectedTicket, type Terminal, timeKeys} from './pty-bench.js';
 import {cachedBugDatabase, median, printTable, type Row} from './support.js';
 import {jsonLinesOf, launchToRows, loaded, openVisiData, sortedFiltered, type VisiData, visiData, vdRow, vdTotal} from './visidata.js';
 
@@ -41,7 +41,7 @@ function cpuMs(pid: number, thread: 'process' | 'main' = 'process'): number {
 
 const threadCount = (pid: number) => readdirSync(`/proc/${pid}/task`).length;
 
-const open = (build: Build, dbPath: string): PtyApp => openSift(databaseOf(build, dbPath), {cli: build.cli, env: build.env});
+const open = (build: Build, dbPath: string, terminal?: Terminal): PtyApp => openSift(databaseOf(build, dbPath), {cli: build.cli, env: build.env, terminal});
 
 /** The sorted, filtered view, its first rows on screen. */
 async function openSorted(build: Build, dbPath: string): Promise<PtyApp> {
@@ -114,13 +114,15 @@ async function keysWhileCounting(builds: Build[], dbPath: string, steps: number)
 }
 
 /** Spawn → first frame, `repeats` times each (also run alone: test/bench/ui-first-frame.ts). */
-export async function firstFrames(builds: Build[], sizes: Array<[string, string]>, repeats: number): Promise<Row[]> {
+/** Spawn → first rows of each build at each size, the builds taking turns; in COLS×ROWS unless `terminal` says another size. */
+export async function firstFrames(builds: Build[], sizes: Array<[string, string]>, repeats: number, terminal?: Terminal): Promise<Row[]> {
+	const where = terminal ? `, ${terminal.cols}×${terminal.rows}` : '';
 	const times = new Map<string, {wall: number[]; cpu: number[]}>();
 	for (let round = 0; round < repeats; round++) {
 		for (const [label, dbPath] of sizes) {
 			for (const build of builds) {
 				const started = performance.now();
-				const app = open(build, dbPath);
+				const app = open(build, dbPath, terminal);
 				await app.waitFor(firstFrame, 30_000); // eslint-disable-line no-await-in-loop
 				const cpu = cpuMs(app.pid);
 				const key = `${label}\u0000${build.label}`;
@@ -134,7 +136,7 @@ export async function firstFrames(builds: Build[], sizes: Array<[string, string]
 	// The app's CPU time up to its first frame (read just after it): what the start costs whatever else runs on the machine.
 	return [...times].map(([key, {wall, cpu}]) => {
 		const [label, build] = key.split('\u0000');
-		return {figure: `spawn → first frame at ${label} (ms, median / min; app CPU median)`, build: build!, measured: `${median(wall).toFixed(0)} / ${Math.min(...wall).toFixed(0)}; CPU ${median(cpu).toFixed(0)}`, goal: '≤ 300 (aim); ≤ 400 at most'};
+		return {figure: `spawn → first frame at ${label}${where} (ms, median / min; app CPU median)`, build: build!, measured: `${median(wall).toFixed(0)} / ${Math.min(...wall).toFixed(0)}; CPU ${median(cpu).toFixed(0)}`, goal: '≤ 300 (aim); ≤ 400 at most'};
 	});
 }
 

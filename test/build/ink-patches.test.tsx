@@ -2,7 +2,7 @@
 // package, a stale one stops the build by name, and the patched Ink (the built bundle, dist/) draws
 // exactly the frames Ink's own code draws, frame after frame, so its caches change no output.
 
-import {mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {pathToFileURL} from 'node:url';
 import React from 'react';
@@ -41,10 +41,15 @@ describe('the patches of the Ink bundle', () => {
 		const all = await patches();
 		// A scoped package's patches are found in its scope's folder.
 		expect(all.map(patch => patch.pkg)).toEqual(expect.arrayContaining(['ink', 'yoga-layout', '@alcalzone/ansi-tokenize']));
+		// A file's patches apply in name order, each to the file as the ones before it left it.
+		const patched = new Map<string, string>();
 		for (const {pkg, source} of all) {
 			for (const diff of parseDiff(readFileSync(path.join(ROOT, source), 'utf8'), source)) {
-				const original = installed(pkg, diff.file);
-				expect(applyHunks(original, diff.hunks, source)).not.toBe(original);
+				const key = `${pkg}/${diff.file}`;
+				const before = patched.get(key) ?? installed(pkg, diff.file);
+				const after = applyHunks(before, diff.hunks, source);
+				expect(after).not.toBe(before);
+				patched.set(key, after);
 			}
 		}
 	});
@@ -77,6 +82,10 @@ describe('the patched Ink draws the frames Ink draws', () => {
 				))}
 				<Box height={2} overflow="hidden" borderStyle="round"><Text>{'clipped\nlines\nbelow'}</Text></Box>
 				<Box position="absolute" marginLeft={10}><Text color="red">over</Text></Box>
+				{/* Rows of one fragment away from the left edge, wide characters among them, trailing spaces styled and plain. */}
+				<Box paddingLeft={3}><Text color="cyan">{`  padded 日本 ✓ ${cursor}  `}</Text></Box>
+				<Box marginLeft={5}><Text backgroundColor="blue">{'background, trailing   '}</Text><Text>{'   '}</Text></Box>
+				<Box marginLeft={width - 4}><Text inverse>{'端'.repeat(cursor + 1)}</Text></Box>
 			</Box>
 		);
 		return [list(0, 40), list(1, 40), list(0, 40), list(2, 30), list(3, 40), list(1, 40)];
@@ -160,6 +169,123 @@ describe('the patched ansi-tokenize', () => {
 			expect(lines.join('')).toContain('\u001B[38;2;');
 		} finally {
 			remove();
+		}
+	});
+});
+
+/** A package with every patch of its own applied: its files copied beside the repository's node_modules (so its imports resolve), the patched ones patched. */
+async function patchedPackage<T>(pkg: string, entry: string): Promise<{module: T; remove: () => void}> {
+	const {parseDiff, applyHunks} = await load<PatchFiles>('source/vendor/ink/patch-files.mjs');
+	const copy = mkdtempSync(path.join(ROOT, 'dist', `patched-${pkg.replace('/', '-')}-`));
+	cpSync(path.join(ROOT, 'node_modules', pkg), copy, {recursive: true});
+	for (const {source} of (await patches()).filter(patch => patch.pkg === pkg)) {
+		for (const diff of parseDiff(readFileSync(path.join(ROOT, source), 'utf8'), source)) {
+			const file = path.join(copy, diff.file);
+			writeFileSync(file, applyHunks(readFileSync(file, 'utf8'), diff.hunks, source));
+		}
+	}
+
+	return {module: await import(pathToFileURL(path.join(copy, entry)).href) as T, remove: () => rmSync(copy, {recursive: true, force: true})};
+}
+
+/** Intl.Segmenter, counting the segmenters made while `work` runs. */
+async function segmentersMade(work: () => Promise<void>): Promise<number> {
+	const intl = Intl as {Segmenter: typeof Intl.Segmenter};
+	const Original = intl.Segmenter;
+	let made = 0;
+	intl.Segmenter = class extends Original {
+		constructor(...args: ConstructorParameters<typeof Original>) {
+			super(...args);
+			made++;
+		}
+	};
+	try {
+		await work();
+	} finally {
+		intl.Segmenter = Original;
+	}
+
+	return made;
+}
+
+/** Text of every kind the width and grapheme rules treat apart: plain letters and symbols, marks, joiners, jamo, emoji, flags, controls and escapes. */
+function mixedTexts(count: number): string[] {
+	let seed = 11;
+	const random = (below: number) => {
+		seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+		return seed % below;
+	};
+
+	const parts = ['a', 'Z', ' ', '~', '·', '│', '─', '…', '→', '★', '⚑', '✓', 'é', 'Ω', 'Ж', '日', '本', 'カ', 'ｱ', '한', '\u1100', '\u1161', '\u11A8', '\u0301', '\u200D', '\uFE0F', '\u20E3', '\u00AD', '\u200B',
+		'👍', '🏽', '❤', '👩', '💻', '🇯', '🇵', '©', '#', '\t', '\r', '\n', '\u0007', '\u001B[31m', '\u001B[39m', '\u001B]8;;https://example.com\u0007', '\u009B1m', 'ก', 'ำ', '\uD800'];
+	return Array.from({length: count}, () => Array.from({length: random(14)}, () => parts[random(parts.length)]!).join(''));
+}
+
+/** Every code point of the Basic Multilingual Plane, alone. */
+const everyBmpCodePoint = () => Array.from({length: 0x1_00_00}, (_, codePoint) => String.fromCharCode(codePoint));
+
+type StringWidth = {default: (text: string, options?: {ambiguousIsNarrow?: boolean; countAnsiEscapeCodes?: boolean}) => number};
+
+describe('the Unicode patches: no segmenter or emoji class for plain text, and the same answers', () => {
+	it('string-width measures every code point of the BMP, and mixed text, as the published package does', async () => {
+		const {module: patched, remove} = await patchedPackage<StringWidth>('string-width', 'index.js');
+		try {
+			const own = await import('string-width') as StringWidth;
+			const texts = [...everyBmpCodePoint(), ...mixedTexts(5000)];
+			for (const options of [{}, {ambiguousIsNarrow: false}, {countAnsiEscapeCodes: true}]) {
+				const differing = texts.filter(text => patched.default(text, options) !== own.default(text, options));
+				expect(differing.map(text => [...text].map(character => character.codePointAt(0)!.toString(16)))).toEqual([]);
+			}
+		} finally {
+			remove();
+		}
+	});
+
+	it('string-width makes no segmenter until a text needs one: not for ASCII, Latin, box drawing, CJK or Hangul syllables', async () => {
+		let patched: {module: StringWidth; remove: () => void} | undefined;
+		try {
+			const plain = await segmentersMade(async () => {
+				patched = await patchedPackage<StringWidth>('string-width', 'index.js');
+				expect(['BUG-0042 Login', 'sift Bugs 1,000 items · row 1 │ 0 follow-ups', 'héllo wörld', '日本語のタイトル', '한국어', '→ ★ ✓ ⚑'].map(text => patched!.module.default(text))).toEqual([14, 44, 11, 16, 6, 7]);
+			});
+			expect(plain).toBe(0);
+			expect(await segmentersMade(async () => {
+				expect(patched!.module.default('👩‍💻 e\u0301')).toBe(4);
+			})).toBe(1);
+		} finally {
+			patched?.remove();
+		}
+	});
+
+	it('ansi-tokenize gives the published package\'s tokens for every code point of the BMP and for mixed text, and makes no segmenter for plain rows', async () => {
+		let patched: {module: Tokenizer; remove: () => void} | undefined;
+		try {
+			const made = await segmentersMade(async () => {
+				patched = await patchedPackage<Tokenizer>('@alcalzone/ansi-tokenize', 'build/index.js');
+				patched.module.tokenize('\u001B[7m  BUG-0042 Login · 日本語 │ 한국어\u001B[27m');
+			});
+			expect(made).toBe(0);
+			const own = await import('@alcalzone/ansi-tokenize') as unknown as Tokenizer;
+			const texts = [...everyBmpCodePoint().map(character => `a${character}b`), ...mixedTexts(5000), ...styledLines(500)];
+			const differing = texts.filter(text => JSON.stringify(patched!.module.tokenize(text)) !== JSON.stringify(own.tokenize(text)));
+			expect(differing).toEqual([]);
+		} finally {
+			patched?.remove();
+		}
+	});
+
+	it('slice-ansi makes its segmenter on the first slice, and slices as the published package does', async () => {
+		type SliceAnsi = {default: (text: string, start: number, end?: number) => string};
+		let patched: {module: SliceAnsi; remove: () => void} | undefined;
+		try {
+			expect(await segmentersMade(async () => {
+				patched = await patchedPackage<SliceAnsi>('slice-ansi', 'index.js');
+			})).toBe(0);
+			const own = await import('slice-ansi') as SliceAnsi;
+			const texts = [...mixedTexts(2000), ...styledLines(300)];
+			expect(texts.filter(text => patched!.module.default(text, 1, 6) !== own.default(text, 1, 6))).toEqual([]);
+		} finally {
+			patched?.remove();
 		}
 	});
 });

@@ -2,7 +2,7 @@ import {Box, Text} from '#ink';
 import {sanitize} from '../../text/sanitize.js';
 import {useTheme} from '../theme.js';
 import type {Tone} from '../state.js';
-import {counted} from '../../text/format.js';
+import {counted, thousands} from '../../text/format.js';
 
 export type HeaderProps = {
 	width: number;
@@ -26,17 +26,16 @@ export type HeaderProps = {
 
 const TONE_COLORS: Record<Tone, string> = {info: 'cyan', ok: 'green', warn: 'yellow', error: 'red'};
 
-const n = (value: number) => value.toLocaleString('en-US');
 
 /** One line: channel, counts, open follow-ups, run status. */
 export function Header(props: HeaderProps) {
 	const theme = useTheme();
 	const parts = [
-		`${n(props.total)} items`,
-		props.position > 0 ? `row ${n(props.position)}` : null,
-		props.marked > 0 ? `${n(props.marked)} marked` : null,
+		`${thousands(props.total)} items`,
+		props.position > 0 ? `row ${thousands(props.position)}` : null,
+		props.marked > 0 ? `${thousands(props.marked)} marked` : null,
 		props.scope,
-		props.newItems > 0 ? `+${n(props.newItems)} new (r)` : null,
+		props.newItems > 0 ? `+${thousands(props.newItems)} new (r)` : null,
 		props.live ? null : 'not live',
 	].filter(Boolean).join(' · ');
 	return (

@@ -5,7 +5,7 @@ import {outcomeAdvice, runDurationMs, seconds, SPINNER, stepCount} from '../run-
 import {sanitize} from '../../text/sanitize.js';
 import {useTheme} from '../theme.js';
 import {wrapLines} from './detail.js';
-import {counted} from '../../text/format.js';
+import {counted, thousands} from '../../text/format.js';
 
 export {outcomeAdvice} from '../run-status.js';
 
@@ -19,7 +19,6 @@ export type RunPaneProps = {
 
 const OUTCOME_TONE: Record<string, string> = {ok: 'green', partial: 'yellow', failed: 'red', auth_required: 'red', timed_out: 'red', cancelled: 'yellow', codex_missing: 'red', agent_sandbox_unavailable: 'red', abandoned: 'red'};
 
-const n = (value: number) => value.toLocaleString('en-US');
 
 /**
  * How `room` rows are shared between the steps (a `waiting…` line when there are none) and the
@@ -71,7 +70,7 @@ export function RunPane({run, now, frame, width, height}: RunPaneProps) {
 
 	const usageSeen = run.usage ?? run.result?.usage ?? null;
 	if (usageSeen || run.result) {
-		const usage = usageSeen ? `${n(usageSeen.input_tokens)} in (${n(usageSeen.cached_input_tokens)} cached) · ${n(usageSeen.output_tokens)} out` : 'no usage reported';
+		const usage = usageSeen ? `${thousands(usageSeen.input_tokens)} in (${thousands(usageSeen.cached_input_tokens)} cached) · ${thousands(usageSeen.output_tokens)} out` : 'no usage reported';
 		const counts = run.result ? ` · ${counted(run.result.editsApplied, 'edit')} · ${run.result.rejections} refused · ${counted(run.result.followupsOpened, 'follow-up')}` : '';
 		tail.push(<Text key="usage" dimColor wrap="truncate-end">{`usage: ${usage}${counts}`}</Text>);
 	}

@@ -2,7 +2,7 @@ import {Box, Text} from '#ink';
 import type {FanoutRun} from '../../codex/fanout.js';
 import type {RunResult} from '../../codex/runner.js';
 import {sanitize} from '../../text/sanitize.js';
-import {counted} from '../../text/format.js';
+import {counted, thousands} from '../../text/format.js';
 import {boardTotals, type RunView} from '../model/runs.js';
 import {useTheme} from '../theme.js';
 import {runDurationMs, seconds, SPINNER, stepCount} from '../run-status.js';
@@ -31,7 +31,6 @@ const OUTCOME_TONE: Record<string, string> = {ok: 'green', partial: 'yellow', ca
 export const writesOf = (result: RunResult) => [counted(result.editsApplied, 'edit'), ...(result.proposals ? [counted(result.proposals, 'proposal')] : []), counted(result.followupsOpened, 'follow-up')].join(', ');
 
 const tokensOf = (run: FanoutRun) => (run.usage ? run.usage.input_tokens + run.usage.output_tokens : 0);
-const n = (value: number) => value.toLocaleString('en-US');
 
 /**
  * One line of the board: state, items, steps, current step, elapsed, tokens. With the run's view
@@ -46,7 +45,7 @@ export function boardLine(run: FanoutRun, position: number, now: number, frame: 
 	if (view && run.startedAt !== null) elapsed = seconds(runDurationMs(view, now));
 	const steps = view ? stepCount(view) : counted(run.stepsDone, 'step');
 	const doing = run.state === 'finished' ? `${outcome ?? 'finished'}${run.result ? ` · ${writesOf(run.result)}` : ''}` : (run.currentStep ? sanitize(run.currentStep) : run.state);
-	const text = `[${position + 1}] ${counted(run.itemIds.length, 'item')} · ${steps} · ${elapsed} · ${n(tokensOf(run))} tok · ${doing}`;
+	const text = `[${position + 1}] ${counted(run.itemIds.length, 'item')} · ${steps} · ${elapsed} · ${thousands(tokensOf(run))} tok · ${doing}`;
 	const tone = run.state === 'finished' ? OUTCOME_TONE[outcome ?? ''] ?? 'red' : (run.state === 'unstarted' ? 'red' : undefined);
 	return {mark, text, tone};
 }
@@ -70,7 +69,7 @@ export function RunsBoard({runs, views, cursor, focused, interactive, watch, now
 	}
 
 	const totals = boardTotals(runs);
-	const head = `Runs: ${totals.running} going · ${totals.done} done · ${counted(totals.items, 'item')} · ${n(totals.tokens)} tokens`;
+	const head = `Runs: ${totals.running} going · ${totals.done} done · ${counted(totals.items, 'item')} · ${thousands(totals.tokens)} tokens`;
 	const room = Math.max(1, height - 2 - (watch ? 1 : 0));
 	const first = Math.max(0, Math.min(cursor - room + 1, runs.length - room));
 	return (
@@ -97,5 +96,5 @@ export function RunsBoard({runs, views, cursor, focused, interactive, watch, now
 export function boardStatus(runs: readonly FanoutRun[], watching = false): {text: string; tone: 'info' | 'ok' | 'warn'} | null {
 	if (runs.length === 0 && !watching) return null;
 	const totals = boardTotals(runs);
-	return {text: `${watching ? 'Watching · ' : ''}Runs ${totals.running} going · ${totals.done} done · ${counted(totals.items, 'item')} · ${n(totals.tokens)} tok`, tone: totals.running > 0 ? 'info' : 'ok'};
+	return {text: `${watching ? 'Watching · ' : ''}Runs ${totals.running} going · ${totals.done} done · ${counted(totals.items, 'item')} · ${thousands(totals.tokens)} tok`, tone: totals.running > 0 ? 'info' : 'ok'};
 }

@@ -1,6 +1,7 @@
 import {Box, Text} from '#ink';
 import type {View} from '../../config/schema.js';
 import {sanitize} from '../../text/sanitize.js';
+import {thousands} from '../../text/format.js';
 import {sortLabel} from '../model/views.js';
 import {cellWidth} from '../width.js';
 import {useTheme} from '../theme.js';
@@ -15,7 +16,6 @@ export type TabsProps = {
 	sort: string | undefined;
 };
 
-const n = (value: number) => value.toLocaleString('en-US');
 
 /** Marks that tabs before the first one shown were left out. */
 export const TABS_CUT = '‹ ';
@@ -38,7 +38,7 @@ export function Tabs({width, views, active, counts, sort}: TabsProps) {
 	const theme = useTheme();
 	const labels = views.map((view, index) => {
 		const count = counts.get(view.name);
-		return ` ${index < 9 ? `${index + 1} ` : ''}${sanitize(view.name)}${count === undefined ? '' : ` ${n(count)}`} `;
+		return ` ${index < 9 ? `${index + 1} ` : ''}${sanitize(view.name)}${count === undefined ? '' : ` ${thousands(count)}`} `;
 	});
 	const first = firstTabShown(labels.map(label => cellWidth(label)), views.findIndex(view => view.name === active), width);
 	return (

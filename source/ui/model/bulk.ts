@@ -8,7 +8,7 @@
  */
 
 import {StoreError, type Actor, type EditRequest, type EditResult, type Field, type Values} from '../../../store/index.js';
-import {counted, shortFields} from '../../text/format.js';
+import {counted, shortFields, thousands} from '../../text/format.js';
 import {describeRefusal} from '../../text/refusal.js';
 import {sanitize} from '../../text/sanitize.js';
 
@@ -122,7 +122,7 @@ export function planUndo(outcome: BulkOutcome): BulkPlan | null {
 /** The outcome as lines for the screen: a count line, then each conflict and refusal with its item. */
 export function describeBulkOutcome(outcome: BulkOutcome): string[] {
 	const {written, conflicts, refusals} = outcome;
-	const lines = [`${outcome.plan.key}: ${counted(written.length, 'item')} written, ${counted(conflicts.length, 'conflict')}, ${refusals.length.toLocaleString('en-US')} refused`];
+	const lines = [`${outcome.plan.key}: ${counted(written.length, 'item')} written, ${counted(conflicts.length, 'conflict')}, ${thousands(refusals.length)} refused`];
 	for (const {name, message} of conflicts) lines.push(`conflict on ${sanitize(name)}: ${message}`);
 	for (const {name, message} of refusals) lines.push(`refused on ${sanitize(name)}: ${message}`);
 	return lines;

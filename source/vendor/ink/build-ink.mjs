@@ -10,6 +10,7 @@ import {rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {build} from 'esbuild';
+import {ONE_COPY, oneCopyPlugin} from './one-copy.mjs';
 import {checkAllApplied, patchPlugin, readPatches} from './patch-files.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -33,7 +34,7 @@ async function bundle(mode, patches) {
 		logLevel: 'warning',
 		// Parsing is most of what loading Ink costs at start-up; the development build stays readable.
 		minify: mode === 'production' && process.env.SIFT_INK_MINIFY !== '0',
-		plugins: [patchPlugin(patches, applied)],
+		plugins: [oneCopyPlugin(root, ONE_COPY), patchPlugin(patches, applied)],
 	});
 	checkAllApplied(patches, applied);
 }
