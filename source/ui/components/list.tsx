@@ -5,6 +5,7 @@ import type {Column} from '../format.js';
 import {isOverdue, OVERDUE_STYLE, today as todayOf} from '../overdue.js';
 import {sanitize} from '../../text/sanitize.js';
 import {cutLine, padLine, type StyledLine} from '../spans.js';
+import {styledText} from '../styled-text.js';
 import {useTheme} from '../theme.js';
 import type {Row} from '../window.js';
 import {fit, truncate} from '../width.js';
@@ -58,9 +59,7 @@ const ListRow = memo(function ListRow({row, columns, selected, marked, changed, 
 	const theme = useTheme();
 	return (
 		<Text wrap="truncate-end" inverse={selected} strikethrough={row.deleted} dimColor={row.deleted}>
-			{rowLine(row, columns, marked, changed, width, today).map((span, at) => (
-				<Text key={at} bold={span.bold} color={theme.color(span.color)} dimColor={span.dim}>{span.text}</Text>
-			))}
+			{styledText(rowLine(row, columns, marked, changed, width, today), theme)}
 		</Text>
 	);
 });
