@@ -274,16 +274,19 @@ describe('the Unicode patches: no segmenter or emoji class for plain text, and t
 		}
 	});
 
-	it('slice-ansi makes its segmenter on the first slice, and slices as the published package does', async () => {
+	it('slice-ansi slices every code point of the BMP and mixed text as the published package does, with no segmenter for plain text', async () => {
 		type SliceAnsi = {default: (text: string, start: number, end?: number) => string};
 		let patched: {module: SliceAnsi; remove: () => void} | undefined;
 		try {
 			expect(await segmentersMade(async () => {
 				patched = await patchedPackage<SliceAnsi>('slice-ansi', 'index.js');
+				expect(patched.module.default('\u001B[31mBUG-0042 Login · 日本語 │ 한국어\u001B[39m', 2, 20)).toContain('G-0042 Login');
 			})).toBe(0);
 			const own = await import('slice-ansi') as SliceAnsi;
-			const texts = [...mixedTexts(2000), ...styledLines(300)];
-			expect(texts.filter(text => patched!.module.default(text, 1, 6) !== own.default(text, 1, 6))).toEqual([]);
+			const texts = [...everyBmpCodePoint().map(character => `ab${character}cd`), ...mixedTexts(3000), ...styledLines(300)];
+			for (const [start, end] of [[1, 6], [0, 3], [2, undefined]] as const) {
+				expect(texts.filter(text => patched!.module.default(text, start, end) !== own.default(text, start, end))).toEqual([]);
+			}
 		} finally {
 			patched?.remove();
 		}
