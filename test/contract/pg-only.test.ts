@@ -39,6 +39,18 @@ describePg('PostgreSQL store only', () => {
 		return {store, url, ids: await allItemIds(store, 'race')};
 	}
 
+	/** A race store whose every item has an open proposal of a propose-mode run's (counter: 1), in item order. */
+	async function raceStoreWithProposals(items: number): Promise<{store: AsyncStore; ids: string[]; proposals: number[]}> {
+		const {store, ids} = await raceStore(items);
+		await store.runs.start({id: 'run-p', channelId: 'race', itemIds: [], instruction: 'count', startedAt: new Date().toISOString(), logPath: null, mode: 'propose'});
+		const proposals: number[] = [];
+		for (const id of ids) {
+			proposals.push((await store.editItem({channelId: 'race', itemId: id, values: {counter: 1}, actor: {kind: 'agent', run_id: 'run-p'}})).proposal_id!);
+		}
+
+		return {store, ids, proposals};
+	}
+
 	it('4 processes x 500 conflicting read-then-edit increments lose no update', async () => {
 		// Few items for many writers: collisions are certain, yet most attempts still land.
 		const {store, url, ids} = await raceStore(6);
@@ -55,12 +67,7 @@ describePg('PostgreSQL store only', () => {
 	}, 120_000);
 
 	it('an accept of 40 proposals and people\'s edits of the same items at once queue, never deadlock: every write lands, gap-free', async () => {
-		const {store, ids} = await raceStore(40);
-		await store.runs.start({id: 'run-p', channelId: 'race', itemIds: [], instruction: 'count', startedAt: new Date().toISOString(), logPath: null, mode: 'propose'});
-		const proposals: number[] = [];
-		for (const id of ids) {
-			proposals.push((await store.editItem({channelId: 'race', itemId: id, values: {counter: 1}, actor: {kind: 'agent', run_id: 'run-p'}})).proposal_id!);
-		}
+		const {store, ids, proposals} = await raceStoreWithProposals(40);
 
 		// The edits take the items newest first, the accept oldest first: locks taken item by item around the channel's would cross.
 		const edits = [...ids].reverse().map(async id => store.editItem({channelId: 'race', itemId: id, values: {title: `renamed ${id}`}, actor: {kind: 'human'}}));
@@ -74,12 +81,7 @@ describePg('PostgreSQL store only', () => {
 	}, 60_000);
 
 	it('deletes of 40 items and a decline of their proposals at once queue, never deadlock: every write lands, the count is right', async () => {
-		const {store, ids} = await raceStore(40);
-		await store.runs.start({id: 'run-p', channelId: 'race', itemIds: [], instruction: 'count', startedAt: new Date().toISOString(), logPath: null, mode: 'propose'});
-		const proposals: number[] = [];
-		for (const id of ids) {
-			proposals.push((await store.editItem({channelId: 'race', itemId: id, values: {counter: 1}, actor: {kind: 'agent', run_id: 'run-p'}})).proposal_id!);
-		}
+		const {store, ids, proposals} = await raceStoreWithProposals(40);
 
 		// A decline locks its proposals, then the channel row; a delete its item, then the item's
 		// proposals, then the channel row (the item count with the event): never the other way round.
@@ -92,12 +94,7 @@ describePg('PostgreSQL store only', () => {
 	}, 60_000);
 
 	it('deletes of 40 items and an accept of their proposals at once queue, never deadlock: each item is deleted, each proposal accepted first or skipped after', async () => {
-		const {store, ids} = await raceStore(40);
-		await store.runs.start({id: 'run-p', channelId: 'race', itemIds: [], instruction: 'count', startedAt: new Date().toISOString(), logPath: null, mode: 'propose'});
-		const proposals: number[] = [];
-		for (const id of ids) {
-			proposals.push((await store.editItem({channelId: 'race', itemId: id, values: {counter: 1}, actor: {kind: 'agent', run_id: 'run-p'}})).proposal_id!);
-		}
+		const {store, ids, proposals} = await raceStoreWithProposals(40);
 
 		// An accept locks its proposals, then their items; a delete locks the item's open proposals
 		// before the item, so the two take their locks in one order (store/postgres/writes.ts).
