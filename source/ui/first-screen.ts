@@ -13,8 +13,8 @@ import type {ScreenEvent, Transition} from './state.js';
 /** What opens: the chooser (or the empty screen, with no channels), a channel's screen, or the notice that it is missing. */
 export type Opening =
 	| {kind: 'channels'; channels: ChannelSummary[]}
-	/** `listed`: the answer to the screen's first listing when it was read before the screen mounted. */
-	| {kind: 'screen'; channel: Channel; summary: ChannelSummary; listed?: ScreenEvent}
+	/** `start`: the screen's first state and effects, its first listing answered, when they were made before the screen mounted. */
+	| {kind: 'screen'; channel: Channel; summary: ChannelSummary; start?: Transition}
 	| {kind: 'missing'; channelId: string};
 
 /** What opens: the channel asked for (or the only one), else the chooser, else the empty screen. */
@@ -42,12 +42,15 @@ export function openingScreen({channel, summary, config, size, batch}: OpeningSc
 	return initialScreen({channelId: channel.id, fields: channel.fields, size, total: summary.item_count, followUpCount: 0, runBatch: batch, views: settings.views, hotkeys: settings.hotkeys, instruction: config.config.instruction, message: problemsMessage(configProblems), defaultView: settings.defaultView, configProblems, propose: config.config.agent_mode === 'propose', advanceAfterEdit: config.config.advance_after_edit});
 }
 
-/** The opening with its screen's first listing read (or its failure, said on the screen as any failed listing is). */
+/**
+ * The opening with its screen's start made once, its first listing read and answered (or its
+ * failure, said on the screen as any failed listing is): the screen mounts with that start.
+ */
 export async function withFirstListing(store: AsyncStore, opening: Opening, screen: (channel: Channel, summary: ChannelSummary) => Transition): Promise<Opening> {
 	if (opening.kind !== 'screen') return opening;
-	const {state, effects} = screen(opening.channel, opening.summary);
-	const list = effects.find(effect => effect.kind === 'list');
-	return list ? {...opening, listed: await readListing(list, state, store)} : opening;
+	const start = screen(opening.channel, opening.summary);
+	const list = start.effects.find(effect => effect.kind === 'list');
+	return {...opening, start: list ? startWithListing(start, await readListing(list, start.state, store)) : start};
 }
 
 /**

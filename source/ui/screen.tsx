@@ -34,8 +34,8 @@ import {activeView, columnFields, tabCounts} from './model/views.js';
 import {helpLinesOf, nameOf} from './reducer.js';
 import {runFinishMessage, runStatus} from './run-status.js';
 import {tuiRunSettings, type RunSettings} from './run-settings.js';
-import type {ListQuery, ScreenEvent, ScreenState} from './state.js';
-import {openingScreen, startWithListing} from './first-screen.js';
+import type {ListQuery, ScreenState, Transition} from './state.js';
+import {openingScreen} from './first-screen.js';
 import {useTheme} from './theme.js';
 import type {LockWaits} from './lock-waits.js';
 import {LOCK_WAIT_FOOTER} from '../text/lock-wait.js';
@@ -58,8 +58,8 @@ export type ScreenProps = {
 	lockWaits?: LockWaits;
 	/** `:channel NAME`: opens another channel's screen, by id. */
 	onSwitchChannel?: (channelId: string) => void;
-	/** The answer to the first listing, when it was read before the screen mounted (first-screen.ts). */
-	listed?: ScreenEvent;
+	/** The screen's first state and effects with its first listing answered, when they were made before it mounted (first-screen.ts). */
+	start?: Transition;
 };
 
 /** The list's search and filter in words, for the header and the empty list ('' when neither). */
@@ -98,7 +98,7 @@ function positionOf(state: ScreenState): number | null {
  * The triage screen of one channel. It only wires: the state machine (reducer.ts) decides, the
  * hooks perform its effects and feed it keys, store events and run updates, the components draw.
  */
-export function Screen({store, channel, summary, dbPath, run: runOptions, pollRetryMaxMs, config: givenConfig, lockWaits, onSwitchChannel, listed}: ScreenProps) {
+export function Screen({store, channel, summary, dbPath, run: runOptions, pollRetryMaxMs, config: givenConfig, lockWaits, onSwitchChannel, start}: ScreenProps) {
 	const theme = useTheme();
 	const size = useTerminalSize();
 	const {fields} = channel;
@@ -156,8 +156,8 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 	});
 
 	const {state, dispatch, current, rowsShown} = useScreen(
-		// The first listing's answer, when it was read before the screen mounted, is in the first state (first-screen.ts).
-		() => startWithListing(openingScreen({channel, summary, config, size, batch}), listed),
+		// Made before the screen mounted, with its first listing answered (first-screen.ts); else here.
+		() => start ?? openingScreen({channel, summary, config, size, batch}),
 		{store, stateDir, startRun, cancelRun, quit, pollEvents: events.poll, configFile: config.path, switchChannel: onSwitchChannel, board: {
 			cancel: cancelBoardRun,
 			cancelAll: board.cancelAll,

@@ -3,6 +3,7 @@ import type {AsyncStore} from '../../store/api.js';
 import {DEFAULT_BATCH_SIZE} from '../../source/codex/batches.js';
 import {defaultConfig} from '../../source/config/config.js';
 import {openingOf, openingScreen, startWithListing, withFirstListing} from '../../source/ui/first-screen.js';
+import {readListing} from '../../source/ui/hooks/effects.js';
 import {appDemo, renderApp, tick} from './helpers.js';
 
 // The start's order (docs/architecture.md#start-up): the first rows are drawn before the views'
@@ -118,17 +119,21 @@ describe('the TUI\'s start with its opening read before it mounts', () => {
 		}
 	});
 
-	it('takes an answer read before only for the listing it answers (the same query and generation)', async () => {
+	it('mounts with the start made before, its listing answered; takes an answer only for the listing it answers (the same query and generation)', async () => {
 		const opening = await openingRead(demo.store);
 		if (opening.kind !== 'screen') throw new Error('the demo has one channel');
+		expect(opening.start?.state.loading).toBeNull();
+		expect(opening.start?.effects.some(effect => effect.kind === 'list')).toBe(false);
 		// An answer to another query (or generation) is not taken for the screen's own listing.
 		const start = openingScreen({channel: opening.channel, summary: opening.summary, config: defaultConfig(), size: {columns: 100, rows: 24}, batch: DEFAULT_BATCH_SIZE});
 		const list = start.effects.find(effect => effect.kind === 'list')!;
-		expect(startWithListing(start, opening.listed).effects).not.toContain(list);
-		expect(startWithListing(start, opening.listed).state.loading).toBeNull();
-		const otherQuery = {...opening.listed!, query: {search: 'crash'}} as typeof opening.listed;
+		if (list.kind !== 'list') throw new Error('the screen starts with its listing');
+		const listed = await readListing(list, start.state, demo.store);
+		expect(startWithListing(start, listed).effects).not.toContain(list);
+		expect(startWithListing(start, listed).state.loading).toBeNull();
+		const otherQuery = {...listed, query: {search: 'crash'}} as typeof listed;
 		expect(startWithListing(start, otherQuery)).toBe(start);
-		const otherGeneration = {...opening.listed!, generation: 2} as typeof opening.listed;
+		const otherGeneration = {...listed, generation: 2} as typeof listed;
 		expect(startWithListing(start, otherGeneration)).toBe(start);
 	});
 });
