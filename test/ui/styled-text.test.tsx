@@ -1,4 +1,4 @@
-// A styled line drawn as one <Text> of pre-styled text (source/ui/styled-text.ts) is the frame
+// A styled line drawn as one <Text> of pre-styled text (source/ui/components/styled-text.ts) is the frame
 // Ink draws for the same line as a <Text> per span, byte for byte: every style, theme colours
 // (named and #rrggbb), NO_COLOR's theme, every chalk colour level, empty spans, wide text.
 
@@ -6,7 +6,7 @@ import chalk from 'chalk';
 import {renderToString, Text} from '#ink';
 import {afterEach, describe, expect, it} from 'vitest';
 import type {StyledLine} from '../../source/ui/spans.js';
-import {styledText} from '../../source/ui/styled-text.js';
+import {styledText} from '../../source/ui/components/styled-text.js';
 import {makeTheme, type Theme} from '../../source/ui/theme.js';
 
 const savedLevel = chalk.level;

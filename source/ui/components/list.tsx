@@ -5,7 +5,7 @@ import type {Column} from '../format.js';
 import {isOverdue, OVERDUE_STYLE, today as todayOf} from '../overdue.js';
 import {sanitize} from '../../text/sanitize.js';
 import {cutLine, padLine, type StyledLine} from '../spans.js';
-import {styledText} from '../styled-text.js';
+import {styledText} from './styled-text.js';
 import {useTheme} from '../theme.js';
 import type {Row} from '../window.js';
 import {fit, truncate} from '../width.js';

@@ -28,7 +28,7 @@ async function bundle(mode, patches) {
 		format: 'esm',
 		outdir: path.join(out, mode),
 		entryNames: '[name]',
-		// chalk stays a package of its own: the app styles whole rows with it (source/ui/styled-text.ts),
+		// chalk stays a package of its own: the app styles whole rows with it (source/ui/components/styled-text.ts),
 		// and Ink's styles and the app's must come from one chalk, with one colour level.
 		external: ['react', 'react-devtools-core', 'chalk'],
 		define: {'process.env.NODE_ENV': JSON.stringify(mode)},

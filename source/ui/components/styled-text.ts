@@ -5,8 +5,8 @@
 // list, a fifth of the start (docs/architecture.md#start-up).
 
 import chalk, {type ForegroundColorName} from 'chalk';
-import type {Span, StyledLine} from './spans.js';
-import type {Theme} from './theme.js';
+import type {Span, StyledLine} from '../spans.js';
+import type {Theme} from '../theme.js';
 
 /** A span's text as Ink's Text styles it; `color` is the theme's (a chalk color name or #rrggbb). */
 function styledSpan(span: Span, color: string | undefined): string {
