@@ -6,7 +6,7 @@ import {notFound, quote} from '../errors.js';
 import {channelIndexes} from './query.js';
 import {fillValueColumns} from './value-columns.js';
 import type {Channel, ChannelSummary, Field} from '../types.js';
-import {createFullText} from './full-text.js';
+import {createFullText, FULL_TEXT_INSERT_TRIGGERS, indexItemsAfter} from './full-text.js';
 
 /**
  * Each connection keeps the channels it read, with their stored fields' text: a schema change
@@ -69,20 +69,25 @@ END;
 `;
 
 /**
- * A bulk write of one channel's items (an import, an upsert), counted once at its end instead of by
- * the triggers row by row. Any trigger on items makes SQLite keep a statement journal for every
- * INSERT inside a longer transaction, spilled to a temporary file: on a channel with no long text
- * (so no full-text triggers) the count's alone made a 100k-item import about 4.7 times as slow.
- * Inside the caller's write transaction (no other write can run) the triggers are dropped, `work`
+ * A bulk write of one channel's items (an import, an upsert), counted and indexed for full text once
+ * at its end instead of by triggers row by row. A trigger on items' inserts makes SQLite keep a
+ * statement journal for every INSERT inside a longer transaction, spilled to a temporary file, even
+ * a trigger whose WHEN never holds (another channel's full text): the count's trigger alone made a
+ * 100k-item import about 4.7 times as slow. Inside the caller's write transaction (no other write
+ * can run) the count's triggers and every channel's full-text insert trigger are dropped, `work`
  * runs, the channel's count goes up by the items past the id counter as it was (`work` adds items
- * and deletes none it did not add), and the triggers are made again. A rollback brings them back.
+ * and deletes none it did not add), those items' long text is indexed, and the triggers are made
+ * again from their stored SQL. A rollback brings them back.
  */
 export function countedOnce<T>(db: Db, channelId: string, work: () => T): T {
 	const before = (db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'items'").get() as {seq: number} | undefined)?.seq ?? 0;
-	db.exec('DROP TRIGGER IF EXISTS items_counted_in; DROP TRIGGER IF EXISTS items_counted_out');
+	const triggers = db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'items' AND (name IN ('items_counted_in', 'items_counted_out') OR ${FULL_TEXT_INSERT_TRIGGERS})`).all() as Array<{name: string; sql: string}>;
+	for (const {name} of triggers) db.exec(`DROP TRIGGER ${quoteName(name)}`);
 	const result = work();
 	db.prepare('UPDATE channels SET item_count = item_count + (SELECT count(*) FROM items WHERE channel_id = ? AND seq > ?) WHERE id = ?').run(channelId, before, channelId);
-	db.exec(ITEM_COUNT_TRIGGERS_SQL);
+	const row = db.prepare('SELECT id, name, fields FROM channels WHERE id = ?').get(channelId) as {id: string; name: string; fields: string} | undefined;
+	if (row) indexItemsAfter(db, {id: row.id, name: row.name, fields: JSON.parse(row.fields) as Field[]}, before);
+	for (const {sql} of triggers) db.exec(sql);
 	return result;
 }
 

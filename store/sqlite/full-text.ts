@@ -25,6 +25,9 @@ const bodySql = (row: string, keys: string[]) => `substr(${keys.map(key => `coal
 
 const triggerName = (channelId: string, event: string) => `"items_text:${channelId}:${event}"`;
 
+/** A condition on sqlite_master's `name`: every channel's full-text insert trigger. */
+export const FULL_TEXT_INSERT_TRIGGERS = "name LIKE 'items\\_text:%:insert' ESCAPE '\\'";
+
 /** The triggers that keep a channel's long text in items_text: none when it has no long text. */
 export function fullTextTriggers(channel: Channel): string[] {
 	const keys = longKeys(channel);
@@ -50,13 +53,18 @@ export function createFullText(db: Db, channel: Channel): void {
 	for (const sql of fullTextTriggers(channel)) db.exec(sql);
 }
 
+/** The channel's items past `afterSeq` indexed afresh for its fields as they are now (none kept when it has no long text). */
+export function indexItemsAfter(db: Db, channel: Channel, afterSeq: number): void {
+	db.prepare('DELETE FROM items_text WHERE rowid IN (SELECT seq FROM items WHERE channel_id = ? AND seq > ?)').run(channel.id, afterSeq);
+	const keys = longKeys(channel);
+	if (keys.length > 0) db.prepare(`INSERT INTO items_text (rowid, body) SELECT seq, ${bodySql('items', keys)} FROM items WHERE channel_id = ? AND seq > ?`).run(channel.id, afterSeq);
+}
+
 /** The channel's triggers remade for its fields as they are now, and its items indexed again. */
 export function reindexFullText(db: Db, channel: Channel): void {
 	for (const event of ['insert', 'update', 'delete']) db.exec(`DROP TRIGGER IF EXISTS ${triggerName(channel.id, event)}`);
 	createFullText(db, channel);
-	db.prepare('DELETE FROM items_text WHERE rowid IN (SELECT seq FROM items WHERE channel_id = ?)').run(channel.id);
-	const keys = longKeys(channel);
-	if (keys.length > 0) db.prepare(`INSERT INTO items_text (rowid, body) SELECT seq, ${bodySql('items', keys)} FROM items WHERE channel_id = ?`).run(channel.id);
+	indexItemsAfter(db, channel, 0);
 }
 
 /** v8: a store made before full-text search gets the table, and each channel its triggers and its items indexed once. */

@@ -97,6 +97,28 @@ describe.each(BACKENDS)('full-text search on $name', (backend: Backend) => {
 		expect(await tickets(store, 'golf')).toEqual(['W-3']);
 	});
 
+	it('bulk writes beside another channel with long text: an import (taken back and put in order) and upserts are indexed once they land, the other channel is untouched, and later writes are still indexed', async () => {
+		// On SQLite a bulk write runs with no insert trigger and indexes its items at its end (store/sqlite/channels.ts countedOnce).
+		const store = await notes([{ticket: 'N-1', body: 'kilo'}]);
+		const logs = {...NOTES, id: 'logs', name: 'Logs'};
+		// L-2 is older than L-1: the import takes L-1 back and inserts both in created_at order.
+		await store.importChannel({channel: logs, items: [{values: {ticket: 'L-1', body: 'lima mike'}}, {values: {ticket: 'L-2', body: 'november'}, created_at: '2020-01-01T00:00:00.000Z'}]});
+		const logTickets = async (where: string) => (await store.listPage('logs', {where, limit: 50, now: NOW})).items.map(item => String(item.preview.ticket)).sort();
+		expect([await logTickets('lima'), await logTickets('november'), await tickets(store, 'kilo')]).toEqual([['L-1'], ['L-2'], ['N-1']]);
+		// One upsert creates L-3 and edits L-1; a second edits L-3, and leaves L-2 as it was.
+		expect(await store.upsertItems({channelId: 'logs', key: 'ticket', rows: [{values: {ticket: 'L-3', body: 'oscar'}, at: 'row 1'}, {values: {ticket: 'L-1', body: 'quebec'}, at: 'row 2'}]})).toMatchObject({created: 1, updated: 1, written: true});
+		expect([await logTickets('oscar'), await logTickets('lima'), await logTickets('quebec')]).toEqual([['L-3'], [], ['L-1']]);
+		expect(await store.upsertItems({channelId: 'logs', key: 'ticket', rows: [{values: {ticket: 'L-3', body: 'papa'}, at: 'row 1'}]})).toMatchObject({updated: 1, written: true});
+		expect([await logTickets('oscar'), await logTickets('papa'), await logTickets('november')]).toEqual([[], ['L-3'], ['L-2']]);
+		expect(await tickets(store, 'kilo')).toEqual(['N-1']);
+		// A refused upsert indexes nothing.
+		expect(await store.upsertItems({channelId: 'logs', key: 'ticket', rows: [{values: {ticket: 'L-4', body: 'romeo'}, at: 'row 1'}, {values: {ticket: 'L-5', body: 'x', nope: 1}, at: 'row 2'}]})).toMatchObject({written: false});
+		expect(await logTickets('romeo')).toEqual([]);
+		await store.createItem('notes', {ticket: 'N-2', body: 'sierra'}, human);
+		await store.createItem('logs', {ticket: 'L-6', body: 'tango'}, human);
+		expect([await tickets(store, 'sierra'), await logTickets('tango')]).toEqual([['N-2'], ['L-6']]);
+	});
+
 	it('a 1 MiB body is written and searched; the first 256 Ki characters are indexed, on both alike', async () => {
 		const filler = 'lorem ipsum dolor sit amet '.repeat(Math.ceil(1024 * 1024 / 27)).slice(0, 1024 * 1024 - 20);
 		const body = `zulu ${filler.slice(0, FULL_TEXT_CHARACTERS)} yankee ${filler.slice(FULL_TEXT_CHARACTERS)}`.slice(0, 1024 * 1024);
