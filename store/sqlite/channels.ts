@@ -79,14 +79,14 @@ END;
  * and deletes none it did not add), those items' long text is indexed, and the triggers are made
  * again from their stored SQL. A rollback brings them back.
  */
-export function countedOnce<T>(db: Db, channelId: string, work: () => T): T {
+export function insertedInBulk<T>(db: Db, channels: ChannelCatalog, channelId: string, work: () => T): T {
 	const before = (db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'items'").get() as {seq: number} | undefined)?.seq ?? 0;
 	const triggers = db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'items' AND (name IN ('items_counted_in', 'items_counted_out') OR ${FULL_TEXT_INSERT_TRIGGERS})`).all() as Array<{name: string; sql: string}>;
 	for (const {name} of triggers) db.exec(`DROP TRIGGER ${quoteName(name)}`);
 	const result = work();
 	db.prepare('UPDATE channels SET item_count = item_count + (SELECT count(*) FROM items WHERE channel_id = ? AND seq > ?) WHERE id = ?').run(channelId, before, channelId);
-	const row = db.prepare('SELECT id, name, fields FROM channels WHERE id = ?').get(channelId) as {id: string; name: string; fields: string} | undefined;
-	if (row) indexItemsAfter(db, {id: row.id, name: row.name, fields: JSON.parse(row.fields) as Field[]}, before);
+	// The channel as stored now: an upsert may have grown its fields.
+	indexItemsAfter(db, channels.get(channelId), before);
 	for (const {sql} of triggers) db.exec(sql);
 	return result;
 }

@@ -1,6 +1,6 @@
 // Importing a channel and its items into SQLite in one transaction.
 
-import {countedOnce, type ChannelCatalog} from './channels.js';
+import {insertedInBulk, type ChannelCatalog} from './channels.js';
 import {immediate} from './write-lock.js';
 import type {Db} from './db.js';
 import {checkChannel} from '../schema.js';
@@ -50,8 +50,8 @@ function importInTransaction(db: Db, channels: ChannelCatalog, writer: ItemWrite
 			}
 		};
 
-		// Counted once at the end, not row by row (store/sqlite/channels.ts countedOnce).
-		const index = countedOnce(db, channel.id, () => importInOrder(db, channel.id, items, startedAt, selfRelationKeys(channel), insert, item => checkStagedValues(loaded, item.values, writer.validator)));
+		// Counted and indexed once at the end, not row by row (store/sqlite/channels.ts insertedInBulk).
+		const index = insertedInBulk(db, channels, channel.id, () => importInOrder(db, channel.id, items, startedAt, selfRelationKeys(channel), insert, item => checkStagedValues(loaded, item.values, writer.validator)));
 		return {channel, items_created: index};
 	});
 }

@@ -3,7 +3,7 @@
 // unless the plan says it is written. This file answers its steps: the catalog's channel, the
 // fields written, lookups by key, and the creates and edits every other write makes (ItemWriter).
 
-import {countedOnce, type ChannelCatalog} from './channels.js';
+import {insertedInBulk, type ChannelCatalog} from './channels.js';
 import {immediate} from './write-lock.js';
 import type {Db} from './db.js';
 import {appendEvent} from './events.js';
@@ -38,8 +38,8 @@ function upsertIo(db: Db, channels: ChannelCatalog, writer: ItemWriter, rows: It
 
 export function upsertItems(db: Db, channels: ChannelCatalog, writer: ItemWriter, request: UpsertRequest & {rows: Iterable<UpsertRow>}): UpsertResult {
 	try {
-		// Counted once at the end: an upsert may append many rows (store/sqlite/channels.ts countedOnce).
-		return immediate(db, () => keptIfWritten(countedOnce(db, request.channelId, () => runUpsert(planUpsert<Found>(request), upsertIo(db, channels, writer, request.rows)))));
+		// Counted and indexed once at the end: an upsert may append many rows (store/sqlite/channels.ts insertedInBulk).
+		return immediate(db, () => keptIfWritten(insertedInBulk(db, channels, request.channelId, () => runUpsert(planUpsert<Found>(request), upsertIo(db, channels, writer, request.rows)))));
 	} catch (error) {
 		return rolledBackResult(error);
 	} finally {

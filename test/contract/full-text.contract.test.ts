@@ -98,7 +98,7 @@ describe.each(BACKENDS)('full-text search on $name', (backend: Backend) => {
 	});
 
 	it('bulk writes beside another channel with long text: an import (taken back and put in order) and upserts are indexed once they land, the other channel is untouched, and later writes are still indexed', async () => {
-		// On SQLite a bulk write runs with no insert trigger and indexes its items at its end (store/sqlite/channels.ts countedOnce).
+		// On SQLite a bulk write runs with no insert trigger and indexes its items at its end (store/sqlite/channels.ts insertedInBulk).
 		const store = await notes([{ticket: 'N-1', body: 'kilo'}]);
 		const logs = {...NOTES, id: 'logs', name: 'Logs'};
 		// L-2 is older than L-1: the import takes L-1 back and inserts both in created_at order.

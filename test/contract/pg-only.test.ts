@@ -51,6 +51,13 @@ describePg('PostgreSQL store only', () => {
 		return {store, ids, proposals};
 	}
 
+	/** Every item of the race channel deleted: none listed, a count of 0, and the event log gap-free. */
+	async function expectAllDeleted(store: AsyncStore): Promise<void> {
+		expect(await allItemIds(store, 'race')).toEqual([]);
+		expect((await store.channelSummary('race')).item_count).toBe(0);
+		await expectGapFree(store, 'race');
+	}
+
 	it('4 processes x 500 conflicting read-then-edit increments lose no update', async () => {
 		// Few items for many writers: collisions are certain, yet most attempts still land.
 		const {store, url, ids} = await raceStore(6);
@@ -88,9 +95,7 @@ describePg('PostgreSQL store only', () => {
 		const deletes = ids.map(async id => store.deleteItem('race', id, {kind: 'human'}));
 		const [declined] = await Promise.all([store.proposals.decline(proposals), ...deletes]);
 		expect(declined.declined.length + declined.skipped.length).toBe(ids.length);
-		expect(await allItemIds(store, 'race')).toEqual([]);
-		expect((await store.channelSummary('race')).item_count).toBe(0);
-		await expectGapFree(store, 'race');
+		await expectAllDeleted(store);
 	}, 60_000);
 
 	it('deletes of 40 items and an accept of their proposals at once queue, never deadlock: each item is deleted, each proposal accepted first or skipped after', async () => {
@@ -103,9 +108,7 @@ describePg('PostgreSQL store only', () => {
 		expect(accepted.accepted.length + accepted.skipped.length).toBe(ids.length);
 		expect(accepted.conflicts).toEqual([]);
 		expect(accepted.refused).toEqual([]);
-		expect(await allItemIds(store, 'race')).toEqual([]);
-		expect((await store.channelSummary('race')).item_count).toBe(0);
-		await expectGapFree(store, 'race');
+		await expectAllDeleted(store);
 	}, 60_000);
 
 	it('a writer SIGKILLed mid-edit 10 times leaves no half-applied edit, no gap, no held lock', async () => {
