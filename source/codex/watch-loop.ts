@@ -122,13 +122,11 @@ export async function startWatchLoop(options: WatchLoopOptions): Promise<WatchLo
 				if (halt) break;
 				let taken: WatchCursor;
 				try {
-					// eslint-disable-next-line no-await-in-loop
 					taken = await takeInEvents(store, channelId, where, cursor, () => clock.now());
 				} catch (error) {
 					// A store that cannot be read for a while (a lock, a restarting server) is waited out.
 					const delay = retryDelay(failures++);
 					options.onReadFailed?.(error, delay);
-					// eslint-disable-next-line no-await-in-loop
 					await waker.sleepUntil(clock.now() + delay);
 					continue;
 				}
@@ -139,7 +137,6 @@ export async function startWatchLoop(options: WatchLoopOptions): Promise<WatchLo
 				cursor = sendDue(cursor, file, fanout, {batchSize, settleMs, now: clock.now()});
 				options.onPass?.(cursor);
 				const settleAt = fanout.free > 0 ? settleEndsAt(cursor, settleMs) : undefined;
-				// eslint-disable-next-line no-await-in-loop
 				await waker.sleepUntil(Math.min(clock.now() + (unlisten ? PUSHED_POLL_MS : POLL_MS), settleAt ?? Number.POSITIVE_INFINITY));
 			}
 

@@ -30,7 +30,6 @@ export function codeWidth(code: number): number {
 	return 1;
 }
 
-// eslint-disable-next-line no-control-regex
 const ASCII = /^[\u0020-\u007e]*$/;
 
 export function cellWidth(text: string): number {

@@ -134,7 +134,6 @@ export async function runBulk(store: AsyncStore, plan: BulkPlan, parallel = 8): 
 	const results: Array<PromiseSettledResult<EditResult>> = [];
 	for (let at = 0; at < plan.edits.length; at += parallel) {
 		const slice = plan.edits.slice(at, at + parallel);
-		// eslint-disable-next-line no-await-in-loop
 		results.push(...await Promise.allSettled(slice.map(async edit => store.editItem(edit.request))));
 	}
 

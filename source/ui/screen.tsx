@@ -169,7 +169,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 
 	useEffect(() => {
 		dispatch({type: 'runState', active: anyActive, exists: board.board.runs.length > 0});
-	}, [dispatch, anyActive, board.board.runs.length > 0]); // eslint-disable-line react-hooks/exhaustive-deps
+	}, [dispatch, anyActive, board.board.runs.length > 0]); // whether any run exists, not how many: the effect re-runs when that flips
 	useEffect(() => {
 		dispatch({type: 'boardState', runs: board.board.runs.length, watch: watch.on});
 	}, [dispatch, board.board.runs.length, watch.on]);

@@ -8,7 +8,6 @@ import {migrateRunsColumns, RUNS_SCHEMA_SQL} from './runs.js';
 import {addTokenScope, TOKENS_SCHEMA_SQL} from './tokens.js';
 import {addReviewColumns, PROPOSALS_SCHEMA_SQL} from './proposals.js';
 import {checkIsStore, openReadOnly, SIFT_APPLICATION_ID} from './store-file.js';
-import {withWriteLock} from './write-lock.js';
 import {addFullText} from './full-text.js';
 import {addValueColumns, VALUE_COLUMNS} from './value-columns.js';
 

@@ -13,7 +13,7 @@ import {itemFromRow, type ItemRow} from '../items.js';
 import {itemsNamed} from './lookup.js';
 import type {NameMatch} from '../lookup.js';
 import {countMatches, countQuery, listPage, readItems} from './pages.js';
-import type {ItemsPage, ItemsQuery, PageQuery} from '../pages.js';
+import type {ItemsQuery, PageQuery} from '../pages.js';
 import type {Actor, Channel, ChannelSummary, EditResult, EventPage, FollowUp, Item} from '../types.js';
 import {ItemWriter} from './writes.js';
 import {upsertItems} from './upsert.js';

@@ -181,5 +181,4 @@ export const messageOf = (expectation: Expectation, ids: Ids): RegExp | undefine
 	(typeof expectation.message === 'function' ? expectation.message(ids) : expectation.message);
 
 /** Control characters other than newline and tab: nothing a terminal should ever be sent raw. */
-// eslint-disable-next-line no-control-regex
 export const RAW_CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/;

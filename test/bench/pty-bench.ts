@@ -50,7 +50,7 @@ export async function stop(app: PtyApp): Promise<void> {
 export async function settledRow(app: PtyApp, rowOf: (screen: string) => number = rowNumber): Promise<number> {
 	let last = -1;
 	for (let quiet = 0; quiet < 10;) {
-		await pause(100); // eslint-disable-line no-await-in-loop
+		await pause(100);
 		const at = rowOf(app.screen());
 		quiet = at === last ? quiet + 1 : 0;
 		last = at;
@@ -97,29 +97,29 @@ export async function timeKeys(app: PtyApp, cursor: Cursor, steps: number): Prom
 	await toTop(app, cursor);
 	for (let index = 0; index < steps; index++) {
 		const at = cursor.row(app.screen());
-		if (at + 1 > cursor.total) await toTop(app, cursor); // eslint-disable-line no-await-in-loop
+		if (at + 1 > cursor.total) await toTop(app, cursor);
 		const from = cursor.row(app.screen());
-		times.j.push(await app.timeKeys('j', screen => cursor.row(screen) === from + 1, 10_000)); // eslint-disable-line no-await-in-loop
-		await pause(20); // eslint-disable-line no-await-in-loop
+		times.j.push(await app.timeKeys('j', screen => cursor.row(screen) === from + 1, 10_000));
+		await pause(20);
 	}
 
 	await toTop(app, cursor);
 	let page = 0;
 	for (let index = 0; index < steps; index++) {
-		if (cursor.row(app.screen()) + 2 * page > cursor.total) await toTop(app, cursor); // eslint-disable-line no-await-in-loop
+		if (cursor.row(app.screen()) + 2 * page > cursor.total) await toTop(app, cursor);
 		const from = cursor.row(app.screen());
-		times.pageDown.push(await app.timeKeys(KEYS.pageDown, screen => cursor.row(screen) > from, 10_000)); // eslint-disable-line no-await-in-loop
+		times.pageDown.push(await app.timeKeys(KEYS.pageDown, screen => cursor.row(screen) > from, 10_000));
 		page = Math.max(page, cursor.row(app.screen()) - from);
-		await pause(20); // eslint-disable-line no-await-in-loop
+		await pause(20);
 	}
 
 	await toTop(app, cursor);
 	for (let index = 0; index < Math.max(1, Math.round(steps / 5)); index++) {
 		const from = cursor.row(app.screen());
-		times.bottom.push(await app.timeKeys('G', screen => cursor.atBottom(screen, from), 30_000)); // eslint-disable-line no-await-in-loop
-		await pause(20); // eslint-disable-line no-await-in-loop
-		times.top.push(await app.timeKeys(cursor.top, screen => cursor.row(screen) === 1, 30_000)); // eslint-disable-line no-await-in-loop
-		await pause(20); // eslint-disable-line no-await-in-loop
+		times.bottom.push(await app.timeKeys('G', screen => cursor.atBottom(screen, from), 30_000));
+		await pause(20);
+		times.top.push(await app.timeKeys(cursor.top, screen => cursor.row(screen) === 1, 30_000));
+		await pause(20);
 	}
 
 	return times;

@@ -53,7 +53,7 @@ class Screen {
 	/** Until the effects asked for have answered: no event for five 5 ms turns in a row (the store's calls take less). */
 	async settle() {
 		for (let quiet = 0, seen = this.fed; quiet < 5;) {
-			await new Promise(resolve => setTimeout(resolve, 5)); // eslint-disable-line no-await-in-loop
+			await new Promise(resolve => setTimeout(resolve, 5));
 			quiet = this.fed === seen ? quiet + 1 : 0;
 			seen = this.fed;
 		}
@@ -65,7 +65,6 @@ async function proposingStore(dir: string, name: string): Promise<{store: AsyncS
 	await store.importChannel({channel: bugsChannel, items: generateBugItems({count: PROPOSALS, seed: 3, now: BENCH_NOW})});
 	await store.runs.start({id: `run-${name}`, channelId: 'bugs', itemIds: [], instruction: 'bench', startedAt: new Date().toISOString(), logPath: null, mode: 'propose'});
 	for (const preview of (await store.listPage('bugs', {limit: PROPOSALS})).items) {
-		// eslint-disable-next-line no-await-in-loop
 		await store.editItem({channelId: 'bugs', itemId: preview.id, values: {points: preview.preview.points === 13 ? 1 : 13}, actor: {kind: 'agent', run_id: `run-${name}`}, expectedVersion: preview.version, reason: 'sized'});
 	}
 
@@ -79,9 +78,9 @@ async function review(dir: string, name: string, keys: (pressed: number) => stri
 	await screen.settle();
 	const started = performance.now();
 	let pressed = 0;
-	while (await store.proposals.countOpen('bugs') > 0 && pressed < PROPOSALS * 3) { // eslint-disable-line no-await-in-loop
+	while (await store.proposals.countOpen('bugs') > 0 && pressed < PROPOSALS * 3) {
 		screen.press(keys(pressed++));
-		await screen.settle(); // eslint-disable-line no-await-in-loop
+		await screen.settle();
 	}
 
 	return {keys: pressed, open: await store.proposals.countOpen('bugs'), ms: performance.now() - started, store, screen};

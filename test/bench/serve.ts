@@ -338,7 +338,7 @@ async function clientLoadReadingOn(call: Call, ids: string[], calls: number, tim
 	const pending = new Map<string, Promise<void>>();
 	const timed = async (read: boolean, work: () => Promise<CallToolResult>) => {
 		const at = performance.now();
-		let error = false;
+		let error: boolean;
 		try {
 			error = (await work()).isError === true;
 		} catch {

@@ -36,8 +36,8 @@ export async function benchCountLag(quick = false): Promise<void> {
 	try {
 		// Alternating, so both see the same machine.
 		for (let round = 0; round < 5; round++) {
-			onCaller.push(await timed(() => sync.countMatches('bugs', WHERE))); // eslint-disable-line no-await-in-loop
-			onWorker.push(await timed(async () => store.countMatches('bugs', WHERE))); // eslint-disable-line no-await-in-loop
+			onCaller.push(await timed(() => sync.countMatches('bugs', WHERE)));
+			onWorker.push(await timed(async () => store.countMatches('bugs', WHERE)));
 		}
 	} finally {
 		sync.close();

@@ -30,9 +30,9 @@ async function floors(repeats: number): Promise<Row[]> {
 		node.push(performance.now() - started);
 		const inkStarted = performance.now();
 		const app = launch({entry: INK_FLOOR, args: [], cols: COLS, rows: ROWS, env: {NODE_ENV: 'production'}});
-		await app.waitFor(firstFrame, 30_000); // eslint-disable-line no-await-in-loop
+		await app.waitFor(firstFrame, 30_000);
 		ink.push(app.lastOutputAt - inkStarted);
-		await close(app); // eslint-disable-line no-await-in-loop
+		await close(app);
 	}
 
 	return [

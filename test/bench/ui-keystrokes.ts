@@ -25,7 +25,7 @@ const SCENARIOS: Scenario[] = [
 async function send(app: PtyApp, keys: string[]): Promise<number> {
 	for (const key of keys) {
 		app.press(key);
-		await pause(40); // eslint-disable-line no-await-in-loop
+		await pause(40);
 	}
 
 	return keys.length;
@@ -78,7 +78,6 @@ export async function benchKeystrokes(): Promise<Row[]> {
 	try {
 		let start = 0;
 		for (const scenario of SCENARIOS) {
-			// eslint-disable-next-line no-await-in-loop
 			rows.push(await runScenario(store, db.dbPath, db.stateDir, scenario, start));
 			start += scenario.rows;
 		}

@@ -65,8 +65,8 @@ async function timedSteps(app: PtyApp, count: number): Promise<{times: number[];
 	const cpuBefore = cpuMs(app.pid, 'main');
 	for (let index = 0; index < count; index++) {
 		const at = rowNumber(app.screen());
-		times.push(await app.timeKeys('j', screen => rowNumber(screen) === at + 1, 10_000)); // eslint-disable-line no-await-in-loop
-		await pause(20); // eslint-disable-line no-await-in-loop
+		times.push(await app.timeKeys('j', screen => rowNumber(screen) === at + 1, 10_000));
+		await pause(20);
 	}
 
 	return {times, cpuPerKey: (cpuMs(app.pid, 'main') - cpuBefore) / count};
@@ -78,9 +78,9 @@ async function keypress(builds: Build[], sizes: Array<[string, string]>, steps: 
 	const rows: Row[] = [];
 	for (const [label, dbPath] of sizes) {
 		for (const build of builds) {
-			const app = await openSorted(build, dbPath); // eslint-disable-line no-await-in-loop
-			const {times, cpuPerKey} = await timedSteps(app, steps); // eslint-disable-line no-await-in-loop
-			await close(app); // eslint-disable-line no-await-in-loop
+			const app = await openSorted(build, dbPath);
+			const {times, cpuPerKey} = await timedSteps(app, steps);
+			await close(app);
 			rows.push({figure: `j → frame at ${label}, sorted and filtered (ms, median / p99)`, build: build.label, measured: fmt(times), 'main-thread CPU per key (ms)': cpuPerKey.toFixed(1), goal: label === '1M' ? '≤ 16 / ≤ 33' : '—'});
 		}
 	}
@@ -92,20 +92,20 @@ async function keypress(builds: Build[], sizes: Array<[string, string]>, steps: 
 async function keysWhileCounting(builds: Build[], dbPath: string, steps: number): Promise<Row[]> {
 	const rows: Row[] = [];
 	for (const build of builds) {
-		const app = await openSorted(build, dbPath); // eslint-disable-line no-await-in-loop
+		const app = await openSorted(build, dbPath);
 		// r lists the view again from its first row, then counts every view, one worker thread per
 		// count; keys go in once the rows are back, for as long as the process has more threads than
 		// before r (the tabs keep their old counts meanwhile, so the screen cannot tell).
 		const idleThreads = threadCount(app.pid);
-		const relisted = await app.timeKeys('r', screen => screen.includes('Reloaded from the newest record.') && firstFrame(screen), 60_000); // eslint-disable-line no-await-in-loop
+		const relisted = await app.timeKeys('r', screen => screen.includes('Reloaded from the newest record.') && firstFrame(screen), 60_000);
 		const times: number[] = [];
 		for (let index = 0; index < steps && threadCount(app.pid) > idleThreads; index++) {
 			const at = rowNumber(app.screen());
-			times.push(await app.timeKeys('j', screen => rowNumber(screen) === at + 1, 10_000)); // eslint-disable-line no-await-in-loop
-			await pause(20); // eslint-disable-line no-await-in-loop
+			times.push(await app.timeKeys('j', screen => rowNumber(screen) === at + 1, 10_000));
+			await pause(20);
 		}
 
-		await close(app); // eslint-disable-line no-await-in-loop
+		await close(app);
 		rows.push({figure: 'r → the view listed again at 1M (ms)', build: build.label, measured: relisted.toFixed(0), goal: '—'});
 		rows.push({figure: 'j → frame while r counts every view at 1M (ms, median / max)', build: build.label, measured: times.length > 0 ? `${median(times).toFixed(1)} / ${Math.max(...times).toFixed(1)} (${times.length} keys)` : 'counted before the rows were back', goal: 'no key waits for the count'});
 	}
@@ -123,12 +123,12 @@ export async function firstFrames(builds: Build[], sizes: Array<[string, string]
 			for (const build of builds) {
 				const started = performance.now();
 				const app = open(build, dbPath, terminal);
-				await app.waitFor(firstFrame, 30_000); // eslint-disable-line no-await-in-loop
+				await app.waitFor(firstFrame, 30_000);
 				const cpu = cpuMs(app.pid);
 				const key = `${label}\u0000${build.label}`;
 				const seen = times.get(key) ?? {wall: [], cpu: []};
 				times.set(key, {wall: [...seen.wall, app.lastOutputAt - started], cpu: [...seen.cpu, cpu]});
-				await close(app); // eslint-disable-line no-await-in-loop
+				await close(app);
 			}
 		}
 	}
@@ -143,27 +143,27 @@ export async function firstFrames(builds: Build[], sizes: Array<[string, string]
 async function droppedKeys(builds: Build[], dbPath: string): Promise<Row[]> {
 	const rows: Row[] = [];
 	for (const build of builds) {
-		const settled = await openSorted(build, dbPath); // eslint-disable-line no-await-in-loop
-		const moved = (await burst(settled, 'j', 200)) - 1; // eslint-disable-line no-await-in-loop
-		await close(settled); // eslint-disable-line no-await-in-loop
+		const settled = await openSorted(build, dbPath);
+		const moved = (await burst(settled, 'j', 200)) - 1;
+		await close(settled);
 		rows.push({figure: '200 j in a burst, settled sorted view at 1M: rows moved / keys sent', build: build.label, measured: `${moved} / 200`, goal: '200 / 200'});
 
 		const loading = open(build, dbPath);
-		await loading.waitFor(firstFrame, 30_000); // eslint-disable-line no-await-in-loop
-		const movedWhileLoading = (await burst(loading, 'j', 120)) - 1; // eslint-disable-line no-await-in-loop
-		await close(loading); // eslint-disable-line no-await-in-loop
+		await loading.waitFor(firstFrame, 30_000);
+		const movedWhileLoading = (await burst(loading, 'j', 120)) - 1;
+		await close(loading);
 		rows.push({figure: '120 j at the first frame, while pages load (1M): rows moved / keys sent', build: build.label, measured: `${movedWhileLoading} / 120`, goal: '120 / 120'});
 
 		const paging = open(build, dbPath);
-		await paging.waitFor(firstFrame, 30_000); // eslint-disable-line no-await-in-loop
+		await paging.waitFor(firstFrame, 30_000);
 		const pageHeight = await (async () => {
 			// One PgDn alone gives the page height; then 20 in a burst from there.
 			paging.press(KEYS.pageDown);
 			await paging.waitFor(screen => rowNumber(screen) > 1, 10_000);
 			return rowNumber(paging.screen()) - 1;
 		})();
-		const landed = await burst(paging, KEYS.pageDown, 20); // eslint-disable-line no-await-in-loop
-		await close(paging); // eslint-disable-line no-await-in-loop
+		const landed = await burst(paging, KEYS.pageDown, 20);
+		await close(paging);
 		rows.push({figure: '20 PgDn right after the first, while pages load (1M): row landed on / expected', build: build.label, measured: `${landed} / ${1 + 21 * pageHeight}`, goal: 'equal'});
 	}
 
@@ -238,9 +238,9 @@ async function siftLaunches(build: Build, dbPath: string, repeats: number): Prom
 	for (let round = 0; round < repeats; round++) {
 		const started = performance.now();
 		const app = open(build, dbPath);
-		await app.waitFor(firstFrame, 30_000); // eslint-disable-line no-await-in-loop
+		await app.waitFor(firstFrame, 30_000);
 		times.push(app.lastOutputAt - started);
-		await close(app); // eslint-disable-line no-await-in-loop
+		await close(app);
 	}
 
 	return times;
@@ -267,7 +267,7 @@ async function measureVisiData(vd: VisiData, count: number, steps: number, launc
 		const file = jsonLinesOf(count);
 		const views = await visiDataViews(vd, file, steps);
 		const launched: VisiDataFigures['launches'] = [];
-		for (let round = 0; round < launches; round++) launched.push(await launchToRows(vd, file, 600_000)); // eslint-disable-line no-await-in-loop
+		for (let round = 0; round < launches; round++) launched.push(await launchToRows(vd, file, 600_000));
 		return {views, launches: launched, file};
 	} catch (error) {
 		return {failed: `VisiData: not measured, driving it failed: ${String((error as Error).message ?? error).split('\n')[0]}`};
@@ -336,7 +336,7 @@ export async function benchUiSpeed(quick = false): Promise<Row[]> {
 		builds[1] ? `Builds measured one after the other in this run: this build, then ${builds[1].label}.` : 'Set SIFT_BENCH_BEFORE=DIR (a built checkout) to measure an earlier build beside this one.',
 	]);
 	for (const [label, count, dbPath, launches] of [['1k', 1000, small, quick ? 2 : 5], [largeLabel, quick ? 20_000 : 1_000_000, large, quick ? 1 : 2]] as const) {
-		const {rows: compared, notes} = await againstVisiData(builds[0]!, label, count, dbPath, quick ? 30 : 100, launches); // eslint-disable-line no-await-in-loop
+		const {rows: compared, notes} = await againstVisiData(builds[0]!, label, count, dbPath, quick ? 30 : 100, launches);
 		printTable(`TUI keys at ${label} items: sift against VisiData in the same run (${COLS}×${ROWS} pseudo-terminal)`, compared, notes);
 		rows.push(...compared);
 	}

@@ -60,7 +60,7 @@ export async function benchDroppedKeys(): Promise<Row[]> {
 	const db = makeDemoDb(COUNT, {prefix: 'sift-bench-burst-'});
 	const rows: Row[] = [];
 	try {
-		for (const each of BURSTS) rows.push(await burst(db, each)); // eslint-disable-line no-await-in-loop
+		for (const each of BURSTS) rows.push(await burst(db, each));
 	} finally {
 		db.cleanup();
 	}
@@ -99,7 +99,7 @@ async function moveTo(app: ReturnType<typeof open>, target: number): Promise<num
 	for (let at = rowNumber(app.screen()); at !== target; at = rowNumber(app.screen())) {
 		app.press(target === 1 && at > 2 ? 'g' : (at < target ? 'j' : 'k'));
 		moves++;
-		await app.waitFor(screen => rowNumber(screen) !== at, 10_000); // eslint-disable-line no-await-in-loop
+		await app.waitFor(screen => rowNumber(screen) !== at, 10_000);
 	}
 
 	return moves;
@@ -122,15 +122,15 @@ async function triage(db: DemoDb, order: Order, items: number): Promise<Row> {
 		for (const [index, stepIndex] of order.edits(inbox.length, steps.length)) {
 			const id = inbox[index]!;
 			const step = steps[stepIndex]!;
-			moves += await moveTo(app, index + 1); // eslint-disable-line no-await-in-loop
+			moves += await moveTo(app, index + 1);
 			app.press(step.hotkey);
-			await pause(40); // eslint-disable-line no-await-in-loop
+			await pause(40);
 			app.press(String(step.option + 1));
 			keys += 2;
-			await waitUntil(() => store.readItem('bugs', id).values[step.key] === step.value, `the store showing ${step.key} on record ${index + 1}`); // eslint-disable-line no-await-in-loop
+			await waitUntil(() => store.readItem('bugs', id).values[step.key] === step.value, `the store showing ${step.key} on record ${index + 1}`);
 			// The edit's own line in the footer: drawn with the cursor where the edit left it.
 			const {version, values} = store.readItem('bugs', id);
-			await app.waitFor(screen => screen.includes(`${String(values.ticket)}: `) && screen.includes(`(v${version}) · u undoes`), 10_000, `the edit of record ${index + 1} drawn`); // eslint-disable-line no-await-in-loop
+			await app.waitFor(screen => screen.includes(`${String(values.ticket)}: `) && screen.includes(`(v${version}) · u undoes`), 10_000, `the edit of record ${index + 1} drawn`);
 		}
 
 		const seconds = (performance.now() - started) / 1000;
@@ -147,7 +147,7 @@ export async function benchTriageKeys(quick = false): Promise<Row[]> {
 	for (const order of ORDERS) {
 		const db = makeDemoDb(COUNT, {prefix: 'sift-bench-triage-'});
 		try {
-			rows.push(await triage(db, order, items)); // eslint-disable-line no-await-in-loop
+			rows.push(await triage(db, order, items));
 		} finally {
 			db.cleanup();
 		}

@@ -92,7 +92,6 @@ async function deepRss(dbPath: string, pages: number, nodeArgs: string[] = []): 
 	const total = totalOf(app.screen());
 	for (let index = 0; index < pages && at < total; index++) {
 		app.press(KEYS.pageDown);
-		// eslint-disable-next-line no-await-in-loop
 		await app.waitFor(screen => rowNumber(screen) > at, 10_000);
 		at = rowNumber(app.screen());
 	}

@@ -136,7 +136,7 @@ export async function loaded(app: PtyApp, timeoutMs: number): Promise<number> {
 	let last = -1;
 	for (let quiet = 0; quiet < 5;) {
 		if (performance.now() - started > timeoutMs) throw new Error(`vd still loading after ${timeoutMs} ms; screen:\n${app.screen()}`);
-		await pause(100); // eslint-disable-line no-await-in-loop
+		await pause(100);
 		const screen = app.screen();
 		const total = vdTotal(screen);
 		quiet = !busy(screen) && total === last && total > 0 ? quiet + 1 : 0;

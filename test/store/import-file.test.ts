@@ -32,7 +32,7 @@ function readFailure(path: string): string {
 	try {
 		const file = readImportFile(path);
 		try {
-			[...file.items];
+			Array.from(file.items);
 		} finally {
 			file.close();
 		}

@@ -22,13 +22,12 @@ export class SteppedClock implements WatchClock {
 	async sleepUntil(at: number, signal: AbortSignal): Promise<void> {
 		if (signal.aborted) return;
 		await new Promise<void>(resolve => {
-			const sleeper: Sleeper = {at, wake: done};
-			const self = this;
-			function done() {
-				self.sleepers.delete(sleeper);
+			const done = () => {
+				this.sleepers.delete(sleeper);
 				signal.removeEventListener('abort', done);
 				resolve();
-			}
+			};
+			const sleeper: Sleeper = {at, wake: done};
 
 			signal.addEventListener('abort', done, {once: true});
 			this.sleepers.add(sleeper);

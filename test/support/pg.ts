@@ -52,7 +52,7 @@ async function adminQuery(url: string, sql: string): Promise<void> {
 	} catch (error) {
 		const where = new URL(url).host;
 		throw new Error(`PostgreSQL for the tests is unreachable at ${where}: ${(error as Error).message || String(error)}. `
-			+ 'Start it (see .ci/run), point SIFT_TEST_PG_URL at a server, or run the SQLite suites alone with SIFT_TEST_PG=off.');
+			+ 'Start it (see .ci/run), point SIFT_TEST_PG_URL at a server, or run the SQLite suites alone with SIFT_TEST_PG=off.', {cause: error});
 	}
 
 	try {

@@ -49,7 +49,7 @@ describe('the app, in process', () => {
 		const at = Number(/row (\d+)/.exec(frame)![1]);
 		expect(frame).toContain(`BUG-${String(301 - at).padStart(4, '0')}`);
 		await app.keys('g');
-		frame = await app.waitFor(text => text.includes('row 1 ') && text.includes('BUG-0300'));
+		await app.waitFor(text => text.includes('row 1 ') && text.includes('BUG-0300'));
 		app.unmount();
 	});
 
@@ -59,14 +59,14 @@ describe('the app, in process', () => {
 		await app.keys('e', ...Array.from({length: fieldIndex('status')}, () => 'j'), ENTER);
 		await app.waitFor(frame => frame.includes('› 1 New  new'));
 		await app.keys(DOWN, ENTER);
-		let frame = await app.waitFor(text => text.includes('BUG-0300: Status New → Triaged'));
+		const frame = await app.waitFor(text => text.includes('BUG-0300: Status New → Triaged'));
 		expect(rowOf(frame, 'BUG-0300')).toContain('Triaged');
 		const id = idOfTicket(demo.other, 'BUG-0300');
 		expect(demo.other.readItem('bugs', id).values.status).toBe('triaged');
 		const events = demo.other.pollEvents('bugs', {afterSequence: 300}).events;
 		expect(events.at(-1)).toMatchObject({item_id: id, actor: {kind: 'human'}, changes: {status: {from: 'new', to: 'triaged'}}});
 		await app.keys('u');
-		frame = await app.waitFor(text => text.includes('Undone: BUG-0300 Status back to New'));
+		await app.waitFor(text => text.includes('Undone: BUG-0300 Status back to New'));
 		expect(demo.other.readItem('bugs', id).values.status).toBe('new');
 		app.unmount();
 	});

@@ -24,7 +24,6 @@ function show(node: ReactElement, colorful = false) {
 	return render(<ThemeProvider theme={makeTheme(colorful ? {} : {NO_COLOR: '1'})}>{node}</ThemeProvider>);
 }
 
-// eslint-disable-next-line no-control-regex
 const plain = (frame: string | undefined) => (frame ?? '').replaceAll(/\u001b\[[\d;]*m/g, '');
 
 const row = (id: string, preview: Record<string, unknown>) => ({id, version: 1, updated_at: '', preview});

@@ -30,7 +30,6 @@ async function recordRun(id: string, tickets: number[]): Promise<Map<number, unk
 	for (const n of tickets) {
 		const item = itemOf(n);
 		before.set(n, item.values.status);
-		// eslint-disable-next-line no-await-in-loop
 		await agentStore.editItem({channelId: 'bugs', itemId: item.id, values: {status: options('status').find(value => value !== item.values.status)}, actor: {kind: 'agent', run_id: id}, expectedVersion: item.version});
 	}
 

@@ -16,7 +16,7 @@ describe('memory while paging', () => {
 		await app.waitFor(/row 1\b/, 20_000);
 		for (let page = 0; page < 150; page++) {
 			app.press(KEYS.pageDown);
-			await new Promise(resolve => setTimeout(resolve, 40)); // eslint-disable-line no-await-in-loop
+			await new Promise(resolve => setTimeout(resolve, 40));
 		}
 
 		const rowOf = (screen: string) => Number(/row ([\d,]+)/.exec(screen)?.[1]?.replaceAll(',', '') ?? 0);

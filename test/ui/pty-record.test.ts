@@ -139,9 +139,7 @@ describe('the record pane in a pseudo-terminal', () => {
 				for (let press = 0; press < 12; press++) {
 					const before = app.screen();
 					app.press('J');
-					// eslint-disable-next-line no-await-in-loop
 					await app.waitFor(screen => screen !== before || screen.includes('body line 55'), 3000, `J ${press + 1} to be drawn`);
-					// eslint-disable-next-line no-await-in-loop
 					await settled(app, 100);
 				}
 

@@ -19,7 +19,6 @@ describePg('two review queues on one PostgreSQL database', () => {
 		// Two proposals, oldest item first: each a points value the item does not hold.
 		const items = (await agentStore.listPage('bugs')).items.slice(0, 2);
 		for (const item of items) {
-			// eslint-disable-next-line no-await-in-loop
 			await agentStore.editItem({channelId: 'bugs', itemId: item.id, values: {points: item.preview.points === 13 ? 1 : 13}, actor: {kind: 'agent', run_id: RUN}, expectedVersion: item.version, reason: 'sized by the agent'});
 		}
 	});

@@ -20,7 +20,6 @@ async function propose(tickets: number[]): Promise<Map<number, string>> {
 	for (const n of tickets) {
 		const item = itemOf(n);
 		const status = statuses().find(value => value !== item.values.status)!;
-		// eslint-disable-next-line no-await-in-loop
 		const result = await agent.store().editItem({channelId: 'bugs', itemId: item.id, values: {status}, actor: {kind: 'agent', run_id: RUN}, expectedVersion: item.version, reason: `${ticket(n)} reads as ${status}`});
 		expect(result.proposed).toBe(true);
 		proposed.set(n, status);

@@ -91,7 +91,6 @@ describe('the one run path', () => {
 				for (const match of screen.matchAll(/read_record_item (itm_\d{4})/g)) seen.add(match[1]!);
 				const before = screen;
 				app.press(KEYS.pageDown);
-				// eslint-disable-next-line no-await-in-loop
 				screen = await app.waitFor(text => text !== before, 10_000, 'the next page');
 			}
 

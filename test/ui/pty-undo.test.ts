@@ -40,7 +40,6 @@ describe('undo in a pseudo-terminal', () => {
 			const edits: Array<[string, number]> = [['s', status1], ['v', pick('severity', [before.severity])], ['s', status2], ['a', pick('area', [before.area])]];
 			for (const [index, [hotkey, option]] of edits.entries()) {
 				app.press(hotkey, String(option));
-				// eslint-disable-next-line no-await-in-loop
 				await app.waitFor(screen => screen.includes(`(v${version + index + 1}) · u undoes`), 10_000, `edit ${index + 1} saved`);
 			}
 

@@ -61,9 +61,7 @@ describe('a walk with every key', () => {
 			await app.waitFor('BUG-0300');
 			for (const [name, key] of WALK) {
 				if (key === BACK_IN_LIST) {
-					// eslint-disable-next-line no-await-in-loop
 					await app.waitFor(/^j ↓ move/m, 10_000, `the list footer (${name})`);
-					// eslint-disable-next-line no-await-in-loop
 					await new Promise(resolve => setTimeout(resolve, 200));
 					continue;
 				}
@@ -76,16 +74,12 @@ describe('a walk with every key', () => {
 				// the deadline then stands in (it is a bound, not the pace). Every Esc of the walk closes
 				// something, so the next key waits until the screen shows it: a frame drawn for an earlier
 				// key is not enough on a loaded machine, and two Escs read in one chunk are one Alt+Esc.
-				// eslint-disable-next-line no-await-in-loop
 				if (key === KEYS.escape) await app.waitFor(() => app.screen() !== before, 10_000, `the screen after ${name}`).catch(() => undefined);
-				// eslint-disable-next-line no-await-in-loop
 				else await app.waitFor(() => app.lastOutputAt > pressedAt, 400, `a frame after ${name}`).catch(() => undefined);
 				// E hands the terminal to the editor and takes it back: the redraw comes after the editor exits.
-				// eslint-disable-next-line no-await-in-loop
 				if (name.startsWith('E ')) await app.waitFor(/sift Bugs/, 10_000, 'the screen back after the editor');
 				expect(app.exitCode, `after ${name}`).toBeNull();
 				// The frame is judged whole (waitFor skips a half-drawn synchronized update).
-				// eslint-disable-next-line no-await-in-loop
 				await app.waitFor(/sift Bugs/, 5000, `the header after ${name}`);
 				const buffer = app.term.buffer.active;
 				const wrapped = Array.from({length: rows}, (_, y) => buffer.getLine(buffer.viewportY + y)).findIndex(line => line?.isWrapped);

@@ -119,7 +119,6 @@ export function useFanout(settings: FanoutSettings, db: AsyncStore | null, onFin
 	const shutdown = useCallback(async () => {
 		cancelEarly.current = true;
 		for (let waited = 0; startingRef.current && waited < 5000; waited += 20) {
-			// eslint-disable-next-line no-await-in-loop
 			await new Promise(resolve => setTimeout(resolve, 20));
 		}
 

@@ -59,7 +59,6 @@ export function useKeys(onKey: (input: string, key: Key) => void, wantsText: () 
 			const text = wantsTextRef.current();
 			debug(text ? 'text' : 'key', input);
 			const printable = input.length > 1 && !key.ctrl && !key.meta && !key.escape && !input.includes('\u001b');
-			// eslint-disable-next-line no-control-regex
 			const control = /[\u0000-\u001f\u007f]/;
 			if (printable && text && control.test(input)) {
 				const at = input.search(control);
