@@ -1,6 +1,8 @@
 // `npm run build:cli` (the last step of `npm run build`): the CLI as users run it, in dist/bin.
 // - sift.cjs: the whole CLI compiled by tsc (dist/source/cli.js) and every package it uses but the
-//   native driver and pg, as one CommonJS file, Ink with its patches (source/vendor/ink/patches).
+//   native driver and pg, as one CommonJS file. Ink comes from the patched build that
+//   `npm run build:ink` made before (dist/vendor/ink/production), the one the tests run too, so
+//   the patches (source/vendor/ink/patches) are applied once, by that build.
 //   CommonJS because a script, unlike an ES module on Node 20, can be compiled from a code cache.
 // - sift.js: the launcher (source/launch.ts), which runs sift.cjs through that cache; the bundle's
 //   content hash is written into it, so a cache is only ever used with the bundle it was made from.
@@ -13,8 +15,6 @@ import {chmodSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {build} from 'esbuild';
-import {ONE_COPY, oneCopyPlugin} from '../vendor/ink/one-copy.mjs';
-import {checkAllApplied, patchPlugin, readPatches} from '../vendor/ink/patch-files.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const out = path.join(root, 'dist', 'bin');
@@ -22,8 +22,6 @@ const common = {absWorkingDir: root, bundle: true, platform: 'node', target: 'no
 
 rmSync(out, {recursive: true, force: true});
 
-const patches = readPatches(path.join(root, 'source', 'vendor', 'ink', 'patches'), 'source/vendor/ink/patches');
-const applied = new Set();
 await build({
 	...common,
 	entryPoints: ['dist/source/cli.js'],
@@ -32,8 +30,8 @@ await build({
 	// The native SQLite driver loads its binary relative to its package; pg requires an optional
 	// native module of its own. React devtools are never loaded (the no-devtools patch).
 	external: ['better-sqlite3', 'pg', 'react-devtools-core'],
-	// The app's modules import Ink as `#ink` (the vendored ES build, for the unbundled output).
-	alias: {'#ink': 'ink'},
+	// The app's modules import Ink as `#ink`: the patched build, React's production one (below).
+	alias: {'#ink': './dist/vendor/ink/production/ink.js'},
 	// Every module of the bundle sees the bundle's own URL (package.json is found from it).
 	// React's production build, always: development checks cost every frame, and the development
 	// reconciler alone was a fifth of the bundle. (The unbundled tsc output follows NODE_ENV.)
@@ -41,9 +39,7 @@ await build({
 	banner: {js: 'var __siftBundleUrl = require("node:url").pathToFileURL(__filename).href;'},
 	// import() of a bundled module becomes a lazy require; a script has no ES module loader to call.
 	supported: {'dynamic-import': false},
-	plugins: [oneCopyPlugin(root, ONE_COPY), patchPlugin(patches, applied)],
 });
-checkAllApplied(patches, applied);
 // The launcher wraps the bundle in a function, where the entry's `#!` line would not parse.
 const bundleFile = path.join(out, 'sift.cjs');
 const bundled = readFileSync(bundleFile, 'latin1').replace(/^#!.*\n/, '');

@@ -68,6 +68,27 @@ describe('the patches of the Ink bundle', () => {
 	});
 });
 
+describe('the tests run the Ink that ships', () => {
+	it('the app\'s #ink and ink-testing-library\'s ink are the patched build, not the published package', async () => {
+		const built = await load<InkModule>('dist/vendor/ink/development/ink.js');
+		const published = await import('ink');
+		const app = await import('#ink');
+		expect(app.render).toBe(built.render);
+		expect(app.render).not.toBe(published.render);
+		// ink-testing-library renders with the build too: a component reading the build's stdout context sees its stdout.
+		const {render} = await import('ink-testing-library');
+		let seen: unknown;
+		const Probe = () => {
+			seen = built.useStdout().stdout;
+			return <built.Text>probe</built.Text>;
+		};
+		const rendered = render(<Probe/>);
+		expect(rendered.lastFrame()).toBe('probe');
+		expect(seen).toBe(rendered.stdout);
+		rendered.unmount();
+	});
+});
+
 describe('the patched Ink draws the frames Ink draws', () => {
 	/** Frames that share rows with one another (so the second and later come from the caches), with colour, wide characters, overlap and clipping. */
 	function frames(ink: InkModule): React.ReactElement[] {

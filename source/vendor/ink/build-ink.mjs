@@ -17,6 +17,21 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..', '..');
 const out = path.join(root, 'dist', 'vendor', 'ink');
 
+/**
+ * React stays outside this build, and react-reconciler (CommonJS) requires it. Left as it is, that
+ * require becomes a runtime require() the CLI bundle cannot see into, which would load a second
+ * React beside the one the CLI bundles (the app's elements then mean nothing to the reconciler).
+ * The require goes through an ES module re-exporting React instead: a static import, which the
+ * CLI bundle resolves to its one copy, and plain Node to the installed package.
+ */
+const reactAsImport = {
+	name: 'sift-react-as-import',
+	setup(builder) {
+		builder.onResolve({filter: /^react$/}, args => (args.kind === 'require-call' ? {path: 'react', namespace: 'sift-react-as-import'} : undefined));
+		builder.onLoad({filter: /.*/, namespace: 'sift-react-as-import'}, () => ({contents: 'export * from \'react\'; export {default} from \'react\';', resolveDir: root, loader: 'js'}));
+	},
+};
+
 async function bundle(mode, patches) {
 	const applied = new Set();
 	await build({
@@ -36,7 +51,7 @@ async function bundle(mode, patches) {
 		logLevel: 'warning',
 		// Parsing is most of what loading Ink costs at start-up; the development build stays readable.
 		minify: mode === 'production' && process.env.SIFT_INK_MINIFY !== '0',
-		plugins: [oneCopyPlugin(root, ONE_COPY), patchPlugin(patches, applied)],
+		plugins: [reactAsImport, oneCopyPlugin(root, ONE_COPY), patchPlugin(patches, applied)],
 	});
 	checkAllApplied(patches, applied);
 }
