@@ -5,7 +5,7 @@ import {commandName, commandOf, interpret, tokenize} from './commands/arguments.
 import type {Command} from './commands/context.js';
 import {UsageError} from './commands/context.js';
 import {commandHelp, mainHelp} from './commands/help.js';
-import {refusalLine} from './commands/common.js';
+import {describeRefusal} from './text/refusal.js';
 import {safeJson, sanitize} from './text/sanitize.js';
 
 /** Subcommands load on demand: the MCP server should not pay for React at start-up. */
@@ -52,7 +52,7 @@ async function report(error: unknown, command: string, json: boolean): Promise<n
 
 	if (error instanceof StoreError) {
 		if (json) process.stdout.write(`${safeJson(error.body, 2)}\n`);
-		process.stderr.write(`sift: ${refusalLine(error.body)}\n`);
+		process.stderr.write(`sift: ${describeRefusal(error.body, 'line')}\n`);
 		return 1;
 	}
 

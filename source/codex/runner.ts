@@ -59,7 +59,7 @@ export type RunOptions = {
 	/** Default resolveStateDir(env). */
 	stateDir?: string;
 	runId?: string;
-	/** Reach the tools through `sift serve` (source/serve/run-token.ts mints the token). */
+	/** Reach the tools through `sift serve` (source/codex/run-token.ts mints the token). */
 	server?: McpHttpServer;
 	/** Default $SIFT_STALL_NOTICE_MS, else 60 s. */
 	stallNoticeMs?: number;

@@ -1,10 +1,10 @@
 import {existsSync, readdirSync, rmSync} from 'node:fs';
 import {homedir} from 'node:os';
 import {dirname, join, resolve} from 'node:path';
-import {isPostgresUrl, openAsyncStore, shownLocation, StoreError, type AsyncStore, type AsyncStoreOptions, type StoreErrorBody} from '../../store/index.js';
-import {hintFor} from '../text/refusal.js';
-import {safeJson, sanitize, sanitizeValue} from '../text/sanitize.js';
+import {isPostgresUrl, openAsyncStore, shownLocation, StoreError, type AsyncStore, type AsyncStoreOptions} from '../../store/index.js';
+import {safeJson, sanitize} from '../text/sanitize.js';
 import {reapAbandonedRuns} from '../codex/reap.js';
+import {isProcessAlive} from '../codex/group.js';
 import {LOCK_WAIT_NOTICE} from '../text/lock-wait.js';
 import {mcpEndpoint} from '../config/server-url.js';
 import {UsageError, type CommandContext} from './context.js';
@@ -205,15 +205,6 @@ export async function resolveItem(store: AsyncStore, channelId: string, name: st
 
 const BUILDING = /^(.+)\.building-(\d+)(-wal|-shm|-journal)?$/;
 
-function processAlive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return (error as NodeJS.ErrnoException).code === 'EPERM';
-	}
-}
-
 /**
  * Removes the half-built databases (`NAME.building-PID` and their WAL files) that a killed
  * `sift demo` left in `dir`, keeping those whose builder is still alive. Returns the removed names.
@@ -229,7 +220,7 @@ export function sweepDeadBuilds(dir: string): string[] {
 	const removed: string[] = [];
 	for (const name of names) {
 		const match = BUILDING.exec(name);
-		if (!match || processAlive(Number(match[2]))) continue;
+		if (!match || isProcessAlive(Number(match[2]))) continue;
 		rmSync(join(dir, name), {force: true});
 		removed.push(name);
 	}
@@ -239,27 +230,6 @@ export function sweepDeadBuilds(dir: string): string[] {
 
 /** The folder of the database this command line points at, where a demo build would leave files. */
 export const databaseDir = (context: CommandContext) => dirname(databasePath(context));
-
-/** A store refusal as one line (what was refused, and what is allowed instead), values escaped. */
-export function refusalLine(body: StoreErrorBody): string {
-	if (body.error === 'validation_failed') {
-		return `refused: ${body.fields.map(problem => {
-			const hint = hintFor(problem);
-			return `${sanitizeValue(problem.message)}${hint ? ` (${sanitizeValue(hint)})` : ''}`;
-		}).join('; ')}`;
-	}
-
-	if (body.error === 'version_conflict') {
-		const changes = Object.entries(body.changed_since).map(([key, change]) => `${sanitize(key)}: ${sanitizeValue(change.from)} → ${sanitizeValue(change.to)}`);
-		return `${sanitizeValue(body.message)}${changes.length > 0 ? `; changed since: ${changes.join(', ')}` : ''}`;
-	}
-
-	if (body.error === 'bad_query') {
-		return `bad query term ${sanitizeValue(JSON.stringify(body.term))}: ${sanitizeValue(body.message)}`;
-	}
-
-	return sanitizeValue(body.message);
-}
 
 /** --server URL (or the TUI's `server:` setting) as the MCP endpoint, undefined without one; a usage error when it is no http(s) URL. */
 export function serverEndpoint(server: string | undefined): string | undefined {

@@ -1,6 +1,7 @@
 import {StoreError, type AsyncStore, type Changes, type EditResult, type Item} from '../../store/index.js';
 import {sanitize, sanitizeValue} from '../text/sanitize.js';
-import {channelOf, output, parseAssignments, refusalLine, resolveItem, withStore} from './common.js';
+import {channelOf, output, parseAssignments, resolveItem, withStore} from './common.js';
+import {describeRefusal} from '../text/refusal.js';
 import {UsageError, type Command, type CommandContext} from './context.js';
 import {WHERE_CONFIRM_LIMIT} from './flags.js';
 import {pages} from '../../store/page-stream.js';
@@ -97,7 +98,7 @@ function summaryLine(outcome: Outcome): string {
 		return `ok         ${label}: ${item.version === outcome.before.version ? 'unchanged' : `now version ${item.version}`}`;
 	}
 
-	return `${outcome.status.padEnd(10)} ${name}: ${refusalLine(outcome.error.body)}`;
+	return `${outcome.status.padEnd(10)} ${name}: ${describeRefusal(outcome.error.body, 'line')}`;
 }
 
 const summaryJson = (outcome: Outcome) => (outcome.status === 'ok'

@@ -12,7 +12,8 @@ import {surveyTable} from '../import/survey.js';
 import {csvFile, jsonLinesFile, type TableFile} from '../import/tabular.js';
 import {reapAbandonedRuns} from '../codex/reap.js';
 import {sanitize, sanitizeValue} from '../text/sanitize.js';
-import {databasePath, onlyArgument, openExistingStore, openOrCreateStore, output, refusalLine} from './common.js';
+import {databasePath, onlyArgument, openExistingStore, openOrCreateStore, output} from './common.js';
+import {describeRefusal} from '../text/refusal.js';
 import {UsageError, type Command, type CommandContext} from './context.js';
 import {counted} from '../text/format.js';
 import {boundHeap} from './bounded-heap.js';
@@ -112,7 +113,7 @@ function* siftRows(file: string): Generator<RecordRow> {
 	}
 }
 
-const refusalText = (refusal: UpsertRefusal) => `${sanitize(refusal.at)}${refusal.key === undefined ? '' : ` (key ${sanitizeValue(JSON.stringify(refusal.key))})`}: ${refusalLine(refusal.error)}`;
+const refusalText = (refusal: UpsertRefusal) => `${sanitize(refusal.at)}${refusal.key === undefined ? '' : ` (key ${sanitizeValue(JSON.stringify(refusal.key))})`}: ${describeRefusal(refusal.error, 'line')}`;
 
 const summaryLine = (counts: {created: number; updated: number; unchanged: number; refused: number}) => `${counts.created} created, ${counts.updated} updated, ${counts.unchanged} unchanged, ${counts.refused} refused`;
 

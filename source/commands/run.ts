@@ -7,7 +7,7 @@ import type {RunOptions, RunResult} from '../codex/runner.js';
 import type {Step} from '../codex/steps.js';
 import type {RunUpdate} from '../codex/tracker.js';
 import {counted, thousands} from '../text/format.js';
-import {startStoreRun} from '../serve/run-token.js';
+import {startStoreRun} from '../codex/run-token.js';
 import {safeJson, sanitize} from '../text/sanitize.js';
 import {channelOf, databasePath, output, resolveItem, serverEndpoint, wholeNumber, withStore} from './common.js';
 import {UsageError, type Command, type CommandContext} from './context.js';

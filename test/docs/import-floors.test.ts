@@ -182,6 +182,12 @@ describe('the import graph keeps its floors', () => {
 		expect([...knownCircles].filter(circle => !circles.has(circle))).toEqual([]);
 	});
 
+	it('keeps the TUI off the server: it starts runs through the runner (source/codex/run-token.ts), never source/serve', () => {
+		const intoServer = [...graph].flatMap(([from, targets]) => (from.startsWith('source/ui/') ? targets.filter(to => to.startsWith('source/serve/')).map(to => `${from} -> ${to}`) : []));
+		expect(intoServer).toEqual([]);
+		expect(graph.has('source/codex/run-token.ts')).toBe(true);
+	});
+
 	it('catches what it is meant to: an upward import and a circle, type-only', () => {
 		const sample = new Map([['store/a.ts', ['source/text/b.ts']], ['source/text/b.ts', ['store/a.ts']]]);
 		expect(floorOf('source/text/b.ts')! > floorOf('store/a.ts')!).toBe(true);

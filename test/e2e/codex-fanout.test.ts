@@ -9,7 +9,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {parseTriageWishes} from '../../demo-data/generate.js';
 import {splitIntoBatches} from '../../source/codex/batches.js';
 import {Fanout} from '../../source/codex/fanout.js';
-import {startStoreRun} from '../../source/serve/run-token.js';
+import {startStoreRun} from '../../source/codex/run-token.js';
 import {openAsyncStore} from '../../store/api.js';
 import {openStore} from '../../store/index.js';
 import {codexLocalArgs, localRunOptions, makeCodexHome, SCRIPTED_MODEL} from '../support/codex-local.js';

@@ -6,7 +6,7 @@ import {rmSync} from 'node:fs';
 import path from 'node:path';
 import {afterAll, expect, it} from 'vitest';
 import {startServe} from '../../source/serve/http.js';
-import {startServerRun} from '../../source/serve/run-token.js';
+import {startServerRun} from '../../source/codex/run-token.js';
 import {openAsyncStore, openStore} from '../../store/index.js';
 import {codexLocalArgs, localRunOptions, makeCodexHome, SCRIPTED_MODEL} from '../support/codex-local.js';
 import {startResponsesEndpoint} from '../support/responses-endpoint.js';

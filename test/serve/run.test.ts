@@ -3,7 +3,7 @@ import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {afterAll, afterEach, beforeEach, describe, expect, it} from 'vitest';
 import {startServe, type SiftHttpServer} from '../../source/serve/http.js';
-import {startServerRun} from '../../source/serve/run-token.js';
+import {startServerRun} from '../../source/codex/run-token.js';
 import {openAsyncStore, openStore, type AsyncStore, type Store} from '../../store/index.js';
 import {tempDir} from '../codex/support.js';
 import {makeDatabase} from '../mcp/fixtures.js';

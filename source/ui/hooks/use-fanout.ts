@@ -55,7 +55,7 @@ export function useFanout(settings: FanoutSettings, db: AsyncStore | null, onFin
 
 	/** A Fanout that starts each batch as a recorded run (loaded on first use: the first frame does not wait for it). */
 	const create = useCallback(async (instruction: string, transcript: Turn[] = []) => {
-		const [{Fanout}, {startStoreRun}, {startRun}] = await Promise.all([import('../../codex/fanout.js'), import('../../serve/run-token.js'), import('../../codex/runner.js')]);
+		const [{Fanout}, {startStoreRun}, {startRun}] = await Promise.all([import('../../codex/fanout.js'), import('../../codex/run-token.js'), import('../../codex/runner.js')]);
 		const current = settingsRef.current;
 		const stateDir = current.stateDir ?? resolveStateDir(current.env ?? process.env);
 		const {batch: _batch, parallel, endpoint, agentMode, ...run} = current;

@@ -1,7 +1,10 @@
+// Runs through `sift serve`: the token minted for one run, and `startStoreRun`, where `sift run`,
+// `sift watch` and the TUI start every recorded run (through the server or a `sift mcp` of its own).
+
 import type {AsyncStore} from '../../store/index.js';
-import {newRunId} from '../codex/paths.js';
-import {startRecordedRun} from '../codex/record.js';
-import {DEFAULT_RUN_DEADLINE_MS, type RunHandle, type RunOptions} from '../codex/runner.js';
+import {newRunId} from './paths.js';
+import {startRecordedRun} from './record.js';
+import {DEFAULT_RUN_DEADLINE_MS, type RunHandle, type RunOptions} from './runner.js';
 
 /**
  * A recorded run whose agent reaches the tools through `sift serve` at `endpoint`, with a token
