@@ -6,7 +6,7 @@ import {describe, expect, it} from 'vitest';
 import type {Key} from 'ink';
 import {UNDO_LIMIT, pushUndo, type UndoEntry} from '../../source/ui/edit-outcome.js';
 import {HANDLERS, keyEvents} from '../../source/ui/input/handlers.js';
-import {scopeOf} from '../../source/ui/overlays/registry.js';
+import {scopeOf} from '../../source/ui/registry.js';
 import {BINDINGS, type Scope} from '../../source/ui/keys.js';
 import {HELP_LINES, helpLayout} from '../../source/ui/help-lines.js';
 import {screenLayout} from '../../source/ui/layout.js';
@@ -14,7 +14,7 @@ import {helpLinesOf, initialScreen, setField, listRows, reduce} from '../../sour
 import type {QueueOverlay, ScreenEvent, ScreenState} from '../../source/ui/state.js';
 import {textState} from '../../source/ui/text-input.js';
 import {fields, field, plain, idOf, page, item, listed, kinds, effect, run1, editing, queued, request, ok, problem} from './overlays/fixtures.js';
-import type {OverlayEventType} from '../../source/ui/overlays/slice.js';
+import type {OverlayEventType} from '../../source/ui/features/feature.js';
 
 const CASES: {[T in OverlayEventType | 'key' | 'edited']: () => void} = {
 	key() {

@@ -1,6 +1,6 @@
 import {Box, Text} from '#ink';
 import {sanitize} from '../../text/sanitize.js';
-import {problemLines, PROBLEMS_TITLE_ROWS} from '../overlays/problems.js';
+import {problemLines, PROBLEMS_TITLE_ROWS} from '../features/problems/slice.js';
 
 export type ProblemsProps = {problems: readonly string[]; scroll: number; width: number; height: number};
 

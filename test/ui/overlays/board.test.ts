@@ -2,7 +2,7 @@
 // CASES is typed over the slice's events, so an event added to it without a test does not compile.
 
 import {describe, expect, it} from 'vitest';
-import {BOARD} from '../../../source/ui/overlays/board.js';
+import {BOARD} from '../../../source/ui/features/board/slice.js';
 import type {Key} from 'ink';
 import {reduce} from '../../../source/ui/reducer.js';
 import type {ScreenState} from '../../../source/ui/state.js';

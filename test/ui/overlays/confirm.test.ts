@@ -2,7 +2,7 @@
 // CASES is typed over the slice's events, so an event added to it without a test does not compile.
 
 import {describe, expect, it} from 'vitest';
-import {CONFIRM} from '../../../source/ui/overlays/confirm.js';
+import {CONFIRM} from '../../../source/ui/features/confirm/slice.js';
 import {CANCEL_QUESTION, QUIT_QUESTION, reduce} from '../../../source/ui/reducer.js';
 import {listed, kinds} from './fixtures.js';
 

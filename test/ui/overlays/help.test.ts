@@ -2,7 +2,7 @@
 // CASES is typed over the slice's events, so an event added to it without a test does not compile.
 
 import {describe, expect, it} from 'vitest';
-import {HELP} from '../../../source/ui/overlays/help.js';
+import {HELP} from '../../../source/ui/features/help/slice.js';
 import {reduce} from '../../../source/ui/reducer.js';
 import {listed} from './fixtures.js';
 

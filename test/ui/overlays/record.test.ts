@@ -4,8 +4,8 @@
 
 import {describe, expect, it} from 'vitest';
 import {screenLayout} from '../../../source/ui/layout.js';
-import {RECORD} from '../../../source/ui/overlays/record.js';
-import {scopeOf} from '../../../source/ui/overlays/registry.js';
+import {RECORD} from '../../../source/ui/features/record/slice.js';
+import {scopeOf} from '../../../source/ui/registry.js';
 import {initialScreen, reduce} from '../../../source/ui/reducer.js';
 import {recordExtent} from '../../../source/ui/record-view.js';
 import type {ScreenState} from '../../../source/ui/state.js';

@@ -3,7 +3,7 @@
 
 import {describe, expect, it} from 'vitest';
 import type {AcceptResult} from '../../../store/review-plan.js';
-import {REVIEW} from '../../../source/ui/overlays/review.js';
+import {REVIEW} from '../../../source/ui/features/review/slice.js';
 import {reduce} from '../../../source/ui/reducer.js';
 import {keyEvents} from '../../../source/ui/input/handlers.js';
 import {tabCounts} from '../../../source/ui/model/views.js';

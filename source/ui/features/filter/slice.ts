@@ -1,10 +1,10 @@
 // `f`: filter by a field's value, in two steps (the field, then its value).
 
-import type {Field} from '../../../store/index.js';
-import {filterableFields, optionChoices, shortValue} from '../edit.js';
-import {NONE, type ScreenState, type Transition} from '../state.js';
-import {relist} from './rows.js';
-import {none, wrap, type OverlayOf, type OverlaySlice} from './slice.js';
+import type {Field} from '../../../../store/index.js';
+import {filterableFields, optionChoices, shortValue} from '../../edit.js';
+import {NONE, type ScreenState, type Transition} from '../../state.js';
+import {relist} from '../rows.js';
+import {none, wrap, type OverlayOf, type OverlaySlice} from '../feature.js';
 
 type FilterOverlay = OverlayOf<'filter'>;
 

@@ -1,16 +1,16 @@
 // Views (the tabs, `1`–`9`), their counts, and the `:` command line (jump, sort, view, view save,
 // set, channel (a schema change, or switching channel), problems, quit).
 
-import type {View} from '../../config/schema.js';
-import {queryText, viewQuery} from '../model/views.js';
-import {NONE, type ScreenState, type Transition} from '../state.js';
-import {applyTextKey, textState} from '../text-input.js';
-import {CONFIRM} from './confirm.js';
-import {setField} from './field-edit.js';
-import {moveTo, nameOf, recount, relist} from './rows.js';
-import {openProblems} from './problems.js';
-import {REVIEW} from './review.js';
-import {none, say, type EventOf, type OverlaySlice} from './slice.js';
+import type {View} from '../../../config/schema.js';
+import {queryText, viewQuery} from '../../model/views.js';
+import {NONE, type ScreenState, type Transition} from '../../state.js';
+import {applyTextKey, textState} from '../../text-input.js';
+import {CONFIRM} from '../confirm/slice.js';
+import {setField} from '../field-edit/slice.js';
+import {moveTo, nameOf, recount, relist} from '../rows.js';
+import {openProblems} from '../problems/slice.js';
+import {REVIEW} from '../review/slice.js';
+import {none, say, type EventOf, type OverlaySlice} from '../feature.js';
 
 const viewList = (views: View[]) => views.map((view, index) => `${index + 1} ${view.name}`).join(', ');
 

@@ -1,14 +1,14 @@
 // `F`: the follow-up queue, one field Codex could not set at a time: pick an allowed value, type
 // one, skip, or dismiss it (asks first).
 
-import {counted} from '../../text/format.js';
-import {sanitize} from '../../text/sanitize.js';
-import {describeChanges, problemNotes, queueOptions} from '../edit.js';
-import {NONE, type QueueOverlay, type ScreenState, type Transition} from '../state.js';
-import {applyTextKey, textState, type TextState} from '../text-input.js';
-import {typedFieldValue} from './field-edit.js';
-import {editWording, nameOf, oneRowWritten} from './rows.js';
-import {none, say, wrap, type EventOf, type OverlaySlice} from './slice.js';
+import {counted} from '../../../text/format.js';
+import {sanitize} from '../../../text/sanitize.js';
+import {describeChanges, problemNotes, queueOptions} from '../../edit.js';
+import {NONE, type QueueOverlay, type ScreenState, type Transition} from '../../state.js';
+import {applyTextKey, textState, type TextState} from '../../text-input.js';
+import {typedFieldValue} from '../field-edit/slice.js';
+import {editWording, nameOf, oneRowWritten} from '../rows.js';
+import {none, say, wrap, type EventOf, type OverlaySlice} from '../feature.js';
 
 const queueField = (state: ScreenState) => {
 	const key = state.queue.entry?.followUp.key;

@@ -1,10 +1,10 @@
 // `R`: the run history, and one run's steps. `D` shows the run's diff (from → to, the value now);
 // `U` shows what a revert would do, and `U` again reverts (docs/review.md#diff-and-revert).
 
-import {maxDetailTop, runDetailLines} from '../run-detail.js';
-import {NONE, type ScreenState} from '../state.js';
-import {bodyRows} from './rows.js';
-import {none, say, type OverlaySlice} from './slice.js';
+import {maxDetailTop, runDetailLines} from '../../run-detail.js';
+import {NONE, type ScreenState} from '../../state.js';
+import {bodyRows} from '../rows.js';
+import {none, say, type OverlaySlice} from '../feature.js';
 
 /** The run under the history's cursor, while the history is open. */
 const runAtCursor = (state: ScreenState) => (state.overlay.kind === 'history' ? state.history.runs[state.overlay.cursor] : undefined);

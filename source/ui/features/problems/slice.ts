@@ -1,11 +1,11 @@
 // `:problems`: every problem the config file has for this channel, one a line, each naming its
 // line and key (config/config.ts), wrapped to the screen so none is cut; scrolled like the help.
 
-import {counted} from '../../text/format.js';
-import type {ScreenState} from '../state.js';
-import {cellWidth} from '../width.js';
-import {bodyRows} from './rows.js';
-import {none, say, type OverlaySlice} from './slice.js';
+import {counted} from '../../../text/format.js';
+import type {ScreenState} from '../../state.js';
+import {cellWidth} from '../../width.js';
+import {bodyRows} from '../rows.js';
+import {none, say, type OverlaySlice} from '../feature.js';
 
 /** The footer's word on the config's problems when the screen opens: how many, and where to read them. */
 export const problemsMessage = (problems: readonly string[]) => (problems.length === 0 ? undefined : {text: `${counted(problems.length, 'problem')} in the config file (ignored): :problems lists them`, tone: 'warn' as const});

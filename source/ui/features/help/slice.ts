@@ -1,10 +1,10 @@
 // `?`: every key, from the key table, with this channel's field hotkeys; scrolled by line or page.
 
-import {helpLayout, helpLines} from '../help-lines.js';
-import {hotkeyHelpLines} from '../model/hotkeys.js';
-import type {ScreenState} from '../state.js';
-import {bodyRows} from './rows.js';
-import {none, type OverlaySlice} from './slice.js';
+import {helpLayout, helpLines} from '../../help-lines.js';
+import {hotkeyHelpLines} from '../../model/hotkeys.js';
+import type {ScreenState} from '../../state.js';
+import {bodyRows} from '../rows.js';
+import {none, type OverlaySlice} from '../feature.js';
 
 /** The help's lines: the key table's, with this channel's field hotkeys. */
 export const helpLinesOf = (state: Pick<ScreenState, 'hotkeys' | 'fields'>) => helpLines(hotkeyHelpLines(state.hotkeys, state.fields));

@@ -1,7 +1,7 @@
 // A yes/no question in the footer: quitting or cancelling while a run is active.
 
-import {NONE, type ScreenState, type Transition} from '../state.js';
-import {none, say, type OverlaySlice} from './slice.js';
+import {NONE, type ScreenState, type Transition} from '../../state.js';
+import {none, say, type OverlaySlice} from '../feature.js';
 
 export const QUIT_QUESTION = 'A Codex run is active. Cancel it and quit? y/n';
 export const CANCEL_QUESTION = 'Cancel the Codex run? Codex and every process it started are stopped. y/n';

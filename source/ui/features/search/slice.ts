@@ -2,13 +2,13 @@
 // while typing, on the prompt line (the CLI's `bad query term` words), and Enter keeps the line
 // open; a line that reads gets its match count, counted off the key path (effects.ts).
 
-import {isRefusal, parseQuery, StoreError, type Field} from '../../../store/index.js';
-import {counted} from '../../text/format.js';
-import {baseQuery, queryText, searchText, splitSort, whereText} from '../model/views.js';
-import {NONE, type ListQuery, type Message, type ScreenState, type Transition} from '../state.js';
-import {applyTextKey, textState} from '../text-input.js';
-import {relist} from './rows.js';
-import {none, say, type OverlayOf, type OverlaySlice} from './slice.js';
+import {isRefusal, parseQuery, StoreError, type Field} from '../../../../store/index.js';
+import {counted} from '../../../text/format.js';
+import {baseQuery, queryText, searchText, splitSort, whereText} from '../../model/views.js';
+import {NONE, type ListQuery, type Message, type ScreenState, type Transition} from '../../state.js';
+import {applyTextKey, textState} from '../../text-input.js';
+import {relist} from '../rows.js';
+import {none, say, type OverlayOf, type OverlaySlice} from '../feature.js';
 
 type SearchOverlay = OverlayOf<'search'>;
 

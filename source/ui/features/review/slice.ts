@@ -4,13 +4,13 @@
 // matches. An accept that meets a conflict writes nothing and shows both values; `a` or `y` next
 // writes over them. Every decision is the store's (store.proposals), one call each.
 
-import type {StoreEvent} from '../../../store/index.js';
-import {acceptUndoEntry, pushUndo} from '../edit-outcome.js';
-import {pageWhere} from '../model/views.js';
-import {NONE, type Effect, type ReviewOverlay, type ScreenState, type Transition} from '../state.js';
-import {nextUndo} from './field-edit.js';
-import {recountAsking} from './rows.js';
-import {none, say, wrap, type EventOf, type OverlaySlice} from './slice.js';
+import type {StoreEvent} from '../../../../store/index.js';
+import {acceptUndoEntry, pushUndo} from '../../edit-outcome.js';
+import {pageWhere} from '../../model/views.js';
+import {NONE, type Effect, type ReviewOverlay, type ScreenState, type Transition} from '../../state.js';
+import {nextUndo} from '../field-edit/slice.js';
+import {recountAsking} from '../rows.js';
+import {none, say, wrap, type EventOf, type OverlaySlice} from '../feature.js';
 
 const CLOSED: Omit<ReviewOverlay, 'index'> = {kind: 'review', confirm: null, problem: null};
 

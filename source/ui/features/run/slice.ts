@@ -1,12 +1,12 @@
 // `c`: the instruction for a Codex run on the marked rows (or the row), and the run's state as the
 // screen follows it. The runs themselves live in the hooks (hooks/use-fanout.ts).
 
-import type {Field} from '../../../store/index.js';
-import {counted} from '../../text/format.js';
-import {NONE, type ScreenState} from '../state.js';
-import {applyTextKey, textState} from '../text-input.js';
-import {currentRow} from './rows.js';
-import {none, say, type OverlaySlice} from './slice.js';
+import type {Field} from '../../../../store/index.js';
+import {counted} from '../../../text/format.js';
+import {NONE, type ScreenState} from '../../state.js';
+import {applyTextKey, textState} from '../../text-input.js';
+import {currentRow} from '../rows.js';
+import {none, say, type OverlaySlice} from '../feature.js';
 
 /**
  * The default instruction: triage the chosen records from what their text asks for. It names no

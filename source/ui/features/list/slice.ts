@@ -1,14 +1,14 @@
 // The list (no overlay open): the cursor, pages read as it moves, marks, the record pane, and the
 // world as it reaches the list (pages, rows read again, the channel's events, its schema).
 
-import type {MarkedRow} from '../model/bulk.js';
-import {previewFromValues} from '../format.js';
-import {baseQuery} from '../model/views.js';
-import type {Effect, ScreenState, Transition} from '../state.js';
-import {appendPage, canLoadAfter, canLoadBefore, endWindow, firstWindow, moveCursor, patchRow, prependPage} from '../window.js';
-import {currentRow, listRows, moveBy, moveTo, recount, recountAsking, relist, seenRow} from './rows.js';
-import {reviewEffects} from './review.js';
-import {none, say, type EventOf, type OverlaySlice} from './slice.js';
+import type {MarkedRow} from '../../model/bulk.js';
+import {previewFromValues} from '../../format.js';
+import {baseQuery} from '../../model/views.js';
+import type {Effect, ScreenState, Transition} from '../../state.js';
+import {appendPage, canLoadAfter, canLoadBefore, endWindow, firstWindow, moveCursor, patchRow, prependPage} from '../../window.js';
+import {currentRow, listRows, moveBy, moveTo, recount, recountAsking, relist, seenRow} from '../rows.js';
+import {reviewEffects} from '../review/slice.js';
+import {none, say, type EventOf, type OverlaySlice} from '../feature.js';
 
 /** The header's follow-up count read again: when it moved, the views asking `has:followup` are counted again (rows.ts). */
 function followUpsCounted(state: ScreenState, {count}: EventOf<'followUpCount'>): Transition {

@@ -1,8 +1,8 @@
 // `b`: the runs board (a fan-out's or a watch's runs): its cursor and focus. The runs themselves
 // live in the hooks (hooks/use-fanout.ts); the board's count comes back as `boardState`.
 
-import {NONE} from '../state.js';
-import {none, say, type OverlaySlice} from './slice.js';
+import {NONE} from '../../state.js';
+import {none, say, type OverlaySlice} from '../feature.js';
 
 export const BOARD = {
 	scope: () => 'board',

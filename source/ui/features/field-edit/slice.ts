@@ -3,22 +3,22 @@
 // (docs/reference.md#editing).
 
 import type {Key} from '#ink';
-import type {Field} from '../../../store/index.js';
-import {counted, shortFields} from '../../text/format.js';
-import {sanitize, sanitizeValue} from '../../text/sanitize.js';
-import {chooserFields, describeChanges, isPicked, problemNotes, shortValue} from '../edit.js';
-import {pushUndo, rebaseBulkUndo, rebaseUndo} from '../edit-outcome.js';
-import {editableText, parseTyped, previewFromValues} from '../format.js';
-import {keyName} from '../keys.js';
-import {describeBulkOutcome, type BulkOutcome, type MarkedRow} from '../model/bulk.js';
-import {resolveDateInput} from '../model/dates.js';
-import {fieldForKey} from '../model/hotkeys.js';
-import {choosePicker, eraseInPicker, movePicker, openPicker, togglePicker, typeInPicker, type PickerState} from '../model/picker.js';
-import {NONE, type Effect, type FieldEditOverlay, type ScreenEvent, type ScreenState, type Transition, type UndoEntry} from '../state.js';
-import {applyTextKey, textState} from '../text-input.js';
-import {patchRow} from '../window.js';
-import {currentRow, editTargets, editWording, moveBy, nameOf, oneRowWritten, reseen, showItem} from './rows.js';
-import {none, say, wrap, type EventOf, type OverlaySlice} from './slice.js';
+import type {Field} from '../../../../store/index.js';
+import {counted, shortFields} from '../../../text/format.js';
+import {sanitize, sanitizeValue} from '../../../text/sanitize.js';
+import {chooserFields, describeChanges, isPicked, problemNotes, shortValue} from '../../edit.js';
+import {pushUndo, rebaseBulkUndo, rebaseUndo} from '../../edit-outcome.js';
+import {editableText, parseTyped, previewFromValues} from '../../format.js';
+import {keyName} from '../../keys.js';
+import {describeBulkOutcome, type BulkOutcome, type MarkedRow} from '../../model/bulk.js';
+import {resolveDateInput} from '../../model/dates.js';
+import {fieldForKey} from '../../model/hotkeys.js';
+import {choosePicker, eraseInPicker, movePicker, openPicker, togglePicker, typeInPicker, type PickerState} from '../../model/picker.js';
+import {NONE, type Effect, type FieldEditOverlay, type ScreenEvent, type ScreenState, type Transition, type UndoEntry} from '../../state.js';
+import {applyTextKey, textState} from '../../text-input.js';
+import {patchRow} from '../../window.js';
+import {currentRow, editTargets, editWording, moveBy, nameOf, oneRowWritten, reseen, showItem} from '../rows.js';
+import {none, say, wrap, type EventOf, type OverlaySlice} from '../feature.js';
 
 /** A list key that is no binding of the key table: a field's hotkey, if one. */
 export function hotkeyEvents(state: ScreenState, input: string, key: Key, at?: number): ScreenEvent[] {
