@@ -10,10 +10,10 @@ import {Queue} from '../../source/ui/components/queue.js';
 import {RunPane} from '../../source/ui/components/run-pane.js';
 import {Detail} from '../../source/ui/components/detail.js';
 import {Help} from '../../source/ui/components/help.js';
-import {HELP_LINES, helpLayout} from '../../source/ui/help-lines.js';
+import {helpLayout} from '../../source/ui/help-lines.js';
 import {optionChoices} from '../../source/ui/edit.js';
 import {chooseColumns} from '../../source/ui/format.js';
-import {BINDINGS} from '../../source/ui/keys.js';
+import {BINDINGS, HELP_LINES} from '../../source/ui/registry.js';
 import {makeTheme, ThemeProvider} from '../../source/ui/theme.js';
 
 const fields = bugsChannel.fields as unknown as Field[];
@@ -213,7 +213,7 @@ describe('Queue', () => {
 
 describe('Help', () => {
 	it('lists every binding of the key table', () => {
-		const frame = plain(show(<Help width={200} height={72}/>).lastFrame());
+		const frame = plain(show(<Help width={200} height={72} lines={HELP_LINES}/>).lastFrame());
 		for (const binding of BINDINGS) {
 			expect(frame).toContain(binding.description);
 		}
@@ -221,11 +221,11 @@ describe('Help', () => {
 
 	it('fits 80×24 in one column of whole lines, and scrolling shows every binding', () => {
 		// The body at 80×24: the header and the two footer lines take four rows.
-		const {maxScroll, room} = helpLayout(80, 20);
+		const {maxScroll, room} = helpLayout(80, 20, HELP_LINES.length);
 		const seen = new Set<string>();
 		const scrolls = [...Array.from({length: Math.ceil(maxScroll / (room - 1))}, (_, index) => index * (room - 1)), maxScroll];
 		for (const scroll of scrolls) {
-			const frame = plain(show(<Help width={80} height={20} scroll={scroll}/>).lastFrame());
+			const frame = plain(show(<Help width={80} height={20} scroll={scroll} lines={HELP_LINES}/>).lastFrame());
 			const lines = frame.split('\n');
 			expect(lines.length).toBeLessThanOrEqual(20);
 			for (const line of lines) {
@@ -234,7 +234,7 @@ describe('Help', () => {
 			}
 		}
 
-		const last = plain(show(<Help width={80} height={20} scroll={maxScroll}/>).lastFrame());
+		const last = plain(show(<Help width={80} height={20} scroll={maxScroll} lines={HELP_LINES}/>).lastFrame());
 		expect(last).toContain(`of ${HELP_LINES.length}, j/k scroll`);
 		for (const binding of BINDINGS) {
 			expect([...seen].some(line => line.endsWith(binding.description)), binding.description).toBe(true);

@@ -24,7 +24,7 @@ export type BodyProps = {
 	/** What the pane shows, or null when it is closed. */
 	pane: ReactNode | null;
 	/** The help's lines (the key table's and the field hotkeys). */
-	helpLines?: HelpLine[];
+	helpLines: HelpLine[];
 	/** The config file's problems, for `:problems`. */
 	problems?: readonly string[];
 };

@@ -1,8 +1,8 @@
 import {Box, Text} from '#ink';
-import {HELP_LINES, helpLayout, type HelpLine} from '../help-lines.js';
+import {helpLayout, type HelpLine} from '../help-lines.js';
 
 /** The help: in columns when the screen is wide enough, scrolled by `scroll` lines when it does not fit. */
-export function Help({width, height, scroll = 0, lines = HELP_LINES}: {width: number; height: number; scroll?: number; lines?: HelpLine[]}) {
+export function Help({width, height, scroll = 0, lines}: {width: number; height: number; scroll?: number; lines: HelpLine[]}) {
 	const {columns: columnCount, room, maxScroll} = helpLayout(width, height, lines.length);
 	const from = Math.min(Math.max(0, scroll), maxScroll);
 	const shown = lines.slice(from, from + columnCount * room);

@@ -1,8 +1,50 @@
-// What an overlay's module gives the root reducer (reducer.ts), and the few helpers every slice
-// uses. A slice is pure like the root: (state, event) -> {state, effects}, effects as data.
+// What a feature (one folder under source/ui/features/) gives the registry (ui/registry.ts): its
+// slice of the state machine, its key bindings (lazygit-style: keys, event, description, why it is
+// disabled), the handlers of its effects and its view; and the few helpers every slice uses. A
+// slice is pure like the root: (state, event) -> {state, effects}, effects as data.
 
-import type {Scope} from '../keys.js';
+import {LIST_KEYS, type ListAction} from '../../config/key-table.js';
 import type {Overlay, ScreenEvent, ScreenState, Tone, Transition} from '../state.js';
+
+export type {ListAction} from '../../config/key-table.js';
+
+/** Where a key is read: the list, or one of the overlays on top of it (its feature names it and titles it in help). */
+export type Scope = 'list' | 'picker' | 'text' | 'queue' | 'history' | 'help' | 'confirm' | 'board'
+	/** A field's value picker opened by a hotkey: digits pick, typing jumps. */
+	| 'choice'
+	/** The record full screen (Z): its keys page and scroll it. */
+	| 'record'
+	/** The review queue (P): accept, decline, a field alone, all. */
+	| 'review';
+
+/**
+ * One key binding, as lazygit writes a controller's: its keys, the event it sends (made from the
+ * key pressed when it needs it: a digit, the time), how help and the footer say it, and why it
+ * does nothing in a state (said in the footer, instead of nothing at all).
+ */
+export type Binding<S extends Scope = Scope, A extends string = string> = {
+	scope: S;
+	/** The binding's name in its scope (help's line key). */
+	action: A;
+	/** Key names as keyName() spells them: 'j', 'down', 'pagedown', 'enter', 'escape', 'space', 'ctrl+c'. */
+	keys: readonly string[];
+	/** How the keys are written on screen. */
+	label: string;
+	description: string;
+	/** Shown in the footer of this scope. */
+	hint?: string;
+	event: ScreenEvent | ((input: string, at?: number) => ScreenEvent);
+	/** Why the key does nothing now (the footer says it), or null when it acts. */
+	disabled?: (state: ScreenState) => string | null;
+};
+
+/** A binding of one of the list's keys (config/key-table.ts), claimed by the feature whose event it sends. */
+export function listBinding<A extends ListAction>(action: A, event: Binding['event'], disabled?: Binding['disabled']): Binding<'list', A> {
+	return {scope: 'list', action, ...LIST_KEYS[action], event, ...(disabled ? {disabled} : {})};
+}
+
+/** A binding of a feature's own scope. */
+export const bind = <S extends Scope>(scope: S, action: string, keys: readonly string[], label: string, description: string, event: Binding['event'], more: {hint?: string; disabled?: Binding['disabled']} = {}): Binding<S> => ({scope, action, keys, label, description, event, ...more});
 
 export type OverlayKind = Overlay['kind'];
 export type OverlayOf<K extends OverlayKind> = Extract<Overlay, {kind: K}>;
@@ -29,10 +71,14 @@ export type OverlaySlice<K extends OverlayKind, E extends EventType = never> = {
 	scope: (overlay: OverlayOf<K>) => Scope;
 	keys: {[T in OverlayEventType]?: OverlayHandler<K, T>};
 	events: EventTable<E>;
+	/** The scopes whose keys this feature declares, with their titles in help, in help's order. */
+	scopes: {[S in Scope]?: string};
+	/** Its keys: its own scopes' and the list keys it claims. */
+	bindings: readonly Binding[];
 };
 
 /** A slice as the registry holds it, whatever events it owns. */
-export type AnySlice<K extends OverlayKind> = Pick<OverlaySlice<K>, 'scope' | 'keys'> & {events: object};
+export type AnySlice<K extends OverlayKind> = Pick<OverlaySlice<K>, 'scope' | 'keys' | 'scopes' | 'bindings'> & {events: object};
 
 export const none = (state: ScreenState): Transition => ({state, effects: []});
 

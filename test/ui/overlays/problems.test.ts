@@ -3,7 +3,7 @@
 
 import {describe, expect, it} from 'vitest';
 import {problemLines, problemsMessage, PROBLEMS} from '../../../source/ui/features/problems/slice.js';
-import {keyEvents} from '../../../source/ui/input/handlers.js';
+import {keyEvents} from '../../../source/ui/registry.js';
 import {scopeOf} from '../../../source/ui/registry.js';
 import {initialScreen, reduce} from '../../../source/ui/reducer.js';
 import {bodyRows} from '../../../source/ui/features/rows.js';

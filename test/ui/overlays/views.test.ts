@@ -3,7 +3,7 @@
 
 import {describe, expect, it} from 'vitest';
 import {COMMAND} from '../../../source/ui/features/views/slice.js';
-import {keyEvents} from '../../../source/ui/input/handlers.js';
+import {keyEvents} from '../../../source/ui/registry.js';
 import {scopeOf} from '../../../source/ui/registry.js';
 import {DEFAULT_VIEWS} from '../../../source/config/schema.js';
 import {initialScreen, reduce} from '../../../source/ui/reducer.js';

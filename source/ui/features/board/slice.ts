@@ -2,10 +2,23 @@
 // live in the hooks (hooks/use-fanout.ts); the board's count comes back as `boardState`.
 
 import {NONE} from '../../state.js';
-import {none, say, type OverlaySlice} from '../feature.js';
+import {bind, listBinding, none, say, type OverlaySlice} from '../feature.js';
 
 export const BOARD = {
 	scope: () => 'board',
+	scopes: {board: 'Runs board (b)'},
+	bindings: [
+		listBinding('cancelAll', {type: 'cancelAllRuns'}),
+		listBinding('board', {type: 'openBoard'}),
+		listBinding('watch', {type: 'toggleWatch'}),
+		bind('board', 'down', ['j', 'down'], 'j ↓', 'next run', {type: 'boardMove', delta: 1}, {hint: 'move'}),
+		bind('board', 'up', ['k', 'up'], 'k ↑', 'previous run', {type: 'boardMove', delta: -1}),
+		bind('board', 'focus', ['enter'], 'Enter', 'the run\'s live steps (again: back to the board)', {type: 'boardFocus'}, {hint: 'steps'}),
+		bind('board', 'cancelRun', ['x'], 'x', 'cancel this run', {type: 'boardCancel'}, {hint: 'cancel'}),
+		bind('board', 'cancelAll', ['X'], 'X', 'cancel every run', {type: 'cancelAllRuns'}, {hint: 'cancel all'}),
+		bind('board', 'watch', ['W'], 'W', 'watch mode on/off', {type: 'toggleWatch'}),
+		bind('board', 'cancel', ['escape', 'q', 'b'], 'Esc', 'back to the list (the runs go on)', {type: 'closeBoard'}, {hint: 'back'}),
+	],
 	keys: {},
 	events: {
 		boardState(state, event) {

@@ -1,7 +1,7 @@
 // A yes/no question in the footer: quitting or cancelling while a run is active.
 
 import {NONE, type ScreenState, type Transition} from '../../state.js';
-import {none, say, type OverlaySlice} from '../feature.js';
+import {bind, listBinding, none, say, type OverlaySlice} from '../feature.js';
 
 export const QUIT_QUESTION = 'A Codex run is active. Cancel it and quit? y/n';
 export const CANCEL_QUESTION = 'Cancel the Codex run? Codex and every process it started are stopped. y/n';
@@ -10,6 +10,13 @@ const askToQuit = (state: ScreenState): Transition => none({...state, overlay: {
 
 export const CONFIRM = {
 	scope: () => 'confirm',
+	scopes: {confirm: 'Questions'},
+	bindings: [
+		listBinding('cancelRun', {type: 'askCancelRun'}),
+		listBinding('quit', {type: 'quit'}),
+		bind('confirm', 'yes', ['y', 'Y'], 'y', 'yes', {type: 'answer', yes: true}, {hint: 'yes'}),
+		bind('confirm', 'no', ['n', 'N', 'escape'], 'n', 'no', {type: 'answer', yes: false}, {hint: 'no'}),
+	],
 	keys: {
 		answer(state, overlay, {yes}) {
 			if (!yes) return none({...state, overlay: NONE});

@@ -18,7 +18,7 @@ import {NONE, type Effect, type FieldEditOverlay, type ScreenEvent, type ScreenS
 import {applyTextKey, textState} from '../../text-input.js';
 import {patchRow} from '../../window.js';
 import {currentRow, editTargets, editWording, moveBy, nameOf, oneRowWritten, reseen, showItem} from '../rows.js';
-import {none, say, wrap, type EventOf, type OverlaySlice} from '../feature.js';
+import {bind, listBinding, none, say, wrap, type EventOf, type OverlaySlice} from '../feature.js';
 
 /** A list key that is no binding of the key table: a field's hotkey, if one. */
 export function hotkeyEvents(state: ScreenState, input: string, key: Key, at?: number): ScreenEvent[] {
@@ -266,6 +266,26 @@ function openEditor(state: ScreenState): Transition {
 
 export const FIELD_EDIT = {
 	scope: overlay => (overlay.field === null ? 'picker' : (overlay.picker ? 'choice' : 'text')),
+	scopes: {picker: 'Pickers (edit, filter)', choice: 'Field picker (a field hotkey): 1–9 pick, letters jump', text: 'Text input (search, typed values, instruction)'},
+	bindings: [
+		// `e` on marks opens the field edit without a read: its clock is the keypress's.
+		listBinding('edit', (_input, at) => (at === undefined ? {type: 'openEdit'} : {type: 'openEdit', at})),
+		listBinding('editLong', {type: 'openEditor'}),
+		listBinding('undo', {type: 'undo'}),
+		bind('picker', 'down', ['j', 'down', 'tab'], 'j ↓', 'next choice', {type: 'cursor', delta: 1}, {hint: 'move'}),
+		bind('picker', 'up', ['k', 'up'], 'k ↑', 'previous choice', {type: 'cursor', delta: -1}),
+		bind('picker', 'toggle', ['space'], 'Space', 'toggle an option (multiple choice)', {type: 'toggle'}),
+		bind('picker', 'choose', ['enter'], 'Enter', 'choose', {type: 'choose'}, {hint: 'choose'}),
+		bind('picker', 'cancel', ['escape', 'q'], 'Esc', 'back', {type: 'cancel'}, {hint: 'back'}),
+		bind('choice', 'down', ['down', 'tab'], '↓', 'next choice', {type: 'cursor', delta: 1}, {hint: 'move'}),
+		bind('choice', 'up', ['up'], '↑', 'previous choice', {type: 'cursor', delta: -1}),
+		bind('choice', 'choose', ['enter'], 'Enter', 'choose', {type: 'choose'}, {hint: 'choose'}),
+		bind('choice', 'toggle', ['space'], 'Space', 'tick or untick (multiple choice)', {type: 'toggle'}),
+		bind('choice', 'erase', ['backspace'], 'Bksp', 'forget the last typed letter', {type: 'erase'}),
+		bind('choice', 'cancel', ['escape'], 'Esc', 'back', {type: 'cancel'}, {hint: 'back'}),
+		bind('text', 'submit', ['enter'], 'Enter', 'accept', {type: 'submit'}, {hint: 'accept'}),
+		bind('text', 'cancel', ['escape'], 'Esc', 'cancel', {type: 'cancel'}, {hint: 'cancel'}),
+	],
 	keys: {
 		cursor(state, overlay, {delta}) {
 			if (overlay.field === null) return none({...state, overlay: {...overlay, fieldCursor: wrap(overlay.fieldCursor, delta, chooserFields(state.fields, overlay).length)}});

@@ -4,7 +4,7 @@ import type {Field} from '../../../../store/index.js';
 import {filterableFields, optionChoices, shortValue} from '../../edit.js';
 import {NONE, type ScreenState, type Transition} from '../../state.js';
 import {relist} from '../rows.js';
-import {none, wrap, type OverlayOf, type OverlaySlice} from '../feature.js';
+import {listBinding, none, wrap, type OverlayOf, type OverlaySlice} from '../feature.js';
 
 type FilterOverlay = OverlayOf<'filter'>;
 
@@ -27,6 +27,8 @@ function chooseValue(state: ScreenState, field: Field, cursor: number): Transiti
 
 export const FILTER = {
 	scope: () => 'picker',
+	scopes: {},
+	bindings: [listBinding('filter', {type: 'openFilter'})],
 	keys: {
 		cursor: (state, overlay, {delta}) => none({...state, overlay: {...overlay, cursor: wrap(overlay.cursor, delta, choiceCount(state, overlay))}}),
 		choose: (state, overlay) => (overlay.stage === 'field' ? chooseField(state, overlay.cursor) : chooseValue(state, overlay.field!, overlay.cursor)),

@@ -8,7 +8,7 @@ import {NONE, type QueueOverlay, type ScreenState, type Transition} from '../../
 import {applyTextKey, textState, type TextState} from '../../text-input.js';
 import {typedFieldValue} from '../field-edit/slice.js';
 import {editWording, nameOf, oneRowWritten} from '../rows.js';
-import {none, say, wrap, type EventOf, type OverlaySlice} from '../feature.js';
+import {bind, listBinding, none, say, wrap, type EventOf, type OverlaySlice} from '../feature.js';
 
 const queueField = (state: ScreenState) => {
 	const key = state.queue.entry?.followUp.key;
@@ -63,6 +63,18 @@ export function queueEdited(state: ScreenState, {request, outcome}: EventOf<'edi
 
 export const FOLLOWUPS = {
 	scope: overlay => (overlay.typing ? 'text' : (overlay.confirmDismiss ? 'confirm' : 'queue')),
+	scopes: {queue: 'Follow-up queue (F)'},
+	bindings: [
+		listBinding('followUps', {type: 'openQueue'}),
+		bind('queue', 'down', ['j', 'down'], 'j ↓', 'next allowed value', {type: 'cursor', delta: 1}, {hint: 'move'}),
+		bind('queue', 'up', ['k', 'up'], 'k ↑', 'previous allowed value', {type: 'cursor', delta: -1}),
+		bind('queue', 'choose', ['enter'], 'Enter', 'set the chosen value, then the next follow-up', {type: 'choose'}, {hint: 'set'}),
+		bind('queue', 'type', ['t'], 't', 'type a value', {type: 'queueType'}, {hint: 'type'}),
+		bind('queue', 'dismiss', ['d'], 'd', 'dismiss the follow-up (asks first)', {type: 'queueDismiss'}, {hint: 'dismiss'}),
+		bind('queue', 'skip', ['n', 'right'], 'n →', 'next follow-up', {type: 'queueStep', delta: 1}, {hint: 'next'}),
+		bind('queue', 'back', ['p', 'left'], 'p ←', 'previous follow-up', {type: 'queueStep', delta: -1}),
+		bind('queue', 'cancel', ['escape', 'q', 'F'], 'Esc', 'close the queue', {type: 'cancel'}, {hint: 'close'}),
+	],
 	keys: {
 		cursor(state, overlay, {delta}) {
 			const count = state.queue.entry ? queueOptions(state.queue.entry, queueField(state)).length : 0;

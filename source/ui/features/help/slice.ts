@@ -1,30 +1,39 @@
-// `?`: every key, from the key table, with this channel's field hotkeys; scrolled by line or page.
+// `?`: every key, from the bindings of every feature, with this channel's field hotkeys; scrolled
+// by line or page. The lines are the registry's (it gathers the bindings), handed in.
 
-import {helpLayout, helpLines} from '../../help-lines.js';
-import {hotkeyHelpLines} from '../../model/hotkeys.js';
+import {helpLayout, type HelpLine} from '../../help-lines.js';
 import type {ScreenState} from '../../state.js';
 import {bodyRows} from '../rows.js';
-import {none, type OverlaySlice} from '../feature.js';
+import {bind, listBinding, none, type OverlaySlice} from '../feature.js';
 
-/** The help's lines: the key table's, with this channel's field hotkeys. */
-export const helpLinesOf = (state: Pick<ScreenState, 'hotkeys' | 'fields'>) => helpLines(hotkeyHelpLines(state.hotkeys, state.fields));
+/** The help's lines in a state: every binding's, with this channel's field hotkeys. */
+export type HelpLinesOf = (state: Pick<ScreenState, 'hotkeys' | 'fields'>) => HelpLine[];
 
-const layoutOf = (state: ScreenState) => helpLayout(state.size.columns, bodyRows(state), helpLinesOf(state).length);
+/** The help feature, over the lines the registry makes from every feature's bindings. */
+export const helpFeature = (helpLinesOf: HelpLinesOf) => {
+	const layoutOf = (state: ScreenState) => helpLayout(state.size.columns, bodyRows(state), helpLinesOf(state).length);
 
-/** The help scrolled by `lines`, never past its last screen. */
-function scrollHelp(state: ScreenState, scroll: number, lines: number): ScreenState {
-	const {maxScroll} = layoutOf(state);
-	return {...state, overlay: {kind: 'help', scroll: Math.min(maxScroll, Math.max(0, scroll + lines))}};
-}
+	/** The help scrolled by `lines`, never past its last screen. */
+	const scrollHelp = (state: ScreenState, scroll: number, lines: number): ScreenState => ({...state, overlay: {kind: 'help', scroll: Math.min(layoutOf(state).maxScroll, Math.max(0, scroll + lines))}});
 
-export const HELP = {
-	scope: () => 'help',
-	keys: {
-		cursor: (state, overlay, {delta}) => none(scrollHelp(state, overlay.scroll, delta)),
-		page: (state, overlay, {pages}) => none(scrollHelp(state, overlay.scroll, pages * Math.max(1, layoutOf(state).room - 1))),
-		cancel: state => none({...state, overlay: {kind: 'none'}}),
-	},
-	events: {
-		openHelp: state => none({...state, overlay: {kind: 'help', scroll: 0}}),
-	},
-} satisfies OverlaySlice<'help', 'openHelp'>;
+	return {
+		scope: () => 'help',
+		scopes: {help: 'Help'},
+		bindings: [
+			listBinding('help', {type: 'openHelp'}),
+			bind('help', 'down', ['j', 'down'], 'j ↓', 'scroll down a line', {type: 'cursor', delta: 1}, {hint: 'scroll'}),
+			bind('help', 'up', ['k', 'up'], 'k ↑', 'scroll up a line', {type: 'cursor', delta: -1}),
+			bind('help', 'pageDown', ['pagedown', 'space', 'ctrl+d'], 'PgDn', 'scroll down a screen', {type: 'page', pages: 1}, {hint: 'page'}),
+			bind('help', 'pageUp', ['pageup', 'ctrl+u'], 'PgUp', 'scroll up a screen', {type: 'page', pages: -1}),
+			bind('help', 'cancel', ['escape', 'q', '?'], 'Esc', 'close help', {type: 'cancel'}, {hint: 'close'}),
+		],
+		keys: {
+			cursor: (state, overlay, {delta}) => none(scrollHelp(state, overlay.scroll, delta)),
+			page: (state, overlay, {pages}) => none(scrollHelp(state, overlay.scroll, pages * Math.max(1, layoutOf(state).room - 1))),
+			cancel: state => none({...state, overlay: {kind: 'none'}}),
+		},
+		events: {
+			openHelp: state => none({...state, overlay: {kind: 'help', scroll: 0}}),
+		},
+	} satisfies OverlaySlice<'help', 'openHelp'>;
+};

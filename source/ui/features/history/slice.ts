@@ -4,7 +4,7 @@
 import {maxDetailTop, runDetailLines} from '../../run-detail.js';
 import {NONE, type ScreenState} from '../../state.js';
 import {bodyRows} from '../rows.js';
-import {none, say, type OverlaySlice} from '../feature.js';
+import {bind, listBinding, none, say, type OverlaySlice} from '../feature.js';
 
 /** The run under the history's cursor, while the history is open. */
 const runAtCursor = (state: ScreenState) => (state.overlay.kind === 'history' ? state.history.runs[state.overlay.cursor] : undefined);
@@ -23,6 +23,18 @@ const detailPage = (state: ScreenState) => Math.max(1, bodyRows(state) - 4);
 
 export const HISTORY = {
 	scope: () => 'history',
+	scopes: {history: 'Run history (R)'},
+	bindings: [
+		listBinding('history', {type: 'openHistory'}),
+		bind('history', 'down', ['j', 'down'], 'j ↓', 'next run', {type: 'cursor', delta: 1}, {hint: 'move'}),
+		bind('history', 'up', ['k', 'up'], 'k ↑', 'previous run', {type: 'cursor', delta: -1}),
+		bind('history', 'open', ['enter'], 'Enter', 'show the run\'s steps and answer', {type: 'choose'}, {hint: 'open'}),
+		bind('history', 'cancel', ['escape', 'q', 'R'], 'Esc', 'close', {type: 'cancel'}, {hint: 'close'}),
+		bind('history', 'diff', ['D'], 'D', 'the run\'s diff: each field from → to, and the value now', {type: 'runDiff'}, {hint: 'diff'}),
+		bind('history', 'revert', ['U'], 'U', 'revert the run: U shows what it would do, U again does it', {type: 'runRevert'}, {hint: 'revert'}),
+		bind('history', 'pageDown', ['pagedown', 'space', 'ctrl+d'], 'PgDn', 'an open run: the next page of its steps and answer (j/k a line)', {type: 'page', pages: 1}, {hint: 'page'}),
+		bind('history', 'pageUp', ['pageup', 'ctrl+u'], 'PgUp', 'an open run: the page before', {type: 'page', pages: -1}),
+	],
 	keys: {
 		cursor(state, overlay, {delta}) {
 			if (state.history.diff) return none(state);

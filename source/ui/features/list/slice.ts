@@ -8,7 +8,7 @@ import type {Effect, ScreenState, Transition} from '../../state.js';
 import {appendPage, canLoadAfter, canLoadBefore, endWindow, firstWindow, moveCursor, patchRow, prependPage} from '../../window.js';
 import {currentRow, listRows, moveBy, moveTo, recount, recountAsking, relist, seenRow} from '../rows.js';
 import {reviewEffects} from '../review/slice.js';
-import {none, say, type EventOf, type OverlaySlice} from '../feature.js';
+import {listBinding, none, say, type EventOf, type OverlaySlice} from '../feature.js';
 
 /** The header's follow-up count read again: when it moved, the views asking `has:followup` are counted again (rows.ts). */
 function followUpsCounted(state: ScreenState, {count}: EventOf<'followUpCount'>): Transition {
@@ -113,6 +113,21 @@ function storeEvents(state: ScreenState, {events, at}: EventOf<'storeEvents'>): 
 
 export const LIST = {
 	scope: () => 'list',
+	scopes: {list: 'List'},
+	bindings: [
+		listBinding('down', {type: 'move', rows: 1}),
+		listBinding('up', {type: 'move', rows: -1}),
+		listBinding('pageDown', {type: 'page', pages: 1}),
+		listBinding('pageUp', {type: 'page', pages: -1}),
+		listBinding('top', {type: 'top'}),
+		listBinding('bottom', {type: 'bottom'}),
+		listBinding('open', {type: 'openDetail'}),
+		listBinding('back', {type: 'back'}),
+		listBinding('mark', {type: 'mark'}),
+		listBinding('markAll', {type: 'markAll'}),
+		listBinding('togglePane', {type: 'togglePane'}),
+		listBinding('reload', {type: 'reload'}),
+	],
 	keys: {
 		page: (state, _overlay, {pages}) => none(moveBy(state, pages * Math.max(1, listRows(state) - 1))),
 	},

@@ -79,6 +79,8 @@ export function openProblems(state: ScreenState): ScreenState {
 export const PROBLEMS = {
 	// The help's keys: j/k a line, PgDn/PgUp a screen, Esc closes.
 	scope: () => 'help',
+	scopes: {},
+	bindings: [],
 	keys: {
 		cursor: (state, overlay, {delta}) => none(scrollTo(state, overlay.scroll + delta)),
 		page: (state, overlay, {pages}) => none(scrollTo(state, overlay.scroll + pages * Math.max(1, bodyRows(state) - PROBLEMS_TITLE_ROWS - 1))),

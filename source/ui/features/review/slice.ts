@@ -10,7 +10,7 @@ import {pageWhere} from '../../model/views.js';
 import {NONE, type Effect, type ReviewOverlay, type ScreenState, type Transition} from '../../state.js';
 import {nextUndo} from '../field-edit/slice.js';
 import {recountAsking} from '../rows.js';
-import {none, say, wrap, type EventOf, type OverlaySlice} from '../feature.js';
+import {bind, listBinding, none, say, wrap, type EventOf, type OverlaySlice} from '../feature.js';
 
 const CLOSED: Omit<ReviewOverlay, 'index'> = {kind: 'review', confirm: null, problem: null};
 
@@ -92,6 +92,19 @@ function reviewAccepted(state: ScreenState, {request, result, lines}: EventOf<'r
 
 export const REVIEW = {
 	scope: () => 'review',
+	scopes: {review: 'Review queue (P)'},
+	bindings: [
+		listBinding('review', {type: 'openReview'}),
+		bind('review', 'down', ['j', 'down', 'n', 'right'], 'j ↓', 'next proposal', {type: 'cursor', delta: 1}, {hint: 'move'}),
+		bind('review', 'up', ['k', 'up', 'p', 'left'], 'k ↑', 'previous proposal', {type: 'cursor', delta: -1}),
+		bind('review', 'accept', ['a'], 'a', 'accept the proposal (on a conflict shown: again writes it over)', {type: 'reviewAccept'}, {hint: 'accept'}),
+		bind('review', 'decline', ['d'], 'd', 'decline the proposal', {type: 'reviewDecline'}, {hint: 'decline'}),
+		// The digit says which field.
+		bind('review', 'acceptField', ['1', '2', '3', '4', '5', '6', '7', '8', '9'], '1–9', 'accept that field of the proposal alone', input => ({type: 'reviewField', index: Number(input) - 1}), {hint: 'one field'}),
+		bind('review', 'acceptAll', ['A'], 'A', 'accept every proposal shown, as one edit (u undoes it)', {type: 'reviewAcceptAll'}, {hint: 'all'}),
+		bind('review', 'yes', ['y'], 'y', 'write a conflicting proposal over the current values', {type: 'answer', yes: true}),
+		bind('review', 'cancel', ['escape', 'q', 'P'], 'Esc', 'close the queue', {type: 'cancel'}, {hint: 'close'}),
+	],
 	keys: {
 		cursor(state, overlay, {delta}) {
 			const count = state.review.proposals.length;

@@ -6,7 +6,7 @@ import {counted} from '../../../text/format.js';
 import {NONE, type ScreenState} from '../../state.js';
 import {applyTextKey, textState} from '../../text-input.js';
 import {currentRow} from '../rows.js';
-import {none, say, type OverlaySlice} from '../feature.js';
+import {listBinding, none, say, type OverlaySlice} from '../feature.js';
 
 /**
  * The default instruction: triage the chosen records from what their text asks for. It names no
@@ -29,6 +29,8 @@ function askRun(state: ScreenState): ScreenState {
 
 export const INSTRUCTION = {
 	scope: () => 'text',
+	scopes: {},
+	bindings: [listBinding('run', {type: 'askRun'})],
 	keys: {
 		type: (state, overlay, {input, key}) => none({...state, overlay: {...overlay, text: applyTextKey(overlay.text, input, key)}}),
 		cancel: state => none({...state, overlay: NONE}),

@@ -8,7 +8,7 @@ import {baseQuery, queryText, searchText, splitSort, whereText} from '../../mode
 import {NONE, type ListQuery, type Message, type ScreenState, type Transition} from '../../state.js';
 import {applyTextKey, textState} from '../../text-input.js';
 import {relist} from '../rows.js';
-import {none, say, type OverlayOf, type OverlaySlice} from '../feature.js';
+import {listBinding, none, say, type OverlayOf, type OverlaySlice} from '../feature.js';
 
 type SearchOverlay = OverlayOf<'search'>;
 
@@ -43,6 +43,8 @@ export function searchNote(overlay: SearchOverlay): Message | null {
 
 export const SEARCH = {
 	scope: () => 'text',
+	scopes: {},
+	bindings: [listBinding('search', {type: 'openSearch'})],
 	keys: {
 		type: (state, overlay, {input, key}) => typed(state, overlay, applyTextKey(overlay.text, input, key)),
 		cancel: state => none({...state, overlay: NONE}),

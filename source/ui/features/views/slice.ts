@@ -10,7 +10,7 @@ import {setField} from '../field-edit/slice.js';
 import {moveTo, nameOf, recount, relist} from '../rows.js';
 import {openProblems} from '../problems/slice.js';
 import {REVIEW} from '../review/slice.js';
-import {none, say, type EventOf, type OverlaySlice} from '../feature.js';
+import {listBinding, none, say, type EventOf, type OverlaySlice} from '../feature.js';
 
 const viewList = (views: View[]) => views.map((view, index) => `${index + 1} ${view.name}`).join(', ');
 
@@ -92,6 +92,12 @@ function viewSaved(state: ScreenState, {view, ok, message}: EventOf<'viewSaved'>
 /** The `:` line: typed here, parsed where the clock is (relative dates), then acted on. */
 export const COMMAND = {
 	scope: () => 'text',
+	scopes: {},
+	bindings: [
+		// The digit says which view.
+		listBinding('view', input => ({type: 'switchView', index: Number(input) - 1})),
+		listBinding('command', {type: 'openCommand'}),
+	],
 	keys: {
 		type: (state, overlay, {input, key}) => none({...state, overlay: {...overlay, text: applyTextKey(overlay.text, input, key)}}),
 		cancel: state => none({...state, overlay: NONE}),
