@@ -8,7 +8,7 @@ import type {Key} from '#ink';
 import type {ListAction} from '../config/key-table.js';
 import {BOARD} from './features/board/slice.js';
 import {CONFIRM} from './features/confirm/slice.js';
-import type {AnySlice, Binding, OverlayKind, Scope} from './features/feature.js';
+import type {AnySlice, Binding, EffectKind, EffectTable, OverlayKind, Scope} from './features/feature.js';
 import {FIELD_EDIT} from './features/field-edit/slice.js';
 import {FILTER} from './features/filter/slice.js';
 import {FOLLOWUPS} from './features/followups/slice.js';
@@ -53,6 +53,11 @@ export const sliceOf = <K extends OverlayKind>(kind: K) => FEATURES[kind] as unk
 export function scopeOf(overlay: Overlay): Scope {
 	return sliceOf(overlay.kind).scope(overlay as never);
 }
+
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+
+/** Every effect's handler, from the features' tables: typed over the kinds, so an effect without a handler does not compile. */
+export const EFFECTS: EffectTable<EffectKind> = Object.assign({}, ...Object.values(FEATURES).map(feature => feature.effects)) as UnionToIntersection<Features[keyof Features]['effects']>;
 
 /** Every key binding, feature by feature. */
 export const BINDINGS: readonly Binding[] = Object.values(FEATURES).flatMap((feature): readonly Binding[] => feature.bindings);

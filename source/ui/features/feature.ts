@@ -4,7 +4,8 @@
 // slice is pure like the root: (state, event) -> {state, effects}, effects as data.
 
 import {LIST_KEYS, type ListAction} from '../../config/key-table.js';
-import type {Overlay, ScreenEvent, ScreenState, Tone, Transition} from '../state.js';
+import type {AsyncStore} from '../../../store/api.js';
+import type {Effect, Overlay, ScreenEvent, ScreenState, Tone, Transition} from '../state.js';
 
 export type {ListAction} from '../../config/key-table.js';
 
@@ -75,10 +76,52 @@ export type OverlaySlice<K extends OverlayKind, E extends EventType = never> = {
 	scopes: {[S in Scope]?: string};
 	/** Its keys: its own scopes' and the list keys it claims. */
 	bindings: readonly Binding[];
+	/** The handlers of the effects its events ask for (EffectTable). */
+	effects: object;
 };
 
+export type Dispatch = (event: ScreenEvent) => void;
+
+/** What effects need beyond the store: the runs, quitting, and reading events now (the screen gives them, screen.tsx). */
+export type EffectHandlers = {
+	store: AsyncStore;
+	stateDir: string;
+	/** Starts the runs on the items, through a fan-out in batches (one batch: one run); why not when none started. */
+	startRun: (instruction: string, itemIds: string[]) => Promise<{ok: true; batches: number} | {ok: false; text: string}>;
+	/** Cancels the one run, or the board's run at `position`. */
+	cancelRun: (position: number | null) => void;
+	/** The runs board: cancel the run at a position, cancel all, watch mode on/off. */
+	board?: {cancel: (position: number) => void; cancelAll: () => void; toggleWatch: () => void};
+	quit: () => void;
+	pollEvents: () => void;
+	/** The environment $EDITOR is read from (process.env unless given). */
+	env?: NodeJS.ProcessEnv;
+	/** Where `:view save` writes (the config file). */
+	configFile: string;
+	/** `:channel NAME`: opens the screen of the channel with this id (absent: switching is not offered). */
+	switchChannel?: (channelId: string) => void;
+};
+
+/** What an effect's handler is given: the state the effect came with, the handlers, and where results go. */
+export type EffectContext = {
+	state: ScreenState;
+	on: EffectHandlers;
+	dispatch: Dispatch;
+	/** Runs async work and dispatches the event it ends with; a throw becomes `effectFailed`. */
+	later: (work: () => Promise<ScreenEvent | undefined>) => void;
+};
+
+export type EffectKind = Effect['kind'];
+export type EffectOf<K extends EffectKind> = Extract<Effect, {kind: K}>;
+
+/** A feature's effects, one handler per kind: it calls the store (never awaited by the key that asked) or the runs, and sends the result back as an event. */
+export type EffectTable<K extends EffectKind> = {[X in K]: (effect: EffectOf<X>, context: EffectContext) => void};
+
+/** The most follow-ups or proposals a queue reads at once. */
+export const QUEUE_LIMIT = 500;
+
 /** A slice as the registry holds it, whatever events it owns. */
-export type AnySlice<K extends OverlayKind> = Pick<OverlaySlice<K>, 'scope' | 'keys' | 'scopes' | 'bindings'> & {events: object};
+export type AnySlice<K extends OverlayKind> = Pick<OverlaySlice<K>, 'scope' | 'keys' | 'scopes' | 'bindings' | 'effects'> & {events: object};
 
 export const none = (state: ScreenState): Transition => ({state, effects: []});
 

@@ -3,9 +3,11 @@
 
 import {NONE} from '../../state.js';
 import {bind, listBinding, none, say, type OverlaySlice} from '../feature.js';
+import {BOARD_EFFECTS} from './effects.js';
 
 export const BOARD = {
 	scope: () => 'board',
+	effects: BOARD_EFFECTS,
 	scopes: {board: 'Runs board (b)'},
 	bindings: [
 		listBinding('cancelAll', {type: 'cancelAllRuns'}),

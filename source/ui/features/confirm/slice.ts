@@ -2,6 +2,7 @@
 
 import {NONE, type ScreenState, type Transition} from '../../state.js';
 import {bind, listBinding, none, say, type OverlaySlice} from '../feature.js';
+import {CONFIRM_EFFECTS} from './effects.js';
 
 export const QUIT_QUESTION = 'A Codex run is active. Cancel it and quit? y/n';
 export const CANCEL_QUESTION = 'Cancel the Codex run? Codex and every process it started are stopped. y/n';
@@ -10,6 +11,7 @@ const askToQuit = (state: ScreenState): Transition => none({...state, overlay: {
 
 export const CONFIRM = {
 	scope: () => 'confirm',
+	effects: CONFIRM_EFFECTS,
 	scopes: {confirm: 'Questions'},
 	bindings: [
 		listBinding('cancelRun', {type: 'askCancelRun'}),

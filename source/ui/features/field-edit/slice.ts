@@ -19,6 +19,7 @@ import {applyTextKey, textState} from '../../text-input.js';
 import {patchRow} from '../../window.js';
 import {currentRow, editTargets, editWording, moveBy, nameOf, oneRowWritten, reseen, showItem} from '../rows.js';
 import {bind, listBinding, none, say, wrap, type EventOf, type OverlaySlice} from '../feature.js';
+import {FIELD_EDIT_EFFECTS} from './effects.js';
 
 /** A list key that is no binding of the key table: a field's hotkey, if one. */
 export function hotkeyEvents(state: ScreenState, input: string, key: Key, at?: number): ScreenEvent[] {
@@ -266,6 +267,7 @@ function openEditor(state: ScreenState): Transition {
 
 export const FIELD_EDIT = {
 	scope: overlay => (overlay.field === null ? 'picker' : (overlay.picker ? 'choice' : 'text')),
+	effects: FIELD_EDIT_EFFECTS,
 	scopes: {picker: 'Pickers (edit, filter)', choice: 'Field picker (a field hotkey): 1–9 pick, letters jump', text: 'Text input (search, typed values, instruction)'},
 	bindings: [
 		// `e` on marks opens the field edit without a read: its clock is the keypress's.

@@ -27,6 +27,7 @@ function chooseValue(state: ScreenState, field: Field, cursor: number): Transiti
 
 export const FILTER = {
 	scope: () => 'picker',
+	effects: {},
 	scopes: {},
 	bindings: [listBinding('filter', {type: 'openFilter'})],
 	keys: {

@@ -9,6 +9,7 @@ import {applyTextKey, textState, type TextState} from '../../text-input.js';
 import {typedFieldValue} from '../field-edit/slice.js';
 import {editWording, nameOf, oneRowWritten} from '../rows.js';
 import {bind, listBinding, none, say, wrap, type EventOf, type OverlaySlice} from '../feature.js';
+import {FOLLOWUPS_EFFECTS} from './effects.js';
 
 const queueField = (state: ScreenState) => {
 	const key = state.queue.entry?.followUp.key;
@@ -63,6 +64,7 @@ export function queueEdited(state: ScreenState, {request, outcome}: EventOf<'edi
 
 export const FOLLOWUPS = {
 	scope: overlay => (overlay.typing ? 'text' : (overlay.confirmDismiss ? 'confirm' : 'queue')),
+	effects: FOLLOWUPS_EFFECTS,
 	scopes: {queue: 'Follow-up queue (F)'},
 	bindings: [
 		listBinding('followUps', {type: 'openQueue'}),

@@ -18,6 +18,7 @@ export const helpFeature = (helpLinesOf: HelpLinesOf) => {
 
 	return {
 		scope: () => 'help',
+		effects: {},
 		scopes: {help: 'Help'},
 		bindings: [
 			listBinding('help', {type: 'openHelp'}),

@@ -5,6 +5,7 @@ import {maxDetailTop, runDetailLines} from '../../run-detail.js';
 import {NONE, type ScreenState} from '../../state.js';
 import {bodyRows} from '../rows.js';
 import {bind, listBinding, none, say, type OverlaySlice} from '../feature.js';
+import {HISTORY_EFFECTS} from './effects.js';
 
 /** The run under the history's cursor, while the history is open. */
 const runAtCursor = (state: ScreenState) => (state.overlay.kind === 'history' ? state.history.runs[state.overlay.cursor] : undefined);
@@ -23,6 +24,7 @@ const detailPage = (state: ScreenState) => Math.max(1, bodyRows(state) - 4);
 
 export const HISTORY = {
 	scope: () => 'history',
+	effects: HISTORY_EFFECTS,
 	scopes: {history: 'Run history (R)'},
 	bindings: [
 		listBinding('history', {type: 'openHistory'}),

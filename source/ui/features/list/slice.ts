@@ -9,6 +9,7 @@ import {appendPage, canLoadAfter, canLoadBefore, endWindow, firstWindow, moveCur
 import {currentRow, listRows, moveBy, moveTo, recount, recountAsking, relist, seenRow} from '../rows.js';
 import {reviewEffects} from '../review/slice.js';
 import {listBinding, none, say, type EventOf, type OverlaySlice} from '../feature.js';
+import {LIST_EFFECTS} from './effects.js';
 
 /** The header's follow-up count read again: when it moved, the views asking `has:followup` are counted again (rows.ts). */
 function followUpsCounted(state: ScreenState, {count}: EventOf<'followUpCount'>): Transition {
@@ -113,6 +114,7 @@ function storeEvents(state: ScreenState, {events, at}: EventOf<'storeEvents'>): 
 
 export const LIST = {
 	scope: () => 'list',
+	effects: LIST_EFFECTS,
 	scopes: {list: 'List'},
 	bindings: [
 		listBinding('down', {type: 'move', rows: 1}),

@@ -79,6 +79,7 @@ export function openProblems(state: ScreenState): ScreenState {
 export const PROBLEMS = {
 	// The help's keys: j/k a line, PgDn/PgUp a screen, Esc closes.
 	scope: () => 'help',
+	effects: {},
 	scopes: {},
 	bindings: [],
 	keys: {

@@ -7,6 +7,7 @@ import {bind, listBinding, none, type OverlaySlice} from '../feature.js';
 
 export const RECORD = {
 	scope: () => 'record',
+	effects: {},
 	scopes: {record: 'The record full screen (Z)'},
 	bindings: [
 		listBinding('scrollPaneDown', {type: 'scrollPane', move: {lines: PANE_SCROLL_STEP}}),

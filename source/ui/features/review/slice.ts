@@ -11,6 +11,7 @@ import {NONE, type Effect, type ReviewOverlay, type ScreenState, type Transition
 import {nextUndo} from '../field-edit/slice.js';
 import {recountAsking} from '../rows.js';
 import {bind, listBinding, none, say, wrap, type EventOf, type OverlaySlice} from '../feature.js';
+import {REVIEW_EFFECTS} from './effects.js';
 
 const CLOSED: Omit<ReviewOverlay, 'index'> = {kind: 'review', confirm: null, problem: null};
 
@@ -92,6 +93,7 @@ function reviewAccepted(state: ScreenState, {request, result, lines}: EventOf<'r
 
 export const REVIEW = {
 	scope: () => 'review',
+	effects: REVIEW_EFFECTS,
 	scopes: {review: 'Review queue (P)'},
 	bindings: [
 		listBinding('review', {type: 'openReview'}),

@@ -7,6 +7,7 @@ import {NONE, type ScreenState} from '../../state.js';
 import {applyTextKey, textState} from '../../text-input.js';
 import {currentRow} from '../rows.js';
 import {listBinding, none, say, type OverlaySlice} from '../feature.js';
+import {RUN_EFFECTS} from './effects.js';
 
 /**
  * The default instruction: triage the chosen records from what their text asks for. It names no
@@ -29,6 +30,7 @@ function askRun(state: ScreenState): ScreenState {
 
 export const INSTRUCTION = {
 	scope: () => 'text',
+	effects: RUN_EFFECTS,
 	scopes: {},
 	bindings: [listBinding('run', {type: 'askRun'})],
 	keys: {

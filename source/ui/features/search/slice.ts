@@ -9,6 +9,7 @@ import {NONE, type ListQuery, type Message, type ScreenState, type Transition} f
 import {applyTextKey, textState} from '../../text-input.js';
 import {relist} from '../rows.js';
 import {listBinding, none, say, type OverlayOf, type OverlaySlice} from '../feature.js';
+import {SEARCH_EFFECTS} from './effects.js';
 
 type SearchOverlay = OverlayOf<'search'>;
 
@@ -43,6 +44,7 @@ export function searchNote(overlay: SearchOverlay): Message | null {
 
 export const SEARCH = {
 	scope: () => 'text',
+	effects: SEARCH_EFFECTS,
 	scopes: {},
 	bindings: [listBinding('search', {type: 'openSearch'})],
 	keys: {

@@ -11,6 +11,7 @@ import {moveTo, nameOf, recount, relist} from '../rows.js';
 import {openProblems} from '../problems/slice.js';
 import {REVIEW} from '../review/slice.js';
 import {listBinding, none, say, type EventOf, type OverlaySlice} from '../feature.js';
+import {VIEWS_EFFECTS} from './effects.js';
 
 const viewList = (views: View[]) => views.map((view, index) => `${index + 1} ${view.name}`).join(', ');
 
@@ -92,6 +93,7 @@ function viewSaved(state: ScreenState, {view, ok, message}: EventOf<'viewSaved'>
 /** The `:` line: typed here, parsed where the clock is (relative dates), then acted on. */
 export const COMMAND = {
 	scope: () => 'text',
+	effects: VIEWS_EFFECTS,
 	scopes: {},
 	bindings: [
 		// The digit says which view.
