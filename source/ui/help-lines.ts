@@ -1,12 +1,17 @@
 // The help screen's lines, made from the bindings the registry (registry.ts) gathers from every
 // feature, and how they fit the body.
 
+import type {Field} from '../../store/index.js';
+import type {Hotkeys} from '../config/hotkeys.js';
 import {fit} from './width.js';
 
 /** A help column is at least this wide, so descriptions are not cut (one column at 80). */
 const COLUMN_MIN = 64;
 
 export type HelpLine = {key: string; text: string; bold?: boolean};
+
+/** The help's lines in a state: every binding's, with this channel's field hotkeys (the registry makes them). */
+export type HelpLinesOf = (state: {hotkeys: Hotkeys; fields: Field[]}) => HelpLine[];
 
 /** One line per binding, under its scope's title, scopes in the order given. */
 export function bindingHelpLines(scopes: ReadonlyArray<{scope: string; title: string}>, bindings: ReadonlyArray<{scope: string; action: string; label: string; description: string}>): HelpLine[] {

@@ -1,47 +1,64 @@
 // The one list of the TUI's features (docs/architecture.md#adding-an-overlay): every overlay's
-// folder under features/, by the overlay kind it opens. What the screen routes and says is derived
-// from this table: the reducer's case tables (reducer.ts), the key bindings and their routing, the
-// help's lines and order (the order here), the footer's hints. Adding an overlay is its folder and
-// one line here.
+// folder under features/, by the overlay kind it opens. What the screen routes, performs and draws
+// is derived from this table: the reducer's case tables (reducer.ts), the effect table
+// (hooks/effects.ts), the key bindings and their routing, the help's lines and order (the order
+// here), the footer's hints, and the body, pane or prompt an open overlay draws (components/body.tsx,
+// screen.tsx). Adding an overlay is its folder and one line here.
 
 import type {Key} from '#ink';
 import type {ListAction} from '../config/key-table.js';
 import {BOARD} from './features/board/slice.js';
+import {BOARD_VIEW} from './features/board/view.js';
 import {CONFIRM} from './features/confirm/slice.js';
+import {CONFIRM_VIEW} from './features/confirm/view.js';
 import type {AnySlice, Binding, EffectKind, EffectTable, OverlayKind, Scope} from './features/feature.js';
 import {FIELD_EDIT} from './features/field-edit/slice.js';
+import {FIELD_EDIT_VIEW} from './features/field-edit/view.js';
 import {FILTER} from './features/filter/slice.js';
+import {FILTER_VIEW} from './features/filter/view.js';
 import {FOLLOWUPS} from './features/followups/slice.js';
+import {FOLLOWUPS_VIEW} from './features/followups/view.js';
 import {helpFeature} from './features/help/slice.js';
+import {helpView} from './features/help/view.js';
 import {HISTORY} from './features/history/slice.js';
+import {HISTORY_VIEW} from './features/history/view.js';
 import {LIST} from './features/list/slice.js';
 import {PROBLEMS} from './features/problems/slice.js';
+import {PROBLEMS_VIEW} from './features/problems/view.js';
 import {RECORD} from './features/record/slice.js';
+import {RECORD_VIEW} from './features/record/view.js';
 import {REVIEW} from './features/review/slice.js';
+import {REVIEW_VIEW} from './features/review/view.js';
 import {INSTRUCTION} from './features/run/slice.js';
+import {INSTRUCTION_VIEW} from './features/run/view.js';
 import {SEARCH} from './features/search/slice.js';
+import {SEARCH_VIEW} from './features/search/view.js';
 import {COMMAND} from './features/views/slice.js';
+import {COMMAND_VIEW} from './features/views/view.js';
 import {bindingHelpLines, withHelpLines, type HelpLine} from './help-lines.js';
 import {keyName} from './keys.js';
 import {hotkeyHelpLines} from './model/hotkeys.js';
 import type {Overlay, ScreenEvent, ScreenState} from './state.js';
 
-/** Every feature, by the overlay kind it opens (`none`: the list); help lists their scopes in this order. */
+/**
+ * Every feature, by the overlay kind it opens (`none`: the list): its slice (state, events, bindings,
+ * effects: features/NAME/slice.ts) with its view (features/NAME/view.tsx). Help lists their scopes in this order.
+ */
 export const FEATURES = {
 	none: LIST,
-	record: RECORD,
-	board: BOARD,
-	fieldEdit: FIELD_EDIT,
-	queue: FOLLOWUPS,
-	history: HISTORY,
-	review: REVIEW,
-	help: helpFeature(helpLinesOf),
-	confirm: CONFIRM,
-	search: SEARCH,
-	filter: FILTER,
-	instruction: INSTRUCTION,
-	command: COMMAND,
-	problems: PROBLEMS,
+	record: {...RECORD, view: RECORD_VIEW},
+	board: {...BOARD, view: BOARD_VIEW},
+	fieldEdit: {...FIELD_EDIT, view: FIELD_EDIT_VIEW},
+	queue: {...FOLLOWUPS, view: FOLLOWUPS_VIEW},
+	history: {...HISTORY, view: HISTORY_VIEW},
+	review: {...REVIEW, view: REVIEW_VIEW},
+	help: {...helpFeature(helpLinesOf), view: helpView(helpLinesOf)},
+	confirm: {...CONFIRM, view: CONFIRM_VIEW},
+	search: {...SEARCH, view: SEARCH_VIEW},
+	filter: {...FILTER, view: FILTER_VIEW},
+	instruction: {...INSTRUCTION, view: INSTRUCTION_VIEW},
+	command: {...COMMAND, view: COMMAND_VIEW},
+	problems: {...PROBLEMS, view: PROBLEMS_VIEW},
 } as const satisfies {[K in OverlayKind]: AnySlice<K>};
 
 type Features = typeof FEATURES;

@@ -4,8 +4,12 @@
 // slice is pure like the root: (state, event) -> {state, effects}, effects as data.
 
 import {LIST_KEYS, type ListAction} from '../../config/key-table.js';
+import type {ReactNode} from 'react';
 import type {AsyncStore} from '../../../store/api.js';
-import type {Effect, Overlay, ScreenEvent, ScreenState, Tone, Transition} from '../state.js';
+import type {FanoutRun} from '../../codex/fanout.js';
+import type {Layout} from '../layout.js';
+import type {RunView} from '../model/runs.js';
+import type {Effect, Message, Overlay, ScreenEvent, ScreenState, Tone, Transition} from '../state.js';
 
 export type {ListAction} from '../../config/key-table.js';
 
@@ -78,6 +82,8 @@ export type OverlaySlice<K extends OverlayKind, E extends EventType = never> = {
 	bindings: readonly Binding[];
 	/** The handlers of the effects its events ask for (EffectTable). */
 	effects: object;
+	/** How the overlay is drawn while open (none: the list alone). */
+	view?: FeatureView<K>;
 };
 
 export type Dispatch = (event: ScreenEvent) => void;
@@ -120,8 +126,31 @@ export type EffectTable<K extends EffectKind> = {[X in K]: (effect: EffectOf<X>,
 /** The most follow-ups or proposals a queue reads at once. */
 export const QUEUE_LIMIT = 500;
 
+/** What a feature's view is drawn from: the state, the layout, and what the hooks hold (the runs, the clock). */
+export type ViewContext = {
+	state: ScreenState;
+	layout: Layout;
+	/** The list's own pane (the record, or the run), as the list shows it. */
+	pane: ReactNode | null;
+	/** The runs the fan-out and watch hooks hold: the board's runs and live views, the latest run's view, watch mode's status line. */
+	runs: {runs: readonly FanoutRun[]; views: Readonly<Record<string, RunView>>; latest: RunView | null; watch: string | null};
+	now: number;
+	frame: number;
+};
+
+/**
+ * Where an open overlay is drawn and how: the whole body (help, a queue), the pane beside or under
+ * the list (a picker, an editor), or the prompt line of the footer (a text line, a question), with
+ * a note said after a prompt.
+ */
+export type FeatureView<K extends OverlayKind> = {
+	place: 'body' | 'pane' | 'prompt';
+	render: (overlay: OverlayOf<K>, context: ViewContext) => ReactNode;
+	note?: (overlay: OverlayOf<K>) => Message | null;
+};
+
 /** A slice as the registry holds it, whatever events it owns. */
-export type AnySlice<K extends OverlayKind> = Pick<OverlaySlice<K>, 'scope' | 'keys' | 'scopes' | 'bindings' | 'effects'> & {events: object};
+export type AnySlice<K extends OverlayKind> = Pick<OverlaySlice<K>, 'scope' | 'keys' | 'scopes' | 'bindings' | 'effects' | 'view'> & {events: object};
 
 export const none = (state: ScreenState): Transition => ({state, effects: []});
 

@@ -1,13 +1,10 @@
 // `?`: every key, from the bindings of every feature, with this channel's field hotkeys; scrolled
 // by line or page. The lines are the registry's (it gathers the bindings), handed in.
 
-import {helpLayout, type HelpLine} from '../../help-lines.js';
+import {helpLayout, type HelpLinesOf} from '../../help-lines.js';
 import type {ScreenState} from '../../state.js';
 import {bodyRows} from '../rows.js';
 import {bind, listBinding, none, type OverlaySlice} from '../feature.js';
-
-/** The help's lines in a state: every binding's, with this channel's field hotkeys. */
-export type HelpLinesOf = (state: Pick<ScreenState, 'hotkeys' | 'fields'>) => HelpLine[];
 
 /** The help feature, over the lines the registry makes from every feature's bindings. */
 export const helpFeature = (helpLinesOf: HelpLinesOf) => {

@@ -1,6 +1,11 @@
+// The instruction for a Codex run and its targets, edited in the pane.
+
 import {Box, Text} from '#ink';
-import {caretParts, type TextState} from '../text-input.js';
-import {wrapLines} from './detail.js';
+import {caretParts, type TextState} from '../../text-input.js';
+import {wrapLines} from '../../components/detail.js';
+import {sanitize} from '../../../text/sanitize.js';
+import type {FeatureView} from '../feature.js';
+import {nameOf} from '../rows.js';
 
 export type InstructionEditorProps = {
 	text: TextState;
@@ -28,3 +33,13 @@ export function InstructionEditor(props: InstructionEditorProps) {
 		</Box>
 	);
 }
+
+/** The instruction is edited in the pane, over the records it runs on. */
+export const INSTRUCTION_VIEW = {
+	place: 'pane',
+	render(overlay, {state, layout}) {
+		const [only] = overlay.itemIds;
+		const targets = overlay.itemIds.length === 1 && only ? sanitize(nameOf(state.fields, state.window.rows.find(row => row.id === only)?.preview, only)) : `${overlay.itemIds.length} marked records`;
+		return <InstructionEditor text={overlay.text} targets={targets} width={layout.paneWidth} height={layout.paneHeight}/>;
+	},
+} satisfies FeatureView<'instruction'>;

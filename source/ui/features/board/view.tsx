@@ -1,12 +1,13 @@
 import {Box, Text} from '#ink';
-import type {FanoutRun} from '../../codex/fanout.js';
-import type {RunResult} from '../../codex/runner.js';
-import {sanitize} from '../../text/sanitize.js';
-import {counted, thousands} from '../../text/format.js';
-import {boardTotals, type RunView} from '../model/runs.js';
-import {useTheme} from '../theme.js';
-import {runDurationMs, seconds, SPINNER, stepCount} from '../run-status.js';
-import {RunPane} from './run-pane.js';
+import type {FanoutRun} from '../../../codex/fanout.js';
+import type {RunResult} from '../../../codex/runner.js';
+import {sanitize} from '../../../text/sanitize.js';
+import {counted, thousands} from '../../../text/format.js';
+import {boardTotals, type RunView} from '../../model/runs.js';
+import {useTheme} from '../../theme.js';
+import {runDurationMs, seconds, SPINNER, stepCount} from '../../run-status.js';
+import {RunPane} from '../../components/run-pane.js';
+import type {FeatureView} from '../feature.js';
 
 export type RunsBoardProps = {
 	runs: readonly FanoutRun[];
@@ -98,3 +99,9 @@ export function boardStatus(runs: readonly FanoutRun[], watching = false): {text
 	const totals = boardTotals(runs);
 	return {text: `${watching ? 'Watching · ' : ''}Runs ${totals.running} going · ${totals.done} done · ${counted(totals.items, 'item')} · ${thousands(totals.tokens)} tok`, tone: totals.running > 0 ? 'info' : 'ok'};
 }
+
+/** The board has the keys: drawn in the pane, its cursor shown. */
+export const BOARD_VIEW = {
+	place: 'pane',
+	render: (_overlay, {state, layout, runs, now, frame}) => <RunsBoard runs={runs.runs} views={runs.views} cursor={state.board.cursor} focused={state.board.focused} interactive watch={runs.watch} now={now} frame={frame} width={layout.paneWidth} height={layout.paneHeight}/>,
+} satisfies FeatureView<'board'>;

@@ -1,14 +1,15 @@
 import {Box, Text} from '#ink';
-import type {Field} from '../../../store/index.js';
-import {sanitize} from '../../text/sanitize.js';
-import {bulkFields, fieldChoices, fieldRules, typedPreview} from '../edit.js';
-import type {Hotkeys} from '../model/hotkeys.js';
-import type {PickerState} from '../model/picker.js';
-import type {FieldEditOverlay} from '../state.js';
-import {useTheme} from '../theme.js';
-import type {Choice} from '../edit.js';
-import {Picker} from './picker.js';
-import {TextField} from './text-field.js';
+import type {Field} from '../../../../store/index.js';
+import {sanitize} from '../../../text/sanitize.js';
+import {bulkFields, fieldChoices, fieldRules, typedPreview} from '../../edit.js';
+import type {Hotkeys} from '../../model/hotkeys.js';
+import type {PickerState} from '../../model/picker.js';
+import type {FieldEditOverlay} from '../../state.js';
+import {useTheme} from '../../theme.js';
+import type {Choice} from '../../edit.js';
+import {Picker} from '../../components/picker.js';
+import {TextField} from '../../components/text-field.js';
+import type {FeatureView} from '../feature.js';
 
 type Props = {overlay: FieldEditOverlay; fields: Field[]; hotkeys: Hotkeys; width: number; height: number};
 
@@ -66,3 +67,9 @@ export function TypedPreview({field, text, now}: {field: Field | null; text: str
 	const preview = typedPreview(field, text, now);
 	return preview ? <Text wrap="truncate-end" color={preview.tone ? theme.color('yellow') : theme.color('green')}>{preview.text}</Text> : null;
 }
+
+/** The field edit is drawn in the pane. */
+export const FIELD_EDIT_VIEW = {
+	place: 'pane',
+	render: (overlay, {state, layout}) => <FieldEditPane overlay={overlay} fields={state.fields} hotkeys={state.hotkeys} width={layout.paneWidth} height={layout.paneHeight}/>,
+} satisfies FeatureView<'fieldEdit'>;

@@ -1,14 +1,16 @@
 import {Box, Text} from '#ink';
-import type {Field} from '../../../store/index.js';
-import {queueOptions} from '../edit.js';
-import type {QueueEntry} from '../state.js';
-import {formatValue} from '../../text/format.js';
-import {allowedText} from '../../text/refusal.js';
-import {sanitize, sanitizeValue} from '../../text/sanitize.js';
-import type {TextState} from '../text-input.js';
-import {useTheme} from '../theme.js';
-import {TypedPreview} from './field-edit.js';
-import {TextField} from './text-field.js';
+import type {Field} from '../../../../store/index.js';
+import {queueOptions} from '../../edit.js';
+import type {QueueEntry} from '../../state.js';
+import {formatValue} from '../../../text/format.js';
+import {allowedText} from '../../../text/refusal.js';
+import {sanitize, sanitizeValue} from '../../../text/sanitize.js';
+import type {TextState} from '../../text-input.js';
+import {useTheme} from '../../theme.js';
+import {TypedPreview} from '../field-edit/view.js';
+import {TextField} from '../../components/text-field.js';
+import {nameField, titleField} from '../../format.js';
+import type {FeatureView} from '../feature.js';
 
 export type QueueProps = {
 	entry: QueueEntry | null;
@@ -85,3 +87,14 @@ export function Queue(props: QueueProps) {
 		</Box>
 	);
 }
+
+/** The follow-up queue takes the body: the entry read afresh, its field, what names its record. */
+export const FOLLOWUPS_VIEW = {
+	place: 'body',
+	render(overlay, {state, layout}) {
+		const {entry, followUps} = state.queue;
+		const field = entry ? state.fields.find(each => each.key === entry.followUp.key) ?? null : null;
+		const nameKeys = [nameField(state.fields)?.key, titleField(state.fields)?.key].filter((key): key is string => key !== undefined);
+		return <Queue entry={entry} index={overlay.index} total={followUps.length} field={field} nameKeys={nameKeys} optionCursor={overlay.optionCursor} typing={overlay.typing} now={overlay.now ?? 0} problem={overlay.problem} confirmDismiss={overlay.confirmDismiss} width={layout.columns} height={layout.bodyHeight}/>;
+	},
+} satisfies FeatureView<'queue'>;

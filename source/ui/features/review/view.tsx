@@ -1,10 +1,12 @@
 import {Box, Text} from '#ink';
-import type {Field, Item} from '../../../store/index.js';
-import type {ProposalRow} from '../../../store/proposals.js';
-import {valueText} from '../../text/review.js';
-import {sanitize} from '../../text/sanitize.js';
-import type {ReviewOverlay} from '../state.js';
-import {useTheme} from '../theme.js';
+import type {Field, Item} from '../../../../store/index.js';
+import type {ProposalRow} from '../../../../store/proposals.js';
+import {valueText} from '../../../text/review.js';
+import {sanitize} from '../../../text/sanitize.js';
+import type {ReviewOverlay} from '../../state.js';
+import {useTheme} from '../../theme.js';
+import type {FeatureView} from '../feature.js';
+import {nameOf} from '../rows.js';
 
 export type ReviewProps = {
 	overlay: ReviewOverlay;
@@ -77,3 +79,9 @@ export function RunDiffLines({lines, width, height}: {lines: string[]; width: nu
 		</Box>
 	);
 }
+
+/** The review queue takes the body. */
+export const REVIEW_VIEW = {
+	place: 'body',
+	render: (overlay, {state, layout}) => <Review overlay={overlay} proposals={state.review.proposals} item={state.review.item} fields={state.fields} nameOf={(item, id) => nameOf(state.fields, item?.values, id)} width={layout.columns} height={layout.bodyHeight}/>,
+} satisfies FeatureView<'review'>;

@@ -1,12 +1,14 @@
 import {Box, Text} from '#ink';
-import type {Step} from '../../codex/steps.js';
-import type {RunSummary} from '../history.js';
-import {sanitize} from '../../text/sanitize.js';
-import {useTheme} from '../theme.js';
-import {seconds} from '../run-status.js';
-import {detailWindow, runDetailLines} from '../run-detail.js';
-import {fit} from '../width.js';
-import {counted} from '../../text/format.js';
+import type {Step} from '../../../codex/steps.js';
+import type {RunSummary} from '../../history.js';
+import {sanitize} from '../../../text/sanitize.js';
+import {useTheme} from '../../theme.js';
+import {seconds} from '../../run-status.js';
+import {detailWindow, runDetailLines} from '../../run-detail.js';
+import {fit} from '../../width.js';
+import {counted} from '../../../text/format.js';
+import type {FeatureView} from '../feature.js';
+import {RunDiffLines} from '../review/view.js';
 
 export type HistoryProps = {
 	runs: RunSummary[];
@@ -66,3 +68,12 @@ export function History({runs, cursor, open, width, height}: HistoryProps) {
 		</Box>
 	);
 }
+
+/** The run history takes the body: the runs, one run's steps, or a run's diff. */
+export const HISTORY_VIEW = {
+	place: 'body',
+	render(overlay, {state, layout}) {
+		if (state.history.diff) return <RunDiffLines lines={state.history.diff.lines} width={layout.columns} height={layout.bodyHeight}/>;
+		return <History runs={state.history.runs} cursor={overlay.cursor} open={state.history.open} width={layout.columns} height={layout.bodyHeight}/>;
+	},
+} satisfies FeatureView<'history'>;

@@ -1,5 +1,8 @@
+// The help screen: every binding, in columns when the screen is wide enough, scrolled.
+
 import {Box, Text} from '#ink';
-import {helpLayout, type HelpLine} from '../help-lines.js';
+import {helpLayout, type HelpLine, type HelpLinesOf} from '../../help-lines.js';
+import type {FeatureView} from '../feature.js';
 
 /** The help: in columns when the screen is wide enough, scrolled by `scroll` lines when it does not fit. */
 export function Help({width, height, scroll = 0, lines}: {width: number; height: number; scroll?: number; lines: HelpLine[]}) {
@@ -22,3 +25,9 @@ export function Help({width, height, scroll = 0, lines}: {width: number; height:
 		</Box>
 	);
 }
+
+/** `?` takes the body: every binding's line, with this channel's field hotkeys. */
+export const helpView = (helpLinesOf: HelpLinesOf): FeatureView<'help'> => ({
+	place: 'body',
+	render: (overlay, {state, layout}) => <Help width={layout.columns} height={layout.bodyHeight} scroll={overlay.scroll} lines={helpLinesOf(state)}/>,
+});

@@ -1,6 +1,9 @@
+// `:problems`: the config file's problems, each from the start of a line and wrapped, scrolled.
+
 import {Box, Text} from '#ink';
-import {sanitize} from '../../text/sanitize.js';
-import {problemLines, PROBLEMS_TITLE_ROWS} from '../features/problems/slice.js';
+import {sanitize} from '../../../text/sanitize.js';
+import {problemLines, PROBLEMS_TITLE_ROWS} from './slice.js';
+import type {FeatureView} from '../feature.js';
 
 export type ProblemsProps = {problems: readonly string[]; scroll: number; width: number; height: number};
 
@@ -18,3 +21,9 @@ export function Problems({problems, scroll, width, height}: ProblemsProps) {
 		</Box>
 	);
 }
+
+/** `:problems` takes the body. */
+export const PROBLEMS_VIEW = {
+	place: 'body',
+	render: (overlay, {state, layout}) => <Problems problems={state.configProblems} scroll={overlay.scroll} width={layout.columns} height={layout.bodyHeight}/>,
+} satisfies FeatureView<'problems'>;
