@@ -96,7 +96,6 @@ function positionOf(state: ScreenState): number | null {
  */
 export function Screen({store, channel, summary, dbPath, run: runOptions, pollRetryMaxMs, config: givenConfig, lockWaits, onSwitchChannel, start}: ScreenProps) {
 	const size = useTerminalSize();
-	const {fields} = channel;
 	const config = useMemo(() => givenConfig ?? defaultConfig(), [givenConfig]);
 	const stateDir = useMemo(() => runOptions.stateDir ?? resolveStateDir(runOptions.env ?? process.env), [runOptions.stateDir, runOptions.env]);
 
@@ -157,6 +156,8 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 			toggleWatch: watch.toggle,
 		}},
 	);
+	// The schema as the machine holds it: read again on a channel.updated event or after `:channel`.
+	const {fields} = state;
 	dispatchRef.dispatch = dispatch;
 	screenRef.current = current;
 
