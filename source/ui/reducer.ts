@@ -7,6 +7,7 @@
 
 import type {Key} from '#ink';
 import {DEFAULT_BATCH_SIZE} from '../codex/batches.js';
+import {keyName} from './keys.js';
 import {resolveHotkeys} from './model/hotkeys.js';
 import type {Hotkeys} from '../config/hotkeys.js';
 import type {View} from '../config/schema.js';
@@ -133,7 +134,10 @@ export function reduce(state: ScreenState, event: ScreenEvent): Transition {
 function pressKey(state: ScreenState, input: string, key: Key, at?: number): Transition {
 	const scope = scopeOf(state.overlay);
 	let events = keyEvents(scope, input, key, at, state);
-	if (events.length === 0 && scope === 'list') events = hotkeyEvents(state, input, key, at);
+	// Field hotkeys set a field of the row, in the list and in the record full screen.
+	if (events.length === 0 && (scope === 'list' || scope === 'record')) events = hotkeyEvents(state, input, key, at);
+	// A list key pressed full screen does nothing there: said, with the way back.
+	if (events.length === 0 && scope === 'record' && keyEvents('list', input, key, at).length > 0) events = [{type: 'say', text: `${keyName(input, key)} is a key of the list: Esc or Z goes back to it first.`, tone: 'warn'}];
 	if (state.awaiting !== null && events[0]?.type !== 'interrupt') return {state: {...state, deferred: [...state.deferred, {input, key, at}]}, effects: []};
 	let result: Transition = {state, effects: []};
 	for (const event of events) result = chain(result, reduce(result.state, event));

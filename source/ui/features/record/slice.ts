@@ -1,5 +1,6 @@
 // `Z`: the record full screen, and the record pane's scroll wherever it is shown (J/K in the list;
-// PgDn, Space and the rest full screen). The line counting and clamping is record-view.ts.
+// PgDn, Space and the rest full screen); full screen, the next and previous record and editing
+// (`e`, field hotkeys). The line counting and clamping is record-view.ts.
 
 import {PANE_SCROLL_STEP} from '../../record-scroll.js';
 import {recordStep} from '../../record-view.js';
@@ -21,6 +22,9 @@ export const RECORD = {
 		bind('record', 'scrollPaneUp', ['K'], 'K', 'scroll up five lines', {type: 'scrollPane', move: {lines: -PANE_SCROLL_STEP}}),
 		bind('record', 'top', ['g', 'home'], 'g', 'the start of the record', {type: 'scrollPane', move: {to: 'top'}}),
 		bind('record', 'bottom', ['G', 'end'], 'G', 'the end of the record', {type: 'scrollPane', move: {to: 'bottom'}}),
+		bind('record', 'next', ['right', ']'], '→ ]', 'the next record', {type: 'move', rows: 1}, {hint: 'next'}),
+		bind('record', 'previous', ['left', '['], '← [', 'the previous record', {type: 'move', rows: -1}),
+		bind('record', 'edit', ['e'], 'e', 'edit a field of the record (its field hotkeys too)', {type: 'openEdit'}, {hint: 'edit'}),
 		bind('record', 'cancel', ['escape', 'q', 'Z'], 'Esc', 'back to the list and its pane', {type: 'fullRecord'}, {hint: 'back'}),
 	],
 	keys: {},
