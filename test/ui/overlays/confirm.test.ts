@@ -21,7 +21,7 @@ const CASES: {[T in keyof typeof CONFIRM.events]: () => void} = {
 		expect(kinds(reduce(asking, {type: 'interrupt'}))).toEqual(['quit']);
 	},
 	askCancelRun() {
-		expect(reduce(listed(), {type: 'askCancelRun'}).state.message).toEqual({text: 'No run is active.', tone: 'warn'});
+		expect(reduce(listed(), {type: 'askCancelRun'}).state.message).toEqual({text: 'No Codex run is active: nothing to cancel (c starts one).', tone: 'warn'});
 		expect(reduce({...listed(), run: {active: true, exists: true}}, {type: 'askCancelRun'}).state.overlay).toEqual({kind: 'confirm', question: CANCEL_QUESTION, action: 'cancelRun'});
 	},
 };

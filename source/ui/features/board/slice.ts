@@ -1,23 +1,27 @@
 // `b`: the runs board (a fan-out's or a watch's runs): its cursor and focus. The runs themselves
 // live in the hooks (hooks/use-fanout.ts); the board's count comes back as `boardState`.
 
-import {NONE} from '../../state.js';
+import {NONE, type ScreenState} from '../../state.js';
+import {noActiveRun} from '../confirm/slice.js';
 import {bind, listBinding, none, say, type OverlaySlice} from '../feature.js';
 import {BOARD_EFFECTS} from './effects.js';
+
+/** Why a key about the board's runs does nothing: none on it yet. */
+const noBoardRun = (state: ScreenState): string | null => (state.board.runs === 0 ? 'No run on the board yet: c on more marks than a batch holds, or W, starts some.' : null);
 
 export const BOARD = {
 	scope: () => 'board',
 	effects: BOARD_EFFECTS,
 	scopes: {board: 'Runs board (b)'},
 	bindings: [
-		listBinding('cancelAll', {type: 'cancelAllRuns'}),
+		listBinding('cancelAll', {type: 'cancelAllRuns'}, noActiveRun),
 		listBinding('board', {type: 'openBoard'}),
 		listBinding('watch', {type: 'toggleWatch'}),
 		bind('board', 'down', ['j', 'down'], 'j ↓', 'next run', {type: 'boardMove', delta: 1}, {hint: 'move'}),
 		bind('board', 'up', ['k', 'up'], 'k ↑', 'previous run', {type: 'boardMove', delta: -1}),
-		bind('board', 'focus', ['enter'], 'Enter', 'the run\'s live steps (again: back to the board)', {type: 'boardFocus'}, {hint: 'steps'}),
-		bind('board', 'cancelRun', ['x'], 'x', 'cancel this run', {type: 'boardCancel'}, {hint: 'cancel'}),
-		bind('board', 'cancelAll', ['X'], 'X', 'cancel every run', {type: 'cancelAllRuns'}, {hint: 'cancel all'}),
+		bind('board', 'focus', ['enter'], 'Enter', 'the run\'s live steps (again: back to the board)', {type: 'boardFocus'}, {hint: 'steps', disabled: noBoardRun}),
+		bind('board', 'cancelRun', ['x'], 'x', 'cancel this run', {type: 'boardCancel'}, {hint: 'cancel', disabled: noBoardRun}),
+		bind('board', 'cancelAll', ['X'], 'X', 'cancel every run', {type: 'cancelAllRuns'}, {hint: 'cancel all', disabled: noActiveRun}),
 		bind('board', 'watch', ['W'], 'W', 'watch mode on/off', {type: 'toggleWatch'}),
 		bind('board', 'cancel', ['escape', 'q', 'b'], 'Esc', 'back to the list (the runs go on)', {type: 'closeBoard'}, {hint: 'back'}),
 	],
@@ -39,7 +43,8 @@ export const BOARD = {
 			return {state: say(state, `Cancelling run ${state.board.cursor + 1}…`, 'warn'), effects: [{kind: 'cancelBatch', position: state.board.cursor}]};
 		},
 		cancelAllRuns(state) {
-			if (!state.run.active) return none(say(state, 'No run is active.', 'warn'));
+			const reason = noActiveRun(state);
+			if (reason) return none(say(state, reason, 'warn'));
 			return {state: say(state, 'Cancelling every run…', 'warn'), effects: [{kind: 'cancelAllRuns'}]};
 		},
 		closeBoard: state => none({...state, overlay: NONE, board: {...state.board, focused: false}}),

@@ -7,6 +7,9 @@ import {CONFIRM_EFFECTS} from './effects.js';
 export const QUIT_QUESTION = 'A Codex run is active. Cancel it and quit? y/n';
 export const CANCEL_QUESTION = 'Cancel the Codex run? Codex and every process it started are stopped. y/n';
 
+/** Why `x` or `X` cancels nothing: no run is active (said in the footer, a disabled binding's reason). */
+export const noActiveRun = (state: ScreenState): string | null => (state.run.active ? null : 'No Codex run is active: nothing to cancel (c starts one).');
+
 const askToQuit = (state: ScreenState): Transition => none({...state, overlay: {kind: 'confirm', question: QUIT_QUESTION, action: 'quit'}});
 
 export const CONFIRM = {
@@ -14,7 +17,7 @@ export const CONFIRM = {
 	effects: CONFIRM_EFFECTS,
 	scopes: {confirm: 'Questions'},
 	bindings: [
-		listBinding('cancelRun', {type: 'askCancelRun'}),
+		listBinding('cancelRun', {type: 'askCancelRun'}, noActiveRun),
 		listBinding('quit', {type: 'quit'}),
 		bind('confirm', 'yes', ['y', 'Y'], 'y', 'yes', {type: 'answer', yes: true}, {hint: 'yes'}),
 		bind('confirm', 'no', ['n', 'N', 'escape'], 'n', 'no', {type: 'answer', yes: false}, {hint: 'no'}),
@@ -31,7 +34,8 @@ export const CONFIRM = {
 		// Ctrl+C: asks once while a run is active; pressed again at the question, quits.
 		interrupt: state => (state.run.active && state.overlay.kind !== 'confirm' ? askToQuit(state) : {state, effects: [{kind: 'quit'}]}),
 		askCancelRun(state) {
-			if (!state.run.active) return none(say(state, 'No run is active.', 'warn'));
+			const reason = noActiveRun(state);
+			if (reason) return none(say(state, reason, 'warn'));
 			return none({...state, overlay: {kind: 'confirm', question: CANCEL_QUESTION, action: 'cancelRun'}});
 		},
 	},

@@ -44,6 +44,7 @@ export function Queue(props: QueueProps) {
 	}
 
 	const {followUp, item} = entry;
+	// The record by its names (ticket, title); its internal id only when it has none, or is gone.
 	const name = item ? props.nameKeys.map(key => item.values[key]).filter(value => typeof value === 'string').map(value => sanitizeValue(value)).join(' · ') : '';
 	const current = item && field ? formatValue(field, item.values[followUp.key]).map(segment => segment.text).join('') : '';
 	const options = queueOptions(entry, field);
@@ -52,7 +53,7 @@ export function Queue(props: QueueProps) {
 	const start = Math.min(Math.max(0, props.optionCursor - optionRoom + 1), Math.max(0, options.length - optionRoom));
 	return (
 		<Box flexDirection="column" width={props.width} height={props.height} overflow="hidden">
-			<Text bold wrap="truncate-end">{`Follow-up ${props.index + 1} of ${props.total} · ${sanitize(followUp.item_id)}${name ? ` · ${name}` : ''}${item ? ` · v${item.version}` : ' · (record gone)'}`}</Text>
+			<Text bold wrap="truncate-end">{`Follow-up ${props.index + 1} of ${props.total} · ${name || sanitize(followUp.item_id)}${item ? ` · v${item.version}` : ' · (record gone)'}`}</Text>
 			<Text wrap="truncate-end">
 				<Text dimColor>Field: </Text>
 				<Text bold>{sanitize(field?.label ?? followUp.key)}</Text>

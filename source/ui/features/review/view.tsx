@@ -15,6 +15,7 @@ export type ReviewProps = {
 	item: Item | null;
 	fields: Field[];
 	/** How the list names an item (its ticket), from its values. */
+	/** A record's name (its unique key) from its item, else from the loaded rows; its id only when neither has one. */
 	nameOf: (item: Item | null, id: string) => string;
 	width: number;
 	height: number;
@@ -65,7 +66,7 @@ export function Review({overlay, proposals, item, fields, nameOf, width, height}
 			{problem.map((line, index) => <Text key={`p${index}`} wrap="truncate-end" color={theme.color('yellow')}>{line}</Text>)}
 			<Text dimColor wrap="truncate-end">{overlay.confirm ? 'a or y: write it over the current values · d declines · n next' : 'a accept · d decline · 1–9 one field · A accept all shown · n/p move · Esc close'}</Text>
 			{rest.slice(0, room).map(next => (
-				<Text key={next.id} dimColor wrap="truncate-end">{`  #${next.id} ${sanitize(next.item_id)}: ${Object.entries(next.changes).map(([key, change]) => `${label(key)} → ${valueText(channel, key, change.to)}`).join(', ')}`}</Text>
+				<Text key={next.id} dimColor wrap="truncate-end">{`  #${next.id} ${sanitize(nameOf(null, next.item_id))}: ${Object.entries(next.changes).map(([key, change]) => `${label(key)} → ${valueText(channel, key, change.to)}`).join(', ')}`}</Text>
 			))}
 		</Box>
 	);
@@ -83,5 +84,5 @@ export function RunDiffLines({lines, width, height}: {lines: string[]; width: nu
 /** The review queue takes the body. */
 export const REVIEW_VIEW = {
 	place: 'body',
-	render: (overlay, {state, layout}) => <Review overlay={overlay} proposals={state.review.proposals} item={state.review.item} fields={state.fields} nameOf={(item, id) => nameOf(state.fields, item?.values, id)} width={layout.columns} height={layout.bodyHeight}/>,
+	render: (overlay, {state, layout}) => <Review overlay={overlay} proposals={state.review.proposals} item={state.review.item} fields={state.fields} nameOf={(item, id) => nameOf(state.fields, item?.values ?? state.window.rows.find(row => row.id === id)?.preview, id)} width={layout.columns} height={layout.bodyHeight}/>,
 } satisfies FeatureView<'review'>;
