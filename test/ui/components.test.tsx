@@ -274,3 +274,20 @@ describe('Detail', () => {
 		expect(frame).not.toMatch(/more lines \(J\)/);
 	});
 });
+
+describe('Help in columns', () => {
+	it('keeps two blank cells between columns, so a cut line never runs into the next column', () => {
+		for (const width of [128, 140, 200]) {
+			const {columns} = helpLayout(width, 30, HELP_LINES.length);
+			expect(columns, `${width}`).toBeGreaterThan(1);
+			const columnWidth = Math.floor(width / columns);
+			const lines = plain(show(<Help width={width} height={30} lines={HELP_LINES}/>).lastFrame()).split('\n').slice(1);
+			for (const line of lines) {
+				for (let column = 1; column < columns; column++) {
+					const edge = column * columnWidth;
+					if (line.length > edge) expect(line.slice(edge - 2, edge), `${width}: ${line}`).toBe('  ');
+				}
+			}
+		}
+	});
+});

@@ -2,7 +2,14 @@
 
 import {Box, Text} from '#ink';
 import {helpLayout, type HelpLine, type HelpLinesOf} from '../../help-lines.js';
+import {fit} from '../../width.js';
 import type {FeatureView} from '../feature.js';
+
+/**
+ * Blank cells between two columns of the help. A column but the last is padded to its width and
+ * ends in them, written out, so the next column starts where it should and a cut line never runs into it.
+ */
+const COLUMN_GAP = 2;
 
 /** The help: in columns when the screen is wide enough, scrolled by `scroll` lines when it does not fit. */
 export function Help({width, height, scroll = 0, lines}: {width: number; height: number; scroll?: number; lines: HelpLine[]}) {
@@ -18,7 +25,7 @@ export function Help({width, height, scroll = 0, lines}: {width: number; height:
 			<Box flexDirection="row">
 				{columns.map((column, index) => (
 					<Box key={index} flexDirection="column" width={columnWidth}>
-						{column.map(line => <Text key={line.key} bold={line.bold} wrap="truncate-end">{line.text}</Text>)}
+						{column.map(line => <Text key={line.key} bold={line.bold} wrap="truncate-end">{index < columnCount - 1 ? `${fit(line.text, columnWidth - COLUMN_GAP)}${' '.repeat(COLUMN_GAP)}` : line.text}</Text>)}
 					</Box>
 				))}
 			</Box>
