@@ -3,11 +3,11 @@
  * field, so setting a field is two keys. Every short field that is not text gets a default, the
  * first letter of its key that nothing else holds (the demo: s status, o owner, v severity,
  * p points, a area, d due); the config file's `hotkeys` (field key → letter, or none) overrides
- * them. A letter the key table (config/key-table.ts) already gives the list is refused.
+ * them. A letter the list already holds (config/key-table.ts) is refused.
  */
 
 import type {Field} from '../../store/index.js';
-import {BINDINGS} from './key-table.js';
+import {LIST_KEYS, type ListKey} from './key-table.js';
 
 /** Field key → its letter. */
 export type Hotkeys = Record<string, string>;
@@ -21,12 +21,10 @@ const DEFAULT_TYPES = new Set(['select', 'multi_select', 'boolean', 'number', 'c
 export const takesDefaultHotkey = (field: Field) => DEFAULT_TYPES.has(field.type);
 
 /** The keys the list already uses, with what each does. */
-export function listKeys(bindings = BINDINGS): Map<string, string> {
+export function listKeys(bindings: Iterable<ListKey> = Object.values(LIST_KEYS)): Map<string, string> {
 	const keys = new Map<string, string>();
 	for (const binding of bindings) {
-		if (binding.scope === 'list') {
-			for (const key of binding.keys) keys.set(key, binding.description);
-		}
+		for (const key of binding.keys) keys.set(key, binding.description);
 	}
 
 	return keys;

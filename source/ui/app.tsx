@@ -6,7 +6,8 @@ import {EmptyScreen} from './components/empty.js';
 import {openingOf, type Opening} from './first-screen.js';
 import {Picker} from './components/picker.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
-import {actionFor, keyName} from './keys.js';
+import {keyName} from './keys.js';
+import {bindingFor} from './registry.js';
 import {sanitize} from '../text/sanitize.js';
 import {thousands} from '../text/format.js';
 import {Screen, type ScreenProps} from './screen.js';
@@ -39,7 +40,7 @@ function ChannelChooser({channels, onChoose}: {channels: ChannelSummary[]; onCho
 	const size = useTerminalSize();
 	const [cursor, setCursor] = useState(0);
 	useInput((input, key) => {
-		const action = actionFor('picker', input, key);
+		const action = bindingFor('picker', input, key)?.action;
 		if (action === 'down') setCursor((cursor + 1) % channels.length);
 		else if (action === 'up') setCursor((cursor - 1 + channels.length) % channels.length);
 		else if (action === 'choose') onChoose(channels[cursor]!.id);

@@ -5,8 +5,8 @@
 import type {AsyncStore} from '../../store/api.js';
 import type {Channel, ChannelSummary} from '../../store/index.js';
 import {settingsForChannel, type LoadedConfig} from '../config/config.js';
-import {readListing} from './hooks/effects.js';
-import {problemsMessage} from './overlays/problems.js';
+import {readListing} from './features/list/effects.js';
+import {problemsMessage} from './features/problems/slice.js';
 import {initialScreen, reduce} from './reducer.js';
 import type {ScreenEvent, Transition} from './state.js';
 

@@ -1,29 +1,35 @@
-import {BINDINGS, SCOPE_TITLES, type Scope} from './keys.js';
+// The help screen's lines, made from the bindings the registry (registry.ts) gathers from every
+// feature, and how they fit the body.
+
+import type {Field} from '../../store/index.js';
+import type {Hotkeys} from '../config/hotkeys.js';
 import {fit} from './width.js';
 
-// The help screen's lines, straight from the key table, and how they fit the body.
-
-const ORDER: Scope[] = ['list', 'record', 'board', 'picker', 'choice', 'text', 'queue', 'history', 'review', 'help', 'confirm'];
 /** A help column is at least this wide, so descriptions are not cut (one column at 80). */
 const COLUMN_MIN = 64;
 
 export type HelpLine = {key: string; text: string; bold?: boolean};
 
-/** Every key, straight from the key table, one line each under its scope's title. */
-export const HELP_LINES: HelpLine[] = ORDER.flatMap(scope => [
-	{key: `${scope}-title`, text: SCOPE_TITLES[scope], bold: true},
-	...BINDINGS.filter(binding => binding.scope === scope).map(binding => ({key: `${scope}-${binding.action}`, text: `  ${fit(binding.label, 7)} ${binding.description}`})),
-]);
+/** The help's lines in a state: every binding's, with this channel's field hotkeys (the registry makes them). */
+export type HelpLinesOf = (state: {hotkeys: Hotkeys; fields: Field[]}) => HelpLine[];
+
+/** One line per binding, under its scope's title, scopes in the order given. */
+export function bindingHelpLines(scopes: ReadonlyArray<{scope: string; title: string}>, bindings: ReadonlyArray<{scope: string; action: string; label: string; description: string}>): HelpLine[] {
+	return scopes.flatMap(({scope, title}) => [
+		{key: `${scope}-title`, text: title, bold: true},
+		...bindings.filter(binding => binding.scope === scope).map(binding => ({key: `${scope}-${binding.action}`, text: `  ${fit(binding.label, 7)} ${binding.description}`})),
+	]);
+}
 
 /** The help with more lines (the field hotkeys) after the list's keys. */
-export function helpLines(extra: HelpLine[] = []): HelpLine[] {
-	if (extra.length === 0) return HELP_LINES;
-	const at = HELP_LINES.findIndex(line => line.key === 'picker-title');
-	return [...HELP_LINES.slice(0, at), ...extra, ...HELP_LINES.slice(at)];
+export function withHelpLines(lines: HelpLine[], extra: HelpLine[] = []): HelpLine[] {
+	if (extra.length === 0) return lines;
+	const at = lines.findIndex(line => line.key === 'picker-title');
+	return [...lines.slice(0, at), ...extra, ...lines.slice(at)];
 }
 
 /** How the help (of `count` lines) fits a body of this size: columns, lines per column, and the furthest scroll. */
-export function helpLayout(width: number, height: number, count = HELP_LINES.length): {columns: number; room: number; maxScroll: number} {
+export function helpLayout(width: number, height: number, count: number): {columns: number; room: number; maxScroll: number} {
 	const room = Math.max(1, height - 1);
 	const columns = Math.min(3, Math.max(1, Math.floor(width / COLUMN_MIN)), Math.ceil(count / room));
 	return {columns, room, maxScroll: Math.max(0, count - columns * room)};

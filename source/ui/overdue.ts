@@ -1,5 +1,5 @@
-// Overdue dates: a date field whose day is before today reads as late, in the list and the record
-// pane. Pure: "today" is given (the screen's clock, a test's fixed day), as a local ISO day.
+// Overdue dates: a due-like date field (due, a deadline, a target: not when something was created,
+// updated or closed) whose day is before today reads as late, in the list and the record pane. Pure: "today" is given (the screen's clock, a test's fixed day), as a local ISO day.
 
 import type {Field} from '../../store/index.js';
 import {localDay} from '../../store/index.js';
@@ -11,7 +11,16 @@ export const OVERDUE_STYLE: SpanStyle = {color: 'red', bold: true};
 /** Today as a local ISO day (YYYY-MM-DD), the form date fields hold. */
 export const today = (now: number = Date.now()) => localDay(new Date(now), 0);
 
-/** True when `value`, a value of `field`, is a date before `day` (YYYY-MM-DD). */
+/** The words of a date field's key or label that make it a date something is due by. */
+const DUE_WORDS = new Set(['due', 'deadline', 'target', 'eta', 'sla', 'expires', 'expiry', 'until']);
+
+/** The words of a key or label: split at anything not a letter and at camelCase humps, lower case. */
+const wordsOf = (text: string) => text.split(/[^A-Za-z]+|(?<=[a-z])(?=[A-Z])/).map(word => word.toLowerCase());
+
+/** A date field that says when something is due (its key's or label's words), not when something happened. */
+export const isDueLike = (field: Field) => field.type === 'date' && [...wordsOf(field.key), ...wordsOf(field.label)].some(word => DUE_WORDS.has(word));
+
+/** True when `value`, a value of a due-like `field`, is a date before `day` (YYYY-MM-DD). */
 export function isOverdue(field: Field, value: unknown, day: string): boolean {
-	return field.type === 'date' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) && value.slice(0, 10) < day;
+	return isDueLike(field) && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) && value.slice(0, 10) < day;
 }

@@ -1,32 +1,32 @@
 // The screen's one state machine: (state, event) -> {state, effects}. Pure: no store, no timers,
-// no React. Keys arrive as intents (input/handlers.ts); hooks perform the effects and send their
+// no React. Keys arrive as their bindings' events (registry.ts); hooks perform the effects and send their
 // results back as events (hooks/use-screen.ts). This root only routes: a key by the scope of the
-// open overlay, an overlay's own events to its slice (overlays/registry.ts), every other event by
+// open overlay, an overlay's own events to its slice (registry.ts), every other event by
 // the case table the slices' tables make up. After each step the list settles (viewport, pages
 // read ahead, the record pane's read).
 
 import type {Key} from '#ink';
 import {DEFAULT_BATCH_SIZE} from '../codex/batches.js';
+import {keyName} from './keys.js';
 import {resolveHotkeys} from './model/hotkeys.js';
 import type {Hotkeys} from '../config/hotkeys.js';
 import type {View} from '../config/schema.js';
-import {keyEvents} from './input/handlers.js';
 import {startView, viewQuery} from './model/views.js';
-import {hotkeyEvents, pickerEdited} from './overlays/field-edit.js';
-import {queueEdited} from './overlays/followups.js';
-import {OVERLAYS, scopeOf, sliceOf} from './overlays/registry.js';
+import {hotkeyEvents, pickerEdited} from './features/field-edit/slice.js';
+import {queueEdited} from './features/followups/slice.js';
+import {FEATURES, keyEvents, scopeOf, sliceOf} from './registry.js';
 import {followRecord} from './record-view.js';
-import {currentRow, listRows} from './overlays/rows.js';
-import {none, OVERLAY_EVENTS, chain, type EventOf, type EventTable, type EventType, type OverlayEventType, type OverlayHandler, type OverlayKind} from './overlays/slice.js';
+import {currentRow, listRows} from './features/rows.js';
+import {none, OVERLAY_EVENTS, chain, type EventOf, type EventTable, type EventType, type OverlayEventType, type OverlayHandler, type OverlayKind} from './features/feature.js';
 import {NONE, type Effect, type Message, type ScreenEvent, type ScreenState, type Transition} from './state.js';
 import {emptyWindow, requestAfter, requestBefore, scrollTop} from './window.js';
 
-export {CANCEL_QUESTION, QUIT_QUESTION} from './overlays/confirm.js';
-export {setField, typedFieldValue} from './overlays/field-edit.js';
-export {helpLinesOf} from './overlays/help.js';
-export {CHANGED_MS} from './overlays/list.js';
-export {currentRow, listRows, nameOf} from './overlays/rows.js';
-export {defaultInstruction} from './overlays/run.js';
+export {CANCEL_QUESTION, QUIT_QUESTION} from './features/confirm/slice.js';
+export {setField, typedFieldValue} from './features/field-edit/slice.js';
+export {helpLinesOf} from './registry.js';
+export {CHANGED_MS} from './features/list/slice.js';
+export {currentRow, listRows, nameOf} from './features/rows.js';
+export {defaultInstruction} from './features/run/slice.js';
 
 export const PAGE_SIZE = 50;
 export const MAX_PAGES = 8;
@@ -133,8 +133,11 @@ export function reduce(state: ScreenState, event: ScreenEvent): Transition {
 /** A key: routed by the scope of the state it meets; while an overlay is being opened it waits (Ctrl+C never does). */
 function pressKey(state: ScreenState, input: string, key: Key, at?: number): Transition {
 	const scope = scopeOf(state.overlay);
-	let events = keyEvents(scope, input, key, at);
-	if (events.length === 0 && scope === 'list') events = hotkeyEvents(state, input, key, at);
+	let events = keyEvents(scope, input, key, at, state);
+	// Field hotkeys set a field of the row, in the list and in the record full screen.
+	if (events.length === 0 && (scope === 'list' || scope === 'record')) events = hotkeyEvents(state, input, key, at);
+	// A list key pressed full screen does nothing there: said, with the way back.
+	if (events.length === 0 && scope === 'record' && keyEvents('list', input, key, at).length > 0) events = [{type: 'say', text: `${keyName(input, key)} is a key of the list: Esc or Z goes back to it first.`, tone: 'warn'}];
 	if (state.awaiting !== null && events[0]?.type !== 'interrupt') return {state: {...state, deferred: [...state.deferred, {input, key, at}]}, effects: []};
 	let result: Transition = {state, effects: []};
 	for (const event of events) result = chain(result, reduce(result.state, event));
@@ -183,10 +186,10 @@ function toOverlay<T extends OverlayEventType>(state: ScreenState, event: EventO
 }
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
-type SliceEvents = UnionToIntersection<(typeof OVERLAYS)[OverlayKind]['events']>;
+type SliceEvents = UnionToIntersection<(typeof FEATURES)[OverlayKind]['events']>;
 
 /** Each slice's own events (the keys that open it, the reads that fill it), in one table. */
-const SLICE_EVENTS = Object.assign({}, ...Object.values(OVERLAYS).map(slice => slice.events)) as SliceEvents;
+const SLICE_EVENTS = Object.assign({}, ...Object.values(FEATURES).map(slice => slice.events)) as SliceEvents;
 const ROUTED = Object.fromEntries(OVERLAY_EVENTS.map(type => [type, toOverlay])) as unknown as EventTable<OverlayEventType>;
 
 /** Every event's handler: typed over the events, so one without a handler does not compile. */

@@ -1,4 +1,5 @@
 import type {Decision} from '../codex/outcome.js';
+import {INSTALL_HINT} from '../codex/binary.js';
 import type {RunResult} from '../codex/runner.js';
 import {counted} from '../text/format.js';
 import type {RunView} from './model/runs.js';
@@ -52,8 +53,13 @@ export function refusalText(refusal: Decision, key: 'c' | 'W'): string {
 		return `${what}: Codex is not logged in — run \`${command}\` in a shell, then press ${key} again.`;
 	}
 
-	const fix = refusal.outcome === 'codex_missing' ? ' Install it with `npm install -g @openai/codex` or pass --codex PATH.' : '';
-	return `${what}: ${refusal.error ?? refusal.outcome}${fix} Then press ${key} again.`;
+	if (refusal.outcome === 'codex_missing') {
+		// The fix first, so a narrow footer shows it; where the binary was looked for after it (codex/binary.ts words both).
+		const where = (refusal.error ?? '').replace(INSTALL_HINT, '').replace(/^Codex CLI not found:?\s*/, '').trim();
+		return `${what}: Codex CLI not found. Install it with \`npm install -g @openai/codex\` or pass --codex PATH, then press ${key} again.${where ? ` (${where.replace(/\.$/, '')})` : ''}`;
+	}
+
+	return `${what}: ${refusal.error ?? refusal.outcome} Then press ${key} again.`;
 }
 
 /** What the footer says when a watch halted on its own: a batch needed a person (codex/watch-loop.ts halted()). */

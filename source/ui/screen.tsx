@@ -1,4 +1,4 @@
-import {Box, Text} from '#ink';
+import {Box} from '#ink';
 import {useCallback, useEffect, useMemo, useRef} from 'react';
 import type {AsyncStore} from '../../store/api.js';
 import type {Channel, ChannelSummary, Field} from '../../store/index.js';
@@ -11,32 +11,28 @@ import {Header} from './components/header.js';
 import {Tabs} from './components/tabs.js';
 import {LIST_GUTTER} from './components/list.js';
 import {paneFor} from './components/pane.js';
-import {TextField} from './components/text-field.js';
 import {shortValue} from './edit.js';
-import {chooseColumns, nameField, titleField, valuesWidth} from './format.js';
+import {chooseColumns, nameField, valuesWidth} from './format.js';
 import {useClock} from './hooks/use-clock.js';
 import {useEvents} from './hooks/use-events.js';
 import {useKeys} from './hooks/use-keys.js';
 import {useQuit} from './hooks/use-quit.js';
 import {DEFAULT_BATCH_SIZE, DEFAULT_PARALLEL} from '../codex/batches.js';
-import {RunsBoard, boardStatus} from './components/runs-board.js';
+import {RunsBoard, boardStatus} from './features/board/view.js';
 import {useFanout} from './hooks/use-fanout.js';
 import {useWatch} from './hooks/use-watch.js';
 import {useScreen, type Dispatch} from './hooks/use-screen.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
-import {scopeOf} from './overlays/registry.js';
-import {searchNote} from './overlays/search.js';
-import {hintsFor} from './keys.js';
+import {hintsFor, scopeOf, sliceOf} from './registry.js';
+import type {ViewContext} from './features/feature.js';
 import {screenLayout} from './layout.js';
 import {loadMarkdown} from './markdown.js';
 import {hotkeyHint} from './model/hotkeys.js';
 import {activeView, columnFields, tabCounts} from './model/views.js';
-import {helpLinesOf, nameOf} from './reducer.js';
 import {runFinishMessage, runStatus} from './run-status.js';
 import {tuiRunSettings, type RunSettings} from './run-settings.js';
 import type {ListQuery, ScreenState, Transition} from './state.js';
 import {openingScreen} from './first-screen.js';
-import {useTheme} from './theme.js';
 import type {LockWaits} from './lock-waits.js';
 import {LOCK_WAIT_FOOTER} from '../text/lock-wait.js';
 import {absoluteIndex, rowAt} from './window.js';
@@ -99,11 +95,7 @@ function positionOf(state: ScreenState): number | null {
  * hooks perform its effects and feed it keys, store events and run updates, the components draw.
  */
 export function Screen({store, channel, summary, dbPath, run: runOptions, pollRetryMaxMs, config: givenConfig, lockWaits, onSwitchChannel, start}: ScreenProps) {
-	const theme = useTheme();
 	const size = useTerminalSize();
-	const {fields} = channel;
-	const nameKey = useMemo(() => nameField(fields)?.key, [fields]);
-	const titleKey = useMemo(() => titleField(fields)?.key, [fields]);
 	const config = useMemo(() => givenConfig ?? defaultConfig(), [givenConfig]);
 	const stateDir = useMemo(() => runOptions.stateDir ?? resolveStateDir(runOptions.env ?? process.env), [runOptions.stateDir, runOptions.env]);
 
@@ -164,6 +156,8 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 			toggleWatch: watch.toggle,
 		}},
 	);
+	// The schema as the machine holds it: read again on a channel.updated event or after `:channel`.
+	const {fields} = state;
 	dispatchRef.dispatch = dispatch;
 	screenRef.current = current;
 
@@ -210,17 +204,19 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 	const shownView = activeView(state.views, state.query);
 	const columns = useMemo(() => chooseColumns(columnFields(fields, shownView), layout.listWidth - LIST_GUTTER, 1, keyWidth), [fields, shownView, layout.listWidth, keyWidth]);
 	const row = rowAt(win);
-	const queueField = state.queue.entry ? fields.find(field => field.key === state.queue.entry!.followUp.key) ?? null : null;
 	const changedIds = useMemo(() => new Set(state.changed.keys()), [state.changed]);
 	const detail = state.detail && row && state.detail.id === row.id ? state.detail : {item: null, error: null, flagged: new Set<string>()};
 	const scopeText = describeQuery(state.query, fields);
-	const paneNode = paneFor({overlay, pane, fields, filter: state.query.filter, nameOfRow: id => sanitize(nameOf(fields, win.rows.find(candidate => candidate.id === id)?.preview, id)), run: latestView, now, frame, detail, scroll: state.paneScroll, width: layout.paneWidth, height: layout.paneHeight, hotkeys: state.hotkeys});
-	const onBoard = overlay.kind === 'board' || (pane === 'run' && state.boardShown && (overlay.kind === 'none' || overlay.kind === 'confirm'));
-	const shownPane = onBoard ? <RunsBoard runs={board.board.runs} views={board.board.views} cursor={state.board.cursor} focused={state.board.focused} interactive={overlay.kind === 'board'} watch={watch.status} now={now} frame={frame} width={layout.paneWidth} height={layout.paneHeight}/> : paneNode;
-	let prompt;
-	if (overlay.kind === 'search') prompt = <TextField label="/ " state={overlay.text} placeholder="words or terms: status:new owner:none sort:-due · Enter · Esc"/>;
-	else if (overlay.kind === 'command') prompt = <TextField label=": " state={overlay.text} placeholder="BUG-0042 · sort -due · view NAME · view save NAME · set FIELD VALUE · q"/>;
-	else if (overlay.kind === 'confirm') prompt = <Text bold color={theme.color('yellow')} wrap="truncate-end">{overlay.question}</Text>;
+	const runsShown = {runs: board.board.runs, views: board.board.views, latest: latestView, watch: watch.status};
+	// The run pane shows the board (not its keys) while the last run started was a fan-out or watch mode is on.
+	const listPane = pane === 'run' && state.boardShown && (overlay.kind === 'none' || overlay.kind === 'confirm')
+		? <RunsBoard runs={runsShown.runs} views={runsShown.views} cursor={state.board.cursor} focused={state.board.focused} interactive={false} watch={runsShown.watch} now={now} frame={frame} width={layout.paneWidth} height={layout.paneHeight}/>
+		: paneFor({pane, fields, run: latestView, now, frame, detail, scroll: state.paneScroll, width: layout.paneWidth, height: layout.paneHeight});
+	const context: ViewContext = {state, layout, pane: listPane, runs: runsShown, now, frame};
+	// The open overlay's prompt on the footer's prompt line, when its view draws there (registry.ts).
+	const view = sliceOf(overlay.kind).view;
+	const prompt = view?.place === 'prompt' ? view.render(overlay as never, context) : undefined;
+	const promptNote = view?.place === 'prompt' ? view.note?.(overlay as never) ?? null : null;
 	let empty = scopeText ? `Nothing matches ${scopeText}. Esc clears.` : 'This channel has no records yet.';
 	if (state.loading === 'list') empty = 'Loading…';
 
@@ -245,17 +241,11 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 			<Box height={layout.bodyHeight} flexDirection="column">
 				<Body
 					overlay={overlay}
-					layout={layout}
-					queue={{entry: state.queue.entry, total: state.queue.followUps.length, field: queueField, nameKeys: [nameKey, titleKey].filter((key): key is string => key !== undefined)}}
-					history={state.history}
-					review={{proposals: state.review.proposals, item: state.review.item, fields, nameOf: (item, id) => nameOf(fields, item?.values, id)}}
+					context={context}
 					list={{rows: win.rows, columns, top: win.top, cursor: win.cursor, marks: state.marks, changed: changedIds, empty}}
-					pane={shownPane}
-					helpLines={helpLinesOf(state)}
-					problems={state.configProblems}
 				/>
 			</Box>
-			<Footer width={size.columns} hints={withHotkeys(hintsFor(scopeOf(overlay)), scopeOf(overlay) === 'list' ? hotkeyHint(state.hotkeys, fields) : null)} message={state.message} prompt={prompt} promptNote={overlay.kind === 'search' ? searchNote(overlay) : null}/>
+			<Footer width={size.columns} hints={withHotkeys(hintsFor(scopeOf(overlay)), scopeOf(overlay) === 'list' ? hotkeyHint(state.hotkeys, fields) : null)} message={state.message} prompt={prompt} promptNote={promptNote}/>
 		</Box>
 	);
 }

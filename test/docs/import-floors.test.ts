@@ -25,7 +25,7 @@ export const FLOORS: ReadonlyArray<{floor: string; paths: readonly string[]}> = 
 	{floor: 'parts', paths: ['source/import/', 'source/export/', 'source/mcp/', 'source/codex/', 'demo-data/']},
 	{floor: 'server', paths: ['source/serve/']},
 	{floor: 'ui models', paths: ['source/ui/']},
-	{floor: 'ui views and hooks', paths: ['source/ui/components/', 'source/ui/hooks/', 'source/ui/theme.tsx']},
+	{floor: 'ui features, views and hooks', paths: ['source/ui/features/', 'source/ui/registry.ts', 'source/ui/reducer.ts', 'source/ui/components/', 'source/ui/hooks/', 'source/ui/theme.tsx']},
 	{floor: 'ui screens', paths: ['source/ui/screen.tsx', 'source/ui/app.tsx', 'source/ui/start.tsx', 'source/ui/first-screen.ts']},
 	{floor: 'commands', paths: ['source/commands/']},
 	{floor: 'entry', paths: ['source/cli.tsx', 'source/launch.ts']},

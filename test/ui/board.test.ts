@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest';
 import type {FanoutEvent, FanoutRun} from '../../source/codex/fanout.js';
 import type {RunResult} from '../../source/codex/runner.js';
-import {boardLine, boardStatus} from '../../source/ui/components/runs-board.js';
+import {boardLine, boardStatus} from '../../source/ui/features/board/view.js';
 import {boardReducer, boardTotals, EMPTY_BOARD, type BoardState} from '../../source/ui/model/runs.js';
 
 // The runs board's state: fan-out events folded into one row per run and each run's live view.

@@ -6,14 +6,14 @@ import type {Field, FollowUp} from '../../store/index.js';
 import type {RunView} from '../../source/ui/model/runs.js';
 import {List} from '../../source/ui/components/list.js';
 import {Picker} from '../../source/ui/components/picker.js';
-import {Queue} from '../../source/ui/components/queue.js';
+import {Queue} from '../../source/ui/features/followups/view.js';
 import {RunPane} from '../../source/ui/components/run-pane.js';
 import {Detail} from '../../source/ui/components/detail.js';
-import {Help} from '../../source/ui/components/help.js';
-import {HELP_LINES, helpLayout} from '../../source/ui/help-lines.js';
+import {Help} from '../../source/ui/features/help/view.js';
+import {helpLayout} from '../../source/ui/help-lines.js';
 import {optionChoices} from '../../source/ui/edit.js';
 import {chooseColumns} from '../../source/ui/format.js';
-import {BINDINGS} from '../../source/ui/keys.js';
+import {BINDINGS, HELP_LINES} from '../../source/ui/registry.js';
 import {makeTheme, ThemeProvider} from '../../source/ui/theme.js';
 
 const fields = bugsChannel.fields as unknown as Field[];
@@ -176,7 +176,8 @@ describe('Queue', () => {
 	it('shows the record, the field, what was tried, why it was refused, and the allowed options with labels', () => {
 		const entry = {followUp: followUp({allowed: field('status').config.options!.map(({value, label}) => ({value, label}))}), item};
 		const frame = plain(show(<Queue entry={entry} index={0} total={2} field={field('status')} nameKeys={['ticket', 'title']} optionCursor={2} now={0} typing={null} problem={null} confirmDismiss={false} width={100} height={20}/>).lastFrame());
-		expect(frame).toContain('Follow-up 1 of 2 · it_0000000001 · BUG-0001 · Sync stalls · v3');
+		expect(frame).toContain('Follow-up 1 of 2 · BUG-0001 · Sync stalls · v3');
+		expect(frame).not.toContain('it_0000000001');
 		expect(frame).toMatch(/Field: Status \(status\) · now: New/);
 		expect(frame).toContain('Codex tried: In progress  (run-1)');
 		expect(frame).toContain('Why: values.status must be one of the option values, got "In progress"');
@@ -212,7 +213,7 @@ describe('Queue', () => {
 
 describe('Help', () => {
 	it('lists every binding of the key table', () => {
-		const frame = plain(show(<Help width={200} height={72}/>).lastFrame());
+		const frame = plain(show(<Help width={200} height={72} lines={HELP_LINES}/>).lastFrame());
 		for (const binding of BINDINGS) {
 			expect(frame).toContain(binding.description);
 		}
@@ -220,11 +221,11 @@ describe('Help', () => {
 
 	it('fits 80×24 in one column of whole lines, and scrolling shows every binding', () => {
 		// The body at 80×24: the header and the two footer lines take four rows.
-		const {maxScroll, room} = helpLayout(80, 20);
+		const {maxScroll, room} = helpLayout(80, 20, HELP_LINES.length);
 		const seen = new Set<string>();
 		const scrolls = [...Array.from({length: Math.ceil(maxScroll / (room - 1))}, (_, index) => index * (room - 1)), maxScroll];
 		for (const scroll of scrolls) {
-			const frame = plain(show(<Help width={80} height={20} scroll={scroll}/>).lastFrame());
+			const frame = plain(show(<Help width={80} height={20} scroll={scroll} lines={HELP_LINES}/>).lastFrame());
 			const lines = frame.split('\n');
 			expect(lines.length).toBeLessThanOrEqual(20);
 			for (const line of lines) {
@@ -233,7 +234,7 @@ describe('Help', () => {
 			}
 		}
 
-		const last = plain(show(<Help width={80} height={20} scroll={maxScroll}/>).lastFrame());
+		const last = plain(show(<Help width={80} height={20} scroll={maxScroll} lines={HELP_LINES}/>).lastFrame());
 		expect(last).toContain(`of ${HELP_LINES.length}, j/k scroll`);
 		for (const binding of BINDINGS) {
 			expect([...seen].some(line => line.endsWith(binding.description)), binding.description).toBe(true);
@@ -270,5 +271,22 @@ describe('Detail', () => {
 		expect(frame).toContain('line 30');
 		expect(frame).toMatch(/↑ \d+ more lines \(K\)/);
 		expect(frame).not.toMatch(/more lines \(J\)/);
+	});
+});
+
+describe('Help in columns', () => {
+	it('keeps two blank cells between columns, so a cut line never runs into the next column', () => {
+		for (const width of [128, 140, 200]) {
+			const {columns} = helpLayout(width, 30, HELP_LINES.length);
+			expect(columns, `${width}`).toBeGreaterThan(1);
+			const columnWidth = Math.floor(width / columns);
+			const lines = plain(show(<Help width={width} height={30} lines={HELP_LINES}/>).lastFrame()).split('\n').slice(1);
+			for (const line of lines) {
+				for (let column = 1; column < columns; column++) {
+					const edge = column * columnWidth;
+					if (line.length > edge) expect(line.slice(edge - 2, edge), `${width}: ${line}`).toBe('  ');
+				}
+			}
+		}
 	});
 });

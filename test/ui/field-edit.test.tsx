@@ -2,7 +2,7 @@ import {render} from 'ink-testing-library';
 import {describe, expect, it} from 'vitest';
 import {bugsChannel} from '../../demo-data/generate.js';
 import type {Field} from '../../store/index.js';
-import {FieldEditPane} from '../../source/ui/components/field-edit.js';
+import {FieldEditPane} from '../../source/ui/features/field-edit/view.js';
 import {resolveHotkeys} from '../../source/ui/model/hotkeys.js';
 import {openPicker, typeInPicker} from '../../source/ui/model/picker.js';
 import type {FieldEditOverlay} from '../../source/ui/state.js';

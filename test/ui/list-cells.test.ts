@@ -34,6 +34,18 @@ describe('list cells', () => {
 		expect(today(new Date(2026, 11, 1, 23, 30).getTime())).toBe('2026-12-01');
 	});
 
+	it('marks only due-like dates overdue: not when something was created, updated or closed', () => {
+		const date = (key: string, label: string): Field => ({key, label, type: 'date', is_required: false, is_unique: false, config: {}});
+		for (const [key, label] of [['created', 'Created'], ['updated_at', 'Updated'], ['closed', 'Closed on'], ['reported', 'Reported']] as const) {
+			expect(isOverdue(date(key, label), '2026-11-30', '2026-12-01'), key).toBe(false);
+			expect(cellLine(column(date(key, label), 10), '2026-11-30', '2026-12-01')[0], key).not.toHaveProperty('bold');
+		}
+
+		for (const [key, label] of [['due', 'Due'], ['due_date', 'Due date'], ['deadline', 'Deadline'], ['targetDate', 'Target'], ['when', 'Expires']] as const) {
+			expect(isOverdue(date(key, label), '2026-11-30', '2026-12-01'), key).toBe(true);
+		}
+	});
+
 	it('defect 21: a row is cut to the width it is drawn in, by cells', () => {
 		const columns = [column(field('ticket'), 8), column(field('title'), 30)];
 		const line = rowLine(row({ticket: 'BUG-0001', title: '保存するとアプリが落ちます 🐛 on save'}), columns, false, false, 24, '2026-12-01');

@@ -5,16 +5,14 @@
 import {describe, expect, it} from 'vitest';
 import type {Key} from 'ink';
 import {UNDO_LIMIT, pushUndo, type UndoEntry} from '../../source/ui/edit-outcome.js';
-import {HANDLERS, keyEvents} from '../../source/ui/input/handlers.js';
-import {scopeOf} from '../../source/ui/overlays/registry.js';
-import {BINDINGS, type Scope} from '../../source/ui/keys.js';
-import {HELP_LINES, helpLayout} from '../../source/ui/help-lines.js';
+import {BINDINGS, HELP_LINES, keyEvents, scopeOf} from '../../source/ui/registry.js';
+import {helpLayout} from '../../source/ui/help-lines.js';
 import {screenLayout} from '../../source/ui/layout.js';
 import {helpLinesOf, initialScreen, setField, listRows, reduce} from '../../source/ui/reducer.js';
 import type {QueueOverlay, ScreenEvent, ScreenState} from '../../source/ui/state.js';
 import {textState} from '../../source/ui/text-input.js';
 import {fields, field, plain, idOf, page, item, listed, kinds, effect, run1, editing, queued, request, ok, problem} from './overlays/fixtures.js';
-import type {OverlayEventType} from '../../source/ui/overlays/slice.js';
+import type {OverlayEventType, Scope} from '../../source/ui/features/feature.js';
 
 const CASES: {[T in OverlayEventType | 'key' | 'edited']: () => void} = {
 	key() {
@@ -225,11 +223,23 @@ describe('a typed value from a field hotkey', () => {
 	});
 });
 
+/** The Ink key a key name stands for. */
+function keyOf(name: string): Key {
+	const flags: Record<string, keyof Key> = {up: 'upArrow', down: 'downArrow', left: 'leftArrow', right: 'rightArrow', pagedown: 'pageDown', pageup: 'pageUp', home: 'home', end: 'end', enter: 'return', escape: 'escape', tab: 'tab', backspace: 'backspace'};
+	if (name === 'space') return plain;
+	if (name.startsWith('ctrl+')) return {...plain, ctrl: true};
+	return flags[name] ? {...plain, [flags[name]!]: true} : plain;
+}
+
 describe('the key handlers', () => {
 	it('give every bound key an event, and nothing for unbound keys outside text', () => {
 		for (const binding of BINDINGS) {
-			const events = (HANDLERS[binding.scope] as Record<string, ScreenEvent>)[binding.action];
-			expect(events, `${binding.scope}:${binding.action}`).toBeDefined();
+			for (const name of binding.keys) {
+				if (name === 'ctrl+c') continue;
+				const input = name === 'space' ? ' ' : (name.startsWith('ctrl+') ? name.slice(5) : (name.length === 1 ? name : ''));
+				const [event] = keyEvents(binding.scope, input, keyOf(name));
+				expect(event, `${binding.scope}:${binding.action} ${name}`).toEqual(typeof binding.event === 'function' ? binding.event(name) : binding.event);
+			}
 		}
 
 		expect(keyEvents('list', 'z', plain)).toEqual([]);

@@ -5,7 +5,7 @@ import type {FanoutRun} from '../../source/codex/fanout.js';
 import type {RunResult} from '../../source/codex/runner.js';
 import type {Step} from '../../source/codex/steps.js';
 import {paneRows, RunPane} from '../../source/ui/components/run-pane.js';
-import {boardLine} from '../../source/ui/components/runs-board.js';
+import {boardLine} from '../../source/ui/features/board/view.js';
 import type {RunView} from '../../source/ui/model/runs.js';
 import {runFinishMessage, runStatus} from '../../source/ui/run-status.js';
 import {makeTheme, ThemeProvider} from '../../source/ui/theme.js';

@@ -1,24 +1,16 @@
+// The list's own pane, beside or under the list: the run, or the record; an open overlay that
+// draws in the pane does so through its feature's view (components/body.tsx).
+
 import type {ReactNode} from 'react';
 import type {Field, Item} from '../../../store/index.js';
-import {sanitize, sanitizeValue} from '../../text/sanitize.js';
-import {filterableFields, optionChoices} from '../edit.js';
 import type {RunView} from '../model/runs.js';
-import type {Overlay, Pane} from '../state.js';
-import type {Hotkeys} from '../model/hotkeys.js';
+import type {Pane} from '../state.js';
 import {Detail} from './detail.js';
-import {FieldEditPane} from './field-edit.js';
-import {InstructionEditor} from './instruction-editor.js';
-import {Picker} from './picker.js';
 import {RunPane} from './run-pane.js';
 
 export type PaneProps = {
-	overlay: Overlay;
 	pane: Pane;
 	fields: Field[];
-	/** The list's filter, shown beside the filter's fields. */
-	filter: Record<string, unknown> | undefined;
-	/** A record's name for the instruction's targets. */
-	nameOfRow: (id: string) => string;
 	run: RunView | null;
 	now: number;
 	frame: number;
@@ -26,19 +18,11 @@ export type PaneProps = {
 	scroll: number;
 	width: number;
 	height: number;
-	/** Field hotkeys, shown in the field chooser of a bulk edit. */
-	hotkeys?: Hotkeys;
 };
 
-/** What the pane beside (or under) the list shows: an overlay's picker or editor, the run, or the record; null when closed. */
+/** What the list's pane shows: the run, or the record; null when closed. */
 export function paneFor(props: PaneProps): ReactNode | null {
-	const {overlay, pane, fields, width, height} = props;
-	if (overlay.kind === 'fieldEdit') return <FieldEditPane overlay={overlay} fields={fields} hotkeys={props.hotkeys ?? {}} width={width} height={height}/>;
-	if (overlay.kind === 'filter') return filterPane(overlay, fields, props.filter, width, height);
-	if (overlay.kind === 'instruction') {
-		return <InstructionEditor text={overlay.text} targets={overlay.itemIds.length === 1 ? `${props.nameOfRow(overlay.itemIds[0]!)}` : `${overlay.itemIds.length} marked records`} width={width} height={height}/>;
-	}
-
+	const {pane, fields, width, height} = props;
 	if (pane === 'run' && props.run) return <RunPane run={props.run} now={props.now} frame={props.frame} width={width} height={height}/>;
 	if (pane === 'detail' || pane === 'run') {
 		const {detail} = props;
@@ -46,15 +30,4 @@ export function paneFor(props: PaneProps): ReactNode | null {
 	}
 
 	return null;
-}
-
-function filterPane(overlay: Extract<Overlay, {kind: 'filter'}>, fields: Field[], filter: Record<string, unknown> | undefined, width: number, height: number): ReactNode {
-	if (overlay.stage === 'field') {
-		const choices = [...filterableFields(fields).map(field => ({key: field.key, segments: [{text: sanitize(field.label)}], hint: filter?.[field.key] === undefined ? '' : `= ${sanitizeValue(filter[field.key])}`})), {key: '__clear', segments: [{text: '(no filter)'}]}];
-		return <Picker title="Filter by which field?" choices={choices} cursor={overlay.cursor} width={width} height={height}/>;
-	}
-
-	const field = overlay.field!;
-	const choices = optionChoices(field).map(choice => (choice.value === null ? {...choice, segments: [{text: '(any)'}], hint: ''} : choice));
-	return <Picker title={`Show rows whose ${field.label} is…`} choices={choices} cursor={overlay.cursor} width={width} height={height}/>;
 }

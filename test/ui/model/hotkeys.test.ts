@@ -2,7 +2,7 @@
 
 import {describe, expect, it} from 'vitest';
 import {fieldForKey, listKeys, resolveHotkeys, takesDefaultHotkey} from '../../../source/ui/model/hotkeys.js';
-import {BINDINGS} from '../../../source/ui/keys.js';
+import {LIST_KEYS} from '../../../source/config/key-table.js';
 import {demoField, demoFields, fieldOf} from './demo-channel.js';
 
 const DEMO_DEFAULTS = {status: 's', owner: 'o', severity: 'v', points: 'p', area: 'a', due: 'd'};
@@ -31,7 +31,7 @@ describe('defaults', () => {
 	});
 
 	it('follows the key table: a letter the list takes is skipped', () => {
-		const globals = listKeys([...BINDINGS, {scope: 'list', action: 'help', keys: ['s'], label: 's', description: 'something new'}]);
+		const globals = listKeys([...Object.values(LIST_KEYS), {keys: ['s'], label: 's', description: 'something new'}]);
 		expect(resolveHotkeys(demoFields, {}, globals).hotkeys).toMatchObject({status: 't', severity: 'v'});
 	});
 

@@ -2,7 +2,7 @@
 // CASES is typed over the slice's events, so an event added to it without a test does not compile.
 
 import {describe, expect, it} from 'vitest';
-import {BOARD} from '../../../source/ui/overlays/board.js';
+import {BOARD} from '../../../source/ui/features/board/slice.js';
 import type {Key} from 'ink';
 import {reduce} from '../../../source/ui/reducer.js';
 import type {ScreenState} from '../../../source/ui/state.js';
@@ -67,4 +67,16 @@ const CASES: {[T in keyof typeof BOARD.events]: () => void} = {
 
 describe('the board slice', () => {
 	for (const [type, test] of Object.entries(CASES)) it(type, test);
+});
+
+describe('the board\'s keys with nothing to act on', () => {
+	it('say why instead of doing nothing: x and Enter with no run on the board, X and the list\'s x with none active', () => {
+		const open: ScreenState = {...listed(), overlay: {kind: 'board'}, board: {runs: 0, cursor: 0, focused: false, watch: true}};
+		const press = (state: ScreenState, input: string, key = plain) => reduce(state, {type: 'key', input, key}).state.message;
+		expect(press(open, 'x')).toEqual({text: 'No run on the board yet: c on more marks than a batch holds, or W, starts some.', tone: 'warn'});
+		expect(press(open, '', {...plain, return: true})?.text).toMatch(/^No run on the board yet/);
+		expect(press(open, 'X')).toEqual({text: 'No Codex run is active: nothing to cancel (c starts one).', tone: 'warn'});
+		expect(press(listed(), 'x')?.text).toMatch(/^No Codex run is active/);
+		expect(press(listed(), 'X')?.text).toMatch(/^No Codex run is active/);
+	});
 });

@@ -2,7 +2,7 @@
 // CASES is typed over the slice's events, so an event added to it without a test does not compile.
 
 import {describe, expect, it} from 'vitest';
-import {CONFIRM} from '../../../source/ui/overlays/confirm.js';
+import {CONFIRM} from '../../../source/ui/features/confirm/slice.js';
 import {CANCEL_QUESTION, QUIT_QUESTION, reduce} from '../../../source/ui/reducer.js';
 import {listed, kinds} from './fixtures.js';
 
@@ -21,7 +21,7 @@ const CASES: {[T in keyof typeof CONFIRM.events]: () => void} = {
 		expect(kinds(reduce(asking, {type: 'interrupt'}))).toEqual(['quit']);
 	},
 	askCancelRun() {
-		expect(reduce(listed(), {type: 'askCancelRun'}).state.message).toEqual({text: 'No run is active.', tone: 'warn'});
+		expect(reduce(listed(), {type: 'askCancelRun'}).state.message).toEqual({text: 'No Codex run is active: nothing to cancel (c starts one).', tone: 'warn'});
 		expect(reduce({...listed(), run: {active: true, exists: true}}, {type: 'askCancelRun'}).state.overlay).toEqual({kind: 'confirm', question: CANCEL_QUESTION, action: 'cancelRun'});
 	},
 };

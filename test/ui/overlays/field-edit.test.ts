@@ -2,11 +2,11 @@
 // CASES is typed over the slice's events, so an event added to it without a test does not compile.
 
 import {describe, expect, it} from 'vitest';
-import {FIELD_EDIT} from '../../../source/ui/overlays/field-edit.js';
+import {FIELD_EDIT} from '../../../source/ui/features/field-edit/slice.js';
 import type {Key} from 'ink';
 import {type UndoEntry} from '../../../source/ui/edit-outcome.js';
 import {bulkFields} from '../../../source/ui/edit.js';
-import {scopeOf} from '../../../source/ui/overlays/registry.js';
+import {scopeOf} from '../../../source/ui/registry.js';
 import {reduce} from '../../../source/ui/reducer.js';
 import type {ScreenState} from '../../../source/ui/state.js';
 import type {BulkOutcome} from '../../../source/ui/model/bulk.js';

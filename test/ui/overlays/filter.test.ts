@@ -2,7 +2,7 @@
 // CASES is typed over the slice's events, so an event added to it without a test does not compile.
 
 import {describe, expect, it} from 'vitest';
-import {FILTER} from '../../../source/ui/overlays/filter.js';
+import {FILTER} from '../../../source/ui/features/filter/slice.js';
 import {reduce} from '../../../source/ui/reducer.js';
 import {listed} from './fixtures.js';
 

@@ -2,7 +2,7 @@
 // CASES is typed over the slice's events, so an event added to it without a test does not compile.
 
 import {describe, expect, it} from 'vitest';
-import {FOLLOWUPS} from '../../../source/ui/overlays/followups.js';
+import {FOLLOWUPS} from '../../../source/ui/features/followups/slice.js';
 import {reduce} from '../../../source/ui/reducer.js';
 import {followUp, item, listed, kinds, effect, plain, queued, run1} from './fixtures.js';
 

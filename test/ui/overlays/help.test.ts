@@ -1,12 +1,12 @@
-// The help slice (source/ui/overlays/help.ts) through the root reducer: each of its events.
+// The help slice (source/ui/features/help/slice.ts) through the root reducer: each of its events.
 // CASES is typed over the slice's events, so an event added to it without a test does not compile.
 
 import {describe, expect, it} from 'vitest';
-import {HELP} from '../../../source/ui/overlays/help.js';
+import {FEATURES} from '../../../source/ui/registry.js';
 import {reduce} from '../../../source/ui/reducer.js';
 import {listed} from './fixtures.js';
 
-const CASES: {[T in keyof typeof HELP.events]: () => void} = {
+const CASES: {[T in keyof typeof FEATURES.help.events]: () => void} = {
 	openHelp() {
 		expect(reduce(listed(), {type: 'openHelp'}).state.overlay).toEqual({kind: 'help', scroll: 0});
 	},

@@ -2,10 +2,10 @@
 // CASES is typed over the slice's events, so an event added to it without a test does not compile.
 
 import {describe, expect, it} from 'vitest';
-import {HISTORY} from '../../../source/ui/overlays/history.js';
+import {HISTORY} from '../../../source/ui/features/history/slice.js';
 import {reduce} from '../../../source/ui/reducer.js';
 import {run, listed, kinds, effect} from './fixtures.js';
-import {bodyRows} from '../../../source/ui/overlays/rows.js';
+import {bodyRows} from '../../../source/ui/features/rows.js';
 import {detailWindow, maxDetailTop, runDetailLines} from '../../../source/ui/run-detail.js';
 import type {RunSummary} from '../../../source/ui/history.js';
 

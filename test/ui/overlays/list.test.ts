@@ -6,7 +6,7 @@ import {describe, expect, it} from 'vitest';
 import {tabCounts} from '../../../source/ui/model/views.js';
 import {DEFAULT_VIEWS} from '../../../source/config/schema.js';
 import type {ScreenState, Transition} from '../../../source/ui/state.js';
-import {LIST} from '../../../source/ui/overlays/list.js';
+import {LIST} from '../../../source/ui/features/list/slice.js';
 import {initialScreen, listRows, reduce} from '../../../source/ui/reducer.js';
 import {fields, plain, idOf, page, item, listed, effect, run1} from './fixtures.js';
 

@@ -2,11 +2,11 @@
 // scroll, and the lines it wraps so no problem is cut. CASES is typed over the slice's events.
 
 import {describe, expect, it} from 'vitest';
-import {problemLines, problemsMessage, PROBLEMS} from '../../../source/ui/overlays/problems.js';
-import {keyEvents} from '../../../source/ui/input/handlers.js';
-import {scopeOf} from '../../../source/ui/overlays/registry.js';
+import {problemLines, problemsMessage, PROBLEMS} from '../../../source/ui/features/problems/slice.js';
+import {keyEvents} from '../../../source/ui/registry.js';
+import {scopeOf} from '../../../source/ui/registry.js';
 import {initialScreen, reduce} from '../../../source/ui/reducer.js';
-import {bodyRows} from '../../../source/ui/overlays/rows.js';
+import {bodyRows} from '../../../source/ui/features/rows.js';
 import {cellWidth} from '../../../source/ui/width.js';
 import {fields, page, plain} from './fixtures.js';
 

@@ -4,12 +4,12 @@
 
 import {describe, expect, it} from 'vitest';
 import {screenLayout} from '../../../source/ui/layout.js';
-import {RECORD} from '../../../source/ui/overlays/record.js';
-import {scopeOf} from '../../../source/ui/overlays/registry.js';
+import {RECORD} from '../../../source/ui/features/record/slice.js';
+import {scopeOf} from '../../../source/ui/registry.js';
 import {initialScreen, reduce} from '../../../source/ui/reducer.js';
 import {recordExtent} from '../../../source/ui/record-view.js';
 import type {ScreenState} from '../../../source/ui/state.js';
-import {effect, fields, idOf, item, listed, run1} from './fixtures.js';
+import {effect, fields, idOf, item, listed, plain, run1} from './fixtures.js';
 
 /** The record pane open on the first row, its record read with a body of `lines` lines. */
 function withRecord(lines: number): {state: ScreenState; height: number} {
@@ -56,4 +56,31 @@ const CASES: {[T in keyof typeof RECORD.events]: () => void} = {
 
 describe('the record slice', () => {
 	for (const [name, check] of Object.entries(CASES)) it(name, check);
+});
+
+describe('the record full screen', () => {
+	const full = () => reduce(withRecord(55).state, {type: 'fullRecord'}).state;
+	const press = (state: ScreenState, input: string, key = plain) => reduce(state, {type: 'key', input, key});
+
+	it('goes to the next and the previous record, each read and shown from its top', () => {
+		const next = press(full(), ']');
+		expect(next.state.overlay).toEqual({kind: 'record'});
+		expect(next.state.window.cursor).toBe(1);
+		expect(effect(next, 'readDetail')?.id).toBe(idOf(299));
+		const arrow = press(full(), '', {...plain, rightArrow: true});
+		expect(arrow.state.window.cursor).toBe(1);
+		const back = press(next.state, '[');
+		expect(back.state.window.cursor).toBe(0);
+		expect(back.state.overlay).toEqual({kind: 'record'});
+	});
+
+	it('edits the record: e reads it afresh, a field hotkey opens its picker', () => {
+		expect(effect(press(full(), 'e'), 'readForEdit')).toEqual({kind: 'readForEdit', itemId: idOf(300)});
+		const status = full().hotkeys.status!;
+		expect(press(full(), status).state.overlay).toMatchObject({kind: 'fieldEdit', field: {key: 'status'}});
+	});
+
+	it('says why a list key does nothing full screen', () => {
+		expect(press(full(), 'x').state.message).toEqual({text: 'x is a key of the list: Esc or Z goes back to it first.', tone: 'warn'});
+	});
 });

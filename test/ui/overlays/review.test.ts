@@ -3,9 +3,9 @@
 
 import {describe, expect, it} from 'vitest';
 import type {AcceptResult} from '../../../store/review-plan.js';
-import {REVIEW} from '../../../source/ui/overlays/review.js';
+import {REVIEW} from '../../../source/ui/features/review/slice.js';
 import {reduce} from '../../../source/ui/reducer.js';
-import {keyEvents} from '../../../source/ui/input/handlers.js';
+import {keyEvents} from '../../../source/ui/registry.js';
 import {tabCounts} from '../../../source/ui/model/views.js';
 import {effect, idOf, item, kinds, listed, plain, proposal, reviewing, run1, viewed} from './fixtures.js';
 

@@ -2,7 +2,7 @@
 // CASES is typed over the slice's events, so an event added to it without a test does not compile.
 
 import {describe, expect, it} from 'vitest';
-import {defaultInstruction, INSTRUCTION} from '../../../source/ui/overlays/run.js';
+import {defaultInstruction, INSTRUCTION} from '../../../source/ui/features/run/slice.js';
 import {reduce} from '../../../source/ui/reducer.js';
 import {fields, idOf, listed, kinds} from './fixtures.js';
 

@@ -4,7 +4,7 @@
 import {describe, expect, it} from 'vitest';
 import {reduce} from '../../../source/ui/reducer.js';
 import {textState} from '../../../source/ui/text-input.js';
-import {SEARCH, searchNote} from '../../../source/ui/overlays/search.js';
+import {SEARCH, searchNote} from '../../../source/ui/features/search/slice.js';
 import {kinds, listed, plain, run1} from './fixtures.js';
 
 describe('a bad term in / (defect 1)', () => {

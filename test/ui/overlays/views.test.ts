@@ -2,9 +2,9 @@
 // CASES is typed over the slice's events, so an event added to it without a test does not compile.
 
 import {describe, expect, it} from 'vitest';
-import {COMMAND} from '../../../source/ui/overlays/views.js';
-import {keyEvents} from '../../../source/ui/input/handlers.js';
-import {scopeOf} from '../../../source/ui/overlays/registry.js';
+import {COMMAND} from '../../../source/ui/features/views/slice.js';
+import {keyEvents} from '../../../source/ui/registry.js';
+import {scopeOf} from '../../../source/ui/registry.js';
 import {DEFAULT_VIEWS} from '../../../source/config/schema.js';
 import {initialScreen, reduce} from '../../../source/ui/reducer.js';
 import {textState} from '../../../source/ui/text-input.js';

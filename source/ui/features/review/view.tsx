@@ -1,0 +1,88 @@
+import {Box, Text} from '#ink';
+import type {Field, Item} from '../../../../store/index.js';
+import type {ProposalRow} from '../../../../store/proposals.js';
+import {valueText} from '../../../text/review.js';
+import {sanitize} from '../../../text/sanitize.js';
+import type {ReviewOverlay} from '../../state.js';
+import {useTheme} from '../../theme.js';
+import type {FeatureView} from '../feature.js';
+import {nameOf} from '../rows.js';
+
+export type ReviewProps = {
+	overlay: ReviewOverlay;
+	proposals: ProposalRow[];
+	/** The current proposal's item read afresh (null until read, or when it is gone). */
+	item: Item | null;
+	fields: Field[];
+	/** How the list names an item (its ticket), from its values. */
+	/** A record's name (its unique key) from its item, else from the loaded rows; its id only when neither has one. */
+	nameOf: (item: Item | null, id: string) => string;
+	width: number;
+	height: number;
+};
+
+/**
+ * The review queue: the proposal under the cursor, each field numbered (its digit accepts it
+ * alone) as current → proposed, the value now where the item changed since, the reason and the
+ * run; then the proposals after it, one line each. All record text is escaped (text/review.ts).
+ */
+export function Review({overlay, proposals, item, fields, nameOf, width, height}: ReviewProps) {
+	const theme = useTheme();
+	const channel = {fields} as Parameters<typeof valueText>[0];
+	const proposal = proposals[overlay.index];
+	if (!proposal) {
+		return (
+			<Box flexDirection="column" width={width} height={height}>
+				<Text bold>Review</Text>
+				<Text color={theme.color('green')}>No open proposals here: runs in propose mode (:propose on) leave theirs in this queue.</Text>
+				<Text dimColor>Esc closes.</Text>
+			</Box>
+		);
+	}
+
+	const label = (key: string) => sanitize(fields.find(field => field.key === key)?.label ?? key);
+	const changed = item !== null && item.version !== proposal.base_version;
+	const entries = Object.entries(proposal.changes);
+	const problem = overlay.problem ?? [];
+	const rest = proposals.slice(overlay.index + 1);
+	const room = Math.max(0, height - 4 - entries.length - problem.length - (proposal.reason ? 1 : 0));
+	return (
+		<Box flexDirection="column" width={width} height={height} overflow="hidden">
+			<Text bold wrap="truncate-end">{`Proposal ${overlay.index + 1} of ${proposals.length} · #${proposal.id} · ${sanitize(nameOf(item, proposal.item_id))} · based on v${proposal.base_version}${changed ? `, now v${item.version}` : ''}${proposal.run_id ? ` · run ${sanitize(proposal.run_id)}` : ''}`}</Text>
+			{entries.map(([key, change], index) => {
+				const now = item?.values[key] ?? null;
+				const moved = item !== null && JSON.stringify(now) !== JSON.stringify(change.from ?? null);
+				return (
+					<Text key={key} wrap="truncate-end">
+						<Text dimColor>{index < 9 ? `${index + 1} ` : '  '}</Text>
+						<Text bold>{label(key)}</Text>
+						<Text>{`: ${valueText(channel, key, change.from)} → `}</Text>
+						<Text color={theme.color('green')} bold>{valueText(channel, key, change.to)}</Text>
+						{moved ? <Text color={theme.color('yellow')}>{`  (now ${valueText(channel, key, now)})`}</Text> : null}
+					</Text>
+				);
+			})}
+			{proposal.reason ? <Text wrap="truncate-end" dimColor>{`why: ${sanitize(proposal.reason.replaceAll(/\s+/g, ' '))}`}</Text> : null}
+			{problem.map((line, index) => <Text key={`p${index}`} wrap="truncate-end" color={theme.color('yellow')}>{line}</Text>)}
+			<Text dimColor wrap="truncate-end">{overlay.confirm ? 'a or y: write it over the current values · d declines · n next' : 'a accept · d decline · 1–9 one field · A accept all shown · n/p move · Esc close'}</Text>
+			{rest.slice(0, room).map(next => (
+				<Text key={next.id} dimColor wrap="truncate-end">{`  #${next.id} ${sanitize(nameOf(null, next.item_id))}: ${Object.entries(next.changes).map(([key, change]) => `${label(key)} → ${valueText(channel, key, change.to)}`).join(', ')}`}</Text>
+			))}
+		</Box>
+	);
+}
+
+/** `R` → a run → `D` or `U`: the run's diff, or what a revert would do, as text/review.ts words it (escaped there). */
+export function RunDiffLines({lines, width, height}: {lines: string[]; width: number; height: number}) {
+	return (
+		<Box flexDirection="column" width={width} height={height} overflow="hidden">
+			{lines.slice(0, height).map((line, index) => <Text key={index} wrap="truncate-end" bold={index === 0}>{line}</Text>)}
+		</Box>
+	);
+}
+
+/** The review queue takes the body. */
+export const REVIEW_VIEW = {
+	place: 'body',
+	render: (overlay, {state, layout}) => <Review overlay={overlay} proposals={state.review.proposals} item={state.review.item} fields={state.fields} nameOf={(item, id) => nameOf(state.fields, item?.values ?? state.window.rows.find(row => row.id === id)?.preview, id)} width={layout.columns} height={layout.bodyHeight}/>,
+} satisfies FeatureView<'review'>;
