@@ -6,7 +6,7 @@ import {hintFor} from '../text/refusal.js';
 import {safeJson, sanitize, sanitizeValue} from '../text/sanitize.js';
 import {reapAbandonedRuns} from '../codex/reap.js';
 import {LOCK_WAIT_NOTICE} from '../text/lock-wait.js';
-import {mcpEndpoint} from '../config/server-url.js';
+import {mcpEndpoint, shownServerUrl} from '../config/server-url.js';
 import {UsageError, type CommandContext} from './context.js';
 import {counted} from '../text/format.js';
 
@@ -264,6 +264,6 @@ export function refusalLine(body: StoreErrorBody): string {
 /** --server URL (or the TUI's `server:` setting) as the MCP endpoint, undefined without one; a usage error when it is no http(s) URL. */
 export function serverEndpoint(server: string | undefined): string | undefined {
 	const endpoint = server === undefined ? undefined : mcpEndpoint(server);
-	if (endpoint === null) throw new UsageError(`--server must be the http(s) URL of sift serve, e.g. http://127.0.0.1:7345; got ${JSON.stringify(server)}`);
+	if (endpoint === null) throw new UsageError(`--server must be the http(s) URL of sift serve, e.g. http://127.0.0.1:7345; got ${JSON.stringify(shownServerUrl(server ?? ''))}`);
 	return endpoint;
 }
