@@ -99,6 +99,7 @@ export const FLAGS = {
 	exportWhere: flag({name: 'where', key: 'where', kind: 'string', value: 'QUERY', dashValue: true, help: 'only items matching the query; its sort: term orders them (default: oldest first)'}),
 	label: flag({name: 'label', key: 'label', kind: 'string', value: 'L', help: 'the label people see (default: the key or value as given)'}),
 	color: flag({name: 'color', key: 'color', kind: 'string', value: 'C', help: 'the option\'s color (a name such as red, or #rrggbb)'}),
+	option: flag({name: 'option', key: 'option', kind: 'string', value: 'VALUE[:LABEL]', multiple: true, help: 'an option of a new select or multi_select field, in order (repeatable; the label defaults to the value)'}),
 	fieldConfig: flag({name: 'config', key: 'fieldConfig', kind: 'string', value: 'JSON', help: 'the field\'s config as a JSON object, e.g. \'{"max_length": 200}\''}),
 	required: flag({name: 'required', key: 'required', kind: 'boolean', help: 'the field must hold a value'}),
 	optional: flag({name: 'optional', key: 'required', kind: 'boolean', sets: false, help: 'the field may be empty'}),
@@ -113,5 +114,5 @@ export const CODEX_FLAGS: FlagSpec[] = [FLAGS.codex, FLAGS.model, FLAGS.codexCon
 
 /** What a command line holds before any flag is given. */
 export function defaultFlags(): CliFlags {
-	return {json: false, reset: false, open: true, all: false, filter: [], grant: [], codexConfig: [], allowHost: [], keepApiEnv: false, allowAgentShell: false};
+	return {json: false, reset: false, open: true, all: false, filter: [], grant: [], codexConfig: [], allowHost: [], option: [], keepApiEnv: false, allowAgentShell: false};
 }
