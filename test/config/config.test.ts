@@ -6,7 +6,7 @@ import {chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, sta
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
 import {CONFIG_MAX_BYTES, configPath, loadConfig, saveView, settingsForChannel} from '../../source/config/config.js';
-import {DEFAULT_CONFIG, DEFAULT_VIEWS} from '../../source/config/schema.js';
+import {DEFAULT_CONFIG, DEFAULT_VIEWS, SETTING_KEYS} from '../../source/config/schema.js';
 import {demoFields, fieldOf} from '../ui/model/demo-channel.js';
 import {tempDir} from '../support/temp.js';
 
@@ -416,5 +416,14 @@ describe('saving a view', () => {
 	it('refuses a file too large to read', async () => {
 		const file = configFile(`instruction: ${'x'.repeat(CONFIG_MAX_BYTES)}`);
 		expect(await saveView('A', 'x', file)).toEqual({ok: false, message: 'cannot save the view: config.yaml is larger than 256 KiB'});
+	});
+});
+
+describe('the config file in docs/reference.md', () => {
+	it('its table names every setting the file takes', () => {
+		const reference = readFileSync(path.join(import.meta.dirname, '..', '..', 'docs', 'reference.md'), 'utf8');
+		const section = reference.slice(reference.indexOf('## Config file'), reference.indexOf('**A channel\'s tabs**'));
+		const documented = new Set([...section.matchAll(/^\| `([a-z_]+)`(?:, `([a-z_]+)`)?/gm)].flatMap(match => [match[1], match[2]]).filter(Boolean));
+		expect(SETTING_KEYS.filter(key => !documented.has(key))).toEqual([]);
 	});
 });
