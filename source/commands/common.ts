@@ -36,7 +36,7 @@ function onlyChannel(channels: Array<{id: string}>): string {
 	}
 
 	if (channels.length > 1) {
-		throw new UsageError(`this database has several channels (${channels.map(channel => channel.id).join(', ')}); pick one with --channel`);
+		throw new UsageError(`this database has several channels (${channels.map(channel => channel.id).join(', ')}); pick one with --channel, or set default_channel in the config file`);
 	}
 
 	return channels[0]!.id;
@@ -106,7 +106,21 @@ export async function channelOf(store: AsyncStore, context: CommandContext): Pro
 		return context.flags.channel;
 	}
 
-	return onlyChannel(await store.listChannelNames());
+	const channels = await store.listChannelNames();
+	if (channels.length <= 1) return onlyChannel(channels);
+	// Several: the config file's default_channel picks one, as it does for the TUI.
+	const {configPath, loadConfig} = await import('../config/config.js');
+	const file = context.flags.config ?? configPath(context.env);
+	const wanted = (await loadConfig(file)).config.defaultChannel;
+	if (wanted === undefined) return onlyChannel(channels);
+	const found = channelNamed(channels, wanted);
+	if (!found) throw new UsageError(`default_channel in ${file} names no channel of this database (${JSON.stringify(wanted).slice(0, 60)}); channels: ${channels.map(channel => channel.id).join(', ')}; pick one with --channel`);
+	return found.id;
+}
+
+/** The channel a setting names: its id, else an id or name in any case. */
+export function channelNamed<C extends {id: string; name: string}>(channels: C[], wanted: string): C | undefined {
+	return channels.find(channel => channel.id === wanted) ?? channels.find(channel => [channel.id, channel.name].some(name => name.toLowerCase() === wanted.toLowerCase()));
 }
 
 /** Runs a command body against the store and closes it whatever happens. */

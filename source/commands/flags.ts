@@ -34,7 +34,7 @@ export const WHERE_CONFIRM_LIMIT = 20;
 export const FLAGS = {
 	db: flag({name: 'db', key: 'db', kind: 'string', value: 'FILE', help: 'the database: a SQLite file or a postgres:// URL (default: $SIFT_DB, else $XDG_DATA_HOME/sift/sift.db)'}),
 	statementTimeout: flag({name: 'statement-timeout', key: 'statementTimeout', kind: 'integer', value: 'S', min: 0, max: 86_400, help: 'PostgreSQL: cancel any statement that runs longer than S seconds, as error timeout (default 30; 0: never)'}),
-	channel: flag({name: 'channel', key: 'channel', kind: 'string', value: 'ID', help: 'the channel (default: the only one)'}),
+	channel: flag({name: 'channel', key: 'channel', kind: 'string', value: 'ID', help: 'the channel (default: the only one, else default_channel from the config file)'}),
 	json: flag({name: 'json', key: 'json', kind: 'boolean', help: 'print JSON'}),
 	demoItems: flag({name: 'items', key: 'items', kind: 'integer', value: 'N', min: 1, max: 10_000_000, help: 'how many demo items to generate (default 1000)'}),
 	seed: flag({name: 'seed', key: 'seed', kind: 'integer', value: 'S', min: 0, max: 2 ** 31 - 1, help: 'the generator seed (default 1)'}),
