@@ -6,14 +6,14 @@ import {counted} from '../text/format.js';
 
 const SUBCOMMANDS: Record<string, {arguments: string[]; flags: string[]}> = {
 	show: {arguments: [], flags: []},
-	'add-field': {arguments: ['KEY', 'TYPE'], flags: ['label', 'fieldConfig', 'required']},
+	'add-field': {arguments: ['KEY', 'TYPE'], flags: ['label', 'option', 'fieldConfig', 'required']},
 	'add-option': {arguments: ['FIELD', 'VALUE'], flags: ['label', 'color']},
 	'rename-label': {arguments: ['FIELD', 'VALUE', 'LABEL'], flags: []},
 	'retire-option': {arguments: ['FIELD', 'VALUE'], flags: ['migrateTo']},
 	set: {arguments: ['FIELD'], flags: ['required', 'fieldConfig']},
 };
 
-const FLAG_NAMES: Record<string, string> = {label: '--label', color: '--color', fieldConfig: '--config', required: '--required / --optional', migrateTo: '--migrate-to'};
+const FLAG_NAMES: Record<string, string> = {label: '--label', color: '--color', option: '--option', fieldConfig: '--config', required: '--required / --optional', migrateTo: '--migrate-to'};
 
 function configOf(context: CommandContext): unknown {
 	const text = context.flags.fieldConfig;
@@ -23,6 +23,31 @@ function configOf(context: CommandContext): unknown {
 	} catch {
 		throw new UsageError(`--config must be JSON, e.g. '{"max_length": 200}', got ${JSON.stringify(text).slice(0, 60)}`);
 	}
+}
+
+const CHOICE_TYPES = new Set(['select', 'multi_select']);
+const OPTIONS_FORMAT = '--option high:High --option low:Low (VALUE[:LABEL], repeated), or --config \'{"options": [{"value": "high", "label": "High"}, {"value": "low", "label": "Low"}]}\'';
+
+/** add-field's config: --config's object with the --option list as its options (a select needs one or the other). */
+function addFieldConfig(context: CommandContext, type: string): unknown {
+	const config = configOf(context);
+	const given = context.flags.option ?? [];
+	if (given.length > 0 && !CHOICE_TYPES.has(type)) throw new UsageError(`--option is for a select or multi_select field, not ${JSON.stringify(type).slice(0, 40)}`);
+	if (given.length === 0) {
+		const hasOptions = typeof config === 'object' && config !== null && 'options' in config;
+		if (CHOICE_TYPES.has(type) && !hasOptions) throw new UsageError(`a ${type} field needs its options: ${OPTIONS_FORMAT}`);
+		return config;
+	}
+
+	if (typeof config === 'object' && config !== null && 'options' in config) throw new UsageError('give the options either as --option or in --config, not both');
+	const options = given.map(option => {
+		const colon = option.indexOf(':');
+		const value = colon === -1 ? option : option.slice(0, colon);
+		const label = colon === -1 ? value : option.slice(colon + 1);
+		if (value === '' || label === '') throw new UsageError(`--option must be VALUE or VALUE:LABEL, got ${JSON.stringify(option).slice(0, 60)}`);
+		return {value, label};
+	});
+	return {...(typeof config === 'object' && config !== null ? config : {}), options};
 }
 
 /** The change the command line asks for, its arguments and flags checked against the subcommand. */
@@ -38,12 +63,14 @@ export function changeOf(context: CommandContext): {sub: string; change?: Schema
 	}
 
 	const flags = context.flags as Record<string, unknown>;
-	const stray = Object.keys(FLAG_NAMES).find(key => flags[key] !== undefined && !spec.flags.includes(key));
+	// A repeatable flag starts as an empty list: given means at least one.
+	const given = (value: unknown) => (Array.isArray(value) ? value.length > 0 : value !== undefined);
+	const stray = Object.keys(FLAG_NAMES).find(key => given(flags[key]) && !spec.flags.includes(key));
 	if (stray) throw new UsageError(`channel ${sub} does not take ${FLAG_NAMES[stray]}`);
 	const [a = '', b = '', c = ''] = rest;
 	const {label, color, migrateTo, required} = context.flags;
 	switch (sub) {
-		case 'add-field': { return {sub, change: {kind: 'add_field', key: a, type: b, label, config: configOf(context), required}}; }
+		case 'add-field': { return {sub, change: {kind: 'add_field', key: a, type: b, label, config: addFieldConfig(context, b), required}}; }
 		case 'add-option': { return {sub, change: {kind: 'add_option', key: a, value: b, label, color}}; }
 		case 'rename-label': { return {sub, change: {kind: 'rename_label', key: a, value: b, label: c}}; }
 		case 'retire-option': { return {sub, change: {kind: 'retire_option', key: a, value: b, migrateTo}}; }

@@ -6,7 +6,7 @@ import {safeJson, sanitize} from '../text/sanitize.js';
 import {reapAbandonedRuns} from '../codex/reap.js';
 import {isProcessAlive} from '../codex/group.js';
 import {LOCK_WAIT_NOTICE} from '../text/lock-wait.js';
-import {mcpEndpoint} from '../config/server-url.js';
+import {mcpEndpoint, shownServerUrl} from '../config/server-url.js';
 import {UsageError, type CommandContext} from './context.js';
 import {counted} from '../text/format.js';
 
@@ -36,7 +36,7 @@ function onlyChannel(channels: Array<{id: string}>): string {
 	}
 
 	if (channels.length > 1) {
-		throw new UsageError(`this database has several channels (${channels.map(channel => channel.id).join(', ')}); pick one with --channel`);
+		throw new UsageError(`this database has several channels (${channels.map(channel => channel.id).join(', ')}); pick one with --channel, or set default_channel in the config file`);
 	}
 
 	return channels[0]!.id;
@@ -106,7 +106,21 @@ export async function channelOf(store: AsyncStore, context: CommandContext): Pro
 		return context.flags.channel;
 	}
 
-	return onlyChannel(await store.listChannelNames());
+	const channels = await store.listChannelNames();
+	if (channels.length <= 1) return onlyChannel(channels);
+	// Several: the config file's default_channel picks one, as it does for the TUI.
+	const {configPath, loadConfig} = await import('../config/config.js');
+	const file = context.flags.config ?? configPath(context.env);
+	const wanted = (await loadConfig(file)).config.defaultChannel;
+	if (wanted === undefined) return onlyChannel(channels);
+	const found = channelNamed(channels, wanted);
+	if (!found) throw new UsageError(`default_channel in ${file} names no channel of this database (${JSON.stringify(wanted).slice(0, 60)}); channels: ${channels.map(channel => channel.id).join(', ')}; pick one with --channel`);
+	return found.id;
+}
+
+/** The channel a setting names: its id, else an id or name in any case. */
+export function channelNamed<C extends {id: string; name: string}>(channels: C[], wanted: string): C | undefined {
+	return channels.find(channel => channel.id === wanted) ?? channels.find(channel => [channel.id, channel.name].some(name => name.toLowerCase() === wanted.toLowerCase()));
 }
 
 /** Runs a command body against the store and closes it whatever happens. */
@@ -234,6 +248,6 @@ export const databaseDir = (context: CommandContext) => dirname(databasePath(con
 /** --server URL (or the TUI's `server:` setting) as the MCP endpoint, undefined without one; a usage error when it is no http(s) URL. */
 export function serverEndpoint(server: string | undefined): string | undefined {
 	const endpoint = server === undefined ? undefined : mcpEndpoint(server);
-	if (endpoint === null) throw new UsageError(`--server must be the http(s) URL of sift serve, e.g. http://127.0.0.1:7345; got ${JSON.stringify(server)}`);
+	if (endpoint === null) throw new UsageError(`--server must be the http(s) URL of sift serve, e.g. http://127.0.0.1:7345; got ${JSON.stringify(shownServerUrl(server ?? ''))}`);
 	return endpoint;
 }

@@ -78,6 +78,8 @@ export type CliFlags = {
 	label?: string;
 	color?: string;
 	fieldConfig?: string;
+	/** `channel add-field --option VALUE[:LABEL]`, in order. */
+	option?: string[];
 	required?: boolean;
 	migrateTo?: string;
 };

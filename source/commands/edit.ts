@@ -31,7 +31,7 @@ function whereArguments(context: CommandContext): Record<string, unknown> {
  * An item to edit: its name (its id when a query matched it), and the version it must still have
  * (else the version read just before).
  */
-type Target = {name: string; itemId?: string; expectedVersion?: number};
+export type Target = {name: string; itemId?: string; expectedVersion?: number};
 
 /**
  * The items the query matches, with the versions they have now. More than WHERE_CONFIRM_LIMIT
@@ -63,13 +63,28 @@ function changesOf(before: Item, after: Item, keys: string[]): Changes {
 	return changes;
 }
 
-/** One item: its own transaction and version check. Without an expected version, the version read just before. */
-async function editOne(store: AsyncStore, context: CommandContext, channelId: string, target: Target, values: Record<string, unknown>): Promise<EditResult & {before: Item}> {
+/**
+ * One item, in its own transaction. With a version to expect (--expect-version, or the one a
+ * --where match had) the store checks it; without one the store applies the values to whatever
+ * version is current when it holds the item, so a write that lands between the read here and the
+ * edit (another person, an accept, a retire's migration) is no conflict. The read is only for
+ * showing what changed: when another write landed in between, the edit's own event says it.
+ */
+export async function editNamed(store: AsyncStore, channelId: string, target: Target, values: Record<string, unknown>, expectVersion?: number): Promise<EditResult & {before: Item}> {
 	const itemId = target.itemId ?? await resolveItem(store, channelId, target.name);
 	const before = await store.readItem(channelId, itemId);
-	const expectedVersion = target.expectedVersion ?? context.flags.expectVersion ?? before.version;
-	return {...await store.editItem({channelId, itemId, values, expectedVersion, actor: {kind: 'human'}}), before};
+	const expectedVersion = target.expectedVersion ?? expectVersion;
+	const result = await store.editItem({channelId, itemId, values, expectedVersion, actor: {kind: 'human'}});
+	if (result.item.version <= before.version + 1 || result.proposed) return {...result, before};
+	const {events} = await store.pollEvents(channelId, {afterSequence: result.sequence - 1, limit: 1});
+	const own = events.find(event => event.sequence === result.sequence && event.item_id === itemId && event.version === result.item.version);
+	// No event of its own: the values were already set when the edit held the item.
+	if (!own) return {...result, before: result.item};
+	const justBefore = {...result.item.values, ...Object.fromEntries(Object.entries(own.changes).map(([key, change]) => [key, change.from]))};
+	return {...result, before: {...result.item, version: result.item.version - 1, values: justBefore}};
 }
+
+const editOne = async (store: AsyncStore, context: CommandContext, channelId: string, target: Target, values: Record<string, unknown>) => editNamed(store, channelId, target, values, context.flags.expectVersion);
 
 async function attempt(store: AsyncStore, context: CommandContext, channelId: string, target: Target, values: Record<string, unknown>): Promise<Outcome> {
 	const {name} = target;

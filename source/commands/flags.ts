@@ -34,7 +34,7 @@ export const WHERE_CONFIRM_LIMIT = 20;
 export const FLAGS = {
 	db: flag({name: 'db', key: 'db', kind: 'string', value: 'FILE', help: 'the database: a SQLite file or a postgres:// URL (default: $SIFT_DB, else $XDG_DATA_HOME/sift/sift.db)'}),
 	statementTimeout: flag({name: 'statement-timeout', key: 'statementTimeout', kind: 'integer', value: 'S', min: 0, max: 86_400, help: 'PostgreSQL: cancel any statement that runs longer than S seconds, as error timeout (default 30; 0: never)'}),
-	channel: flag({name: 'channel', key: 'channel', kind: 'string', value: 'ID', help: 'the channel (default: the only one)'}),
+	channel: flag({name: 'channel', key: 'channel', kind: 'string', value: 'ID', help: 'the channel (default: the only one, else default_channel from the config file)'}),
 	json: flag({name: 'json', key: 'json', kind: 'boolean', help: 'print JSON'}),
 	demoItems: flag({name: 'items', key: 'items', kind: 'integer', value: 'N', min: 1, max: 10_000_000, help: 'how many demo items to generate (default 1000)'}),
 	seed: flag({name: 'seed', key: 'seed', kind: 'integer', value: 'S', min: 0, max: 2 ** 31 - 1, help: 'the generator seed (default 1)'}),
@@ -99,6 +99,7 @@ export const FLAGS = {
 	exportWhere: flag({name: 'where', key: 'where', kind: 'string', value: 'QUERY', dashValue: true, help: 'only items matching the query; its sort: term orders them (default: oldest first)'}),
 	label: flag({name: 'label', key: 'label', kind: 'string', value: 'L', help: 'the label people see (default: the key or value as given)'}),
 	color: flag({name: 'color', key: 'color', kind: 'string', value: 'C', help: 'the option\'s color (a name such as red, or #rrggbb)'}),
+	option: flag({name: 'option', key: 'option', kind: 'string', value: 'VALUE[:LABEL]', multiple: true, help: 'an option of a new select or multi_select field, in order (repeatable; the label defaults to the value)'}),
 	fieldConfig: flag({name: 'config', key: 'fieldConfig', kind: 'string', value: 'JSON', help: 'the field\'s config as a JSON object, e.g. \'{"max_length": 200}\''}),
 	required: flag({name: 'required', key: 'required', kind: 'boolean', help: 'the field must hold a value'}),
 	optional: flag({name: 'optional', key: 'required', kind: 'boolean', sets: false, help: 'the field may be empty'}),
@@ -113,5 +114,5 @@ export const CODEX_FLAGS: FlagSpec[] = [FLAGS.codex, FLAGS.model, FLAGS.codexCon
 
 /** What a command line holds before any flag is given. */
 export function defaultFlags(): CliFlags {
-	return {json: false, reset: false, open: true, all: false, filter: [], grant: [], codexConfig: [], allowHost: [], keepApiEnv: false, allowAgentShell: false};
+	return {json: false, reset: false, open: true, all: false, filter: [], grant: [], codexConfig: [], allowHost: [], option: [], keepApiEnv: false, allowAgentShell: false};
 }

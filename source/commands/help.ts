@@ -75,11 +75,12 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
 	},
 	channel: {
 		brief: 'show or change a channel\'s schema',
-		usage: 'sift channel show | add-field KEY TYPE [--label L] [--config JSON] [--required] | add-option FIELD VALUE [--label L] [--color C] | rename-label FIELD VALUE LABEL | retire-option FIELD VALUE [--migrate-to VALUE] | set FIELD [--required|--optional] [--config JSON]',
+		usage: 'sift channel show | add-field KEY TYPE [--label L] [--option VALUE[:LABEL]]... [--config JSON] [--required] | add-option FIELD VALUE [--label L] [--color C] | rename-label FIELD VALUE LABEL | retire-option FIELD VALUE [--migrate-to VALUE] | set FIELD [--required|--optional] [--config JSON]',
 		summary: 'Show a channel\'s fields, or change them: a person\'s power (the agent\'s tools cannot change a schema).',
-		flags: [FLAGS.db, FLAGS.channel, FLAGS.json, FLAGS.label, FLAGS.color, FLAGS.fieldConfig, FLAGS.required, FLAGS.optional, FLAGS.migrateTo],
+		flags: [FLAGS.db, FLAGS.channel, FLAGS.json, FLAGS.label, FLAGS.color, FLAGS.option, FLAGS.fieldConfig, FLAGS.required, FLAGS.optional, FLAGS.migrateTo],
 		notes: [
 			'A change that would leave an item invalid is refused, naming how many and the first few (3 items hold status "wontfix": BUG-0001, BUG-0007, …), and nothing changes. retire-option --migrate-to VALUE first moves those items to VALUE, each a versioned edit.',
+			'add-field KEY select (or multi_select) needs its options: --option high:High --option low:Low, or --config \'{"options": [{"value": "high", "label": "High"}]}\'.',
 			'add-field --required is refused while the channel has items (none holds the new field): add it optional, fill it (sift edit --where …), then sift channel set KEY --required.',
 			'set --config merges into the field\'s config: given entries replace, a null entry removes one. Each change appends a channel.updated event: open TUIs and agents see the new schema on their next read.',
 		],

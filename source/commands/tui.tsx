@@ -6,7 +6,7 @@ import {sanitize} from '../text/sanitize.js';
 import {reapAbandonedRuns} from '../codex/reap.js';
 import {configPath, loadConfig, type LoadedConfig} from '../config/config.js';
 import type {AsyncStore} from '../../store/api.js';
-import {databasePath, openExistingStore, serverEndpoint, wholeNumber} from './common.js';
+import {channelNamed, databasePath, openExistingStore, serverEndpoint, wholeNumber} from './common.js';
 import type {Command} from './context.js';
 import {LockWaits} from '../ui/lock-waits.js';
 import {invocation} from './invocation.js';
@@ -42,7 +42,7 @@ async function defaultChannel(store: AsyncStore, config: LoadedConfig): Promise<
 	const wanted = config.config.defaultChannel;
 	if (wanted === undefined) return undefined;
 	const channels = await store.listChannelNames();
-	const found = channels.find(channel => channel.id === wanted) ?? channels.find(channel => [channel.id, channel.name].some(name => name.toLowerCase() === wanted.toLowerCase()));
+	const found = channelNamed(channels, wanted);
 	if (!found) config.problems.push(config.problemAt(['default_channel'], `no channel ${wanted} in this database; channels: ${channels.map(channel => channel.id).join(', ') || 'none'}; not used`));
 	return found?.id;
 }

@@ -10,7 +10,7 @@
  * `saveView` rewrites the file through the YAML document, so comments and layout stay.
  */
 
-import {readFileSync, statSync} from 'node:fs';
+import {closeSync, constants, fstatSync, openSync, readSync, type Stats} from 'node:fs';
 import {homedir} from 'node:os';
 import path from 'node:path';
 import {isRefusal, parseQuery, type Field} from '../../store/index.js';
@@ -51,17 +51,51 @@ export async function loadConfig(file = configPath()): Promise<LoadedConfig> {
 	return 'syntaxProblems' in loaded ? fallback(loaded.syntaxProblems.map(problem => `${problem}; using the defaults for the whole file`)) : loaded;
 }
 
-/** The file's text; absent when there is no file (or the path runs through a file); else why it cannot be read. */
-function readConfigText(file: string, label: string): {text: string} | {absent: true} | {problem: string} {
-	try {
-		if (statSync(file).size > CONFIG_MAX_BYTES) {
-			return {problem: `${label} is larger than ${CONFIG_MAX_BYTES / 1024} KiB`};
-		}
+/** What a path that is no regular file is, for the refusal. */
+function kindOf(stats: Stats): string {
+	if (stats.isDirectory()) return 'a directory';
+	if (stats.isFIFO()) return 'a named pipe';
+	if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
+	if (stats.isSocket()) return 'a socket';
+	return 'no regular file';
+}
 
-		return {text: readFileSync(file, 'utf8')};
+/**
+ * The file's text; absent when there is no file (or the path runs through a file); else why it
+ * cannot be read. Only a regular file is read, and at most CONFIG_MAX_BYTES of it: the file is
+ * opened without blocking (a named pipe would wait for a writer forever) and checked on its open
+ * descriptor, so a device such as /dev/zero is refused before a byte is read, and a file that
+ * grows between the check and the read is still cut off at the bound.
+ */
+function readConfigText(file: string, label: string): {text: string} | {absent: true} | {problem: string} {
+	let fd: number;
+	try {
+		fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
 	} catch (error) {
 		const {code, message} = error as NodeJS.ErrnoException;
 		return code === 'ENOENT' || code === 'ENOTDIR' ? {absent: true} : {problem: `${label} cannot be read (${message})`};
+	}
+
+	try {
+		const stats = fstatSync(fd);
+		if (!stats.isFile()) {
+			return {problem: `${label} is ${kindOf(stats)}, not a regular file`};
+		}
+
+		const tooLarge = {problem: `${label} is larger than ${CONFIG_MAX_BYTES / 1024} KiB`};
+		if (stats.size > CONFIG_MAX_BYTES) return tooLarge;
+		const buffer = Buffer.alloc(CONFIG_MAX_BYTES + 1);
+		let length = 0;
+		for (let read = -1; read !== 0 && length < buffer.length;) {
+			read = readSync(fd, buffer, length, buffer.length - length, null);
+			length += read;
+		}
+
+		return length > CONFIG_MAX_BYTES ? tooLarge : {text: buffer.toString('utf8', 0, length)};
+	} catch (error) {
+		return {problem: `${label} cannot be read (${(error as Error).message})`};
+	} finally {
+		closeSync(fd);
 	}
 }
 

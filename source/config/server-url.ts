@@ -14,3 +14,11 @@ export function mcpEndpoint(serverUrl: string): string | null {
 	if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash) return null;
 	return `${url.origin}${url.pathname.replace(/\/+$/, '')}/mcp`;
 }
+
+/**
+ * A server URL as it may be shown in a message: a password in it becomes ***, whether or not the
+ * URL parses (the refusal of a malformed URL quotes it).
+ */
+export function shownServerUrl(serverUrl: string): string {
+	return serverUrl.replace(/^([^:/?#\s]+:\/\/[^:/?#@\s]*):[^@/?#]*@/, '$1:***@');
+}

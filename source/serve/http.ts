@@ -12,7 +12,7 @@ import {MAX_BODY_BYTES, readBody} from './body.js';
 import {ServerPool} from './pool.js';
 import {allowHostEntries, AllowedHosts, formatHost} from './hosts.js';
 import {asLogLine, logLine} from './log.js';
-import {RateLimiter} from './rate.js';
+import {RateLimiter, rateHeaders} from './rate.js';
 import {counted} from '../text/format.js';
 
 export const DEFAULT_LISTEN = {host: '127.0.0.1', port: 7345};
@@ -161,6 +161,8 @@ export async function startServe(options: ServeOptions): Promise<SiftHttpServer>
 	});
 
 	async function handle(request: IncomingMessage, response: ServerResponse, entry: RequestLog): Promise<void> {
+		// Every answer says the limit; once the token is known, its own bucket (rateAllows).
+		setHeaders(response, rateHeaders({limit: Math.floor(rate), remaining: Math.floor(rate), reset: 0}));
 		if (draining) {
 			entry.outcome = 'draining';
 			reply(response, 503, {error: 'shutting_down'}, {Connection: 'close'});
@@ -268,6 +270,7 @@ export async function startServe(options: ServeOptions): Promise<SiftHttpServer>
 
 	function rateAllows(response: ServerResponse, entry: RequestLog, identity: TokenIdentity, cost: number): boolean {
 		const wait = limiter.take(identity.name, cost);
+		setHeaders(response, rateHeaders(limiter.state(identity.name)));
 		if (wait === 0) return true;
 		entry.outcome = 'rate_limited';
 		reply(response, 429, {error: 'rate_limited', message: `over ${counted(rate, 'request')} a second for this token`}, {'Retry-After': String(wait)});
@@ -405,6 +408,10 @@ async function writeAnswer(response: ServerResponse, answer: Response, checked: 
 	headers['Content-Length'] = String(Buffer.byteLength(text));
 	response.writeHead(status, headers);
 	response.end(text);
+}
+
+function setHeaders(response: ServerResponse, headers: Record<string, string>): void {
+	for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
 }
 
 function pathOf(request: IncomingMessage): string {

@@ -5,15 +5,28 @@
  * - the other C0 controls and DEL become their control pictures (`␇`, `␈`, `␡`, …);
  * - C1 controls (U+0080–U+009F, e.g. the one-byte CSI U+009B) become `\x9b`;
  * - bidi embeddings, overrides, isolates and marks, and the line/paragraph separators, become
- *   `\u202e` and the like, so text cannot reorder what follows it.
+ *   `\u202e` and the like, so text cannot reorder what follows it;
+ * - invisible format characters (Unicode Cf and the default-ignorables: zero-width space and
+ *   joiners, word joiner, soft hyphen, BOM, variation selectors, tags) become `\u200b`,
+ *   `\u{e0041}` and the like, so nothing hides between visible letters and no two parts of the
+ *   program count a line's cells differently. Only where they build an emoji (a joiner between
+ *   pictographs, a variation selector after an emoji, the tags of a subdivision flag) do they stay.
  * Newlines survive only in multi-line text (descriptions, answers); tabs become two spaces.
  */
 
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
-const UNSAFE_ALL = new RegExp(UNSAFE.source, 'g');
+const CONTROLS = '\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069';
+const INVISIBLE = '\\p{Cf}\\p{Default_Ignorable_Code_Point}';
+const UNSAFE = new RegExp(`[${CONTROLS}${INVISIBLE}]`, 'u');
+
+// Emoji that hold format characters, kept whole: ZWJ sequences (with skin tones and VS16 on their
+// parts), subdivision flags (black flag, tags, cancel tag) and an emoji or keycap base with its
+// variation selector.
+const PICTOGRAPH = '\\p{Extended_Pictographic}(?:\\uFE0F|[\\u{1F3FB}-\\u{1F3FF}])?';
+const EMOJI = `${PICTOGRAPH}(?:\\u200D${PICTOGRAPH})+|\\u{1F3F4}[\\u{E0020}-\\u{E007E}]+\\u{E007F}|\\p{Emoji}[\\uFE0E\\uFE0F]`;
+const UNSAFE_ALL = new RegExp(`(${EMOJI})|[${CONTROLS}${INVISIBLE}]`, 'gu');
 
 function visible(character: string, multiline: boolean): string {
-	const code = character.charCodeAt(0);
+	const code = character.codePointAt(0)!;
 	if (code === 0x0a) {
 		return multiline ? '\n' : '␊';
 	}
@@ -38,8 +51,10 @@ function visible(character: string, multiline: boolean): string {
 		return `\\x${code.toString(16)}`;
 	}
 
-	return `\\u${code.toString(16).padStart(4, '0')}`;
+	return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
+
+const escapeUnsafe = (text: string, multiline: boolean) => text.replace(UNSAFE_ALL, (character: string, emoji: string | undefined) => emoji ?? visible(character, multiline));
 
 /** Makes untrusted text inert and visible. Fast path: clean text is returned as is. */
 export function sanitize(text: string, options: {multiline?: boolean} = {}): string {
@@ -49,7 +64,7 @@ export function sanitize(text: string, options: {multiline?: boolean} = {}): str
 
 	const multiline = options.multiline ?? false;
 	const normalized = multiline ? text.replaceAll('\r\n', '\n') : text;
-	return normalized.replace(UNSAFE_ALL, character => visible(character, multiline));
+	return escapeUnsafe(normalized, multiline);
 }
 
 /** Any value as safe text: strings as they are (escaped), everything else as compact JSON. */
@@ -73,11 +88,18 @@ export function sanitizeValue(value: unknown, options: {multiline?: boolean} = {
 }
 
 /** True when the text holds nothing that sanitize() would change. */
-export const isClean = (text: string) => !UNSAFE.test(text);
+export const isClean = (text: string) => !UNSAFE.test(text) || escapeUnsafe(text, false) === text;
 
-const UNSAFE_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
+const UNSAFE_IN_JSON = new RegExp(`(${EMOJI})|[\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069\\u2028\\u2029${INVISIBLE}]`, 'gu');
+
+/** `\uXXXX` for each UTF-16 unit (a tag character takes two), as JSON writes escapes. */
+function jsonEscape(character: string): string {
+	let out = '';
+	for (let index = 0; index < character.length; index++) out += `\\u${character.charCodeAt(index).toString(16).padStart(4, '0')}`;
+	return out;
+}
 
 /** JSON whose text is safe on a terminal: what JSON.stringify leaves raw is written as \uXXXX. */
 export function safeJson(value: unknown, indent?: number): string {
-	return JSON.stringify(value, null, indent).replace(UNSAFE_IN_JSON, character => `\\u${character.codePointAt(0)!.toString(16).padStart(4, '0')}`);
+	return JSON.stringify(value, null, indent).replace(UNSAFE_IN_JSON, (character: string, emoji: string | undefined) => emoji ?? jsonEscape(character));
 }

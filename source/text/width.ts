@@ -1,8 +1,30 @@
 /** Terminal cell widths (wide CJK and emoji take two cells), for padding and truncation in the TUI and the command line's tables. */
 
-/** The cells one code point takes: 0 (combining, joiners), 2 (wide: CJK, most emoji) or 1. */
+/**
+ * Unicode's format characters (Cf) and default-ignorables: zero-width spaces and joiners, soft
+ * hyphen, word joiner, BOM, variation selectors, Hangul fillers, tags. Ink measures them as no
+ * cells; sanitize() shows them as marks, so only those inside an emoji get here.
+ */
+function isInvisible(code: number): boolean {
+	if (code < 0x2000) {
+		return code === 0xad || code === 0x34f || (code >= 0x600 && code <= 0x605) || code === 0x61c || code === 0x6dd || code === 0x70f
+			|| code === 0x890 || code === 0x891 || code === 0x8e2 || code === 0x115f || code === 0x1160 || code === 0x17b4 || code === 0x17b5
+			|| (code >= 0x180b && code <= 0x180f);
+	}
+
+	return (code >= 0x200b && code <= 0x200f) || (code >= 0x202a && code <= 0x202e) || (code >= 0x2060 && code <= 0x206f) || code === 0x3164
+		|| (code >= 0xfe00 && code <= 0xfe0f) || code === 0xfeff || code === 0xffa0 || (code >= 0xfff0 && code <= 0xfffb)
+		|| code === 0x110bd || code === 0x110cd || (code >= 0x13430 && code <= 0x1343f) || (code >= 0x1bca0 && code <= 0x1bca3)
+		|| (code >= 0x1d173 && code <= 0x1d17a) || (code >= 0xe0000 && code <= 0xe0fff);
+}
+
+/** The cells one code point takes: 0 (combining, joiners, format characters), 2 (wide: CJK, most emoji) or 1. */
 export function codeWidth(code: number): number {
-	if (code === 0 || (code >= 0x0300 && code <= 0x036f) || (code >= 0x200b && code <= 0x200d) || code === 0xfe0f || (code >= 0x1ab0 && code <= 0x1aff) || (code >= 0x20d0 && code <= 0x20ff)) {
+	if (code < 0x7f) {
+		return code === 0 ? 0 : 1;
+	}
+
+	if ((code >= 0x0300 && code <= 0x036f) || (code >= 0x1ab0 && code <= 0x1aff) || (code >= 0x20d0 && code <= 0x20ff) || isInvisible(code)) {
 		return 0;
 	}
 

@@ -143,5 +143,19 @@ for (const target of TARGETS) {
 			expect(badConfig.stderr).toMatch(/field size: config.min \(5\) is greater than config.max \(1\)/);
 			expect(sift(['channel', 'show', '--db', db]).stdout).not.toMatch(/size/);
 		});
+
+		it('sift channel add-field KEY select takes --option VALUE[:LABEL]; without options it shows both formats', async () => {
+			const db = await target.fresh();
+			importInto(db, channelFile());
+			const bare = sift(['channel', 'add-field', 'impact', 'select', '--db', db]);
+			expect(bare.code).toBe(2);
+			expect(bare.stderr).toContain('a select field needs its options: --option high:High --option low:Low (VALUE[:LABEL], repeated), or --config \'{"options": [{"value": "high", "label": "High"}, {"value": "low", "label": "Low"}]}\'');
+			const added = siftJson<{field: {config: {options: unknown[]}}}>(['channel', 'add-field', 'impact', 'select', '--option', 'high:High impact', '--option', 'low', '--db', db]);
+			expect(added.field.config.options).toEqual([{value: 'high', label: 'High impact'}, {value: 'low', label: 'low'}]);
+			const misplaced = sift(['channel', 'add-field', 'size', 'number', '--option', 'x', '--db', db]);
+			expect(misplaced.code).toBe(2);
+			expect(misplaced.stderr).toMatch(/--option is for a select or multi_select field, not "number"/);
+			expect(sift(['channel', 'add-option', 'impact', 'mid', '--option', 'x', '--db', db]).stderr).toMatch(/channel add-option does not take --option/);
+		});
 	});
 }

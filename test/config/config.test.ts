@@ -1,11 +1,12 @@
 // config.yaml: where it is, what it sets, every problem with its line and key (and the default
 // kept for that key alone), the check against a channel, and saving a view with comments kept.
 
+import {execFileSync} from 'node:child_process';
 import {chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
 import {CONFIG_MAX_BYTES, configPath, loadConfig, saveView, settingsForChannel} from '../../source/config/config.js';
-import {DEFAULT_CONFIG, DEFAULT_VIEWS} from '../../source/config/schema.js';
+import {DEFAULT_CONFIG, DEFAULT_VIEWS, SETTING_KEYS} from '../../source/config/schema.js';
 import {demoFields, fieldOf} from '../ui/model/demo-channel.js';
 import {tempDir} from '../support/temp.js';
 
@@ -108,9 +109,19 @@ describe('loading', () => {
 		mkdirSync(path.join(dir, 'config.yaml'));
 		const unreadable = await loadConfig(path.join(dir, 'config.yaml'));
 		expect(unreadable.config).toEqual(DEFAULT_CONFIG);
-		expect(unreadable.problems).toEqual([expect.stringMatching(/^config\.yaml cannot be read \(EISDIR: .*\); using the defaults$/)]);
+		expect(unreadable.problems).toEqual(['config.yaml is a directory, not a regular file; using the defaults']);
 		const large = configFile(`instruction: ${'x'.repeat(CONFIG_MAX_BYTES)}`);
 		expect((await loadConfig(large)).problems).toEqual(['config.yaml is larger than 256 KiB; using the defaults']);
+	});
+
+	it('a named pipe or a device is refused without waiting on it or reading it', async () => {
+		const fifo = path.join(folder(), 'config.yaml');
+		execFileSync('mkfifo', [fifo]);
+		const piped = await loadConfig(fifo);
+		expect(piped.config).toEqual(DEFAULT_CONFIG);
+		expect(piped.problems).toEqual(['config.yaml is a named pipe, not a regular file; using the defaults']);
+		expect((await loadConfig('/dev/zero')).problems).toEqual(['zero is a device, not a regular file; using the defaults']);
+		expect(await saveView('A', 'x', fifo)).toEqual({ok: false, message: 'cannot save the view: config.yaml is a named pipe, not a regular file'});
 	});
 
 	it('an unknown key is named with its line, and the rest still applies', async () => {
@@ -394,7 +405,7 @@ describe('saving a view', () => {
 		const dir = folder();
 		mkdirSync(path.join(dir, 'config.yaml'));
 		const unreadable = await saveView('A', 'x', path.join(dir, 'config.yaml'));
-		expect(!unreadable.ok && unreadable.message).toMatch(/^cannot save the view: config\.yaml cannot be read \(EISDIR/);
+		expect(!unreadable.ok && unreadable.message).toBe('cannot save the view: config.yaml is a directory, not a regular file');
 		const blocked = path.join(folder(), 'file');
 		writeFileSync(blocked, '');
 		const unwritable = await saveView('A', 'x', path.join(blocked, 'config.yaml'));
@@ -405,5 +416,14 @@ describe('saving a view', () => {
 	it('refuses a file too large to read', async () => {
 		const file = configFile(`instruction: ${'x'.repeat(CONFIG_MAX_BYTES)}`);
 		expect(await saveView('A', 'x', file)).toEqual({ok: false, message: 'cannot save the view: config.yaml is larger than 256 KiB'});
+	});
+});
+
+describe('the config file in docs/reference.md', () => {
+	it('its table names every setting the file takes', () => {
+		const reference = readFileSync(path.join(import.meta.dirname, '..', '..', 'docs', 'reference.md'), 'utf8');
+		const section = reference.slice(reference.indexOf('## Config file'), reference.indexOf('**A channel\'s tabs**'));
+		const documented = new Set([...section.matchAll(/^\| `([a-z_]+)`(?:, `([a-z_]+)`)?/gm)].flatMap(match => [match[1], match[2]]).filter(Boolean));
+		expect(SETTING_KEYS.filter(key => !documented.has(key))).toEqual([]);
 	});
 });

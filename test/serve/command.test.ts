@@ -1,6 +1,7 @@
 import {describe, expect, it} from 'vitest';
 import {buildCodexCommand, type CommandInput} from '../../source/codex/command.js';
 import {defaultFlags, FLAGS} from '../../source/commands/flags.js';
+import {serverEndpoint} from '../../source/commands/common.js';
 import {mcpEndpoint} from '../../source/config/server-url.js';
 import {asLogLine, jsonLinesStream} from '../../source/serve/log.js';
 
@@ -41,6 +42,15 @@ describe('the Codex command for a run over HTTP', () => {
 		['not a url', null],
 	])('--server %s → %s', (given, endpoint) => {
 		expect(mcpEndpoint(given)).toBe(endpoint);
+	});
+
+	it.each(['http://bob:S3CRETPW@team:7345', 'http://bob:S3CRETPW@team:7345/?x=1', 'ftp://bob:S3CRETPW@team', 'http://bob:S3CRETPW@[::1'])('the refusal of %s names the user, never the password', given => {
+		expect(() => serverEndpoint(given)).toThrow(/--server must be the http\(s\) URL.*bob:\*\*\*@/);
+		try {
+			serverEndpoint(given);
+		} catch (error) {
+			expect((error as Error).message).not.toContain('S3CRETPW');
+		}
 	});
 });
 

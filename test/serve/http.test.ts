@@ -158,6 +158,25 @@ describe.each(BACKENDS)('sift serve over HTTP on $name', (backend: Backend) => {
 			expect((await post(list, auth(other))).status).toBe(200);
 		});
 
+		it('every answer carries RateLimit-Limit, -Remaining and -Reset; the token\'s bucket once it is known', async () => {
+			await serve.restart({rate: 5});
+			const list = toolCall('list_granted_resources');
+			const first = await post(list);
+			expect(first.status).toBe(200);
+			expect(first.headers['ratelimit-limit']).toBe('5');
+			expect(Number(first.headers['ratelimit-remaining'])).toBe(4);
+			expect(Number(first.headers['ratelimit-reset'])).toBe(1);
+			const burst = await Promise.all(Array.from({length: 12}, async () => post(list)));
+			const limited = burst.filter(response => response.status === 429);
+			expect(limited.length).toBeGreaterThanOrEqual(1);
+			for (const response of limited) expect(response.headers).toMatchObject({'ratelimit-limit': '5', 'ratelimit-remaining': '0', 'ratelimit-reset': '1'});
+			const refused = await post(list, MCP_HEADERS);
+			expect(refused.status).toBe(401);
+			expect(refused.headers).toMatchObject({'ratelimit-limit': '5', 'ratelimit-remaining': '5', 'ratelimit-reset': '0'});
+			const health = await rawRequest(serve.server.url, {method: 'GET', path: '/healthz'});
+			expect(health.headers['ratelimit-limit']).toBe('5');
+		});
+
 		it('a batch costs one request per message', async () => {
 			await serve.restart({rate: 5});
 			const batch = (size: number) => JSON.stringify(Array.from({length: size}, (_, index) => JSON.parse(toolCall('list_granted_resources', {}, index + 1))));

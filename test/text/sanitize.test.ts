@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest';
 import {generateBugItems} from '../../demo-data/generate.js';
-import {isClean, sanitize, sanitizeValue} from '../../source/text/sanitize.js';
+import {isClean, safeJson, sanitize, sanitizeValue} from '../../source/text/sanitize.js';
 import {cellWidth, fit, truncate} from '../../source/ui/width.js';
 
 // Nothing a terminal would act on: C0 (but newline where allowed), DEL, C1, bidi controls, separators.
@@ -37,6 +37,16 @@ describe('sanitize', () => {
 		expect(sanitize('bell\u0007', {multiline: true})).toBe('bell␇');
 	});
 
+	it('shows invisible format characters as marks, but keeps the ones an emoji is built of', () => {
+		expect(sanitize('12345 \u200b\u2060\u00ad\ufeffNOT')).toBe('12345 \\u200b\\u2060\\u00ad\\ufeffNOT');
+		expect(sanitize('a\u200cb\u200dc\u034fd\ufe0fe\u{e0041}')).toBe('a\\u200cb\\u200dc\\u034fd\\ufe0fe\\u{e0041}');
+		const emoji = '👩\u200d💻 ❤\ufe0f 1\ufe0f\u20e3 🏴\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f} 👍🏽';
+		expect(sanitize(emoji)).toBe(emoji);
+		expect(isClean(emoji)).toBe(true);
+		expect(isClean('x\u200by')).toBe(false);
+		expect(safeJson({text: 'a\u200bb\u{e0041}'})).toBe('{"text":"a\\u200bb\\udb40\\udc41"}');
+	});
+
 	it('returns clean text unchanged (the fast path)', () => {
 		const text = 'Sync stalls after resume — 日本語 ok';
 		expect(sanitize(text)).toBe(text);
@@ -66,5 +76,10 @@ describe('cell widths', () => {
 		expect(truncate('abcdef', 4, '~')).toBe('abc~');
 		expect(fit('日本語テキスト', 7)).toBe('日本語…');
 		expect(cellWidth(fit('ab', 5))).toBe(5);
+	});
+
+	it('counts format characters as no cells, as Ink does', () => {
+		expect(cellWidth('a\u00ad\u2060\ufeff\u200bb')).toBe(2);
+		expect(cellWidth('👩\u200d💻')).toBe(4);
 	});
 });

@@ -1,5 +1,6 @@
 // The record pane's scroll math (record-scroll.ts) and its lines (record-lines.ts).
 
+import stringWidth from 'string-width';
 import {beforeAll, describe, expect, it} from 'vitest';
 import {bugsChannel} from '../../demo-data/generate.js';
 import type {Field, Item} from '../../store/index.js';
@@ -65,5 +66,19 @@ describe('record lines', () => {
 		expect(due.find(span => span.text === '2026-11-30')).toMatchObject({color: 'red', bold: true});
 		const onTime = recordLines({fields, item: item({due: '2026-12-01'}), flagged: new Set(), width: 60, today: '2026-12-01'});
 		expect(plainLine(onTime.find(line => plainLine(line).startsWith('Due'))!)).toBe(`Due${' '.repeat(10)}2026-12-01`);
+	});
+
+	it('shows hidden format characters as marks and keeps every visible letter, raw or as an entity', () => {
+		const hidden = 'pay to account 12345 \u200b\u2060\u00ad\ufeffNOT';
+		const entities = 'pay to account 12345 &#8203;&ZeroWidthSpace;&shy;&#xFEFF;NOT';
+		for (const description of [hidden, entities]) {
+			const lines = recordLines({fields, item: item({description: `${description} and more words after it`}), flagged: new Set(), width: 70, today: '2026-12-01'});
+			const body = lines.map(line => plainLine(line)).join('\n');
+			expect(body).toContain('NOT');
+			expect(body).toMatch(/\\u200b/);
+			expect(body).not.toMatch(/[\p{Cf}\p{Default_Ignorable_Code_Point}]/u);
+			// Ink measures each line as the pane does, so it cuts nothing off the end.
+			for (const line of lines) expect(stringWidth(plainLine(line))).toBe(lineWidth(line));
+		}
 	});
 });
