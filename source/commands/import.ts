@@ -197,6 +197,9 @@ async function upsert(context: CommandContext, rows: (channel: Channel) => Itera
 	}
 }
 
+/** The times a row gives its new item (the source's own), those it has. */
+const itemTimes = (row: Pick<RecordRow, 'created_at' | 'updated_at'>) => ({...(row.created_at === undefined ? {} : {created_at: row.created_at}), ...(row.updated_at === undefined ? {} : {updated_at: row.updated_at})});
+
 /** A new channel from a CSV, JSON Lines or GitHub file: every row checked first, then one import. */
 async function create(context: CommandContext, file: string, records: RecordFile, map: ColumnMap | undefined): Promise<number> {
 	const channel = checkChannel(records.channel);
@@ -211,7 +214,7 @@ async function create(context: CommandContext, file: string, records: RecordFile
 	try {
 		for await (const row of records.rows()) {
 			check.see(row);
-			if (check.result.refused === 0) staged?.write({values: Object.fromEntries(Object.entries(row.values).filter(([, value]) => value !== null)), ...(row.created_at === undefined ? {} : {created_at: row.created_at}), at: row.at});
+			if (check.result.refused === 0) staged?.write({values: Object.fromEntries(Object.entries(row.values).filter(([, value]) => value !== null)), ...itemTimes(row), at: row.at});
 		}
 
 		const counts = {created: check.result.refused === 0 ? check.result.count : 0, updated: 0, unchanged: 0, refused: check.result.refused};
@@ -229,7 +232,7 @@ async function create(context: CommandContext, file: string, records: RecordFile
 		staged.finish();
 		check.release();
 		const items = function * () {
-			for (const {values, created_at} of staged.rows()) yield {values, ...(created_at === undefined ? {} : {created_at})};
+			for (const row of staged.rows()) yield {values: row.values, ...itemTimes(row)};
 		};
 
 		return await importInto(context, {channel, items: items()}, (result, store) => output(context, {format: records.format, channel_id: result.channel.id, db: store.location, ...counts, refusals: [], written: true}, () => `imported channel ${result.channel.id} (${sanitizeValue(result.channel.name)}) into ${sanitizeValue(store.location)}\n${summaryLine(counts)}`), index => staged.at(index));

@@ -202,7 +202,8 @@ export type ColumnsSeen = {columns: string[]; rows: number; surveys: Map<string,
  */
 export function inferColumnMap(seen: ColumnsSeen, channel: {id: string; name: string}): ColumnMap {
 	const taken = new Set<string>();
-	const columns: ColumnMap['columns'] = {};
+	// No prototype: a column named `__proto__` is a key like any other.
+	const columns: ColumnMap['columns'] = Object.create(null) as ColumnMap['columns'];
 	const keyLike: string[] = [];
 	for (const column of seen.columns) {
 		const spec: ColumnSpec = {key: keyOf(column, taken), ...seen.surveys.get(column)!.spec()};
