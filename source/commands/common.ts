@@ -5,6 +5,7 @@ import {isPostgresUrl, openAsyncStore, shownLocation, StoreError, type AsyncStor
 import {hintFor} from '../text/refusal.js';
 import {safeJson, sanitize, sanitizeValue} from '../text/sanitize.js';
 import {reapAbandonedRuns} from '../codex/reap.js';
+import {removeOrphanedStaging} from '../import/staged-rows.js';
 import {LOCK_WAIT_NOTICE} from '../text/lock-wait.js';
 import {mcpEndpoint} from '../config/server-url.js';
 import {UsageError, type CommandContext} from './context.js';
@@ -113,8 +114,9 @@ export async function channelOf(store: AsyncStore, context: CommandContext): Pro
 export async function withStore(context: CommandContext, body: (store: AsyncStore) => number | Promise<number>, tuning: Pick<AsyncStoreOptions, 'pageCacheKiB'> = {}): Promise<number> {
 	const store = await openExistingStore(context, undefined, tuning);
 	try {
-		// Every start of sift closes the runs a killed sift left behind (cheap when there are none).
+		// Every start of sift closes the runs a killed sift left behind (cheap when there are none), and removes a killed import's staged rows.
 		await reapAbandonedRuns(store, context.env);
+		removeOrphanedStaging();
 		return await body(store);
 	} finally {
 		await store.close();

@@ -8,10 +8,9 @@ import {z} from 'zod';
 import {FIELD_TYPES, type Channel, type Field, type FieldType, type SelectOption} from '../../store/index.js';
 import {cleanText, withoutByteOrderMark} from './clean-text.js';
 import {calendarDay, isoDateTime} from './date-time.js';
-import {RecordFileError, type RecordRow} from './records.js';
+import {ITEM_COLUMNS, RecordFileError, type RecordRow} from './records.js';
 import type {TableRow} from './tabular.js';
 import {jsonOrText} from '../text/format.js';
-import {ITEM_COLUMNS} from './typed-header.js';
 
 const optionSchema = z.union([z.string().min(1), z.object({value: z.string().min(1), label: z.string().min(1).optional(), color: z.string().optional(), description: z.string().optional()}).strict()]);
 

@@ -6,6 +6,9 @@ import {ImportFileError} from './json-scanner.js';
 
 export type ImportFormat = 'sift' | 'github' | 'csv' | 'jsonl';
 
+/** The item's own columns sift's CSV and JSON Lines exports write before the fields. */
+export const ITEM_COLUMNS = ['id', 'version', 'created_at', 'updated_at'] as const;
+
 export const IMPORT_FORMATS: readonly ImportFormat[] = ['sift', 'github', 'csv', 'jsonl'];
 
 /**

@@ -190,6 +190,25 @@ function headerOf(path: string, record: string[]): string[] {
 	return header;
 }
 
+/** The value of a JSON Lines file's first non-blank line (undefined when there is none, or it is no JSON). */
+export async function firstJsonLine(path: string): Promise<unknown> {
+	const lines = createInterface({input: Readable.from(textChunks(path), {objectMode: false}), crlfDelay: Number.POSITIVE_INFINITY});
+	try {
+		for await (const line of lines) {
+			if (line.trim() === '') continue;
+			try {
+				return parseKeepingBigIntegers(line);
+			} catch {
+				return undefined;
+			}
+		}
+	} finally {
+		lines.close();
+	}
+
+	return undefined;
+}
+
 /** A JSON Lines file: one JSON object a line (blank lines skipped). */
 export function jsonLinesFile(path: string): TableFile {
 	return {
@@ -198,6 +217,7 @@ export function jsonLinesFile(path: string): TableFile {
 		async * rows() {
 			const lines = createInterface({input: Readable.from(textChunks(path), {objectMode: false}), crlfDelay: Number.POSITIVE_INFINITY});
 			let number = 0;
+			let first = true;
 			try {
 				for await (const line of lines) {
 					number++;
@@ -214,7 +234,9 @@ export function jsonLinesFile(path: string): TableFile {
 					}
 
 					// sift's own export starts with its channel (source/import/typed-header.ts): no row.
-					if (number === 1 && isJsonlHead(value)) continue;
+					const head = first && isJsonlHead(value);
+					first = false;
+					if (head) continue;
 					yield {cells: value as Record<string, unknown>, at: `line ${number}`};
 				}
 			} finally {

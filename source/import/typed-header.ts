@@ -7,11 +7,9 @@
 // - JSON Lines: the first line is `{"sift":"jsonl","channel":{…}}`, the whole channel.
 
 import {FIELD_TYPES, type Channel, type Field, type FieldType} from '../../store/index.js';
-import type {ColumnMap} from './column-map.js';
-import {RecordFileError} from './records.js';
+import {ITEM_COLUMNS, RecordFileError} from './records.js';
 
-/** The item's own columns an export writes before the fields. */
-export const ITEM_COLUMNS = ['id', 'version', 'created_at', 'updated_at'] as const;
+export {ITEM_COLUMNS} from './records.js';
 
 /** The header's first cell when the file's cells were neutralised (each cell starting with `'` had one added). */
 export const NEUTRALISED_ID = 'id:safe';
@@ -27,8 +25,11 @@ export function typedColumn(field: Field): string {
 /** The typed header row of a channel's CSV export. */
 export const typedHeader = (channel: Channel, neutralised: boolean): string[] => [neutralised ? NEUTRALISED_ID : 'id', 'version', 'created_at', 'updated_at', ...channel.fields.map(field => typedColumn(field))];
 
-/** What a typed header says: whether cells were neutralised, and the map its columns give (a formula's column is left out: its value is computed). */
-export type TypedHeader = {neutralised: boolean; map: ColumnMap};
+/** One field column of a typed header. */
+export type TypedColumn = {cell: string; key: string; type: FieldType; unique: boolean; required: boolean};
+
+/** What a typed header says: whether cells were neutralised, and its field columns (a formula's among them). */
+export type TypedHeader = {neutralised: boolean; columns: TypedColumn[]};
 
 /**
  * The typed header of sift's own CSV export, or undefined for any other header. A header is sift's
@@ -41,7 +42,7 @@ export function typedHeaderOf(path: string, header: string[], line: number | und
 	const itemColumns = (first === 'id' || first === NEUTRALISED_ID) && rest.slice(0, 3).join(',') === ITEM_COLUMNS.slice(1).join(',');
 	const fieldCells = header.slice(4);
 	if (!itemColumns || !fieldCells.some(cell => cell.includes(':'))) return undefined;
-	const columns: ColumnMap['columns'] = Object.create(null) as ColumnMap['columns'];
+	const columns: TypedColumn[] = [];
 	const keys = new Set<string>();
 	for (const [offset, cell] of fieldCells.entries()) {
 		const [key = '', type = '', ...flags] = cell.split(':');
@@ -52,11 +53,10 @@ export function typedHeaderOf(path: string, header: string[], line: number | und
 		if (strange !== undefined) throw refuse(`${JSON.stringify(strange.slice(0, 60))} is not a flag (unique, required)`);
 		if (keys.has(key)) throw refuse(`the key ${key} is named twice`);
 		keys.add(key);
-		if (type === 'formula') continue;
-		columns[cell] = {key, type: type as FieldType, ...(flags.includes('unique') ? {unique: true} : {}), ...(flags.includes('required') ? {required: true} : {})};
+		columns.push({cell, key, type: type as FieldType, unique: flags.includes('unique'), required: flags.includes('required')});
 	}
 
-	return {neutralised: first === NEUTRALISED_ID, map: {created_at: 'created_at', updated_at: 'updated_at', columns}};
+	return {neutralised: first === NEUTRALISED_ID, columns};
 }
 
 /** A cell a spreadsheet would run as a formula (OWASP: `=`, `+`, `-`, `@`, tab, CR), or one starting with the `'` that marks a neutralised cell. */
