@@ -91,7 +91,7 @@ function csvWriter(channel: Channel, options: ExportOptions): ExportWriter {
 	const safe = options.csvRaw !== true;
 	const asJson = [false, false, false, false, ...channel.fields.map(field => field.type === 'json')];
 	const line = (cells: unknown[], header = false) => `${cells.map((cell, index) => {
-		const text = csvValue(cell, asJson[index]);
+		const text = header ? String(cell) : csvValue(cell, asJson[index]);
 		return csvField(safe && !header ? neutralised(text) : text);
 	}).join(',')}\r\n`;
 	return {
