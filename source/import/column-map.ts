@@ -34,6 +34,8 @@ export const columnMapSchema = z.object({
 	created_at: z.string().optional(),
 	/** The column holding each row's last-change time; it becomes a new item's updated_at. */
 	updated_at: z.string().optional(),
+	/** Text read exactly as written, not cleaned of control characters: sift's own exports (typed-map.ts), which hold the store's text as it is. */
+	exact: z.boolean().optional(),
 	columns: z.record(z.string(), columnSchema),
 }).strict();
 
@@ -65,11 +67,11 @@ const DEFAULT_SEPARATOR = ',';
 const isChoice = (type: FieldType) => type === 'select' || type === 'multi_select';
 
 /** The cell's parts for a multi-select: split on the separator, trimmed, empty and repeated parts dropped. */
-function parts(cell: unknown, separator: string): unknown {
+function parts(cell: unknown, separator: string, exact: boolean): unknown {
 	// sift's own CSV writes a multi-select as a JSON list (`["a","b, c"]`), so a value may hold the separator.
 	if (typeof cell === 'string' && cell.startsWith('[')) {
 		const list = jsonOrText(cell);
-		if (Array.isArray(list) && list.every(part => typeof part === 'string')) return parts(list, separator);
+		if (Array.isArray(list) && list.every(part => typeof part === 'string')) return exact ? list : parts(list, separator, exact);
 	}
 
 	if (Array.isArray(cell)) return [...new Set(cell.map(part => (typeof part === 'string' ? cleanText(part).trim() : part)))].filter(part => part !== '');
@@ -85,20 +87,20 @@ const BOOLEAN_WORDS: Record<string, boolean> = {true: true, false: false, yes: t
  * an empty cell is no value. Text that is not the type stays text, so the store refuses it naming
  * the value (nothing is guessed, trimmed or clamped).
  */
-export function cellValue(cell: unknown, spec: ColumnSpec): unknown {
+export function cellValue(cell: unknown, spec: ColumnSpec, exact = false): unknown {
 	if (cell === undefined || cell === null || cell === '') return undefined;
 	if (spec.type === 'multi_select') {
-		const list = parts(cell, spec.separator ?? DEFAULT_SEPARATOR);
+		const list = parts(cell, spec.separator ?? DEFAULT_SEPARATOR, exact);
 		return Array.isArray(list) && list.length === 0 ? undefined : list;
 	}
 
 	// A repeated CSV column (Jira's several "Comment" columns) as text: its cells one after another.
 	if (Array.isArray(cell) && cell.every(part => typeof part === 'string') && spec.type !== 'json') {
-		return cell.length === 0 ? undefined : cellValue(cell.join('\n\n'), spec);
+		return cell.length === 0 ? undefined : cellValue(cell.join('\n\n'), spec, exact);
 	}
 
 	if (typeof cell !== 'string') return cell;
-	const text = cleanText(cell);
+	const text = exact ? cell : cleanText(cell);
 	switch (spec.type) {
 		case 'number':
 		case 'currency':
@@ -190,7 +192,7 @@ export function rowOfMap(map: ColumnMap, row: TableRow): RecordRow {
 	const values: Record<string, unknown> = {};
 	for (const [column, spec] of Object.entries(map.columns)) {
 		// An empty cell is null: no value on a create, a cleared field on an update (--into).
-		values[spec.key] = cellValue(row.cells[column], spec) ?? null;
+		values[spec.key] = cellValue(row.cells[column], spec, map.exact === true) ?? null;
 	}
 
 	// Jira's and Date#toString's date-times as ISO instants; other text goes on for the store to refuse, naming it.
@@ -228,7 +230,7 @@ export function mapOfChannel(channel: Channel, fileColumns: string[], typed?: Co
 		columns[column] = {key: field.key, type: field.type};
 	}
 
-	return {channel: {id: channel.id, name: channel.name}, ...(createdAt === undefined ? {} : {created_at: createdAt}), columns};
+	return {channel: {id: channel.id, name: channel.name}, ...(createdAt === undefined ? {} : {created_at: createdAt}), ...(typed?.exact ? {exact: true} : {}), columns};
 }
 
 /** The map with each choice column's options written out from the channel, for --schema-out. */

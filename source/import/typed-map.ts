@@ -15,7 +15,7 @@ export function mapOfTypedHeader(header: TypedHeader): ColumnMap {
 		if (type !== 'formula') columns[cell] = {key, type, ...(unique ? {unique} : {}), ...(required ? {required} : {})};
 	}
 
-	return {created_at: 'created_at', updated_at: 'updated_at', columns};
+	return {created_at: 'created_at', updated_at: 'updated_at', exact: true, columns};
 }
 
 /** The map of a channel's own export (a JSON Lines head's channel): each field under its key. */
@@ -25,7 +25,7 @@ export function mapOfTypedChannel(channel: Channel): ColumnMap {
 		if (field.type !== 'formula') columns[field.key] = {key: field.key, type: field.type};
 	}
 
-	return {created_at: 'created_at', updated_at: 'updated_at', columns};
+	return {created_at: 'created_at', updated_at: 'updated_at', exact: true, columns};
 }
 
 /** A typed map whose choice columns hold no value in the data: those come back as text, since a select needs options. */

@@ -80,7 +80,7 @@ for (const target of TARGETS) {
 					const into = ok(['import', first, '--into', source.channel, '--key', source.key, '--db', db]);
 					expect(into.trim()).toBe(`0 created, 0 updated, ${rows} unchanged, 0 refused`);
 				}
-			});
+			}, 300_000);
 		}
 
 		it('--channel names the channel a sift file makes', async () => {
@@ -95,9 +95,9 @@ for (const target of TARGETS) {
 		it('a label outside a select\'s options refused during an import names --grow-options', async () => {
 			const db = await target.fresh();
 			const dir = tempDir('sift-round-trip-grow-');
-			writeFileSync(path.join(dir, 'first.csv'), 'Key,Status\nT-1,Open\nT-2,Open\nT-3,Done\n');
+			writeFileSync(path.join(dir, 'first.csv'), 'Key,Status\nT-1,Open\nT-2,Open\nT-3,Done\nT-4,Done\n');
 			ok(['import', path.join(dir, 'first.csv'), '--channel', 'tickets', '--db', db]);
-			writeFileSync(path.join(dir, 'next.csv'), 'Key,Status\nT-4,Blocked\n');
+			writeFileSync(path.join(dir, 'next.csv'), 'Key,Status\nT-5,Blocked\n');
 			const refused = sift(['import', path.join(dir, 'next.csv'), '--into', 'tickets', '--key', 'key', '--db', db]);
 			expect(refused.code).toBe(1);
 			expect(refused.stdout).toMatch(/"Blocked"/);
