@@ -21,7 +21,8 @@ export const FIELD_TYPES = [
 
 export type FieldType = (typeof FIELD_TYPES)[number];
 
-export type SelectOption = {value: string; label: string; color?: string};
+/** An option of a select; `description` says what it means (a GitHub label's description). */
+export type SelectOption = {value: string; label: string; color?: string; description?: string};
 
 export type FieldConfig = {
 	max_length?: number;

@@ -5,6 +5,7 @@ import {isPostgresUrl, openAsyncStore, shownLocation, StoreError, type AsyncStor
 import {safeJson, sanitize} from '../text/sanitize.js';
 import {reapAbandonedRuns} from '../codex/reap.js';
 import {isProcessAlive} from '../codex/group.js';
+import {removeOrphanedStaging} from '../import/staged-rows.js';
 import {LOCK_WAIT_NOTICE} from '../text/lock-wait.js';
 import {mcpEndpoint, shownServerUrl} from '../config/server-url.js';
 import {UsageError, type CommandContext} from './context.js';
@@ -127,8 +128,9 @@ export function channelNamed<C extends {id: string; name: string}>(channels: C[]
 export async function withStore(context: CommandContext, body: (store: AsyncStore) => number | Promise<number>, tuning: Pick<AsyncStoreOptions, 'pageCacheKiB'> = {}): Promise<number> {
 	const store = await openExistingStore(context, undefined, tuning);
 	try {
-		// Every start of sift closes the runs a killed sift left behind (cheap when there are none).
+		// Every start of sift closes the runs a killed sift left behind (cheap when there are none), and removes a killed import's staged rows.
 		await reapAbandonedRuns(store, context.env);
+		removeOrphanedStaging();
 		return await body(store);
 	} finally {
 		await store.close();

@@ -73,8 +73,9 @@ export type CliFlags = {
 	growOptions?: boolean;
 	dryRun?: boolean;
 	schemaOut?: string;
-	// export's file; channel add-field / add-option / set
+	// export's file and its CSV cells' exact bytes; channel add-field / add-option / set
 	out?: string;
+	csvRaw?: boolean;
 	label?: string;
 	color?: string;
 	fieldConfig?: string;

@@ -38,6 +38,7 @@ function stdoutStream(stdout: Writable, terminal: boolean): AtomicStream {
  */
 const command: Command = async context => {
 	const format = formatOf(context);
+	if (context.flags.csvRaw && format !== 'csv') throw new UsageError('--csv-raw goes with --format csv');
 	if (context.input.length > 0) {
 		throw new UsageError(`export takes no arguments (got ${JSON.stringify(context.input[0]).slice(0, 60)}); use --out FILE to write a file`);
 	}
@@ -50,7 +51,7 @@ const command: Command = async context => {
 		if (context.flags.where !== undefined) await store.readItems(channelId, {where: context.flags.where, limit: 1});
 		const terminal = (context.stdout as Writable & {isTTY?: boolean}).isTTY === true;
 		const out = context.flags.out === undefined ? stdoutStream(context.stdout, terminal && format === 'csv') : openAtomicStream(context.flags.out);
-		const writer = exportWriter(format, channel);
+		const writer = exportWriter(format, channel, {csvRaw: context.flags.csvRaw === true});
 		let count = 0;
 		try {
 			await out.write(writer.head());

@@ -95,6 +95,7 @@ export const FLAGS = {
 	dryRun: flag({name: 'dry-run', key: 'dryRun', kind: 'boolean', help: 'check everything and print what would happen; write nothing'}),
 	schemaOut: flag({name: 'schema-out', key: 'schemaOut', kind: 'string', value: 'FILE', help: 'write the inferred schema as a map file to edit and import with (--map)'}),
 	exportFormat: flag({name: 'format', key: 'format', kind: 'string', value: 'sift|jsonl|csv', help: 'the format: sift (the file sift import reads, default), jsonl (one object per item) or csv (RFC 4180, a header row)'}),
+	csvRaw: flag({name: 'csv-raw', key: 'csvRaw', kind: 'boolean', help: 'csv: write every cell\'s exact bytes (by default a cell a spreadsheet would run as a formula, starting with = + - @ tab or CR, gets a leading \')'}),
 	exportOut: flag({name: 'out', key: 'out', kind: 'string', value: 'FILE', help: 'write FILE (whole or not at all) instead of standard output'}),
 	exportWhere: flag({name: 'where', key: 'where', kind: 'string', value: 'QUERY', dashValue: true, help: 'only items matching the query; its sort: term orders them (default: oldest first)'}),
 	label: flag({name: 'label', key: 'label', kind: 'string', value: 'L', help: 'the label people see (default: the key or value as given)'}),

@@ -65,11 +65,12 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
 	},
 	export: {
 		brief: 'write every item in full: sift, JSON Lines or CSV',
-		usage: 'sift export [--channel ID] [--where QUERY] [--format sift|jsonl|csv] [--out FILE]',
+		usage: 'sift export [--channel ID] [--where QUERY] [--format sift|jsonl|csv] [--csv-raw] [--out FILE]',
 		summary: 'Write a channel\'s items with every value in full, and id, version, created_at and updated_at, oldest first.',
-		flags: [FLAGS.db, FLAGS.channel, FLAGS.exportWhere, FLAGS.exportFormat, FLAGS.exportOut],
+		flags: [FLAGS.db, FLAGS.channel, FLAGS.exportWhere, FLAGS.exportFormat, FLAGS.csvRaw, FLAGS.exportOut],
 		notes: [
-			'sift: {"channel": …, "items": [{"id", "version", "created_at", "updated_at", "values"}, …]}, which `sift import` reads back into the same channel (new ids; version and timestamps kept). jsonl: one flat object per item. csv: a header row, then one row per item; lists and objects as JSON, CRLF line ends.',
+			'sift: {"channel": …, "items": [{"id", "version", "created_at", "updated_at", "values"}, …]}, which `sift import` reads back into the same channel (new ids; version and timestamps kept). jsonl: a first line {"sift":"jsonl","channel":…}, then one flat object per item. csv: a typed header row (id,version,created_at,updated_at,KEY:TYPE,…), then one row per item; lists and objects as JSON, CRLF line ends. `sift import` reads all three back into the same types without a map.',
+			'CSV formula injection: a cell starting with = + - @ tab or CR (or \') gets a leading \' so a spreadsheet shows it as text, and the header\'s first cell is id:safe, so `sift import` takes the \' off again. --csv-raw writes the exact bytes (header id).',
 			'Items are read a page at a time by cursor: memory stays flat at any size, and an item edited meanwhile appears once. With --out the file appears whole when done, or not at all.',
 		],
 	},

@@ -7,9 +7,11 @@ import {readGithubFile} from '../import/github.js';
 import {inferColumnMap} from '../import/infer.js';
 import {readImportFile} from '../import/read-import-file.js';
 import {IMPORT_FORMATS, RecordFileError, type ImportFormat, type RecordFile, type RecordRow} from '../import/records.js';
-import {StagedRows} from '../import/staged-rows.js';
+import {removeOrphanedStaging, StagedRows} from '../import/staged-rows.js';
 import {surveyTable} from '../import/survey.js';
-import {csvFile, jsonLinesFile, type TableFile} from '../import/tabular.js';
+import {csvFile, csvHeader, firstJsonLine, jsonLinesFile, type TableFile} from '../import/tabular.js';
+import {channelOfJsonlHead, typedHeaderOf} from '../import/typed-header.js';
+import {mapOfTypedChannel, mapOfTypedHeader, rowOfChannel, withEmptyChoicesAsText} from '../import/typed-map.js';
 import {reapAbandonedRuns} from '../codex/reap.js';
 import {sanitize, sanitizeValue} from '../text/sanitize.js';
 import {databasePath, onlyArgument, openExistingStore, openOrCreateStore, output} from './common.js';
@@ -51,9 +53,32 @@ async function surveyed(table: TableFile, map?: ColumnMap) {
 	return survey;
 }
 
+/** sift's own typed first line, when the file has one: a CSV's typed header, or the channel a JSON Lines head gives. */
+async function typedOf(table: TableFile): Promise<{csv?: {map: ColumnMap}; channel?: Channel}> {
+	if (table.format === 'csv') {
+		const head = await csvHeader(table.path);
+		const csv = head && typedHeaderOf(table.path, head.header, head.line);
+		return csv ? {csv: {map: mapOfTypedHeader(csv)}} : {};
+	}
+
+	const head = channelOfJsonlHead(await firstJsonLine(table.path));
+	return head === undefined ? {} : {channel: checkChannel(head)};
+}
+
+/** A channel given by a file (a sift file, a JSON Lines head) under the --channel id, when one is given. */
+function channelNamed(context: CommandContext, channel: unknown): unknown {
+	const id = context.flags.channel;
+	return id !== undefined && typeof channel === 'object' && channel !== null && !Array.isArray(channel) ? {...channel, id} : channel;
+}
+
 /** A table's rows under a map, streamed. */
 async function* mappedRows(table: TableFile, map: ColumnMap): AsyncGenerator<RecordRow> {
 	for await (const row of table.rows()) yield rowOfMap(map, row);
+}
+
+/** sift's own JSON Lines rows as the values of its head's channel, streamed. */
+async function* channelRows(table: TableFile, channel: Channel): AsyncGenerator<RecordRow> {
+	for await (const row of table.rows()) yield rowOfChannel(channel, row);
 }
 
 /**
@@ -70,13 +95,22 @@ async function recordsOf(context: CommandContext, file: string, format: Exclude<
 	}
 
 	const table = tableFile(file, format);
-	const given = context.flags.map === undefined ? undefined : readColumnMap(context.flags.map);
+	const typed = context.flags.map === undefined ? await typedOf(table) : {};
+	if (typed.channel) {
+		// sift's own JSON Lines: its head's channel, whole, and each row's values as written.
+		const channel = checkChannel(channelNamed(context, typed.channel));
+		if (context.flags.schemaOut !== undefined) throw new UsageError('--schema-out writes an inferred map; this file is sift\'s own JSON Lines, whose first line holds its whole channel');
+		return {records: {format, channel, rows: () => channelRows(table, channel)}};
+	}
+
+	const given = context.flags.map === undefined ? typed.csv?.map : readColumnMap(context.flags.map);
 	const survey = await surveyed(table, given);
-	const map = given ?? inferColumnMap(survey, fallback);
+	// sift's own CSV: a select none of whose rows has a value has no options to make, so it comes back as text.
+	const map = typed.csv ? withEmptyChoicesAsText(typed.csv.map, survey) : given ?? inferColumnMap(survey, fallback);
 	checkMapColumns(map, survey.columns);
 	if (context.flags.channel !== undefined) map.channel = {...map.channel, id: context.flags.channel};
-	// Options a given map lacks grow only with --grow-options; inferred options are the data's own.
-	const channel = channelOfMap(map, survey, fallback, context.flags.growOptions === true || given === undefined);
+	// Options a given map lacks grow only with --grow-options; inferred options are the data's own, and so are a typed header's.
+	const channel = channelOfMap(map, survey, fallback, context.flags.growOptions === true || given === undefined || typed.csv !== undefined);
 	return {records: {format, channel, rows: () => mappedRows(table, map)}, map};
 }
 
@@ -93,9 +127,12 @@ async function intoRows(context: CommandContext, file: string, format: Exclude<I
 
 	const table = tableFile(file, format);
 	const given = context.flags.map === undefined ? undefined : readColumnMap(context.flags.map);
+	// sift's own export names its fields by key (a CSV's typed header, a JSON Lines head's channel).
+	const typed = given === undefined ? await typedOf(table) : {};
+	const typedMap = typed.csv?.map ?? (typed.channel && mapOfTypedChannel(typed.channel));
 	const {columns} = await surveyed(table, given ?? {columns: {}});
 	if (given) checkMapColumns(given, columns);
-	return channel => mappedRows(table, given ?? mapOfChannel(channel, columns));
+	return channel => mappedRows(table, given ?? mapOfChannel(channel, columns, typedMap));
 }
 
 /** The rows of a sift file, for --into: its items' values. */
@@ -114,6 +151,12 @@ function* siftRows(file: string): Generator<RecordRow> {
 }
 
 const refusalText = (refusal: UpsertRefusal) => `${sanitize(refusal.at)}${refusal.key === undefined ? '' : ` (key ${sanitizeValue(JSON.stringify(refusal.key))})`}: ${describeRefusal(refusal.error, 'line')}`;
+
+/** A value outside a select's options refused, without --grow-options: the line saying how to let the options grow. */
+function growHint(context: CommandContext, refusals: UpsertRefusal[]): string[] {
+	const outsideOptions = refusals.some(refusal => refusal.error.error === 'validation_failed' && refusal.error.fields.some(problem => 'allowed' in problem));
+	return outsideOptions && context.flags.growOptions !== true ? ['a value outside a select\'s options is refused; --grow-options adds such values to the field\'s options'] : [];
+}
 
 const summaryLine = (counts: {created: number; updated: number; unchanged: number; refused: number}) => `${counts.created} created, ${counts.updated} updated, ${counts.unchanged} unchanged, ${counts.refused} refused`;
 
@@ -189,6 +232,7 @@ async function upsert(context: CommandContext, rows: (channel: Channel) => Itera
 		output(context, {format, channel_id: into, dry_run: context.flags.dryRun === true, ...result}, () => [
 			...result.refusals.map(refusal => `refused ${refusalText(refusal)}`),
 			...(result.refused > result.refusals.length ? [`… and ${counted(result.refused - result.refusals.length, 'more refused row')}`] : []),
+			...growHint(context, result.refusals),
 			...Object.entries(result.options_added).map(([field, values]) => `${result.written ? 'added' : 'would add'} options to ${sanitize(field)}: ${sanitizeValue(values.join(', '))}`),
 			`${summaryLine(result)}${result.written ? '' : result.refused > 0 ? ' — nothing was written' : ' (dry run: nothing was written)'}`,
 		].join('\n'));
@@ -197,6 +241,9 @@ async function upsert(context: CommandContext, rows: (channel: Channel) => Itera
 		await store.close();
 	}
 }
+
+/** The times a row gives its new item (the source's own), those it has. */
+const itemTimes = (row: Pick<RecordRow, 'created_at' | 'updated_at'>) => ({...(row.created_at === undefined ? {} : {created_at: row.created_at}), ...(row.updated_at === undefined ? {} : {updated_at: row.updated_at})});
 
 /** A new channel from a CSV, JSON Lines or GitHub file: every row checked first, then one import. */
 async function create(context: CommandContext, file: string, records: RecordFile, map: ColumnMap | undefined): Promise<number> {
@@ -212,7 +259,7 @@ async function create(context: CommandContext, file: string, records: RecordFile
 	try {
 		for await (const row of records.rows()) {
 			check.see(row);
-			if (check.result.refused === 0) staged?.write({values: Object.fromEntries(Object.entries(row.values).filter(([, value]) => value !== null)), ...(row.created_at === undefined ? {} : {created_at: row.created_at}), at: row.at});
+			if (check.result.refused === 0) staged?.write({values: Object.fromEntries(Object.entries(row.values).filter(([, value]) => value !== null)), ...itemTimes(row), at: row.at});
 		}
 
 		const counts = {created: check.result.refused === 0 ? check.result.count : 0, updated: 0, unchanged: 0, refused: check.result.refused};
@@ -222,6 +269,7 @@ async function create(context: CommandContext, file: string, records: RecordFile
 				...(context.flags.dryRun && map?.created_at !== undefined ? [`  (each item's created_at from the column ${sanitizeValue(JSON.stringify(map.created_at))})`] : []),
 				...check.result.refusals.map(refusal => `refused ${refusalText(refusal)}`),
 				...(check.result.refused > check.result.refusals.length ? [`… and ${check.result.refused - check.result.refusals.length} more refused rows`] : []),
+				...growHint(context, check.result.refusals),
 				`${context.flags.dryRun ? `${check.result.count - check.result.refused} would be created, 0 updated, 0 unchanged, ${check.result.refused} refused` : summaryLine(counts)} — nothing was written`,
 			].join('\n'));
 			return check.result.refused > 0 ? 1 : 0;
@@ -230,7 +278,7 @@ async function create(context: CommandContext, file: string, records: RecordFile
 		staged.finish();
 		check.release();
 		const items = function * () {
-			for (const {values, created_at} of staged.rows()) yield {values, ...(created_at === undefined ? {} : {created_at})};
+			for (const row of staged.rows()) yield {values: row.values, ...itemTimes(row)};
 		};
 
 		return await importInto(context, {channel, items: items()}, (result, store) => output(context, {format: records.format, channel_id: result.channel.id, db: store.location, ...counts, refusals: [], written: true}, () => `imported channel ${result.channel.id} (${sanitizeValue(result.channel.name)}) into ${sanitizeValue(store.location)}\n${summaryLine(counts)}`), index => staged.at(index));
@@ -244,7 +292,7 @@ async function create(context: CommandContext, file: string, records: RecordFile
 function dryRunSift(context: CommandContext, file: string): number {
 	const source = readImportFile(file);
 	try {
-		const channel = checkChannel(source.channel);
+		const channel = checkChannel(channelNamed(context, source.channel));
 		const check = checkNewRows(channel, siftRows(file));
 		output(context, {format: 'sift', channel_id: channel.id, dry_run: true, written: false, schema: channel, rows: check.count, created: check.count - check.refused, updated: 0, unchanged: 0, refused: check.refused, refusals: check.refusals}, () => [
 			...schemaLines(channel),
@@ -300,6 +348,8 @@ function namedRow(error: unknown, rowAt: (index: number) => string | undefined):
 const command: Command = async context => {
 	const file = onlyArgument(context, 'FILE to import');
 	boundHeap();
+	// The staged rows a killed import left behind go, as abandoned runs are reaped.
+	removeOrphanedStaging();
 	const format = formatOf(context, file);
 	if (context.flags.into === undefined && context.flags.key !== undefined) throw new UsageError('--key goes with --into CHANNEL');
 	if (format === 'sift') {
@@ -309,7 +359,7 @@ const command: Command = async context => {
 		// The file's head is checked before any store is opened or created.
 		const source = readImportFile(file);
 		try {
-			return await importInto(context, source, (result, store) => output(context, {channel_id: result.channel.id, items_created: result.items_created, db: store.location},
+			return await importInto(context, {channel: channelNamed(context, source.channel), items: source.items}, (result, store) => output(context, {channel_id: result.channel.id, items_created: result.items_created, db: store.location},
 				() => `imported channel ${result.channel.id} (${sanitizeValue(result.channel.name)}) with ${counted(result.items_created, 'item')} into ${sanitizeValue(store.location)}`));
 		} finally {
 			source.close();

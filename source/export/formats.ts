@@ -1,12 +1,18 @@
 // The formats of `sift export`, as pure text: a head, one piece per item, a tail. Nothing here
 // reads or writes; source/commands/export.ts streams the pieces. JSON is written with safeJson
 // (C1 controls and bidirectional marks as \u escapes: the same JSON values, safe on a terminal).
+// CSV and JSON Lines carry their types in their first line (source/import/typed-header.ts), so
+// `sift import` reads each back into the same types without a map.
 
 import type {Channel, Item, Values} from '../../store/index.js';
 import {safeJson} from '../text/sanitize.js';
+import {jsonlHead, neutralised, typedHeader} from '../import/typed-header.js';
 
 export const EXPORT_FORMATS = ['sift', 'jsonl', 'csv'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** How a CSV export writes its cells: neutralised against spreadsheet formulas (the default), or the exact bytes. */
+export type ExportOptions = {csvRaw?: boolean};
 
 export type ExportWriter = {
 	head(): string;
@@ -40,13 +46,19 @@ function siftWriter(channel: Channel): ExportWriter {
 /** The item's columns: id, version, created_at, updated_at, then every field (formulas computed, null when unset). */
 const columnsOf = (channel: Channel) => ['id', 'version', 'created_at', 'updated_at', ...channel.fields.map(field => field.key)];
 
-const rowOf = (item: Item, channel: Channel): unknown[] => [item.id, item.version, item.created_at, item.updated_at, ...channel.fields.map(field => item.values[field.key] ?? null)];
+/** A field's value as an export writes it: unset is null, but an unset multi-select is the empty list. */
+const exportedValue = (item: Item, field: Channel['fields'][number]) => item.values[field.key] ?? (field.type === 'multi_select' ? [] : null);
 
-/** JSON Lines: one flat object per item (field keys never collide with id, version, created_at or updated_at). */
+const rowOf = (item: Item, channel: Channel): unknown[] => [item.id, item.version, item.created_at, item.updated_at, ...channel.fields.map(field => exportedValue(item, field))];
+
+/**
+ * JSON Lines: a first line with the channel (`{"sift":"jsonl","channel":…}`), then one flat object
+ * per item (field keys never collide with id, version, created_at or updated_at).
+ */
 function jsonlWriter(channel: Channel): ExportWriter {
 	const columns = columnsOf(channel);
 	return {
-		head: () => '',
+		head: () => `${safeJson(jsonlHead(channel))}\n`,
 		item(item) {
 			const row = rowOf(item, channel);
 			return `${safeJson(Object.fromEntries(columns.map((column, index) => [column, row[index]])))}\n`;
@@ -60,24 +72,36 @@ export function csvField(text: string): string {
 	return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-/** A value as CSV text: empty when unset, text as is, numbers and booleans as JSON, lists and objects as JSON. */
-export function csvValue(value: unknown): string {
+/**
+ * A value as CSV text: empty when unset, text as is, numbers and booleans as JSON, lists and
+ * objects as JSON; `asJson` (a json field) writes a string as JSON too, so it reads back a string.
+ */
+export function csvValue(value: unknown, asJson = false): string {
 	if (value === null || value === undefined) return '';
-	if (typeof value === 'string') return value;
+	if (typeof value === 'string' && !asJson) return value;
 	return JSON.stringify(value);
 }
 
-/** CSV with a header row of column names, CRLF line ends (RFC 4180). */
-function csvWriter(channel: Channel): ExportWriter {
-	const line = (cells: unknown[]) => `${cells.map(cell => csvField(csvValue(cell))).join(',')}\r\n`;
+/**
+ * CSV with a typed header row (`id,version,created_at,updated_at,KEY:TYPE,…`), CRLF line ends (RFC
+ * 4180). Unless `csvRaw`, a cell that a spreadsheet would run as a formula gets a leading `'`, and
+ * the header's `id:safe` says so, so an import takes it off again.
+ */
+function csvWriter(channel: Channel, options: ExportOptions): ExportWriter {
+	const safe = options.csvRaw !== true;
+	const asJson = [false, false, false, false, ...channel.fields.map(field => field.type === 'json')];
+	const line = (cells: unknown[], header = false) => `${cells.map((cell, index) => {
+		const text = header ? String(cell) : csvValue(cell, asJson[index]);
+		return csvField(safe && !header ? neutralised(text) : text);
+	}).join(',')}\r\n`;
 	return {
-		head: () => line(columnsOf(channel)),
+		head: () => line(typedHeader(channel, safe), true),
 		item: item => line(rowOf(item, channel)),
 		tail: () => '',
 	};
 }
 
-export function exportWriter(format: ExportFormat, channel: Channel): ExportWriter {
+export function exportWriter(format: ExportFormat, channel: Channel, options: ExportOptions = {}): ExportWriter {
 	switch (format) {
 		case 'sift': {
 			return siftWriter(channel);
@@ -88,7 +112,7 @@ export function exportWriter(format: ExportFormat, channel: Channel): ExportWrit
 		}
 
 		case 'csv': {
-			return csvWriter(channel);
+			return csvWriter(channel, options);
 		}
 	}
 }

@@ -3,6 +3,7 @@
 import {closeSync, openSync, readSync} from 'node:fs';
 import {withoutByteOrderMark} from './clean-text.js';
 import type {ImportFormat} from './records.js';
+import {isJsonlHead} from './typed-header.js';
 
 const HEAD_BYTES = 64 * 1024;
 
@@ -38,7 +39,13 @@ export function formatOfHead(head: string): ImportFormat {
 		first = JSON.parse(firstLine);
 	} catch {
 		// An object over several lines: a sift file (its "channel" comes first or after "items").
+		if (/^\{\s*"sift"\s*:\s*"jsonl"/.test(text)) return 'jsonl';
 		return /^\{\s*"(channel|items)"/.test(text) ? 'sift' : looksLikeIssueText(text) ? 'github' : 'sift';
+	}
+
+	// sift's own JSON Lines: its head line, or (an export without one) a row with sift's item columns.
+	if (isJsonlHead(first) || isSiftRow(first)) {
+		return 'jsonl';
 	}
 
 	if (typeof first === 'object' && first !== null && ('channel' in first || 'items' in first)) {
@@ -46,6 +53,13 @@ export function formatOfHead(head: string): ImportFormat {
 	}
 
 	return isIssue(first) ? 'github' : 'jsonl';
+}
+
+/** A row of sift's JSON Lines export: a string id, a whole version, created_at and updated_at (a GitHub issue's id is a number, and it has no version). */
+function isSiftRow(value: unknown): boolean {
+	if (typeof value !== 'object' || value === null) return false;
+	const row = value as Record<string, unknown>;
+	return typeof row.id === 'string' && Number.isSafeInteger(row.version) && typeof row.created_at === 'string' && typeof row.updated_at === 'string';
 }
 
 /** A GitHub issue as the REST API or `gh issue list --json` gives it: a number and a title, and a GitHub URL. */

@@ -16,15 +16,32 @@ export type GithubIssue = {
 	state?: string;
 	state_reason?: string;
 	labels: string[];
+	/** Each label's colour (`#rrggbb`) and description, as the issue gives them. */
+	label_details: Map<string, LabelDetails>;
 	assignees: string[];
 	milestone?: string;
+	/** The milestone's due date-time (`due_on`, `dueOn`). */
+	milestone_due_on?: string;
 	author?: string;
 	created_at?: string;
 	updated_at?: string;
 	closed_at?: string;
+	/** A merged pull request's merge time. */
+	merged_at?: string;
+	/** A pull request's draft flag (undefined for an issue, or when the file does not say). */
+	draft?: boolean;
+	/** How many comments: the REST count, or the length of gh's comment list. */
+	comments?: number;
+	locked?: boolean;
+	/** Who closed it (the REST API gives it for a single issue, not in lists). */
+	closed_by?: string;
 	url?: string;
+	/** `owner/repo`, from the issue's URLs, when they name one. */
+	repository?: string;
 	is_pull_request: boolean;
 };
+
+export type LabelDetails = {color?: string; description?: string};
 
 type Raw = Record<string, unknown>;
 
@@ -33,15 +50,52 @@ const lower = (value: unknown): string | undefined => text(value)?.toLowerCase()
 const nameOf = (value: unknown, key: string): string | undefined => (typeof value === 'string' ? text(value) : typeof value === 'object' && value !== null ? text((value as Raw)[key]) : undefined);
 const names = (value: unknown, key: string): string[] => [...new Set((Array.isArray(value) ? value : []).map(entry => nameOf(entry, key)).filter((name): name is string => name !== undefined))];
 
+const isObject = (value: unknown): value is Raw => typeof value === 'object' && value !== null && !Array.isArray(value);
+const flag = (value: unknown): boolean | undefined => (typeof value === 'boolean' ? value : undefined);
+
+/** A label's colour as a `#rrggbb` option colour (GitHub writes six hex digits, no `#`). */
+const colorOf = (value: unknown): string | undefined => (typeof value === 'string' && /^#?[\da-f]{6}$/i.test(value) ? `#${value.replace(/^#/, '').toLowerCase()}` : undefined);
+
+function labelDetails(value: unknown): Map<string, LabelDetails> {
+	const details = new Map<string, LabelDetails>();
+	for (const entry of Array.isArray(value) ? value : []) {
+		const name = nameOf(entry, 'name');
+		if (name === undefined || !isObject(entry) || details.has(name)) continue;
+		const color = colorOf(entry.color);
+		const description = text(entry.description);
+		details.set(name, {...(color === undefined ? {} : {color}), ...(description === undefined ? {} : {description})});
+	}
+
+	return details;
+}
+
+/** `owner/repo` from a REST `repository_url` or any github.com issue or pull request URL. */
+export function repositoryOf(issue: Raw): string | undefined {
+	for (const url of [issue.repository_url, issue.html_url, issue.url]) {
+		if (typeof url !== 'string') continue;
+		const match = /^https:\/\/(?:api\.github\.com\/repos|github\.com)\/([^/\s]+)\/([^/\s]+)/.exec(url);
+		if (match) return `${match[1]}/${match[2]}`;
+	}
+
+	return undefined;
+}
+
+/** Whether the issue is a pull request: REST's `pull_request` object (null means an issue), gh's isPullRequest, or a /pull/ URL. */
+const isPullRequest = (issue: Raw, url: string | undefined) => isObject(issue.pull_request) || issue.isPullRequest === true || (url?.includes('/pull/') ?? false);
+
+/** A comment count: REST's number, or gh's list of comments. */
+const commentCount = (value: unknown): number | undefined => (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : Array.isArray(value) ? value.length : undefined);
+
 /** An issue object of either shape, or a message saying what is wrong with it. */
 export function issueOf(raw: unknown): GithubIssue | string {
-	if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+	if (!isObject(raw)) {
 		return 'is not an issue object';
 	}
 
-	const issue = raw as Raw;
-	if (typeof issue.number !== 'number' || !Number.isInteger(issue.number)) {
-		return 'has no whole-number "number"';
+	const issue = raw;
+	// 1e300 is an integer to JavaScript, but no issue number: only safe whole numbers from 1 up.
+	if (typeof issue.number !== 'number' || !Number.isSafeInteger(issue.number) || issue.number < 1) {
+		return `has no whole-number "number" from 1 up (got ${JSON.stringify(issue.number) ?? 'none'})`;
 	}
 
 	if (typeof issue.title !== 'string') {
@@ -49,6 +103,9 @@ export function issueOf(raw: unknown): GithubIssue | string {
 	}
 
 	const url = text(issue.html_url) ?? text(issue.url);
+	const pullRequest = isPullRequest(issue, url);
+	const milestone = isObject(issue.milestone) ? issue.milestone : undefined;
+	const repository = repositoryOf(issue);
 	return {
 		number: issue.number,
 		title: cleanText(issue.title),
@@ -56,15 +113,22 @@ export function issueOf(raw: unknown): GithubIssue | string {
 		state: lower(issue.state),
 		state_reason: lower(issue.state_reason ?? issue.stateReason),
 		labels: names(issue.labels, 'name'),
+		label_details: labelDetails(issue.labels),
 		assignees: names(issue.assignees, 'login'),
 		milestone: nameOf(issue.milestone, 'title'),
+		milestone_due_on: text(milestone?.due_on ?? milestone?.dueOn),
 		author: nameOf(issue.user ?? issue.author, 'login'),
 		created_at: text(issue.created_at ?? issue.createdAt),
 		updated_at: text(issue.updated_at ?? issue.updatedAt),
 		closed_at: text(issue.closed_at ?? issue.closedAt),
+		merged_at: text((isObject(issue.pull_request) ? issue.pull_request.merged_at : undefined) ?? issue.merged_at ?? issue.mergedAt),
+		draft: pullRequest ? flag(issue.draft ?? issue.isDraft) : undefined,
+		comments: commentCount(issue.comments),
+		locked: flag(issue.locked),
+		closed_by: nameOf(issue.closed_by ?? issue.closedBy, 'login'),
 		url,
-		// REST marks a pull request with a `pull_request` key; gh's JSON has isPullRequest or a /pull/ URL.
-		is_pull_request: Object.hasOwn(issue, 'pull_request') || issue.isPullRequest === true || (url?.includes('/pull/') ?? false),
+		...(repository === undefined ? {} : {repository}),
+		is_pull_request: pullRequest,
 	};
 }
 
@@ -109,11 +173,14 @@ function* issues(path: string): Generator<{issue: GithubIssue; at: string}> {
 const dayOf = (timestamp: string | undefined) => (timestamp && /^\d{4}-\d{2}-\d{2}/.test(timestamp) ? timestamp.slice(0, 10) : undefined);
 
 const field = (key: string, label: string, type: Field['type'], config: Field['config'] = {}, extra: Partial<Field> = {}): Field => ({key, label, type, is_required: false, is_unique: false, config, ...extra});
-const options = (values: Iterable<string>) => [...values].sort().map(value => ({value, label: value}));
+const options = (values: Iterable<string>, details?: Map<string, LabelDetails>) => [...values].sort().map(value => ({value, label: value, ...details?.get(value)}));
+
+/** What the first pass over a dump saw: the choice fields' values (labels with their details) and the repository. */
+export type GithubSeen = {states: Set<string>; reasons: Set<string>; labels: Map<string, LabelDetails>; assignees: Set<string>; milestones: Set<string>};
 
 /** The channel a GitHub dump fits: the select fields whose data is empty are left out (a select needs options). */
-export function githubChannel(id: string, name: string, seen: {states: Set<string>; reasons: Set<string>; labels: Set<string>; assignees: Set<string>; milestones: Set<string>}): Channel {
-	const choice = (key: string, label: string, type: 'select' | 'multi_select', values: Set<string>) => (values.size > 0 ? [field(key, label, type, {options: options(values)})] : []);
+export function githubChannel(id: string, name: string, seen: GithubSeen): Channel {
+	const choice = (key: string, label: string, type: 'select' | 'multi_select', values: Set<string> | Map<string, LabelDetails>) => (values.size > 0 ? [field(key, label, type, {options: options(values.keys(), values instanceof Map ? values : undefined)})] : []);
 	return {id, name, fields: [
 		field('number', 'Number', 'number', {integer: true}, {is_required: true, is_unique: true}),
 		field('title', 'Title', 'text', {}, {is_required: true}),
@@ -123,12 +190,19 @@ export function githubChannel(id: string, name: string, seen: {states: Set<strin
 		...choice('labels', 'Labels', 'multi_select', seen.labels),
 		...choice('assignees', 'Assignees', 'multi_select', seen.assignees),
 		...choice('milestone', 'Milestone', 'select', seen.milestones),
+		field('milestone_due_on', 'Milestone due on', 'date'),
 		field('author', 'Author', 'text'),
 		field('created_on', 'Created on', 'date'),
 		field('updated_on', 'Updated on', 'date'),
 		field('closed_on', 'Closed on', 'date'),
+		field('closed_at', 'Closed at', 'text'),
+		field('closed_by', 'Closed by', 'text'),
 		field('url', 'URL', 'url'),
 		field('is_pull_request', 'Pull request', 'boolean'),
+		field('merged_at', 'Merged at', 'text'),
+		field('is_draft', 'Draft', 'boolean'),
+		field('comments', 'Comments', 'number', {integer: true}),
+		field('locked', 'Locked', 'boolean'),
 	]};
 }
 
@@ -143,12 +217,19 @@ export function issueValues(issue: GithubIssue): Record<string, unknown> {
 		labels: issue.labels.length > 0 ? issue.labels : undefined,
 		assignees: issue.assignees.length > 0 ? issue.assignees : undefined,
 		milestone: issue.milestone,
+		milestone_due_on: dayOf(issue.milestone_due_on),
 		author: issue.author,
 		created_on: dayOf(issue.created_at),
 		updated_on: dayOf(issue.updated_at),
 		closed_on: dayOf(issue.closed_at),
+		closed_at: issue.closed_at,
+		closed_by: issue.closed_by,
 		url: issue.url,
 		is_pull_request: issue.is_pull_request,
+		merged_at: issue.merged_at,
+		is_draft: issue.draft,
+		comments: issue.comments,
+		locked: issue.locked,
 	};
 	// An absent value is null: no value on a create, a cleared field on an update (--into).
 	for (const key of Object.keys(values)) {
@@ -160,14 +241,29 @@ export function issueValues(issue: GithubIssue): Record<string, unknown> {
 
 /** Reads a GitHub issues file as records (one pass for the options, then the rows on each call of rows()). */
 export function readGithubFile(path: string, channelId: string, channelName: string): Omit<RecordFile, 'rows'> & {rows(): Generator<RecordRow>} {
-	const seen = {states: new Set<string>(), reasons: new Set<string>(), labels: new Set<string>(), assignees: new Set<string>(), milestones: new Set<string>()};
+	const seen: GithubSeen = {states: new Set(), reasons: new Set(), labels: new Map(), assignees: new Set(), milestones: new Set()};
 	let count = 0;
-	for (const {issue} of issues(path)) {
+	let repository: {name: string; at: string} | undefined;
+	for (const {issue, at} of issues(path)) {
 		count++;
+		if (issue.repository !== undefined) {
+			repository ??= {name: issue.repository, at};
+			// One channel is one repository's issues: their numbers would collide.
+			if (issue.repository !== repository.name) {
+				throw new RecordFileError(`${path}: the file mixes two repositories, ${repository.name} (${repository.at}) and ${issue.repository} (${at}); import each repository into its own channel`);
+			}
+		}
+
 		if (issue.state) seen.states.add(issue.state);
 		if (issue.state_reason) seen.reasons.add(issue.state_reason);
 		if (issue.milestone) seen.milestones.add(issue.milestone);
-		for (const label of issue.labels) seen.labels.add(label);
+		for (const label of issue.labels) {
+			const known = seen.labels.get(label);
+			const details = issue.label_details.get(label) ?? {};
+			// A label's colour or description may be missing on one issue (gh without those fields) and given on another.
+			seen.labels.set(label, {...details, ...known});
+		}
+
 		for (const login of issue.assignees) seen.assignees.add(login);
 	}
 
@@ -187,7 +283,8 @@ export function readGithubFile(path: string, channelId: string, channelName: str
 					if (!keys.has(key)) delete values[key];
 				}
 
-				yield {values, created_at: issue.created_at, at};
+				// The issue's own times are the item's, so `updated:<2025-01-01` and `sort:-updated` mean GitHub's times.
+				yield {values, ...(issue.created_at === undefined ? {} : {created_at: issue.created_at}), ...(issue.updated_at === undefined ? {} : {updated_at: issue.updated_at}), at};
 			}
 		},
 	};

@@ -27,13 +27,19 @@ const URL = /^https?:\/\/\S+$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
+ * Whether text reads as a number and back without losing a character: `1.10`, `3.0`, `01234`,
+ * `+5` and an integer past 2^53 would not (a version, a zip code, a database id), so they stay text.
+ */
+const isExactNumber = (text: string) => String(Number(text)) === text;
+
+/**
  * The shapes a column of texts may all have, narrowest first: the first every text fits gives the
  * column's type. Booleans and numbers are judged trimmed (a CSV's padded cells); the rest as written.
  */
 const TEXT_SHAPES: ReadonlyArray<{spec: Omit<ColumnSpec, 'key'>; fits: (text: string, trimmed: string) => boolean}> = [
 	{spec: {type: 'boolean'}, fits: (_text, trimmed) => BOOLEAN.test(trimmed)},
-	{spec: {type: 'number', config: {integer: true}}, fits: (_text, trimmed) => INTEGER.test(trimmed)},
-	{spec: {type: 'number'}, fits: (_text, trimmed) => NUMBER.test(trimmed)},
+	{spec: {type: 'number', config: {integer: true}}, fits: (_text, trimmed) => INTEGER.test(trimmed) && isExactNumber(trimmed)},
+	{spec: {type: 'number'}, fits: (_text, trimmed) => NUMBER.test(trimmed) && isExactNumber(trimmed)},
 	// A date-time column (ISO, Jira's or Date#toString's, source/import/date-time.ts) is kept as its calendar day (the store's dates are days).
 	{spec: {type: 'date'}, fits: text => calendarDay(text) !== undefined},
 	{spec: {type: 'url'}, fits: text => URL.test(text)},
@@ -202,7 +208,8 @@ export type ColumnsSeen = {columns: string[]; rows: number; surveys: Map<string,
  */
 export function inferColumnMap(seen: ColumnsSeen, channel: {id: string; name: string}): ColumnMap {
 	const taken = new Set<string>();
-	const columns: ColumnMap['columns'] = {};
+	// No prototype: a column named `__proto__` is a key like any other.
+	const columns: ColumnMap['columns'] = Object.create(null) as ColumnMap['columns'];
 	const keyLike: string[] = [];
 	for (const column of seen.columns) {
 		const spec: ColumnSpec = {key: keyOf(column, taken), ...seen.surveys.get(column)!.spec()};

@@ -2,12 +2,38 @@
 // pass writes each row as it goes, and the store then reads them back synchronously, a chunk at a
 // time, inside its one transaction (SQLite's cannot wait on a stream). So a file of any size is
 // imported all or nothing without being held in memory, and a refusal the store makes of item N
-// is named by that row's own name (its line, its issue number).
+// is named by that row's own name (its line, its issue number). The folder's name holds the pid
+// of the sift that made it, so a later sift removes the folders of one that was killed.
 
-import {closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync} from 'node:fs';
+import {closeSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, writeSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
+import {isProcessAlive} from '../codex/group.js';
 import type {RecordRow} from './records.js';
+
+const STAGING_PREFIX = 'sift-import-';
+const OWNED = /^sift-import-(\d+)-/;
+
+/**
+ * Removes the staging folders ($TMPDIR/sift-import-PID-*) whose sift is gone: a SIGKILLed import
+ * cannot remove its own. Called as sift starts, like the reaping of abandoned runs; never throws.
+ * Returns the folders removed.
+ */
+export function removeOrphanedStaging(dir = tmpdir()): string[] {
+	const removed: string[] = [];
+	try {
+		for (const name of readdirSync(dir)) {
+			const owner = OWNED.exec(name);
+			if (!owner || Number(owner[1]) === process.pid || isProcessAlive(Number(owner[1]))) continue;
+			rmSync(join(dir, name), {recursive: true, force: true});
+			removed.push(name);
+		}
+	} catch {
+		// An unreadable temporary folder, or one removed meanwhile: the next start tries again.
+	}
+
+	return removed;
+}
 
 const FLUSH_AT = 1 << 20;
 const READ_CHUNK = 1 << 20;
@@ -21,7 +47,7 @@ export class StagedRows {
 	count = 0;
 
 	constructor() {
-		this.dir = mkdtempSync(join(tmpdir(), 'sift-import-'));
+		this.dir = mkdtempSync(join(tmpdir(), `${STAGING_PREFIX}${process.pid}-`));
 		this.path = join(this.dir, 'rows.jsonl');
 		this.fd = openSync(this.path, 'wx', 0o600);
 	}

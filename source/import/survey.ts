@@ -37,7 +37,7 @@ export async function surveyTable(file: TableFile, map?: ColumnMap): Promise<Tab
 
 		if (map) {
 			for (const [column, spec] of choices) {
-				const value = cellValue(row.cells[column], spec);
+				const value = cellValue(row.cells[column], spec, map.exact === true);
 				for (const part of Array.isArray(value) ? value : [value]) {
 					if (typeof part === 'string') seen.optionsInData.get(column)!.add(part);
 				}

@@ -9,6 +9,7 @@ import {Readable} from 'node:stream';
 import {parse} from 'csv-parse';
 import {withoutByteOrderMark} from './clean-text.js';
 import {RecordFileError} from './records.js';
+import {isJsonlHead, typedHeaderOf, unneutralised} from './typed-header.js';
 
 /** One row: column → raw cell (a string, or a list for a repeated CSV column; any JSON value from JSON Lines). */
 export type TableRow = {cells: Record<string, unknown>; at: string};
@@ -126,6 +127,12 @@ async function* csvRecords(path: string): AsyncGenerator<{record: string[]; line
 	}
 }
 
+/** The header row of a CSV file (its first non-empty record) and the line it is on; undefined for an empty file. */
+export async function csvHeader(path: string): Promise<{header: string[]; line: number | undefined} | undefined> {
+	for await (const {record, line} of csvRecords(path)) return {header: headerOf(path, record), line};
+	return undefined;
+}
+
 /**
  * A CSV file with a header row: BOM, CRLF, quoted commas, quotes and newlines as RFC 4180 has them.
  * What spreadsheets add is left out: a row of empty cells (a blank row of the sheet) is no record,
@@ -138,9 +145,12 @@ export function csvFile(path: string): TableFile {
 		async * rows() {
 			let header: string[] | undefined;
 			let repeated = new Set<string>();
+			let neutralised = false;
 			for await (const {record, line} of csvRecords(path)) {
 				if (header === undefined) {
 					header = headerOf(path, record);
+					// sift's own export with its cells neutralised: each cell's added `'` comes off (source/import/typed-header.ts).
+					neutralised = typedHeaderOf(path, header, line)?.neutralised ?? false;
 					// A name given to several columns (Jira writes one "Labels" column per label) is one
 					// column whose cell is the list of its non-empty cells.
 					repeated = new Set(header.filter((name, index) => name !== '' && header!.indexOf(name) !== index));
@@ -148,9 +158,10 @@ export function csvFile(path: string): TableFile {
 				}
 
 				if (record.every(cell => cell === '')) continue;
-				const cells: Record<string, unknown> = {};
+				// No prototype: a column named `__proto__` is a cell like any other.
+				const cells = Object.create(null) as Record<string, unknown>;
 				for (const [index, column] of header.entries()) {
-					const cell = record[index];
+					const cell = neutralised && record[index] !== undefined ? unneutralised(record[index]) : record[index];
 					if (column === '') {
 						if (cell !== undefined && cell !== '') throw new RecordFileError(`${path}: column ${index + 1} of the header row has no name, but line ${line ?? '?'} has a value in it (${JSON.stringify(cell.slice(0, 40))}); name the column or delete it`);
 						continue;
@@ -179,6 +190,25 @@ function headerOf(path: string, record: string[]): string[] {
 	return header;
 }
 
+/** The value of a JSON Lines file's first non-blank line (undefined when there is none, or it is no JSON). */
+export async function firstJsonLine(path: string): Promise<unknown> {
+	const lines = createInterface({input: Readable.from(textChunks(path), {objectMode: false}), crlfDelay: Number.POSITIVE_INFINITY});
+	try {
+		for await (const line of lines) {
+			if (line.trim() === '') continue;
+			try {
+				return parseKeepingBigIntegers(line);
+			} catch {
+				return undefined;
+			}
+		}
+	} finally {
+		lines.close();
+	}
+
+	return undefined;
+}
+
 /** A JSON Lines file: one JSON object a line (blank lines skipped). */
 export function jsonLinesFile(path: string): TableFile {
 	return {
@@ -187,13 +217,14 @@ export function jsonLinesFile(path: string): TableFile {
 		async * rows() {
 			const lines = createInterface({input: Readable.from(textChunks(path), {objectMode: false}), crlfDelay: Number.POSITIVE_INFINITY});
 			let number = 0;
+			let first = true;
 			try {
 				for await (const line of lines) {
 					number++;
 					if (line.trim() === '') continue;
 					let value: unknown;
 					try {
-						value = JSON.parse(line);
+						value = parseKeepingBigIntegers(line);
 					} catch (error) {
 						throw new RecordFileError(`${path}: line ${number} is not valid JSON: ${(error as Error).message}`);
 					}
@@ -202,6 +233,10 @@ export function jsonLinesFile(path: string): TableFile {
 						throw new RecordFileError(`${path}: line ${number} is not a JSON object`);
 					}
 
+					// sift's own export starts with its channel (source/import/typed-header.ts): no row.
+					const head = first && isJsonlHead(value);
+					first = false;
+					if (head) continue;
 					yield {cells: value as Record<string, unknown>, at: `line ${number}`};
 				}
 			} finally {
@@ -209,4 +244,42 @@ export function jsonLinesFile(path: string): TableFile {
 			}
 		},
 	};
+}
+
+/** Past 15 digits an integer may not survive as a JavaScript number. */
+const LONG_DIGITS = /\d{16}/;
+
+/**
+ * JSON.parse, except that an integer JavaScript cannot hold exactly (past 2^53: a database id, a
+ * snowflake) is read as its text, so two distinct ids stay distinct and keep every digit.
+ */
+export function parseKeepingBigIntegers(line: string): unknown {
+	if (!LONG_DIGITS.test(line)) return JSON.parse(line);
+	let out = '';
+	let index = 0;
+	while (index < line.length) {
+		const char = line[index]!;
+		if (char === '"') {
+			// A string, copied whole: its escapes may hold a quote.
+			let end = index + 1;
+			while (end < line.length && line[end] !== '"') end += line[end] === '\\' ? 2 : 1;
+			out += line.slice(index, end + 1);
+			index = end + 1;
+			continue;
+		}
+
+		const number = char === '-' || (char >= '0' && char <= '9') ? /^-?\d+(\.\d+)?([eE][+-]?\d+)?/.exec(line.slice(index, index + 400)) : null;
+		if (number) {
+			const literal = number[0];
+			const integer = number[1] === undefined && number[2] === undefined;
+			out += integer && !Number.isSafeInteger(Number(literal)) ? `"${literal}"` : literal;
+			index += literal.length;
+			continue;
+		}
+
+		out += char;
+		index++;
+	}
+
+	return JSON.parse(out);
 }

@@ -46,6 +46,10 @@ function checkOptions(config: FieldConfig): string | undefined {
 			return `config.options[${index}].color must be a string`;
 		}
 
+		if (option.description !== undefined && typeof option.description !== 'string') {
+			return `config.options[${index}].description must be a string`;
+		}
+
 		if (seen.has(option.value)) {
 			return `config.options has the value ${quote(option.value)} twice`;
 		}

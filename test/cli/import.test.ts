@@ -3,7 +3,7 @@
 // (versions and events with actor import), every script, emoji and control characters, a body
 // past 100,000 characters, and bad input refused naming the row and the field with nothing written.
 
-import {existsSync, writeFileSync} from 'node:fs';
+import {existsSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {openAsyncStore, type AsyncStore} from '../../store/index.js';
@@ -115,6 +115,23 @@ describe.each(TARGETS)('sift import on $name', (target: Target) => {
 		const support = await itemsBy(db, 'support', 'ticket_id');
 		expect(Object.keys(support)).toEqual(['T001', 'T002', 'T003', 'T004', 'T005']);
 		expect(support.T003!.values).toEqual({ticket_id: 'T003', issue_summary: 'Payment failure', sql_query: 'SELECT * FROM payments WHERE txn_id=\'XYZ123\';', api_test: 'POST /payment/process', status: 'Pending', resolution_notes: 'Escalated to billing'});
+		// Each item's own times are the issue's, time of day kept, so updated: and sort:-updated mean GitHub's times.
+		const rustRaw = readFileSync(fixture('github/rust-lang-rest-issues.jsonl'), 'utf8').trim().split('\n').map(line => JSON.parse(line) as {number: number; created_at: string; updated_at: string; pull_request?: unknown; labels: Array<{name: string; color: string}>});
+		for (const issue of rustRaw) {
+			expect([rust[String(issue.number)]!.created_at, rust[String(issue.number)]!.updated_at]).toEqual([new Date(issue.created_at).toISOString(), new Date(issue.updated_at).toISOString()]);
+			expect(rust[String(issue.number)]!.values.is_pull_request).toBe(issue.pull_request !== null && issue.pull_request !== undefined);
+		}
+
+		const before = '2016-01-01T00:00:00Z';
+		await withStore(db, async store => {
+			const page = await store.readItems('rust', {where: `updated:<${before}`, limit: 500});
+			expect(page.items.map(item => item.values.number).sort()).toEqual(rustRaw.filter(issue => issue.updated_at < before).map(issue => issue.number).sort());
+			const newest = await store.readItems('rust', {where: 'sort:-updated', limit: 1});
+			expect(newest.items[0]!.updated_at).toBe(new Date(rustRaw.map(issue => issue.updated_at).sort().at(-1)!).toISOString());
+			const labels = (await store.getChannel('rust')).fields.find(field => field.key === 'labels')!;
+			const [label] = rustRaw.flatMap(issue => issue.labels);
+			expect(labels.config.options!.find(option => option.value === label!.name)!.color).toBe(`#${label!.color.toLowerCase()}`);
+		});
 		// Importing a dump again is an upsert on its key: nothing changes.
 		const again = sift(['import', fixture('github/freecad-rest-page.json'), '--into', 'freecad', '--key', 'number', '--db', db]);
 		expect(again.stdout.trim()).toBe('0 created, 0 updated, 30 unchanged, 0 refused');

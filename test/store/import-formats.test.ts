@@ -4,7 +4,7 @@
 // Real files where there are real files (test/fixtures/README.md); the rest written here to pin
 // one rule each.
 
-import {writeFileSync} from 'node:fs';
+import {readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {afterAll, describe, expect, it} from 'vitest';
 import {checkNewRows} from '../../store/index.js';
@@ -135,6 +135,52 @@ describe('GitHub issues', () => {
 		const [row] = readGithubFile(fileWith('one.json', JSON.stringify([REST_ISSUE(9, {body})])), 'gh', 'GH').rows();
 		expect(row!.values.body).toBe('Ελληνικά русский 中文 日本語 한국어 العربية עברית हिन्दी ไทย 👩‍💻🎉\nline\ttabbell[31mrednul\nend');
 		expect(cleanText('a\r\nb\rc\u007fd')).toBe('a\nb\nc\u007fd');
+	});
+
+	it('"pull_request": null is an issue; only a pull_request object makes a pull request', () => {
+		const rows = [...readGithubFile(fileWith('prs.json', JSON.stringify([REST_ISSUE(1, {pull_request: null}), REST_ISSUE(2, {pull_request: {url: 'https://api.github.com/repos/o/r/pulls/2', merged_at: null}})])), 'gh', 'GH').rows()];
+		expect(rows.map(row => row.values.is_pull_request)).toEqual([false, true]);
+	});
+
+	it('every field kept: times of day, merge time, draft, comment count, locked, closed_by, milestone due date, label colours and descriptions', () => {
+		const pull = REST_ISSUE(7, {
+			pull_request: {url: 'https://api.github.com/repos/o/r/pulls/7', merged_at: '2024-05-03T08:09:10Z'}, draft: true, comments: 12, locked: true,
+			closed_by: {login: 'hubot'}, state: 'closed', closed_at: '2024-05-03T08:09:11Z', created_at: '2024-05-01T10:11:12Z', updated_at: '2024-05-03T08:09:12Z',
+			milestone: {title: 'v2', due_on: '2024-06-30T07:00:00Z'}, labels: [{name: 'bug', color: 'D73A4A', description: 'Something is not working'}, {name: 'docs', color: '0075ca', description: ''}],
+		});
+		const file = readGithubFile(fileWith('full.json', JSON.stringify([pull, REST_ISSUE(8, {comments: 0, locked: false})])), 'gh', 'GH');
+		const [row, issue] = [...file.rows()];
+		expect(row).toMatchObject({created_at: '2024-05-01T10:11:12Z', updated_at: '2024-05-03T08:09:12Z'});
+		expect(row!.values).toMatchObject({is_pull_request: true, merged_at: '2024-05-03T08:09:10Z', is_draft: true, comments: 12, locked: true, closed_by: 'hubot', closed_at: '2024-05-03T08:09:11Z', closed_on: '2024-05-03', milestone: 'v2', milestone_due_on: '2024-06-30'});
+		expect(issue!.values).toMatchObject({is_pull_request: false, merged_at: null, is_draft: null, comments: 0, locked: false, closed_by: null});
+		const labels = file.channel.fields.find(field => field.key === 'labels')!;
+		expect(labels.config.options).toEqual([{value: 'bug', label: 'bug', color: '#d73a4a', description: 'Something is not working'}, {value: 'docs', label: 'docs', color: '#0075ca'}]);
+		expect(checkNewRows(file.channel, file.rows())).toMatchObject({count: 2, refused: 0});
+	});
+
+	it('the real dumps: merge times, drafts and comment counts as the REST API gave them', () => {
+		const rows = new Map([...readGithubFile(fixture('github/rust-lang-rest-issues.jsonl'), 'rust', 'Rust').rows()].map(row => [row.values.number, row]));
+		const raw = new Map(readFileSync(fixture('github/rust-lang-rest-issues.jsonl'), 'utf8').trim().split('\n').map(line => JSON.parse(line) as Record<string, any>).map(issue => [issue.number, issue]));
+		for (const [number, issue] of raw) {
+			const row = rows.get(number)!;
+			expect(row.values.is_pull_request).toBe(issue.pull_request !== null && issue.pull_request !== undefined);
+			expect(row.values.merged_at).toBe(issue.pull_request?.merged_at ?? null);
+			expect(row.values.comments).toBe(issue.comments);
+			expect(row.values.closed_at).toBe(issue.closed_at);
+			expect(row.values.closed_by).toBe(issue.closed_by?.login ?? null);
+			expect([row.created_at, row.updated_at]).toEqual([issue.created_at, issue.updated_at]);
+		}
+	});
+
+	it('a dump mixing two repositories is refused naming both', () => {
+		const other = {...REST_ISSUE(5), url: 'https://api.github.com/repos/x/y/issues/5', html_url: 'https://github.com/x/y/issues/5', repository_url: 'https://api.github.com/repos/x/y'};
+		expect(() => readGithubFile(fileWith('mixed.json', JSON.stringify([REST_ISSUE(1), other])), 'gh', 'GH')).toThrow(/mixes two repositories, o\/r \(issue #1\) and x\/y \(issue #5\)/);
+	});
+
+	it('an issue number that is no whole number from 1 up is refused: 1.5, -3, 1e300', () => {
+		for (const number of [1.5, -3, 1e300, 0]) {
+			expect(() => readGithubFile(fileWith('bad-number.json', JSON.stringify([{...REST_ISSUE(1), number}])), 'gh', 'GH')).toThrow(/issue 1 has no whole-number "number" from 1 up/);
+		}
 	});
 
 	it('an object that is no issue is refused, naming its place in the file', () => {
