@@ -13,8 +13,8 @@ import {createHash} from 'node:crypto';
 import type {Channel, Field, FieldType} from '../types.js';
 import type {Position} from '../query/cursor.js';
 import {axisOrderKey, FULL_TEXT_CHARACTERS, channelIndexes as indexesOf, channelScopeSql, countStatement, equalityField, orderKeySql, pagePhases, sortKeySql, whereSql, type Dialect, type IndexDefinition, type SqlPart} from '../query/sql.js';
-import type {Query} from '../query/types.js';
-import {isMetaKey} from '../query/parse.js';
+import type {Query, Sort} from '../query/types.js';
+import {isLongText, isMetaKey} from '../query/parse.js';
 
 const NUMERIC = new Set<FieldType>(['number', 'currency', 'percentage', 'rating']);
 
@@ -42,7 +42,10 @@ export const postgresDialect: Dialect = {
 		return `(${pgText(field.key)} COLLATE "C")`;
 	},
 	emptyList: key => `jsonb_array_length(data->'${key}') = 0`,
-	listHasAny: (key, count) => `EXISTS (SELECT 1 FROM jsonb_array_elements_text(items.data->'${key}') AS element(value) WHERE element.value IN (${Array.from({length: count}, () => '?').join(', ')}))`,
+	// Containment of a one-value array, which the channel's GIN index on the list answers (memberIndex).
+	listHasAny: (key, count) => `(${Array.from({length: count}, () => `(data->'${key}') @> ?::jsonb`).join(' OR ')})`,
+	listValue: value => JSON.stringify([value]),
+	memberIndex: key => `(data->'${key}') jsonb_path_ops`,
 	// ASCII only, as SQLite's lower(): PostgreSQL's would also fold other letters by its locale,
 	// and the two backends would then match different items.
 	lower: text => `translate(${text}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')`,
@@ -141,6 +144,41 @@ export function pgPageStatements(channel: Fields, query: Query, forward: boolean
  * a parallel plan could also interleave rows.
  */
 export const PLAN_SETTINGS = ['enable_sort', 'enable_bitmapscan', 'enable_seqscan'].map(name => `SET LOCAL ${name} = off`).concat('SET LOCAL max_parallel_workers_per_gather = 0').join('; ');
+
+/**
+ * A query with a membership term (labels:bug) may be read another way: a GIN index answers only
+ * by bitmap, and the value's items, gathered from it, then sorted for the page, cost less than the
+ * order's walk when the value is rare. The planner chooses by the list's statistics; the walk is
+ * still open to it (sequential scans stay off).
+ */
+export const MEMBERSHIP_PLAN_SETTINGS = ['enable_seqscan'].map(name => `SET LOCAL ${name} = off`).concat('SET LOCAL max_parallel_workers_per_gather = 0').join('; ');
+
+/** What a page read of `query` sets for its transaction (PLAN_SETTINGS, or MEMBERSHIP_PLAN_SETTINGS). */
+export function planSettingsFor(channel: Fields, query: Query): string {
+	const membership = query.terms.some(term => term.kind === 'any_of' && !term.negated && channel.fieldsByKey.get(term.key)?.type === 'multi_select');
+	return membership ? MEMBERSHIP_PLAN_SETTINGS : PLAN_SETTINGS;
+}
+
+/** The text search query of a search's word lists (store/search.ts RankWords): any of them. */
+const rankQuery = (words: string[][]) => words.map(list => `(${postgresDialect.fullTextQuery(list)})`).join(' | ');
+
+/**
+ * The ts_rank_cd relevance (as float8, so a score reads back exactly) of the channel's items
+ * `seqs` for any of the word lists `words`; an item without any of them is left out.
+ */
+export function pgScoreStatement(channel: Fields, words: string[][], seqs: number[]): SqlPart {
+	const vector = pgTextVector(channel.fields.filter(isLongText).map(field => field.key));
+	return {
+		sql: `SELECT seq, ts_rank_cd(${vector}, query)::float8 AS score FROM items, to_tsquery('simple', $1) AS query WHERE ${channelScopeSql(channel.id)} AND seq = ANY($2::bigint[]) AND ${vector} @@ query`,
+		params: [rankQuery(words), seqs],
+	};
+}
+
+/** The statement that reads the sort value of the item `seq` in the order `sort` (where a page after it starts). */
+export function pgSortValueStatement(channel: Fields, sort: Sort, seq: number): SqlPart {
+	const key = sort.key === 'id' ? 'NULL::int' : sortKeySql(postgresDialect, channel, sort.key);
+	return {sql: `SELECT ${key} AS value FROM items WHERE ${channelScopeSql(channel.id)} AND seq = $1`, params: [seq]};
+}
 
 /** The statement that counts what a query's terms match. */
 export const pgCountStatement = (channel: Fields, query: Query): SqlPart => numbered(countStatement(channel.id, whereSql(postgresDialect, channel, query.terms)));

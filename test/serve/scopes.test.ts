@@ -144,7 +144,7 @@ describe('sift token --scope (the built CLI, SQLite)', () => {
 		raw.close();
 		expect(siftJson<Array<{name: string; scope: string}>>(['token', 'list', '--db', old])).toMatchObject([{name: 'legacy', scope: 'write'}]);
 		const reopened = new Database(old, {readonly: true});
-		expect(reopened.pragma('user_version', {simple: true})).toBe(10);
+		expect(reopened.pragma('user_version', {simple: true})).toBe(12);
 		reopened.close();
 	});
 });
