@@ -92,7 +92,8 @@ export function fullTextScores(db: Db, words: string[][], seqs: number[]): Map<n
 	const match = words.map(matchText).join(' OR ');
 	const read = db.prepare('SELECT -bm25(items_text) AS score FROM items_text WHERE items_text MATCH ? AND rowid = ?');
 	for (const seq of seqs) {
-		const row = read.get(match, seq) as {score: number} | undefined;
+		// As an INTEGER: FTS5 does not take a REAL (a JS number binds as one) for its rowid.
+		const row = read.get(match, BigInt(seq)) as {score: number} | undefined;
 		if (row) scores.set(seq, row.score);
 	}
 
