@@ -4,7 +4,7 @@
 import type pg from 'pg';
 import type {LoadedChannel} from '../channels.js';
 import {itemsPageOf, pageOf, parseWhere, planItems, planPage, type ItemsPage, type ItemsQuery, type PagePlan, type PageQuery, type PageRow} from '../pages.js';
-import {pgCountStatement, pgPageStatements, pgScoreStatement, pgSortValueStatement, planSettingsFor} from './query.js';
+import {countSettingsFor, pgCountStatement, pgPageStatements, pgScoreStatement, pgSortValueStatement, planSettingsFor} from './query.js';
 import {candidatesRequest, planSearch, rankedPage, SEARCH_CANDIDATES, unrankedPage, unrankedRequest, type SearchPage, type SearchPlan, type SearchQuery} from '../search.js';
 import type {Position} from '../query/cursor.js';
 import {seqOfItemId} from '../items.js';
@@ -49,8 +49,13 @@ async function readPlan(pool: pg.Pool, channel: LoadedChannel, plan: PagePlan): 
 
 /** How many of the channel's items match the query's terms (its sort is ignored). */
 export async function countMatches(pool: pg.Pool, channel: LoadedChannel, where: string, now?: Date): Promise<number> {
-	const statement = pgCountStatement(channel, parseWhere(channel, where, now));
-	const {rows} = await pool.query<{n: number}>(statement.sql, statement.params);
+	const query = parseWhere(channel, where, now);
+	const statement = pgCountStatement(channel, query);
+	const settings = countSettingsFor(channel, query);
+	const {rows} = settings === null ? await pool.query<{n: number}>(statement.sql, statement.params) : await inTransaction(pool, async client => {
+		await client.query(`SET TRANSACTION READ ONLY; ${settings}`);
+		return client.query<{n: number}>(statement.sql, statement.params);
+	});
 	return rows[0]!.n;
 }
 

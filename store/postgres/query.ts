@@ -52,7 +52,9 @@ export const postgresDialect: Dialect = {
 	contains: lowered => `strpos(${lowered}, ?) > 0`,
 	meta: column => `(${column} COLLATE "C")`,
 	false: 'false',
-	fullText: keys => `${pgTextVector(keys)} @@ to_tsquery('simple', ?)`,
+	// The matches gathered once from the channel's GIN index (a hashed subplan), then tested per
+	// row: a test of each row's own text would make its words (to_tsvector) row by row.
+	fullText: (keys, channelId) => `seq IN (SELECT seq FROM items AS matched WHERE matched.${channelScopeSql(channelId)} AND ${pgTextVector(keys)} @@ to_tsquery('simple', ?))`,
 	fullTextQuery: words => words.map((word, index) => `'${word}'${index === words.length - 1 ? ':*' : ''}`).join(' <-> '),
 	fullTextIndex: keys => pgTextVector(keys),
 	// One seek, and no equality on the key that would let another index's order pass for this one.
@@ -153,8 +155,20 @@ export const PLAN_SETTINGS = ['enable_sort', 'enable_bitmapscan', 'enable_seqsca
  */
 export const MEMBERSHIP_PLAN_SETTINGS = ['enable_seqscan'].map(name => `SET LOCAL ${name} = off`).concat('SET LOCAL max_parallel_workers_per_gather = 0').join('; ');
 
-/** What a page read of `query` sets for its transaction (PLAN_SETTINGS, or MEMBERSHIP_PLAN_SETTINGS). */
+/**
+ * A query with words gathers their matches from the GIN index (a bitmap, fullText) into a hash,
+ * which must fit in memory: a million items' common word is some 100k seqs.
+ */
+const WORDS_MEMORY = "SET LOCAL work_mem = '64MB'";
+const WORDS_PLAN_SETTINGS = `${MEMBERSHIP_PLAN_SETTINGS}; ${WORDS_MEMORY}`;
+const searchesWords = (channel: Fields, query: Query) => query.terms.some(term => term.kind === 'words') && channel.fields.some(isLongText);
+
+/** What a count of `query` sets for its transaction: the memory to hash its words' matches, or nothing (null). */
+export const countSettingsFor = (channel: Fields, query: Query): string | null => (searchesWords(channel, query) ? WORDS_MEMORY : null);
+
+/** What a page read of `query` sets for its transaction (PLAN_SETTINGS, or the settings for membership terms or words). */
 export function planSettingsFor(channel: Fields, query: Query): string {
+	if (searchesWords(channel, query)) return WORDS_PLAN_SETTINGS;
 	const membership = query.terms.some(term => term.kind === 'any_of' && !term.negated && channel.fieldsByKey.get(term.key)?.type === 'multi_select');
 	return membership ? MEMBERSHIP_PLAN_SETTINGS : PLAN_SETTINGS;
 }

@@ -56,7 +56,7 @@ export type Dialect = {
 	 * True when the long text fields `keys` (isLongText) hold a word that starts with the `?`
 	 * parameter, which is `fullTextQuery` of the needle: FTS5 on SQLite, text search on PostgreSQL.
 	 */
-	fullText(keys: string[]): string;
+	fullText(keys: string[], channelId: string): string;
 	/** The words of a bare word (wordsOf) as the parameter of fullText: in a row, the last one a prefix. */
 	fullTextQuery(words: string[]): string;
 	/** PostgreSQL: the expression a channel's GIN index holds for fullText over `keys`; SQLite keeps one FTS5 table instead. */
@@ -211,7 +211,7 @@ function positiveSql(dialect: Dialect, channel: Fields, term: Term): SqlPart {
 		const long = channel.fields.filter(isLongText).map(field => field.key);
 		const words = wordsOf(term.needle);
 		if (long.length === 0 || words.length === 0) return short;
-		return {sql: `(${short.sql} OR ${dialect.fullText(long)})`, params: [...short.params, dialect.fullTextQuery(words)]};
+		return {sql: `(${short.sql} OR ${dialect.fullText(long, channel.id)})`, params: [...short.params, dialect.fullTextQuery(words)]};
 	}
 
 	if (isMetaKey(term.key)) {
