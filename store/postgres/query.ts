@@ -148,30 +148,23 @@ export function pgPageStatements(channel: Fields, query: Query, forward: boolean
 export const PLAN_SETTINGS = ['enable_sort', 'enable_bitmapscan', 'enable_seqscan'].map(name => `SET LOCAL ${name} = off`).concat('SET LOCAL max_parallel_workers_per_gather = 0').join('; ');
 
 /**
- * A query with a membership term (labels:bug) may be read another way: a GIN index answers only
- * by bitmap, and the value's items, gathered from it, then sorted for the page, cost less than the
- * order's walk when the value is rare. The planner chooses by the list's statistics; the walk is
- * still open to it (sequential scans stay off).
- */
-export const MEMBERSHIP_PLAN_SETTINGS = ['enable_seqscan'].map(name => `SET LOCAL ${name} = off`).concat('SET LOCAL max_parallel_workers_per_gather = 0').join('; ');
-
-/**
- * A query with words gathers their matches from the GIN index (a bitmap, fullText) into a hash,
- * which must fit in memory: a million items' common word is some 100k seqs.
+ * A query with words gathers their matches from the text GIN index (a bitmap, fullText) into a
+ * hash, which must fit in memory: a million items' common word is some 100k seqs. Bitmaps and
+ * sorts are allowed for it; sequential scans stay off.
+ *
+ * A membership term (labels:bug) keeps PLAN_SETTINGS: PostgreSQL estimates a jsonb containment
+ * at 1% of the rows whatever the value, so a plan it chose by that (the GIN bitmap sorted for the
+ * page, or the order's walk) was as often the slower one; its GIN index serves counts.
  */
 const WORDS_MEMORY = "SET LOCAL work_mem = '64MB'";
-const WORDS_PLAN_SETTINGS = `${MEMBERSHIP_PLAN_SETTINGS}; ${WORDS_MEMORY}`;
+const WORDS_PLAN_SETTINGS = ['enable_seqscan'].map(name => `SET LOCAL ${name} = off`).concat('SET LOCAL max_parallel_workers_per_gather = 0', WORDS_MEMORY).join('; ');
 const searchesWords = (channel: Fields, query: Query) => query.terms.some(term => term.kind === 'words') && channel.fields.some(isLongText);
 
 /** What a count of `query` sets for its transaction: the memory to hash its words' matches, or nothing (null). */
 export const countSettingsFor = (channel: Fields, query: Query): string | null => (searchesWords(channel, query) ? WORDS_MEMORY : null);
 
-/** What a page read of `query` sets for its transaction (PLAN_SETTINGS, or the settings for membership terms or words). */
-export function planSettingsFor(channel: Fields, query: Query): string {
-	if (searchesWords(channel, query)) return WORDS_PLAN_SETTINGS;
-	const membership = query.terms.some(term => term.kind === 'any_of' && !term.negated && channel.fieldsByKey.get(term.key)?.type === 'multi_select');
-	return membership ? MEMBERSHIP_PLAN_SETTINGS : PLAN_SETTINGS;
-}
+/** What a page read of `query` sets for its transaction: PLAN_SETTINGS, or WORDS_PLAN_SETTINGS when it searches long text. */
+export const planSettingsFor = (channel: Fields, query: Query): string => (searchesWords(channel, query) ? WORDS_PLAN_SETTINGS : PLAN_SETTINGS);
 
 /** The text search query of a search's word lists (store/search.ts RankWords): any of them. */
 const rankQuery = (words: string[][]) => words.map(list => `(${postgresDialect.fullTextQuery(list)})`).join(' | ');

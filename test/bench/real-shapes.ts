@@ -15,6 +15,11 @@ import {join} from 'node:path';
 import {githubChannel, issueOf, issueValues, type GithubIssue} from '../../source/import/github.js';
 import {siftEntry} from '../../source/codex/paths.js';
 import {openAsyncStore, type AsyncStore} from '../../store/api.js';
+import {openStore, type Store} from '../../store/index.js';
+import {parseQuery} from '../../store/query/parse.js';
+import {whereSql, type Dialect} from '../../store/query/sql.js';
+import type {Query} from '../../store/query/types.js';
+import {orderOf, pageStatements, sqliteDialect} from '../../store/sqlite/query.js';
 import {pgServerUrl, withPgClient} from './pg-support.js';
 import {BENCH_NOW, median, percentile, printTable, seeded, type Row} from './support.js';
 
@@ -108,11 +113,29 @@ export function shapeQueries(issues: GithubIssue[]): string[] {
 }
 
 /**
- * What main measured before the membership side table, the GIN indexes and the ranked search (the
- * commit before them, same machine, `--only benchRealShapes`): first-page median and p95 ms by
- * size, backend and query, and the CLI's ms over bare node.
+ * What main measured before the membership indexes and the words' hashed matches (commit 1dc4cc2,
+ * `--quick --only benchRealShapes`, 2026-12-07 on a shared 2-core machine at a load of 15-24, so
+ * read them as rough): first-page median and p95 ms by size, backend and query, and the CLI's ms
+ * over bare node (which took 1.2 s itself then).
  */
-const BEFORE: Record<string, {median: number; p95: number; cli?: number}> = {};
+const BEFORE: Record<string, {median: number; p95: number; cli?: number}> = {
+	"100000 sqlite labels:T-compiler": {median: 31.2, p95: 106, cli: 666},
+	"100000 sqlite labels:A-closures": {median: 140, p95: 286, cli: -141},
+	"100000 sqlite assignees:alexcrichton": {median: 16.3, p95: 45.6, cli: -362},
+	"100000 sqlite author:steveklabnik": {median: 10.2, p95: 27.0, cli: -318},
+	"100000 sqlite labels:T-compiler state:open sort:-updated": {median: 93.4, p95: 232, cli: 1214},
+	"100000 sqlite compiler": {median: 50.0, p95: 94.4, cli: 896},
+	"100000 sqlite \"expected behavior\"": {median: 93.0, p95: 191, cli: 50.8},
+	"100000 sqlite created:>-30d sort:-created": {median: 20.6, p95: 35.4, cli: 91.4},
+	"100000 postgres labels:T-compiler": {median: 80.4, p95: 144, cli: 1477},
+	"100000 postgres labels:A-closures": {median: 222, p95: 271, cli: 3021},
+	"100000 postgres assignees:alexcrichton": {median: 92.0, p95: 163, cli: 2039},
+	"100000 postgres author:steveklabnik": {median: 53.6, p95: 127, cli: 1002},
+	"100000 postgres labels:T-compiler state:open sort:-updated": {median: 126, p95: 176, cli: 1541},
+	"100000 postgres compiler": {median: 467, p95: 546, cli: 657},
+	"100000 postgres \"expected behavior\"": {median: 1888, p95: 2638, cli: 1981},
+	"100000 postgres created:>-30d sort:-created": {median: 39.3, p95: 63.1, cli: 697},
+};
 
 const beforeKey = (size: number, backend: string, query: string) => `${size} ${backend} ${query}`;
 
@@ -239,6 +262,60 @@ async function measure(store: AsyncStore, location: string, backend: string, siz
 	return rows;
 }
 
+/** SQLite's membership test before item_members: each row's list opened with json_each until a page is full. */
+const jsonEachDialect = (dialect: Dialect): Dialect => ({
+	...dialect,
+	listHasAny: (key, count) => `EXISTS (SELECT 1 FROM json_each(items.data, '$.${key}') WHERE json_each.value IN (${Array.from({length: count}, () => '?').join(', ')}))`,
+	listValue: value => value,
+});
+
+/** Reads a first page's rows (51, as listPage does) through the statements of `dialect`, in one transaction. */
+function firstPageRows(store: Store, query: Query, dialect: Dialect): number {
+	const channel = store.loadedChannel(CHANNEL);
+	const statements = pageStatements(channel, whereSql(dialect, channel, query.terms), orderOf(channel, query.sort, query.terms), true, null, 51);
+	return store.db.transaction(() => {
+		let read = 0;
+		for (const statement of statements) {
+			if (read >= 51) break;
+			statement.params[statement.params.length - 1] = 51 - read;
+			read += store.db.prepare(statement.sql).all(...statement.params).length;
+		}
+
+		return read;
+	})();
+}
+
+/**
+ * The membership queries' first-page statements on SQLite before (json_each) and after
+ * (item_members), on the same file, in alternating turns: the machine's load weighs on both alike.
+ */
+function sqliteMembershipRows(location: string, size: number, queries: string[]): Row[] {
+	const store = openStore(location);
+	try {
+		const channel = store.loadedChannel(CHANNEL);
+		const now = sqliteDialect(channel);
+		const before = jsonEachDialect(now);
+		const rows: Row[] = [];
+		for (const text of queries.filter(query => /(labels|assignees):/.test(query))) {
+			const query = parseQuery(text, channel, {now: BENCH_NOW}) as Query;
+			const times: [number[], number[]] = [[], []];
+			for (let turn = -1; turn < 11; turn++) {
+				for (const [index, dialect] of [before, now].entries()) {
+					const start = process.hrtime.bigint();
+					firstPageRows(store, query, dialect);
+					if (turn >= 0) times[index]!.push(Number(process.hrtime.bigint() - start) / 1e6);
+				}
+			}
+
+			rows.push({items: size, query: text, 'json_each median ms': median(times[0]), 'item_members median ms': median(times[1]), 'before/after': (median(times[0]) / median(times[1])).toFixed(1)});
+		}
+
+		return rows;
+	} finally {
+		store.close();
+	}
+}
+
 export async function benchRealShapes(quick: boolean): Promise<Row[]> {
 	const size = quick ? 100_000 : 1_000_000;
 	const issues = fixtureIssues();
@@ -246,7 +323,9 @@ export async function benchRealShapes(quick: boolean): Promise<Row[]> {
 	const nodeMs = bareNodeMs();
 	const rows: Row[] = [];
 	const notes: string[] = [];
-	for (const made of [await sqliteShapes(issues, size), await postgresShapes(issues, size)]) {
+	const sqlite = await sqliteShapes(issues, size);
+	printTable(`SQLite membership, first page's statements (51 rows), before and after, alternating turns: ${size} items`, sqliteMembershipRows(sqlite.location, size, queries));
+	for (const made of [sqlite, await postgresShapes(issues, size)]) {
 		if (!made) continue;
 		notes.push(made.note);
 		const store = await openAsyncStore(made.location, {statementTimeoutMs: COUNT_WAIT_MS});
