@@ -5,6 +5,7 @@
 import type {LoadedChannel} from './channels.js';
 import type {FollowUpQuery} from './followups.js';
 import type {ItemsPage, ItemsQuery, PageQuery} from './pages.js';
+import type {SearchPage, SearchQuery} from './search.js';
 import type {NameMatch} from './lookup.js';
 import type {RunEnd, RunRow, RunStart, UnfinishedRun} from './runs.js';
 import type {TokenIdentity, TokenInfo, TokenRequest} from './token-rules.js';
@@ -23,6 +24,7 @@ export type AsyncImportSource = {channel: unknown; items: Iterable<unknown> | As
 export type ImportResult = {channel: Channel; items_created: number; indexes_missing?: number};
 
 export type {DeleteResult} from './types.js';
+export type {SearchHit, SearchPage, SearchQuery} from './search.js';
 
 /**
  * The runs of the Codex runner: started, ended, listed newest first. A start and an end each
@@ -140,6 +142,12 @@ export interface AsyncStore {
 	 * 500 a read: follow next_cursor for the rest (store/page-stream.ts items). What `sift export` streams.
 	 */
 	readItems(channelId: string, query?: ItemsQuery): Promise<ItemsPage>;
+	/**
+	 * A search for agents (store/search.ts): the query language, ranked by relevance (bm25,
+	 * ts_rank_cd) over the newest matches when the query has words, else in the query's own order;
+	 * up to 50 previews a page, each with its score, paged by before_id.
+	 */
+	searchItems(channelId: string, request: SearchQuery): Promise<SearchPage>;
 	/** How many items match `where` (query language; its sort is ignored). */
 	countMatches(channelId: string, where: string, now?: Date): Promise<number>;
 	pollEvents(channelId: string, options?: {afterSequence?: number; limit?: number}): Promise<EventPage>;

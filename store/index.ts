@@ -27,3 +27,4 @@ export {itemIdOf, seqOfItemId} from './items.js';
 export {checkNewRows, NewRowsCheck, type UpsertRefusal, type UpsertRequest, type UpsertResult, type UpsertRow} from './upsert-rules.js';
 export type {SchemaChange, SchemaChangeResult} from './schema-change.js';
 export type {ItemsPage, ItemsQuery} from './pages.js';
+export {SEARCH_LIMIT, SEARCH_CANDIDATES, type SearchHit, type SearchPage, type SearchQuery} from './search.js';

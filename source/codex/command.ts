@@ -5,6 +5,7 @@ export const SIFT_TOOLS = [
 	'list_granted_resources',
 	'list_record_items',
 	'read_record_item',
+	'search_record_items',
 	'edit_record_item',
 	'poll_resource_events',
 ] as const;

@@ -8,6 +8,7 @@ import {registerListGrantedResources} from './list-granted-resources.js';
 import {registerListRecordItems} from './list-record-items.js';
 import {registerPollResourceEvents} from './poll-resource-events.js';
 import {registerReadRecordItem} from './read-record-item.js';
+import {registerSearchRecordItems} from './search-record-items.js';
 import {refuseWriteTools} from './read-scope.js';
 
 export const SERVER_NAME = 'sift';
@@ -56,6 +57,7 @@ export function createSiftServer(options: SiftServerOptions): McpServer {
 	registerListGrantedResources(server, context);
 	registerListRecordItems(server, context);
 	registerReadRecordItem(server, context);
+	registerSearchRecordItems(server, context);
 	if (options.grants.scope === 'write') registerEditRecordItem(server, context);
 	registerPollResourceEvents(server, context);
 	if (options.grants.scope === 'read') refuseWriteTools(server, options.grants);

@@ -14,6 +14,7 @@ import type {NewEvent} from '../events.js';
 import type {ProposalDecision} from '../proposals.js';
 import type {Values} from '../types.js';
 import {EVENTS_CHANNEL} from './events.js';
+import {orderedDataText} from './ordered-json.js';
 
 /** An item the plan read, with the row key its update is written by. */
 export type BatchItem = PlanItem & {row: {seq: number}};
@@ -73,7 +74,7 @@ function flushStatement(kept: KeptWrites): {sql: string; params: unknown[]} {
 		)
 		SELECT pg_notify('${EVENTS_CHANNEL}', id || ':' || last_sequence) FROM bumped`,
 		params: [
-			items.map(item => item.channel_id), items.map(item => item.seq), items.map(item => item.version), items.map(item => item.updated_at), items.map(item => JSON.stringify(item.data)),
+			items.map(item => item.channel_id), items.map(item => item.seq), items.map(item => item.version), items.map(item => item.updated_at), items.map(item => orderedDataText(item.data)),
 			resolved.map(row => row.item_id), resolved.map(row => row.key), resolved.map(row => row.at),
 			decisions.map(([id]) => id), decisions.map(([, decision]) => decision.status), decisions.map(([, decision]) => JSON.stringify(decision.changes)), decisions.map(([, decision]) => decision.base_version),
 			decisions.map(([, decision]) => decision.written_version), decisions.map(([, decision]) => (decided(decision) ? decision.decided_at : null)), decisions.map(([, decision]) => (decided(decision) ? decision.decided_by : null)),

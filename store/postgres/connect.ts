@@ -7,6 +7,7 @@ import pg from 'pg';
 import {shownLocation} from '../location.js';
 import {StoreError} from '../errors.js';
 import {lookUpPassword, passfilePath, type Login} from './credentials.js';
+import {parseJsonb} from './ordered-json.js';
 
 export type Target = {
 	url: string;
@@ -26,11 +27,12 @@ export const CONNECT_TIMEOUT_MS = 5000;
 const POOL_WAIT_MS = 30_000;
 
 const INT8_OID = 20;
+const JSONB_OID = 3802;
 
 /** Counts and sequences come back as numbers (they stay far below 2^53), not strings. */
 const types = {
 	getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-		oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as pg.CustomTypesConfig['getTypeParser'],
+		oid === INT8_OID ? (value: string) => Number(value) : oid === JSONB_OID ? parseJsonb : pg.types.getTypeParser(oid, format as 'text')) as pg.CustomTypesConfig['getTypeParser'],
 };
 
 const badUrl = (message: string) => new StoreError({error: 'invalid_argument', message});

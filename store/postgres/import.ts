@@ -11,6 +11,7 @@ import type {WriteContext} from '../validate.js';
 import type {Validator} from '../writes.js';
 import type {AsyncImportSource, ImportResult} from '../contract.js';
 import {checkStagedValues, createdValues} from '../edit-plan.js';
+import {orderedValue, unwrapValues} from './ordered-json.js';
 import {atImportItem, channelExists, checkImportItem, creationOrderKey, missingRelationTarget, namesOtherItems, selfRelationKeys, type ImportItem} from '../write-rules.js';
 import {channelIndexSql} from './channels.js';
 import {inTransaction} from './connect.js';
@@ -38,7 +39,8 @@ function jsonTexts(stored: Values): {data: string; changes: string} {
 	for (const key of Object.keys(stored)) {
 		const name = JSON.stringify(key);
 		const value = JSON.stringify(stored[key]);
-		data.push(`${name}:${value}`);
+		// In items.data, a value holding an object is kept in order (store/postgres/ordered-json.ts).
+		data.push(`${name}:${value.includes('{') ? JSON.stringify(orderedValue(stored[key])) : value}`);
 		changes.push(`${name}:{"from":null,"to":${value}}`);
 	}
 
@@ -398,7 +400,9 @@ async function * inCreationOrder(client: pg.ClientBase, items: AsyncImportSource
 			? `SELECT at, ${key} AS created_at, item FROM import_order WHERE (${key}, at) > ($1, $2) ORDER BY ${key}, at LIMIT $3`
 			: `SELECT at, ${key} AS created_at, item FROM import_order ORDER BY ${key}, at LIMIT $1`, after ? [after.created_at, after.at, BATCH_SIZE] : [BATCH_SIZE]);
 		for (const row of page) {
-			yield {item: JSON.parse(row.item) as ImportItem, at: row.at};
+			// The values were read back from items.data (takeBack): unwrapped as any read of it.
+			const item = JSON.parse(row.item) as ImportItem;
+			yield {item: {...item, values: unwrapValues(item.values)}, at: row.at};
 		}
 
 		if (page.length < BATCH_SIZE) return;

@@ -4,7 +4,10 @@
 import type pg from 'pg';
 import type {LoadedChannel} from '../channels.js';
 import {itemsPageOf, pageOf, parseWhere, planItems, planPage, type ItemsPage, type ItemsQuery, type PagePlan, type PageQuery, type PageRow} from '../pages.js';
-import {PLAN_SETTINGS, pgCountStatement, pgPageStatements} from './query.js';
+import {countSettingsFor, pgCountStatement, pgPageStatements, pgScoreStatement, pgSortValueStatement, planSettingsFor} from './query.js';
+import {candidatesRequest, planSearch, rankedPage, SEARCH_CANDIDATES, unrankedPage, unrankedRequest, type SearchPage, type SearchPlan, type SearchQuery} from '../search.js';
+import type {Position} from '../query/cursor.js';
+import {seqOfItemId} from '../items.js';
 import type {Page, Values} from '../types.js';
 import {inTransaction} from './connect.js';
 
@@ -30,7 +33,7 @@ async function readPlan(pool: pg.Pool, channel: LoadedChannel, plan: PagePlan): 
 	// One snapshot for every phase and latest_sequence: a reader polling from latest_sequence never
 	// misses a write committed in between. Phases run only while rows are still wanted.
 	const {rows, latest} = await inTransaction(pool, async client => {
-		await client.query(`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY; ${PLAN_SETTINGS}`);
+		await client.query(`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY; ${planSettingsFor(channel, plan.query)}`);
 		const read: Row[] = [];
 		for (const statement of statements) {
 			if (read.length >= wanted) break;
@@ -46,7 +49,39 @@ async function readPlan(pool: pg.Pool, channel: LoadedChannel, plan: PagePlan): 
 
 /** How many of the channel's items match the query's terms (its sort is ignored). */
 export async function countMatches(pool: pg.Pool, channel: LoadedChannel, where: string, now?: Date): Promise<number> {
-	const statement = pgCountStatement(channel, parseWhere(channel, where, now));
-	const {rows} = await pool.query<{n: number}>(statement.sql, statement.params);
+	const query = parseWhere(channel, where, now);
+	const statement = pgCountStatement(channel, query);
+	const settings = countSettingsFor(channel, query);
+	const {rows} = settings === null ? await pool.query<{n: number}>(statement.sql, statement.params) : await inTransaction(pool, async client => {
+		await client.query(`SET TRANSACTION READ ONLY; ${settings}`);
+		return client.query<{n: number}>(statement.sql, statement.params);
+	});
 	return rows[0]!.n;
+}
+
+/**
+ * A search (store/search.ts): ranked by ts_rank_cd over the newest SEARCH_CANDIDATES matches when
+ * the query has words, else the query's own page after before_id.
+ */
+export async function searchItems(pool: pg.Pool, channel: LoadedChannel, request: SearchQuery): Promise<SearchPage> {
+	const plan = planSearch(channel, request);
+	if (!plan.rank) {
+		const position = plan.beforeId === null ? null : await positionIn(pool, channel, plan);
+		return unrankedPage(await listPage(pool, channel, unrankedRequest(plan, position)));
+	}
+
+	const candidates = planPage(channel, candidatesRequest(plan), SEARCH_CANDIDATES);
+	const {rows, latest} = await readPlan(pool, channel, candidates);
+	const kept = rows.slice(0, SEARCH_CANDIDATES).map(row => ({...row, seq: Number(row.seq)}));
+	const statement = pgScoreStatement(channel, plan.rank, kept.map(row => row.seq));
+	const scores = new Map((await pool.query<{seq: string; score: number}>(statement.sql, statement.params)).rows.map(row => [Number(row.seq), Number(row.score)]));
+	return rankedPage(channel, plan, kept.map(row => ({...row, score: scores.get(row.seq) ?? 0})), rows.length > SEARCH_CANDIDATES, latest);
+}
+
+/** Where before_id's item stands in the search's order (its sort value and seq); null when it is no item of the channel. */
+async function positionIn(pool: pg.Pool, channel: LoadedChannel, plan: SearchPlan): Promise<Position | null> {
+	const seq = seqOfItemId(plan.beforeId!, 'before_id');
+	const statement = pgSortValueStatement(channel, plan.query.sort, seq);
+	const {rows} = await pool.query<{value: number | string | null}>(statement.sql, statement.params);
+	return rows[0] ? {value: rows[0].value, seq} : null;
 }

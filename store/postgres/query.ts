@@ -13,8 +13,8 @@ import {createHash} from 'node:crypto';
 import type {Channel, Field, FieldType} from '../types.js';
 import type {Position} from '../query/cursor.js';
 import {axisOrderKey, FULL_TEXT_CHARACTERS, channelIndexes as indexesOf, channelScopeSql, countStatement, equalityField, orderKeySql, pagePhases, sortKeySql, whereSql, type Dialect, type IndexDefinition, type SqlPart} from '../query/sql.js';
-import type {Query} from '../query/types.js';
-import {isMetaKey} from '../query/parse.js';
+import type {Query, Sort} from '../query/types.js';
+import {isLongText, isMetaKey} from '../query/parse.js';
 
 const NUMERIC = new Set<FieldType>(['number', 'currency', 'percentage', 'rating']);
 
@@ -42,14 +42,19 @@ export const postgresDialect: Dialect = {
 		return `(${pgText(field.key)} COLLATE "C")`;
 	},
 	emptyList: key => `jsonb_array_length(data->'${key}') = 0`,
-	listHasAny: (key, count) => `EXISTS (SELECT 1 FROM jsonb_array_elements_text(items.data->'${key}') AS element(value) WHERE element.value IN (${Array.from({length: count}, () => '?').join(', ')}))`,
+	// Containment of a one-value array, which the channel's GIN index on the list answers (memberIndex).
+	listHasAny: (key, count) => `(${Array.from({length: count}, () => `(data->'${key}') @> ?::jsonb`).join(' OR ')})`,
+	listValue: value => JSON.stringify([value]),
+	memberIndex: key => `(data->'${key}') jsonb_path_ops`,
 	// ASCII only, as SQLite's lower(): PostgreSQL's would also fold other letters by its locale,
 	// and the two backends would then match different items.
 	lower: text => `translate(${text}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')`,
 	contains: lowered => `strpos(${lowered}, ?) > 0`,
 	meta: column => `(${column} COLLATE "C")`,
 	false: 'false',
-	fullText: keys => `${pgTextVector(keys)} @@ to_tsquery('simple', ?)`,
+	// The matches gathered once from the channel's GIN index (a hashed subplan), then tested per
+	// row: a test of each row's own text would make its words (to_tsvector) row by row.
+	fullText: (keys, channelId) => `seq IN (SELECT seq FROM items AS matched WHERE matched.${channelScopeSql(channelId)} AND ${pgTextVector(keys)} @@ to_tsquery('simple', ?))`,
 	fullTextQuery: words => words.map((word, index) => `'${word}'${index === words.length - 1 ? ':*' : ''}`).join(' <-> '),
 	fullTextIndex: keys => pgTextVector(keys),
 	// One seek, and no equality on the key that would let another index's order pass for this one.
@@ -141,6 +146,46 @@ export function pgPageStatements(channel: Fields, query: Query, forward: boolean
  * a parallel plan could also interleave rows.
  */
 export const PLAN_SETTINGS = ['enable_sort', 'enable_bitmapscan', 'enable_seqscan'].map(name => `SET LOCAL ${name} = off`).concat('SET LOCAL max_parallel_workers_per_gather = 0').join('; ');
+
+/**
+ * A query with words gathers their matches from the text GIN index (a bitmap, fullText) into a
+ * hash, which must fit in memory: a million items' common word is some 100k seqs. Bitmaps and
+ * sorts are allowed for it; sequential scans stay off.
+ *
+ * A membership term (labels:bug) keeps PLAN_SETTINGS: PostgreSQL estimates a jsonb containment
+ * at 1% of the rows whatever the value, so a plan it chose by that (the GIN bitmap sorted for the
+ * page, or the order's walk) was as often the slower one; its GIN index serves counts.
+ */
+const WORDS_MEMORY = "SET LOCAL work_mem = '64MB'";
+const WORDS_PLAN_SETTINGS = ['enable_seqscan'].map(name => `SET LOCAL ${name} = off`).concat('SET LOCAL max_parallel_workers_per_gather = 0', WORDS_MEMORY).join('; ');
+const searchesWords = (channel: Fields, query: Query) => query.terms.some(term => term.kind === 'words') && channel.fields.some(isLongText);
+
+/** What a count of `query` sets for its transaction: the memory to hash its words' matches, or nothing (null). */
+export const countSettingsFor = (channel: Fields, query: Query): string | null => (searchesWords(channel, query) ? WORDS_MEMORY : null);
+
+/** What a page read of `query` sets for its transaction: PLAN_SETTINGS, or WORDS_PLAN_SETTINGS when it searches long text. */
+export const planSettingsFor = (channel: Fields, query: Query): string => (searchesWords(channel, query) ? WORDS_PLAN_SETTINGS : PLAN_SETTINGS);
+
+/** The text search query of a search's word lists (store/search.ts RankWords): any of them. */
+const rankQuery = (words: string[][]) => words.map(list => `(${postgresDialect.fullTextQuery(list)})`).join(' | ');
+
+/**
+ * The ts_rank_cd relevance (as float8, so a score reads back exactly) of the channel's items
+ * `seqs` for any of the word lists `words`; an item without any of them is left out.
+ */
+export function pgScoreStatement(channel: Fields, words: string[][], seqs: number[]): SqlPart {
+	const vector = pgTextVector(channel.fields.filter(isLongText).map(field => field.key));
+	return {
+		sql: `SELECT seq, ts_rank_cd(${vector}, query)::float8 AS score FROM items, to_tsquery('simple', $1) AS query WHERE ${channelScopeSql(channel.id)} AND seq = ANY($2::bigint[]) AND ${vector} @@ query`,
+		params: [rankQuery(words), seqs],
+	};
+}
+
+/** The statement that reads the sort value of the item `seq` in the order `sort` (where a page after it starts). */
+export function pgSortValueStatement(channel: Fields, sort: Sort, seq: number): SqlPart {
+	const key = sort.key === 'id' ? 'NULL::int' : sortKeySql(postgresDialect, channel, sort.key);
+	return {sql: `SELECT ${key} AS value FROM items WHERE ${channelScopeSql(channel.id)} AND seq = $1`, params: [seq]};
+}
 
 /** The statement that counts what a query's terms match. */
 export const pgCountStatement = (channel: Fields, query: Query): SqlPart => numbered(countStatement(channel.id, whereSql(postgresDialect, channel, query.terms)));

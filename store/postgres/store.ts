@@ -28,7 +28,8 @@ import {countOpenFollowUps, dismissFollowUp, listFollowUps} from './followups.js
 import {createIndexes, importChannel} from './import.js';
 import {EventListener} from './listen.js';
 import {itemsNamed} from './lookup.js';
-import {countMatches, listPage, readItems} from './pages.js';
+import {countMatches, listPage, readItems, searchItems} from './pages.js';
+import type {SearchPage, SearchQuery} from '../search.js';
 import {pgRuns} from './runs.js';
 import {pgTokens} from './tokens.js';
 import {migrate} from './schema.js';
@@ -122,6 +123,10 @@ class PgStore implements AsyncStore {
 
 	findItemsNamed(channelId: string, name: string): Promise<NameMatch[]> {
 		return this.read(async () => itemsNamed(this.pool, await this.channels.get(channelId), name));
+	}
+
+	searchItems(channelId: string, request: SearchQuery): Promise<SearchPage> {
+		return this.read(async () => searchItems(this.pool, await this.channels.get(channelId), request));
 	}
 
 	countMatches(channelId: string, where: string, now?: Date): Promise<number> {

@@ -25,6 +25,7 @@ import {planAccept, planDecline, planRevert, planRunDiff, type AcceptRequest, ty
 import type {RunRow} from '../runs.js';
 import type {PgChannelCatalog} from './channels.js';
 import {closeForDeletedItem, openFollowUps, resolveSetKeys, resolveSetKeysSql} from './followups.js';
+import {orderedDataText} from './ordered-json.js';
 
 export type PgItemRow = {seq: number; id: string; channel_id: string; version: number; created_at: string; updated_at: string; data: Values};
 
@@ -173,7 +174,7 @@ export class PgItemWriter {
 		const {rows} = await client.query<{seq: number}>("SELECT nextval('item_seq') AS seq");
 		const seq = rows[0]!.seq;
 		const row: PgItemRow = {seq, id: itemIdOf(seq), channel_id: channel.id, version: 1, created_at: created, updated_at: at, data: stored};
-		await client.query('INSERT INTO items (channel_id, seq, id, version, created_at, updated_at, data) VALUES ($3, $1, $2, 1, $6, $4, $5)', [seq, row.id, channel.id, at, JSON.stringify(stored), created]);
+		await client.query('INSERT INTO items (channel_id, seq, id, version, created_at, updated_at, data) VALUES ($3, $1, $2, 1, $6, $4, $5)', [seq, row.id, channel.id, at, orderedDataText(stored), created]);
 		const sequence = await appendEvent(client, channel.id, createdEvent(row.id, stored, actor, at));
 		return {ok: true, item: pgItem(channel, row), sequence};
 	}
@@ -245,7 +246,7 @@ function planIo(client: pg.ClientBase, channels?: PgChannelCatalog, lock = true)
 			ctes: `updated AS (
 				UPDATE items SET version = $4, updated_at = $8, data = $9 WHERE channel_id = $1 AND seq = $10
 			), resolved AS (${resolveSetKeysSql('$8', '$3', '$11')})`,
-			params: [JSON.stringify(after), item.row.seq, resolveKeys],
+			params: [orderedDataText(after), item.row.seq, resolveKeys],
 		}),
 		async remember({entry, result, at}) {
 			await client.query('INSERT INTO idempotency (channel_id, actor, key, fingerprint, result, at) VALUES ($1, $2, $3, $4, $5, $6)', [entry.channelId, entry.actor, entry.key, entry.fingerprint, JSON.stringify(result), at]);

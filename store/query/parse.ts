@@ -62,6 +62,13 @@ class Refused {
  */
 export const MAX_QUERY_TERMS = 100;
 
+/**
+ * The most values one term's list takes (`labels:a,b,…`). A text field's list is one condition
+ * per value: SQLite refuses its expression tree near a thousand, PostgreSQL plans each; both
+ * backends refuse past this bound alike.
+ */
+export const MAX_LIST_VALUES = 500;
+
 export type ParseOptions = {
 	/** The moment relative dates (`today`, `+7d`) count from; its local calendar day is "today". */
 	now?: Date;
@@ -235,6 +242,10 @@ class TermParser {
 		}
 
 		const {parts} = token;
+		if (parts.length > MAX_LIST_VALUES) {
+			throw this.refuse(token, `${field.key} takes at most ${MAX_LIST_VALUES} values in one list, got ${parts.length}`);
+		}
+
 		if (parts.some(part => part === '')) {
 			throw this.refuse(token, `${field.key} has an empty value in its list`);
 		}

@@ -34,8 +34,16 @@ export type Dialect = {
 	typed(field: Field): string;
 	/** True when the multi_select `key` holds an empty list. */
 	emptyList(key: string): string;
-	/** True when the multi_select `key` holds any of `count` `?` parameters. */
-	listHasAny(key: string, count: number): string;
+	/**
+	 * True when the multi_select `key` of the channel `channelId` holds any of `count` `?`
+	 * parameters, each listValue of a value: an indexed membership test (SQLite's item_members,
+	 * PostgreSQL's GIN index), so a rare value's items are found without opening every item's list.
+	 */
+	listHasAny(key: string, count: number, channelId: string): string;
+	/** A value of a listHasAny test as its parameter. */
+	listValue(value: string | number | boolean): unknown;
+	/** PostgreSQL: the expression (and operator class) a channel's GIN index on the multi_select `key` holds; SQLite keeps one membership table instead. */
+	memberIndex?(key: string): string;
 	/** `text` with the ASCII letters lowercased (SQLite's lower(); other letters stay as they are). */
 	lower(text: string): string;
 	/** True when the `?` parameter (lowercase) occurs in `lowered`. */
@@ -48,7 +56,7 @@ export type Dialect = {
 	 * True when the long text fields `keys` (isLongText) hold a word that starts with the `?`
 	 * parameter, which is `fullTextQuery` of the needle: FTS5 on SQLite, text search on PostgreSQL.
 	 */
-	fullText(keys: string[]): string;
+	fullText(keys: string[], channelId: string): string;
 	/** The words of a bare word (wordsOf) as the parameter of fullText: in a row, the last one a prefix. */
 	fullTextQuery(words: string[]): string;
 	/** PostgreSQL: the expression a channel's GIN index holds for fullText over `keys`; SQLite keeps one FTS5 table instead. */
@@ -150,6 +158,14 @@ export function channelIndexes(dialect: Dialect, nameOf: IndexNamer, channel: Ch
 		}
 	}
 
+	// PostgreSQL: each multi_select's values, for membership terms (listHasAny).
+	if (dialect.memberIndex) {
+		for (const field of channel.fields.filter(candidate => candidate.type === 'multi_select')) {
+			const name = nameOf(channel.id, `${field.key}:members`, 'order');
+			indexes.push({name, sql: `CREATE INDEX IF NOT EXISTS "${name}" ON items USING gin (${dialect.memberIndex(field.key)}) WHERE ${scope}`});
+		}
+	}
+
 	// PostgreSQL: the long text's words, for bare words (fullText); the index follows every write by itself.
 	const long = channel.fields.filter(isLongText).map(field => field.key);
 	if (dialect.fullTextIndex && long.length > 0) {
@@ -163,7 +179,7 @@ export function channelIndexes(dialect: Dialect, nameOf: IndexNamer, channel: Ch
 // ---------------------------------------------------------------------------------------------
 // Terms
 
-type Fields = {fieldsByKey: Map<string, Field>; fields: Field[]};
+type Fields = {id: string; fieldsByKey: Map<string, Field>; fields: Field[]};
 
 const placeholders = (count: number) => Array.from({length: count}, () => '?').join(', ');
 
@@ -195,7 +211,7 @@ function positiveSql(dialect: Dialect, channel: Fields, term: Term): SqlPart {
 		const long = channel.fields.filter(isLongText).map(field => field.key);
 		const words = wordsOf(term.needle);
 		if (long.length === 0 || words.length === 0) return short;
-		return {sql: `(${short.sql} OR ${dialect.fullText(long)})`, params: [...short.params, dialect.fullTextQuery(words)]};
+		return {sql: `(${short.sql} OR ${dialect.fullText(long, channel.id)})`, params: [...short.params, dialect.fullTextQuery(words)]};
 	}
 
 	if (isMetaKey(term.key)) {
@@ -223,7 +239,7 @@ function positiveSql(dialect: Dialect, channel: Fields, term: Term): SqlPart {
 		}
 
 		case 'any_of': {
-			return anyOfSql(dialect, field, term.values);
+			return anyOfSql(dialect, channel, field, term.values);
 		}
 	}
 }
@@ -236,7 +252,7 @@ function metaTermSql(dialect: Dialect, term: Term & {key: string}): SqlPart {
 	throw new Error(`a ${term.kind} term on ${term.key}`);
 }
 
-function anyOfSql(dialect: Dialect, field: Field, values: Array<string | number | boolean>): SqlPart {
+function anyOfSql(dialect: Dialect, channel: Fields, field: Field, values: Array<string | number | boolean>): SqlPart {
 	if (field.type === 'select') {
 		// By rank, so the query uses the field's order index.
 		const options = field.config.options ?? [];
@@ -245,7 +261,7 @@ function anyOfSql(dialect: Dialect, field: Field, values: Array<string | number 
 	}
 
 	if (field.type === 'multi_select') {
-		return {sql: dialect.listHasAny(field.key, values.length), params: values};
+		return {sql: dialect.listHasAny(field.key, values.length, channel.id), params: values.map(value => dialect.listValue(value))};
 	}
 
 	// Booleans are ordered as 0 and 1.

@@ -8,6 +8,7 @@ import type {LoadedChannel} from '../channels.js';
 import type {FollowUpQuery} from '../followups.js';
 import type {NameMatch} from '../lookup.js';
 import type {ItemsPage, ItemsQuery, PageQuery} from '../pages.js';
+import type {SearchPage, SearchQuery} from '../search.js';
 import {changeChannel, type SchemaChange, type SchemaChangeResult} from '../schema-change.js';
 import {getRun, lastFinishedRun, listRuns, listUnfinishedRuns, recordRunEnd, recordRunProcessGroup, recordRunStart} from './runs.js';
 import {CountWorkers} from './count-worker.js';
@@ -166,6 +167,10 @@ export class SqliteAsyncStore implements AsyncStore {
 
 	async changeChannel(channelId: string, change: SchemaChange, actor?: Actor): Promise<SchemaChangeResult> {
 		return changeChannel(this, {apply: async (before, plan, by) => this.sync.applySchemaChange(before, plan, by)}, channelId, change, actor);
+	}
+
+	async searchItems(channelId: string, request: SearchQuery): Promise<SearchPage> {
+		return this.sync.searchItems(channelId, request);
 	}
 
 	async readItems(channelId: string, query: ItemsQuery = {}): Promise<ItemsPage> {

@@ -7,6 +7,7 @@ import {channelIndexes} from './query.js';
 import {fillValueColumns} from './value-columns.js';
 import type {Channel, ChannelSummary, Field} from '../types.js';
 import {createFullText, FULL_TEXT_INSERT_TRIGGERS, indexItemsAfter} from './full-text.js';
+import {createMembers, indexMembersAfter, MEMBER_INSERT_TRIGGERS} from './members.js';
 
 /**
  * Each connection keeps the channels it read, with their stored fields' text: a schema change
@@ -81,12 +82,13 @@ END;
  */
 export function insertedInBulk<T>(db: Db, channels: ChannelCatalog, channelId: string, work: () => T): T {
 	const before = (db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'items'").get() as {seq: number} | undefined)?.seq ?? 0;
-	const triggers = db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'items' AND (name IN ('items_counted_in', 'items_counted_out') OR ${FULL_TEXT_INSERT_TRIGGERS})`).all() as Array<{name: string; sql: string}>;
+	const triggers = db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'items' AND (name IN ('items_counted_in', 'items_counted_out') OR ${FULL_TEXT_INSERT_TRIGGERS} OR ${MEMBER_INSERT_TRIGGERS})`).all() as Array<{name: string; sql: string}>;
 	for (const {name} of triggers) db.exec(`DROP TRIGGER ${quoteName(name)}`);
 	const result = work();
 	db.prepare('UPDATE channels SET item_count = item_count + (SELECT count(*) FROM items WHERE channel_id = ? AND seq > ?) WHERE id = ?').run(channelId, before, channelId);
 	// The channel as stored now: an upsert may have grown its fields.
 	indexItemsAfter(db, channels.get(channelId), before);
+	indexMembersAfter(db, channels.get(channelId), before);
 	for (const {sql} of triggers) db.exec(sql);
 	return result;
 }
@@ -97,6 +99,7 @@ function createChannelIndexes(db: Db, channel: Channel): void {
 	}
 
 	createFullText(db, channel);
+	createMembers(db, channel);
 }
 
 /**

@@ -9,6 +9,7 @@ import {addTokenScope, TOKENS_SCHEMA_SQL} from './tokens.js';
 import {addReviewColumns, PROPOSALS_SCHEMA_SQL} from './proposals.js';
 import {checkIsStore, openReadOnly, SIFT_APPLICATION_ID} from './store-file.js';
 import {addFullText} from './full-text.js';
+import {addMembers} from './members.js';
 import {addValueColumns, VALUE_COLUMNS} from './value-columns.js';
 
 export {immediate, withWriteLock} from './write-lock.js';
@@ -196,7 +197,7 @@ function openWritable(path: string, options: OpenOptions): Db {
  * Bump when the schema changes. Steps run in order inside one transaction and are idempotent;
  * SCHEMA_SQL then creates whatever is missing (IF NOT EXISTS).
  */
-const SCHEMA_VERSION = 10;
+const SCHEMA_VERSION = 12;
 
 /**
  * v3: idempotency keys belong to a channel and an actor (before, one global namespace: a key used
@@ -234,8 +235,8 @@ function addItemCount(db: Db): void {
  * v7: events their cause, runs their mode and proposal count (store/sqlite/proposals.ts); v10: channels their item count.
  */
 const MIGRATION_STEPS: Array<(db: Db) => void> = [scopeIdempotencyKeys, addRunColumns, addValueColumns, addTokenScope, addReviewColumns, addItemCount];
-/** v3: per-channel partial indexes replace the indexes over every channel's rows; v5: on value columns; v6: on created_at and updated_at too; v8: on the axis and each sort key (store/query/sql.ts axisOf); v9: full-text search of long text (store/sqlite/full-text.ts). */
-const AFTER_SCHEMA_STEPS: Array<(db: Db) => void> = [addFullText, migrateToChannelIndexes];
+/** v3: per-channel partial indexes replace the indexes over every channel's rows; v5: on value columns; v6: on created_at and updated_at too; v8: on the axis and each sort key (store/query/sql.ts axisOf); v9: full-text search of long text (store/sqlite/full-text.ts); v12: multi-select membership (store/sqlite/members.ts). Each is idempotent, so a store skipping a number upgrades alike. */
+const AFTER_SCHEMA_STEPS: Array<(db: Db) => void> = [addFullText, addMembers, migrateToChannelIndexes];
 
 /**
  * The store's schema version, if this sift can read the store as it is: not made by a newer sift (its tables may mean something

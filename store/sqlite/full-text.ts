@@ -18,6 +18,9 @@ import {jsonValueSql} from './value-columns.js';
 /** Unicode letters fold case, diacritics stay (PostgreSQL's 'simple' configuration keeps them too). */
 export const FULL_TEXT_TABLE_SQL = "CREATE VIRTUAL TABLE IF NOT EXISTS items_text USING fts5(body, tokenize = 'unicode61 remove_diacritics 0')";
 
+/** The FTS5 query of a bare word's words (store/query/sql.ts wordsOf): them in a row, the last a prefix. */
+export const matchText = (words: string[]) => `"${words.join(' ')}"*`;
+
 const longKeys = (channel: Channel) => channel.fields.filter(isLongText).map(field => field.key);
 
 /** The long text of a row (NEW, OLD, or items in a query), as one text. */
@@ -75,4 +78,24 @@ export function addFullText(db: Db): void {
 	for (const row of db.prepare('SELECT id, name, fields FROM channels').all() as Array<{id: string; name: string; fields: string}>) {
 		reindexFullText(db, {id: row.id, name: row.name, fields: JSON.parse(row.fields) as Channel['fields']});
 	}
+}
+
+/**
+ * The bm25 relevance (higher: more relevant) of the items `seqs` for any of the word lists
+ * `words` (each a bare word or phrase of a query, as store/query/sql.ts fullTextQuery writes it);
+ * an item without any of them is left out. bm25 weighs by the whole table's statistics, so each
+ * item's score is its own whatever else is asked.
+ */
+export function fullTextScores(db: Db, words: string[][], seqs: number[]): Map<number, number> {
+	const scores = new Map<number, number>();
+	if (seqs.length === 0) return scores;
+	const match = words.map(matchText).join(' OR ');
+	const read = db.prepare('SELECT -bm25(items_text) AS score FROM items_text WHERE items_text MATCH ? AND rowid = ?');
+	for (const seq of seqs) {
+		// As an INTEGER: FTS5 does not take a REAL (a JS number binds as one) for its rowid.
+		const row = read.get(match, BigInt(seq)) as {score: number} | undefined;
+		if (row) scores.set(seq, row.score);
+	}
+
+	return scores;
 }

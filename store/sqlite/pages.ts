@@ -7,7 +7,10 @@ import {itemsPageOf, pageOf, parseWhere, planItems, planPage, type ItemsPage, ty
 import type {Page} from '../types.js';
 import type {Db} from './db.js';
 import {latestSequence} from './events.js';
-import {countStatement, orderOf, pageStatements, whereSql} from './query.js';
+import {channelScopeSql, countStatement, orderOf, pageStatements, whereSql, type Position} from './query.js';
+import {candidatesRequest, planSearch, rankedPage, SEARCH_CANDIDATES, unrankedPage, unrankedRequest, type SearchPage, type SearchPlan, type SearchQuery} from '../search.js';
+import {seqOfItemId} from '../items.js';
+import {fullTextScores} from './full-text.js';
 
 type SortedRow = ItemRow & {sort_value: number | string | null};
 
@@ -62,4 +65,28 @@ export function countMatches(db: Db, channel: LoadedChannel, where: string, now?
 export function countQuery(channel: LoadedChannel, where: string, now?: Date): {sql: string; params: unknown[]} {
 	const query = parseWhere(channel, where, now);
 	return countStatement(channel.id, whereSql(channel, query.terms));
+}
+
+/**
+ * A search (store/search.ts): ranked by bm25 over the newest SEARCH_CANDIDATES matches when the
+ * query has words, else the query's own page after before_id. One read transaction.
+ */
+export function searchItems(db: Db, channel: LoadedChannel, request: SearchQuery): SearchPage {
+	const plan = planSearch(channel, request);
+	return db.transaction(() => {
+		if (!plan.rank) return unrankedPage(listPage(db, channel, unrankedRequest(plan, plan.beforeId === null ? null : positionIn(db, channel, plan))));
+		const candidates = planPage(channel, candidatesRequest(plan), SEARCH_CANDIDATES);
+		const {rows, latest} = readPlan(db, channel, candidates);
+		const kept = rows.slice(0, SEARCH_CANDIDATES);
+		const scores = fullTextScores(db, plan.rank, kept.map(row => row.seq));
+		return rankedPage(channel, plan, kept.map(row => ({...row, score: scores.get(row.seq) ?? 0})), rows.length > SEARCH_CANDIDATES, latest);
+	})();
+}
+
+/** Where before_id's item stands in the search's order (its sort value and seq); null when it is no item of the channel. */
+function positionIn(db: Db, channel: LoadedChannel, plan: SearchPlan): Position | null {
+	const seq = seqOfItemId(plan.beforeId!, 'before_id');
+	const order = orderOf(channel, plan.query.sort, plan.query.terms);
+	const row = db.prepare(`SELECT ${order.key ?? 'NULL'} AS value FROM items WHERE ${channelScopeSql(channel.id)} AND seq = ?`).get(seq) as {value: number | string | null} | undefined;
+	return row ? {value: row.value, seq} : null;
 }

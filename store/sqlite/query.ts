@@ -9,6 +9,7 @@ import type {Position} from '../query/cursor.js';
 import {axisOrderKey, channelIndexes as indexesOf, channelScopeSql, equalityField, sqlString, orderKeySql as orderKeyOf, pagePhases, sortKeySql, whereSql as whereOf, type Dialect, type IndexDefinition, type SqlPart} from '../query/sql.js';
 import type {Sort, Term} from '../query/types.js';
 import {ITEM_COLUMNS, jsonValueSql, valueColumnOf} from './value-columns.js';
+import {matchText} from './full-text.js';
 
 export {channelScopeSql, countStatement, sqlString, type SqlPart} from '../query/sql.js';
 export type {Position} from '../query/cursor.js';
@@ -20,14 +21,17 @@ export const valueSql = (channel: {fields: readonly Field[]}, key: string) => va
 const sharedDialect: Omit<Dialect, 'value' | 'text' | 'typed'> = {
 	string: sqlString,
 	emptyList: key => `json_array_length(data, '$.${key}') = 0`,
-	listHasAny: (key, count) => `EXISTS (SELECT 1 FROM json_each(items.data, '$.${key}') WHERE json_each.value IN (${Array.from({length: count}, () => '?').join(', ')}))`,
+	// The membership table (store/sqlite/members.ts): SQLite reads the value's items once, in seq
+	// order, and either walks them (the default order) or tests each row of another order against them.
+	listHasAny: (key, count, channelId) => `items.seq IN (SELECT seq FROM item_members WHERE channel_id = ${sqlString(channelId)} AND field = '${key}' AND value IN (${Array.from({length: count}, () => '?').join(', ')}))`,
+	listValue: value => value,
 	lower: text => `lower(${text})`,
 	contains: lowered => `instr(${lowered}, ?) > 0`,
 	meta: column => column,
 	false: '0',
 	// The FTS5 table the triggers of store/sqlite/full-text.ts keep: every channel's long text by seq.
 	fullText: () => 'items.seq IN (SELECT rowid FROM items_text WHERE items_text MATCH ?)',
-	fullTextQuery: words => `"${words.join(' ')}"*`,
+	fullTextQuery: matchText,
 	// Two seeks, each a plain range SQLite walks in index order.
 	rowValues: false,
 	// "Set" as a range (every number and string is >= -infinity), so SQLite seeks past the unset
@@ -61,7 +65,7 @@ export const orderIndexName = (channelId: string, key: string) => `items:${chann
 /** The per-channel partial indexes (store/query/sql.ts channelIndexes) with SQLite's names. */
 export const channelIndexes = (channel: Channel): IndexDefinition[] => indexesOf(sqliteDialect(channel), (channelId, key, use) => (use === 'order' ? orderIndexName(channelId, key) : `items:${channelId}:${key}:value`), channel);
 
-type Fields = {fieldsByKey: Map<string, Field>; fields: Field[]};
+type Fields = {id: string; fieldsByKey: Map<string, Field>; fields: Field[]};
 
 /** Every term of a query, ANDed (store/query/sql.ts whereSql). */
 export const whereSql = (channel: Fields, terms: Term[]): SqlPart => whereOf(sqliteDialect(channel), channel, terms);

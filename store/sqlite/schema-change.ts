@@ -11,6 +11,7 @@ import {channelUpdatedEvent, indexChanges, nameKeyOf, Offenders, schemaMoved, ty
 import type {Actor, Channel} from '../types.js';
 import {isLongText} from '../query/parse.js';
 import {reindexFullText} from './full-text.js';
+import {memberKeysOf, reindexMembers} from './members.js';
 
 /** Items read per statement while checking: the connection runs one statement at a time. */
 const CHECK_PAGE = 5000;
@@ -49,6 +50,8 @@ export function applySchemaChange(db: Db, channels: ChannelCatalog, before: Chan
 		for (const index of create) db.exec(index.sql);
 		// A field made long or short changes what each item's long text is.
 		if (longKeys(before) !== longKeys(plan.channel)) reindexFullText(db, plan.channel);
+		// A multi_select added: its memberships are kept from now on (store/sqlite/members.ts).
+		if (memberKeysOf(before) !== memberKeysOf(plan.channel)) reindexMembers(db, plan.channel);
 		return appendEvent(db, before.id, channelUpdatedEvent(plan, actor, new Date().toISOString()));
 	});
 	channels.forget(before.id);

@@ -12,8 +12,9 @@ import {importChannel, type ImportSource} from './import.js';
 import {itemFromRow, type ItemRow} from '../items.js';
 import {itemsNamed} from './lookup.js';
 import type {NameMatch} from '../lookup.js';
-import {countMatches, countQuery, listPage, readItems} from './pages.js';
-import type {ItemsQuery, PageQuery} from '../pages.js';
+import {countMatches, countQuery, listPage, readItems, searchItems} from './pages.js';
+import type {SearchQuery} from '../search.js';
+import type {ItemsPage, ItemsQuery, PageQuery} from '../pages.js';
 import type {Actor, Channel, ChannelSummary, EditResult, EventPage, FollowUp, Item} from '../types.js';
 import {ItemWriter} from './writes.js';
 import {upsertItems} from './upsert.js';
@@ -132,6 +133,11 @@ export class Store {
 
 	readItems(channelId: string, query: ItemsQuery = {}) {
 		return readItems(this.db, this.channels.get(channelId), query);
+	}
+
+	/** A search for agents (store/search.ts): ranked by relevance when the query has words. */
+	searchItems(channelId: string, request: SearchQuery) {
+		return searchItems(this.db, this.channels.get(channelId), request);
 	}
 
 	countMatches(channelId: string, where: string, now?: Date): number {

@@ -37,6 +37,7 @@ import {benchIndexCost} from './store-index-cost.js';
 import {benchPageLatency} from './store-latency.js';
 import {benchPagingUnderChange} from './store-paging.js';
 import {benchQueryLatency} from './store-query-latency.js';
+import {benchRealShapes} from './real-shapes.js';
 import {benchAxisPage} from './store-axis-page.js';
 import {benchStaleVersions} from './store-stale.js';
 import {benchUi} from './ui.js';
@@ -100,6 +101,8 @@ async function runBenches(): Promise<void> {
 	await step('benchQueryLatency', () => benchQueryLatency(quick));
 	// One status value in another field's order (status:new sort:due): flat as the channel grows.
 	await step('benchAxisPage', () => benchAxisPage(quick));
+	// GitHub-shaped items (labels, assignees, author, bodies): the first page of each common query, both backends.
+	await step('benchRealShapes', () => benchRealShapes(quick));
 	await step('benchIndexCost', () => benchIndexCost(quick));
 	await step('benchCountLag', () => benchCountLag(quick));
 

@@ -62,13 +62,13 @@ describe.each(BACKENDS)('over stdio with the SDK client on $name', (backend: Bac
 		await test.close();
 	});
 
-	it('lists the same five tools as the in-process server, and logs only to stderr', async () => {
+	it('lists the same six tools as the in-process server, and logs only to stderr', async () => {
 		const {tools} = await client.listTools();
 		const local = await connectInProcess(store);
 		const expected = await local.client.listTools();
 		await local.close();
 		expect(tools).toEqual(expected.tools);
-		expect(tools.map(tool => tool.name).sort()).toEqual(['edit_record_item', 'list_granted_resources', 'list_record_items', 'poll_resource_events', 'read_record_item']);
+		expect(tools.map(tool => tool.name).sort()).toEqual(['edit_record_item', 'list_granted_resources', 'list_record_items', 'poll_resource_events', 'read_record_item', 'search_record_items']);
 		expect(stderr).toContain(`sift mcp: serving ${store.location} (grants: bugs; actor: agent, run ${RUN_ID})`);
 		expect(client.getServerVersion()).toMatchObject({name: 'sift'});
 	});
