@@ -16,7 +16,8 @@ import {builtCli, callerFor, connectInProcess, makeDatabase, ROOT, textOf, type 
 import {codexLocalArgs, localRunOptions, makeCodexHome, SCRIPTED_MODEL} from '../support/codex-local.js';
 import {startResponsesEndpoint} from '../support/responses-endpoint.js';
 import {isObject} from '../support/triage/history.js';
-import {agent, type Row} from './support.js';
+import {bugsChannel, generateBugItems} from '../../demo-data/generate.js';
+import {agent, BENCH_NOW, printTable, type Row} from './support.js';
 
 export const REAL_FIXTURE = join(ROOT, 'test', 'fixtures', 'github', 'rust-lang-rest-issues.jsonl');
 export const REAL_CHANNEL = 'rust';
@@ -35,11 +36,11 @@ export function realChannelStore(dir: string): Store {
 export type Answer = {text: string; tokens: number; bytes: number; result: CallToolResult};
 
 /**
- * What the model gets of a result, as the real Codex forwards it on its function path: the text
- * content (measured in the Codex row of the bench, which counts what Codex really sends).
+ * What the model gets of a result, as the real Codex forwards it on its function path: the
+ * structuredContent as JSON when there is one, else the text (a refusal).
  */
 export function answerOf(result: CallToolResult): Answer {
-	const text = textOf(result);
+	const text = result.structuredContent === undefined ? textOf(result) : JSON.stringify(result.structuredContent);
 	return {text, tokens: tokensOf(text), bytes: Buffer.byteLength(text), result};
 }
 
@@ -176,4 +177,50 @@ export function codexChannels(dir: string): Array<{label: string; channelId: str
 		{label: 'demo', channelId: 'bugs', db: demo, itemIds: demoIds},
 		{label: 'rust-lang/rust (real)', channelId: REAL_CHANNEL, db: join(dir, 'real.db'), itemIds: realIds},
 	];
+}
+
+/** Measured the same way before the agent's answers were made lean (commit 1dc4cc2), for the goals below. */
+const BEFORE = {
+	wire: {demo: {schemaShare: 10.0, editBytes: 6208}, real: {schemaShare: 16.8, editBytes: 17_467}},
+	codex: {demo: 857_029, real: 346_042} as Record<string, number>,
+};
+
+/** The wire table (page, reads, poll, edit answers on both channels) and the Codex table, with their goals. */
+export async function benchWire(): Promise<Row[]> {
+	const dir = mkdtempSync(join(tmpdir(), 'sift-bench-wire-'));
+	try {
+		const demo = openStore(join(dir, 'demo-400.db'), {create: true});
+		demo.importChannel({channel: bugsChannel, items: generateBugItems({count: 400, seed: 1, now: BENCH_NOW})});
+		const real = realChannelStore(dir);
+		const rows = [await wireFigures(demo, 'bugs', 'demo (400 items)', 'description'), await wireFigures(real, REAL_CHANNEL, 'rust-lang/rust (300, real)', 'body')];
+		demo.close();
+		real.close();
+		const share = (row: Row) => Number.parseFloat(String(row['schema share']));
+		const [demoRow, realRow] = rows as [Row, Row];
+		printTable('What the agent reads (o200k tokens of the answer the model is given; bytes of its JSON): a default page, a read of every item, a default poll, ten edit answers', rows, [
+			`before (1dc4cc2): schema share demo ${BEFORE.wire.demo.schemaShare} %, real ${BEFORE.wire.real.schemaShare} %; ten edit answers demo ${BEFORE.wire.demo.editBytes} B, real ${BEFORE.wire.real.editBytes} B`,
+			`goal: schema share of a default page on the real channel ≤ 12 %: ${share(realRow) <= 12 ? 'met' : 'NOT met'}; demo ≤ 11 %: ${share(demoRow) <= 11 ? 'met' : 'NOT met'}`,
+			`goal: ten edit answers on the real channel ≤ 6.3 KB: ${Number(realRow['10 edit answers (bytes)']) <= 6300 ? 'met' : 'NOT met'}`,
+			'goal: the longest real issue read by default ≤ 4,000 tokens: ' + (Number(realRow['longest read tokens']) <= 4000 ? 'met' : 'NOT met'),
+		]);
+		const codexRows: Row[] = [];
+		for (const channel of codexChannels(join(dir, 'codex'))) {
+			const figures = await codexTriageTokens(channel.db, channel.channelId, channel.itemIds);
+			const before = BEFORE.codex[channel.channelId]!;
+			codexRows.push({
+				channel: channel.label,
+				requests: figures.requests,
+				'input tokens sent (all requests)': figures.inputTokens,
+				before,
+				fewer: `${(((before - figures.inputTokens) / before) * 100).toFixed(1)} %`,
+			});
+		}
+
+		printTable('What the real Codex sends the model for a 20-item triage run (scripted Responses endpoint, function path): o200k tokens of every request\'s input', codexRows, [
+			`goal: on the real channel ≥ 40 % fewer than before: ${codexRows.some(row => String(row.channel).includes('real') && Number.parseFloat(String(row.fewer)) >= 40) ? 'met' : 'NOT met'}`,
+		]);
+		return [...rows, ...codexRows];
+	} finally {
+		rmSync(dir, {recursive: true, force: true});
+	}
 }
