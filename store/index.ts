@@ -6,7 +6,7 @@ export {StoreError, type StoreErrorBody, type StoreErrorCode} from './errors.js'
 export {Grants, GRANT_SCOPES, checkWriteScope, type GrantScope} from './grants.js';
 export {checkChannel} from './schema.js';
 export {PAGE_LIMIT, type PageQuery} from './pages.js';
-export {PREVIEW_TEXT_LENGTH, previewValues} from './previews.js';
+export {PREVIEW_TEXT_LENGTH, previewValues, textPart, type TextPart} from './previews.js';
 export {EVENT_PAGE_LIMIT} from './events.js';
 export {MAX_WRITE_BYTES, type EditRequest} from './writes.js';
 export {MAX_VALUE_NESTING} from './fields/shape.js';

@@ -66,3 +66,16 @@ export function previewValues(fields: readonly Field[], values: Values): Values 
 export function previewOf(channel: LoadedChannel, stored: Values, createdAt: string): Values {
 	return previewValues(channel.fields, {...stored, ...computeFormulas(channel, stored, createdAt)});
 }
+
+/** One part of a long text: `limit` code points from `offset`, and the text's whole length in code points. */
+export type TextPart = {part: string; length: number; next_offset: number | null};
+
+/**
+ * Long text read in bounded parts (read_record_item): offsets and lengths count code points, as
+ * every cut here does, so a part never halves a character and parts join back to the text.
+ */
+export function textPart(text: string, offset: number, limit: number): TextPart {
+	const points = Array.from(text);
+	const end = Math.min(points.length, offset + limit);
+	return {part: points.slice(Math.min(offset, points.length), end).join(''), length: points.length, next_offset: end < points.length ? end : null};
+}

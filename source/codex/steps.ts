@@ -110,7 +110,10 @@ function toolResult(item: Item, status: StepStatus, payload: unknown): string {
 }
 
 function summarizeObject(payload: Record<string, unknown>): string | undefined {
-	if (payload.ok === true) return isRecord(payload.item) && typeof payload.item.version === 'number' ? `ok v${payload.item.version}` : 'ok';
+	if (payload.ok === true) {
+		const version = isRecord(payload.item) ? payload.item.version : payload.version;
+		return typeof version === 'number' ? `ok v${version}` : 'ok';
+	}
 	if (payload.error === 'validation_failed') return `rejected: ${rejectedKeys(payload).join(', ')}`;
 	if (payload.error === 'version_conflict') return 'conflict';
 	if (typeof payload.error === 'string') return payload.error;
@@ -126,6 +129,11 @@ function summarizeObject(payload: Record<string, unknown>): string | undefined {
 export function rejectedKeys(payload: Record<string, unknown>): string[] {
 	if (!Array.isArray(payload.fields)) return [];
 	return payload.fields.flatMap(field => (isRecord(field) && typeof field.key === 'string' ? [field.key] : []));
+}
+
+/** The keys a validation_failed refusal kept for a person as follow-ups (edit_record_item's follow_ups). */
+export function followUpKeys(payload: Record<string, unknown>): string[] {
+	return Array.isArray(payload.follow_ups) ? payload.follow_ups.filter((key): key is string => typeof key === 'string') : [];
 }
 
 /** Remembers record names from any item objects a result carries (lists, reads, edits). */

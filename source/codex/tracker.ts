@@ -1,5 +1,5 @@
 import {isRecord, type CodexEvent} from './stream.js';
-import {rejectedKeys, stepFromItem, toolPayload, type Item, type ItemNames, type ItemPhase, type Step} from './steps.js';
+import {followUpKeys, stepFromItem, toolPayload, type Item, type ItemNames, type ItemPhase, type Step} from './steps.js';
 
 export type Usage = {input_tokens: number; cached_input_tokens: number; output_tokens: number};
 
@@ -32,7 +32,10 @@ export class RunTracker {
 	proposals = 0;
 	/** edit_record_item calls refused with validation_failed. */
 	rejections = 0;
-	/** Failing fields of those refusals: each opens or refreshes a follow-up in the store. */
+	/**
+	 * Follow-ups those refusals opened or refreshed: the keys each names in follow_ups, which the
+	 * server lists by the store's own rule (an unknown key or a formula opens none).
+	 */
 	followupsOpened = 0;
 
 	private readonly stepsById = new Map<string, Step>();
@@ -98,7 +101,7 @@ export class RunTracker {
 		else if (payload.ok === true) this.editsApplied++;
 		if (payload.error === 'validation_failed') {
 			this.rejections++;
-			this.followupsOpened += rejectedKeys(payload).length;
+			this.followupsOpened += followUpKeys(payload).length;
 		}
 	}
 }

@@ -14,6 +14,10 @@ export const MAX_STRING_LENGTH = 65_536;
 /** Arrays/objects nested inside one field's value: the store's own limit. */
 export const MAX_NESTING = MAX_VALUE_NESTING;
 export const MAX_FILTER_KEYS = 20;
+/** Field keys one read_record_item may name. */
+export const MAX_READ_FIELDS = 100;
+/** A schema_version passed back to list_record_items (the versions given are 12 characters). */
+export const MAX_SCHEMA_VERSION_LENGTH = 64;
 export const MAX_FILTER_VALUE_LENGTH = 200;
 /** Every array element and object member of one call's arguments, counted by the SDK. */
 export const MAX_INPUT_ELEMENTS = 100_000;

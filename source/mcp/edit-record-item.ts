@@ -1,9 +1,12 @@
 import type {McpServer} from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
-import {MAX_REASON_LENGTH} from '../../store/writes.js';
+import {followUpOpenings} from '../../store/edit-plan.js';
+import {StoreError} from '../../store/index.js';
+import {MAX_REASON_LENGTH, type EditRequest} from '../../store/writes.js';
 import {idArgument, MAX_ID_LENGTH, MAX_IDEMPOTENCY_KEY_LENGTH, MAX_NESTING, MAX_STRING_LENGTH, valuesArgument, wholeNumber} from './bounds.js';
-import {runTool, type ToolContext} from './results.js';
-import {itemOutput} from './schemas.js';
+import {agentEdit} from './agent-shapes.js';
+import {runTool, ToolRefusal, type ToolContext} from './results.js';
+import {editOutput} from './schemas.js';
 
 export const EDIT_RECORD_ITEM = 'edit_record_item';
 
@@ -28,33 +31,25 @@ const input = z.strictObject({
 		.describe(`Optional, at most ${MAX_REASON_LENGTH} characters: why you make this edit, in a sentence, for the person who reviews it (e.g. "the reporter says it blocks checkout"). Kept with a proposal.`),
 });
 
-const output = z.looseObject({
-	ok: z.literal(true),
-	item: itemOutput,
-	sequence: z.number().int().describe('The event sequence of this edit (the channel\'s latest if nothing changed).'),
-	proposed: z.literal(true).optional().describe('Present when this server proposes instead of writing: the edit was valid and is kept as a proposal for a person to accept; the item is unchanged.'),
-	proposal_id: z.number().int().optional().describe('The proposal kept for this edit (with proposed).'),
-});
-
 export function registerEditRecordItem(server: McpServer, context: ToolContext): void {
 	server.registerTool(EDIT_RECORD_ITEM, {
 		title: 'Edit record item',
 		description: [
-			'Sets some fields of one item, all or nothing, and returns {ok: true, item, sequence} with the new version.',
-			'When the run is in propose mode, a valid edit is kept as a proposal for a person instead: the answer is {ok: true, proposed: true, proposal_id, item} with the item unchanged; go on with the next edit (later edits of the same item still pass the version you read).',
-			'Refusals change nothing and say why as JSON: validation_failed lists every failing field with its message, and for select fields "allowed" (each option\'s value and label), for numbers "min" and "max";',
+			'Sets some fields of one item, all or nothing, and returns {ok: true, item_id, version, sequence, changed}: the new version and the fields set with their stored values (read_record_item gives the rest).',
+			'When the run is in propose mode, a valid edit is kept as a proposal for a person instead: the answer is {ok: true, proposed: true, proposal_id, version, changed} with the item unchanged; go on with the next edit (later edits of the same item still pass the version you read).',
+			'Refusals change nothing and say why as JSON: validation_failed lists every failing field with its message, and for select fields "allowed" (each option\'s value and label), for numbers "min" and "max", and follow_ups the keys kept for a person;',
 			'version_conflict gives current_version and changed_since; not_found; idempotency_key_reused.',
 			'Values are never converted: write option values, not labels; never clamp or guess a number. A value you cannot express validly is left for a person (it is recorded as a follow-up).',
 			`Limits: ids at most ${MAX_ID_LENGTH} characters, idempotency_key 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters, reason at most ${MAX_REASON_LENGTH} characters, expected_version a whole number 1 or greater, values at most 1 MiB as JSON with strings of at most ${MAX_STRING_LENGTH} characters and at most ${MAX_NESTING} levels of nesting.`,
 			'Cannot create or delete items or change the schema.',
 		].join(' '),
 		inputSchema: input,
-		outputSchema: output,
+		outputSchema: editOutput,
 		// Idempotent: a repeat with the same idempotency_key and arguments has no further effect.
 		annotations: {readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false},
 	}, (args, {signal}) => runTool(context, EDIT_RECORD_ITEM, signal, async () => {
 		const channelId = context.grants.check(args.record_channel_id);
-		return context.store.editItem({
+		const request: EditRequest = {
 			channelId,
 			itemId: args.item_id,
 			values: args.values,
@@ -65,6 +60,21 @@ export function registerEditRecordItem(server: McpServer, context: ToolContext):
 			// Propose when the server was started so; a run recorded in propose mode proposes whatever this says (the store decides).
 			mode: context.mode,
 			grants: context.grants,
-		});
+		};
+		try {
+			return agentEdit(await context.store.editItem(request), args.values);
+		} catch (error) {
+			throw await withFollowUps(context, request, error);
+		}
 	}));
+}
+
+/**
+ * A validation_failed refusal with the keys kept for a person (follow_ups), by the store's own
+ * rule (store/edit-plan.ts followUpOpenings): an unknown key or a formula opens none.
+ */
+async function withFollowUps(context: ToolContext, request: EditRequest, error: unknown): Promise<unknown> {
+	if (!(error instanceof StoreError) || error.body.error !== 'validation_failed') return error;
+	const openings = followUpOpenings(await context.store.loadedChannel(request.channelId), request, error.body.fields);
+	return new ToolRefusal({...error.body, follow_ups: openings.map(opening => opening.key)});
 }

@@ -18,15 +18,33 @@ export type ToolContext = {
 	calls: CallQueue;
 };
 
-type ErrorBody = StoreErrorBody | {error: 'internal_error'; message: string};
+/** A validation_failed refusal as the agent gets it: the store's body and the keys it kept for a person. */
+type RefusalWithFollowUps = Extract<StoreErrorBody, {error: 'validation_failed'}> & {follow_ups: string[]};
 
-/** A successful result: the JSON as text, and the same object as structuredContent. */
+type ErrorBody = StoreErrorBody | RefusalWithFollowUps | {error: 'internal_error'; message: string};
+
+/** A refusal a tool body throws with its own body (a store refusal it added to). */
+export class ToolRefusal extends Error {
+	constructor(readonly body: ErrorBody) {
+		super(body.error);
+	}
+}
+
+/**
+ * A successful result: the answer once, as structuredContent (checked against the tool's
+ * outputSchema). The text block only points at it: Codex forwards structuredContent alone on its
+ * function path and the whole result in code mode, so a full copy in the text would be read twice
+ * there, for nothing (MCP asks for the JSON in text only as a SHOULD, for older clients).
+ */
 export function jsonResult(value: object): CallToolResult {
 	return {
-		content: [{type: 'text', text: JSON.stringify(value)}],
+		content: [{type: 'text', text: `${SEE_STRUCTURED} (${Buffer.byteLength(JSON.stringify(value))} bytes of JSON)`}],
 		structuredContent: value as Record<string, unknown>,
 	};
 }
+
+/** What the text block of a successful result says instead of repeating the answer. */
+export const SEE_STRUCTURED = 'The answer is in structuredContent';
 
 /**
  * A refusal: the store's JSON body as text. No structuredContent: MCP clients check
@@ -49,7 +67,7 @@ export async function runTool(context: ToolContext, tool: string, signal: AbortS
 			return errorResult({error: 'internal_error', message: error.message});
 		}
 
-		if (error instanceof StoreError) {
+		if (error instanceof StoreError || error instanceof ToolRefusal) {
 			return errorResult(error.body);
 		}
 

@@ -21,6 +21,7 @@ import {SqliteAsyncStore, type Store} from '../../store/index.js';
 import {callerFor, connectInProcess, textOf, type Caller} from '../mcp/fixtures.js';
 import {isObject} from '../support/triage/history.js';
 import {correctValues, matchOption, optionsOf, parseWishes, planValues, type FieldProblem, type SchemaField, type Values} from '../support/triage/wishes.js';
+import {benchWire} from './agent-wire.js';
 import {agent, BENCH_NOW, cleanScratch, freshBugStore, printTable, type Row} from './support.js';
 
 const LEVELS = ['values+labels', 'values only', 'message only', 'terse'] as const;
@@ -72,7 +73,8 @@ class Wire {
 
 	async read(tool: string, args: Record<string, unknown>): Promise<{ok: boolean; body: any}> {
 		const result: CallToolResult = await this.call(tool, args);
-		const text = result.isError ? degrade(textOf(result), this.level) : textOf(result);
+		// What the model is given: a success's structuredContent (its text only points at it), a refusal's text.
+		const text = result.isError ? degrade(textOf(result), this.level) : JSON.stringify(result.structuredContent);
 		this.bytes += text.length;
 		return {ok: !result.isError, body: JSON.parse(text)};
 	}
@@ -137,7 +139,7 @@ async function triageItem(wire: Wire, kind: AgentKind, itemId: string, schema: S
 				// Nothing says which field failed: try each alone and keep what is taken.
 				for (const [key, value] of Object.entries(values)) {
 					const single = await wire.edit(itemId, {[key]: value}, version);
-					if (single.ok) return triageRest(wire, itemId, values, key, single.body.item.version);
+					if (single.ok) return triageRest(wire, itemId, values, key, single.body.version);
 				}
 
 				return;
@@ -163,7 +165,7 @@ async function triageRest(wire: Wire, itemId: string, values: Values, taken: str
 	const keys = Object.keys(values);
 	for (const key of keys.slice(keys.indexOf(taken) + 1)) {
 		const single = await wire.edit(itemId, {[key]: values[key]}, version);
-		if (single.ok) version = single.body.item.version as number;
+		if (single.ok) version = single.body.version as number;
 	}
 }
 
@@ -255,5 +257,6 @@ export async function benchAgentEconomy(): Promise<Row[]> {
 		'fields saved: wished fields the store holds as meant / all wished fields; ceiling: all but the truly out of range (points 20, max 13)',
 		`goal: the schema-first agent at the ceiling with ≤ 1.14 edit calls per item: ${atCeiling ? 'met' : 'NOT met'}`,
 	]);
+	rows.push(...await benchWire());
 	return rows;
 }

@@ -1,7 +1,9 @@
 // Catching up: after a pass over 400 items, people make 30 edits, 12 creates and 3 deletes.
 // Re-listing every page and comparing versions, against one poll from the sequence saved on the
-// first page of the pass.
+// first page of the pass. Bytes are what the agent receives: the pages and events in their agent
+// forms (source/mcp/agent-shapes.ts), the schema held by its version after the first page.
 
+import {agentEventPage, agentPage} from '../../source/mcp/agent-shapes.js';
 import type {Page} from '../../store/index.js';
 import {cleanScratch, freshBugStore, peopleMeanwhile, printTable, seeded, type Row} from './support.js';
 
@@ -29,11 +31,14 @@ export function benchCatchingUp(): Row[] {
 	let listCalls = 0;
 	let listBytes = 0;
 	const seen = new Map<string, number>();
+	let schemaVersion: string | undefined;
 	beforeId = null;
 	do {
 		const page: Page = store.listPage('bugs', {beforeId});
 		listCalls++;
-		listBytes += JSON.stringify(page).length;
+		const answer = agentPage(page, schemaVersion);
+		schemaVersion = answer.schema_version;
+		listBytes += JSON.stringify(answer).length;
 		for (const item of page.items) {
 			seen.set(item.id, item.version);
 		}
@@ -57,7 +62,7 @@ export function benchCatchingUp(): Row[] {
 	for (;;) {
 		const page = store.pollEvents('bugs', {afterSequence: after});
 		pollCalls++;
-		pollBytes += JSON.stringify(page).length;
+		pollBytes += JSON.stringify(agentEventPage(page)).length;
 		for (const event of page.events) {
 			const target = event.type === 'item.created' ? created : (event.type === 'item.deleted' ? removed : updated);
 			target.add(event.item_id);

@@ -133,7 +133,7 @@ export function callerFor(client: Client): Caller {
 	return async (name, args = {}) => (await client.callTool({name, arguments: args})) as CallToolResult;
 }
 
-/** The text of a result (every sift result is one text block of JSON, or a plain message for bad arguments). */
+/** The text of a result: a refusal's JSON or a plain message for bad arguments (a success's text only points at its structuredContent). */
 export function textOf(result: CallToolResult): string {
 	const [first] = result.content;
 	if (first?.type !== 'text') {
@@ -143,8 +143,9 @@ export function textOf(result: CallToolResult): string {
 	return first.text;
 }
 
+/** The answer of a result: its structuredContent when it has one (the text then only points at it), else its text as JSON. */
 export function jsonOf<T = any>(result: CallToolResult): T {
-	return JSON.parse(textOf(result)) as T;
+	return (result.structuredContent ?? JSON.parse(textOf(result))) as T;
 }
 
 /** The built CLI (`node dist/bin/sift.js`), built first when it is missing. */

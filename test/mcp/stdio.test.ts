@@ -91,7 +91,7 @@ describe.each(BACKENDS)('over stdio with the SDK client on $name', (backend: Bac
 		const item = jsonOf(await call('read_record_item', {record_channel_id: 'bugs', item_id: first.id}));
 		const owner = item.values.owner === 'mika' ? 'ren' : 'mika';
 		const edited = jsonOf(await call('edit_record_item', {record_channel_id: 'bugs', item_id: first.id, values: {owner}, expected_version: item.version, idempotency_key: 'stdio-1'}));
-		expect(edited).toMatchObject({ok: true, sequence: 31, item: {version: item.version + 1, values: {owner}}});
+		expect(edited).toEqual({ok: true, item_id: first.id, sequence: 31, version: item.version + 1, changed: {owner}});
 
 		// The test's own connection to the same file sees the write at once.
 		expect(await store.readItem('bugs', first.id)).toMatchObject({version: 2, values: {owner}});

@@ -5,8 +5,9 @@
 import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest';
 import type {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import type {Tool} from '@modelcontextprotocol/sdk/types.js';
-import {agentField} from '../../source/mcp/agent-shapes.js';
-import type {Actor, AsyncStore} from '../../store/index.js';
+import {bugsChannel} from '../../demo-data/generate.js';
+import {agentField, agentOptions, schemaVersion} from '../../source/mcp/agent-shapes.js';
+import type {Actor, AsyncStore, Field} from '../../store/index.js';
 import {BACKENDS, type Backend} from '../contract/backends.js';
 import {notePgOff} from '../support/pg.js';
 import {jsonOf, openMcpStore, RUN_ID, snapshotOf, textOf, type Caller, type McpStore} from './fixtures.js';
@@ -158,19 +159,25 @@ function suite({connect, callerFor, oneSession}: ToolTransport, backend: Backend
 			const result = await call('list_granted_resources');
 			expect(result.isError).toBeFalsy();
 			expect(jsonOf(result)).toEqual({channels: [{id: 'bugs', name: 'Bugs', item_count: 30, latest_sequence: 30}]});
-			expect(result.structuredContent).toEqual(jsonOf(result));
+			// The answer once: in structuredContent; the text only points at it.
+			expect(textOf(result)).toMatch(/^The answer is in structuredContent \(\d+ bytes of JSON\)$/);
 		});
 
-		it('list_record_items pages newest first by before_id, with the schema on every page', async () => {
+		it('list_record_items pages newest first by before_id, with the schema on every page unless its version is passed back', async () => {
 			const seen: string[] = [];
 			let before: string | undefined;
 			let pages = 0;
+			let version: string | undefined;
 			do {
 				const result = await call('list_record_items', {record_channel_id: 'bugs', limit: 7, ...(before ? {before_id: before} : {})});
 				const page = jsonOf(result);
-				expect(result.structuredContent).toEqual(page);
 				const status = page.schema.find((field: {key: string}) => field.key === 'status');
-				expect(status.config.options).toContainEqual({value: 'in_progress', label: 'In progress'});
+				expect(status.config.options).toContainEqual(['in_progress', 'In progress']);
+				version ??= page.schema_version;
+				expect(page.schema_version).toBe(version);
+				const held = jsonOf(await call('list_record_items', {record_channel_id: 'bugs', limit: 7, schema_version: version, ...(before ? {before_id: before} : {})}));
+				expect(held).toEqual({...page, schema: undefined});
+				expect(held).not.toHaveProperty('schema');
 				expect(page.latest_sequence).toBe(30);
 				for (const item of page.items) {
 					expect(item.version).toBe(1);
@@ -197,9 +204,7 @@ function suite({connect, callerFor, oneSession}: ToolTransport, backend: Backend
 			expect(byKey.title).toEqual({key: 'title', label: 'Title', type: 'text', is_required: true, config: {max_length: 200}});
 			expect(byKey.points).toEqual({key: 'points', label: 'Points', type: 'number', config: {min: 0, max: 13, integer: true}});
 			expect(byKey.due).toEqual({key: 'due', label: 'Due', type: 'date'});
-			expect(byKey.severity.config.options).toEqual([
-				{value: 's1', label: 'S1 Critical'}, {value: 's2', label: 'S2 Major'}, {value: 's3', label: 'S3 Minor'}, {value: 's4', label: 'S4 Trivial'},
-			]);
+			expect(byKey.severity.config.options).toEqual([['s1', 'S1 Critical'], ['s2', 'S2 Major'], ['s3', 'S3 Minor'], ['s4', 'S4 Trivial']]);
 			// What the TUI and the command line read: every flag, every colour.
 			const full = (await store.listPage('bugs', {limit: 1})).schema.find(field => field.key === 'severity')!;
 			expect(full).toMatchObject({is_required: false, is_unique: false});
@@ -210,6 +215,19 @@ function suite({connect, callerFor, oneSession}: ToolTransport, backend: Backend
 			expect(agentField({key: 'n', label: 'N', type: 'number', is_required: false, is_unique: true, config: {min: 0, integer: false}})).toEqual({key: 'n', label: 'N', type: 'number', is_unique: true, config: {min: 0}});
 			expect(agentField({key: 'notes', label: 'Notes', type: 'text', is_required: false, is_unique: false, config: {long: false}})).toEqual({key: 'notes', label: 'Notes', type: 'text'});
 			expect(agentField({key: 'price', label: 'Price', type: 'currency', is_required: true, is_unique: false, config: {currency: 'EUR', max: 0}})).toEqual({key: 'price', label: 'Price', type: 'currency', is_required: true, config: {currency: 'EUR', max: 0}});
+		});
+
+		it('writes an option once when its label says the same, and a long list of such options as one string, every value kept', () => {
+			const plain = (values: string[]) => values.map(value => ({value, label: value}));
+			expect(agentOptions([{value: 'new', label: 'New'}, {value: 'open', label: 'open'}])).toEqual([['new', 'New'], 'open']);
+			const many = Array.from({length: 13}, (_, index) => `A-${index}`);
+			expect(agentOptions(plain(many))).toBe(many.join(' '));
+			expect(agentOptions(plain(many.slice(0, 12)))).toEqual(many.slice(0, 12));
+			// A value holding a space cannot go in the string: the list stays a list.
+			expect(agentOptions(plain([...many.slice(0, 12), '1.3 beta']))).toEqual([...many.slice(0, 12), '1.3 beta']);
+			expect(agentOptions([...plain(many), {value: 'x', label: 'X'}])).toEqual([...many, ['x', 'X']]);
+			// The config in one order, whatever order the backend kept its keys in.
+			expect(JSON.stringify(agentField({key: 'n', label: 'N', type: 'number', is_required: false, is_unique: false, config: {integer: true, max: 5, min: 0}}).config)).toBe('{"min":0,"max":5,"integer":true}');
 		});
 
 		it('list_record_items previews leave out empty values', async () => {
@@ -234,11 +252,14 @@ function suite({connect, callerFor, oneSession}: ToolTransport, backend: Backend
 			expect(triaged.items.every((entry: {preview: {status: string}}) => entry.preview.status === 'triaged')).toBe(true);
 		});
 
-		it('read_record_item returns the full item with its version', async () => {
+		it('read_record_item returns the item with its version, empty values left out', async () => {
 			const item = await newest();
-			expect(item).toMatchObject({channel_id: 'bugs', version: 1});
+			expect(item).toMatchObject({version: 1});
 			expect(item.values.description).toMatch(/Triage wishes:/);
 			expect(typeof item.values.age_days).toBe('number');
+			expect(item).not.toHaveProperty('long_text');
+			const stored = await store.readItem('bugs', item.id);
+			expect(item.values).toEqual(Object.fromEntries(Object.entries(stored.values).filter(([, value]) => value !== null)));
 		});
 
 		it('edit_record_item applies, bumps the version, and the event carries actor agent and the run id', async () => {
@@ -248,8 +269,8 @@ function suite({connect, callerFor, oneSession}: ToolTransport, backend: Backend
 			const result = await call('edit_record_item', {record_channel_id: 'bugs', item_id: item.id, values, expected_version: 1, idempotency_key: 'k1'});
 			expect(result.isError).toBeFalsy();
 			const edited = jsonOf(result);
-			expect(edited).toMatchObject({ok: true, sequence: 31, item: {id: item.id, version: 2, values}});
-			expect(result.structuredContent).toEqual(edited);
+			// The version and what was set, never the whole item.
+			expect(edited).toEqual({ok: true, item_id: item.id, version: 2, sequence: 31, changed: values});
 			expect((await store.readItem('bugs', item.id)).version).toBe(2);
 
 			const events = jsonOf(await call('poll_resource_events', {resource_type: 'record_channel', resource_id: 'bugs', after_sequence: 30}));
@@ -297,6 +318,69 @@ function suite({connect, callerFor, oneSession}: ToolTransport, backend: Backend
 		});
 	});
 
+	describe('lean answers', () => {
+		it('a schema change gives a new schema_version and the schema again to a client holding the old one; the version is the same on both backends', async () => {
+			const first = jsonOf(await call('list_record_items', {record_channel_id: 'bugs', limit: 1}));
+			expect(first.schema_version).toBe(schemaVersion(bugsChannel.fields.map(field => agentField(field as Field))));
+			expect(jsonOf(await call('list_record_items', {record_channel_id: 'bugs', limit: 1, schema_version: first.schema_version}))).not.toHaveProperty('schema');
+			// Any other version (a stale or made-up one) gets the schema.
+			expect(jsonOf(await call('list_record_items', {record_channel_id: 'bugs', limit: 1, schema_version: 'stale'})).schema).toEqual(first.schema);
+			await store.changeChannel('bugs', {kind: 'add_option', key: 'status', value: 'blocked', label: 'Blocked'}, {kind: 'human'});
+			const changed = jsonOf(await call('list_record_items', {record_channel_id: 'bugs', limit: 1, schema_version: first.schema_version}));
+			expect(changed.schema_version).not.toBe(first.schema_version);
+			expect(changed.schema.find((field: {key: string}) => field.key === 'status').config.options).toContainEqual(['blocked', 'Blocked']);
+			const events = jsonOf(await call('poll_resource_events', {resource_type: 'record_channel', resource_id: 'bugs', after_sequence: 30}));
+			expect(events.events).toEqual([expect.objectContaining({type: 'channel.updated', changed: ['status']})]);
+			expect(jsonOf(await call('list_record_items', {record_channel_id: 'bugs', limit: 1, schema_version: changed.schema_version}))).not.toHaveProperty('schema');
+		});
+
+		it('read_record_item gives long text in parts that join back to the text, and only the fields asked for', async () => {
+			const text = Array.from({length: 9000}, (_, index) => (index % 1000 === 999 ? '😛' : String.fromCharCode(97 + (index % 26)))).join('');
+			const {item} = await store.createItem('bugs', {ticket: 'LONG-1', title: 'long', description: text, points: 3}, {kind: 'human'});
+			const first = jsonOf(await call('read_record_item', {record_channel_id: 'bugs', item_id: item.id}));
+			expect(first).toMatchObject({id: item.id, version: 1, values: {ticket: 'LONG-1', points: 3}, long_text: {description: {length: 9000, next_text_offset: 4000}}});
+			expect(Array.from(first.values.description as string)).toHaveLength(4000);
+			const parts = [first.values.description as string];
+			for (let offset = first.long_text.description.next_text_offset; offset !== null;) {
+				const next = jsonOf(await call('read_record_item', {record_channel_id: 'bugs', item_id: item.id, fields: ['description'], text_offset: offset}));
+				expect(Object.keys(next.values)).toEqual(['description']);
+				parts.push(next.values.description);
+				offset = next.long_text.description.next_text_offset;
+			}
+
+			expect(parts).toHaveLength(3);
+			expect(parts.join('')).toBe(text);
+			const small = jsonOf(await call('read_record_item', {record_channel_id: 'bugs', item_id: item.id, fields: ['description', 'points'], text_limit: 10}));
+			expect(small.values).toEqual({description: text.slice(0, 10), points: 3});
+			expect(small.long_text).toEqual({description: {length: 9000, next_text_offset: 10}});
+		});
+
+		it('edit_record_item answers what it set, never the whole item, and a replay answers the same', async () => {
+			const item = await newest();
+			const args = {record_channel_id: 'bugs', item_id: item.id, values: {points: 8, owner: null}, expected_version: 1, idempotency_key: 'k-lean'};
+			const result = await call('edit_record_item', args);
+			expect(jsonOf(result)).toEqual({ok: true, item_id: item.id, version: 2, sequence: 31, changed: {points: 8, owner: null}});
+			expect(JSON.stringify(result)).not.toContain(String(item.values.title));
+			expect(jsonOf(await call('edit_record_item', args))).toEqual(jsonOf(result));
+		});
+
+		it('a success\'s text points at structuredContent instead of repeating it; a refusal is its JSON text alone', async () => {
+			const item = await newest();
+			const results = [
+				await call('list_record_items', {record_channel_id: 'bugs'}),
+				await call('read_record_item', {record_channel_id: 'bugs', item_id: item.id}),
+				await call('poll_resource_events', {resource_type: 'record_channel', resource_id: 'bugs'}),
+			];
+			for (const result of results) {
+				expect(textOf(result)).toBe(`The answer is in structuredContent (${Buffer.byteLength(JSON.stringify(result.structuredContent))} bytes of JSON)`);
+			}
+
+			const refused = await call('edit_record_item', {record_channel_id: 'bugs', item_id: item.id, values: {points: 99}, expected_version: 1, idempotency_key: 'k-refused'});
+			expect(refused.structuredContent).toBeUndefined();
+			expect(JSON.parse(textOf(refused))).toMatchObject({error: 'validation_failed', follow_ups: ['points']});
+		});
+	});
+
 	describe('store refusals come back as isError with the store\'s JSON body, and change nothing they should not', () => {
 		it('validation_failed names every field, with allowed values and labels, min and max; follow-ups record the run id', async () => {
 			const item = await newest();
@@ -313,6 +397,8 @@ function suite({connect, callerFor, oneSession}: ToolTransport, backend: Backend
 			expect(byKey.severity.allowed).toContainEqual({value: 's2', label: 'S2 Major'});
 			expect(byKey.points).toMatchObject({min: 0, max: 13});
 			expect(byKey.colour.known).toContain('status');
+			// Kept for a person: what the store opened follow-ups for, not the unknown key or the formula.
+			expect([...body.follow_ups].sort()).toEqual(['due', 'points', 'severity', 'status']);
 
 			const after = await snapshot();
 			expect(after.items).toEqual(before.items);
@@ -330,7 +416,7 @@ function suite({connect, callerFor, oneSession}: ToolTransport, backend: Backend
 		it('version_conflict carries current_version and changed_since', async () => {
 			const item = await newest();
 			const status = item.values.status === 'fixed' ? 'wont_fix' : 'fixed';
-			expect(jsonOf(await call('edit_record_item', {record_channel_id: 'bugs', item_id: item.id, values: {status}, expected_version: 1, idempotency_key: 'k-a'})).item.version).toBe(2);
+			expect(jsonOf(await call('edit_record_item', {record_channel_id: 'bugs', item_id: item.id, values: {status}, expected_version: 1, idempotency_key: 'k-a'})).version).toBe(2);
 			const before = await snapshot();
 			const result = await call('edit_record_item', {record_channel_id: 'bugs', item_id: item.id, values: {owner: 'ren'}, expected_version: 1, idempotency_key: 'k-b'});
 			expect(result.isError).toBe(true);
@@ -428,7 +514,15 @@ function suite({connect, callerFor, oneSession}: ToolTransport, backend: Backend
 			['resource_type other than record_channel', 'poll_resource_events', poll({resource_type: 'channel'}), /resource_type must be "record_channel"/],
 			['unknown key on list_granted_resources', 'list_granted_resources', {channel: 'bugs'}, /Unrecognized key: "channel"/],
 			['unknown key on list_record_items', 'list_record_items', list({offset: 10}), /Unrecognized key: "offset"/],
-			['unknown key on read_record_item', 'read_record_item', read({fields: ['status']}), /Unrecognized key: "fields"/],
+			['unknown key on read_record_item', 'read_record_item', read({offset: 10}), /Unrecognized key: "offset"/],
+			['fields as a string', 'read_record_item', read({fields: 'status'}), /fields must be an array of field keys/],
+			['fields empty', 'read_record_item', read({fields: []}), /fields must name at least one field key/],
+			['fields naming no field', 'read_record_item', read({fields: ['status', 'colour']}), /fields names \\"colour\\", not a field of channel bugs; its fields: ticket, title/],
+			['text_offset -1', 'read_record_item', read({text_offset: -1}), /text_offset must be a whole number 0 or greater/],
+			['text_limit 0', 'read_record_item', read({text_limit: 0}), /text_limit must be a whole number from 1 to 20000/],
+			['text_limit 20001', 'read_record_item', read({text_limit: 20_001}), /text_limit must be a whole number from 1 to 20000/],
+			['schema_version as a number', 'list_record_items', list({schema_version: 3}), /schema_version must be a string/],
+			['1 MB schema_version', 'list_record_items', list({schema_version: megabyte}), /schema_version must be at most 64 characters/],
 			['unknown key on edit_record_item', 'edit_record_item', edit({force: true}), /Unrecognized key: "force"/],
 			['unknown key on poll_resource_events', 'poll_resource_events', poll({cursor: 1}), /Unrecognized key: "cursor"/],
 			['record_channel_id as a number', 'list_record_items', {record_channel_id: 5}, /record_channel_id must be a string/],
@@ -491,7 +585,7 @@ function suite({connect, callerFor, oneSession}: ToolTransport, backend: Backend
 				idempotency_key: `in-order-${index}`,
 			})));
 			expect(results.map(result => result.isError ? textOf(result) : 'ok')).toEqual(results.map(() => 'ok'));
-			expect(results.map(result => jsonOf(result).item.version)).toEqual(results.map((_, index) => index + 2));
+			expect(results.map(result => jsonOf(result).version)).toEqual(results.map((_, index) => index + 2));
 			expect((await store.readItem('bugs', item.id)).version).toBe(21);
 		});
 	});

@@ -85,7 +85,7 @@ describe('sift serve while another process holds the write lock', () => {
 		await holder.release();
 		const edited = await waiting;
 		expect(edited.isError, JSON.stringify(edited.content)).toBeFalsy();
-		expect((edited.structuredContent as {item: {version: number; values: {owner: string}}}).item).toMatchObject({version: item.version + 1, values: {title: 'ren'}});
+		expect(edited.structuredContent).toMatchObject({version: item.version + 1, changed: {title: 'ren'}});
 		server.process.kill('SIGTERM');
 		expect(await server.exited).toBe(0);
 	});

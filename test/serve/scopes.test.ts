@@ -90,7 +90,7 @@ describe.each(BACKENDS)('token scopes over HTTP on $name', (backend: Backend) =>
 		const item = await newest(client);
 		const edited = (await client.callTool({name: 'edit_record_item', arguments: editArgs(item, 'k2')})) as CallToolResult;
 		expect(edited.isError, JSON.stringify(edited.content)).toBeFalsy();
-		expect((edited.structuredContent as {item: {version: number}}).item.version).toBe(item.version + 1);
+		expect((edited.structuredContent as {version: number}).version).toBe(item.version + 1);
 	});
 
 	it('the scope is stored and listed; an unknown scope is refused', async () => {

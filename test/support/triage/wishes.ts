@@ -40,10 +40,19 @@ const UNWRITABLE_TYPES = new Set(['formula']);
 
 export function optionsOf(field: SchemaField): SchemaOption[] {
 	const options = field.config?.['options'] ?? field.options;
+	// The agent's compact forms: a long list of values whose labels say the same, as one string.
+	if (typeof options === 'string') {
+		return options.split(' ').filter(Boolean).map(value => ({value, label: value}));
+	}
 	if (!Array.isArray(options)) {
 		return [];
 	}
-	return options.filter(isObject).map(o => ({value: String(o['value']), label: String(o['label'] ?? o['value'])}));
+	return options.flatMap(o => {
+		// A value whose label says the same, or [value, label], or the store's {value, label}.
+		if (typeof o === 'string') return [{value: o, label: o}];
+		if (Array.isArray(o) && typeof o[0] === 'string') return [{value: o[0], label: String(o[1] ?? o[0])}];
+		return isObject(o) ? [{value: String(o['value']), label: String(o['label'] ?? o['value'])}] : [];
+	});
 }
 
 /**
