@@ -60,6 +60,10 @@ export function pgSync(pool: pg.Pool, channels: PgChannelCatalog, writer: PgItem
 			},
 			async setBase({channelId, itemId, field, source, value}) {
 				await client.query('INSERT INTO sync_bases (channel_id, item_id, source, field, value) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (item_id, source, field) DO UPDATE SET value = excluded.value', [channelId, itemId, source, field, value]);
+				if (source !== 'sync') return;
+				// The field's entry is now made from this base; back at it, nothing is left to send.
+				await client.query('UPDATE sync_outbox SET base = $3 WHERE item_id = $1 AND field = $2', [itemId, field, value]);
+				await client.query("DELETE FROM sync_outbox WHERE item_id = $1 AND field = $2 AND state = 'pending' AND value = base", [itemId, field]);
 			},
 			entry: async ({itemId, field}) => entryOf((await client.query<EntryRow>('SELECT * FROM sync_outbox WHERE item_id = $1 AND field = $2 FOR UPDATE', [itemId, field])).rows[0]),
 			entryById: async ({id}) => entryOf((await client.query<EntryRow>('SELECT * FROM sync_outbox WHERE id = $1 FOR UPDATE', [id])).rows[0]),

@@ -216,6 +216,10 @@ export class SqliteSync {
 			bases: ({itemId, source}) => new Map((db.prepare('SELECT field, value FROM sync_bases WHERE item_id = ? AND source = ?').all(itemId, source) as Array<{field: string; value: string}>).map(row => [row.field, row.value])),
 			setBase: ({channelId, itemId, field, source, value}) => {
 				db.prepare('INSERT INTO sync_bases (channel_id, item_id, source, field, value) VALUES (?, ?, ?, ?, ?) ON CONFLICT (item_id, source, field) DO UPDATE SET value = excluded.value').run(channelId, itemId, source, field, value);
+				if (source !== 'sync') return;
+				// The field's entry is now made from this base; back at it, nothing is left to send.
+				db.prepare('UPDATE sync_outbox SET base = ? WHERE item_id = ? AND field = ?').run(value, itemId, field);
+				db.prepare("DELETE FROM sync_outbox WHERE item_id = ? AND field = ? AND state = 'pending' AND value = base").run(itemId, field);
 			},
 			entry: ({itemId, field}) => entryRow(db.prepare('SELECT * FROM sync_outbox WHERE item_id = ? AND field = ?').get(itemId, field) as EntryRow | undefined),
 			entryById: ({id}) => entryRow(db.prepare('SELECT * FROM sync_outbox WHERE id = ?').get(id) as EntryRow | undefined),

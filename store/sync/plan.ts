@@ -292,8 +292,15 @@ export function* planResolveConflict<R extends PlanItem>(followUpId: number, cho
 	const synced = link?.fields.find(field => field.key === followUp.key);
 	const kind: MergeKind = synced?.kind ?? (channel.fieldsByKey.get(followUp.key)?.type === 'multi_select' ? 'set' : 'scalar');
 	const at = new Date().toISOString();
-	const value = 'side' in choice ? (choice.side === 'ours' ? item.values[followUp.key] ?? null : followUp.theirs ?? null) : choice.value;
 	if (!('side' in choice) && !Object.hasOwn(choice, 'value')) throw invalidArgument('choose ours, theirs or a value');
+	const value = 'side' in choice ? (choice.side === 'ours' ? item.values[followUp.key] ?? null : followUp.theirs ?? null) : choice.value;
+	// Closed first: the field's entry is no longer held by an open conflict.
+	const closed = (yield {step: 'closeFollowUp', id: followUpId, at}) as FollowUp;
+	if (synced) {
+		const entry = (yield {step: 'entry', itemId: item.id, field: followUp.key}) as StoredEntry | undefined;
+		if (entry?.state === 'held') yield {step: 'entryState', id: entry.id, state: 'pending', error: null};
+	}
+
 	yield {step: 'setBase', channelId: channel.id, itemId: item.id, field: followUp.key, source: synced ? 'sync' : 'import', value: canonicalJson(followUp.theirs, kind)};
 	const human: Actor = {kind: 'human'};
 	if (!sameCanonical(item.values[followUp.key] ?? null, value, kind)) {
@@ -301,12 +308,7 @@ export function* planResolveConflict<R extends PlanItem>(followUpId: number, cho
 		if ('refused' in written) throw written.refused;
 	}
 
-	if (synced) {
-		const entry = (yield {step: 'entry', itemId: item.id, field: followUp.key}) as StoredEntry | undefined;
-		if (entry?.state === 'held') yield {step: 'entryState', id: entry.id, state: 'pending', error: null};
-		// Queued even when ours was kept (no local write): the tracker still holds theirs.
-		yield* queueForSync<R>(channel, item.id, human, {[followUp.key]: value}, at);
-	}
-
-	return (yield {step: 'closeFollowUp', id: followUpId, at}) as FollowUp;
+	// Queued even when ours was kept (no local write): the tracker still holds theirs.
+	if (synced) yield* queueForSync<R>(channel, item.id, human, {[followUp.key]: value}, at);
+	return closed;
 }
