@@ -10,6 +10,9 @@ import {notePgOff} from '../support/pg.js';
 import {agent, human} from '../store/helpers.js';
 import {BACKENDS, kitStore, refusalOf, type Backend} from './backends.js';
 import {storesOn} from './backends.js';
+import {raceChannel} from '../store/workers/race.js';
+import {runEditor} from '../store/workers/launch.js';
+import {waitUntil} from '../support/wait.js';
 
 const T0 = '2026-03-01T10:00:00.000Z';
 const T1 = '2026-03-02T10:00:00.000Z';
@@ -246,6 +249,30 @@ describe.each(BACKENDS)('sync engine on $name', (backend: Backend) => {
 		expect(await store.sync.outbox('kit')).toEqual([]);
 		expect((await valuesOf(store, id)).title).toBe('Mine');
 	});
+
+	it('a writer SIGKILLed mid-write leaves its edit and its outbox entry both or neither', async () => {
+		const store = await backend.open();
+		open.push(store);
+		const location = backend.lastLocation();
+		const channel = {...raceChannel, fields: [...raceChannel.fields, {key: 'ref', label: 'Ref', type: 'text', is_required: false, is_unique: true, config: {}}]};
+		await store.importChannel({channel, items: [0, 1, 2].map(index => ({values: {title: `item ${index}`, counter: 0, a: 'start', b: 'start', ref: `R${index}`}}))});
+		const ids = (await store.listPage('race')).items.map(item => item.id);
+		await store.sync.link({channel_id: 'race', tracker: 'github', remote: 'acme/race', key_field: 'ref', fields: [{key: 'a', remote: 'a', kind: 'scalar'}, {key: 'b', remote: 'b', kind: 'scalar'}]});
+		for (let round = 0; round < 4; round++) {
+			// Killed while it writes without pause, after a different number of commits each round.
+			const result = await runEditor(['churn', location, ids.join(',')], control => {
+				void waitUntil(() => control.stdout().split('edit\n').length > 2 + round * 3, 'some edits').then(() => control.kill(), () => control.kill());
+			});
+			expect(result.signal, result.stdout + result.stderr).toBe('SIGKILL');
+			const entries = await store.sync.outbox('race');
+			for (const id of ids) {
+				const item = await store.readItem('race', id);
+				const queued = Object.fromEntries(entries.filter(entry => entry.item_id === id).map(entry => [entry.field, entry.value]));
+				// Every committed edit changed a and b: its entries hold exactly the values it wrote.
+				expect(queued).toEqual(item.version === 1 ? {} : {a: item.values.a, b: item.values.b});
+			}
+		}
+	}, 120_000);
 
 	describe('an import\'s upsert over a person\'s change', () => {
 		const row = (values: Record<string, unknown>, at = 'row 1') => ({values: {code: 'A1', ...values}, at});
