@@ -213,8 +213,9 @@ CREATE TRIGGER items_counted_out AFTER DELETE ON items REFERENCING OLD TABLE AS 
 		version: 10,
 		name: 'the sync engine: links, bases, outbox, comments; follow-ups\' kind',
 		// Bases and outbox values are canonical JSON as text (store/sync/merge.ts), compared as text.
+		// Written to run again harmlessly (IF NOT EXISTS): a store whose recorded version was taken back still opens.
 		sql: `
-CREATE TABLE sync_links (
+CREATE TABLE IF NOT EXISTS sync_links (
 	channel_id text PRIMARY KEY,
 	tracker text NOT NULL,
 	remote text NOT NULL,
@@ -225,7 +226,7 @@ CREATE TABLE sync_links (
 	last_pull_at text,
 	last_push_at text
 );
-CREATE TABLE sync_bases (
+CREATE TABLE IF NOT EXISTS sync_bases (
 	channel_id text NOT NULL,
 	item_id text NOT NULL,
 	source text NOT NULL,
@@ -233,8 +234,8 @@ CREATE TABLE sync_bases (
 	value text NOT NULL,
 	PRIMARY KEY (item_id, source, field)
 );
-CREATE INDEX sync_bases_by_channel ON sync_bases (channel_id, source);
-CREATE TABLE sync_outbox (
+CREATE INDEX IF NOT EXISTS sync_bases_by_channel ON sync_bases (channel_id, source);
+CREATE TABLE IF NOT EXISTS sync_outbox (
 	id bigserial PRIMARY KEY,
 	channel_id text NOT NULL,
 	item_id text NOT NULL,
@@ -248,8 +249,8 @@ CREATE TABLE sync_outbox (
 	created_at text NOT NULL,
 	UNIQUE (item_id, field)
 );
-CREATE INDEX sync_outbox_by_channel ON sync_outbox (channel_id, state, id);
-CREATE TABLE item_comments (
+CREATE INDEX IF NOT EXISTS sync_outbox_by_channel ON sync_outbox (channel_id, state, id);
+CREATE TABLE IF NOT EXISTS item_comments (
 	channel_id text NOT NULL,
 	item_id text NOT NULL,
 	remote_id text NOT NULL,
@@ -259,7 +260,7 @@ CREATE TABLE item_comments (
 	updated_at text NOT NULL,
 	PRIMARY KEY (item_id, remote_id)
 );
-ALTER TABLE followups ADD COLUMN kind text NOT NULL DEFAULT 'refused', ADD COLUMN base json, ADD COLUMN ours json, ADD COLUMN theirs json;
+ALTER TABLE followups ADD COLUMN IF NOT EXISTS kind text NOT NULL DEFAULT 'refused', ADD COLUMN IF NOT EXISTS base json, ADD COLUMN IF NOT EXISTS ours json, ADD COLUMN IF NOT EXISTS theirs json;
 `,
 	},
 ];

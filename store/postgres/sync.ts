@@ -1,7 +1,7 @@
 // The sync engine on PostgreSQL (docs/architecture.md#the-sync-engine): the answers to the sync
 // plans' steps (store/sync/plan.ts) as SQL on the transaction's connection, each plan in one
 // transaction. The tables are migration 10 (store/postgres/schema.ts); the outbox entries of
-// ordinary edits are written by the edit plan's queueSync step (queueSync below), in the edit's
+// ordinary edits are written by the edit plan's queueSync step (store/postgres/outbox.ts), in the edit's
 // own transaction.
 
 import type pg from 'pg';
@@ -15,26 +15,6 @@ import {ITEM_COLUMNS, planIo, planItemOf, type PgItem, type PgItemRow, type PgIt
 import {checkLink, localOnly, notLinked, planApplyRemote, planMarkFailed, planMarkSent, planResolveConflict, runSyncPlanAsync, SYNC_ACTOR, type StoredEntry, type SyncIo, type SyncPlan} from '../sync/plan.js';
 import type {ConflictChoice, NewSyncLink, OutboxEntry, PullOutcome, RemoteRecord, SyncApi, SyncLink, SyncStatus} from '../sync/types.js';
 import type {Validator} from '../writes.js';
-
-const QUEUE_SQL = `INSERT INTO sync_outbox (channel_id, item_id, field, kind, base, value, state, attempts, created_at)
-	SELECT l.channel_id, $2, v.key, f->>'kind', coalesce(b.value, 'null'), v.value, 'pending', 0, $4
-	FROM sync_links l CROSS JOIN jsonb_array_elements(l.fields) f JOIN json_each_text($3::json) v ON v.key = f->>'key'
-	LEFT JOIN sync_bases b ON b.item_id = $2 AND b.source = 'sync' AND b.field = v.key
-	WHERE l.channel_id = $1
-	ON CONFLICT (item_id, field) DO UPDATE SET value = excluded.value, last_error = NULL,
-		state = CASE WHEN sync_outbox.state = 'held' AND NOT EXISTS (SELECT 1 FROM followups WHERE item_id = excluded.item_id AND key = excluded.field AND status = 'open' AND kind = 'sync_conflict') THEN 'pending' ELSE sync_outbox.state END`;
-
-/**
- * The edit plan's queueSync step: each written field a link syncs gets its outbox entry, in the
- * caller's transaction; an entry back at its base has nothing left to send. One statement on an
- * unlinked channel (its link looked up by key, none found).
- */
-export async function queueSync(client: pg.ClientBase, channelId: string, itemId: string, values: Record<string, string>, at: string): Promise<void> {
-	const queued = await client.query(QUEUE_SQL, [channelId, itemId, JSON.stringify(values), at]);
-	if ((queued.rowCount ?? 0) > 0) {
-		await client.query("DELETE FROM sync_outbox WHERE item_id = $1 AND state = 'pending' AND value = base AND field = ANY($2::text[])", [itemId, Object.keys(values)]);
-	}
-}
 
 type LinkRow = SyncLink;
 type EntryRow = StoredEntry & {attempts: number; last_error: string | null; created_at: string};

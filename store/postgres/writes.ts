@@ -25,7 +25,7 @@ import {planAccept, planDecline, planRevert, planRunDiff, type AcceptRequest, ty
 import type {RunRow} from '../runs.js';
 import type {PgChannelCatalog} from './channels.js';
 import {closeForDeletedItem, openFollowUps, resolveSetKeys, resolveSetKeysSql} from './followups.js';
-import {queueSync} from './sync.js';
+import {queueSync} from './outbox.js';
 
 export type PgItemRow = {seq: number; id: string; channel_id: string; version: number; created_at: string; updated_at: string; data: Values};
 

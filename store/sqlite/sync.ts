@@ -1,7 +1,7 @@
 // The sync engine on SQLite (docs/architecture.md#the-sync-engine): its tables, and the answers
 // to the sync plans' steps (store/sync/plan.ts) with statements on the file, each plan inside one
 // BEGIN IMMEDIATE transaction. The outbox entries of ordinary edits are written by the edit plan's
-// queueSync step (queueSync below), in the edit's own transaction.
+// queueSync step (store/sqlite/outbox.ts), in the edit's own transaction.
 
 import type {ChannelCatalog} from './channels.js';
 import type {Db} from './db.js';
@@ -74,39 +74,6 @@ export function addFollowUpKind(db: Db): void {
 
 type LinkRow = Omit<SyncLink, 'fields' | 'state'> & {fields: string; state: string};
 const linkFromRow = (row: LinkRow): SyncLink => ({...row, fields: JSON.parse(row.fields) as SyncLink['fields'], state: JSON.parse(row.state) as SyncLink['state']});
-
-const QUEUE_SQL = `INSERT INTO sync_outbox (channel_id, item_id, field, kind, base, value, state, attempts, created_at)
-	SELECT l.channel_id, @item, v.key, json_extract(f.value, '$.kind'), coalesce(b.value, 'null'), v.value, 'pending', 0, @at
-	FROM sync_links l JOIN json_each(l.fields) f JOIN json_each(@values) v ON v.key = json_extract(f.value, '$.key')
-	LEFT JOIN sync_bases b ON b.item_id = @item AND b.source = 'sync' AND b.field = v.key
-	WHERE l.channel_id = @channel
-	ON CONFLICT (item_id, field) DO UPDATE SET value = excluded.value, last_error = NULL,
-		state = CASE WHEN state = 'held' AND NOT EXISTS (SELECT 1 FROM followups WHERE item_id = excluded.item_id AND key = excluded.field AND status = 'open' AND kind = 'sync_conflict') THEN 'pending' ELSE state END`;
-
-/**
- * The edit plan's queueSync step: each written field a link syncs gets its outbox entry, in the
- * caller's transaction; an entry back at its base has nothing left to send. One statement on an
- * unlinked channel (its link looked up by key, none found).
- */
-export function queueSync(db: Db, channelId: string, itemId: string, values: Record<string, string>, at: string): void {
-	const statements = queueStatements(db);
-	const json = JSON.stringify(values);
-	if (statements.queue.run({channel: channelId, item: itemId, values: json, at}).changes > 0) statements.settle.run({item: itemId, values: json});
-}
-
-const queueCache = new WeakMap<Db, {queue: ReturnType<Db['prepare']>; settle: ReturnType<Db['prepare']>}>();
-function queueStatements(db: Db) {
-	let statements = queueCache.get(db);
-	if (!statements) {
-		statements = {
-			queue: db.prepare(QUEUE_SQL),
-			settle: db.prepare("DELETE FROM sync_outbox WHERE item_id = @item AND state = 'pending' AND value = base AND field IN (SELECT key FROM json_each(@values))"),
-		};
-		queueCache.set(db, statements);
-	}
-
-	return statements;
-}
 
 type EntryRow = StoredEntry & {attempts: number; last_error: string | null; created_at: string};
 

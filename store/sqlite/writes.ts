@@ -15,7 +15,7 @@ import {proposalCreatedEvent} from '../proposals.js';
 import {planAccept, planDecline, planRevert, planRunDiff, type AcceptRequest, type AcceptResult, type DeclineResult, type RevertResult, type RunDiff} from '../review-plan.js';
 import type {RunRow} from '../runs.js';
 import {closeForDeletedItem, openFollowUps, resolveSetKeys} from './followups.js';
-import {queueSync} from './sync.js';
+import {queueSync} from './outbox.js';
 import {checkEditRequest, createdEvent, createdValues, planDelete, planEdit, queueForSync, runPlan, type EditOutcome, type PlanIo, type PlanItem} from '../edit-plan.js';
 import {itemIdOf, itemOf, parseStored, type ItemRow} from '../items.js';
 import type {Actor, EditResult, Field, Values} from '../types.js';
