@@ -176,7 +176,6 @@ export class SqliteSync {
 
 	private syncIo(): SyncIo<SqliteItem> {
 		const db = this.db;
-		const entryRow = (row: EntryRow | undefined) => row;
 		return {
 			link: ({channelId}) => this.getLink(channelId),
 			byKey: ({channel, field, value}) => this.writer.itemWithUnique(channel, field, value),
@@ -188,8 +187,8 @@ export class SqliteSync {
 				db.prepare('UPDATE sync_outbox SET base = ? WHERE item_id = ? AND field = ?').run(value, itemId, field);
 				db.prepare("DELETE FROM sync_outbox WHERE item_id = ? AND field = ? AND state = 'pending' AND value = base").run(itemId, field);
 			},
-			entry: ({itemId, field}) => entryRow(db.prepare('SELECT * FROM sync_outbox WHERE item_id = ? AND field = ?').get(itemId, field) as EntryRow | undefined),
-			entryById: ({id}) => entryRow(db.prepare('SELECT * FROM sync_outbox WHERE id = ?').get(id) as EntryRow | undefined),
+			entry: ({itemId, field}) => db.prepare('SELECT * FROM sync_outbox WHERE item_id = ? AND field = ?').get(itemId, field) as EntryRow | undefined,
+			entryById: ({id}) => db.prepare('SELECT * FROM sync_outbox WHERE id = ?').get(id) as EntryRow | undefined,
 			hold: ({channelId, itemId, field, kind, base, value, at}) => {
 				db.prepare(`INSERT INTO sync_outbox (channel_id, item_id, field, kind, base, value, state, attempts, created_at) VALUES (?, ?, ?, ?, ?, ?, 'held', 0, ?)
 					ON CONFLICT (item_id, field) DO UPDATE SET state = 'held', value = excluded.value`).run(channelId, itemId, field, kind, base, value, at);

@@ -191,9 +191,8 @@ export function* planApplyRemote<R extends PlanItem>(channelId: string, records:
 				if (!Object.hasOwn(remote, field.key)) continue;
 				const ours = item.values[field.key] ?? null;
 				const theirs = remote[field.key];
-				const entry = (yield {step: 'entry', itemId, field: field.key}) as StoredEntry | undefined;
-				// No base yet (the item was here before the link): ours counts as the base unless we queued a change.
-				const base = bases.has(field.key) ? JSON.parse(bases.get(field.key)!) as unknown : (entry ? JSON.parse(entry.base) as unknown : ours);
+				// No base yet (the item was here before the link): ours counts as the base unless a change of ours is queued.
+				const base = bases.has(field.key) ? JSON.parse(bases.get(field.key)!) as unknown : yield* baseWithoutRow<R>(itemId, field.key, ours);
 				const merge = mergeField(field.kind, base, ours, theirs);
 				if (merge.conflict) {
 					conflicts++;
@@ -250,6 +249,12 @@ export function* planApplyRemote<R extends PlanItem>(channelId: string, records:
 	}
 
 	return outcome;
+}
+
+/** A field's base when none is kept: the queued entry's, else ours (nothing of ours is waiting to be sent). */
+function* baseWithoutRow<R extends PlanItem>(itemId: string, field: string, ours: unknown): SyncPlan<R, unknown> {
+	const entry = (yield {step: 'entry', itemId, field}) as StoredEntry | undefined;
+	return entry ? JSON.parse(entry.base) as unknown : ours;
 }
 
 /** After the tracker confirmed an entry: its base becomes the remote value; the entry goes, unless a newer local value waits. Idempotent. */
