@@ -83,6 +83,10 @@ export type CliFlags = {
 	option?: string[];
 	required?: boolean;
 	migrateTo?: string;
+	// followups resolve: keep our value, take theirs, or write this one (JSON when it parses)
+	ours?: boolean;
+	theirs?: boolean;
+	value?: string;
 };
 
 export type CommandContext = {

@@ -158,7 +158,8 @@ function growHint(context: CommandContext, refusals: UpsertRefusal[]): string[] 
 	return outsideOptions && context.flags.growOptions !== true ? ['a value outside a select\'s options is refused; --grow-options adds such values to the field\'s options'] : [];
 }
 
-const summaryLine = (counts: {created: number; updated: number; unchanged: number; refused: number}) => `${counts.created} created, ${counts.updated} updated, ${counts.unchanged} unchanged, ${counts.refused} refused`;
+/** `C conflicts`: fields a person changed since the last import that the file changes too, kept as the person's (docs/records.md). */
+const summaryLine = (counts: {created: number; updated: number; unchanged: number; conflicts?: number; refused: number}) => `${counts.created} created, ${counts.updated} updated, ${counts.unchanged} unchanged, ${counts.conflicts ?? 0} conflicts, ${counts.refused} refused`;
 
 /** The schema as lines for --dry-run: each field with its type and, for a choice, its options. */
 function schemaLines(channel: Channel): string[] {
@@ -270,7 +271,7 @@ async function create(context: CommandContext, file: string, records: RecordFile
 				...check.result.refusals.map(refusal => `refused ${refusalText(refusal)}`),
 				...(check.result.refused > check.result.refusals.length ? [`… and ${check.result.refused - check.result.refusals.length} more refused rows`] : []),
 				...growHint(context, check.result.refusals),
-				`${context.flags.dryRun ? `${check.result.count - check.result.refused} would be created, 0 updated, 0 unchanged, ${check.result.refused} refused` : summaryLine(counts)} — nothing was written`,
+				`${context.flags.dryRun ? `${check.result.count - check.result.refused} would be created, 0 updated, 0 unchanged, 0 conflicts, ${check.result.refused} refused` : summaryLine(counts)} — nothing was written`,
 			].join('\n'));
 			return check.result.refused > 0 ? 1 : 0;
 		}
@@ -297,7 +298,7 @@ function dryRunSift(context: CommandContext, file: string): number {
 		output(context, {format: 'sift', channel_id: channel.id, dry_run: true, written: false, schema: channel, rows: check.count, created: check.count - check.refused, updated: 0, unchanged: 0, refused: check.refused, refusals: check.refusals}, () => [
 			...schemaLines(channel),
 			...check.refusals.map(refusal => `refused ${refusalText(refusal)}`),
-			`${check.count - check.refused} would be created, 0 updated, 0 unchanged, ${check.refused} refused — nothing was written`,
+			`${check.count - check.refused} would be created, 0 updated, 0 unchanged, 0 conflicts, ${check.refused} refused — nothing was written`,
 		].join('\n'));
 		return check.refused > 0 ? 1 : 0;
 	} finally {

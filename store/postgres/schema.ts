@@ -210,6 +210,60 @@ CREATE TRIGGER items_counted_out AFTER DELETE ON items REFERENCING OLD TABLE AS 
 `,
 	},
 	{
+		version: 10,
+		name: 'the sync engine: links, bases, outbox, comments; follow-ups\' kind',
+		// Bases and outbox values are canonical JSON as text (store/sync/merge.ts), compared as text.
+		// Written to run again harmlessly (IF NOT EXISTS): a store whose recorded version was taken back still opens.
+		sql: `
+CREATE TABLE IF NOT EXISTS sync_links (
+	channel_id text PRIMARY KEY,
+	tracker text NOT NULL,
+	remote text NOT NULL,
+	key_field text NOT NULL,
+	fields jsonb NOT NULL,
+	state jsonb NOT NULL,
+	created_at text NOT NULL,
+	last_pull_at text,
+	last_push_at text
+);
+CREATE TABLE IF NOT EXISTS sync_bases (
+	channel_id text NOT NULL,
+	item_id text NOT NULL,
+	source text NOT NULL,
+	field text NOT NULL,
+	value text NOT NULL,
+	PRIMARY KEY (item_id, source, field)
+);
+CREATE INDEX IF NOT EXISTS sync_bases_by_channel ON sync_bases (channel_id, source);
+CREATE TABLE IF NOT EXISTS sync_outbox (
+	id bigserial PRIMARY KEY,
+	channel_id text NOT NULL,
+	item_id text NOT NULL,
+	field text NOT NULL,
+	kind text NOT NULL,
+	base text NOT NULL,
+	value text NOT NULL,
+	state text NOT NULL,
+	attempts integer NOT NULL DEFAULT 0,
+	last_error text,
+	created_at text NOT NULL,
+	UNIQUE (item_id, field)
+);
+CREATE INDEX IF NOT EXISTS sync_outbox_by_channel ON sync_outbox (channel_id, state, id);
+CREATE TABLE IF NOT EXISTS item_comments (
+	channel_id text NOT NULL,
+	item_id text NOT NULL,
+	remote_id text NOT NULL,
+	author text,
+	body text NOT NULL,
+	created_at text NOT NULL,
+	updated_at text NOT NULL,
+	PRIMARY KEY (item_id, remote_id)
+);
+ALTER TABLE followups ADD COLUMN IF NOT EXISTS kind text NOT NULL DEFAULT 'refused', ADD COLUMN IF NOT EXISTS base json, ADD COLUMN IF NOT EXISTS ours json, ADD COLUMN IF NOT EXISTS theirs json;
+`,
+	},
+	{
 		version: 11,
 		name: 'membership: a GIN index on each channel\'s multi_select values (labels:bug)',
 		// Whatever of pgChannelIndexes a channel lacks: its multi_select indexes (store/postgres/query.ts memberIndex).

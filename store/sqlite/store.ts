@@ -17,6 +17,7 @@ import type {SearchQuery} from '../search.js';
 import type {ItemsPage, ItemsQuery, PageQuery} from '../pages.js';
 import type {Actor, Channel, ChannelSummary, EditResult, EventPage, FollowUp, Item} from '../types.js';
 import {ItemWriter} from './writes.js';
+import {SqliteSync} from './sync.js';
 import {upsertItems} from './upsert.js';
 import type {UpsertRequest, UpsertResult, UpsertRow} from '../upsert-rules.js';
 import type {EditRequest, Validator} from '../writes.js';
@@ -39,6 +40,8 @@ export class Store {
 	readonly created: {file: boolean; dirs: string[]};
 	private readonly channels: ChannelCatalog;
 	private readonly writer: ItemWriter;
+	/** The sync engine on this file (store/sqlite/sync.ts). */
+	readonly syncEngine: SqliteSync;
 
 	constructor(readonly path: string, options: StoreOptions = {}) {
 		const opened = openDatabase(path, options);
@@ -47,6 +50,7 @@ export class Store {
 		this.created = opened.created;
 		this.channels = new ChannelCatalog(this.db);
 		this.writer = new ItemWriter(this.db, this.channels, options.validator);
+		this.syncEngine = new SqliteSync(this.db, this.channels, this.writer);
 	}
 
 	/** Refuses a write up front on a read-only store, with a message that says why. */

@@ -45,7 +45,7 @@ describe('a SQLite store of schema 6', () => {
 		}
 
 		const reopened = new Database(file, {readonly: true});
-		expect(reopened.pragma('user_version', {simple: true})).toBe(10);
+		expect(reopened.pragma('user_version', {simple: true})).toBe(11);
 		reopened.close();
 	});
 });

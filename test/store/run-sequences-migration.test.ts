@@ -34,7 +34,7 @@ describe('a SQLite store of version 3', () => {
 
 		for (let open = 0; open < 2; open++) {
 			const {db} = openDatabase(file);
-			expect(db.pragma('user_version', {simple: true})).toBe(10);
+			expect(db.pragma('user_version', {simple: true})).toBe(11);
 			expect(getRun(db, 'run-old')).toMatchObject({id: 'run-old', outcome: 'ok', start_sequence: null, end_sequence: null});
 			expect(lastFinishedRun(db, 'bugs')).toBeUndefined();
 			const indexes = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'runs'").all() as Array<{name: string}>).map(row => row.name);
