@@ -63,8 +63,9 @@ export function issueOf(raw: unknown): GithubIssue | string {
 		updated_at: text(issue.updated_at ?? issue.updatedAt),
 		closed_at: text(issue.closed_at ?? issue.closedAt),
 		url,
-		// REST marks a pull request with a `pull_request` key; gh's JSON has isPullRequest or a /pull/ URL.
-		is_pull_request: Object.hasOwn(issue, 'pull_request') || issue.isPullRequest === true || (url?.includes('/pull/') ?? false),
+		// REST marks a pull request with a non-null `pull_request` object (a null one is an issue);
+		// gh's JSON has isPullRequest or a /pull/ URL.
+		is_pull_request: (issue.pull_request !== undefined && issue.pull_request !== null) || issue.isPullRequest === true || (url?.includes('/pull/') ?? false),
 	};
 }
 
