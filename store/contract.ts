@@ -11,6 +11,9 @@ import type {TokenIdentity, TokenInfo, TokenRequest} from './token-rules.js';
 import type {Actor, Channel, ChannelSummary, DeleteResult, EditResult, EventPage, FollowUp, Item, Page, SchemaChange, SchemaChangeResult} from './types.js';
 import type {EditRequest, Validator} from './writes.js';
 import type {UpsertRequest, UpsertResult} from './upsert-rules.js';
+import type {SyncApi} from './sync/types.js';
+
+export type {ConflictChoice, OutboxEntry, PullOutcome, RemoteComment, RemoteRecord, SyncApi, SyncedField, SyncLink, SyncStatus, TrackerKind} from './sync/types.js';
 
 export type {UpsertRefusal, UpsertRequest, UpsertResult, UpsertRow} from './upsert-rules.js';
 import type {ProposalQuery, ProposalRow} from './proposals.js';
@@ -152,6 +155,8 @@ export interface AsyncStore {
 	readonly runs: RunsApi;
 	readonly tokens: TokensApi;
 	readonly proposals: ProposalsApi;
+	/** The two-way sync engine: links to trackers, the pull's three-way merge, the outbox to push (store/sync). */
+	readonly sync: SyncApi;
 
 	/**
 	 * SQLite: writes waiting for another process's write lock give up now (`busy`), and later ones do

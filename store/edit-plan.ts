@@ -18,6 +18,7 @@ import type {Actor, Changes, DeleteResult, EditResult, FieldProblem, FollowUp, S
 import type {WriteContext} from './validate.js';
 import {MAX_REASON_LENGTH, type EditMode, type EditRequest, type Validator} from './writes.js';
 import type {NewProposal, ProposalDecision, ProposalRow} from './proposals.js';
+import {canonicalJson} from './sync/merge.js';
 import {actorScope, changesOf, checkExpectedVersion, checkPayload, creationChanges, deletionChanges, fingerprintOf, itemNotFound, keyReused, storedValues, versionConflict} from './write-rules.js';
 
 /** What a plan needs of a stored item; a backend's own row type extends it and comes back in its write steps. */
@@ -27,7 +28,7 @@ export type PlanItem = ItemHeader & {values: Values};
 export type IdempotencyEntry = {channelId: string; actor: string; key: string; fingerprint: string};
 
 /** One follow-up an agent's refused edit opens or refreshes (docs/reference.md#follow-ups). */
-export type FollowUpOpening = Pick<FollowUp, 'channel_id' | 'item_id' | 'key' | 'attempted' | 'message' | 'allowed' | 'min' | 'max'> & {run_id: string | null};
+export type FollowUpOpening = Pick<FollowUp, 'channel_id' | 'item_id' | 'key' | 'attempted' | 'message' | 'allowed' | 'min' | 'max'> & {run_id: string | null} & Partial<Pick<FollowUp, 'kind' | 'base' | 'ours' | 'theirs'>>;
 
 /** The steps a plan yields, each with the answer the backend resumes it with. */
 export type PlanStep<R extends PlanItem> =
@@ -45,6 +46,12 @@ export type PlanStep<R extends PlanItem> =
 	| {step: 'unchanged'; item: R; resolveKeys: string[]; at: string}
 	/** The merged values and bumped version, its event, and the set keys' follow-ups closed; answers the event's sequence. */
 	| {step: 'update'; channel: LoadedChannel; item: R; after: Values; event: NewEvent; resolveKeys: string[]}
+	/**
+	 * Queues the written fields that a link to a tracker syncs (store/sync): each field's outbox
+	 * entry takes the new value (canonical JSON, store/sync/merge.ts), its base unchanged; fields
+	 * no link syncs are left out by the backend. Answers nothing.
+	 */
+	| {step: 'queueSync'; channelId: string; itemId: string; values: Record<string, string>; at: string}
 	/** Keeps the result under its key; answers nothing. */
 	| {step: 'remember'; entry: IdempotencyEntry; result: EditResult; at: string}
 	/** Deletes the item, closes its open follow-ups and appends its event; answers the event's sequence. */
@@ -70,6 +77,7 @@ type Answers<R extends PlanItem> = {
 	openFollowUps: void;
 	unchanged: number;
 	update: number;
+	queueSync: void;
 	remember: void;
 	delete: number;
 	runMode: EditMode;
@@ -186,7 +194,7 @@ function* checkedItem<R extends PlanItem>(channelId: string, itemId: string, exp
  * The edit transaction (docs/reference.md#the-edit-transaction), after checkEditRequest:
  * idempotency → version → grants and validation → merge → bump → event → follow-ups.
  */
-export function* planEdit<R extends PlanItem>(channel: LoadedChannel, request: EditRequest, validate: Validator): Plan<R, EditOutcome> {
+export function* planEdit<R extends PlanItem>(channel: LoadedChannel, request: EditRequest, validate: Validator, stampedAt?: string): Plan<R, EditOutcome> {
 	const entry: IdempotencyEntry | undefined = request.idempotencyKey === undefined
 		? undefined
 		: {channelId: channel.id, actor: actorScope(request.actor), key: request.idempotencyKey, fingerprint: fingerprintOf(request)};
@@ -204,7 +212,8 @@ export function* planEdit<R extends PlanItem>(channel: LoadedChannel, request: E
 	const mode = yield* editMode<R>(request);
 	const item = yield* checkedItem<R>(channel.id, request.itemId, request.expectedVersion);
 	// Taken once the item is held: a writer that waited for it is stamped after the one it waited for.
-	const at = new Date().toISOString();
+	// A pull stamps the tracker's time instead (store/sync/plan.ts).
+	const at = stampedAt ?? new Date().toISOString();
 	const values = request.values as Values;
 	const context = grantedContext((yield {step: 'context', channel, item, values}) as WriteContext, request.grants);
 	const problems = validate(channel, values, context, false);
@@ -238,6 +247,7 @@ export function* planEdit<R extends PlanItem>(channel: LoadedChannel, request: E
 		const version = item.version + 1;
 		const event: NewEvent = {type: 'item.updated', item_id: item.id, version, actor: request.actor, changes, at, ...(request.cause ? {cause: request.cause} : {})};
 		const sequence = (yield {step: 'update', channel, item, after, event, resolveKeys: keys}) as number;
+		yield* queueForSync<R>(channel, item.id, request.actor, Object.fromEntries(Object.entries(changes).map(([key, change]) => [key, change.to])), at);
 		result = {ok: true, item: itemOf(channel, {...item, version, updated_at: at}, after), sequence};
 	}
 
@@ -246,6 +256,23 @@ export function* planEdit<R extends PlanItem>(channel: LoadedChannel, request: E
 	}
 
 	return result;
+}
+
+/**
+ * Every write that is not the sync engine's own queues its changed fields for a linked tracker,
+ * in the write's transaction (docs/architecture.md#the-sync-engine): an edit that rolls back
+ * leaves no outbox entry, and one that commits cannot lose its entry.
+ */
+export function* queueForSync<R extends PlanItem>(channel: LoadedChannel, itemId: string, actor: Actor, written: Values, at: string): Plan<R, void> {
+	if (actor.kind === 'sync') return;
+	const values: Record<string, string> = {};
+	for (const [key, value] of Object.entries(written)) {
+		const field = channel.fieldsByKey.get(key);
+		if (!field || field.type === 'formula') continue;
+		values[key] = canonicalJson(value, field.type === 'multi_select' ? 'set' : 'scalar');
+	}
+
+	if (Object.keys(values).length > 0) yield {step: 'queueSync', channelId: channel.id, itemId, values, at};
 }
 
 /** A delete: the item, its version, then its row, follow-ups and event go together. */

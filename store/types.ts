@@ -62,7 +62,8 @@ export type Item = {
 	values: Values;
 };
 
-export type ActorKind = 'human' | 'agent' | 'import';
+/** `sync`: the sync engine writing what a linked tracker holds (store/sync). */
+export type ActorKind = 'human' | 'agent' | 'import' | 'sync';
 export type Actor = {kind: ActorKind; run_id?: string};
 
 export type Change = {from: unknown; to: unknown};
@@ -124,6 +125,9 @@ export type FieldProblem = {
 
 export type FollowUpStatus = 'open' | 'resolved' | 'dismissed';
 
+/** `refused`: an agent's edit or the tracker refused a value; `sync_conflict`: both sides changed a field since its base. */
+export type FollowUpKind = 'refused' | 'sync_conflict';
+
 export type FollowUp = {
 	id: number;
 	channel_id: string;
@@ -140,6 +144,12 @@ export type FollowUp = {
 	updated_at: string;
 	/** How it closed: the key was set by a later edit, a person dismissed it, or the item went away. */
 	resolution: 'set' | 'dismissed' | 'item_deleted' | null;
+	/** What opened it; the store always says, a follow-up made elsewhere (a fixture) without it is a refusal. */
+	kind?: FollowUpKind;
+	/** A sync conflict's three values: the last agreed one, ours (local) and theirs (the tracker's, or an import's dump). */
+	base?: unknown;
+	ours?: unknown;
+	theirs?: unknown;
 };
 
 /**

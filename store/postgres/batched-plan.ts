@@ -59,7 +59,7 @@ function flushStatement(kept: KeptWrites): {sql: string; params: unknown[]} {
 		), resolved AS (
 			UPDATE followups SET status = 'resolved', resolution = 'set', updated_at = r.at
 			FROM unnest($6::text[], $7::text[], $8::text[]) AS r(item_id, key, at)
-			WHERE followups.item_id = r.item_id AND followups.key = r.key AND followups.status = 'open'
+			WHERE followups.item_id = r.item_id AND followups.key = r.key AND followups.status = 'open' AND followups.kind = 'refused'
 		), decided AS (
 			UPDATE proposals SET status = d.status, changes = d.changes, base_version = d.base_version, written_version = d.written_version, decided_at = d.decided_at, decided_by = d.decided_by
 			FROM unnest($9::bigint[], $10::text[], $11::jsonb[], $12::int[], $13::int[], $14::text[], $15::text[]) AS d(id, status, changes, base_version, written_version, decided_at, decided_by)
@@ -139,6 +139,8 @@ export function batchedPlanIo<R extends BatchItem>(client: pg.ClientBase, base: 
 		propose: flushed('propose'),
 		runWrites: flushed('runWrites'),
 		channel: async step => base.channel(step),
+		// The outbox reads nothing the kept writes change.
+		queueSync: async step => base.queueSync(step),
 		async delete(step) {
 			await flush();
 			items.set(itemKey(step.item.channel_id, step.item.id), null);

@@ -5,32 +5,37 @@ import {checkDismissable, followUpFilters, type FollowUpQuery} from '../followup
 import type {FollowUpOpening} from '../edit-plan.js';
 import type {FollowUp} from '../types.js';
 
-type FollowUpRow = Omit<FollowUp, 'allowed' | 'min' | 'max'> & {allowed: FollowUp['allowed'] | null; min: number | null; max: number | null};
+export type FollowUpRow = Omit<FollowUp, 'allowed' | 'min' | 'max'> & {allowed: FollowUp['allowed'] | null; min: number | null; max: number | null};
 
-const COLUMNS = 'id, channel_id, item_id, key, status, attempted, message, allowed, min, max, run_id, created_at, updated_at, resolution';
+export const FOLLOWUP_COLUMNS = 'id, channel_id, item_id, key, status, attempted, message, allowed, min, max, run_id, created_at, updated_at, resolution, kind, base, ours, theirs';
+const COLUMNS = FOLLOWUP_COLUMNS;
 
-function followUpFromRow(row: FollowUpRow): FollowUp {
-	const {allowed, min, max, ...rest} = row;
-	return {...rest, ...(allowed === null ? {} : {allowed}), ...(min === null ? {} : {min}), ...(max === null ? {} : {max})};
+export function followUpFromRow(row: FollowUpRow): FollowUp {
+	const {allowed, min, max, base, ours, theirs, ...rest} = row;
+	return {...rest, ...(allowed === null ? {} : {allowed}), ...(min === null ? {} : {min}), ...(max === null ? {} : {max}), ...(rest.kind === 'sync_conflict' ? {base, ours, theirs} : {})};
 }
+
+const conflictJson = (opening: FollowUpOpening, key: 'base' | 'ours' | 'theirs') => (opening.kind === 'sync_conflict' ? JSON.stringify(opening[key] ?? null) : null);
 
 /** Opens or refreshes the follow-ups a refused agent edit's plan names (store/edit-plan.ts). */
 export async function openFollowUps(client: pg.ClientBase, openings: FollowUpOpening[], at: string): Promise<void> {
 	for (const opening of openings) {
-		await client.query(`INSERT INTO followups (channel_id, item_id, key, status, attempted, message, allowed, min, max, run_id, created_at, updated_at)
-			VALUES ($1, $2, $3, 'open', $4, $5, $6, $7, $8, $9, $10, $10)
+		await client.query(`INSERT INTO followups (channel_id, item_id, key, status, attempted, message, allowed, min, max, run_id, created_at, updated_at, kind, base, ours, theirs)
+			VALUES ($1, $2, $3, 'open', $4, $5, $6, $7, $8, $9, $10, $10, $11, $12, $13, $14)
 			ON CONFLICT (item_id, key) WHERE status = 'open' DO UPDATE SET
 				attempted = excluded.attempted, message = excluded.message, allowed = excluded.allowed,
-				min = excluded.min, max = excluded.max, run_id = excluded.run_id, updated_at = excluded.updated_at`,
-		[opening.channel_id, opening.item_id, opening.key, JSON.stringify(opening.attempted), opening.message, opening.allowed ? JSON.stringify(opening.allowed) : null, opening.min ?? null, opening.max ?? null, opening.run_id, at]);
+				min = excluded.min, max = excluded.max, run_id = excluded.run_id, updated_at = excluded.updated_at,
+				kind = excluded.kind, base = excluded.base, ours = excluded.ours, theirs = excluded.theirs`,
+		[opening.channel_id, opening.item_id, opening.key, JSON.stringify(opening.attempted ?? null), opening.message, opening.allowed ? JSON.stringify(opening.allowed) : null, opening.min ?? null, opening.max ?? null, opening.run_id, at,
+			opening.kind ?? 'refused', conflictJson(opening, 'base'), conflictJson(opening, 'ours'), conflictJson(opening, 'theirs')]);
 	}
 }
 
 /** The statement that closes the open follow-ups of the keys an edit set; the arguments are its parameter references. */
 export const resolveSetKeysSql = (at: string, itemId: string, keys: string) =>
-	`UPDATE followups SET status = 'resolved', resolution = 'set', updated_at = ${at} WHERE item_id = ${itemId} AND key = ANY(${keys}::text[]) AND status = 'open'`;
+	`UPDATE followups SET status = 'resolved', resolution = 'set', updated_at = ${at} WHERE item_id = ${itemId} AND key = ANY(${keys}::text[]) AND status = 'open' AND kind = 'refused'`;
 
-/** A successful edit that sets a key closes that key's open follow-up. */
+/** A successful edit that sets a key closes that key's open follow-up (a refusal's: a sync conflict waits for `sift followups resolve`). */
 export async function resolveSetKeys(client: pg.ClientBase, itemId: string, keys: string[], at: string): Promise<void> {
 	await client.query(resolveSetKeysSql('$1', '$2', '$3'), [at, itemId, keys]);
 }

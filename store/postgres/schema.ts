@@ -209,6 +209,59 @@ CREATE TRIGGER items_counted_in AFTER INSERT ON items REFERENCING NEW TABLE AS n
 CREATE TRIGGER items_counted_out AFTER DELETE ON items REFERENCING OLD TABLE AS old_items FOR EACH STATEMENT EXECUTE FUNCTION sift_count_items_out();
 `,
 	},
+	{
+		version: 10,
+		name: 'the sync engine: links, bases, outbox, comments; follow-ups\' kind',
+		// Bases and outbox values are canonical JSON as text (store/sync/merge.ts), compared as text.
+		sql: `
+CREATE TABLE sync_links (
+	channel_id text PRIMARY KEY,
+	tracker text NOT NULL,
+	remote text NOT NULL,
+	key_field text NOT NULL,
+	fields jsonb NOT NULL,
+	state jsonb NOT NULL,
+	created_at text NOT NULL,
+	last_pull_at text,
+	last_push_at text
+);
+CREATE TABLE sync_bases (
+	channel_id text NOT NULL,
+	item_id text NOT NULL,
+	source text NOT NULL,
+	field text NOT NULL,
+	value text NOT NULL,
+	PRIMARY KEY (item_id, source, field)
+);
+CREATE INDEX sync_bases_by_channel ON sync_bases (channel_id, source);
+CREATE TABLE sync_outbox (
+	id bigserial PRIMARY KEY,
+	channel_id text NOT NULL,
+	item_id text NOT NULL,
+	field text NOT NULL,
+	kind text NOT NULL,
+	base text NOT NULL,
+	value text NOT NULL,
+	state text NOT NULL,
+	attempts integer NOT NULL DEFAULT 0,
+	last_error text,
+	created_at text NOT NULL,
+	UNIQUE (item_id, field)
+);
+CREATE INDEX sync_outbox_by_channel ON sync_outbox (channel_id, state, id);
+CREATE TABLE item_comments (
+	channel_id text NOT NULL,
+	item_id text NOT NULL,
+	remote_id text NOT NULL,
+	author text,
+	body text NOT NULL,
+	created_at text NOT NULL,
+	updated_at text NOT NULL,
+	PRIMARY KEY (item_id, remote_id)
+);
+ALTER TABLE followups ADD COLUMN kind text NOT NULL DEFAULT 'refused', ADD COLUMN base json, ADD COLUMN ours json, ADD COLUMN theirs json;
+`,
+	},
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

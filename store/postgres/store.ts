@@ -2,7 +2,8 @@
 // gap-free events, follow-ups, runs) over a connection pool that stays private to this module.
 
 import type pg from 'pg';
-import type {AsyncImportSource, AsyncStore, AsyncStoreOptions, DeleteResult, ImportResult, ProposalsApi, RunsApi, TokensApi, Unlisten, UpsertRequest, UpsertResult} from '../contract.js';
+import type {AsyncImportSource, AsyncStore, AsyncStoreOptions, DeleteResult, ImportResult, ProposalsApi, RunsApi, SyncApi, TokensApi, Unlisten, UpsertRequest, UpsertResult} from '../contract.js';
+import {pgSync} from './sync.js';
 import type {ProposalQuery} from '../proposals.js';
 import type {AcceptRequest} from '../review-plan.js';
 import type {RunRow} from '../runs.js';
@@ -51,6 +52,7 @@ function guarded<T extends object>(target: Target, api: T, writes: ReadonlySet<s
 const RUN_WRITES = new Set(['start', 'end', 'setProcessGroup', 'revert']);
 const PROPOSAL_WRITES = new Set(['accept', 'decline']);
 const TOKEN_WRITES = new Set(['create', 'revoke', 'touch']);
+const SYNC_WRITES = new Set(['link', 'unlink', 'saveState', 'applyRemote', 'markSending', 'markSent', 'markFailed', 'resolveConflict']);
 
 class PgStore implements AsyncStore {
 	readonly backend = 'postgres' as const;
@@ -59,6 +61,7 @@ class PgStore implements AsyncStore {
 	readonly created = {file: false, dirs: []};
 	readonly tokens: TokensApi;
 	readonly proposals: ProposalsApi;
+	readonly sync: SyncApi;
 	readonly listen: (channelId: string, onSequence: (sequence: number) => void) => Promise<Unlisten>;
 	private readonly channels: PgChannelCatalog;
 	private readonly writer: PgItemWriter;
@@ -84,6 +87,7 @@ class PgStore implements AsyncStore {
 			decline: async (ids: number[]) => this.writer.decline(ids),
 		}, PROPOSAL_WRITES, readOnly);
 		this.tokens = guarded(target, pgTokens(pool), TOKEN_WRITES, readOnly);
+		this.sync = guarded(target, pgSync(pool, this.channels, this.writer, this.validate), SYNC_WRITES, readOnly);
 		this.events = new EventListener(target);
 		this.listen = async (channelId, onSequence) => this.read(async () => {
 			await this.channels.get(channelId);

@@ -9,7 +9,7 @@
 import type pg from 'pg';
 import type {DeleteResult} from '../contract.js';
 import type {LoadedChannel} from '../channels.js';
-import {checkEditRequest, createdEvent, createdValues, planDelete, planEdit, runPlanAsync, type EditOutcome, type Plan, type PlanIo, type PlanItem} from '../edit-plan.js';
+import {checkEditRequest, createdEvent, createdValues, planDelete, planEdit, queueForSync, runPlanAsync, type EditOutcome, type Plan, type PlanIo, type PlanItem} from '../edit-plan.js';
 import {batchedPlanIo, writesUniqueField} from './batched-plan.js';
 import {itemIdOf, itemOf, seqOfItemId} from '../items.js';
 import type {Actor, EditResult, Item, Values} from '../types.js';
@@ -25,6 +25,7 @@ import {planAccept, planDecline, planRevert, planRunDiff, type AcceptRequest, ty
 import type {RunRow} from '../runs.js';
 import type {PgChannelCatalog} from './channels.js';
 import {closeForDeletedItem, openFollowUps, resolveSetKeys, resolveSetKeysSql} from './followups.js';
+import {queueSync} from './sync.js';
 
 export type PgItemRow = {seq: number; id: string; channel_id: string; version: number; created_at: string; updated_at: string; data: Values};
 
@@ -165,16 +166,20 @@ export class PgItemWriter {
 		});
 	}
 
-	/** Inserts one item inside the caller's transaction (an upsert makes many in one). */
-	async insert(client: pg.ClientBase, channel: LoadedChannel, values: Values, actor: Actor, createdAt?: string): Promise<EditResult> {
+	/**
+	 * Inserts one item inside the caller's transaction (an upsert makes many in one), queued for a
+	 * linked tracker unless the sync engine makes it; `updatedAt`: the tracker's time of a pulled item.
+	 */
+	async insert(client: pg.ClientBase, channel: LoadedChannel, values: Values, actor: Actor, createdAt?: string, updatedAt?: string): Promise<EditResult> {
 		const stored = createdValues(channel, values, await writeContext(client, channel, values), this.validate);
-		const at = new Date().toISOString();
+		const at = updatedAt ?? new Date().toISOString();
 		const created = createdAt ?? at;
 		const {rows} = await client.query<{seq: number}>("SELECT nextval('item_seq') AS seq");
 		const seq = rows[0]!.seq;
 		const row: PgItemRow = {seq, id: itemIdOf(seq), channel_id: channel.id, version: 1, created_at: created, updated_at: at, data: stored};
 		await client.query('INSERT INTO items (channel_id, seq, id, version, created_at, updated_at, data) VALUES ($3, $1, $2, 1, $6, $4, $5)', [seq, row.id, channel.id, at, JSON.stringify(stored), created]);
 		const sequence = await appendEvent(client, channel.id, createdEvent(row.id, stored, actor, at));
+		await runPlanAsync(queueForSync<PgItem>(channel, row.id, actor, stored, at), planIo(client));
 		return {ok: true, item: pgItem(channel, row), sequence};
 	}
 
@@ -207,15 +212,15 @@ export class PgItemWriter {
 }
 
 /** An item as the plan sees it, with the row it was read from. */
-type PgItem = PlanItem & {row: PgItemRow};
+export type PgItem = PlanItem & {row: PgItemRow};
 
-const planItemOf = (row: PgItemRow): PgItem => ({id: row.id, channel_id: row.channel_id, version: row.version, created_at: row.created_at, updated_at: row.updated_at, values: row.data, row});
+export const planItemOf = (row: PgItemRow): PgItem => ({id: row.id, channel_id: row.channel_id, version: row.version, created_at: row.created_at, updated_at: row.updated_at, values: row.data, row});
 
 /**
  * This database's answers to the plan's steps, on the transaction's connection: its locks, row
  * reads, writes and event appends. `lock` false: a read-only plan (a run's diff) locks no row.
  */
-function planIo(client: pg.ClientBase, channels?: PgChannelCatalog, lock = true): PlanIo<PgItem, true> {
+export function planIo(client: pg.ClientBase, channels?: PgChannelCatalog, lock = true): PlanIo<PgItem, true> {
 	return {
 		async replay({entry}) {
 			// Two requests with one key queue here, so the second sees the first's stored result.
@@ -247,6 +252,7 @@ function planIo(client: pg.ClientBase, channels?: PgChannelCatalog, lock = true)
 			), resolved AS (${resolveSetKeysSql('$8', '$3', '$11')})`,
 			params: [JSON.stringify(after), item.row.seq, resolveKeys],
 		}),
+		queueSync: async ({channelId, itemId, values, at}) => queueSync(client, channelId, itemId, values, at),
 		async remember({entry, result, at}) {
 			await client.query('INSERT INTO idempotency (channel_id, actor, key, fingerprint, result, at) VALUES ($1, $2, $3, $4, $5, $6)', [entry.channelId, entry.actor, entry.key, entry.fingerprint, JSON.stringify(result), at]);
 		},

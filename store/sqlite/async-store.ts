@@ -3,7 +3,7 @@
 // A write never waits inside better-sqlite3 for another process's lock: it waits on a timer
 // (write-lock.ts), so reads, other requests and keys go on meanwhile.
 
-import type {AsyncImportSource, AsyncStore, AsyncStoreOptions, DeleteResult, ImportResult, ProposalsApi, RunsApi, TokensApi, UpsertRequest, UpsertResult, UpsertRow} from '../contract.js';
+import type {AsyncImportSource, AsyncStore, AsyncStoreOptions, DeleteResult, ImportResult, ProposalsApi, RunsApi, SyncApi, TokensApi, UpsertRequest, UpsertResult, UpsertRow} from '../contract.js';
 import type {LoadedChannel} from '../channels.js';
 import type {FollowUpQuery} from '../followups.js';
 import type {NameMatch} from '../lookup.js';
@@ -43,18 +43,19 @@ export class SqliteAsyncStore implements AsyncStore {
 	readonly runs: RunsApi;
 	readonly tokens: TokensApi;
 	readonly proposals: ProposalsApi;
+	readonly sync: SyncApi;
 	readonly listen = undefined;
 	private readonly counts = new CountWorkers();
 	readonly readOnly: boolean;
 	readonly created: {file: boolean; dirs: string[]};
 	private readonly lock: LockWaiter;
 
-	/** The synchronous store underneath, for callers not yet moved to the asynchronous interface. */
-	constructor(readonly sync: Store, options: Pick<AsyncStoreOptions, 'lockWaitMs' | 'onLockWait'> = {}) {
-		this.location = sync.path;
-		this.readOnly = sync.readOnly;
-		this.created = sync.created;
-		const {db} = sync;
+	/** `file`: the synchronous store underneath, for callers not yet moved to the asynchronous interface. */
+	constructor(readonly file: Store, options: Pick<AsyncStoreOptions, 'lockWaitMs' | 'onLockWait'> = {}) {
+		this.location = file.path;
+		this.readOnly = file.readOnly;
+		this.created = file.created;
+		const {db} = file;
 		const lock = new LockWaiter(db, {waitMs: options.lockWaitMs, onWait: options.onLockWait});
 		this.lock = lock;
 		this.runs = {
@@ -66,21 +67,36 @@ export class SqliteAsyncStore implements AsyncStore {
 			setProcessGroup: async (id, group) => lock.write(() => recordRunProcessGroup(db, id, group)),
 			// A SQLite file is opened by processes of one machine: every unfinished run is local.
 			unfinished: async () => listUnfinishedRuns(db),
-			diff: async id => sync.runDiff(id),
-			revert: async id => lock.write(() => sync.revertRun(id)),
+			diff: async id => file.runDiff(id),
+			revert: async id => lock.write(() => file.revertRun(id)),
 		};
 		this.proposals = {
-			list: async query => sync.listProposals(query),
-			get: async id => sync.getProposal(id),
-			countOpen: async channelId => sync.countOpenProposals(channelId),
-			accept: async request => lock.write(() => sync.acceptProposals(request)),
-			decline: async ids => lock.write(() => sync.declineProposals(ids)),
+			list: async query => file.listProposals(query),
+			get: async id => file.getProposal(id),
+			countOpen: async channelId => file.countOpenProposals(channelId),
+			accept: async request => lock.write(() => file.acceptProposals(request)),
+			decline: async ids => lock.write(() => file.declineProposals(ids)),
+		};
+		const engine = file.syncEngine;
+		this.sync = {
+			link: async link => lock.write(() => engine.link(link)),
+			unlink: async channelId => lock.write(() => engine.unlink(channelId)),
+			links: async () => engine.links(),
+			getLink: async channelId => engine.getLink(channelId),
+			saveState: async (channelId, state, at) => lock.write(() => engine.saveState(channelId, state, at)),
+			applyRemote: async (channelId, records) => lock.write(() => engine.applyRemote(channelId, records)),
+			outbox: async (channelId, limit) => engine.outbox(channelId, limit),
+			markSending: async ids => lock.write(() => engine.markSending(ids)),
+			markSent: async (id, remoteValue) => lock.write(() => engine.markSent(id, remoteValue)),
+			markFailed: async (id, error, options) => lock.write(() => engine.markFailed(id, error, options)),
+			status: async channelId => engine.status(channelId),
+			resolveConflict: async (followUpId, choice) => lock.write(() => engine.resolveConflict(followUpId, choice)),
 		};
 		this.tokens = {
-			create: async request => lock.write(() => sync.createToken(request)),
-			list: async () => sync.listTokens(),
-			revoke: async name => lock.write(() => sync.revokeToken(name)),
-			verify: async (secret, now) => sync.verifyToken(secret, now),
+			create: async request => lock.write(() => file.createToken(request)),
+			list: async () => file.listTokens(),
+			revoke: async name => lock.write(() => file.revokeToken(name)),
+			verify: async (secret, now) => file.verifyToken(secret, now),
 			// A last use is a hint: while another process writes it is skipped, never waited for.
 			touch: async (name, now) => lock.unlessBusy(() => touchToken(db, name, now)),
 		};
@@ -89,7 +105,7 @@ export class SqliteAsyncStore implements AsyncStore {
 	async close(): Promise<void> {
 		this.lock.stop();
 		await this.counts.stopAll();
-		this.sync.close();
+		this.file.close();
 	}
 
 	stopLockWaits(): void {
@@ -98,98 +114,98 @@ export class SqliteAsyncStore implements AsyncStore {
 
 	/** A local file is always reachable once open. */
 	async ping(): Promise<void> {
-		this.sync.db.prepare('SELECT 1').get();
+		this.file.db.prepare('SELECT 1').get();
 	}
 
 	async checkpoint(): Promise<void> {
-		this.sync.db.pragma('wal_checkpoint(TRUNCATE)');
+		this.file.db.pragma('wal_checkpoint(TRUNCATE)');
 	}
 
 	async findItemsNamed(channelId: string, name: string): Promise<NameMatch[]> {
-		return this.sync.findItemsNamed(channelId, name);
+		return this.file.findItemsNamed(channelId, name);
 	}
 
 	async countMatches(channelId: string, where: string, now?: Date): Promise<number> {
 		// Refusals come from here at once; the read itself runs off this thread (count-worker.ts).
-		return this.counts.count(this.location, this.sync.countQuery(channelId, where, now));
+		return this.counts.count(this.location, this.file.countQuery(channelId, where, now));
 	}
 
 	async listChannels(): Promise<ChannelSummary[]> {
-		return this.sync.listChannels();
+		return this.file.listChannels();
 	}
 
 	async listChannelNames(): Promise<Array<{id: string; name: string}>> {
-		return this.sync.listChannelNames();
+		return this.file.listChannelNames();
 	}
 
 	async channelSummary(channelId: string): Promise<ChannelSummary> {
-		return this.sync.channelSummary(channelId);
+		return this.file.channelSummary(channelId);
 	}
 
 	async getChannel(channelId: string): Promise<Channel> {
-		return this.sync.getChannel(channelId);
+		return this.file.getChannel(channelId);
 	}
 
 	async loadedChannel(channelId: string): Promise<LoadedChannel> {
-		return this.sync.loadedChannel(channelId);
+		return this.file.loadedChannel(channelId);
 	}
 
 	async upsertItems(request: UpsertRequest): Promise<UpsertResult> {
-		return this.sync.upsertItems({...request, rows: (await syncItems(request.rows)) as Iterable<UpsertRow>});
+		return this.file.upsertItems({...request, rows: (await syncItems(request.rows)) as Iterable<UpsertRow>});
 	}
 
 	async importChannel(source: AsyncImportSource): Promise<ImportResult> {
 		const items = await syncItems(source.items);
-		return this.lock.write(() => this.sync.importChannel({channel: source.channel, items}));
+		return this.lock.write(() => this.file.importChannel({channel: source.channel, items}));
 	}
 
 	async createItem(channelId: string, values: unknown, actor: Actor): Promise<EditResult> {
-		return this.lock.write(() => this.sync.createItem(channelId, values, actor));
+		return this.lock.write(() => this.file.createItem(channelId, values, actor));
 	}
 
 	async readItem(channelId: string, itemId: string): Promise<Item> {
-		return this.sync.readItem(channelId, itemId);
+		return this.file.readItem(channelId, itemId);
 	}
 
 	async editItem(request: EditRequest): Promise<EditResult> {
 		checkWriteScope(request.grants);
-		return this.lock.write(() => this.sync.editItem(request));
+		return this.lock.write(() => this.file.editItem(request));
 	}
 
 	async deleteItem(channelId: string, itemId: string, actor: Actor, expectedVersion?: number): Promise<DeleteResult> {
-		return this.lock.write(() => this.sync.deleteItem(channelId, itemId, actor, expectedVersion));
+		return this.lock.write(() => this.file.deleteItem(channelId, itemId, actor, expectedVersion));
 	}
 
 	async listPage(channelId: string, query: PageQuery = {}): Promise<Page> {
-		return this.sync.listPage(channelId, query);
+		return this.file.listPage(channelId, query);
 	}
 
 	async changeChannel(channelId: string, change: SchemaChange, actor?: Actor): Promise<SchemaChangeResult> {
-		return changeChannel(this, {apply: async (before, plan, by) => this.sync.applySchemaChange(before, plan, by)}, channelId, change, actor);
+		return changeChannel(this, {apply: async (before, plan, by) => this.file.applySchemaChange(before, plan, by)}, channelId, change, actor);
 	}
 
 	async readItems(channelId: string, query: ItemsQuery = {}): Promise<ItemsPage> {
-		return this.sync.readItems(channelId, query);
+		return this.file.readItems(channelId, query);
 	}
 
 	async pollEvents(channelId: string, options: {afterSequence?: number; limit?: number} = {}): Promise<EventPage> {
-		return this.sync.pollEvents(channelId, options);
+		return this.file.pollEvents(channelId, options);
 	}
 
 	async latestSequence(channelId: string): Promise<number> {
-		return this.sync.latestSequence(channelId);
+		return this.file.latestSequence(channelId);
 	}
 
 	async listFollowUps(query: FollowUpQuery = {}): Promise<FollowUp[]> {
-		return this.sync.listFollowUps(query);
+		return this.file.listFollowUps(query);
 	}
 
 	async countOpenFollowUps(channelId: string): Promise<number> {
-		return this.sync.countOpenFollowUps(channelId);
+		return this.file.countOpenFollowUps(channelId);
 	}
 
 	async dismissFollowUp(id: number): Promise<FollowUp> {
-		return this.lock.write(() => this.sync.dismissFollowUp(id));
+		return this.lock.write(() => this.file.dismissFollowUp(id));
 	}
 }
 

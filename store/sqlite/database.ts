@@ -11,6 +11,7 @@ import {checkIsStore, openReadOnly, SIFT_APPLICATION_ID} from './store-file.js';
 import {withWriteLock} from './write-lock.js';
 import {addFullText} from './full-text.js';
 import {addValueColumns, VALUE_COLUMNS} from './value-columns.js';
+import {addFollowUpKind, SYNC_SCHEMA_SQL} from './sync.js';
 
 export {immediate, withWriteLock} from './write-lock.js';
 export type {Db} from './db.js';
@@ -78,7 +79,12 @@ CREATE TABLE IF NOT EXISTS followups (
 	run_id TEXT,
 	created_at TEXT NOT NULL,
 	updated_at TEXT NOT NULL,
-	resolution TEXT
+	resolution TEXT,
+	-- v11: 'refused' or 'sync_conflict', and a conflict's three values as JSON (store/sqlite/sync.ts).
+	kind TEXT NOT NULL DEFAULT 'refused',
+	base TEXT,
+	ours TEXT,
+	theirs TEXT
 );
 CREATE UNIQUE INDEX IF NOT EXISTS followups_open_per_field ON followups(item_id, key) WHERE status = 'open';
 CREATE INDEX IF NOT EXISTS followups_by_channel ON followups(channel_id, status, id);
@@ -197,7 +203,7 @@ function openWritable(path: string, options: OpenOptions): Db {
  * Bump when the schema changes. Steps run in order inside one transaction and are idempotent;
  * SCHEMA_SQL then creates whatever is missing (IF NOT EXISTS).
  */
-const SCHEMA_VERSION = 10;
+const SCHEMA_VERSION = 11;
 
 /**
  * v3: idempotency keys belong to a channel and an actor (before, one global namespace: a key used
@@ -232,9 +238,11 @@ function addItemCount(db: Db): void {
 
 /**
  * Steps before SCHEMA_SQL, in order. v5: items get their value columns (store/sqlite/value-columns.ts); v6: tokens get a scope;
- * v7: events their cause, runs their mode and proposal count (store/sqlite/proposals.ts); v10: channels their item count.
+ * v7: events their cause, runs their mode and proposal count (store/sqlite/proposals.ts); v10: channels their item count;
+ * v11: follow-ups their kind and a sync conflict's values (store/sqlite/sync.ts). Each step checks what is there, so a store
+ * that skipped a version number comes up to date all the same.
  */
-const MIGRATION_STEPS: Array<(db: Db) => void> = [scopeIdempotencyKeys, addRunColumns, addValueColumns, addTokenScope, addReviewColumns, addItemCount];
+const MIGRATION_STEPS: Array<(db: Db) => void> = [scopeIdempotencyKeys, addRunColumns, addValueColumns, addTokenScope, addReviewColumns, addItemCount, addFollowUpKind];
 /** v3: per-channel partial indexes replace the indexes over every channel's rows; v5: on value columns; v6: on created_at and updated_at too; v8: on the axis and each sort key (store/query/sql.ts axisOf); v9: full-text search of long text (store/sqlite/full-text.ts). */
 const AFTER_SCHEMA_STEPS: Array<(db: Db) => void> = [addFullText, migrateToChannelIndexes];
 
@@ -276,6 +284,8 @@ function migrate(db: Db, path: string, onUpgrade?: (from: number, to: number) =>
 		db.exec(TOKENS_SCHEMA_SQL);
 		// Proposals of runs in propose mode (docs/review.md).
 		db.exec(PROPOSALS_SCHEMA_SQL);
+		// The sync engine's links, bases, outbox and comments (docs/architecture.md#the-sync-engine).
+		db.exec(SYNC_SCHEMA_SQL);
 		for (const step of AFTER_SCHEMA_STEPS) {
 			step(db);
 		}

@@ -7,32 +7,40 @@ import {checkDismissable, followUpFilters, type FollowUpQuery} from '../followup
 import type {FollowUpOpening} from '../edit-plan.js';
 import type {FollowUp} from '../types.js';
 
-type FollowUpRow = Omit<FollowUp, 'attempted' | 'allowed' | 'min' | 'max'> & {attempted: string; allowed: string | null; min: number | null; max: number | null};
+export type FollowUpRow = Omit<FollowUp, 'attempted' | 'allowed' | 'min' | 'max' | 'base' | 'ours' | 'theirs'> & {attempted: string; allowed: string | null; min: number | null; max: number | null; base: string | null; ours: string | null; theirs: string | null};
 
-function followUpFromRow(row: FollowUpRow): FollowUp {
-	const {attempted, allowed, min, max, ...rest} = row;
+export function followUpFromRow(row: FollowUpRow): FollowUp {
+	const {attempted, allowed, min, max, base, ours, theirs, ...rest} = row;
 	return {
 		...rest,
 		attempted: JSON.parse(attempted) as unknown,
 		...(allowed === null ? {} : {allowed: JSON.parse(allowed) as FollowUp['allowed']}),
 		...(min === null ? {} : {min}),
 		...(max === null ? {} : {max}),
+		...(rest.kind === 'sync_conflict' ? {base: JSON.parse(base ?? 'null') as unknown, ours: JSON.parse(ours ?? 'null') as unknown, theirs: JSON.parse(theirs ?? 'null') as unknown} : {}),
 	};
 }
 
+const conflictJson = (opening: FollowUpOpening, key: 'base' | 'ours' | 'theirs') => (opening.kind === 'sync_conflict' ? JSON.stringify(opening[key] ?? null) : null);
+
 /** Opens or refreshes the follow-ups a refused agent edit's plan names (store/edit-plan.ts). */
 export function openFollowUps(db: Db, openings: FollowUpOpening[], at: string): void {
-	const upsert = db.prepare(`INSERT INTO followups (channel_id, item_id, key, status, attempted, message, allowed, min, max, run_id, created_at, updated_at)
-		VALUES (@channel_id, @item_id, @key, 'open', @attempted, @message, @allowed, @min, @max, @run_id, @at, @at)
+	const upsert = db.prepare(`INSERT INTO followups (channel_id, item_id, key, status, attempted, message, allowed, min, max, run_id, created_at, updated_at, kind, base, ours, theirs)
+		VALUES (@channel_id, @item_id, @key, 'open', @attempted, @message, @allowed, @min, @max, @run_id, @at, @at, @kind, @base, @ours, @theirs)
 		ON CONFLICT (item_id, key) WHERE status = 'open' DO UPDATE SET
 			attempted = excluded.attempted, message = excluded.message, allowed = excluded.allowed,
-			min = excluded.min, max = excluded.max, run_id = excluded.run_id, updated_at = excluded.updated_at`);
+			min = excluded.min, max = excluded.max, run_id = excluded.run_id, updated_at = excluded.updated_at,
+			kind = excluded.kind, base = excluded.base, ours = excluded.ours, theirs = excluded.theirs`);
 	for (const opening of openings) {
-		upsert.run({...opening, attempted: JSON.stringify(opening.attempted), allowed: opening.allowed ? JSON.stringify(opening.allowed) : null, min: opening.min ?? null, max: opening.max ?? null, at});
+		upsert.run({
+			channel_id: opening.channel_id, item_id: opening.item_id, key: opening.key, message: opening.message, run_id: opening.run_id,
+			attempted: JSON.stringify(opening.attempted ?? null), allowed: opening.allowed ? JSON.stringify(opening.allowed) : null, min: opening.min ?? null, max: opening.max ?? null, at,
+			kind: opening.kind ?? 'refused', base: conflictJson(opening, 'base'), ours: conflictJson(opening, 'ours'), theirs: conflictJson(opening, 'theirs'),
+		});
 	}
 }
 
-/** A successful edit that sets a key closes that key's open follow-up. */
+/** A successful edit that sets a key closes that key's open follow-up (a refusal's: a sync conflict waits for `sift followups resolve`). */
 export function resolveSetKeys(db: Db, itemId: string, keys: string[], at: string): void {
 	const statements = resolveStatements(db);
 	// Most items have no open follow-up: one indexed probe instead of an UPDATE per key.
@@ -53,7 +61,7 @@ function resolveStatements(db: Db): {anyOpen: Statement; resolve: Statement} {
 	if (!statements) {
 		statements = {
 			anyOpen: db.prepare("SELECT 1 FROM followups WHERE item_id = ? AND status = 'open' LIMIT 1"),
-			resolve: db.prepare("UPDATE followups SET status = 'resolved', resolution = 'set', updated_at = ? WHERE item_id = ? AND key = ? AND status = 'open'"),
+			resolve: db.prepare("UPDATE followups SET status = 'resolved', resolution = 'set', updated_at = ? WHERE item_id = ? AND key = ? AND status = 'open' AND kind = 'refused'"),
 		};
 		resolveCache.set(db, statements);
 	}

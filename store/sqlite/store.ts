@@ -16,6 +16,7 @@ import {countMatches, countQuery, listPage, readItems} from './pages.js';
 import type {ItemsPage, ItemsQuery, PageQuery} from '../pages.js';
 import type {Actor, Channel, ChannelSummary, EditResult, EventPage, FollowUp, Item} from '../types.js';
 import {ItemWriter} from './writes.js';
+import {SqliteSync} from './sync.js';
 import {upsertItems} from './upsert.js';
 import type {UpsertRequest, UpsertResult, UpsertRow} from '../upsert-rules.js';
 import type {EditRequest, Validator} from '../writes.js';
@@ -38,6 +39,8 @@ export class Store {
 	readonly created: {file: boolean; dirs: string[]};
 	private readonly channels: ChannelCatalog;
 	private readonly writer: ItemWriter;
+	/** The sync engine on this file (store/sqlite/sync.ts). */
+	readonly syncEngine: SqliteSync;
 
 	constructor(readonly path: string, options: StoreOptions = {}) {
 		const opened = openDatabase(path, options);
@@ -46,6 +49,7 @@ export class Store {
 		this.created = opened.created;
 		this.channels = new ChannelCatalog(this.db);
 		this.writer = new ItemWriter(this.db, this.channels, options.validator);
+		this.syncEngine = new SqliteSync(this.db, this.channels, this.writer);
 	}
 
 	/** Refuses a write up front on a read-only store, with a message that says why. */

@@ -31,7 +31,7 @@ function upsertIo(db: Db, channels: ChannelCatalog, writer: ItemWriter, rows: It
 
 			return found;
 		},
-		insert: ({channel, values, createdAt}) => writer.insert(channel, values, {kind: 'import'}, createdAt),
+		insert: ({channel, values, createdAt}) => writer.insertQueued(channel, values, {kind: 'import'}, createdAt),
 		edit: ({channel, request}) => writer.editWithin(channel, request),
 	};
 }

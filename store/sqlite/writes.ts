@@ -15,7 +15,8 @@ import {proposalCreatedEvent} from '../proposals.js';
 import {planAccept, planDecline, planRevert, planRunDiff, type AcceptRequest, type AcceptResult, type DeclineResult, type RevertResult, type RunDiff} from '../review-plan.js';
 import type {RunRow} from '../runs.js';
 import {closeForDeletedItem, openFollowUps, resolveSetKeys} from './followups.js';
-import {checkEditRequest, createdEvent, createdValues, planDelete, planEdit, runPlan, type EditOutcome, type PlanIo, type PlanItem} from '../edit-plan.js';
+import {queueSync} from './sync.js';
+import {checkEditRequest, createdEvent, createdValues, planDelete, planEdit, queueForSync, runPlan, type EditOutcome, type PlanIo, type PlanItem} from '../edit-plan.js';
 import {itemIdOf, itemOf, parseStored, type ItemRow} from '../items.js';
 import type {Actor, EditResult, Field, Values} from '../types.js';
 import {validateValues, type WriteContext} from '../validate.js';
@@ -55,7 +56,8 @@ export class ItemWriter {
 	/** Transaction wrappers made once: better-sqlite3 builds a wrapper per db.transaction() call. */
 	private readonly createTransaction;
 	private readonly editTransaction;
-	private readonly io: PlanIo<SqliteItem>;
+	/** This file's answers to the plan's steps (the sync plans add theirs: store/sqlite/sync.ts). */
+	readonly planIo: PlanIo<SqliteItem>;
 	/** The validation writes use (the importer checks staged items with it too). */
 	readonly validator: Validator;
 
@@ -66,9 +68,9 @@ export class ItemWriter {
 		this.selectRelated = db.prepare('SELECT 1 FROM items WHERE id = ? AND channel_id = ?');
 		this.selectKept = db.prepare('SELECT fingerprint, result FROM idempotency WHERE channel_id = ? AND actor = ? AND key = ?');
 		this.insertKept = db.prepare('INSERT INTO idempotency (channel_id, actor, key, fingerprint, result, at) VALUES (?, ?, ?, ?, ?, ?)');
-		this.io = this.planIo();
-		this.createTransaction = db.transaction((channel: LoadedChannel, values: Values, actor: Actor, createdAt?: string) => this.insert(channel, values, actor, createdAt));
-		this.editTransaction = db.transaction((channel: LoadedChannel, request: EditRequest): EditOutcome => runPlan(planEdit<SqliteItem>(channel, request, this.validate), this.io));
+		this.planIo = this.makePlanIo();
+		this.createTransaction = db.transaction((channel: LoadedChannel, values: Values, actor: Actor, createdAt?: string) => this.insertQueued(channel, values, actor, createdAt));
+		this.editTransaction = db.transaction((channel: LoadedChannel, request: EditRequest): EditOutcome => runPlan(planEdit<SqliteItem>(channel, request, this.validate), this.planIo));
 	}
 
 	/** The database's answers for validation: related items, and another item holding a unique value. */
@@ -83,6 +85,14 @@ export class ItemWriter {
 		const channel = this.channels.get(channelId);
 		checkPayload(values);
 		return withWriteLock(this.db, () => this.createTransaction.immediate(channel, values as Values, actor, createdAt));
+	}
+
+	/** Inserts one item inside the caller's transaction, queued for a linked tracker unless the sync engine makes it (an import's new channel has no link). */
+	insertQueued(channel: LoadedChannel, values: Values, actor: Actor, createdAt?: string): EditResult {
+		const result = this.insert(channel, values, actor, createdAt);
+		// Formulas are computed, never queued (queueForSync leaves them out).
+		runPlan(queueForSync<SqliteItem>(channel, result.item.id, actor, result.item.values, result.item.updated_at), this.planIo);
+		return result;
 	}
 
 	/** Inserts one item inside the caller's transaction (the importer batches many, with what each item's file kept). */
@@ -122,17 +132,17 @@ export class ItemWriter {
 	/** The edit transaction's plan inside the caller's transaction (an upsert runs many in one). */
 	editWithin(channel: LoadedChannel, request: EditRequest): EditOutcome {
 		checkEditRequest(request);
-		return runPlan(planEdit<SqliteItem>(channel, request, this.validate), this.io);
+		return runPlan(planEdit<SqliteItem>(channel, request, this.validate), this.planIo);
 	}
 
 	delete(channelId: string, itemId: string, actor: Actor, expectedVersion?: number): DeleteResult {
 		this.channels.get(channelId);
 		checkExpectedVersion(expectedVersion);
-		return immediate(this.db, () => runPlan(planDelete<SqliteItem>(channelId, itemId, actor, expectedVersion), this.io));
+		return immediate(this.db, () => runPlan(planDelete<SqliteItem>(channelId, itemId, actor, expectedVersion), this.planIo));
 	}
 
 	/** This file's answers to the plan's steps: its row reads, writes and event appends, inside the caller's transaction. */
-	private planIo(): PlanIo<SqliteItem> {
+	private makePlanIo(): PlanIo<SqliteItem> {
 		return {
 			replay: ({entry}) => {
 				const kept = this.selectKept.get(entry.channelId, entry.actor, entry.key) as {fingerprint: string; result: string} | undefined;
@@ -155,6 +165,9 @@ export class ItemWriter {
 				const sequence = appendEvent(this.db, item.channel_id, event);
 				resolveSetKeys(this.db, item.id, resolveKeys, event.at);
 				return sequence;
+			},
+			queueSync: ({channelId, itemId, values, at}) => {
+				queueSync(this.db, channelId, itemId, values, at);
 			},
 			remember: ({entry, result, at}) => {
 				this.insertKept.run(entry.channelId, entry.actor, entry.key, entry.fingerprint, JSON.stringify(result), at);
@@ -182,20 +195,25 @@ export class ItemWriter {
 
 	/** Accepts proposals in one transaction: one bulk edit of the person's (store/review-plan.ts). */
 	accept(request: AcceptRequest): AcceptResult {
-		return immediate(this.db, () => runPlan(planAccept<SqliteItem>(request, this.validate), this.io));
+		return immediate(this.db, () => runPlan(planAccept<SqliteItem>(request, this.validate), this.planIo));
 	}
 
 	decline(ids: number[]): DeclineResult {
-		return immediate(this.db, () => runPlan(planDecline<SqliteItem>(ids), this.io));
+		return immediate(this.db, () => runPlan(planDecline<SqliteItem>(ids), this.planIo));
 	}
 
 	/** A run's diff, from one snapshot (a read transaction: nothing is written). */
 	runDiff(run: RunRow): RunDiff {
-		return this.db.transaction(() => runPlan(planRunDiff<SqliteItem>(run), this.io))();
+		return this.db.transaction(() => runPlan(planRunDiff<SqliteItem>(run), this.planIo))();
 	}
 
 	revert(run: RunRow): RevertResult {
-		return immediate(this.db, () => runPlan(planRevert<SqliteItem>(run, this.validate), this.io));
+		return immediate(this.db, () => runPlan(planRevert<SqliteItem>(run, this.validate), this.planIo));
+	}
+
+	/** An item as the plans see it, or undefined. */
+	item(channelId: string, itemId: string): SqliteItem | undefined {
+		return this.loadItem(channelId, itemId);
 	}
 
 	private loadItem(channelId: string, itemId: string): SqliteItem | undefined {
