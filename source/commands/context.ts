@@ -80,6 +80,9 @@ export type CliFlags = {
 	fieldConfig?: string;
 	required?: boolean;
 	migrateTo?: string;
+	// sync: repeat until interrupted, and how long between rounds
+	watch?: boolean;
+	interval?: string;
 };
 
 export type CommandContext = {

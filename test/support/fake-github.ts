@@ -30,8 +30,10 @@ type Repo = {
 	labels: Map<string, Json>;
 	milestones: Json[];
 	collaborators: Set<string>;
+	/** Issues deleted: their endpoints answer 410. */
+	deleted: Set<number>;
 	/** Set: every request to the repository answers this status. */
-	status?: 401 | 403 | 404 | 410;
+	status?: 401 | 403 | 404;
 };
 
 export type FakeGithubOptions = {
@@ -77,7 +79,7 @@ export class FakeGithub {
 		const lines = readFileSync(FIXTURE, 'utf8').split('\n').filter(Boolean).map(line => JSON.parse(line) as Json);
 		this.userBase = lines[0]!.user as Json;
 		const name = options.repo ?? FIXTURE_REPO;
-		const repo: Repo = {name, issues: new Map(), comments: [], labels: new Map(), milestones: [], collaborators: new Set(['alice', 'bob']), status: undefined};
+		const repo: Repo = {name, issues: new Map(), comments: [], labels: new Map(), milestones: [], collaborators: new Set(['alice', 'bob']), deleted: new Set(), status: undefined};
 		const wanted = options.issues ?? lines.length;
 		let latest = 0;
 		for (let index = 0; index < wanted; index++) {
@@ -160,6 +162,11 @@ export class FakeGithub {
 	/** The repository answers only this status from now on (undefined: normal again). */
 	setRepoStatus(status: Repo['status'], repo = FIXTURE_REPO): void {
 		this.repo(repo).status = status;
+	}
+
+	/** The issue is deleted: its own endpoints answer 410 Gone. */
+	deleteIssue(number: number, repo = FIXTURE_REPO): void {
+		this.repo(repo).deleted.add(number);
 	}
 
 	/** The repository is renamed: the old name answers 301 to the new one. */
@@ -275,7 +282,7 @@ export class FakeGithub {
 		const repo = this.repos.get(name);
 		if (!repo || repo.status) {
 			const status = repo?.status ?? 404;
-			const message = {401: 'Bad credentials', 403: 'Resource not accessible by personal access token', 404: 'Not Found', 410: 'Repository access blocked'}[status];
+			const message = {401: 'Bad credentials', 403: 'Resource not accessible by personal access token', 404: 'Not Found'}[status];
 			this.send(method, url.pathname, response, status, {message, documentation_url: 'https://docs.github.com/rest'});
 			return;
 		}
@@ -320,6 +327,7 @@ export class FakeGithub {
 		const issueMatch = /^\/issues\/(\d+)(\/.*)?$/.exec(rest);
 		if (!issueMatch) return notFound();
 		const number = Number(issueMatch[1]);
+		if (repo.deleted.has(number)) return this.send(method, path, response, 410, {message: 'This issue was deleted', documentation_url: 'https://docs.github.com/rest'});
 		const issue = repo.issues.get(number);
 		if (!issue) return notFound();
 		const sub = issueMatch[2] ?? '';
