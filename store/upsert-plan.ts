@@ -10,9 +10,10 @@
 
 import type {LoadedChannel} from './channels.js';
 import {loadChannel} from './channels.js';
-import type {EditOutcome, PlanItem} from './edit-plan.js';
+import type {EditOutcome, FollowUpOpening, PlanItem} from './edit-plan.js';
+import {canonicalJson, mergeField, type MergeKind} from './sync/merge.js';
 import type {NewEvent} from './events.js';
-import type {Actor, Channel, Field, Values} from './types.js';
+import type {Actor, Changes, Channel, Field, Values} from './types.js';
 import {changedOnly, checkedRow, grownChannel, keyField, rowKey, UpsertTally, type UpsertRequest, type UpsertResult, type UpsertRow} from './upsert-rules.js';
 import type {EditRequest} from './writes.js';
 import {SpillMap} from './spill-map.js';
@@ -35,7 +36,17 @@ export type UpsertStep<R extends PlanItem> =
 	/** A new item, with actor import (a refusal is thrown). */
 	| {step: 'insert'; channel: LoadedChannel; values: Values; createdAt?: string}
 	/** The edit plan of store/edit-plan.ts inside this transaction; answers its outcome. */
-	| {step: 'edit'; channel: LoadedChannel; request: EditRequest};
+	| {step: 'edit'; channel: LoadedChannel; request: EditRequest}
+	/**
+	 * What an import last wrote to the item's fields (its base: store/sync/merge.ts), or undefined
+	 * when no import ever wrote the item: a kept base (a person's resolution, an agreement), else
+	 * the latest import event's value, null for a field no import event set.
+	 */
+	| {step: 'importBase'; item: R}
+	/** Keeps an import base of a field (canonical JSON). */
+	| {step: 'setImportBase'; channelId: string; itemId: string; field: string; value: string}
+	/** Opens the conflicts' follow-ups. */
+	| {step: 'openFollowUps'; openings: FollowUpOpening[]; at: string};
 
 type Answers<R extends PlanItem> = {
 	channel: LoadedChannel;
@@ -44,6 +55,9 @@ type Answers<R extends PlanItem> = {
 	find: Map<string, R>;
 	insert: unknown;
 	edit: EditOutcome;
+	importBase: Values | undefined;
+	setImportBase: void;
+	openFollowUps: void;
 };
 
 /** A backend's answers to every step, synchronous (SQLite) or asynchronous (PostgreSQL). */
@@ -77,12 +91,71 @@ function* upsertRow<R extends PlanItem>(channel: LoadedChannel, tally: UpsertTal
 			return;
 		}
 
-		const outcome = (yield {step: 'edit', channel, request: {channelId: channel.id, itemId: item.id, values: changes, actor: IMPORT, expectedVersion: item.version}}) as EditOutcome;
-		if ('refused' in outcome) throw outcome.refused;
-		tally.result.updated++;
+		const {writes, bases, conflicts} = yield* mergedWithBase<R>(channel, item, checked.values, changes);
+		if (Object.keys(writes).length > 0) {
+			const outcome = (yield {step: 'edit', channel, request: {channelId: channel.id, itemId: item.id, values: writes, actor: IMPORT, expectedVersion: item.version}}) as EditOutcome;
+			if ('refused' in outcome) throw outcome.refused;
+			tally.result.updated++;
+		} else if (conflicts.length === 0) {
+			tally.result.unchanged++;
+		}
+
+		for (const [field, value] of Object.entries(bases)) yield {step: 'setImportBase', channelId: channel.id, itemId: item.id, field, value};
+		if (conflicts.length > 0) {
+			yield {step: 'openFollowUps', openings: conflicts, at: new Date().toISOString()};
+			tally.result.conflicts += conflicts.length;
+		}
 	} catch (error) {
 		tally.refuse(row, checked.keyValue, error);
 	}
+}
+
+/** An item's import base from the changes of its import events, oldest first, and the bases kept since (which win). */
+export function importBaseOf(importChanges: Changes[], kept: Map<string, string>): Values | undefined {
+	if (importChanges.length === 0 && kept.size === 0) return undefined;
+	const base: Values = {};
+	for (const changes of importChanges) {
+		for (const [key, change] of Object.entries(changes)) base[key] = change.to;
+	}
+
+	for (const [key, value] of kept) base[key] = JSON.parse(value) as unknown;
+	return base;
+}
+
+/**
+ * A row's changes against what the import last wrote (the same three-way rule as a pull:
+ * store/sync/merge.ts): a field the file changed and a person did not is written; one both
+ * changed differently keeps the person's value and becomes a sync_conflict follow-up (ours: the
+ * person's, theirs: the file's), since a person's decision is never silently undone and the file
+ * can be read again; one only the person changed stays theirs. An item no import ever wrote takes
+ * the file's values, as before.
+ */
+function* mergedWithBase<R extends PlanItem>(channel: LoadedChannel, item: R, values: Values, changes: Values): Generator<UpsertStep<R>, {writes: Values; bases: Record<string, string>; conflicts: FollowUpOpening[]}, unknown> {
+	const base = (yield {step: 'importBase', item}) as Values | undefined;
+	if (base === undefined) return {writes: changes, bases: {}, conflicts: []};
+	const writes: Values = {};
+	const bases: Record<string, string> = {};
+	const conflicts: FollowUpOpening[] = [];
+	// Every field of the row, not only its changes: a field the person set to what the file now says moves its base (they agree).
+	for (const [key, theirs] of Object.entries(values)) {
+		const field = channel.fieldsByKey.get(key);
+		if (!field || field.type === 'formula') continue;
+		const kind: MergeKind = field.type === 'multi_select' ? 'set' : 'scalar';
+		const ours = item.values[key] ?? null;
+		const merge = mergeField(kind, base[key] ?? null, ours, theirs);
+		if (merge.conflict) {
+			conflicts.push({
+				channel_id: channel.id, item_id: item.id, key, attempted: theirs ?? null, run_id: null, kind: 'sync_conflict', base: base[key] ?? null, ours, theirs: theirs ?? null,
+				message: `${key} was changed here since the last import, and the file changes it too: the value here is kept; choose ours, theirs or a value (sift followups resolve)`,
+			});
+			continue;
+		}
+
+		if (merge.write !== undefined) writes[key] = merge.write;
+		if (merge.base !== undefined) bases[key] = canonicalJson(merge.base, kind);
+	}
+
+	return {writes, bases, conflicts};
 }
 
 /** The upsert transaction; its result's `written` says whether the backend keeps what it wrote. */

@@ -37,6 +37,11 @@ export type UpsertResult = {
 	created: number;
 	updated: number;
 	unchanged: number;
+	/**
+	 * Fields a person changed since the last import that the file changes too: the person's value
+	 * is kept and each becomes a sync_conflict follow-up (docs/records.md#re-importing-over-a-persons-changes).
+	 */
+	conflicts: number;
 	refused: number;
 	/** The first refusals, in file order (all of them are counted in `refused`). */
 	refusals: UpsertRefusal[];
@@ -119,7 +124,7 @@ export function checkedRow(row: UpsertRow, key: string, seen: Pick<SpillMap, 'ge
 
 /** The tally as rows are done; a refusal is kept (the first MAX_REPORTED_REFUSALS) and counted. */
 export class UpsertTally {
-	readonly result: UpsertResult = {created: 0, updated: 0, unchanged: 0, refused: 0, refusals: [], written: false, options_added: {}};
+	readonly result: UpsertResult = {created: 0, updated: 0, unchanged: 0, conflicts: 0, refused: 0, refusals: [], written: false, options_added: {}};
 
 	refuse(row: UpsertRow, keyValue: unknown, error: unknown): void {
 		if (!(error instanceof StoreError) || !['validation_failed', 'invalid_argument'].includes(error.body.error)) {

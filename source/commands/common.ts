@@ -152,7 +152,8 @@ export function parseAssignments(input: string[]): Record<string, unknown> {
 	return values;
 }
 
-function parseLoose(raw: string): unknown {
+/** A value as typed: JSON when it parses, else the string. */
+export function parseLoose(raw: string): unknown {
 	try {
 		return JSON.parse(raw) as unknown;
 	} catch {

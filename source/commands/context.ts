@@ -83,6 +83,10 @@ export type CliFlags = {
 	// sync: repeat until interrupted, and how long between rounds
 	watch?: boolean;
 	interval?: string;
+	// followups resolve: keep our value, take theirs, or write this one (JSON when it parses)
+	ours?: boolean;
+	theirs?: boolean;
+	value?: string;
 };
 
 export type CommandContext = {

@@ -125,10 +125,10 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
 		flags: [...STORE_FLAGS, FLAGS.channel, FLAGS.json, FLAGS.after, FLAGS.eventLimit],
 	},
 	followups: {
-		brief: 'list or dismiss the open follow-ups',
-		usage: 'sift followups [dismiss ID]',
-		summary: 'List the open follow-ups (values the store refused from an agent), or dismiss one.',
-		flags: [...STORE_FLAGS, FLAGS.channel, FLAGS.json],
+		brief: 'list, dismiss or resolve the open follow-ups',
+		usage: 'sift followups [dismiss ID | resolve ID --ours|--theirs|--value VALUE]',
+		summary: 'List the open follow-ups (values the store refused, and sync conflicts: a field changed here and on the other side), dismiss one, or resolve a sync conflict.',
+		flags: [...STORE_FLAGS, FLAGS.channel, FLAGS.json, FLAGS.ours, FLAGS.theirs, FLAGS.resolveValue],
 	},
 	sync: {
 		brief: 'two-way sync of channels with GitHub issues',

@@ -114,7 +114,8 @@ function* siftRows(file: string): Generator<RecordRow> {
 
 const refusalText = (refusal: UpsertRefusal) => `${sanitize(refusal.at)}${refusal.key === undefined ? '' : ` (key ${sanitizeValue(JSON.stringify(refusal.key))})`}: ${refusalLine(refusal.error)}`;
 
-const summaryLine = (counts: {created: number; updated: number; unchanged: number; refused: number}) => `${counts.created} created, ${counts.updated} updated, ${counts.unchanged} unchanged, ${counts.refused} refused`;
+/** `C conflicts`: fields a person changed since the last import that the file changes too, kept as the person's (docs/records.md). */
+const summaryLine = (counts: {created: number; updated: number; unchanged: number; conflicts?: number; refused: number}) => `${counts.created} created, ${counts.updated} updated, ${counts.unchanged} unchanged, ${counts.conflicts ?? 0} conflicts, ${counts.refused} refused`;
 
 /** The schema as lines for --dry-run: each field with its type and, for a choice, its options. */
 function schemaLines(channel: Channel): string[] {
@@ -221,7 +222,7 @@ async function create(context: CommandContext, file: string, records: RecordFile
 				...(context.flags.dryRun && map?.created_at !== undefined ? [`  (each item's created_at from the column ${sanitizeValue(JSON.stringify(map.created_at))})`] : []),
 				...check.result.refusals.map(refusal => `refused ${refusalText(refusal)}`),
 				...(check.result.refused > check.result.refusals.length ? [`… and ${check.result.refused - check.result.refusals.length} more refused rows`] : []),
-				`${context.flags.dryRun ? `${check.result.count - check.result.refused} would be created, 0 updated, 0 unchanged, ${check.result.refused} refused` : summaryLine(counts)} — nothing was written`,
+				`${context.flags.dryRun ? `${check.result.count - check.result.refused} would be created, 0 updated, 0 unchanged, 0 conflicts, ${check.result.refused} refused` : summaryLine(counts)} — nothing was written`,
 			].join('\n'));
 			return check.result.refused > 0 ? 1 : 0;
 		}
@@ -248,7 +249,7 @@ function dryRunSift(context: CommandContext, file: string): number {
 		output(context, {format: 'sift', channel_id: channel.id, dry_run: true, written: false, schema: channel, rows: check.count, created: check.count - check.refused, updated: 0, unchanged: 0, refused: check.refused, refusals: check.refusals}, () => [
 			...schemaLines(channel),
 			...check.refusals.map(refusal => `refused ${refusalText(refusal)}`),
-			`${check.count - check.refused} would be created, 0 updated, 0 unchanged, ${check.refused} refused — nothing was written`,
+			`${check.count - check.refused} would be created, 0 updated, 0 unchanged, 0 conflicts, ${check.refused} refused — nothing was written`,
 		].join('\n'));
 		return check.refused > 0 ? 1 : 0;
 	} finally {

@@ -6,7 +6,9 @@
 
 import type pg from 'pg';
 import type {PlanItem} from '../edit-plan.js';
-import {asyncChunks, planUpsert, runUpsertAsync, type UpsertIo} from '../upsert-plan.js';
+import {asyncChunks, importBaseOf, planUpsert, runUpsertAsync, type UpsertIo} from '../upsert-plan.js';
+import {openFollowUps} from './followups.js';
+import type {Changes} from '../types.js';
 import {keptIfWritten, rolledBackResult, type UpsertRequest, type UpsertResult} from '../upsert-rules.js';
 import {channelLiteral, valueSql, type PgChannelCatalog} from './channels.js';
 import {inTransaction} from './connect.js';
@@ -39,6 +41,15 @@ function upsertIo(client: pg.ClientBase, channels: PgChannelCatalog, writer: PgI
 		},
 		insert: async ({channel, values, createdAt}) => writer.insert(client, channel, values, {kind: 'import'}, createdAt),
 		edit: async ({channel, request: edit}) => writer.editWithin(client, channel, edit),
+		async importBase({item}) {
+			const {rows: events} = await client.query<{changes: Changes}>("SELECT changes FROM events WHERE item_id = $1 AND actor_kind = 'import' AND type IN ('item.created', 'item.updated') ORDER BY version", [item.id]);
+			const {rows: kept} = await client.query<{field: string; value: string}>("SELECT field, value FROM sync_bases WHERE item_id = $1 AND source = 'import'", [item.id]);
+			return importBaseOf(events.map(row => row.changes), new Map(kept.map(row => [row.field, row.value])));
+		},
+		async setImportBase({channelId, itemId, field, value}) {
+			await client.query("INSERT INTO sync_bases (channel_id, item_id, source, field, value) VALUES ($1, $2, 'import', $3, $4) ON CONFLICT (item_id, source, field) DO UPDATE SET value = excluded.value", [channelId, itemId, field, value]);
+		},
+		openFollowUps: async ({openings, at}) => openFollowUps(client, openings, at),
 	};
 }
 

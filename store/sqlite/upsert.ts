@@ -7,7 +7,9 @@ import {insertedInBulk, type ChannelCatalog} from './channels.js';
 import {immediate} from './write-lock.js';
 import type {Db} from './db.js';
 import {appendEvent} from './events.js';
-import {planUpsert, runUpsert, syncChunks, type UpsertIo} from '../upsert-plan.js';
+import {importBaseOf, planUpsert, runUpsert, syncChunks, type UpsertIo} from '../upsert-plan.js';
+import {openFollowUps} from './followups.js';
+import type {Changes} from '../types.js';
 import {keptIfWritten, rolledBackResult, type UpsertRequest, type UpsertResult, type UpsertRow} from '../upsert-rules.js';
 import type {ItemWriter} from './writes.js';
 
@@ -33,6 +35,16 @@ function upsertIo(db: Db, channels: ChannelCatalog, writer: ItemWriter, rows: It
 		},
 		insert: ({channel, values, createdAt}) => writer.insertQueued(channel, values, {kind: 'import'}, createdAt),
 		edit: ({channel, request}) => writer.editWithin(channel, request),
+		importBase: ({item}) => importBaseOf(
+			(db.prepare("SELECT changes FROM events WHERE item_id = ? AND actor_kind = 'import' AND type IN ('item.created', 'item.updated') ORDER BY version").all(item.id) as Array<{changes: string}>).map(row => JSON.parse(row.changes) as Changes),
+			new Map((db.prepare("SELECT field, value FROM sync_bases WHERE item_id = ? AND source = 'import'").all(item.id) as Array<{field: string; value: string}>).map(row => [row.field, row.value])),
+		),
+		setImportBase({channelId, itemId, field, value}) {
+			db.prepare("INSERT INTO sync_bases (channel_id, item_id, source, field, value) VALUES (?, ?, 'import', ?, ?) ON CONFLICT (item_id, source, field) DO UPDATE SET value = excluded.value").run(channelId, itemId, field, value);
+		},
+		openFollowUps({openings, at}) {
+			openFollowUps(db, openings, at);
+		},
 	};
 }
 

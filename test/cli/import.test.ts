@@ -74,13 +74,13 @@ describe.each(TARGETS)('sift import on $name', (target: Target) => {
 	it('imports the real GitHub dumps (REST with pull requests, gh issue list --json), Linear and Jira CSV exports and an Excel sheet', async () => {
 		const db = await target.fresh();
 		const runs = [
-			['github/freecad-rest-page.json', 'freecad', '30 created, 0 updated, 0 unchanged, 0 refused'],
-			['github/anysoftkeyboard-gh-issue-list.json', 'ask', '50 created, 0 updated, 0 unchanged, 0 refused'],
-			['github/rust-lang-rest-issues.jsonl', 'rust', '300 created, 0 updated, 0 unchanged, 0 refused'],
-			['linear/awaqi-linear-export.csv', 'linear', '27 created, 0 updated, 0 unchanged, 0 refused'],
-			['jira/bs-sef-2025-team9-jira-export.csv', 'jira', '12 created, 0 updated, 0 unchanged, 0 refused'],
-			['jira/testautogen-jira-export.csv', 'tes', '22 created, 0 updated, 0 unchanged, 0 refused'],
-			['sheets/excel-issue-tracker.csv', 'support', '5 created, 0 updated, 0 unchanged, 0 refused'],
+			['github/freecad-rest-page.json', 'freecad', '30 created, 0 updated, 0 unchanged, 0 conflicts, 0 refused'],
+			['github/anysoftkeyboard-gh-issue-list.json', 'ask', '50 created, 0 updated, 0 unchanged, 0 conflicts, 0 refused'],
+			['github/rust-lang-rest-issues.jsonl', 'rust', '300 created, 0 updated, 0 unchanged, 0 conflicts, 0 refused'],
+			['linear/awaqi-linear-export.csv', 'linear', '27 created, 0 updated, 0 unchanged, 0 conflicts, 0 refused'],
+			['jira/bs-sef-2025-team9-jira-export.csv', 'jira', '12 created, 0 updated, 0 unchanged, 0 conflicts, 0 refused'],
+			['jira/testautogen-jira-export.csv', 'tes', '22 created, 0 updated, 0 unchanged, 0 conflicts, 0 refused'],
+			['sheets/excel-issue-tracker.csv', 'support', '5 created, 0 updated, 0 unchanged, 0 conflicts, 0 refused'],
 		] as const;
 		for (const [file, channel, summary] of runs) {
 			const result = sift(['import', fixture(file), '--channel', channel, '--db', db]);
@@ -117,7 +117,7 @@ describe.each(TARGETS)('sift import on $name', (target: Target) => {
 		expect(support.T003!.values).toEqual({ticket_id: 'T003', issue_summary: 'Payment failure', sql_query: 'SELECT * FROM payments WHERE txn_id=\'XYZ123\';', api_test: 'POST /payment/process', status: 'Pending', resolution_notes: 'Escalated to billing'});
 		// Importing a dump again is an upsert on its key: nothing changes.
 		const again = sift(['import', fixture('github/freecad-rest-page.json'), '--into', 'freecad', '--key', 'number', '--db', db]);
-		expect(again.stdout.trim()).toBe('0 created, 0 updated, 30 unchanged, 0 refused');
+		expect(again.stdout.trim()).toBe('0 created, 0 updated, 30 unchanged, 0 conflicts, 0 refused');
 	});
 
 	it('an older real Linear export with a map: Date#toString date-times as created_at and days, comma lists as multi-selects', async () => {
@@ -125,26 +125,45 @@ describe.each(TARGETS)('sift import on $name', (target: Target) => {
 		const map = fileWith('claw.yaml', 'channel: {id: claw, name: Claw}\ncreated_at: Created\ncolumns:\n  ID: {key: key, type: text, unique: true}\n  Title: {key: title, type: text}\n  Description: {key: description, type: text}\n  Status: {key: status, type: select}\n  Labels: {key: labels, type: multi_select}\n  Roadmaps: {key: roadmaps, type: multi_select}\n  Cycle Start: {key: cycle_start, type: date}\n  Due Date: {key: due, type: date}\n');
 		const result = sift(['import', fixture('linear/claw-linear-export-2023.csv'), '--map', map, '--db', db]);
 		expect(result.code, result.stderr).toBe(0);
-		expect(result.stdout).toContain('10 created, 0 updated, 0 unchanged, 0 refused');
+		expect(result.stdout).toContain('10 created, 0 updated, 0 unchanged, 0 conflicts, 0 refused');
 		const claw = await itemsBy(db, 'claw', 'key');
 		expect(Object.keys(claw)).toEqual(['CLA-1', 'CLA-2', 'CLA-3', 'CLA-4', 'CLA-5', 'CLA-6', 'CLA-7', 'CLA-8', 'CLA-9', 'CLA-10']);
 		expect(claw['CLA-1']).toMatchObject({created_at: '2022-08-23T13:54:01.000Z', values: {labels: ['Feature'], roadmaps: ['RavenClaw Milestone', 'NextBird'], cycle_start: '2023-02-06', status: 'In Progress'}});
 		expect(claw['CLA-3']!.values).toMatchObject({status: 'Triage', due: '2023-02-28'});
 		expect(claw['CLA-8']!.values.description).toBe('Well…');
 		// Importing it again is an upsert on its key: nothing changes.
-		expect(sift(['import', fixture('linear/claw-linear-export-2023.csv'), '--into', 'claw', '--key', 'key', '--map', map, '--db', db]).stdout.trim()).toBe('0 created, 0 updated, 10 unchanged, 0 refused');
+		expect(sift(['import', fixture('linear/claw-linear-export-2023.csv'), '--into', 'claw', '--key', 'key', '--map', map, '--db', db]).stdout.trim()).toBe('0 created, 0 updated, 10 unchanged, 0 conflicts, 0 refused');
+	});
+
+	it('a re-import over a person\'s change keeps it as a conflict: counted, listed readably, resolved', async () => {
+		const db = await target.fresh();
+		expect(sift(['import', fileWith('tickets.csv', 'Key,Title,Status\nT-1,Login fails,Open\n'), '--db', db]).code).toBe(0);
+		expect(sift(['edit', 'T-1', 'title=Login fails on Safari', '--channel', 'tickets', '--db', db]).code).toBe(0);
+		const again = sift(['import', fileWith('tickets-2.csv', 'Key,Title,Status\nT-1,Login broken,Done\n'), '--into', 'tickets', '--key', 'key', '--db', db]);
+		expect(again.stdout.trim()).toBe('0 created, 1 updated, 0 unchanged, 1 conflicts, 0 refused');
+		const listed = sift(['followups', '--channel', 'tickets', '--db', db]);
+		expect(listed.stdout).toContain('title: sync conflict');
+		expect(listed.stdout).toMatch(/base: +"Login fails"\n +ours: +"Login fails on Safari"\n +theirs: +"Login broken"/);
+		const [conflict] = await withStore(db, store => store.listFollowUps({channelId: 'tickets', status: 'open'}));
+		expect(sift(['followups', 'resolve', String(conflict!.id), '--ours', '--theirs', '--channel', 'tickets', '--db', db]).code).toBe(2);
+		const resolved = sift(['followups', 'resolve', String(conflict!.id), '--theirs', '--channel', 'tickets', '--db', db]);
+		expect(resolved.code, resolved.stderr).toBe(0);
+		expect(resolved.stdout).toContain(`resolved follow-up #${conflict!.id}`);
+		const items = await itemsBy(db, 'tickets', 'key');
+		expect(items['T-1']!.values).toMatchObject({title: 'Login broken', status: 'Done'});
+		expect(sift(['followups', '--channel', 'tickets', '--db', db]).stdout.trim()).toBe('No open follow-ups.');
 	});
 
 	it('three imports of a changing CSV: creates, versioned edits with actor import, unchanged rows untouched', async () => {
 		const db = await target.fresh();
 		const first = fileWith('tickets.csv', 'Key,Title,Status,Points\nT-1,Login fails,Open,3\nT-2,"Export, then crash",Open,5\nT-3,Docs,Done,1\nT-4,Typo,Open,1\n');
-		expect(sift(['import', first, '--db', db]).stdout).toContain('4 created, 0 updated, 0 unchanged, 0 refused');
+		expect(sift(['import', first, '--db', db]).stdout).toContain('4 created, 0 updated, 0 unchanged, 0 conflicts, 0 refused');
 		const second = fileWith('tickets-2.csv', '\uFEFFKey,Title,Status,Points\r\nT-1,Login fails,Done,3\r\nT-2,"Export, then crash",Open,5\r\nT-3,Docs,Done,1\r\nT-5,"New\r\nrow",Open,2\r\n');
 		const two = sift(['import', second, '--into', 'tickets', '--key', 'key', '--db', db]);
 		expect(two.code, two.stderr).toBe(0);
-		expect(two.stdout.trim()).toBe('1 created, 1 updated, 2 unchanged, 0 refused');
+		expect(two.stdout.trim()).toBe('1 created, 1 updated, 2 unchanged, 0 conflicts, 0 refused');
 		const third = fileWith('tickets-3.csv', 'Key,Title,Status,Points\nT-1,Login fails on Safari,Done,\nT-2,"Export, then crash",Open,5\n');
-		expect(sift(['import', third, '--into', 'tickets', '--key', 'key', '--db', db]).stdout.trim()).toBe('0 created, 1 updated, 1 unchanged, 0 refused');
+		expect(sift(['import', third, '--into', 'tickets', '--key', 'key', '--db', db]).stdout.trim()).toBe('0 created, 1 updated, 1 unchanged, 0 conflicts, 0 refused');
 		const items = await itemsBy(db, 'tickets', 'key');
 		expect(items['T-1']).toMatchObject({version: 3, values: {title: 'Login fails on Safari', status: 'Done'}});
 		expect(items['T-1']!.values.points ?? null).toBeNull();
@@ -192,7 +211,7 @@ describe.each(TARGETS)('sift import on $name', (target: Target) => {
 			'refused line 3 (key "K-4"): refused: values.points must be a number, got "many"',
 			'refused line 4: refused: values.key is the key rows are matched on, and this row has none',
 			'refused line 6 (key "K-2"): refused: values.key "K-2" is also the key of line 5; each key may appear once in a file',
-			'0 created, 0 updated, 1 unchanged, 4 refused — nothing was written',
+			'0 created, 0 updated, 1 unchanged, 0 conflicts, 4 refused — nothing was written',
 		].map(line => expect.stringContaining(line.replace(/ \(allowed: .*\)$/, ''))));
 		expect(await snapshot(db)).toEqual(before);
 		// --grow-options adds "Closed" and the rest is still refused, so still nothing is written.
@@ -202,7 +221,7 @@ describe.each(TARGETS)('sift import on $name', (target: Target) => {
 		const good = fileWith('good.csv', 'Key,Status,Points\nK-1,Closed,1\nK-9,Open,9\n');
 		const dry = sift(['import', good, '--into', 'base', '--key', 'key', '--grow-options', '--dry-run', '--db', db]);
 		expect(dry.stdout).toContain('would add options to status: Closed');
-		expect(dry.stdout).toContain('1 created, 1 updated, 0 unchanged, 0 refused (dry run: nothing was written)');
+		expect(dry.stdout).toContain('1 created, 1 updated, 0 unchanged, 0 conflicts, 0 refused (dry run: nothing was written)');
 		expect(await snapshot(db)).toEqual(before);
 		// A new channel whose rows are refused is not created at all.
 		const fresh = sift(['import', fileWith('n.csv', 'Key,Due\nA,2026-01-01\nB,2026-02-30\n'), '--map', fileWith('m.yaml', 'columns:\n  Key: {key: key, type: text, unique: true}\n  Due: {key: due, type: date}\n'), '--db', db]);
@@ -220,9 +239,9 @@ describe.each(TARGETS)('sift import on $name', (target: Target) => {
 		]};
 		expect(sift(['import', fileWith('hosts.json', JSON.stringify({channel, items: [{values: {name: 'a', role: 'web', cores: 2}}, {values: {name: 'b', role: 'db'}}]})), '--db', db]).code).toBe(0);
 		const next = fileWith('hosts-2.json', JSON.stringify({channel, items: [{values: {name: 'a', role: 'db', cores: 2}}, {values: {name: 'c', role: 'web'}}]}));
-		expect(sift(['import', next, '--into', 'hosts', '--key', 'name', '--db', db]).stdout.trim()).toBe('1 created, 1 updated, 0 unchanged, 0 refused');
+		expect(sift(['import', next, '--into', 'hosts', '--key', 'name', '--db', db]).stdout.trim()).toBe('1 created, 1 updated, 0 unchanged, 0 conflicts, 0 refused');
 		const lines = fileWith('hosts.jsonl', `${JSON.stringify({Name: 'b', Role: 'web', cores: 8})}\n${JSON.stringify({Name: 'c', Role: 'web'})}\n`);
-		expect(sift(['import', lines, '--into', 'hosts', '--key', 'name', '--db', db]).stdout.trim()).toBe('0 created, 1 updated, 1 unchanged, 0 refused');
+		expect(sift(['import', lines, '--into', 'hosts', '--key', 'name', '--db', db]).stdout.trim()).toBe('0 created, 1 updated, 1 unchanged, 0 conflicts, 0 refused');
 		const items = await itemsBy(db, 'hosts', 'name');
 		expect(items.a).toMatchObject({version: 2, values: {role: 'db', cores: 2}});
 		expect(items.b).toMatchObject({version: 2, values: {role: 'web', cores: 8}});
@@ -238,7 +257,7 @@ describe.each(TARGETS)('sift import on $name', (target: Target) => {
 		expect(dry.stdout).toContain('  team  select  options: Core, Web');
 		expect(dry.stdout).toContain('  email  email');
 		expect(dry.stdout).toContain('  started  date');
-		expect(dry.stdout).toContain('4 would be created, 0 updated, 0 unchanged, 0 refused — nothing was written');
+		expect(dry.stdout).toContain('4 would be created, 0 updated, 0 unchanged, 0 conflicts, 0 refused — nothing was written');
 		if (target.name === 'sqlite') expect(existsSync(db)).toBe(false);
 		const imported = sift(['import', csv, '--map', map, '--db', db, '--json']);
 		expect(imported.code, imported.stderr).toBe(0);
@@ -257,7 +276,7 @@ describe.each(TARGETS)('sift import on $name', (target: Target) => {
 		const dry = sift(['import', other, '--dry-run', '--db', db]);
 		expect(dry.code).toBe(1);
 		expect(dry.stdout).toContain('refused items[1]: refused: values.title must be a string, got 5');
-		expect(dry.stdout).toContain('1 would be created, 0 updated, 0 unchanged, 1 refused — nothing was written');
+		expect(dry.stdout).toContain('1 would be created, 0 updated, 0 unchanged, 0 conflicts, 1 refused — nothing was written');
 		expect((await withStore(db, async store => store.listChannelNames())).map(channel => channel.id)).toEqual(['bom']);
 		const csv = sift(['import', fileWith('report.csv', 'report,count\nweekly,3\n'), '--db', db]);
 		expect(csv.stderr).not.toContain('expected "{"');

@@ -10,6 +10,9 @@ import {notePgOff} from '../support/pg.js';
 import {agent, human} from '../store/helpers.js';
 import {BACKENDS, kitStore, refusalOf, type Backend} from './backends.js';
 import {storesOn} from './backends.js';
+import {raceChannel} from '../store/workers/race.js';
+import {runEditor} from '../store/workers/launch.js';
+import {waitUntil} from '../support/wait.js';
 
 const T0 = '2026-03-01T10:00:00.000Z';
 const T1 = '2026-03-02T10:00:00.000Z';
@@ -245,5 +248,90 @@ describe.each(BACKENDS)('sync engine on $name', (backend: Backend) => {
 		expect(await store.sync.applyRemote('kit', [remote('7', {}, T1, {gone: 'deleted'})])).toMatchObject({gone: 1});
 		expect(await store.sync.outbox('kit')).toEqual([]);
 		expect((await valuesOf(store, id)).title).toBe('Mine');
+	});
+
+	it('a writer SIGKILLed mid-write leaves its edit and its outbox entry both or neither', async () => {
+		const store = await backend.open();
+		open.push(store);
+		const location = backend.lastLocation();
+		const channel = {...raceChannel, fields: [...raceChannel.fields, {key: 'ref', label: 'Ref', type: 'text', is_required: false, is_unique: true, config: {}}]};
+		await store.importChannel({channel, items: [0, 1, 2].map(index => ({values: {title: `item ${index}`, counter: 0, a: 'start', b: 'start', ref: `R${index}`}}))});
+		const ids = (await store.listPage('race')).items.map(item => item.id);
+		await store.sync.link({channel_id: 'race', tracker: 'github', remote: 'acme/race', key_field: 'ref', fields: [{key: 'a', remote: 'a', kind: 'scalar'}, {key: 'b', remote: 'b', kind: 'scalar'}]});
+		for (let round = 0; round < 4; round++) {
+			// Killed while it writes without pause, after a different number of commits each round.
+			const result = await runEditor(['churn', location, ids.join(',')], control => {
+				void waitUntil(() => control.stdout().split('edit\n').length > 2 + round * 3, 'some edits').then(() => control.kill(), () => control.kill());
+			});
+			expect(result.signal, result.stdout + result.stderr).toBe('SIGKILL');
+			const entries = await store.sync.outbox('race');
+			for (const id of ids) {
+				const item = await store.readItem('race', id);
+				const queued = Object.fromEntries(entries.filter(entry => entry.item_id === id).map(entry => [entry.field, entry.value]));
+				// Every committed edit changed a and b: its entries hold exactly the values it wrote.
+				expect(queued).toEqual(item.version === 1 ? {} : {a: item.values.a, b: item.values.b});
+			}
+		}
+	}, 120_000);
+
+	describe('an import\'s upsert over a person\'s change', () => {
+		const row = (values: Record<string, unknown>, at = 'row 1') => ({values: {code: 'A1', ...values}, at});
+		const dump = (store: AsyncStore, values: Record<string, unknown>) => store.upsertItems({channelId: 'kit', key: 'code', rows: [row(values)]});
+
+		async function imported(): Promise<{store: AsyncStore; id: string}> {
+			const store = await kitStore(backend, [{values: {code: 'A1', title: 'One', status: 'new', tags: ['ui']}}]);
+			open.push(store);
+			return {store, id: (await store.findItemsNamed('kit', 'A1'))[0]!.item_id};
+		}
+
+		it('a field both changed keeps the person\'s value and opens a sync_conflict; a field only the file changed is written', async () => {
+			const {store, id} = await imported();
+			await store.editItem({channelId: 'kit', itemId: id, values: {title: 'Mine'}, actor: human});
+			const result = await dump(store, {title: 'From file', status: 'in_progress', tags: ['ui']});
+			expect(result).toMatchObject({created: 0, updated: 1, unchanged: 0, conflicts: 1, refused: 0, written: true});
+			expect(await valuesOf(store, id)).toMatchObject({title: 'Mine', status: 'in_progress'});
+			expect(await store.listFollowUps({channelId: 'kit', status: 'open'})).toEqual([expect.objectContaining({kind: 'sync_conflict', key: 'title', base: 'One', ours: 'Mine', theirs: 'From file'})]);
+		});
+
+		it('a field only the person changed stays theirs when the file still has the old value', async () => {
+			const {store, id} = await imported();
+			await store.editItem({channelId: 'kit', itemId: id, values: {title: 'Mine', tags: ['ui', 'api']}, actor: human});
+			expect(await dump(store, {title: 'One', tags: ['ui']})).toMatchObject({updated: 0, unchanged: 1, conflicts: 0});
+			expect(await valuesOf(store, id)).toMatchObject({title: 'Mine', tags: ['ui', 'api']});
+			expect(await store.listFollowUps({channelId: 'kit', status: 'open'})).toEqual([]);
+		});
+
+		it('sets merge per element; the person and the file agreeing is no conflict', async () => {
+			const {store, id} = await imported();
+			await store.editItem({channelId: 'kit', itemId: id, values: {tags: ['ui', 'api'], title: 'Same'}, actor: human});
+			// The file drops ui and agrees on the title: api (ours) stays, ui (removed there) goes.
+			expect(await dump(store, {title: 'Same', tags: null})).toMatchObject({updated: 1, conflicts: 0});
+			expect((await valuesOf(store, id)).tags).toEqual(['api']);
+			// Agreed: a later change of the title in the file is taken.
+			expect(await dump(store, {title: 'Next', tags: null})).toMatchObject({conflicts: 0});
+			expect((await valuesOf(store, id)).title).toBe('Next');
+		});
+
+		it('resolved as ours, the same file again is no new conflict; a newer file is', async () => {
+			const {store, id} = await imported();
+			await store.editItem({channelId: 'kit', itemId: id, values: {title: 'Mine'}, actor: human});
+			await dump(store, {title: 'From file'});
+			const [conflict] = await store.listFollowUps({channelId: 'kit', status: 'open'});
+			await store.sync.resolveConflict(conflict!.id, {side: 'ours'});
+			expect(await dump(store, {title: 'From file'})).toMatchObject({conflicts: 0, unchanged: 1});
+			expect((await valuesOf(store, id)).title).toBe('Mine');
+			expect(await dump(store, {title: 'Newer file'})).toMatchObject({conflicts: 1});
+			const [again] = await store.listFollowUps({channelId: 'kit', status: 'open'});
+			await store.sync.resolveConflict(again!.id, {side: 'theirs'});
+			expect((await valuesOf(store, id)).title).toBe('Newer file');
+			expect(await store.sync.outbox('kit').catch(() => 'not linked')).toBe('not linked');
+		});
+
+		it('a dry run opens nothing', async () => {
+			const {store, id} = await imported();
+			await store.editItem({channelId: 'kit', itemId: id, values: {title: 'Mine'}, actor: human});
+			expect(await store.upsertItems({channelId: 'kit', key: 'code', rows: [row({title: 'From file'})], dryRun: true})).toMatchObject({conflicts: 1, written: false});
+			expect(await store.listFollowUps({channelId: 'kit'})).toEqual([]);
+		});
 	});
 });
