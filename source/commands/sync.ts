@@ -75,7 +75,8 @@ async function runLinks(context: CommandContext, store: AsyncStore, links: SyncL
 		try {
 			const outcome = await syncChannel(store, connection.adapter, link, what, {progress: progressWriter(context), notice: message => context.stderr.write(`sift: ${sanitize(message)}\n`)});
 			if (progressWriter(context)) context.stderr.write('\r\u001b[2K');
-			conflicts ||= outcome.conflicts > 0;
+			// A refusal the tracker gave is a follow-up for a person, as a conflict is: not in step.
+			conflicts ||= outcome.conflicts > 0 || (outcome.push !== undefined && outcome.push.failed + outcome.push.refused > 0);
 			results.push({channel: link.channel_id, remote: link.remote, ok: true, outcome});
 			if (!context.flags.json) context.stdout.write(`${describeOutcome(link, outcome)}\n`);
 		} catch (error) {

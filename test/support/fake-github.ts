@@ -64,6 +64,8 @@ export class FakeGithub {
 	readonly writes: FakeWrite[] = [];
 	readonly violations: string[] = [];
 	private readonly failures: Failure[] = [];
+	private readonly holds: Array<{match: (method: string, path: string) => boolean; reached: () => void}> = [];
+	private holding = false;
 	private readonly sockets = new Set<Socket>();
 	private readonly check: OpenApiCheck | undefined;
 	private server?: Server;
@@ -157,6 +159,15 @@ export class FakeGithub {
 	/** The next matching request (or the next `count` of them) fails this way. */
 	failNext(failure: Failure, count = 1): void {
 		for (let index = 0; index < count; index++) this.failures.push(failure);
+	}
+
+	/**
+	 * The next matching request is carried out but never answered (the connection stays open until
+	 * the client goes away or the fake stops): the window between a write and its confirmation.
+	 * Resolves once that request has been carried out.
+	 */
+	holdNext(match: (method: string, path: string) => boolean): Promise<void> {
+		return new Promise(resolve => this.holds.push({match, reached: resolve}));
 	}
 
 	/** The repository answers only this status from now on (undefined: normal again). */
@@ -287,11 +298,17 @@ export class FakeGithub {
 			return;
 		}
 
+		const hold = this.holds.findIndex(entry => entry.match(method, url.pathname));
+		const [held] = hold >= 0 ? this.holds.splice(hold, 1) : [];
+		this.holding = held !== undefined;
 		try {
 			this.route(repo, method, match[2] ?? '', url, body as Json, request, response);
+			held?.reached();
 		} catch (error) {
 			this.violations.push(`${method} ${url.pathname}: the fake failed: ${(error as Error).stack ?? String(error)}`);
 			this.send(method, url.pathname, response, 500, {message: 'fake failure'});
+		} finally {
+			this.holding = false;
 		}
 	}
 
@@ -426,6 +443,7 @@ export class FakeGithub {
 		if (finalStatus !== 304) this.rateRemaining = Math.max(0, this.rateRemaining - 1);
 		this.requests.push({method, path, status: finalStatus, conditional: request?.headers['if-none-match'] !== undefined});
 		if (!notModified) this.violations.push(...(this.check?.checkResponse(method, path, finalStatus, body) ?? []));
+		if (this.holding) return;
 		response.writeHead(finalStatus, {
 			'content-type': 'application/json; charset=utf-8',
 			'x-ratelimit-limit': '5000',
