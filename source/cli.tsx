@@ -32,6 +32,7 @@ const COMMANDS: Record<string, () => Promise<{default: Command}>> = {
 	serve: async () => import('./commands/serve.js'),
 	token: async () => import('./commands/token.js'),
 	migrate: async () => import('./commands/migrate.js'),
+	sync: async () => import('./commands/sync.js'),
 };
 
 const debugging = () => process.env.SIFT_DEBUG === '1';

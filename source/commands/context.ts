@@ -83,6 +83,9 @@ export type CliFlags = {
 	option?: string[];
 	required?: boolean;
 	migrateTo?: string;
+	// sync: repeat until interrupted, and how long between rounds
+	watch?: boolean;
+	interval?: string;
 	// followups resolve: keep our value, take theirs, or write this one (JSON when it parses)
 	ours?: boolean;
 	theirs?: boolean;

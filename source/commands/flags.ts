@@ -107,6 +107,10 @@ export const FLAGS = {
 	fieldConfig: flag({name: 'config', key: 'fieldConfig', kind: 'string', value: 'JSON', help: 'the field\'s config as a JSON object, e.g. \'{"max_length": 200}\''}),
 	required: flag({name: 'required', key: 'required', kind: 'boolean', help: 'the field must hold a value'}),
 	optional: flag({name: 'optional', key: 'required', kind: 'boolean', sets: false, help: 'the field may be empty'}),
+	syncChannel: flag({name: 'channel', key: 'channel', kind: 'string', value: 'ID', help: 'add: the channel to create or link (default: the repository\'s name); otherwise: the linked channel (default: every one)'}),
+	syncMap: flag({name: 'map', key: 'map', kind: 'string', value: 'MAP.yaml', help: 'add: which GitHub fields fill which sift fields, and which stay local (docs/sync.md#mapping)'}),
+	watch: flag({name: 'watch', key: 'watch', kind: 'boolean', help: 'sync again and again (pull, then push) until interrupted'}),
+	interval: flag({name: 'interval', key: 'interval', kind: 'string', value: 'DURATION', help: 'with --watch: the time between rounds, e.g. 30s, 5m (default 60s; longer when GitHub\'s rate limit runs low or after failures)'}),
 	migrateTo: flag({name: 'migrate-to', key: 'migrateTo', kind: 'string', value: 'VALUE', help: 'move the items holding the option to this one (each a versioned edit) instead of refusing'}),
 } as const;
 

@@ -132,6 +132,16 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
 		summary: 'List the open follow-ups (values the store refused, and sync conflicts: a field changed here and on the other side), dismiss one, or resolve a sync conflict.',
 		flags: [...STORE_FLAGS, FLAGS.channel, FLAGS.json, FLAGS.ours, FLAGS.theirs, FLAGS.resolveValue],
 	},
+	sync: {
+		brief: 'two-way sync of channels with GitHub issues',
+		usage: 'sift sync [CHANNEL] | sift sync add github OWNER/REPO [--channel ID] [--map MAP.yaml] | sift sync list | sift sync remove CHANNEL | sift sync pull|push|status [CHANNEL] | sift sync --watch [CHANNEL]',
+		summary: 'Link a channel to a GitHub repository and keep the two in step: pull the issues changed on GitHub, push the fields changed in sift, and turn edits made on both sides into conflicts to resolve.',
+		flags: [...STORE_FLAGS, FLAGS.syncChannel, FLAGS.syncMap, FLAGS.watch, FLAGS.interval, FLAGS.config, FLAGS.json],
+		notes: [
+			'The token comes from GITHUB_TOKEN, GH_TOKEN, `gh auth token`, or the file named as sync.github_token_file in the config (mode 0600); it is never printed or stored. SIFT_GITHUB_API points sift at another API base URL (GitHub Enterprise).',
+			'Exit codes: 0 in step, 1 failed (the channel is named), 2 usage error, 3 done with conflicts open (`sift followups`, then `sift followups resolve ID --ours|--theirs|--value VALUE`). Docs: docs/sync.md.',
+		],
+	},
 	mcp: {
 		brief: 'serve the agent tools over stdio (MCP)',
 		usage: 'sift mcp --grant CHANNEL [--actor agent] [--run ID] [--propose] [--db FILE | --db-env VAR]',

@@ -44,6 +44,8 @@ export type SiftConfig = {
 	agent_mode?: 'propose' | 'apply';
 	/** The cursor moves on to the next row after an edit of one row (default true). */
 	advance_after_edit?: boolean;
+	/** Tracker sync (docs/sync.md): the file holding the GitHub token (mode 0600), when no variable or gh gives one. */
+	sync?: {github_token_file?: string};
 };
 
 /** The views every channel starts with, in the query language; one a channel cannot run is left out. */
@@ -96,7 +98,7 @@ export function viewQueryText(query: ViewQuery): string {
 }
 
 /** Every top-level key but `views`, `channels` and `hotkeys` (whose entries are checked one by one); config-file.ts has a check for each. */
-export const SETTING_KEYS = ['default_channel', 'default_view', 'instruction', 'model', 'timeout', 'theme', 'advance_after_edit', 'server', 'agent_mode'] as const;
+export const SETTING_KEYS = ['default_channel', 'default_view', 'instruction', 'model', 'timeout', 'theme', 'advance_after_edit', 'server', 'agent_mode', 'sync'] as const;
 
 export type SettingKey = typeof SETTING_KEYS[number];
 

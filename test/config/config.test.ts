@@ -30,7 +30,7 @@ function configFile(...lines: string[]): string {
 
 const load = async (...lines: string[]) => loadConfig(configFile(...lines));
 const now = new Date(2026, 11, 2, 12);
-const ALL_KEYS = 'keys: views, channels, hotkeys, default_channel, default_view, instruction, model, timeout, theme, advance_after_edit, server, agent_mode';
+const ALL_KEYS = 'keys: views, channels, hotkeys, default_channel, default_view, instruction, model, timeout, theme, advance_after_edit, server, agent_mode, sync';
 
 describe('where the file is', () => {
 	it('$XDG_CONFIG_HOME/sift/config.yaml, else ~/.config/sift/config.yaml; a relative XDG_CONFIG_HOME is ignored', async () => {
@@ -128,6 +128,13 @@ describe('loading', () => {
 		const loaded = await load('theme: mono', 'colour: red');
 		expect(loaded.problems).toEqual([`config.yaml line 2: unknown key 'colour' (${ALL_KEYS}); ignored`]);
 		expect(loaded.config.theme).toBe('mono');
+	});
+
+	it('sync names the GitHub token file; anything else under it is named and ignored', async () => {
+		expect((await load('sync:', '  github_token_file: ~/.config/sift/github-token')).config.sync).toEqual({github_token_file: '~/.config/sift/github-token'});
+		const wrong = await load('sync:', '  token: ghp_x');
+		expect(wrong.config.sync).toBeUndefined();
+		expect(wrong.problems.join('\n')).toMatch(/line 2: .*token/);
 	});
 
 	it('each wrong setting falls back to its own default, naming line and key', async () => {

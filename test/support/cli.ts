@@ -1,4 +1,4 @@
-import {spawnSync} from 'node:child_process';
+import {spawn, spawnSync, type ChildProcess} from 'node:child_process';
 import {createHash} from 'node:crypto';
 import {existsSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
@@ -27,6 +27,28 @@ export function sift(args: string[], env: NodeJS.ProcessEnv = {}, options: {cwd?
 		timeout: 60_000,
 	});
 	return {code: result.status, stdout: result.stdout, stderr: result.stderr};
+}
+
+/**
+ * Starts `sift ARGS` without blocking this process (for tests that serve something the CLI talks
+ * to, such as the fake GitHub): the child, and its result once it exits (killed: code null).
+ */
+export function siftChild(args: string[], env: NodeJS.ProcessEnv = {}): {child: ChildProcess; done: Promise<CliResult>} {
+	const child = spawn(process.execPath, [SIFT_ENTRY, ...args], {
+		env: {...process.env, SIFT_DB: '', XDG_DATA_HOME: env.XDG_DATA_HOME ?? tempDir('sift-data-'), ...env},
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	let stdout = '';
+	let stderr = '';
+	child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+	child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+	const done = new Promise<CliResult>(resolve => child.on('close', code => resolve({code, stdout, stderr})));
+	return {child, done};
+}
+
+/** `sift ARGS` run to its end without blocking this process. */
+export async function siftAsync(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+	return siftChild(args, env).done;
 }
 
 /** Runs `sift ARGS --json` and parses what it printed. */

@@ -1,0 +1,210 @@
+// `sift sync`: links channels to GitHub repositories and keeps them in step (docs/sync.md).
+// add / list / remove manage links; pull, push, status and the bare form (pull then push) work on
+// one linked channel or all; --watch repeats until interrupted. Exit 0 in step, 1 failed (the
+// channel named), 3 done with conflicts open. Progress goes to stderr, and only to a terminal.
+
+import {homedir} from 'node:os';
+import path from 'node:path';
+import type {AsyncStore} from '../../store/index.js';
+import type {SyncLink} from '../../store/sync/types.js';
+import {configPath, loadConfig} from '../config/config.js';
+import {syncChannel, watchChannels, type SyncOutcome, type SyncProgress} from '../sync/engine-loop.js';
+import {repoParts} from '../sync/github/adapter.js';
+import {channelForRepository, connectGithub, type GithubConnection} from '../sync/github/connect.js';
+import {githubLinkFields, readGithubMap} from '../sync/github/mapping.js';
+import {sanitize} from '../text/sanitize.js';
+import {output, openExistingStore, openOrCreateStore, withStore} from './common.js';
+import {UsageError, type Command, type CommandContext} from './context.js';
+
+const ACTIONS = new Set(['add', 'list', 'remove', 'pull', 'push', 'status']);
+
+/** The token file the config names, relative to the config file's folder. */
+async function tokenFile(context: CommandContext): Promise<string | undefined> {
+	const file = context.flags.config ?? configPath(context.env);
+	const given = (await loadConfig(file)).config.sync?.github_token_file;
+	if (given === undefined) return undefined;
+	return given.startsWith('~/') ? path.join(homedir(), given.slice(2)) : path.resolve(path.dirname(file), given);
+}
+
+function progressWriter(context: CommandContext): ((progress: SyncProgress) => void) | undefined {
+	if (!(context.stderr as {isTTY?: boolean}).isTTY) return undefined;
+	return progress => {
+		const eta = progress.etaSeconds === undefined ? '' : `, about ${Math.ceil(progress.etaSeconds)} s left`;
+		context.stderr.write(`\r\u001b[2Ksift sync: ${progress.phase} ${progress.done}${progress.total === undefined ? '' : `/${progress.total}`} (${progress.ratePerSecond.toFixed(0)}/s${eta})`);
+	};
+}
+
+async function connect(context: CommandContext, signal?: AbortSignal): Promise<GithubConnection> {
+	return connectGithub({env: context.env, tokenFile: await tokenFile(context), notice: message => context.stderr.write(`sift: ${sanitize(message)}\n`), signal});
+}
+
+function describeOutcome(link: SyncLink, outcome: SyncOutcome): string {
+	const parts: string[] = [];
+	if (outcome.pull) {
+		const pull = outcome.pull;
+		parts.push(`pulled ${pull.created} new, ${pull.updated} changed, ${pull.unchanged} unchanged${pull.comments > 0 ? `, ${pull.comments} comments` : ''}${pull.gone > 0 ? `, ${pull.gone} gone` : ''}`);
+	}
+
+	if (outcome.push) {
+		const push = outcome.push;
+		parts.push(`pushed ${push.sent}${push.confirmed > 0 ? ` (+${push.confirmed} confirmed after an interruption)` : ''}${push.failed + push.refused > 0 ? `, ${push.failed + push.refused} refused (see \`sift followups\`)` : ''}`);
+	}
+
+	parts.push(outcome.conflicts === 0 ? 'in step' : `${outcome.conflicts} conflict${outcome.conflicts === 1 ? '' : 's'} open (resolve with \`sift followups resolve ID --ours|--theirs|--value VALUE\`)`);
+	return sanitize(`${link.channel_id} ⇄ github ${link.remote}: ${parts.join('; ')}`);
+}
+
+/** The links a command works on: the one named, or every one. */
+async function linksOf(store: AsyncStore, channel: string | undefined): Promise<SyncLink[]> {
+	if (channel === undefined) {
+		const links = await store.sync.links();
+		if (links.length === 0) throw Object.assign(new Error('no channel is linked to a tracker; link one with `sift sync add github OWNER/REPO`'), {expected: true});
+		return links;
+	}
+
+	const link = await store.sync.getLink(channel);
+	if (!link) throw Object.assign(new Error(`channel ${JSON.stringify(channel)} is not linked to a tracker; see \`sift sync list\``), {expected: true});
+	return [link];
+}
+
+async function runLinks(context: CommandContext, store: AsyncStore, links: SyncLink[], what: {pull: boolean; push: boolean}, connection: GithubConnection): Promise<{code: number; results: Array<{channel: string; remote: string; ok: boolean; error?: string; outcome?: SyncOutcome}>}> {
+	const results = [];
+	let failed = false;
+	let conflicts = false;
+	for (const link of links) {
+		try {
+			const outcome = await syncChannel(store, connection.adapter, link, what, {progress: progressWriter(context), notice: message => context.stderr.write(`sift: ${sanitize(message)}\n`)});
+			if (progressWriter(context)) context.stderr.write('\r\u001b[2K');
+			// A refusal the tracker gave is a follow-up for a person, as a conflict is: not in step.
+			conflicts ||= outcome.conflicts > 0 || (outcome.push !== undefined && outcome.push.failed + outcome.push.refused > 0);
+			results.push({channel: link.channel_id, remote: link.remote, ok: true, outcome});
+			if (!context.flags.json) context.stdout.write(`${describeOutcome(link, outcome)}\n`);
+		} catch (error) {
+			failed = true;
+			const message = (error as Error).message ?? String(error);
+			results.push({channel: link.channel_id, remote: link.remote, ok: false, error: message});
+			context.stderr.write(`sift: sync of ${sanitize(link.channel_id)} failed: ${sanitize(message)}\n`);
+		}
+	}
+
+	return {code: failed ? 1 : conflicts ? 3 : 0, results};
+}
+
+async function add(context: CommandContext, rest: string[]): Promise<number> {
+	const [tracker, remote, ...extra] = rest;
+	if (tracker !== 'github' || remote === undefined || extra.length > 0) throw new UsageError('expected: sift sync add github OWNER/REPO [--channel ID] [--map MAP.yaml]');
+	const {repo} = repoParts(remote);
+	const map = context.flags.map === undefined ? {} : readGithubMap(context.flags.map);
+	const channelId = context.flags.channel ?? (repo.toLowerCase().replaceAll(/[^a-z0-9_-]+/g, '-').replace(/^[^a-z]+/, '') || 'github');
+	const connection = await connect(context);
+	const store = await openOrCreateStore(context);
+	try {
+		if (await store.sync.getLink(channelId)) throw Object.assign(new Error(`channel ${channelId} is already linked (see \`sift sync list\`); remove the link first`), {expected: true});
+		const existing = (await store.listChannelNames()).some(channel => channel.id === channelId);
+		let created = false;
+		if (existing) {
+			// Linking a channel imported from the repository: its items must come from there.
+			const sample = await store.readItems(channelId, {limit: 20});
+			const foreign = sample.items.map(item => item.values.url).find(url => typeof url === 'string' && !url.toLowerCase().startsWith(`https://github.com/${remote.toLowerCase()}/`));
+			if (foreign !== undefined) throw Object.assign(new Error(`channel ${channelId} holds items from elsewhere (${String(foreign)}), not from ${remote}; pick another --channel`), {expected: true});
+		} else {
+			const channel = await channelForRepository(connection.client, remote, channelId);
+			await store.importChannel({channel, items: []});
+			created = true;
+		}
+
+		const channel = await store.getChannel(channelId);
+		const fields = githubLinkFields(channel, map);
+		const key = channel.fields.find(field => field.key === fields.keyField);
+		if (!key || key.type !== 'number' || !key.is_unique) throw Object.assign(new Error(`channel ${channelId} needs a unique number field ${fields.keyField} for the issue numbers`), {expected: true});
+		const link = await store.sync.link({channel_id: channelId, tracker: 'github', remote, key_field: fields.keyField, fields: fields.fields, state: {since: null, etag: null, read_only: fields.readOnly}});
+		output(context, {link, created, local_only: fields.missing}, () => sanitize([
+			`${created ? 'created channel' : 'linked channel'} ${channelId} ⇄ github ${remote}; synced: ${link.fields.map(field => field.key).join(', ')}`,
+			...(fields.missing.length > 0 ? [`not synced (the channel has no such field): ${fields.missing.join(', ')}`] : []),
+			`next: sift sync ${channelId}`,
+		].join('\n')));
+		return 0;
+	} finally {
+		await store.close();
+	}
+}
+
+const command: Command = async context => {
+	const [first, ...rest] = context.input;
+	const action = first !== undefined && ACTIONS.has(first) ? first : undefined;
+	const operands = action === undefined ? context.input : rest;
+	if (action === 'add') return add(context, rest);
+	if (operands.length > 1) throw new UsageError(`expected at most one channel, got ${operands.length}`);
+	const channel = operands[0] ?? context.flags.channel;
+	if (context.flags.watch && action !== undefined) throw new UsageError('--watch goes with `sift sync [CHANNEL]` alone');
+	if (action === 'list') {
+		return withStore(context, async store => {
+			const links = await store.sync.links();
+			output(context, links, () => (links.length === 0 ? 'No channel is linked.' : links.map(link => sanitize(`${link.channel_id} ⇄ ${link.tracker} ${link.remote} (${link.fields.map(field => field.key).join(', ')}); pulled ${link.last_pull_at ?? 'never'}, pushed ${link.last_push_at ?? 'never'}`)).join('\n')));
+			return 0;
+		});
+	}
+
+	if (action === 'remove') {
+		if (channel === undefined) throw new UsageError('expected: sift sync remove CHANNEL');
+		return withStore(context, async store => {
+			await linksOf(store, channel);
+			await store.sync.unlink(channel);
+			output(context, {removed: channel}, () => `removed the link of ${sanitize(channel)}; its items stay`);
+			return 0;
+		});
+	}
+
+	if (action === 'status') {
+		return withStore(context, async store => {
+			const statuses = await Promise.all((await linksOf(store, channel)).map(async link => store.sync.status(link.channel_id)));
+			output(context, statuses, () => statuses.map(status => sanitize(`${status.link.channel_id} ⇄ github ${status.link.remote}: ${status.pending} to push, ${status.held} held, ${status.conflicts} conflicts; pulled ${status.link.last_pull_at ?? 'never'}, pushed ${status.link.last_push_at ?? 'never'}${status.local_only.length > 0 ? `; local only: ${status.local_only.join(', ')}` : ''}`)).join('\n'));
+			return statuses.some(status => status.conflicts > 0) ? 3 : 0;
+		});
+	}
+
+	const what = {pull: action !== 'push', push: action !== 'pull'};
+	if (!context.flags.watch) {
+		const store = await openExistingStore(context);
+		try {
+			const links = await linksOf(store, channel);
+			const connection = await connect(context);
+			const {code, results} = await runLinks(context, store, links, what, connection);
+			if (context.flags.json) context.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+			return code;
+		} finally {
+			await store.close();
+		}
+	}
+
+	const controller = new AbortController();
+	const stop = () => controller.abort();
+	process.once('SIGINT', stop);
+	process.once('SIGTERM', stop);
+	const store = await openExistingStore(context);
+	try {
+		const connection = await connect(context, controller.signal);
+		let code = 0;
+		await watchChannels(async () => {
+			const result = await runLinks(context, store, await linksOf(store, channel), what, connection);
+			if (context.flags.json) context.stdout.write(`${JSON.stringify(result.results)}\n`);
+			code = result.code;
+			if (code === 1) throw Object.assign(new Error('a sync failed'), {fatal: result.results.some(entry => /\((401|403|404|410)\b/.test(entry.error ?? ''))});
+		}, {intervalMs: intervalOf(context.flags.interval), signal: controller.signal, rate: () => connection.client.rate, onError: () => {}});
+		return code;
+	} finally {
+		process.off('SIGINT', stop);
+		process.off('SIGTERM', stop);
+		await store.close();
+	}
+};
+
+/** --interval: 30s, 5m, 500ms (default 60 s). */
+function intervalOf(given: string | undefined): number {
+	if (given === undefined) return 60_000;
+	const match = /^(\d+)(ms|s|m|h)$/.exec(given.trim());
+	if (!match) throw new UsageError(`--interval must be a duration such as 30s, 5m or 1h, got ${JSON.stringify(given)}`);
+	return Number(match[1]) * {ms: 1, s: 1000, m: 60_000, h: 3_600_000}[match[2] as 'ms' | 's' | 'm' | 'h'];
+}
+
+export default command;

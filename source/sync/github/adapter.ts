@@ -1,0 +1,334 @@
+// The GitHub adapter: translates between GitHub's REST API and the sync engine's shapes, nothing
+// more. Pull: issues updated since the cursor (oldest first, 100 a page, by the Link header), a
+// conditional first request (a 304 means nothing changed and costs nothing), a safety overlap on
+// `since`, comments read-only (the repository's whole list on a first pull, each touched issue's
+// list after). Push: labels and assignees as additions and removals, the scalar fields of an item
+// in one PATCH, a body over GitHub's limit refused before sending, and a check of what the issue
+// holds for an entry a crash left 'sending'.
+
+import {sameCanonical} from '../../../store/sync/merge.js';
+import type {OutboxEntry, RemoteComment, RemoteRecord, SyncedField, SyncLink} from '../../../store/sync/types.js';
+import type {PullRun, PushResult, PushUnit, TrackerAdapter} from '../engine-loop.js';
+import {GithubError, type GithubClient, type GithubResponse} from './client.js';
+import {commentIssue, commentOf, GITHUB_BODY_LIMIT, issueRecord} from './mapping.js';
+
+type Raw = Record<string, any>;
+
+/** The link's cursor as this adapter keeps it in SyncLink.state. */
+export type GithubState = {
+	/** The `since` of the last pull's first request (null before the first pull). */
+	since: string | null;
+	/** The ETag of that request's answer, kept only when it was the whole answer (one page). */
+	etag: string | null;
+	/** Read-only GitHub fields → the sift keys they fill. */
+	read_only: Record<string, string>;
+};
+
+/** How far back each pull reaches before the newest change it saw (clock skew, same-second edits). */
+export const SINCE_OVERLAP_MS = 2 * 60_000;
+
+const asSet = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
+
+export function githubState(state: Record<string, unknown>): GithubState {
+	return {
+		since: typeof state.since === 'string' ? state.since : null,
+		etag: typeof state.etag === 'string' ? state.etag : null,
+		read_only: (typeof state.read_only === 'object' && state.read_only !== null ? state.read_only : {}) as Record<string, string>,
+	};
+}
+
+/** OWNER/REPO checked, and split. */
+export function repoParts(remote: string): {owner: string; repo: string} {
+	const match = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/([A-Za-z0-9._-]{1,100})$/.exec(remote);
+	if (!match || match[2] === '.' || match[2] === '..') throw new GithubError(`"${remote}" is not a GitHub repository name; expected OWNER/REPO`, undefined, true);
+	return {owner: match[1]!, repo: match[2]!};
+}
+
+const nextLink = (response: GithubResponse): string | undefined => /<([^>]+)>;\s*rel="next"/.exec(String(response.headers.link ?? ''))?.[1];
+
+export class GithubAdapter implements TrackerAdapter {
+	readonly tracker = 'github' as const;
+
+	constructor(private readonly client: GithubClient, private readonly overlapMs = SINCE_OVERLAP_MS) {}
+
+	rateLimit() {
+		return this.client.rate;
+	}
+
+	/** Every page of a list, following the Link header. */
+	private async *pages<T>(remote: string, route: string, parameters: Record<string, unknown>): AsyncGenerator<T[]> {
+		let response = await this.client.request<T[]>(remote, route, parameters);
+		while (response) {
+			yield response.data;
+			const next = nextLink(response);
+			response = next ? await this.client.request<T[]>(remote, `GET ${next}`) : undefined;
+		}
+	}
+
+	private async all<T>(remote: string, route: string, parameters: Record<string, unknown>): Promise<T[]> {
+		const out: T[] = [];
+		for await (const page of this.pages<T>(remote, route, parameters)) out.push(...page);
+		return out;
+	}
+
+	pull(link: SyncLink, since: string | null): PullRun {
+		const state = githubState(link.state);
+		let next: GithubState = state;
+		let renamed: string | undefined;
+		const self = this;
+		async function* pages(): AsyncGenerator<RemoteRecord[]> {
+			let remote = link.remote;
+			const {owner, repo} = repoParts(remote);
+			const conditional = since !== null && state.etag !== null && state.since === since;
+			const first = await self.client.request<Raw[]>(remote, 'GET /repos/{owner}/{repo}/issues', {
+				owner, repo, state: 'all', sort: 'updated', direction: 'asc', per_page: 100,
+				...(since === null ? {} : {since}),
+				...(conditional ? {headers: {'if-none-match': state.etag}} : {}),
+			});
+			// 304: nothing changed since the last pull; the cursor stays.
+			if (!first) return;
+			const moved = /\/repos\/([^/]+)\/([^/]+)\/issues/.exec(new URL(first.url).pathname);
+			if (moved && `${decodeURIComponent(moved[1]!)}/${decodeURIComponent(moved[2]!)}`.toLowerCase() !== remote.toLowerCase()) {
+				renamed = `${decodeURIComponent(moved[1]!)}/${decodeURIComponent(moved[2]!)}`;
+				remote = renamed;
+			}
+
+			const target = repoParts(remote);
+			const comments = await self.pullComments(remote, target, since);
+			const seen = new Set<number>();
+			let newest = since === null ? 0 : Date.parse(since) + self.overlapMs;
+			const onePage = nextLink(first) === undefined;
+			let response: GithubResponse<Raw[]> | undefined = first;
+			while (response) {
+				const records: RemoteRecord[] = [];
+				for (const raw of response.data) {
+					const record = issueRecord(raw, link.fields, state.read_only, link.key_field);
+					if (!record) continue;
+					seen.add(raw.number as number);
+					newest = Math.max(newest, Date.parse(record.updated_at));
+					const list = comments.byIssue.get(raw.number as number);
+					if (list) record.comments = list;
+					else if (comments.complete) record.comments = [];
+					records.push(record);
+				}
+
+				if (records.length > 0) yield records;
+				const following = nextLink(response);
+				response = following ? await self.client.request<Raw[]>(remote, `GET ${following}`) : undefined;
+			}
+
+			// An issue whose comments changed but which the issue list did not bring: read it whole.
+			const missing: RemoteRecord[] = [];
+			for (const [number, list] of comments.byIssue) {
+				if (seen.has(number)) continue;
+				const issue = await self.client.request<Raw>(remote, 'GET /repos/{owner}/{repo}/issues/{issue_number}', {...target, issue_number: number});
+				const record = issue && issueRecord(issue.data, link.fields, state.read_only, link.key_field);
+				if (record) missing.push({...record, comments: list});
+			}
+
+			if (missing.length > 0) yield missing;
+			const nextSince = newest > 0 ? new Date(newest - self.overlapMs).toISOString().replace('.000Z', 'Z') : since;
+			// The ETag stands for the whole answer only when it was one page, and only for the same `since`.
+			const etag = onePage && nextSince === since && typeof first.headers.etag === 'string' ? first.headers.etag : null;
+			next = {...state, since: nextSince, etag};
+		}
+
+		return {pages: pages(), state: () => ({...next}), renamedTo: () => renamed};
+	}
+
+	/**
+	 * Comments, complete per issue: on a first pull the repository's whole list (one listing, not a
+	 * request per issue); after, the issues with comments changed since the cursor, each read whole.
+	 */
+	private async pullComments(remote: string, target: {owner: string; repo: string}, since: string | null): Promise<{byIssue: Map<number, RemoteComment[]>; complete: boolean}> {
+		const byIssue = new Map<number, RemoteComment[]>();
+		const listing = this.pages<Raw>(remote, 'GET /repos/{owner}/{repo}/issues/comments', {...target, sort: 'created', direction: 'asc', per_page: 100, ...(since === null ? {} : {since})});
+		if (since === null) {
+			for await (const page of listing) {
+				for (const raw of page) {
+					const number = commentIssue(raw);
+					if (number !== undefined) (byIssue.get(number) ?? byIssue.set(number, []).get(number)!).push(commentOf(raw));
+				}
+			}
+
+			return {byIssue, complete: true};
+		}
+
+		const touched = new Set<number>();
+		for await (const page of listing) for (const raw of page) {
+			const number = commentIssue(raw);
+			if (number !== undefined) touched.add(number);
+		}
+
+		for (const number of touched) {
+			const list = await this.all<Raw>(remote, 'GET /repos/{owner}/{repo}/issues/{issue_number}/comments', {...target, issue_number: number, per_page: 100});
+			byIssue.set(number, list.map(commentOf));
+		}
+
+		return {byIssue, complete: false};
+	}
+
+	private field(link: SyncLink, entry: OutboxEntry): SyncedField {
+		const field = link.fields.find(candidate => candidate.key === entry.field);
+		if (!field) throw new GithubError(`github ${link.remote}: ${entry.field} is not a synced field of channel ${link.channel_id}`, undefined, false);
+		return field;
+	}
+
+	private async readIssue(link: SyncLink, number: number): Promise<Raw | undefined> {
+		try {
+			return (await this.client.request<Raw>(link.remote, 'GET /repos/{owner}/{repo}/issues/{issue_number}', {...repoParts(link.remote), issue_number: number}))?.data;
+		} catch (error) {
+			if (error instanceof GithubError && (error.status === 404 || error.status === 410)) return undefined;
+			throw error;
+		}
+	}
+
+	async remoteHas(link: SyncLink, entry: OutboxEntry): Promise<{holds: true; remoteValue: unknown} | {holds: false}> {
+		if (entry.remote_id === null) return {holds: false};
+		const issue = await this.readIssue(link, Number(entry.remote_id));
+		if (!issue) return {holds: false};
+		const field = this.field(link, entry);
+		const record = issueRecord(issue, [field], {}, link.key_field);
+		const there = record?.values[field.key];
+		if (field.kind === 'scalar') return sameCanonical(there, entry.value) ? {holds: true, remoteValue: there} : {holds: false};
+		const {add, remove} = setChange(entry);
+		const have = new Set(asSet(there));
+		return add.every(value => have.has(value)) && remove.every(value => !have.has(value)) ? {holds: true, remoteValue: entry.value} : {holds: false};
+	}
+
+	async push(link: SyncLink, entries: OutboxEntry[]): Promise<PushUnit[]> {
+		const units: PushUnit[] = [];
+		const byIssue = new Map<string, OutboxEntry[]>();
+		for (const entry of entries) {
+			if (entry.remote_id === null) {
+				units.push({entries: [entry], refused: `item ${entry.item_id} has no GitHub issue to send ${entry.field} to (sync does not create issues)`, send: async () => []});
+				continue;
+			}
+
+			(byIssue.get(entry.remote_id) ?? byIssue.set(entry.remote_id, []).get(entry.remote_id)!).push(entry);
+		}
+
+		let milestones: Promise<Raw[]> | undefined;
+		const milestoneList = async () => (milestones ??= this.all<Raw>(link.remote, 'GET /repos/{owner}/{repo}/milestones', {...repoParts(link.remote), state: 'all', per_page: 100}));
+		for (const [remoteId, group] of byIssue) {
+			const number = Number(remoteId);
+			const scalars: OutboxEntry[] = [];
+			for (const entry of group) {
+				const field = this.field(link, entry);
+				if (field.kind === 'set') {
+					units.push({entries: [entry], send: async () => [await this.sendSet(link, number, field, entry)]});
+				} else if (field.remote === 'body' && typeof entry.value === 'string' && entry.value.length > GITHUB_BODY_LIMIT) {
+					units.push({entries: [entry], refused: `the body of #${number} is ${entry.value.length.toLocaleString('en-US')} characters; GitHub keeps at most ${GITHUB_BODY_LIMIT.toLocaleString('en-US')}`, send: async () => []});
+				} else {
+					scalars.push(entry);
+				}
+			}
+
+			if (scalars.length > 0) units.push({entries: scalars, send: async () => this.sendScalars(link, number, scalars, milestoneList)});
+		}
+
+		return units;
+	}
+
+	/** Turns a request's failure for one issue into per-entry results, or rethrows what stops the push. */
+	private async failure(link: SyncLink, number: number, entries: OutboxEntry[], error: unknown): Promise<PushResult[]> {
+		if (!(error instanceof GithubError)) throw error;
+		if (error.status === 404 || error.status === 410) {
+			// The issue, or the whole repository? Ask the repository: if it fails too, the push stops.
+			await this.client.request(link.remote, 'GET /repos/{owner}/{repo}/issues', {...repoParts(link.remote), per_page: 1});
+			return entries.map(entry => ({id: entry.id, ok: false, error: `#${number} is not on GitHub any more (${error.status})`, followUp: true}));
+		}
+
+		if (error.status === 422) return entries.map(entry => ({id: entry.id, ok: false, error: error.message, followUp: true}));
+		throw error;
+	}
+
+	private async sendScalars(link: SyncLink, number: number, entries: OutboxEntry[], milestoneList: () => Promise<Raw[]>): Promise<PushResult[]> {
+		const body: Record<string, unknown> = {};
+		const results: PushResult[] = [];
+		const sending: OutboxEntry[] = [];
+		for (const entry of entries) {
+			const field = this.field(link, entry);
+			if (field.remote === 'milestone') {
+				if (entry.value === null || entry.value === undefined) {
+					body.milestone = null;
+				} else {
+					const milestone = (await milestoneList()).find(candidate => candidate.title === entry.value);
+					if (!milestone) {
+						results.push({id: entry.id, ok: false, error: `${link.remote} has no milestone titled ${JSON.stringify(entry.value)}`, followUp: true});
+						continue;
+					}
+
+					body.milestone = milestone.number;
+				}
+			} else {
+				body[field.remote] = entry.value ?? null;
+			}
+
+			sending.push(entry);
+		}
+
+		if (sending.length === 0) return results;
+		let issue: Raw;
+		try {
+			issue = (await this.client.request<Raw>(link.remote, 'PATCH /repos/{owner}/{repo}/issues/{issue_number}', {...repoParts(link.remote), issue_number: number, ...body}))!.data;
+		} catch (error) {
+			return [...results, ...await this.failure(link, number, sending, error)];
+		}
+
+		const record = issueRecord(issue, link.fields, {}, link.key_field);
+		for (const entry of sending) {
+			const there = record?.values[entry.field];
+			results.push(sameCanonical(there, entry.value)
+				? {id: entry.id, ok: true, remoteValue: there}
+				: {id: entry.id, ok: false, error: `GitHub kept ${entry.field} of #${number} at ${JSON.stringify(there)} instead of ${JSON.stringify(entry.value)} (no push access, or a state reason without a state change)`, followUp: true});
+		}
+
+		return results;
+	}
+
+	private async sendSet(link: SyncLink, number: number, field: SyncedField, entry: OutboxEntry): Promise<PushResult> {
+		const {add, remove} = setChange(entry);
+		const target = {...repoParts(link.remote), issue_number: number};
+		if (add.length === 0 && remove.length === 0) return {id: entry.id, ok: true, remoteValue: entry.value};
+		// What the issue holds after the last request: the label list, or the issue (assignees).
+		let have: Set<string> | undefined;
+		try {
+			if (field.remote === 'labels') {
+				const names = (labels: Raw[] | undefined) => new Set((labels ?? []).map(label => String(label.name)));
+				if (add.length > 0) have = names((await this.client.request<Raw[]>(link.remote, 'POST /repos/{owner}/{repo}/issues/{issue_number}/labels', {...target, labels: add}))?.data);
+				for (const name of remove) {
+					try {
+						have = names((await this.client.request<Raw[]>(link.remote, 'DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}', {...target, name}))?.data);
+					} catch (error) {
+						// Already off the issue (a retry of a removal that went through): what was wanted.
+						if (!(error instanceof GithubError && error.status === 404)) throw error;
+						have?.delete(name);
+					}
+				}
+			} else {
+				let issue: Raw | undefined;
+				if (add.length > 0) issue = (await this.client.request<Raw>(link.remote, 'POST /repos/{owner}/{repo}/issues/{issue_number}/assignees', {...target, assignees: add}))!.data;
+				if (remove.length > 0) issue = (await this.client.request<Raw>(link.remote, 'DELETE /repos/{owner}/{repo}/issues/{issue_number}/assignees', {...target, assignees: remove}))!.data;
+				have = new Set(asSet(issue && issueRecord(issue, [field], {}, link.key_field)?.values[field.key]));
+			}
+		} catch (error) {
+			return (await this.failure(link, number, [entry], error))[0]!;
+		}
+
+		have ??= new Set(add);
+		const ignored = add.filter(value => !have.has(value));
+		if (ignored.length > 0) {
+			return {id: entry.id, ok: false, error: `GitHub did not add ${ignored.join(', ')} to ${field.key} of #${number}${field.remote === 'assignees' ? ' (no access to the repository?)' : ''}`, followUp: true};
+		}
+
+		return {id: entry.id, ok: true, remoteValue: entry.value};
+	}
+}
+
+/** What a set entry adds and removes against its base. */
+function setChange(entry: OutboxEntry): {add: string[]; remove: string[]} {
+	const value = asSet(entry.value);
+	const base = asSet(entry.base);
+	return {add: value.filter(item => !base.includes(item)), remove: base.filter(item => !value.includes(item))};
+}
