@@ -23,8 +23,8 @@ const IMPORT: Actor = {kind: 'import'};
 /** Rows a plan asks for at a time: one lookup finds the items of a chunk's key values. */
 export const UPSERT_CHUNK = 1000;
 
-/** The steps an upsert yields, each with the answer the backend resumes it with (`_R`, the item type, ties a plan to its io). */
-export type UpsertStep<_R extends PlanItem> =
+/** The steps an upsert yields, each with the answer the backend resumes it with (`R`, the item type, ties a plan to its io). */
+export type UpsertStep<R extends PlanItem> =
 	/** The channel as stored (a backend that locks rows locks the channel's row here, so upserts and unique writes queue). */
 	| {step: 'channel'; channelId: string}
 	/** The grown fields written and their channel.updated event appended; answers the event's sequence. */

@@ -56,7 +56,8 @@ const flag = (value: unknown): boolean | undefined => (typeof value === 'boolean
 /** A label's colour as a `#rrggbb` option colour (GitHub writes six hex digits, no `#`). */
 const colorOf = (value: unknown): string | undefined => (typeof value === 'string' && /^#?[\da-f]{6}$/i.test(value) ? `#${value.replace(/^#/, '').toLowerCase()}` : undefined);
 
-function labelDetails(value: unknown): Map<string, LabelDetails> {
+/** Each label's colour and description, by name (REST label objects; names and strings give none). */
+export function labelDetails(value: unknown): Map<string, LabelDetails> {
 	const details = new Map<string, LabelDetails>();
 	for (const entry of Array.isArray(value) ? value : []) {
 		const name = nameOf(entry, 'name');

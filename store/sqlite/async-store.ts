@@ -186,7 +186,7 @@ export class SqliteAsyncStore implements AsyncStore {
 	}
 
 	async searchItems(channelId: string, request: SearchQuery): Promise<SearchPage> {
-		return this.sync.searchItems(channelId, request);
+		return this.file.searchItems(channelId, request);
 	}
 
 	async readItems(channelId: string, query: ItemsQuery = {}): Promise<ItemsPage> {

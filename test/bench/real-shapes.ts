@@ -40,12 +40,12 @@ function fixtureIssues(): GithubIssue[] {
 
 /** The channel every fixture issue fits (the options of all of them). */
 function shapesChannel(issues: GithubIssue[]) {
-	const seen = {states: new Set<string>(), reasons: new Set<string>(), labels: new Set<string>(), assignees: new Set<string>(), milestones: new Set<string>()};
+	const seen = {states: new Set<string>(), reasons: new Set<string>(), labels: new Map<string, {color?: string; description?: string}>(), assignees: new Set<string>(), milestones: new Set<string>()};
 	for (const issue of issues) {
 		if (issue.state) seen.states.add(issue.state);
 		if (issue.state_reason) seen.reasons.add(issue.state_reason);
 		if (issue.milestone) seen.milestones.add(issue.milestone);
-		for (const label of issue.labels) seen.labels.add(label);
+		for (const label of issue.labels) if (!seen.labels.has(label)) seen.labels.set(label, {});
 		for (const login of issue.assignees) seen.assignees.add(login);
 	}
 

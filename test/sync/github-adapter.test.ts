@@ -13,7 +13,7 @@ import type {OutboxEntry, RemoteRecord, SyncLink} from '../../store/sync/types.j
 import {SteppedClock} from '../support/clock.js';
 import {FIXTURE_REPO, startFakeGithub, type FakeGithub} from '../support/fake-github.js';
 
-const channel = githubChannel('rust', 'rust', {states: new Set(['open', 'closed']), reasons: new Set(GITHUB_STATE_REASONS), labels: new Set(['x']), assignees: new Set(['alice']), milestones: new Set(['m'])});
+const channel = githubChannel('rust', 'rust', {states: new Set(['open', 'closed']), reasons: new Set(GITHUB_STATE_REASONS), labels: new Map([['x', {}]]), assignees: new Set(['alice']), milestones: new Set(['m'])});
 const mapped = githubLinkFields(channel);
 
 function linkFor(state: Record<string, unknown> = {since: null, etag: null, read_only: mapped.readOnly}, remote = FIXTURE_REPO): SyncLink {

@@ -3,7 +3,7 @@
 // channel that fits the repository (its labels, milestones and assignable people as options).
 
 import type {Channel} from '../../../store/index.js';
-import {githubChannel} from '../../import/github.js';
+import {githubChannel, labelDetails} from '../../import/github.js';
 import {systemClock, type WatchClock} from '../../codex/watch-loop.js';
 import {GithubAdapter, repoParts} from './adapter.js';
 import {GithubClient} from './client.js';
@@ -40,7 +40,7 @@ export async function channelForRepository(client: GithubClient, remote: string,
 	const channel = githubChannel(id, remote, {
 		states: new Set(['open', 'closed']),
 		reasons: new Set(GITHUB_STATE_REASONS),
-		labels: names(labels, 'name'),
+		labels: labelDetails(labels),
 		assignees: names(people, 'login'),
 		milestones: names(milestones, 'title'),
 	});
