@@ -79,19 +79,24 @@ export class SqliteAsyncStore implements AsyncStore {
 			decline: async ids => lock.write(() => file.declineProposals(ids)),
 		};
 		const engine = file.syncEngine;
+		// A read-only file refuses the engine's writes up front, as every other write.
+		const write = <T>(work: () => T) => lock.write(() => {
+			file.checkWritable();
+			return work();
+		});
 		this.sync = {
-			link: async link => lock.write(() => engine.link(link)),
-			unlink: async channelId => lock.write(() => engine.unlink(channelId)),
+			link: async link => write(() => engine.link(link)),
+			unlink: async channelId => write(() => engine.unlink(channelId)),
 			links: async () => engine.links(),
 			getLink: async channelId => engine.getLink(channelId),
-			saveState: async (channelId, state, at) => lock.write(() => engine.saveState(channelId, state, at)),
-			applyRemote: async (channelId, records) => lock.write(() => engine.applyRemote(channelId, records)),
+			saveState: async (channelId, state, at) => write(() => engine.saveState(channelId, state, at)),
+			applyRemote: async (channelId, records) => write(() => engine.applyRemote(channelId, records)),
 			outbox: async (channelId, limit) => engine.outbox(channelId, limit),
-			markSending: async ids => lock.write(() => engine.markSending(ids)),
-			markSent: async (id, remoteValue) => lock.write(() => engine.markSent(id, remoteValue)),
-			markFailed: async (id, error, options) => lock.write(() => engine.markFailed(id, error, options)),
+			markSending: async ids => write(() => engine.markSending(ids)),
+			markSent: async (id, remoteValue) => write(() => engine.markSent(id, remoteValue)),
+			markFailed: async (id, error, options) => write(() => engine.markFailed(id, error, options)),
 			status: async channelId => engine.status(channelId),
-			resolveConflict: async (followUpId, choice) => lock.write(() => engine.resolveConflict(followUpId, choice)),
+			resolveConflict: async (followUpId, choice) => write(() => engine.resolveConflict(followUpId, choice)),
 		};
 		this.tokens = {
 			create: async request => lock.write(() => file.createToken(request)),

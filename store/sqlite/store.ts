@@ -54,7 +54,7 @@ export class Store {
 	}
 
 	/** Refuses a write up front on a read-only store, with a message that says why. */
-	private checkWritable(): void {
+	checkWritable(): void {
 		if (this.readOnly) {
 			throw new StoreError({error: 'read_only', message: `${this.path} is read-only for this user: reading works, writing needs write access to the file and its directory`});
 		}

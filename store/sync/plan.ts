@@ -75,16 +75,40 @@ export type SyncPlan<R extends PlanItem, T> = Generator<SyncStep<R>, T, unknown>
 
 type AnyIo = Record<string, (step: never) => unknown>;
 
+/** Runs a sync plan against a synchronous backend, in its transaction; a step's failure is thrown back into the plan (which may name it better). */
 export function runSyncPlan<R extends PlanItem, T>(plan: SyncPlan<R, T>, io: AnyIo): T {
-	for (let next = plan.next(); ; next = plan.next((io[next.value.step] as (step: SyncStep<R>) => unknown)(next.value))) {
-		if (next.done) return next.value;
+	let next = plan.next();
+	while (!next.done) {
+		let answer: unknown;
+		try {
+			answer = (io[next.value.step] as (step: SyncStep<R>) => unknown)(next.value);
+		} catch (error) {
+			next = plan.throw(error);
+			continue;
+		}
+
+		next = plan.next(answer);
 	}
+
+	return next.value;
 }
 
+/** Runs a sync plan against an asynchronous backend, in its transaction, as runSyncPlan. */
 export async function runSyncPlanAsync<R extends PlanItem, T>(plan: SyncPlan<R, T>, io: AnyIo): Promise<T> {
-	for (let next = plan.next(); ; next = plan.next(await (io[next.value.step] as (step: SyncStep<R>) => Promise<unknown>)(next.value))) {
-		if (next.done) return next.value;
+	let next = plan.next();
+	while (!next.done) {
+		let answer: unknown;
+		try {
+			answer = await (io[next.value.step] as (step: SyncStep<R>) => Promise<unknown>)(next.value);
+		} catch (error) {
+			next = plan.throw(error);
+			continue;
+		}
+
+		next = plan.next(answer);
 	}
+
+	return next.value;
 }
 
 const TRACKERS: readonly TrackerKind[] = ['github', 'redmine'];
@@ -139,6 +163,19 @@ function knownValues(channel: LoadedChannel, values: Record<string, unknown>): V
 	return known;
 }
 
+/** Records an adapter made: refused whole, before anything is read, when one is malformed. */
+function checkRecords(records: RemoteRecord[]): void {
+	if (!Array.isArray(records)) throw invalidArgument('records must be a list of remote records');
+	records.forEach((record, index) => {
+		const problem = record === null || typeof record !== 'object' ? 'is not an object'
+			: typeof record.remote_id !== 'string' || record.remote_id === '' ? 'has no remote_id (text)'
+				: record.values === null || typeof record.values !== 'object' || Array.isArray(record.values) ? 'has no values object'
+					: typeof record.created_at !== 'string' || typeof record.updated_at !== 'string' ? 'lacks created_at or updated_at'
+						: record.comments !== undefined && !Array.isArray(record.comments) ? 'has comments that are not a list' : undefined;
+		if (problem) throw invalidArgument(`remote record ${index} ${problem}; nothing of this pull was written`);
+	});
+}
+
 function refusedRecord(record: RemoteRecord, error: StoreError): StoreError {
 	const body = error.body;
 	const detail = body.error === 'validation_failed' ? body.fields.map(field => `${field.key}: ${field.message}`).join('; ') : error.message;
@@ -151,6 +188,7 @@ function refusedRecord(record: RemoteRecord, error: StoreError): StoreError {
  * and holds the field's outbox entry, writing nothing on either side.
  */
 export function* planApplyRemote<R extends PlanItem>(channelId: string, records: RemoteRecord[], validate: Validator): SyncPlan<R, PullOutcome> {
+	checkRecords(records);
 	const link = yield* linkOf<R>(channelId);
 	const channel = (yield {step: 'channel', channelId}) as LoadedChannel;
 	const keyField = channel.fieldsByKey.get(link.key_field);

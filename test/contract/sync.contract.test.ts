@@ -250,6 +250,17 @@ describe.each(BACKENDS)('sync engine on $name', (backend: Backend) => {
 		expect((await valuesOf(store, id)).title).toBe('Mine');
 	});
 
+	it('a pull is all or nothing: a malformed or unfitting record writes nothing of it', async () => {
+		const {store} = await linked();
+		const before = await store.latestSequence('kit');
+		expect((await refusalOf(() => store.sync.applyRemote('kit', [remote('9', {title: 'Fine'}), {remote_id: '', values: {}} as unknown as RemoteRecord]))).error).toBe('invalid_argument');
+		const unfitting = await refusalOf(() => store.sync.applyRemote('kit', [remote('9', {title: 'Fine'}), remote('10', {title: 'x', status: 'closed'})]));
+		expect(unfitting).toMatchObject({error: 'invalid_argument', message: expect.stringContaining('status') as unknown});
+		expect(await store.latestSequence('kit')).toBe(before);
+		expect(await store.findItemsNamed('kit', '9')).toEqual([]);
+		expect((await refusalOf(() => store.sync.applyRemote('nope', []))).error).toBe('not_found');
+	});
+
 	it('a writer SIGKILLed mid-write leaves its edit and its outbox entry both or neither', async () => {
 		const store = await backend.open();
 		open.push(store);
