@@ -135,7 +135,7 @@ describe.each(TARGETS)('sift import on $name', (target: Target) => {
 		// Importing a dump again is an upsert on its key: nothing changes.
 		const again = sift(['import', fixture('github/freecad-rest-page.json'), '--into', 'freecad', '--key', 'number', '--db', db]);
 		expect(again.stdout.trim()).toBe('0 created, 0 updated, 30 unchanged, 0 refused');
-	});
+	}, 240_000);
 
 	it('an older real Linear export with a map: Date#toString date-times as created_at and days, comma lists as multi-selects', async () => {
 		const db = await target.fresh();
