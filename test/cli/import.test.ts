@@ -135,7 +135,7 @@ describe.each(TARGETS)('sift import on $name', (target: Target) => {
 		// Importing a dump again is an upsert on its key: nothing changes.
 		const again = sift(['import', fixture('github/freecad-rest-page.json'), '--into', 'freecad', '--key', 'number', '--db', db]);
 		expect(again.stdout.trim()).toBe('0 created, 0 updated, 30 unchanged, 0 conflicts, 0 refused');
-	});
+	}, 240_000);
 
 	it('an older real Linear export with a map: Date#toString date-times as created_at and days, comma lists as multi-selects', async () => {
 		const db = await target.fresh();
@@ -228,6 +228,7 @@ describe.each(TARGETS)('sift import on $name', (target: Target) => {
 			'refused line 3 (key "K-4"): refused: values.points must be a number, got "many"',
 			'refused line 4: refused: values.key is the key rows are matched on, and this row has none',
 			'refused line 6 (key "K-2"): refused: values.key "K-2" is also the key of line 5; each key may appear once in a file',
+			'a value outside a select\'s options is refused; --grow-options adds such values to the field\'s options',
 			'0 created, 0 updated, 1 unchanged, 0 conflicts, 4 refused — nothing was written',
 		].map(line => expect.stringContaining(line.replace(/ \(allowed: .*\)$/, ''))));
 		expect(await snapshot(db)).toEqual(before);
