@@ -21,10 +21,10 @@ export function bindingHelpLines(scopes: ReadonlyArray<{scope: string; title: st
 	]);
 }
 
-/** The help with more lines (the field hotkeys) after the list's keys. */
+/** The help with more lines (the field hotkeys) right after the list's keys. */
 export function withHelpLines(lines: HelpLine[], extra: HelpLine[] = []): HelpLine[] {
 	if (extra.length === 0) return lines;
-	const at = lines.findIndex(line => line.key === 'picker-title');
+	const at = lines.findIndex((line, index) => index > 0 && line.bold);
 	return [...lines.slice(0, at), ...extra, ...lines.slice(at)];
 }
 

@@ -6,7 +6,7 @@
 // screen.tsx). Adding an overlay is its folder and one line here.
 
 import type {Key} from '#ink';
-import type {ListAction} from '../config/key-table.js';
+import {LIST_KEYS, type ListAction} from '../config/key-table.js';
 import {BOARD} from './features/board/slice.js';
 import {BOARD_VIEW} from './features/board/view.js';
 import {CONFIRM} from './features/confirm/slice.js';
@@ -76,8 +76,13 @@ type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) exten
 /** Every effect's handler, from the features' tables: typed over the kinds, so an effect without a handler does not compile. */
 export const EFFECTS: EffectTable<EffectKind> = Object.assign({}, ...Object.values(FEATURES).map(feature => feature.effects)) as UnionToIntersection<Features[keyof Features]['effects']>;
 
-/** Every key binding, feature by feature. */
-export const BINDINGS: readonly Binding[] = Object.values(FEATURES).flatMap((feature): readonly Binding[] => feature.bindings);
+const LIST_ORDER = Object.keys(LIST_KEYS);
+
+/** Every key binding, feature by feature; the list's in the order of its key table (help and the footer show them so). */
+export const BINDINGS: readonly Binding[] = Object.values(FEATURES).flatMap((feature): readonly Binding[] => feature.bindings)
+	.map((binding, index) => ({binding, order: binding.scope === 'list' ? LIST_ORDER.indexOf(binding.action) : LIST_ORDER.length + index}))
+	.sort((a, b) => a.order - b.order)
+	.map(({binding}) => binding);
 
 /** Every list key (config/key-table.ts) is claimed by a feature: one no feature claims does not compile. */
 type Claimed = Extract<Features[keyof Features]['bindings'][number], {scope: 'list'}>['action'];

@@ -1,4 +1,4 @@
-// The footer's message line: a warning or an error too long for one line takes the hints' line
+// The footer's message line: an error too long for one line takes the hints' line
 // too, and a refusal says its fix first, so the fix is never cut off (Codex missing at 80 columns:
 // its install command).
 
@@ -31,5 +31,6 @@ describe('the footer', () => {
 		expect(draw('Not saved.', 'error').split('\n').map(line => line.trimEnd())).toEqual(['Not saved.', 'j ↓ move']);
 		const long = `Searching for ${'a '.repeat(60)}`;
 		expect(draw(long, 'info').split('\n')[1]).toBe('j ↓ move');
+		expect(render(<ThemeProvider theme={makeTheme({NO_COLOR: '1'})}><Footer width={80} hints={[{label: 'j ↓', hint: 'move'}]} message={{text: long, tone: 'warn'}}/></ThemeProvider>).lastFrame()?.split('\n')[1]).toBe('j ↓ move');
 	});
 });

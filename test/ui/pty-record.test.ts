@@ -38,7 +38,7 @@ const MARKDOWN = [
 ].join('\n');
 
 /** The full screen record's footer: its own keys. */
-const FULL_SCREEN = /^PgDn page · j ↓ scroll · Esc back/m;
+const FULL_SCREEN = /^PgDn page · j ↓ scroll · → ] next · e edit · Esc back/m;
 
 const LONG_BODY = Array.from({length: 55}, (_, index) => `body line ${index + 1}`).join('\n');
 

@@ -42,6 +42,9 @@ describe('the registry', () => {
 			expect(BINDINGS.filter(binding => binding.scope === 'list' && binding.action === action), action).toHaveLength(1);
 		}
 
+		// Help and the footer show the list's keys in the order of its key table.
+		expect(BINDINGS.filter(binding => binding.scope === 'list').map(binding => binding.action)).toEqual(Object.keys(LIST_KEYS));
+
 		const seen = new Set<string>();
 		for (const binding of BINDINGS) {
 			for (const key of binding.keys) {

@@ -18,7 +18,7 @@ export type FooterProps = {
 const TONES = {info: undefined, ok: 'green', warn: 'yellow', error: 'red'} as const;
 
 /**
- * A warning or an error too long for its line, on two (the hints give way while it shows), broken
+ * An error too long for its line, on two (the hints give way while it shows), broken
  * at a space and cut at the end of the second: a refusal says its fix first, so the fix shows.
  */
 export function twoLines(text: string, width: number): [string, string] | null {
@@ -36,7 +36,7 @@ export function twoLines(text: string, width: number): [string, string] | null {
 export function Footer(props: FooterProps) {
 	const theme = useTheme();
 	const {message} = props;
-	const long = !props.prompt && message && (message.tone === 'error' || message.tone === 'warn') ? twoLines(sanitize(message.text), props.width) : null;
+	const long = !props.prompt && message?.tone === 'error' ? twoLines(sanitize(message.text), props.width) : null;
 	if (long && message) {
 		return (
 			<Box flexDirection="column" width={props.width} height={2}>

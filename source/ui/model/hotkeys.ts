@@ -25,7 +25,7 @@ export function hotkeyHelpLines(hotkeys: Hotkeys, fields: Field[]): HelpLine[] {
 	const keys = inFieldOrder(hotkeys, fields);
 	if (keys.length === 0) return [];
 	return [
-		{key: 'hotkeys-title', text: 'Field hotkeys (list; on every marked row when rows are marked)', bold: true},
+		{key: 'hotkeys-title', text: 'Field hotkeys (list and full screen; on every marked row when rows are marked)', bold: true},
 		...keys.map(({letter, field}) => ({key: `hotkey-${field.key}`, text: `  ${fit(letter, 7)} set ${sanitize(field.label)}`})),
 	];
 }
