@@ -14,7 +14,7 @@ import {itemsNamed} from './lookup.js';
 import type {NameMatch} from '../lookup.js';
 import {countMatches, countQuery, listPage, readItems} from './pages.js';
 import type {ItemsPage, ItemsQuery, PageQuery} from '../pages.js';
-import type {Actor, Channel, ChannelSummary, EditResult, EventPage, FollowUp, Item} from '../types.js';
+import type {Actor, Channel, ChannelName, ChannelSummary, EditResult, EventPage, FollowUp, Item} from '../types.js';
 import {ItemWriter} from './writes.js';
 import {upsertItems} from './upsert.js';
 import type {UpsertRequest, UpsertResult, UpsertRow} from '../upsert-rules.js';
@@ -65,7 +65,7 @@ export class Store {
 	}
 
 	/** Channel ids and names, without counting items: for choosing and checking a channel. */
-	listChannelNames(): Array<{id: string; name: string}> {
+	listChannelNames(): ChannelName[] {
 		return this.channels.names();
 	}
 
