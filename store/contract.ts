@@ -9,7 +9,7 @@ import type {SearchPage, SearchQuery} from './search.js';
 import type {NameMatch} from './lookup.js';
 import type {RunEnd, RunRow, RunStart, UnfinishedRun} from './runs.js';
 import type {TokenIdentity, TokenInfo, TokenRequest} from './token-rules.js';
-import type {Actor, Channel, ChannelSummary, DeleteResult, EditResult, EventPage, FollowUp, Item, Page, SchemaChange, SchemaChangeResult} from './types.js';
+import type {Actor, Channel, ChannelName, ChannelSummary, DeleteResult, EditResult, EventPage, FollowUp, Item, Page, SchemaChange, SchemaChangeResult} from './types.js';
 import type {EditRequest, Validator} from './writes.js';
 import type {UpsertRequest, UpsertResult} from './upsert-rules.js';
 import type {SyncApi} from './sync/types.js';
@@ -104,8 +104,8 @@ export interface AsyncStore {
 
 	/** Every channel with its item count and latest sequence. */
 	listChannels(): Promise<ChannelSummary[]>;
-	/** Channel ids and names, without counting items: for choosing and checking a channel. */
-	listChannelNames(): Promise<Array<{id: string; name: string}>>;
+	/** Channel ids and names (and when each was made), without counting items: for choosing and checking a channel. */
+	listChannelNames(): Promise<ChannelName[]>;
 	/** One channel's item count and latest sequence. */
 	channelSummary(channelId: string): Promise<ChannelSummary>;
 	getChannel(channelId: string): Promise<Channel>;

@@ -49,6 +49,12 @@ export type Field = {
 
 export type Channel = {id: string; name: string; fields: Field[]};
 
+/**
+ * A channel's id, name and creation time: the time tells a channel from one made again under the
+ * same id (`sift demo --reset`, a new import after a delete), whose events start over.
+ */
+export type ChannelName = {id: string; name: string; created_at: string};
+
 export type ChannelSummary = {id: string; name: string; item_count: number; latest_sequence: number};
 
 export type Values = Record<string, unknown>;

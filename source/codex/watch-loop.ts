@@ -3,12 +3,14 @@
 // notification, a run that ended or the end of a settle. While the events cannot be read it
 // tries again with doubling waits (docs/reference.md#sift-watch).
 
+import {rmSync} from 'node:fs';
 import type {AsyncStore, Unlisten} from '../../store/api.js';
 import {sanitize} from '../text/sanitize.js';
 import type {Fanout, FanoutEvent} from './fanout.js';
 import type {Outcome} from './outcome.js';
 import {NEEDS_A_PERSON} from './ready.js';
-import {giveBack, saveWatchCursor, sendDue, settleEndsAt, takeInEvents, type WatchCursor} from './watch.js';
+import {lockWatch} from './watch-lock.js';
+import {cursorFor, giveBack, loadWatchedChannel, sameChannel, saveWatchCursor, sendDue, settleEndsAt, takeInEvents, watchedChannel, type WatchCursor, type WatchedChannel} from './watch.js';
 
 /** How often the events are read: on SQLite the only way to hear of them. */
 export const POLL_MS = 500;
@@ -56,6 +58,8 @@ export type WatchLoopOptions = {
 	onPass?: (cursor: WatchCursor) => void;
 	/** The events could not be read; the next try is in `retryMs`. */
 	onReadFailed?: (error: unknown, retryMs: number) => void;
+	/** The cursor belonged to an earlier channel of this id: the watch goes on from the new one's latest event. */
+	onRestarted?: (why: string) => void;
 	clock?: WatchClock;
 };
 
@@ -68,6 +72,10 @@ export type WatchLoop = {
 	done: Promise<WatchCursor>;
 	/** Why the loop stopped on its own: a batch's run needed a person (not logged in, no codex); null otherwise. */
 	halted(): WatchHalt | null;
+	/** The loop stopped because the store no longer holds the channel (its cursor is removed). */
+	channelGone(): boolean;
+	/** The cursor the loop started from (a new one when the saved one was another channel's). */
+	startCursor: WatchCursor;
 };
 
 /** A run that never reached the agent for a reason only a person can mend; its items wait again in the cursor. */
@@ -93,9 +101,44 @@ export const readFailedText = (error: unknown, retryMs: number) => `reading the 
 /** The wait before try number `failures + 1` after that many failed reads in a row. */
 export const retryDelay = (failures: number) => Math.min(MAX_RETRY_MS, POLL_MS * 2 ** failures);
 
+/** How often a watch with nothing to take in makes sure its channel is still the one it watches. */
+const CHANNEL_CHECK_MS = 5000;
+
+/**
+ * Starts the loop on the cursor's lock (a second watch on the same cursor is refused) and on the
+ * channel as it is now: a cursor saved for an earlier channel of this id starts over.
+ */
 export async function startWatchLoop(options: WatchLoopOptions): Promise<WatchLoop> {
 	const {store, channelId, where, file, fanout, batchSize, settleMs} = options;
 	const clock = options.clock ?? systemClock;
+	const unlock = lockWatch(file);
+	let channel: WatchedChannel;
+	let startCursor: WatchCursor;
+	try {
+		const found = await watchedChannel(store, channelId);
+		// The store's own refusal names the missing channel.
+		if (!found) await store.getChannel(channelId);
+		channel = found!;
+		const resumed = cursorFor(options.cursor, loadWatchedChannel(file), channel, await store.latestSequence(channelId));
+		startCursor = resumed.cursor;
+		if (resumed.restarted) options.onRestarted?.(resumed.restarted);
+		saveWatchCursor(file, startCursor, channel);
+	} catch (error) {
+		unlock();
+		throw error;
+	}
+
+	/** Whether the channel is still the one watched: 'gone', 'same', or made again (the cursor then starts over). */
+	async function recheck(cursor: WatchCursor): Promise<{state: 'gone'} | {state: 'same'} | {state: 'again'; cursor: WatchCursor}> {
+		const now = await watchedChannel(store, channelId);
+		if (!now) return {state: 'gone'};
+		if (sameChannel(now, channel)) return {state: 'same'};
+		const resumed = cursorFor(cursor, channel, now, await store.latestSequence(channelId));
+		channel = now;
+		if (resumed.restarted) options.onRestarted?.(resumed.restarted);
+		return {state: 'again', cursor: resumed.cursor};
+	}
+
 	const waker = new Waker(clock);
 	const notSeen: string[] = [];
 	let halt: WatchHalt | null = null;
@@ -113,18 +156,36 @@ export async function startWatchLoop(options: WatchLoopOptions): Promise<WatchLo
 	});
 	const unlisten = await listenFor(store, channelId, () => waker.wake());
 	let stopped = false;
+	let gone = false;
 	const done = (async () => {
-		let cursor = options.cursor;
+		let cursor = startCursor;
 		let failures = 0;
+		let checkedAt = clock.now();
+		/** After a failed read, or now and then when nothing came: the channel gone ends the watch, one made again restarts its cursor. */
+		const channelStillWatched = async (): Promise<boolean> => {
+			checkedAt = clock.now();
+			const found = await recheck(cursor);
+			if (found.state === 'gone') {
+				gone = true;
+				return false;
+			}
+
+			if (found.state === 'again') saveWatchCursor(file, (cursor = found.cursor), channel);
+			return true;
+		};
+
 		try {
 			while (!stopped) {
-				if (notSeen.length > 0) saveWatchCursor(file, (cursor = giveBack(cursor, notSeen.splice(0), clock.now())));
+				if (notSeen.length > 0) saveWatchCursor(file, (cursor = giveBack(cursor, notSeen.splice(0), clock.now())), channel);
 				if (halt) break;
 				let taken: WatchCursor;
 				try {
 					taken = await takeInEvents(store, channelId, where, cursor, () => clock.now());
 				} catch (error) {
-					// A store that cannot be read for a while (a lock, a restarting server) is waited out.
+					// A store that cannot be read for a while (a lock, a restarting server) is waited out;
+					// a channel that is gone (or made again) is not.
+					// eslint-disable-next-line no-await-in-loop
+					if (!await channelStillWatched().catch(() => true)) break;
 					const delay = retryDelay(failures++);
 					options.onReadFailed?.(error, delay);
 					await waker.sleepUntil(clock.now() + delay);
@@ -132,19 +193,28 @@ export async function startWatchLoop(options: WatchLoopOptions): Promise<WatchLo
 				}
 
 				failures = 0;
-				if (taken !== cursor) saveWatchCursor(file, (cursor = taken));
+				if (taken !== cursor) saveWatchCursor(file, (cursor = taken), channel);
+				// eslint-disable-next-line no-await-in-loop
+				else if (clock.now() - checkedAt >= CHANNEL_CHECK_MS && !await channelStillWatched()) break;
 				if (stopped) break;
-				cursor = sendDue(cursor, file, fanout, {batchSize, settleMs, now: clock.now()});
+				cursor = sendDue(cursor, file, fanout, {batchSize, settleMs, now: clock.now(), channel});
 				options.onPass?.(cursor);
 				const settleAt = fanout.free > 0 ? settleEndsAt(cursor, settleMs) : undefined;
 				await waker.sleepUntil(Math.min(clock.now() + (unlisten ? PUSHED_POLL_MS : POLL_MS), settleAt ?? Number.POSITIVE_INFINITY));
 			}
 
-			if (notSeen.length > 0) saveWatchCursor(file, (cursor = giveBack(cursor, notSeen.splice(0), clock.now())));
+			if (gone) {
+				// A dead cursor: nothing it holds can be sent any more.
+				rmSync(file, {force: true});
+				return cursor;
+			}
+
+			if (notSeen.length > 0) saveWatchCursor(file, (cursor = giveBack(cursor, notSeen.splice(0), clock.now())), channel);
 			return cursor;
 		} finally {
 			unsubscribe();
 			await unlisten?.().catch(() => undefined);
+			unlock();
 		}
 	})();
 	return {
@@ -155,6 +225,8 @@ export async function startWatchLoop(options: WatchLoopOptions): Promise<WatchLo
 		},
 		done,
 		halted: () => halt,
+		channelGone: () => gone,
+		startCursor,
 	};
 }
 

@@ -1,7 +1,7 @@
 import {createHash} from 'node:crypto';
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
-import type {AsyncStore, StoreEvent} from '../../store/index.js';
+import {shownLocation, type AsyncStore, type StoreEvent} from '../../store/index.js';
 import {pages} from '../../store/page-stream.js';
 import {writePrivateFileAtomically} from '../config/atomic-file.js';
 import type {Fanout} from './fanout.js';
@@ -142,8 +142,53 @@ export function watchCursorPath(stateDir: string, key: {location: string; channe
 	return path.join(stateDir, 'watch', `${key.channelId.replaceAll(/[^\w.-]/g, '_').slice(0, 40)}-${digest}.json`);
 }
 
+/**
+ * Which channel a cursor belongs to: the store (shown without a password), the channel's id and
+ * when it was made. A channel made again under the same id (`sift demo --reset`) starts its
+ * events over: a cursor of the one before would skip them.
+ */
+export type WatchedChannel = {location: string; channel_id: string; created_at: string};
+
+/** The channel as it is now; null when the store no longer holds it. */
+export async function watchedChannel(store: AsyncStore, channelId: string): Promise<WatchedChannel | null> {
+	const found = (await store.listChannelNames()).find(channel => channel.id === channelId);
+	return found ? {location: shownLocation(store.location), channel_id: found.id, created_at: found.created_at} : null;
+}
+
+export const sameChannel = (a: WatchedChannel, b: WatchedChannel) => a.location === b.location && a.channel_id === b.channel_id && a.created_at === b.created_at;
+
+/**
+ * The cursor to go on with on `channel` (whose latest event is `latest`): the saved one when it
+ * belongs to it; else a new one from the latest event, with why. A cursor saved before cursors
+ * named their channel is kept unless it is past the channel's last event.
+ */
+export function cursorFor(cursor: WatchCursor, saved: WatchedChannel | undefined, channel: WatchedChannel, latest: number): {cursor: WatchCursor; restarted?: string} {
+	if (saved ? !sameChannel(saved, channel) : cursor.sequence > latest) {
+		return {cursor: emptyCursor(latest), restarted: `the channel ${channel.channel_id} was made again since this watch's cursor (event ${cursor.sequence}); watching from its latest event, ${latest}`};
+	}
+
+	return {cursor};
+}
+
 /** The saved cursor, or undefined when there is none; a damaged file is refused rather than silently restarting (which could resend). */
 export function loadWatchCursor(file: string): WatchCursor | undefined {
+	return readWatchFile(file)?.cursor;
+}
+
+/** The channel a saved cursor belongs to; undefined when there is no file or it does not say (an older one). */
+export function loadWatchedChannel(file: string): WatchedChannel | undefined {
+	return readWatchFile(file)?.channel;
+}
+
+function savedChannel(file: string): WatchedChannel | undefined {
+	try {
+		return loadWatchedChannel(file);
+	} catch {
+		return undefined;
+	}
+}
+
+function readWatchFile(file: string): {cursor: WatchCursor; channel?: WatchedChannel} | undefined {
 	let text: string;
 	try {
 		text = readFileSync(file, 'utf8');
@@ -160,12 +205,21 @@ export function loadWatchCursor(file: string): WatchCursor | undefined {
 	}
 
 	if (!isCursor(parsed)) throw new Error(`the watch cursor ${file} is damaged; remove it to start watching from the latest event`);
-	return {sequence: parsed.sequence, sent: parsed.sent, pending: parsed.pending};
+	const {channel} = parsed as {channel?: unknown};
+	return {cursor: {sequence: parsed.sequence, sent: parsed.sent, pending: parsed.pending}, ...(isWatchedChannel(channel) ? {channel} : {})};
 }
 
-/** Written atomically (a crash leaves the old cursor or the new one), private like every state file. */
-export function saveWatchCursor(file: string, cursor: WatchCursor): void {
-	writePrivateFileAtomically(file, `${JSON.stringify({version: 1, ...cursor})}\n`);
+const isWatchedChannel = (value: unknown): value is WatchedChannel => typeof value === 'object' && value !== null
+	&& ['location', 'channel_id', 'created_at'].every(key => typeof (value as Record<string, unknown>)[key] === 'string');
+
+/**
+ * Written atomically (a crash leaves the old cursor or the new one), private like every state
+ * file; with the channel it belongs to when known (the loop always knows it).
+ */
+export function saveWatchCursor(file: string, cursor: WatchCursor, channel?: WatchedChannel): void {
+	// Without one, the channel the file names stays (a caller that has not opened the loop yet).
+	const named = channel ?? savedChannel(file);
+	writePrivateFileAtomically(file, `${JSON.stringify({version: 1, ...(named ? {channel: named} : {}), ...cursor})}\n`);
 }
 
 function isCursor(value: unknown): value is WatchCursor {
@@ -214,10 +268,10 @@ async function matchingAmong(store: AsyncStore, channelId: string, where: string
  * Hands the batches now due to the fan-out, one run each. The cursor is saved with them as sent
  * before any run starts: a crash then never sends them twice. Returns the cursor as it now is.
  */
-export function sendDue(cursor: WatchCursor, file: string, fanout: Pick<Fanout, 'free' | 'add'>, options: {batchSize: number; settleMs: number; now?: number}): WatchCursor {
+export function sendDue(cursor: WatchCursor, file: string, fanout: Pick<Fanout, 'free' | 'add'>, options: {batchSize: number; settleMs: number; now?: number; channel?: WatchedChannel}): WatchCursor {
 	const due = takeDue(cursor, {batchSize: options.batchSize, settleMs: options.settleMs, slots: fanout.free, now: options.now ?? Date.now()});
 	if (due.batches.length === 0) return cursor;
-	saveWatchCursor(file, due.cursor);
+	saveWatchCursor(file, due.cursor, options.channel);
 	for (const items of due.batches) fanout.add(items.map(item => item.id));
 	return due.cursor;
 }

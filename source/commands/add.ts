@@ -30,7 +30,10 @@ async function create(store: AsyncStore, channelId: string, values: Record<strin
  */
 const command: Command = async context => withStore(context, async store => {
 	const channelId = await channelOf(store, context);
-	const {numbered, ...result} = await create(store, channelId, parseAssignments(context.input));
+	// Syntax first (a usage error without a read), then each value as its field reads it.
+	parseAssignments(context.input);
+	const {fields} = await store.getChannel(channelId);
+	const {numbered, ...result} = await create(store, channelId, parseAssignments(context.input, fields));
 	output(context, result, () => `created ${result.item.id}${numbered === undefined ? '' : ` ${sanitize(numbered)}`} (event ${result.sequence})`);
 	return 0;
 });

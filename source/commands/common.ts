@@ -1,13 +1,14 @@
 import {existsSync, readdirSync, rmSync} from 'node:fs';
 import {homedir} from 'node:os';
 import {dirname, join, resolve} from 'node:path';
-import {isPostgresUrl, openAsyncStore, shownLocation, StoreError, type AsyncStore, type AsyncStoreOptions} from '../../store/index.js';
+import {isPostgresUrl, openAsyncStore, shownLocation, StoreError, type AsyncStore, type AsyncStoreOptions, type Field} from '../../store/index.js';
 import {safeJson, sanitize} from '../text/sanitize.js';
 import {reapAbandonedRuns} from '../codex/reap.js';
 import {isProcessAlive} from '../codex/group.js';
 import {removeOrphanedStaging} from '../import/staged-rows.js';
 import {LOCK_WAIT_NOTICE} from '../text/lock-wait.js';
 import {mcpEndpoint, shownServerUrl} from '../config/server-url.js';
+import {readTypedValue} from '../text/typed-value.js';
 import {UsageError, type CommandContext} from './context.js';
 import {counted} from '../text/format.js';
 
@@ -143,8 +144,13 @@ export function output(context: CommandContext, json: unknown, text: () => strin
 	context.stdout.write(context.flags.json ? `${safeJson(json, 2)}\n` : `${sanitize(text(), {multiline: true})}\n`);
 }
 
-/** `key=value` arguments: the value is JSON when it parses, else the string as typed. */
-export function parseAssignments(input: string[]): Record<string, unknown> {
+/**
+ * `key=value` arguments. With the channel's fields, a field's value is read as the TUI reads what
+ * is typed (source/text/typed-value.ts: an option's label, `friday`, `none`); a value written as
+ * JSON text (`"In progress"`) is that text. Without them, or for a key of no field, the value is
+ * JSON when it parses, else the string as typed.
+ */
+export function parseAssignments(input: string[], fields?: readonly Field[], now = new Date()): Record<string, unknown> {
 	if (input.length === 0) {
 		throw new UsageError('give at least one key=value');
 	}
@@ -162,10 +168,18 @@ export function parseAssignments(input: string[]): Record<string, unknown> {
 			throw new UsageError(`${key} is given twice`);
 		}
 
-		Object.defineProperty(values, key, {value: parseLoose(raw), enumerable: true, writable: true, configurable: true});
+		Object.defineProperty(values, key, {value: readAssigned(fields?.find(field => field.key === key), raw, now), enumerable: true, writable: true, configurable: true});
 	}
 
 	return values;
+}
+
+function readAssigned(field: Field | undefined, raw: string, now: Date): unknown {
+	const loose = parseLoose(raw);
+	if (!field || field.type === 'formula' || loose === null) return loose;
+	const typed = readTypedValue(field, typeof loose === 'string' ? loose : raw, now);
+	if (!typed.ok) throw new UsageError(typed.message);
+	return typed.value;
 }
 
 /** A value as typed: JSON when it parses, else the string. */

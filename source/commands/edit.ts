@@ -141,10 +141,13 @@ async function editEach(store: AsyncStore, context: CommandContext, channelId: s
 const command: Command = async context => {
 	const {where} = context.flags;
 	if (where === undefined && context.flags.yes) throw new UsageError('--yes only goes with --where');
-	const {names, values} = where === undefined ? splitEditArguments(context.input) : {names: [], values: whereArguments(context)};
-	const keys = Object.keys(values);
+	const {names, values: given} = where === undefined ? splitEditArguments(context.input) : {names: [], values: whereArguments(context)};
+	const keys = Object.keys(given);
 	return withStore(context, async store => {
 		const channelId = await channelOf(store, context);
+		// Each value as its field reads it, the way the TUI reads what is typed (an option's label, `friday`).
+		const {fields} = await store.getChannel(channelId);
+		const values = parseAssignments(context.input.slice(names.length), fields);
 		if (where !== undefined) return editEach(store, context, channelId, await matchingTargets(store, context, channelId, where), values);
 		if (names.length === 1) {
 			const {before, ...result} = await editOne(store, context, channelId, {name: names[0]!}, values);

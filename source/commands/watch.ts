@@ -2,9 +2,10 @@ import {DEFAULT_BATCH_SIZE, DEFAULT_PARALLEL} from '../codex/batches.js';
 import {Fanout} from '../codex/fanout.js';
 import {handleTerminationSignals} from '../codex/group.js';
 import {resolveStateDir} from '../codex/paths.js';
-import {DEFAULT_SETTLE_MS, DEFAULT_WATCH_INSTRUCTION, emptyCursor, loadWatchCursor, parseSettle, saveWatchCursor, watchCursorPath} from '../codex/watch.js';
+import {DEFAULT_SETTLE_MS, DEFAULT_WATCH_INSTRUCTION, emptyCursor, loadWatchCursor, parseSettle, watchCursorPath} from '../codex/watch.js';
 import {codexReady} from '../codex/ready.js';
 import {readFailedText, startWatchLoop} from '../codex/watch-loop.js';
+import {WatchLockedError} from '../codex/watch-lock.js';
 import {sanitize} from '../text/sanitize.js';
 import {channelOf, serverEndpoint, withStore} from './common.js';
 import {UsageError, type Command} from './context.js';
@@ -28,8 +29,8 @@ const watch: Command = async context => {
 		// A bad query is refused now, not at the first event.
 		if (where !== undefined) await store.listPage(channelId, {where, limit: 1});
 		const file = watchCursorPath(resolveStateDir(context.env), {location: store.location, channelId, where});
+		// Saved by the loop once it holds the cursor's lock and knows it is this channel's.
 		const cursor = loadWatchCursor(file) ?? emptyCursor(await store.latestSequence(channelId));
-		saveWatchCursor(file, cursor);
 		const runOptions = codexRunOptions(context, instruction, channelId);
 		// No item is taken by a watch whose runs could not start.
 		const refusal = await codexReady(runOptions);
@@ -45,12 +46,19 @@ const watch: Command = async context => {
 			onReadFailed(error, retryMs) {
 				context.stderr.write(`sift: ${readFailedText(error, retryMs)}\n`);
 			},
+			onRestarted(why) {
+				context.stderr.write(`sift: ${sanitize(why)}\n`);
+			},
+		}).catch((error: unknown) => {
+			// Another watch holds the cursor: refused, nothing taken.
+			if (error instanceof WatchLockedError) throw new UsageError(error.message);
+			throw error;
 		});
 		const uninstall = handleTerminationSignals(() => {
 			fanout.cancelAll();
 			loop.stop();
 		});
-		context.stderr.write(`sift: watching ${sanitize(channelId)}${where === undefined ? '' : ` for ${sanitize(JSON.stringify(where))}`} after event ${cursor.sequence} (batches of ${batch}, ${parallel} at once, settle ${settleMs} ms${loop.pushed ? ', woken by PostgreSQL notifications' : ''}); Ctrl+C stops\n`);
+		context.stderr.write(`sift: watching ${sanitize(channelId)}${where === undefined ? '' : ` for ${sanitize(JSON.stringify(where))}`} after event ${loop.startCursor.sequence} (batches of ${batch}, ${parallel} at once, settle ${settleMs} ms${loop.pushed ? ', woken by PostgreSQL notifications' : ''}); Ctrl+C stops\n`);
 		try {
 			await loop.done;
 		} finally {
@@ -62,6 +70,11 @@ const watch: Command = async context => {
 		}
 
 		report.finish();
+		if (loop.channelGone()) {
+			context.stderr.write(`sift: watch stopped: the channel ${sanitize(channelId)} is gone; its cursor is removed\n`);
+			return 1;
+		}
+
 		const halt = loop.halted();
 		if (halt) {
 			context.stderr.write(`sift: watch stopped: ${sanitize(halt.error ?? halt.outcome)}; its items wait for the next sift watch\n`);

@@ -2,7 +2,7 @@ import type {Changes, Field, FieldProblem} from '../../store/index.js';
 import {allowedText} from '../text/refusal.js';
 import {formatValue, plainValue, shortFields, type Segment} from '../text/format.js';
 import {sanitize} from '../text/sanitize.js';
-import {resolveDateInput} from './model/dates.js';
+import {resolveDateInput} from '../text/typed-value.js';
 import type {FieldEditOverlay, QueueEntry} from './state.js';
 import {fit} from './width.js';
 

@@ -1,5 +1,5 @@
 import type {Field} from '../../store/index.js';
-import {jsonOrText, plainValue, shortFields} from '../text/format.js';
+import {plainValue, shortFields} from '../text/format.js';
 import {cellWidth} from './width.js';
 
 /** A value as the text a person edits: strings as they are, everything else as JSON. */
@@ -13,40 +13,6 @@ export function editableText(value: unknown): string {
 	}
 
 	return JSON.stringify(value);
-}
-
-/**
- * What a person typed, as the value sent to the store. Numbers for number-like fields when the
- * text is a plain number; JSON for structured fields when it parses; otherwise the text exactly
- * as typed, so the store can refuse "20 points" or "Friday" with its own message. Empty clears.
- */
-export function parseTyped(field: Field, text: string): unknown {
-	if (text === '') {
-		return null;
-	}
-
-	switch (field.type) {
-		case 'number':
-		case 'currency':
-		case 'percentage':
-		case 'rating': {
-			return /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(text.trim()) && text.trim() === text ? Number(text) : text;
-		}
-
-		case 'boolean': {
-			return text === 'true' ? true : (text === 'false' ? false : text);
-		}
-
-		case 'json':
-		case 'file':
-		case 'multi_select': {
-			return jsonOrText(text);
-		}
-
-		default: {
-			return text;
-		}
-	}
 }
 
 /** A column of the list: the field and its width in cells (the flexible one gets the rest). */

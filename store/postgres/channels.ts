@@ -5,7 +5,7 @@ import type pg from 'pg';
 import {LoadedChannels, type LoadedChannel} from '../channels.js';
 import {notFound} from '../errors.js';
 import {pgChannelIndexes} from './query.js';
-import type {Channel, ChannelSummary} from '../types.js';
+import type {Channel, ChannelName, ChannelSummary} from '../types.js';
 
 /** A stored value as jsonb; keys are checked identifiers (a-z, 0-9, _), so inlining them is safe. */
 export {pgValueSql as valueSql} from './query.js';
@@ -52,8 +52,8 @@ export class PgChannelCatalog {
 		this.cache.forget(id);
 	}
 
-	async names(): Promise<Array<{id: string; name: string}>> {
-		return (await this.pool.query<{id: string; name: string}>('SELECT id, name FROM channels ORDER BY id')).rows;
+	async names(): Promise<ChannelName[]> {
+		return (await this.pool.query<ChannelName>('SELECT id, name, created_at FROM channels ORDER BY id')).rows;
 	}
 
 	async summaries(onlyId?: string): Promise<ChannelSummary[]> {

@@ -15,7 +15,7 @@ import {StoreError} from '../errors.js';
 import {checkWriteScope} from '../grants.js';
 import type {FollowUpQuery} from '../followups.js';
 import type {ItemsPage, ItemsQuery, PageQuery} from '../pages.js';
-import type {Actor, Channel, ChannelSummary, EditResult, EventPage, FollowUp, Item, Page} from '../types.js';
+import type {Actor, Channel, ChannelName, ChannelSummary, EditResult, EventPage, FollowUp, Item, Page} from '../types.js';
 import type {EditRequest, Validator} from '../writes.js';
 import {validateValues} from '../validate.js';
 import {itemNotFound} from '../write-rules.js';
@@ -155,7 +155,7 @@ class PgStore implements AsyncStore {
 		return this.read(async () => this.channels.summaries());
 	}
 
-	listChannelNames(): Promise<Array<{id: string; name: string}>> {
+	listChannelNames(): Promise<ChannelName[]> {
 		return this.read(async () => this.channels.names());
 	}
 

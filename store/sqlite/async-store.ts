@@ -15,7 +15,7 @@ import {CountWorkers} from './count-worker.js';
 import {openStore, type Store} from './store.js';
 import {touchToken} from './tokens.js';
 import {LockWaiter} from './write-lock.js';
-import type {Actor, Channel, ChannelSummary, EditResult, EventPage, FollowUp, Item, Page} from '../types.js';
+import type {Actor, Channel, ChannelName, ChannelSummary, EditResult, EventPage, FollowUp, Item, Page} from '../types.js';
 import type {EditRequest} from '../writes.js';
 import {checkWriteScope} from '../grants.js';
 
@@ -140,7 +140,7 @@ export class SqliteAsyncStore implements AsyncStore {
 		return this.file.listChannels();
 	}
 
-	async listChannelNames(): Promise<Array<{id: string; name: string}>> {
+	async listChannelNames(): Promise<ChannelName[]> {
 		return this.file.listChannelNames();
 	}
 

@@ -5,7 +5,7 @@ import type {Db} from './db.js';
 import {notFound, quote} from '../errors.js';
 import {channelIndexes} from './query.js';
 import {fillValueColumns} from './value-columns.js';
-import type {Channel, ChannelSummary, Field} from '../types.js';
+import type {Channel, ChannelName, ChannelSummary, Field} from '../types.js';
 import {createFullText, FULL_TEXT_INSERT_TRIGGERS, indexItemsAfter} from './full-text.js';
 import {createMembers, indexMembersAfter, MEMBER_INSERT_TRIGGERS} from './members.js';
 
@@ -38,8 +38,8 @@ export class ChannelCatalog {
 	}
 
 	/** Ids and names only. */
-	names(): Array<{id: string; name: string}> {
-		return this.db.prepare('SELECT id, name FROM channels ORDER BY id').all() as Array<{id: string; name: string}>;
+	names(): ChannelName[] {
+		return this.db.prepare('SELECT id, name, created_at FROM channels ORDER BY id').all() as ChannelName[];
 	}
 
 	/** Every channel with its item count (kept per write, store/sqlite/database.ts) and latest sequence; `onlyId`: one channel alone. */

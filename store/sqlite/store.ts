@@ -15,7 +15,7 @@ import type {NameMatch} from '../lookup.js';
 import {countMatches, countQuery, listPage, readItems, searchItems} from './pages.js';
 import type {SearchQuery} from '../search.js';
 import type {ItemsPage, ItemsQuery, PageQuery} from '../pages.js';
-import type {Actor, Channel, ChannelSummary, EditResult, EventPage, FollowUp, Item} from '../types.js';
+import type {Actor, Channel, ChannelName, ChannelSummary, EditResult, EventPage, FollowUp, Item} from '../types.js';
 import {ItemWriter} from './writes.js';
 import {SqliteSync} from './sync.js';
 import {upsertItems} from './upsert.js';
@@ -70,7 +70,7 @@ export class Store {
 	}
 
 	/** Channel ids and names, without counting items: for choosing and checking a channel. */
-	listChannelNames(): Array<{id: string; name: string}> {
+	listChannelNames(): ChannelName[] {
 		return this.channels.names();
 	}
 

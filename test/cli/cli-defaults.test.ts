@@ -7,7 +7,9 @@ import {join} from 'node:path';
 import {Writable} from 'node:stream';
 import {describe, expect, it} from 'vitest';
 import addCommand from '../../source/commands/add.js';
+import editCommand from '../../source/commands/edit.js';
 import listCommand from '../../source/commands/list.js';
+import {resolveDateInput} from '../../source/text/typed-value.js';
 import {defaultFlags} from '../../source/commands/flags.js';
 import type {CliFlags, CommandContext} from '../../source/commands/context.js';
 import type {AsyncStore} from '../../store/api.js';
@@ -82,5 +84,22 @@ describe.each(BACKENDS)('command defaults on $name', (backend: Backend) => {
 		expect(JSON.parse(given.stdout()).item.values.ticket).toBe('OPS-7');
 		// Now the keys follow no one pattern: nothing is made up, the store refuses the missing key.
 		await expect(addCommand(contextOf(['title=no key'], {db}).context)).rejects.toThrow(/ticket/);
+	});
+
+	it('sift edit and sift add read a value as the TUI does: an option\'s label, a weekday, none', async () => {
+		const store = await fresh();
+		await store.importChannel({channel: kitChannel, items: [{values: {title: 'one', status: 'new'}}]});
+		const db = backend.lastLocation();
+		const id = (await store.listPage('kit')).items[0]!.id;
+		const edited = contextOf([id, 'status=in progress', 'due=friday', 'tags=UI, api'], {db, channel: 'kit', json: true});
+		expect(await editCommand(edited.context)).toBe(0);
+		const friday = resolveDateInput('friday', new Date());
+		expect(friday.ok && (await store.readItem('kit', id)).values).toMatchObject({status: 'in_progress', due: friday.ok ? friday.date : '', tags: ['ui', 'api']});
+		expect(await editCommand(contextOf([id, 'due=none'], {db, channel: 'kit'}).context)).toBe(0);
+		expect((await store.readItem('kit', id)).values.due ?? null).toBeNull();
+		await expect(editCommand(contextOf([id, 'due=someday'], {db, channel: 'kit'}).context)).rejects.toThrow(/due: not a date: "someday"; use .*a weekday \(friday, fri\)/);
+		const added = contextOf(['title=two', 'status=Won\'t fix'], {db, channel: 'kit', json: true});
+		expect(await addCommand(added.context)).toBe(0);
+		expect(JSON.parse(added.stdout()).item.values.status).toBe('wont_fix');
 	});
 });

@@ -80,7 +80,7 @@ describe('edit several items', () => {
 		expect(versionOf(db, 'it_0000000001').values.points).toBe(5);
 		expect(versionOf(db, 'it_0000000002').values.points).toBe(1);
 
-		const refused = sift(['edit', 'it_0000000003', 'it_0000000004', 'status=Fixed', '--db', db]);
+		const refused = sift(['edit', 'it_0000000003', 'it_0000000004', 'status=Fixd', '--db', db]);
 		expect(refused.code).toBe(1);
 		expect(refused.stdout).toMatch(/^refused\s+it_0000000003: refused: values.status must be one of the option values/m);
 		expect(refused.stdout).toMatch(/^0 ok, 2 failed$/m);
@@ -88,9 +88,9 @@ describe('edit several items', () => {
 
 	it('a refusal is one sift: line naming each refused value with what is allowed', () => {
 		const db = demoDatabase(2);
-		const result = sift(['edit', 'BUG-0001', 'status=Fixed', 'points=20', '--db', db]);
+		const result = sift(['edit', 'BUG-0001', 'status=Fixd', 'points=20', '--db', db]);
 		expect(result.code).toBe(1);
-		expect(result.stderr).toMatch(/^sift: refused: values\.status must be one of the option values, got "Fixed" \(allowed: new \(New\), .*fixed \(Fixed\).*\); values\.points must be between 0 and 13, got 20 \(allowed: 0 to 13\)\n$/);
+		expect(result.stderr).toMatch(/^sift: refused: values\.status must be one of the option values, got "Fixd" \(allowed: new \(New\), .*fixed \(Fixed\).*\); values\.points must be between 0 and 13, got 20 \(allowed: 0 to 13\)\n$/);
 		expect(sift(['edit', 'BUG-0001', 'points=2', '--expect-version', '1', '--db', db]).code).toBe(0);
 		const stale = sift(['edit', 'BUG-0001', 'points=3', '--expect-version', '1', '--db', db]);
 		expect(stale.stderr).toMatch(/^sift: item it_0000000001 is at version 2, not 1: read it again and merge; changed since: points: \d* → 2\n$/);

@@ -76,6 +76,14 @@ describe.each(BACKENDS)('store contract on $name', (backend: Backend) => {
 	});
 	afterAll(() => backend.tearDown());
 
+	describe('channel names', () => {
+		it('give each channel\'s id, name and creation time (what tells a channel made again apart)', async () => {
+			const store = await kit();
+			const [row] = await store.listChannelNames();
+			expect(row).toEqual({id: 'kit', name: expect.any(String), created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/)});
+		});
+	});
+
 	describe('field types', () => {
 		it('accepts a valid value of every field type and reads it back unchanged, formulas computed', async () => {
 			const store = await kit();

@@ -4,12 +4,13 @@
 // woken by PostgreSQL notifications, and stops at once. Time is a stepped clock (support/clock.ts):
 // every schedule is checked exactly, and nothing waits on the wall clock.
 
-import {readFileSync} from 'node:fs';
+import {existsSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {openAsyncStore, type AsyncStore} from '../../store/index.js';
 import {POLL_MS, PUSHED_POLL_MS, retryDelay, startWatchLoop, type WatchLoopOptions} from '../../source/codex/watch-loop.js';
-import {emptyCursor, loadWatchCursor, type WatchCursor} from '../../source/codex/watch.js';
+import {emptyCursor, loadWatchCursor, loadWatchedChannel, type WatchCursor} from '../../source/codex/watch.js';
+import {watchLockPath} from '../../source/codex/watch-lock.js';
 import type {FanoutEvent} from '../../source/codex/fanout.js';
 import {SteppedClock} from '../support/clock.js';
 import {describePg, useTestDatabase} from '../support/pg.js';
@@ -260,6 +261,63 @@ describe('the watch loop on SQLite', () => {
 
 	it('doubles its wait up to 30 s', () => {
 		expect([0, 1, 2, 3, 4, 5, 6, 7, 20].map(failures => retryDelay(failures))).toEqual([500, 1000, 2000, 4000, 8000, 16_000, 30_000, 30_000, 30_000]);
+	});
+});
+
+describe('the watch cursor belongs to one channel, and one watch holds it', () => {
+	it('a cursor of a channel made again under the same id (demo --reset) starts over: the new channel\'s items are sent', async () => {
+		const dir = tempDir('sift-watch-again-');
+		const location = path.join(dir, 'sift.db');
+		const file = path.join(dir, 'cursor.json');
+		const first = await storeWithChannel(location);
+		for (const ticket of ['A', 'B', 'C', 'D', 'E', 'F']) await first.createItem('bugs', {ticket}, human);
+		const earlier = recordingFanout(file);
+		const before = await startWatchLoop({store: first, channelId: 'bugs', where: undefined, file, cursor: emptyCursor(await first.latestSequence('bugs')), fanout: earlier.fanout, batchSize: 1, settleMs: 0});
+		before.stop();
+		expect((await before.done).sequence).toBe(6);
+		await first.close();
+		rmSync(location);
+		const again = await storeWithChannel(location);
+		const restarts: string[] = [];
+		const {fanout, added} = recordingFanout(file);
+		const loop = await startWatchLoop({store: again, channelId: 'bugs', where: undefined, file, cursor: loadWatchCursor(file)!, fanout, batchSize: 1, settleMs: 0, onRestarted: why => restarts.push(why)});
+		try {
+			expect(restarts).toEqual([expect.stringMatching(/^the channel bugs was made again since this watch's cursor \(event 6\); watching from its latest event, 0$/)]);
+			const ids = [(await again.createItem('bugs', {ticket: 'NEW-1'}, human)).item.id, (await again.createItem('bugs', {ticket: 'NEW-2'}, human)).item.id];
+			await waitUntil(() => added.length === 2, 'both new items sent');
+			expect(added.flatMap(batch => batch.ids).sort()).toEqual([...ids].sort());
+			expect(loadWatchedChannel(file)).toMatchObject({location, channel_id: 'bugs'});
+		} finally {
+			loop.stop();
+			await loop.done;
+			await again.close();
+		}
+	});
+
+	it('a second watch on the same cursor is refused while the first runs, and may start once it stopped', async () => {
+		const dir = tempDir('sift-watch-lock-');
+		const store = await storeWithChannel(path.join(dir, 'sift.db'));
+		const file = path.join(dir, 'cursor.json');
+		const start = async () => startWatchLoop({store, channelId: 'bugs', where: undefined, file, cursor: emptyCursor(0), fanout: recordingFanout(file).fanout, batchSize: 1, settleMs: 0});
+		const first = await start();
+		try {
+			await expect(start()).rejects.toThrow(/^another watch \(pid \d+\) is watching this channel and query; stop it first/);
+			expect(existsSync(watchLockPath(file))).toBe(true);
+		} finally {
+			first.stop();
+			await first.done;
+		}
+
+		expect(existsSync(watchLockPath(file))).toBe(false);
+		const second = await start();
+		second.stop();
+		await second.done;
+		// A lock left by a watch that died is taken over.
+		writeFileSync(watchLockPath(file), '999999999\n');
+		const third = await start();
+		third.stop();
+		await third.done;
+		await store.close();
 	});
 });
 

@@ -5,7 +5,7 @@ import {sift} from '../support/cli.js';
 import {idOfTicket, ptyDemo} from '../support/pty-fixtures.js';
 import {CLI, KEYS, rowOf, type PtyApp} from '../support/pty.js';
 import {bulkFields} from '../../source/ui/edit.js';
-import {resolveDateInput} from '../../source/ui/model/dates.js';
+import {resolveDateInput} from '../../source/text/typed-value.js';
 
 // Field hotkeys, bulk edits on marks and E ($EDITOR) on the built app in a real pseudo-terminal,
 // checked in the store; the other writer is `sift edit` in its own process.

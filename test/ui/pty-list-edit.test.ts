@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest';
 import {StoreError} from '../../store/index.js';
-import {resolveDateInput} from '../../source/ui/model/dates.js';
+import {resolveDateInput} from '../../source/text/typed-value.js';
 import {idOfTicket, ptyDemo} from '../support/pty-fixtures.js';
 import {KEYS, type PtyApp} from '../support/pty.js';
 

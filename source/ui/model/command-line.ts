@@ -14,8 +14,7 @@
 
 import {isRefusal, optionNamed, parseQuery, type Field, type SchemaChange} from '../../../store/index.js';
 import {viewNameProblem} from '../../config/schema.js';
-import {parseTyped} from '../format.js';
-import {resolveDateInput} from './dates.js';
+import {parseTyped, resolveDateInput} from '../../text/typed-value.js';
 
 export type Command =
 	| {kind: 'nothing'}

@@ -1,7 +1,7 @@
 // Dates typed into a date field: the query language's forms, weekday names, and the refusal.
 
 import {describe, expect, it} from 'vitest';
-import {DATE_INPUT_FORMS, resolveDateInput} from '../../../source/ui/model/dates.js';
+import {DATE_INPUT_FORMS, resolveDateInput} from '../../../source/text/typed-value.js';
 import {orList} from '../../../store/index.js';
 
 // Midday local time on Wednesday 2026-12-02, so "today" is that day wherever the tests run.
