@@ -4,7 +4,7 @@
 // the real Codex sends the model for a 20-item triage run, through the scripted Responses
 // endpoint of test/support. Used by the economy bench (agent-economy.ts).
 
-import {mkdtempSync, rmSync} from 'node:fs';
+import {existsSync, mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
@@ -19,7 +19,10 @@ import {isObject} from '../support/triage/history.js';
 import {bugsChannel, generateBugItems} from '../../demo-data/generate.js';
 import {agent, BENCH_NOW, printTable, type Row} from './support.js';
 
-export const REAL_FIXTURE = join(ROOT, 'test', 'fixtures', 'github', 'rust-lang-rest-issues.jsonl');
+/** The repository: ROOT itself when run from the sources, its parent when run built (dist/test/bench). */
+const REPOSITORY = existsSync(join(ROOT, 'test', 'fixtures')) ? ROOT : join(ROOT, '..');
+
+export const REAL_FIXTURE = join(REPOSITORY, 'test', 'fixtures', 'github', 'rust-lang-rest-issues.jsonl');
 export const REAL_CHANNEL = 'rust';
 
 export const tokensOf = (text: string): number => encode(text).length;
@@ -167,7 +170,7 @@ export async function codexTriageTokens(db: string, channelId: string, itemIds: 
 			channelId,
 			itemIds,
 			dbPath: db,
-			...localRunOptions(local, join(ROOT, 'node_modules', '.bin', 'codex')),
+			...localRunOptions(local, join(REPOSITORY, 'node_modules', '.bin', 'codex')),
 			stateDir: state,
 			timeoutMs: 300_000,
 		});
