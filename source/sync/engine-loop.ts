@@ -14,7 +14,7 @@ export type PullRun = {
 	pages: AsyncIterable<RemoteRecord[]>;
 	/** The state to save once every page is applied (read after the pages end). */
 	state(): Record<string, unknown>;
-	/** The link moved (a rename): the new remote name, to save with the state. */
+	/** The link moved (a rename): the new remote name (the adapter keeps it in its state). */
 	renamedTo?(): string | undefined;
 };
 
@@ -111,11 +111,9 @@ export async function pullChannel(store: AsyncStore, adapter: TrackerAdapter, li
 		options.progress?.({phase: 'pull', done, ...rateOf(clock, started, done)});
 	}
 
+	// The adapter keeps the new name in its state (saved below), and reaches the repository by it from now on.
 	const renamed = run.renamedTo?.();
-	if (renamed) {
-		options.notice?.(`${link.remote} was renamed on GitHub to ${renamed}; the link now follows ${renamed}`);
-		await store.sync.link({channel_id: link.channel_id, tracker: link.tracker, remote: renamed, key_field: link.key_field, fields: link.fields, state: run.state()});
-	}
+	if (renamed) options.notice?.(`${link.remote} was renamed to ${renamed}; the link now follows ${renamed}`);
 
 	await store.sync.saveState(link.channel_id, run.state(), {pulled: new Date(clock.now()).toISOString()});
 	return {...total, grown, ...(renamed ? {renamed} : {})};
