@@ -7,6 +7,10 @@ import {describeFamily, REMAINING_TOOLS, shellRefusal, type AgentToolPlan} from 
 import {SIFT_TOOLS} from '../codex/command.js';
 import {runQuick, type QuickResult} from '../codex/quick.js';
 import {existsSync} from 'node:fs';
+import type {SyncLink} from '../../store/sync/types.js';
+import {currentRemote, repoParts} from '../sync/github/adapter.js';
+import {connectGithub, type GithubConnection} from '../sync/github/connect.js';
+import {tokenFilePath} from '../sync/github/token.js';
 import {isDatabaseReadableByOthers, isPostgresUrl, openAsyncStore, shownLocation, StoreError, type AsyncStore, type Channel} from '../../store/index.js';
 import {configPath, loadConfig, settingsForChannel, viewsNoChannelRuns} from '../config/config.js';
 import {counted} from '../text/format.js';
@@ -22,7 +26,7 @@ const SOURCES: Record<CodexBinary['source'], string> = {flag: '--codex', SIFT_CO
 /** `sift doctor`: one OK/WARN/FAIL line per check of the Codex set-up, the store and the config file, each failure with its fix. */
 const doctor: Command = async context => {
 	const database = await databaseChecks(context);
-	const checks = [...await runChecks(context), ...database.checks, ...await configChecks(context.flags.config ?? configPath(context.env), database.channels)];
+	const checks = [...await runChecks(context), ...database.checks, ...await syncChecks(context), ...await configChecks(context.flags.config ?? configPath(context.env), database.channels)];
 	const ok = checks.every(check => check.ok);
 	output(context, {ok, checks}, () => checks.map(line).join('\n'));
 	return ok ? 0 : 1;
@@ -105,6 +109,49 @@ async function databaseChecks(context: CommandContext): Promise<{checks: Check[]
 	}
 
 	return {checks: [{name: 'database', ok: true, detail: `${detail}, private`, fix: null}], channels: opened.channels};
+}
+
+/**
+ * Tracker sync, when a channel is linked: where the GitHub token comes from (never the token) and
+ * whether each linked repository answers with it. Nothing is said when nothing is linked.
+ */
+async function syncChecks(context: CommandContext): Promise<Check[]> {
+	const location = databasePath(context);
+	if (!isPostgresUrl(location) && !existsSync(location)) return [];
+	let links: SyncLink[];
+	try {
+		const store = await openAsyncStore(location, storeOptions(context, location));
+		try {
+			links = await store.sync.links();
+		} finally {
+			await store.close();
+		}
+	} catch {
+		return [];
+	}
+
+	if (links.length === 0) return [];
+	let connection: GithubConnection;
+	try {
+		const file = context.flags.config ?? configPath(context.env);
+		const given = (await loadConfig(file)).config.sync?.github_token_file;
+		connection = await connectGithub({env: context.env, tokenFile: tokenFilePath(file, given)});
+	} catch (error) {
+		return [{name: 'github token', ok: false, detail: sanitize((error as Error).message), fix: 'see docs/sync.md#set-up'}];
+	}
+
+	const checks: Check[] = [{name: 'github token', ok: true, detail: `from ${connection.token.source}${connection.token.file ? ` (${connection.token.file})` : ''}`, fix: null}];
+	for (const link of links) {
+		const remote = currentRemote(link);
+		try {
+			await connection.client.request(remote, 'GET /repos/{owner}/{repo}/issues', {...repoParts(remote), per_page: 1});
+			checks.push({name: `sync ${link.channel_id}`, ok: true, detail: `github ${remote} answers; pulled ${link.last_pull_at ?? 'never'}`, fix: null});
+		} catch (error) {
+			checks.push({name: `sync ${link.channel_id}`, ok: false, detail: sanitize((error as Error).message), fix: 'check the repository\'s name and the token\'s rights (docs/sync.md)'});
+		}
+	}
+
+	return checks;
 }
 
 /** Opens the store (no create) and reads its channels; why not, as one line, when it cannot. */

@@ -3,27 +3,24 @@
 // one linked channel or all; --watch repeats until interrupted. Exit 0 in step, 1 failed (the
 // channel named), 3 done with conflicts open. Progress goes to stderr, and only to a terminal.
 
-import {homedir} from 'node:os';
-import path from 'node:path';
 import type {AsyncStore} from '../../store/index.js';
 import type {SyncLink} from '../../store/sync/types.js';
 import {configPath, loadConfig} from '../config/config.js';
 import {syncChannel, watchChannels, type SyncOutcome, type SyncProgress} from '../sync/engine-loop.js';
-import {repoParts} from '../sync/github/adapter.js';
+import {currentRemote, repoParts} from '../sync/github/adapter.js';
 import {channelForRepository, connectGithub, type GithubConnection} from '../sync/github/connect.js';
 import {githubLinkFields, readGithubMap} from '../sync/github/mapping.js';
+import {tokenFilePath} from '../sync/github/token.js';
 import {sanitize} from '../text/sanitize.js';
 import {output, openExistingStore, openOrCreateStore, withStore} from './common.js';
 import {UsageError, type Command, type CommandContext} from './context.js';
 
 const ACTIONS = new Set(['add', 'list', 'remove', 'pull', 'push', 'status']);
 
-/** The token file the config names, relative to the config file's folder. */
+/** The token file the config names (sync.github_token_file). */
 async function tokenFile(context: CommandContext): Promise<string | undefined> {
 	const file = context.flags.config ?? configPath(context.env);
-	const given = (await loadConfig(file)).config.sync?.github_token_file;
-	if (given === undefined) return undefined;
-	return given.startsWith('~/') ? path.join(homedir(), given.slice(2)) : path.resolve(path.dirname(file), given);
+	return tokenFilePath(file, (await loadConfig(file)).config.sync?.github_token_file);
 }
 
 function progressWriter(context: CommandContext): ((progress: SyncProgress) => void) | undefined {
@@ -51,7 +48,7 @@ function describeOutcome(link: SyncLink, outcome: SyncOutcome): string {
 	}
 
 	parts.push(outcome.conflicts === 0 ? 'in step' : `${outcome.conflicts} conflict${outcome.conflicts === 1 ? '' : 's'} open (resolve with \`sift followups resolve ID --ours|--theirs|--value VALUE\`)`);
-	return sanitize(`${link.channel_id} ⇄ github ${link.remote}: ${parts.join('; ')}`);
+	return sanitize(`${link.channel_id} ⇄ github ${currentRemote(link)}: ${parts.join('; ')}`);
 }
 
 /** The links a command works on: the one named, or every one. */
@@ -77,12 +74,12 @@ async function runLinks(context: CommandContext, store: AsyncStore, links: SyncL
 			if (progressWriter(context)) context.stderr.write('\r\u001b[2K');
 			// A refusal the tracker gave is a follow-up for a person, as a conflict is: not in step.
 			conflicts ||= outcome.conflicts > 0 || (outcome.push !== undefined && outcome.push.failed + outcome.push.refused > 0);
-			results.push({channel: link.channel_id, remote: link.remote, ok: true, outcome});
+			results.push({channel: link.channel_id, remote: currentRemote((await store.sync.getLink(link.channel_id)) ?? link), ok: true, outcome});
 			if (!context.flags.json) context.stdout.write(`${describeOutcome(link, outcome)}\n`);
 		} catch (error) {
 			failed = true;
 			const message = (error as Error).message ?? String(error);
-			results.push({channel: link.channel_id, remote: link.remote, ok: false, error: message});
+			results.push({channel: link.channel_id, remote: currentRemote(link), ok: false, error: message});
 			context.stderr.write(`sift: sync of ${sanitize(link.channel_id)} failed: ${sanitize(message)}\n`);
 		}
 	}
@@ -140,7 +137,8 @@ const command: Command = async context => {
 	if (action === 'list') {
 		return withStore(context, async store => {
 			const links = await store.sync.links();
-			output(context, links, () => (links.length === 0 ? 'No channel is linked.' : links.map(link => sanitize(`${link.channel_id} ⇄ ${link.tracker} ${link.remote} (${link.fields.map(field => field.key).join(', ')}); pulled ${link.last_pull_at ?? 'never'}, pushed ${link.last_push_at ?? 'never'}`)).join('\n')));
+			const shown = links.map(link => ({...link, remote: currentRemote(link)}));
+			output(context, shown, () => (shown.length === 0 ? 'No channel is linked.' : shown.map(link => sanitize(`${link.channel_id} ⇄ ${link.tracker} ${link.remote} (${link.fields.map(field => field.key).join(', ')}); pulled ${link.last_pull_at ?? 'never'}, pushed ${link.last_push_at ?? 'never'}`)).join('\n')));
 			return 0;
 		});
 	}
@@ -158,7 +156,7 @@ const command: Command = async context => {
 	if (action === 'status') {
 		return withStore(context, async store => {
 			const statuses = await Promise.all((await linksOf(store, channel)).map(async link => store.sync.status(link.channel_id)));
-			output(context, statuses, () => statuses.map(status => sanitize(`${status.link.channel_id} ⇄ github ${status.link.remote}: ${status.pending} to push, ${status.held} held, ${status.conflicts} conflicts; pulled ${status.link.last_pull_at ?? 'never'}, pushed ${status.link.last_push_at ?? 'never'}${status.local_only.length > 0 ? `; local only: ${status.local_only.join(', ')}` : ''}`)).join('\n'));
+			output(context, statuses, () => statuses.map(status => sanitize(`${status.link.channel_id} ⇄ github ${currentRemote(status.link)}: ${status.pending} to push, ${status.held} held, ${status.conflicts} conflicts; pulled ${status.link.last_pull_at ?? 'never'}, pushed ${status.link.last_push_at ?? 'never'}${status.local_only.length > 0 ? `; local only: ${status.local_only.join(', ')}` : ''}`)).join('\n'));
 			return statuses.some(status => status.conflicts > 0) ? 3 : 0;
 		});
 	}

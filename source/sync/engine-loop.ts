@@ -14,7 +14,7 @@ export type PullRun = {
 	pages: AsyncIterable<RemoteRecord[]>;
 	/** The state to save once every page is applied (read after the pages end). */
 	state(): Record<string, unknown>;
-	/** The link moved (a rename): the new remote name, to save with the state. */
+	/** The link moved (a rename): the new remote name (the adapter keeps it in its state). */
 	renamedTo?(): string | undefined;
 };
 
@@ -54,6 +54,9 @@ export type SyncRunOptions = {
 
 export type PushOutcome = {sent: number; failed: number; refused: number; confirmed: number};
 export type SyncOutcome = {channel: string; pull?: PullOutcome & {grown: Record<string, string[]>; renamed?: string}; push?: PushOutcome; conflicts: number};
+
+/** Outbox entries read at a time by a push. */
+const OUTBOX_PAGE = 200;
 
 const emptyPull = (): PullOutcome => ({created: 0, updated: 0, unchanged: 0, conflicts: 0, gone: 0, comments: 0});
 
@@ -111,11 +114,9 @@ export async function pullChannel(store: AsyncStore, adapter: TrackerAdapter, li
 		options.progress?.({phase: 'pull', done, ...rateOf(clock, started, done)});
 	}
 
+	// The adapter keeps the new name in its state (saved below), and reaches the repository by it from now on.
 	const renamed = run.renamedTo?.();
-	if (renamed) {
-		options.notice?.(`${link.remote} was renamed on GitHub to ${renamed}; the link now follows ${renamed}`);
-		await store.sync.link({channel_id: link.channel_id, tracker: link.tracker, remote: renamed, key_field: link.key_field, fields: link.fields, state: run.state()});
-	}
+	if (renamed) options.notice?.(`${link.remote} was renamed to ${renamed}; the link now follows ${renamed}`);
 
 	await store.sync.saveState(link.channel_id, run.state(), {pulled: new Date(clock.now()).toISOString()});
 	return {...total, grown, ...(renamed ? {renamed} : {})};
@@ -131,62 +132,70 @@ export async function pushChannel(store: AsyncStore, adapter: TrackerAdapter, li
 	const clock = options.clock ?? systemClock;
 	const started = clock.now();
 	const outcome: PushOutcome = {sent: 0, failed: 0, refused: 0, confirmed: 0};
-	const entries = await store.sync.outbox(link.channel_id);
-	const fresh: OutboxEntry[] = [];
-	for (const entry of entries) {
-		if (entry.state !== 'sending') {
-			fresh.push(entry);
-			continue;
-		}
-
-		const check = await adapter.remoteHas(link, entry);
-		if (check.holds) {
-			await store.sync.markSent(entry.id, check.remoteValue);
-			outcome.confirmed++;
-		} else {
-			fresh.push(entry);
-		}
-	}
-
-	const units = await adapter.push(link, fresh);
-	const total = units.reduce((sum, unit) => sum + unit.entries.length, 0);
+	const tried = new Set<number>();
 	let done = 0;
-	for (const unit of units) {
-		if (unit.refused !== undefined) {
-			for (const entry of unit.entries) await store.sync.markFailed(entry.id, unit.refused, {followUp: true});
-			outcome.refused += unit.entries.length;
-			done += unit.entries.length;
-			continue;
-		}
-
-		await store.sync.markSending(unit.entries.map(entry => entry.id));
-		let results: PushResult[];
-		try {
-			results = await unit.send();
-		} catch (error) {
-			// Known not to have happened (refused outright): back to pending; otherwise the journal keeps it.
-			if ((error as {fatal?: boolean}).fatal === true) {
-				for (const entry of unit.entries) await store.sync.markFailed(entry.id, (error as Error).message);
+	let worked = false;
+	// The outbox a page at a time, until a page brings nothing not yet tried.
+	for (;;) {
+		const entries = (await store.sync.outbox(link.channel_id, OUTBOX_PAGE)).filter(entry => !tried.has(entry.id));
+		if (entries.length === 0) break;
+		for (const entry of entries) tried.add(entry.id);
+		worked = true;
+		const fresh: OutboxEntry[] = [];
+		for (const entry of entries) {
+			if (entry.state !== 'sending') {
+				fresh.push(entry);
+				continue;
 			}
 
-			throw error;
-		}
-
-		for (const result of results) {
-			if (result.ok) {
-				await store.sync.markSent(result.id, result.remoteValue);
-				outcome.sent++;
+			const check = await adapter.remoteHas(link, entry);
+			if (check.holds) {
+				await store.sync.markSent(entry.id, check.remoteValue);
+				outcome.confirmed++;
 			} else {
-				await store.sync.markFailed(result.id, result.error, {followUp: result.followUp});
-				outcome.failed++;
+				fresh.push(entry);
 			}
 		}
 
-		done += unit.entries.length;
-		options.progress?.({phase: 'push', done, total, ...rateOf(clock, started, done, total)});
+		const units = await adapter.push(link, fresh);
+		const total = done + units.reduce((sum, unit) => sum + unit.entries.length, 0);
+		for (const unit of units) {
+			if (unit.refused !== undefined) {
+				for (const entry of unit.entries) await store.sync.markFailed(entry.id, unit.refused, {followUp: true});
+				outcome.refused += unit.entries.length;
+				done += unit.entries.length;
+				continue;
+			}
+
+			await store.sync.markSending(unit.entries.map(entry => entry.id));
+			let results: PushResult[];
+			try {
+				results = await unit.send();
+			} catch (error) {
+				// Known not to have happened (refused outright): back to pending; otherwise the journal keeps it.
+				if ((error as {fatal?: boolean}).fatal === true) {
+					for (const entry of unit.entries) await store.sync.markFailed(entry.id, (error as Error).message);
+				}
+
+				throw error;
+			}
+
+			for (const result of results) {
+				if (result.ok) {
+					await store.sync.markSent(result.id, result.remoteValue);
+					outcome.sent++;
+				} else {
+					await store.sync.markFailed(result.id, result.error, {followUp: result.followUp});
+					outcome.failed++;
+				}
+			}
+
+			done += unit.entries.length;
+			options.progress?.({phase: 'push', done, total, ...rateOf(clock, started, done, total)});
+		}
 	}
 
-	if (units.length > 0 || outcome.confirmed > 0) await store.sync.saveState(link.channel_id, (await store.sync.getLink(link.channel_id))?.state ?? link.state, {pushed: new Date(clock.now()).toISOString()});
+	if (worked) await store.sync.saveState(link.channel_id, (await store.sync.getLink(link.channel_id))?.state ?? link.state, {pushed: new Date(clock.now()).toISOString()});
 	return outcome;
 }
 

@@ -28,6 +28,7 @@ import {benchWriters} from './store-writers.js';
 import {benchRunner} from './runner.js';
 import {benchFanout} from './fanout.js';
 import {benchStart} from './start.js';
+import {benchSyncGithub} from './sync-github.js';
 import {benchServe} from './serve.js';
 import {benchCatchingUp} from './store-catchup.js';
 import {benchCountLag} from './store-count-lag.js';
@@ -92,6 +93,9 @@ async function runBenches(): Promise<void> {
 	// what scripted agents achieve through the MCP tools as rejections lose detail.
 	await step('benchAgentPages', () => benchAgentPages());
 	await step('benchAgentEconomy', () => benchAgentEconomy());
+
+	// Tracker sync (docs/sync.md): a first pull, an idle re-sync and edits on both sides against the fake GitHub.
+	await step('benchSyncGithub', () => benchSyncGithub(quick));
 
 	// Review (docs/review.md): accepting 1,000 proposals at once, SQLite and PostgreSQL.
 	await step('benchReviewAccept', () => benchReviewAccept());

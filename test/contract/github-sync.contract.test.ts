@@ -7,7 +7,7 @@
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
 import type {AsyncStore} from '../../store/contract.js';
 import {pullChannel, pushChannel, syncChannel} from '../../source/sync/engine-loop.js';
-import {GithubAdapter} from '../../source/sync/github/adapter.js';
+import {currentRemote, GithubAdapter} from '../../source/sync/github/adapter.js';
 import {GithubClient} from '../../source/sync/github/client.js';
 import {channelForRepository} from '../../source/sync/github/connect.js';
 import {githubLinkFields} from '../../source/sync/github/mapping.js';
@@ -124,6 +124,20 @@ describe.each(BACKENDS)('GitHub sync on $name', (backend: Backend) => {
 		expect((labels.config as {options: Array<{value: string}>}).options.map(option => option.value)).toContain('T-brand-new');
 		expect((await itemOf(27003)).values.labels).toContain('T-brand-new');
 		expect(notices.join('\n')).toMatch(/added "T-brand-new" to the options of labels/);
+	});
+
+	it('follows a rename: says so, keeps the new name, and pushes to it without another 301', async () => {
+		await pull();
+		fake.rename(FIXTURE_REPO, 'rust-lang/renamed');
+		await pull();
+		expect(notices.join('\n')).toMatch(/rust-lang\/rust was renamed to rust-lang\/renamed/);
+		expect(currentRemote(await link())).toBe('rust-lang/renamed');
+		const item = await itemOf(27001);
+		await store.editItem({channelId: 'rust', itemId: item.id, values: {title: 'Under the new name'}, actor: human});
+		const before = fake.requests.length;
+		expect(await push()).toMatchObject({sent: 1});
+		expect(fake.requests.slice(before).map(request => request.status)).toEqual([200]);
+		expect(fake.issue(27001, 'rust-lang/renamed').title).toBe('Under the new name');
 	});
 
 	it('an entry a crash left \'sending\' after its request went is confirmed, not sent again', async () => {

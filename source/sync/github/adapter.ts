@@ -22,6 +22,8 @@ export type GithubState = {
 	etag: string | null;
 	/** Read-only GitHub fields → the sift keys they fill. */
 	read_only: Record<string, string>;
+	/** The name the repository answers to since a rename (GitHub's 301), when it is not the link's. */
+	remote?: string;
 };
 
 /** How far back each pull reaches before the newest change it saw (clock skew, same-second edits). */
@@ -34,8 +36,15 @@ export function githubState(state: Record<string, unknown>): GithubState {
 		since: typeof state.since === 'string' ? state.since : null,
 		etag: typeof state.etag === 'string' ? state.etag : null,
 		read_only: (typeof state.read_only === 'object' && state.read_only !== null ? state.read_only : {}) as Record<string, string>,
+		...(typeof state.remote === 'string' ? {remote: state.remote} : {}),
 	};
 }
+
+/** The repository a link reaches now: the name it was renamed to, else the one it was made with. */
+export const currentRemote = (link: SyncLink): string => githubState(link.state).remote ?? link.remote;
+
+/** The link with its current repository name in `remote`, for the requests. */
+const current = (link: SyncLink): SyncLink => ({...link, remote: currentRemote(link)});
 
 /** OWNER/REPO checked, and split. */
 export function repoParts(remote: string): {owner: string; repo: string} {
@@ -71,7 +80,8 @@ export class GithubAdapter implements TrackerAdapter {
 		return out;
 	}
 
-	pull(link: SyncLink, since: string | null): PullRun {
+	pull(given: SyncLink, since: string | null): PullRun {
+		const link = current(given);
 		const state = githubState(link.state);
 		let next: GithubState = state;
 		let renamed: string | undefined;
@@ -130,7 +140,7 @@ export class GithubAdapter implements TrackerAdapter {
 			const nextSince = newest > 0 ? new Date(newest - self.overlapMs).toISOString().replace('.000Z', 'Z') : since;
 			// The ETag stands for the whole answer only when it was one page, and only for the same `since`.
 			const etag = onePage && nextSince === since && typeof first.headers.etag === 'string' ? first.headers.etag : null;
-			next = {...state, since: nextSince, etag};
+			next = {...state, since: nextSince, etag, ...(renamed ? {remote: renamed} : {})};
 		}
 
 		return {pages: pages(), state: () => ({...next}), renamedTo: () => renamed};
@@ -183,7 +193,8 @@ export class GithubAdapter implements TrackerAdapter {
 		}
 	}
 
-	async remoteHas(link: SyncLink, entry: OutboxEntry): Promise<{holds: true; remoteValue: unknown} | {holds: false}> {
+	async remoteHas(given: SyncLink, entry: OutboxEntry): Promise<{holds: true; remoteValue: unknown} | {holds: false}> {
+		const link = current(given);
 		if (entry.remote_id === null) return {holds: false};
 		const issue = await this.readIssue(link, Number(entry.remote_id));
 		if (!issue) return {holds: false};
@@ -196,7 +207,8 @@ export class GithubAdapter implements TrackerAdapter {
 		return add.every(value => have.has(value)) && remove.every(value => !have.has(value)) ? {holds: true, remoteValue: entry.value} : {holds: false};
 	}
 
-	async push(link: SyncLink, entries: OutboxEntry[]): Promise<PushUnit[]> {
+	async push(given: SyncLink, entries: OutboxEntry[]): Promise<PushUnit[]> {
+		const link = current(given);
 		const units: PushUnit[] = [];
 		const byIssue = new Map<string, OutboxEntry[]>();
 		for (const entry of entries) {

@@ -5,6 +5,8 @@
 
 import {execFile} from 'node:child_process';
 import {readFileSync, statSync} from 'node:fs';
+import {homedir} from 'node:os';
+import path from 'node:path';
 
 export type TokenSource = 'GITHUB_TOKEN' | 'GH_TOKEN' | 'gh auth token' | 'token file';
 export type FoundToken = {token: string; source: TokenSource; file?: string};
@@ -25,6 +27,12 @@ async function ghToken(env: NodeJS.ProcessEnv): Promise<string | undefined> {
 		});
 		child.stdin?.end();
 	});
+}
+
+/** The config's sync.github_token_file as a path: `~/` is the home folder, a relative path is read from the config's folder. */
+export function tokenFilePath(configFile: string, given: string | undefined): string | undefined {
+	if (given === undefined) return undefined;
+	return given.startsWith('~/') ? path.join(homedir(), given.slice(2)) : path.resolve(path.dirname(configFile), given);
 }
 
 /** The token from a file that only its owner may read; refused, naming the file, otherwise. */
