@@ -1,3 +1,5 @@
+// Starts a run: preflight, spawn, deadline, stall notices, cancel, kill.
+
 import {rmSync} from 'node:fs';
 import {ensurePrivateDir, isPostgresUrl} from '../../store/index.js';
 import type {EditMode} from '../../store/writes.js';

@@ -1,3 +1,5 @@
+// `sift add key=value...`: create an item.
+
 import {channelOf, output, parseAssignments, withStore} from './common.js';
 import type {Command} from './context.js';
 

@@ -1,3 +1,5 @@
+// `sift followups [dismiss ID]`: open follow-ups with what was tried and what is allowed.
+
 import type {FollowUp} from '../../store/index.js';
 import {hintFor} from '../text/refusal.js';
 import {sanitize, sanitizeValue} from '../text/sanitize.js';

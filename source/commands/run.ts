@@ -1,3 +1,7 @@
+// `sift run`: headless Codex runs (`--items` or `--where`, cut into `--batch`es run `--parallel`),
+// progress on stderr, a summary per run on stdout (JSON Lines for several), exit code by the worst
+// outcome (the order is here, beside the exit codes)
+
 import type {AsyncStore} from '../../store/index.js';
 import {DEFAULT_BATCH_SIZE, DEFAULT_PARALLEL, isSingleRun, splitIntoBatches} from '../codex/batches.js';
 import {Fanout, type FanoutRun, type StartBatch} from '../codex/fanout.js';

@@ -1,3 +1,6 @@
+// `sift watch`: runs the watch loop (`codex/watch-loop.ts`) with the same fan-out as `sift run`,
+// says on stderr when the events cannot be read, and cancels and records its runs on Ctrl+C.
+
 import {DEFAULT_BATCH_SIZE, DEFAULT_PARALLEL} from '../codex/batches.js';
 import {Fanout} from '../codex/fanout.js';
 import {handleTerminationSignals} from '../codex/group.js';

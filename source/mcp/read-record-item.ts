@@ -1,3 +1,5 @@
+// The `read_record_item` tool.
+
 import type {McpServer} from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
 import {idArgument, MAX_ID_LENGTH} from './bounds.js';
