@@ -7,7 +7,7 @@ import {DEFAULT_BATCH_SIZE, DEFAULT_PARALLEL, isSingleRun, splitIntoBatches} fro
 import {Fanout, type FanoutRun, type StartBatch} from '../codex/fanout.js';
 import {OUTCOMES, type Outcome} from '../codex/outcome.js';
 import {handleTerminationSignals} from '../codex/group.js';
-import type {RunOptions, RunResult} from '../codex/runner.js';
+import {runResultFields, type RunOptions, type RunResult} from '../codex/runner.js';
 import type {Step} from '../codex/steps.js';
 import type {RunUpdate} from '../codex/tracker.js';
 import {counted, thousands} from '../text/format.js';
@@ -225,17 +225,8 @@ function progressLine(update: RunUpdate): string {
 /** The one object of `sift run --json` (docs/reference.md#exit-codes). */
 export function runJson(result: RunResult) {
 	return {
-		run_id: result.runId,
-		outcome: result.outcome,
-		text: result.text,
-		error: result.error,
-		usage: result.usage,
-		duration_ms: result.durationMs,
+		...runResultFields(result),
 		steps: result.steps.map(({kind, label, status, result: stepResult}) => ({kind, label, status, result: stepResult})),
-		edits_applied: result.editsApplied,
-		proposals: result.proposals ?? 0,
-		rejections: result.rejections,
-		followups_opened: result.followupsOpened,
 		log: result.logPath,
 	};
 }
