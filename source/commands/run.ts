@@ -4,14 +4,14 @@
 
 import type {AsyncStore} from '../../store/index.js';
 import {DEFAULT_BATCH_SIZE, DEFAULT_PARALLEL, isSingleRun, splitIntoBatches} from '../codex/batches.js';
-import {Fanout, type FanoutRun, type StartBatch} from '../codex/fanout.js';
+import {Fanout, type FanoutRun} from '../codex/fanout.js';
 import {OUTCOMES, type Outcome} from '../codex/outcome.js';
 import {handleTerminationSignals} from '../codex/group.js';
-import {runResultFields, type RunOptions, type RunResult} from '../codex/runner.js';
+import {runResultFields, type RunResult} from '../codex/runner.js';
 import type {Step} from '../codex/steps.js';
 import type {RunUpdate} from '../codex/tracker.js';
 import {counted, thousands} from '../text/format.js';
-import {startStoreRun} from '../codex/run-token.js';
+import {batchStarter, type BatchRunOptions} from '../codex/run-token.js';
 import {safeJson, sanitize} from '../text/sanitize.js';
 import {channelOf, databasePath, output, resolveItem, serverEndpoint, wholeNumber, withStore} from './common.js';
 import {UsageError, type Command, type CommandContext} from './context.js';
@@ -54,7 +54,6 @@ export function exitCodeOf(outcomes: readonly Outcome[]): number {
 const STATUS_MARK: Record<Step['status'], string> = {running: '…', done: '✓', failed: '✗'};
 
 /** What every batch's run shares: all of RunOptions but the items and the run id. */
-export type BatchRunOptions = Omit<RunOptions, 'itemIds' | 'runId'>;
 
 /** The run options the Codex flags (--model, --timeout, --codex...) ask for. */
 export function codexRunOptions(context: CommandContext, instruction: string, channelId: string): BatchRunOptions {
@@ -72,14 +71,6 @@ export function codexRunOptions(context: CommandContext, instruction: string, ch
 		mode: context.flags.propose ? 'propose' : undefined,
 		timeoutMs: timeoutSeconds === undefined ? undefined : timeoutSeconds * 1000,
 		env: context.env,
-	};
-}
-
-/** Each batch is its own recorded run; with --server the agent reaches the store through `sift serve` with a token for that run only. */
-export function batchStarter(store: AsyncStore, options: BatchRunOptions, endpoint: string | undefined): StartBatch {
-	return async ({runId, itemIds}) => {
-		const runOptions = {...options, runId, itemIds};
-		return startStoreRun(store, runOptions, endpoint);
 	};
 }
 

@@ -11,7 +11,8 @@ import {readFailedText, startWatchLoop} from '../codex/watch-loop.js';
 import {sanitize} from '../text/sanitize.js';
 import {channelOf, serverEndpoint, withStore} from './common.js';
 import {UsageError, type Command} from './context.js';
-import {batchStarter, codexRunOptions, EXIT_CODES, reportRuns} from './run.js';
+import {codexRunOptions, EXIT_CODES, reportRuns} from './run.js';
+import {batchStarter} from '../codex/run-token.js';
 
 
 /**
