@@ -1,4 +1,7 @@
 #!/usr/bin/env node
+// The entry: parses argv into a command and loads that command's module on demand; prints one-line
+// errors.
+
 import {readFileSync} from 'node:fs';
 import {StoreError} from '../store/index.js';
 import {commandName, commandOf, interpret, tokenize} from './commands/arguments.js';

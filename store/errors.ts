@@ -1,3 +1,5 @@
+// `StoreError` and every refusal body the store returns.
+
 import type {QueryRefusal} from './query/types.js';
 import {cutCodePoints} from './text.js';
 import type {FieldProblem, Changes} from './types.js';

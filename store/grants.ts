@@ -1,3 +1,6 @@
+// The channels a writer may touch (anything else answers `not_granted`) and its scope: under
+// read-only grants every edit is `forbidden`.
+
 import {quote, StoreError} from './errors.js';
 
 /** What a writer may do in its granted channels: read them, or read and edit them (docs/team-mode.md#scopes). */

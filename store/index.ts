@@ -1,3 +1,5 @@
+// The store's public exports.
+
 export {openStore, Store, type StoreOptions} from './sqlite/store.js';
 export {SqliteAsyncStore} from './sqlite/async-store.js';
 export {openAsyncStore, isPostgresUrl, shownLocation, type AsyncStore, type AsyncStoreOptions} from './api.js';

@@ -1,3 +1,5 @@
+// Item rows and ids (creation order, base 36, never reused), and the item as callers see it.
+
 import type {LoadedChannel} from './channels.js';
 import {invalidArgument, quote} from './errors.js';
 import {dayOf, evaluateFormula, formulaOutput, todayDay, type FormulaValue} from './formula.js';

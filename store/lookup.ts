@@ -1,3 +1,5 @@
+// Naming an item by id or by a unique field's value: the rules both backends probe by.
+
 import type {LoadedChannel} from './channels.js';
 
 /** An item a name answers to, and how: by its id, or by the value of a unique field. */

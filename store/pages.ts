@@ -1,3 +1,7 @@
+// Page requests checked and planned (cursors, filters, search, the query language), and the page
+// assembled from a backend's rows; whole-item reads (`readItems`, 500 a read, oldest first) planned
+// and assembled the same way.
+
 import {FILTERABLE_TYPES, type LoadedChannel} from './channels.js';
 import {invalidArgument, quote, StoreError} from './errors.js';
 import {allowedOf} from './fields/index.js';

@@ -1,3 +1,6 @@
+// Runs as both backends keep them: start, end, row (with the channel's latest sequence at start and
+// end, the agent cursor), which outcomes move the cursor, and the one reading of a stored row.
+
 import type {EditMode} from './writes.js';
 
 // The runs of the Codex runner as both backends keep them: what a start and an end record, a row,

@@ -1,3 +1,5 @@
+// Checks a channel definition: ids, keys, types, config.
+
 import {quote, StoreError} from './errors.js';
 import {FIELD_TYPE_TABLE} from './fields/index.js';
 import {isPlainObject} from './fields/spec.js';

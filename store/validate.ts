@@ -1,3 +1,5 @@
+// Validation of an edit against the schema, every failing field reported.
+
 import {quote} from './errors.js';
 import {FIELD_TYPE_TABLE, type ValidationContext} from './fields/index.js';
 import {valueShapeProblem} from './fields/shape.js';

@@ -1,3 +1,5 @@
+// Finds the codex binary: `--codex`, `$SIFT_CODEX`, `codex` on PATH, `node_modules/.bin/codex`.
+
 import {accessSync, constants, realpathSync, statSync} from 'node:fs';
 import path from 'node:path';
 import {packageRoot} from './paths.js';

@@ -1,3 +1,6 @@
+// Spawns a child in its own process group with stdin closed, hands over stdout lines, keeps a
+// stderr tail.
+
 import type {Readable} from 'node:stream';
 import {execa} from 'execa';
 import {terminateGroup, trackGroup, untrackGroup, within} from './group.js';

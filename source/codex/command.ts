@@ -1,3 +1,7 @@
+// Builds the exact `codex exec` argv and scrubbed environment, with the MCP server attached (stdio
+// or HTTP), the tool switches last, the store location in the environment and `env_vars` naming
+// what passes on to `sift mcp`.
+
 import type {OptionalFlag} from './probe.js';
 
 /** The tools the sift MCP server offers; Codex is allowed these and nothing else from it. */

@@ -1,3 +1,6 @@
+// The fan-out scheduler: batches as separate recorded runs, at most P at once; events, an immutable
+// board snapshot (for a React hook), each run's replayable updates, cancel one or all.
+
 import {newRunId} from './paths.js';
 import type {RunHandle, RunResult} from './runner.js';
 import type {StepStatus} from './steps.js';

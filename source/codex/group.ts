@@ -1,3 +1,5 @@
+// Process groups of runs in flight; kills them on any exit path.
+
 import {readFileSync, readdirSync} from 'node:fs';
 
 /** Groups of runs in flight, killed if sift itself exits mid-run, on any exit path. */

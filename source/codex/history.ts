@@ -1,3 +1,5 @@
+// The run history of the open database, one module for `R` and `sift runs`.
+
 import type {AsyncStore} from '../../store/api.js';
 import type {RunRow} from '../../store/runs.js';
 import {loadRunLog, runLogInside, type RunLog} from './runlog.js';

@@ -1,3 +1,5 @@
+// The login check (`codex login status`), cached, used by `sift doctor` and before each run.
+
 import {readFileSync, renameSync, statSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {ensurePrivateDir} from '../../store/index.js';

@@ -1,3 +1,6 @@
+// Where run logs and caches live (`$SIFT_STATE_DIR`, else the XDG state dir); the package's own
+// folder, found by its npm name `@sift-triage/sift`.
+
 import {existsSync, readFileSync} from 'node:fs';
 import {homedir} from 'node:os';
 import path from 'node:path';

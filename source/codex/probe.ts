@@ -1,3 +1,6 @@
+// What this codex supports: optional flags (`exec --help`), version, features and config keys
+// (`features list`, checked with every switch), cached by binary path and mtime.
+
 import {mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, renameSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';

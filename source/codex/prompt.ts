@@ -1,3 +1,6 @@
+// The prompt: instruction, items, the agent cursor (a run without items catches up from the last
+// finished run), earlier turns, kept under the argv size limit.
+
 import {SIFT_TOOLS} from './command.js';
 import type {Turn} from './transcript.js';
 import {thousands} from '../text/format.js';

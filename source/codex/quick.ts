@@ -1,3 +1,5 @@
+// Short probes of the binary (help, version, login) with a deadline.
+
 import {execa} from 'execa';
 
 /** Probes of the binary (help, version, login status) get five minutes, never forever. */

@@ -1,3 +1,6 @@
+// Closes runs whose sift died: kills what is left and records `abandoned` (which revokes the run's
+// token); waits at most a second for a busy store.
+
 import type {AsyncStore} from '../../store/api.js';
 import type {UnfinishedRun} from '../../store/runs.js';
 import {isProcessAlive, killAbandonedGroup} from './group.js';

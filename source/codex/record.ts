@@ -1,3 +1,6 @@
+// A run with its row in the runs table: created before Codex starts, completed before it is
+// reported done; reads the agent cursor for a run without items.
+
 import type {AsyncStore} from '../../store/api.js';
 import type {AgentCursor} from './prompt.js';
 import {newRunId, resolveStateDir, runLogPath} from './paths.js';

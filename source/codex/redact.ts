@@ -1,3 +1,6 @@
+// Pure: the secrets of a run (a postgres URL's password, `$PGPASSWORD`) and their replacement by
+// `***`.
+
 import {isPostgresUrl} from '../../store/index.js';
 
 /** Shorter secrets are not searched for: replacing every "ab" would garble the text and hide little. */

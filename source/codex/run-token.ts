@@ -1,9 +1,10 @@
-// Runs through `sift serve`: the token minted for one run, and `startStoreRun`, where `sift run`,
-// `sift watch` and the TUI start every recorded run (through the server or a `sift mcp` of its own).
+// Starting recorded runs: through `sift serve` (a token minted for one run) or a `sift mcp` of
+// their own; `startStoreRun`, where every recorded run starts, and `batchStarter`, a fan-out's.
 
 import type {AsyncStore} from '../../store/index.js';
 import {newRunId} from './paths.js';
 import {startRecordedRun} from './record.js';
+import type {StartBatch} from './fanout.js';
 import {DEFAULT_RUN_DEADLINE_MS, type RunHandle, type RunOptions} from './runner.js';
 
 /**
@@ -36,4 +37,15 @@ export async function startServerRun(store: AsyncStore, options: RunOptions & {e
  */
 export async function startStoreRun(store: AsyncStore, options: RunOptions, endpoint: string | undefined): Promise<RunHandle> {
 	return endpoint === undefined ? startRecordedRun(store, options) : startServerRun(store, {...options, endpoint});
+}
+
+/** A run's options but the batch's own (its id and items), which each batch gets from the fan-out. */
+export type BatchRunOptions = Omit<RunOptions, 'itemIds' | 'runId'>;
+
+/**
+ * The one way a fan-out starts a batch: each batch its own recorded run (`startStoreRun`), through
+ * `sift serve` at `endpoint` when one is given. `sift run` and `sift watch` start theirs here.
+ */
+export function batchStarter(store: AsyncStore, options: BatchRunOptions, endpoint: string | undefined): StartBatch {
+	return async ({runId, itemIds}) => startStoreRun(store, {...options, runId, itemIds}, endpoint);
 }

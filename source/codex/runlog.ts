@@ -1,3 +1,5 @@
+// The per-run log file (start line, Codex's events, end line): writing, reading, repairing.
+
 import {appendFileSync, closeSync, copyFileSync, constants, openSync, readFileSync, readdirSync, realpathSync, renameSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {ensurePrivateDir} from '../../store/index.js';

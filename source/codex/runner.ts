@@ -1,3 +1,5 @@
+// Starts a run: preflight, spawn, deadline, stall notices, cancel, kill.
+
 import {rmSync} from 'node:fs';
 import {ensurePrivateDir, isPostgresUrl} from '../../store/index.js';
 import type {EditMode} from '../../store/writes.js';
@@ -175,23 +177,30 @@ async function executeRun(context: RunContext): Promise<RunResult> {
 	const decision = 'decision' in launched ? launched.decision : decideOutcome({...tracker, ...launched.exit, timeoutMs, loginCommand: launched.loginCommand ?? undefined});
 	const result = resultOf(context, tracker, {...decision, error: decision.error === null ? null : scrub(decision.error)}, child && {...child, stderrTail: scrub(child.stderrTail)}, Date.now() - startedAt, launched.loginCommand);
 	log.end({
-		run_id: runId,
+		...runResultFields(result),
 		finished_at: new Date().toISOString(),
-		outcome: result.outcome,
-		text: result.text,
-		error: result.error,
-		usage: result.usage,
-		duration_ms: result.durationMs,
-		edits_applied: result.editsApplied,
-		proposals: result.proposals,
-		rejections: result.rejections,
-		followups_opened: result.followupsOpened,
 		exit_code: result.exitCode,
 		signal: result.signal,
 		stderr_tail: result.stderrTail,
 	});
 	await options.hooks?.finished?.(result);
 	return result;
+}
+
+/** A run's result as the JSON both the run log's end line and `sift run --json` carry (snake_case, one spelling). */
+export function runResultFields(result: RunResult) {
+	return {
+		run_id: result.runId,
+		outcome: result.outcome,
+		text: result.text,
+		error: result.error,
+		usage: result.usage,
+		duration_ms: result.durationMs,
+		edits_applied: result.editsApplied,
+		proposals: result.proposals ?? 0,
+		rejections: result.rejections,
+		followups_opened: result.followupsOpened,
+	};
 }
 
 function stallNoticeMs(options: RunOptions, env: NodeJS.ProcessEnv): number {

@@ -1,3 +1,5 @@
+// Codex's items as steps (tool calls, commands, messages) the run pane shows.
+
 import {isRecord} from './stream.js';
 import {counted} from '../text/format.js';
 

@@ -1,3 +1,5 @@
+// Splits Codex's `--json` output into lines and parses them.
+
 import {StringDecoder} from 'node:string_decoder';
 
 /** One parsed line of `codex exec --json`: an object with a string `type`; nothing else is assumed. */

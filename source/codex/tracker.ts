@@ -1,3 +1,5 @@
+// Folds stream events into updates: steps, answer text, usage.
+
 import {isRecord, type CodexEvent} from './stream.js';
 import {followUpKeys, stepFromItem, toolPayload, type Item, type ItemNames, type ItemPhase, type Step} from './steps.js';
 

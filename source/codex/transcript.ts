@@ -1,3 +1,5 @@
+// Rebuilds earlier exchanges from run logs for the next prompt.
+
 import {existsSync} from 'node:fs';
 import {loadRunLog, type RunLog} from './runlog.js';
 import {runLogPath} from './paths.js';

@@ -1,3 +1,7 @@
+// Watch logic shared by `sift watch` and the TUI's `W`: the cursor (last sequence, versions sent,
+// items waiting), new events folded into it (`takeInEvents`), which batches are due after the
+// settle; the cursor file, written atomically.
+
 import {createHash} from 'node:crypto';
 import {readFileSync} from 'node:fs';
 import path from 'node:path';

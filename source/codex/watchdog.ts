@@ -1,3 +1,5 @@
+// Starts a run's watchdog process and stops it when the run ends.
+
 import {spawn} from 'node:child_process';
 import {existsSync} from 'node:fs';
 import {watchdogScript} from './paths.js';

@@ -1,3 +1,5 @@
+// `sift add key=value...`: create an item.
+
 import {StoreError, type AsyncStore, type EditResult} from '../../store/index.js';
 import {sanitize} from '../text/sanitize.js';
 import {channelOf, output, parseAssignments, withStore} from './common.js';

@@ -1,3 +1,5 @@
+// Turns argv into an invocation (help, version, or a command with checked flags)
+
 import {parseArgs} from 'node:util';
 import {UsageError, type CliFlags} from './context.js';
 import {defaultFlags, FLAGS, type FlagSpec} from './flags.js';

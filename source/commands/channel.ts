@@ -1,3 +1,6 @@
+// `sift channel show / add-field / add-option / rename-label / retire-option / set`: a person's
+// schema changes through `store.changeChannel`.
+
 import type {Channel, Field, SchemaChange} from '../../store/index.js';
 import {sanitize} from '../text/sanitize.js';
 import {channelOf, output, withStore} from './common.js';

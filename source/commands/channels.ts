@@ -1,3 +1,5 @@
+// `sift channels`: channels with item and open follow-up counts.
+
 import {withStore, output} from './common.js';
 import type {Command} from './context.js';
 import {sanitize, sanitizeValue} from '../text/sanitize.js';

@@ -1,3 +1,6 @@
+// Shared by commands: the data dir, the default database, opening a store (and reaping dead runs),
+// the channel, output as text or JSON.
+
 import {existsSync, readdirSync, rmSync} from 'node:fs';
 import {homedir} from 'node:os';
 import {dirname, join, resolve} from 'node:path';

@@ -1,3 +1,5 @@
+// The flags type, the command context and `UsageError` (exit 2)
+
 import type {Writable} from 'node:stream';
 
 /** Every flag the command line knows; each subcommand reads the ones it needs. */

@@ -1,3 +1,5 @@
+// `sift delete ITEM [--expect-version N]`.
+
 import {channelOf, onlyArgument, output, resolveItem, withStore} from './common.js';
 import type {Command} from './context.js';
 

@@ -1,3 +1,5 @@
+// `sift demo`: load the demo channel into the default database, then the TUI.
+
 import {existsSync, renameSync} from 'node:fs';
 import {dirname} from 'node:path';
 import {ensurePrivateDir, isPostgresUrl, openAsyncStore, shownLocation, type AsyncStore} from '../../store/index.js';

@@ -1,3 +1,6 @@
+// `sift doctor`: one OK/WARN/FAIL line per check of the Codex set-up, the store (`--db`, a file or
+// a URL) and the config file (one line per problem), each failure with its fix.
+
 import {INSTALL_HINT, resolveCodexBinary, type CodexBinary} from '../codex/binary.js';
 import {checkLogin, loginRequired, type LoginCheck} from '../codex/login.js';
 import {loginHint} from '../codex/outcome.js';

@@ -1,3 +1,5 @@
+// `sift edit ITEM... key=value...`: one versioned write per item, a summary line per item.
+
 import {StoreError, type AsyncStore, type Changes, type EditResult, type Item} from '../../store/index.js';
 import {sanitize, sanitizeValue} from '../text/sanitize.js';
 import {channelOf, output, parseAssignments, resolveItem, withStore} from './common.js';

@@ -1,3 +1,5 @@
+// `sift events`: the channel's change events by sequence.
+
 import type {StoreEvent} from '../../store/index.js';
 import {sanitize, sanitizeValue} from '../text/sanitize.js';
 import {channelOf, output, withStore} from './common.js';

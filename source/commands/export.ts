@@ -1,3 +1,6 @@
+// `sift export`: every item in full (sift, jsonl or csv), read by cursor a page at a time, to
+// standard output or atomically to `--out`.
+
 import {once} from 'node:events';
 import type {Writable} from 'node:stream';
 import {items} from '../../store/page-stream.js';

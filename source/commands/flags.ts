@@ -1,3 +1,5 @@
+// The definition of every flag: one source for parsing (type, range, repetition) and `--help`.
+
 import {EVENT_PAGE_LIMIT, PAGE_LIMIT} from '../../store/index.js';
 import {DEFAULT_BATCH_SIZE, DEFAULT_PARALLEL, MAX_BATCH_SIZE, MAX_PARALLEL} from '../codex/batches.js';
 import type {CliFlags} from './context.js';

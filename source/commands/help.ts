@@ -1,3 +1,5 @@
+// The command table: each command's usage, flags and notes, and the `--help` text built from it.
+
 import {CODEX_FLAGS, FLAGS, STORE_FLAGS, WHERE_CONFIRM_LIMIT, type FlagSpec} from './flags.js';
 
 /** One subcommand as the command line knows it: how it is typed, its flags, its help. */

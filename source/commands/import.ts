@@ -1,3 +1,8 @@
+// `sift import FILE`: the format detected or given; a sift file streamed into a new channel; other
+// formats streamed: a survey pass for the schema, a check pass that stages the rows, then one
+// import (or, `--into --key`, one upsert) from the staged rows; `--dry-run`, `--schema-out`;
+// removes a database it created if the import fails.
+
 import {basename, extname} from 'node:path';
 import {writeFileSync} from 'node:fs';
 import {checkChannel, checkNewRows, NewRowsCheck, removeStoreFiles, StoreError, type AsyncStore, type Channel, type UpsertRefusal} from '../../store/index.js';

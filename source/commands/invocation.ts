@@ -1,3 +1,6 @@
+// The command that starts this sift again, named in hints: `sift`, `npx --package …`, `npm run sift
+// --` or `node ENTRY`.
+
 import {realpathSync} from 'node:fs';
 import path from 'node:path';
 import {searchPath} from '../codex/binary.js';

@@ -1,3 +1,5 @@
+// `sift list`: pages of items newest first, `--filter`, `--all` (JSON Lines with `--json`)
+
 import {once} from 'node:events';
 import type {Writable} from 'node:stream';
 import type {AsyncStore, Field, ItemPreview, Page, PageQuery} from '../../store/index.js';

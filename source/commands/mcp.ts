@@ -1,3 +1,5 @@
+// `sift mcp`: the stdio MCP server for one run or client, with `--owner-pid`.
+
 import {Grants, StoreError, type Actor} from '../../store/index.js';
 import {CallQueue} from '../mcp/call-queue.js';
 import {createSiftServer} from '../mcp/server.js';

@@ -1,3 +1,6 @@
+// `sift migrate`: creates sift's tables or brings them to this sift's schema (PostgreSQL: run by
+// the owner, so other roles need no CREATE right)
+
 import {sanitize} from '../text/sanitize.js';
 import {openOrCreateStore, output} from './common.js';
 import type {Command} from './context.js';

@@ -1,3 +1,7 @@
+// `sift proposals` list, accept and decline: the review queue; an accept is one bulk edit of the
+// person's, a conflict is shown with both values and written only with `--force`
+// ([review](review.md))
+
 import type {AsyncStore, Channel} from '../../store/index.js';
 import type {ProposalRow} from '../../store/proposals.js';
 import {acceptText, declineText, proposalsText} from '../text/review.js';

@@ -1,13 +1,17 @@
+// `sift run`: headless Codex runs (`--items` or `--where`, cut into `--batch`es run `--parallel`),
+// progress on stderr, a summary per run on stdout (JSON Lines for several), exit code by the worst
+// outcome (the order is here, beside the exit codes)
+
 import type {AsyncStore} from '../../store/index.js';
 import {DEFAULT_BATCH_SIZE, DEFAULT_PARALLEL, isSingleRun, splitIntoBatches} from '../codex/batches.js';
-import {Fanout, type FanoutRun, type StartBatch} from '../codex/fanout.js';
+import {Fanout, type FanoutRun} from '../codex/fanout.js';
 import {OUTCOMES, type Outcome} from '../codex/outcome.js';
 import {handleTerminationSignals} from '../codex/group.js';
-import type {RunOptions, RunResult} from '../codex/runner.js';
+import {runResultFields, type RunResult} from '../codex/runner.js';
 import type {Step} from '../codex/steps.js';
 import type {RunUpdate} from '../codex/tracker.js';
 import {counted, thousands} from '../text/format.js';
-import {startStoreRun} from '../codex/run-token.js';
+import {batchStarter, type BatchRunOptions} from '../codex/run-token.js';
 import {safeJson, sanitize} from '../text/sanitize.js';
 import {channelOf, databasePath, output, resolveItem, serverEndpoint, wholeNumber, withStore} from './common.js';
 import {UsageError, type Command, type CommandContext} from './context.js';
@@ -50,7 +54,6 @@ export function exitCodeOf(outcomes: readonly Outcome[]): number {
 const STATUS_MARK: Record<Step['status'], string> = {running: '…', done: '✓', failed: '✗'};
 
 /** What every batch's run shares: all of RunOptions but the items and the run id. */
-export type BatchRunOptions = Omit<RunOptions, 'itemIds' | 'runId'>;
 
 /** The run options the Codex flags (--model, --timeout, --codex...) ask for. */
 export function codexRunOptions(context: CommandContext, instruction: string, channelId: string): BatchRunOptions {
@@ -68,14 +71,6 @@ export function codexRunOptions(context: CommandContext, instruction: string, ch
 		mode: context.flags.propose ? 'propose' : undefined,
 		timeoutMs: timeoutSeconds === undefined ? undefined : timeoutSeconds * 1000,
 		env: context.env,
-	};
-}
-
-/** Each batch is its own recorded run; with --server the agent reaches the store through `sift serve` with a token for that run only. */
-export function batchStarter(store: AsyncStore, options: BatchRunOptions, endpoint: string | undefined): StartBatch {
-	return async ({runId, itemIds}) => {
-		const runOptions = {...options, runId, itemIds};
-		return startStoreRun(store, runOptions, endpoint);
 	};
 }
 
@@ -221,17 +216,8 @@ function progressLine(update: RunUpdate): string {
 /** The one object of `sift run --json` (docs/reference.md#exit-codes). */
 export function runJson(result: RunResult) {
 	return {
-		run_id: result.runId,
-		outcome: result.outcome,
-		text: result.text,
-		error: result.error,
-		usage: result.usage,
-		duration_ms: result.durationMs,
+		...runResultFields(result),
 		steps: result.steps.map(({kind, label, status, result: stepResult}) => ({kind, label, status, result: stepResult})),
-		edits_applied: result.editsApplied,
-		proposals: result.proposals ?? 0,
-		rejections: result.rejections,
-		followups_opened: result.followupsOpened,
 		log: result.logPath,
 	};
 }

@@ -1,3 +1,7 @@
+// `sift runs [RUN_ID]`: the run history (edits, proposals, refusals), or one run's steps replayed
+// from its log; `sift runs diff RUN` and `sift runs revert RUN [--yes]`
+// ([review](review.md#diff-and-revert))
+
 import {StoreError} from '../../store/index.js';
 import {historySteps, loadHistoryRun, loadRunHistory, type HistoryRun} from '../codex/history.js';
 import {resolveStateDir} from '../codex/paths.js';

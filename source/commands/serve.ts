@@ -1,3 +1,5 @@
+// `sift serve`: the agent tools over MCP Streamable HTTP until SIGTERM, then drains.
+
 import {DEFAULT_LISTEN, DEFAULT_RATE, DRAIN_TIMEOUT_MS, startServe} from '../serve/http.js';
 import {allowHostEntries} from '../serve/hosts.js';
 import {captureConsole, jsonLinesStream, logLine} from '../serve/log.js';

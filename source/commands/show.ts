@@ -1,3 +1,5 @@
+// `sift show ITEM`: one item with every field.
+
 import {plainValue} from '../text/format.js';
 import {sanitize} from '../text/sanitize.js';
 import {channelOf, onlyArgument, output, resolveItem, withStore} from './common.js';

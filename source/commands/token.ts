@@ -1,3 +1,5 @@
+// `sift token create|list|revoke`: bearer tokens for `sift serve`.
+
 import {GRANT_SCOPES, StoreError, type AsyncStore, type GrantScope, type TokenActor, type TokenInfo} from '../../store/index.js';
 import {sanitize} from '../text/sanitize.js';
 import {output, withStore} from './common.js';

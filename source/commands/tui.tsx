@@ -1,3 +1,5 @@
+// The TUI command: opens the store and starts the Ink app with the TUI's run settings.
+
 import {existsSync} from 'node:fs';
 import {isPostgresUrl} from '../../store/api.js';
 import {StoreError} from '../../store/index.js';

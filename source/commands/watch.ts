@@ -1,3 +1,6 @@
+// `sift watch`: runs the watch loop (`codex/watch-loop.ts`) with the same fan-out as `sift run`,
+// says on stderr when the events cannot be read, and cancels and records its runs on Ctrl+C.
+
 import {DEFAULT_BATCH_SIZE, DEFAULT_PARALLEL} from '../codex/batches.js';
 import {Fanout} from '../codex/fanout.js';
 import {handleTerminationSignals} from '../codex/group.js';
@@ -9,7 +12,8 @@ import {WatchLockedError} from '../codex/watch-lock.js';
 import {sanitize} from '../text/sanitize.js';
 import {channelOf, serverEndpoint, withStore} from './common.js';
 import {UsageError, type Command} from './context.js';
-import {batchStarter, codexRunOptions, EXIT_CODES, reportRuns} from './run.js';
+import {codexRunOptions, EXIT_CODES, reportRuns} from './run.js';
+import {batchStarter} from '../codex/run-token.js';
 
 
 /**

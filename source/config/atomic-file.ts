@@ -1,3 +1,6 @@
+// Replaces a file whole (written beside it, flushed, renamed over it), 0600, following a symlink;
+// `openAtomicStream` does the same for output written piece by piece (`sift export --out`)
+
 import {closeSync, fchmodSync, fsyncSync, openSync, realpathSync, renameSync, rmSync, writeSync} from 'node:fs';
 import path from 'node:path';
 import {randomBytes} from 'node:crypto';

@@ -1,3 +1,5 @@
+// Finds a key written twice in one JSON object (JSON.parse would keep the last silently)
+
 const [QUOTE, BACKSLASH, COMMA, OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CLOSE_BRACKET] = [0x22, 0x5c, 0x2c, 0x7b, 0x7d, 0x5b, 0x5d];
 
 /** The index of the quote that closes the string opening at `start` (the text is valid JSON). */

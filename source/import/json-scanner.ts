@@ -1,3 +1,6 @@
+// An incremental JSON scanner; errors name the file and byte offset; a leading BOM is skipped (the
+// mark from `clean-text.ts`)
+
 import {closeSync, openSync, readSync} from 'node:fs';
 import {findDuplicateKey} from './duplicate-keys.js';
 import {BYTE_ORDER_MARK_BYTES} from './clean-text.js';

@@ -1,3 +1,5 @@
+// Opens a sift import file for streaming: the channel, then the items one at a time.
+
 import {JsonScanner} from './json-scanner.js';
 
 export {ImportFileError} from './json-scanner.js';

@@ -1,3 +1,5 @@
+// Argument bounds, also stated in words because Codex drops them from schemas.
+
 import * as z from 'zod';
 import {MAX_VALUE_NESTING} from '../../store/index.js';
 

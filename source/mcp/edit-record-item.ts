@@ -1,3 +1,5 @@
+// The `edit_record_item` tool.
+
 import type {McpServer} from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
 import {followUpOpenings} from '../../store/edit-plan.js';

@@ -1,3 +1,6 @@
+// The JSON-RPC checks both transports make before the SDK: error codes (-32600, -32602), batches
+// only in protocol 2025-03-26, the answer to a request cancelled inside its batch.
+
 import {ClientRequestSchema, ErrorCode, isJSONRPCRequest, JSONRPCMessageSchema, type JSONRPCMessage, type RequestId} from '@modelcontextprotocol/sdk/types.js';
 
 /**

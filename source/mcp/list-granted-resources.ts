@@ -1,3 +1,5 @@
+// The `list_granted_resources` tool.
+
 import type {McpServer} from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
 import {runTool, type ToolContext} from './results.js';

@@ -1,3 +1,5 @@
+// The `list_record_items` tool.
+
 import type {McpServer} from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
 import {PAGE_LIMIT, PREVIEW_TEXT_LENGTH} from '../../store/index.js';

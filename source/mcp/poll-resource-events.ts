@@ -1,3 +1,5 @@
+// The `poll_resource_events` tool.
+
 import type {McpServer} from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
 import {EVENT_PAGE_LIMIT} from '../../store/index.js';

@@ -1,3 +1,5 @@
+// The `read_record_item` tool.
+
 import type {McpServer} from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
 import {agentItem, DEFAULT_TEXT_LIMIT, MAX_TEXT_LIMIT} from './agent-shapes.js';

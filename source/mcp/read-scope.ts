@@ -1,3 +1,6 @@
+// Servers for read-only grants (a token of scope read): no write tools listed, a call of one
+// answers `forbidden`.
+
 import type {McpServer} from '@modelcontextprotocol/sdk/server/mcp.js';
 import {CallToolRequestSchema, type CallToolResult} from '@modelcontextprotocol/sdk/types.js';
 import {checkWriteScope, StoreError, type Grants} from '../../store/index.js';

@@ -1,3 +1,5 @@
+// The tool context, and store results and refusals as MCP results.
+
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
 import {StoreError, type StoreErrorBody} from '../../store/index.js';
 import type {Actor, AsyncStore, Grants} from '../../store/index.js';

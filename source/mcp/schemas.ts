@@ -1,3 +1,5 @@
+// Shared output shapes (items, fields, events)
+
 import * as z from 'zod';
 
 /** Output shapes (structuredContent). Loose objects: they describe, they do not strip. */

@@ -1,3 +1,6 @@
+// The server factory: registers the five tools over one store and its grants (four, without
+// `edit_record_item`, for read-only grants)
+
 import {McpServer} from '@modelcontextprotocol/sdk/server/mcp.js';
 import type {Actor, AsyncStore, Grants} from '../../store/index.js';
 import type {EditMode} from '../../store/writes.js';

@@ -1,3 +1,6 @@
+// A stdio transport with a message size limit that keeps serving after a bad message; answers a
+// batch with one array line.
+
 import type {Readable, Writable} from 'node:stream';
 import type {Transport} from '@modelcontextprotocol/sdk/shared/transport.js';
 import {ErrorCode, isJSONRPCRequest, type JSONRPCMessage, type RequestId} from '@modelcontextprotocol/sdk/types.js';

@@ -1,3 +1,6 @@
+// Reads a request body up to 2 MiB, counting as it arrives; a client that leaves mid-body is
+// `aborted`.
+
 import type {IncomingMessage} from 'node:http';
 
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;

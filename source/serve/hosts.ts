@@ -1,3 +1,5 @@
+// Host and Origin checks against DNS rebinding; `--allow-host` entries parsed and checked.
+
 import {networkInterfaces} from 'node:os';
 
 /**

@@ -1,3 +1,7 @@
+// The HTTP server: routing, token check, limits, the SDK's web-standard transport per request, one
+// log line per request with its real status and outcome, draining on SIGTERM; `/healthz` asks the
+// store, and an unreachable store is 503.
+
 import {createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse} from 'node:http';
 import type {AddressInfo, Socket} from 'node:net';
 import type {Duplex} from 'node:stream';

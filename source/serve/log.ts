@@ -1,3 +1,6 @@
+// The JSON Lines log of `sift serve`: any text (a notice, console output, a stack) becomes one JSON
+// object.
+
 import {Writable} from 'node:stream';
 
 /**

@@ -1,3 +1,5 @@
+// Idle MCP servers (with their call queues) kept per token identity for reuse.
+
 import type {McpServer} from '@modelcontextprotocol/sdk/server/mcp.js';
 import type {CallQueue} from '../mcp/call-queue.js';
 

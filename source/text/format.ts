@@ -1,3 +1,6 @@
+// A value as display segments (option labels in their colors, raw values dimmed); counts with their
+// nouns, thousands separated without ICU (`thousands`)
+
 import type {Field, SelectOption} from '../../store/index.js';
 import {sanitize, sanitizeValue} from './sanitize.js';
 

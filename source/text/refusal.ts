@@ -1,3 +1,5 @@
+// The one wording of what to use instead of a refused value: options with labels, or the range.
+
 import type {FieldProblem, StoreErrorBody} from '../../store/index.js';
 import {sanitize, sanitizeValue} from './sanitize.js';
 

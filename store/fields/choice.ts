@@ -1,3 +1,5 @@
+// Select and multi_select (and the allowed values with labels)
+
 import {quote} from '../errors.js';
 import type {Field, FieldConfig, SelectOption} from '../types.js';
 import {isPlainObject, type FieldTypeSpec, type Refusal} from './spec.js';

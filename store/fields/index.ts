@@ -1,3 +1,5 @@
+// The type table: each type's config keys, config check and validator.
+
 import {FormulaError, parseFormula} from '../formula.js';
 import type {FieldType} from '../types.js';
 import {multiSelect, select} from './choice.js';

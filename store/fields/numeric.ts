@@ -1,3 +1,5 @@
+// Number, currency, percentage, rating.
+
 import {quote} from '../errors.js';
 import {checkBounds, checkRange, isFiniteNumber, type FieldTypeSpec, type Refusal} from './spec.js';
 

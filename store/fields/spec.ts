@@ -1,3 +1,5 @@
+// The shape of a field type's definition and the validation context.
+
 import type {Field, FieldConfig, FieldProblem} from '../types.js';
 
 /** What a validator may ask the database while checking a value. */

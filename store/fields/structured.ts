@@ -1,3 +1,5 @@
+// Date, boolean, relation, file, json.
+
 import {quote} from '../errors.js';
 import {isPlainObject, type FieldTypeSpec} from './spec.js';
 import {isWebUrl} from './text.js';

@@ -1,3 +1,5 @@
+// Text, email, phone, url.
+
 import {quote} from '../errors.js';
 import type {FieldTypeSpec, Refusal} from './spec.js';
 

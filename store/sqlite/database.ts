@@ -1,3 +1,6 @@
+// Opens a SQLite file (WAL, busy timeout), the schema, migrations and `SCHEMA_VERSION`; refuses a
+// newer schema, and an older one it cannot upgrade (read-only)
+
 import {existsSync} from 'node:fs';
 import {dirname} from 'node:path';
 import Database from 'better-sqlite3';

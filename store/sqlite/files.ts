@@ -1,3 +1,5 @@
+// A store's files on disk: private modes, companions, removal.
+
 import {accessSync, chmodSync, closeSync, constants, existsSync, fchmodSync, mkdirSync, openSync, rmdirSync, rmSync, statSync} from 'node:fs';
 import {dirname, resolve} from 'node:path';
 

@@ -1,3 +1,6 @@
+// The runs table: its schema, migration and SQL, the sequences at start and end, the last finished
+// run (the agent cursor); a run's end revokes its tokens in the same transaction.
+
 import {CURSOR_OUTCOMES, parseRunRow, type RunEnd, type RunRow, type RunStart, type StoredRunRow, type UnfinishedRun} from '../runs.js';
 import type {Db} from './db.js';
 import {immediate} from './write-lock.js';

@@ -1,3 +1,5 @@
+// Tells a sift store from any other file, read-only.
+
 import {closeSync, existsSync, openSync, readFileSync, readSync, statSync} from 'node:fs';
 import Database from 'better-sqlite3';
 import type {Db} from './db.js';

@@ -1,3 +1,5 @@
+// The SQLite `Store` class: every read and write of the record contract.
+
 import {ChannelCatalog} from './channels.js';
 import {applySchemaChange} from './schema-change.js';
 import type {SchemaPlan} from '../schema-change.js';

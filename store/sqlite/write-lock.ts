@@ -1,3 +1,7 @@
+// Waiting for another process's write lock off the event loop: writes tried with no busy timeout,
+// queued in order behind one timer while the lock is held, bounded (then `busy`), stopped at
+// shutdown; `immediate`, a transaction that takes the lock up front.
+
 import {StoreError} from '../errors.js';
 import type {Db} from './db.js';
 

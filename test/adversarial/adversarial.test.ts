@@ -1,3 +1,6 @@
+// Hostile inputs to the CLI, import and MCP server; each states its exit and leaves the database
+// unchanged.
+
 import {existsSync, mkdirSync, rmSync, statSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';

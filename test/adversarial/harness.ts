@@ -1,3 +1,5 @@
+// Runs a case and checks its expectation.
+
 import {spawn, type ChildProcessWithoutNullStreams} from 'node:child_process';
 import {createHash} from 'node:crypto';
 import {existsSync, readFileSync, statSync} from 'node:fs';

@@ -1,3 +1,5 @@
+// The channel and database the cases start from.
+
 import {copyFileSync, existsSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';

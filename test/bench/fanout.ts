@@ -13,7 +13,7 @@ import {openAsyncStore, type AsyncStore} from '../../store/index.js';
 import {Fanout} from '../../source/codex/fanout.js';
 import {splitIntoBatches} from '../../source/codex/batches.js';
 import {packageRoot, siftEntry} from '../../source/codex/paths.js';
-import {batchStarter} from '../../source/commands/run.js';
+import {batchStarter} from '../../source/codex/run-token.js';
 import {median, percentile, printTable, type Row} from './support.js';
 
 const TOOL_DELAY_MS = 200;

@@ -1,3 +1,5 @@
+// The built CLI's commands on a demo database.
+
 import {existsSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {beforeAll, describe, expect, it} from 'vitest';

@@ -1,3 +1,5 @@
+// Help, version, usage errors, one-line failures.
+
 import {existsSync, mkdirSync} from 'node:fs';
 import {join} from 'node:path';
 import {beforeAll, describe, expect, it} from 'vitest';

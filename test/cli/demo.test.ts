@@ -1,3 +1,5 @@
+// `sift demo` into the default database, `--reset`.
+
 import {spawnSync} from 'node:child_process';
 import {existsSync, mkdirSync, readdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';

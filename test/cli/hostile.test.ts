@@ -1,3 +1,5 @@
+// Control characters never reach the terminal raw.
+
 import {copyFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import Database from 'better-sqlite3';

@@ -1,3 +1,6 @@
+// The command a hint names (`sift`, `npx --package …`, `npm run sift --`, `node ENTRY`) from how
+// sift was started.
+
 import {chmodSync, mkdirSync, symlinkSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';

@@ -1,3 +1,5 @@
+// Naming items, several-item edits, versions.
+
 import {writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {beforeAll, describe, expect, it} from 'vitest';

@@ -1,3 +1,5 @@
+// `sift list` pages, `--all`, widths.
+
 import {spawn} from 'node:child_process';
 import {createInterface} from 'node:readline';
 import {beforeAll, describe, expect, it} from 'vitest';

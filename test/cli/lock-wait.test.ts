@@ -1,3 +1,6 @@
+// `sift edit` under another process's write lock: says once that it waits, then writes on release;
+// a start with an abandoned run to reap does not wait for the lock.
+
 import {spawn} from 'node:child_process';
 import {beforeAll, describe, expect, it} from 'vitest';
 import {demoDatabase, ensureBuilt, sift, SIFT_ENTRY, siftJson, tempDir} from '../support/cli.js';

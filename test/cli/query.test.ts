@@ -1,3 +1,5 @@
+// `sift list --where/--sort/--cursor` and `sift edit --where` through the built CLI.
+
 import {writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {beforeAll, describe, expect, it} from 'vitest';

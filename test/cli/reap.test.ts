@@ -1,3 +1,5 @@
+// `sift demo` and `sift import` close the runs a killed sift left behind.
+
 import {writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import Database from 'better-sqlite3';

@@ -1,3 +1,5 @@
+// Finding the codex binary; the probe's cache.
+
 import {chmodSync, copyFileSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';

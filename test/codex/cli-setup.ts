@@ -1,3 +1,5 @@
+// A channel and database for the run command tests.
+
 import {writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {expect} from 'vitest';

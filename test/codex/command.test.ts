@@ -1,3 +1,5 @@
+// The exact `codex exec` argv and environment.
+
 import {execFileSync} from 'node:child_process';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';

@@ -1,3 +1,5 @@
+// `sift run`, `sift runs`, `sift doctor` with the fake codex.
+
 import {chmodSync, copyFileSync, existsSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {execa} from 'execa';

@@ -1,3 +1,5 @@
+// No Codex outlives its sift, whatever ends it.
+
 import {execFileSync} from 'node:child_process';
 import {existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync} from 'node:fs';
 import path from 'node:path';

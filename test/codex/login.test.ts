@@ -1,3 +1,5 @@
+// The login check and its cache.
+
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';

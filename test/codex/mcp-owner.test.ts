@@ -1,3 +1,5 @@
+// `sift mcp --owner-pid` exits when its owner dies.
+
 import {spawn} from 'node:child_process';
 import path from 'node:path';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';

@@ -1,3 +1,5 @@
+// Outcome decisions.
+
 import {describe, expect, it} from 'vitest';
 import {decideOutcome, stderrReason, type OutcomeFacts} from '../../source/codex/outcome.js';
 

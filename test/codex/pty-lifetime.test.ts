@@ -1,3 +1,5 @@
+// The built TUI in a pty: no Codex left running; login caught early.
+
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';

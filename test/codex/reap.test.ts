@@ -1,3 +1,5 @@
+// Reaping runs whose sift died.
+
 import {spawn, spawnSync} from 'node:child_process';
 import path from 'node:path';
 import Database from 'better-sqlite3';

@@ -1,3 +1,5 @@
+// A run's secrets found and replaced.
+
 import {describe, expect, it} from 'vitest';
 import {redact, runSecrets} from '../../source/codex/redact.js';
 

@@ -1,3 +1,5 @@
+// Run logs: writing, reading, repairing.
+
 import {appendFileSync, readFileSync, readdirSync, statSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';

@@ -1,3 +1,6 @@
+// The runner with the fake codex: steps, deadline, cancel, stalls, no password in what a run
+// writes.
+
 import {copyFileSync, existsSync, readFileSync, rmSync} from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';

@@ -1,3 +1,5 @@
+// The runs table and its migration.
+
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {openDatabase} from '../../store/sqlite/database.js';

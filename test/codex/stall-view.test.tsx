@@ -1,3 +1,5 @@
+// The run pane's stall notice.
+
 import {render} from 'ink-testing-library';
 import {describe, expect, it} from 'vitest';
 import {RunPane} from '../../source/ui/components/run-pane.js';

@@ -1,3 +1,5 @@
+// Stream items as steps.
+
 import {describe, expect, it} from 'vitest';
 import {stepFromItem, type Item} from '../../source/codex/steps.js';
 import {RunTracker} from '../../source/codex/tracker.js';

@@ -1,3 +1,5 @@
+// Line splitting and parsing.
+
 import {describe, expect, it} from 'vitest';
 import {LineSplitter, parseEventLine} from '../../source/codex/stream.js';
 

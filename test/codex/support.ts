@@ -1,3 +1,6 @@
+// Shared runner test helpers: the fake codex's path, and the kit's temp dirs and process checks
+// under the names these tests use.
+
 import {fileURLToPath} from 'node:url';
 import {tempDir as kitTempDir} from '../support/temp.js';
 

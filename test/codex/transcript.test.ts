@@ -1,3 +1,5 @@
+// Earlier turns rebuilt from logs.
+
 import {appendFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
 import {buildPrompt, PROMPT_MAX_BYTES, systemText} from '../../source/codex/prompt.js';

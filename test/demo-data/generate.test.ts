@@ -1,3 +1,5 @@
+// The demo generator: fields, determinism.
+
 import type {Channel, Field} from '../../store/index.js';
 import {mkdtemp, readFile, rm} from 'node:fs/promises';
 import {tmpdir} from 'node:os';

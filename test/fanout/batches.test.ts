@@ -1,3 +1,5 @@
+// Batches, and the worst outcome's exit code.
+
 import {describe, expect, it} from 'vitest';
 import {isSingleRun, splitIntoBatches} from '../../source/codex/batches.js';
 import {EXIT_CODES, exitCodeOf, OUTCOME_ORDER, worstOutcome} from '../../source/commands/run.js';

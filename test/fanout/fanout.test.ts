@@ -1,9 +1,13 @@
+// The fan-out scheduler with real fake-codex runs: the parallel limit, events and snapshots, cancel
+// one, cancel all.
+
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {Fanout, type FanoutEvent, type StartBatch} from '../../source/codex/fanout.js';
 import {startRun} from '../../source/codex/runner.js';
 import type {RunUpdate} from '../../source/codex/tracker.js';
 import {FAKE_CODEX, isAlive, readPids, tempDir} from '../codex/support.js';
+import {waitUntil} from '../support/wait.js';
 
 /** Each batch a real run of the fake codex (no store: the scheduler does not need one). */
 function fakeStarter(mode: string, dir = tempDir()): {start: StartBatch; pidFile: string} {
@@ -75,10 +79,10 @@ describe('Fanout', () => {
 		const [first, second, third, fourth] = [fanout.add(['a']), fanout.add(['b']), fanout.add(['c']), fanout.add(['d'])];
 		fanout.cancel(third!.runId);
 		expect(fanout.snapshot()[2]!.state).toBe('skipped');
-		while (readPids(pidFile).length < 2) await new Promise(resolve => setTimeout(resolve, 50));
+		await waitUntil(() => readPids(pidFile).length >= 2, 'two runs started');
 		fanout.cancel(first!.runId);
 		// The fourth takes the first's place.
-		while (readPids(pidFile).length < 3) await new Promise(resolve => setTimeout(resolve, 50));
+		await waitUntil(() => readPids(pidFile).length >= 3, 'the fourth run started');
 		fanout.cancelAll();
 		await fanout.idle();
 		const board = fanout.snapshot();

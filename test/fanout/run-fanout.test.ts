@@ -1,3 +1,6 @@
+// `sift run --where/--batch/--parallel` with the fake codex: overlap, JSON Lines, worst-outcome
+// exit, Ctrl+C and SIGTERM leave no process.
+
 import {readFileSync} from 'node:fs';
 import {execa} from 'execa';
 import {beforeAll, describe, expect, it} from 'vitest';

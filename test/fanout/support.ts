@@ -1,3 +1,6 @@
+// A demo database with the fake codex for fan-out tests; runs-table helpers; `watchCaughtUp`, a
+// watch with nothing left to do.
+
 import {existsSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {watchCursorPath, type WatchCursor} from '../../source/codex/watch.js';

@@ -1,3 +1,5 @@
+// The watch cursor: what waits, what is due, never an item version twice, the cursor file.
+
 import {existsSync, readFileSync, statSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';

@@ -1,3 +1,5 @@
+// `sift watch` on PostgreSQL: woken by LISTEN, each new item once.
+
 import path from 'node:path';
 import {writeFileSync} from 'node:fs';
 import {execa} from 'execa';

@@ -1,3 +1,5 @@
+// Tool calls one at a time, in order; cancelled calls dropped.
+
 import {setTimeout as delay} from 'node:timers/promises';
 import {describe, expect, it} from 'vitest';
 import {CallCancelled, CallQueue} from '../../source/mcp/call-queue.js';

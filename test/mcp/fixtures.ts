@@ -1,3 +1,5 @@
+// Shared MCP test set-up: seeded stores on either backend, table snapshots, the in-process client.
+
 import {execFileSync} from 'node:child_process';
 import {existsSync} from 'node:fs';
 import path from 'node:path';

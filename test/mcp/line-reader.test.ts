@@ -1,3 +1,5 @@
+// The size-limited line reader.
+
 import {describe, expect, it} from 'vitest';
 import {LINE_EDGE_BYTES, LineReader} from '../../source/mcp/line-reader.js';
 import {idAtEdges} from '../../source/mcp/stdio-transport.js';

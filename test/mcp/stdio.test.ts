@@ -1,3 +1,6 @@
+// The built `sift mcp` over stdio (the SDK client part on both backends); `--db-env`; batches per
+// negotiated version and JSON-RPC codes on the raw wire.
+
 import {spawn, spawnSync, type ChildProcessWithoutNullStreams} from 'node:child_process';
 import {rmSync} from 'node:fs';
 import path from 'node:path';

@@ -1,3 +1,5 @@
+// The Codex command for `--server`; every repeatable flag has a list default; JSON log lines.
+
 import {describe, expect, it} from 'vitest';
 import {buildCodexCommand, type CommandInput} from '../../source/codex/command.js';
 import {defaultFlags, FLAGS} from '../../source/commands/flags.js';

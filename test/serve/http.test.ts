@@ -1,6 +1,9 @@
+// 401/403/413/429, health, logging, on both backends.
+
 import {describe, expect, it} from 'vitest';
 import {BACKENDS, type Backend} from '../contract/backends.js';
 import {notePgOff} from '../support/pg.js';
+import {waitUntil} from '../support/wait.js';
 import {callerFor, jsonOf, snapshotOf, textOf} from '../mcp/fixtures.js';
 import {httpClient, MCP_HEADERS, mintToken, rawRequest, toolCall, useServe} from './support.js';
 
@@ -20,7 +23,7 @@ describe.each(BACKENDS)('sift serve over HTTP on $name', (backend: Backend) => {
 	/** Every table a request could write, and the tokens, once the server has finished what it was doing. */
 	async function state() {
 		// A request is in flight until the token's last use is written, too.
-		for (let waited = 0; serve.server.inFlight() > 0 && waited < 5000; waited += 10) await new Promise(resolve => setTimeout(resolve, 10));
+		await waitUntil(() => serve.server.inFlight() === 0, 'no request in flight', {intervalMs: 10});
 		return {tables: await snapshotOf(serve.test), tokens: await serve.store.tokens.list()};
 	}
 

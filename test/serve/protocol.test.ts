@@ -1,9 +1,13 @@
+// JSON-RPC codes, batches per version, a cancel inside its batch, a batch over the rate, log
+// outcomes (406, 415, aborted, 408, cut off), `--allow-host` with the SDK client at another name.
+
 import {connect, type Socket} from 'node:net';
 import {describe, expect, it} from 'vitest';
 import {startServe} from '../../source/serve/http.js';
 import {BACKENDS} from '../contract/backends.js';
 import {jsonOf} from '../mcp/fixtures.js';
 import {httpClientVia, MCP_HEADERS, parseLogLines, rawRequest, toolCall, useServe} from './support.js';
+import {waitUntil} from '../support/wait.js';
 
 // The protocol of `sift serve` (JSON-RPC codes, batches, cancellation, logs, rate, Host): it lives
 // in the transport, so one backend is enough here; test/serve/http.test.ts runs both.
@@ -209,7 +213,7 @@ describe('log lines tell the real status and outcome', () => {
 		await serve.restart({callDelayMs: 300});
 		const body = toolCall('list_granted_resources');
 		const {socket, closed} = await rawSocket(`${postHead(Buffer.byteLength(body))}${body}`);
-		while ((await health()) === 0) await new Promise(resolve => setTimeout(resolve, 10));
+		await waitUntil(async () => (await health()) > 0, 'the call in flight', {intervalMs: 10});
 		socket.destroy();
 		await closed;
 		await settled();
@@ -227,7 +231,7 @@ describe('log lines tell the real status and outcome', () => {
 	it('a request cut off by the drain is logged cut_off with no status', async () => {
 		await serve.restart({callDelayMs: 3000});
 		const slow = post(toolCall('list_granted_resources')).catch((error: Error) => error);
-		while ((await health()) === 0) await new Promise(resolve => setTimeout(resolve, 10));
+		await waitUntil(async () => (await health()) > 0, 'the call in flight', {intervalMs: 10});
 		expect(await serve.server.drain(200)).toBe(false);
 		expect(await slow).toBeInstanceOf(Error);
 		expect(logged().find(line => line.tool === 'list_granted_resources')).toMatchObject({status: null, outcome: 'cut_off', token: 'proto'});

@@ -1,3 +1,5 @@
+// `sift run --server`: the run token's life.
+
 import {readFileSync, rmSync} from 'node:fs';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';

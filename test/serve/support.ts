@@ -1,3 +1,6 @@
+// Minting tokens, raw HTTP, an SDK client that reaches the server under another Host name, JSON log
+// parsing; the built `sift serve` on a free port.
+
 import {createHash} from 'node:crypto';
 import {existsSync, readFileSync} from 'node:fs';
 import {request as httpRequest} from 'node:http';

@@ -1,3 +1,6 @@
+// A TUI run through `sift serve` (`--server`, or `server:` in the config), with a token minted for
+// that run alone.
+
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';

@@ -1,3 +1,6 @@
+// A SQLite count runs off the caller's thread, sees committed writes, refuses bad terms at once,
+// ends when the store closes.
+
 import {join} from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
 import {openAsyncStore, type AsyncStore} from '../../store/api.js';

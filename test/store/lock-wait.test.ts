@@ -6,6 +6,7 @@ import {join} from 'node:path';
 import {afterAll, describe, expect, it} from 'vitest';
 import {openAsyncStore, openStore, StoreError, type AsyncStore} from '../../store/index.js';
 import {holdWriteLock} from '../support/lock-holder.js';
+import {waitUntil} from '../support/wait.js';
 import {cleanTempDirs, fileDigest, human, kitChannel, tempDir} from './helpers.js';
 
 afterAll(() => cleanTempDirs());
@@ -19,43 +20,37 @@ async function storeWithItem(options: Parameters<typeof openAsyncStore>[1] = {})
 	return {db, store: await openAsyncStore(db, options), id};
 }
 
-/** The longest gap between ticks of a 10 ms timer while `work` runs: how long the event loop was blocked. */
-async function longestStall<T>(work: Promise<T>): Promise<{result: PromiseSettledResult<T>; stallMs: number}> {
-	let last = performance.now();
-	let stallMs = 0;
-	const timer = setInterval(() => {
-		const now = performance.now();
-		stallMs = Math.max(stallMs, now - last);
-		last = now;
-	}, 10);
-	const [result] = await Promise.allSettled([work]);
-	clearInterval(timer);
-	return {result, stallMs};
+/** A store whose lock-wait notices are counted, with a wait for the first (the write has met the lock and waits). */
+async function noticedStore(options: Parameters<typeof openAsyncStore>[1] = {}) {
+	let notices = 0;
+	const opened = await storeWithItem({...options, onLockWait: () => notices++});
+	return {...opened, notices: () => notices, waiting: async () => waitUntil(() => notices > 0, 'the lock-wait notice')};
 }
 
 const edit = (store: AsyncStore, id: string, title: string) => store.editItem({channelId: 'kit', itemId: id, values: {title}, actor: human});
 
 describe('a write that meets another process\'s write lock', () => {
 	it('waits without blocking: timers keep ticking, reads answer, and the write goes through on release', async () => {
-		const notices: number[] = [];
-		const {db, store, id} = await storeWithItem({onLockWait: () => notices.push(Date.now())});
+		const {db, store, id, notices, waiting} = await noticedStore();
 		const holder = await holdWriteLock(db);
 		try {
-			const waiting = edit(store, id, 'after the lock');
-			const released = (async () => {
-				await new Promise(resolve => setTimeout(resolve, 1000));
-				// While the write waits, a read of the same store answers.
-				const read = await store.readItem('kit', id);
-				expect(read.version).toBe(1);
-				await holder.release();
-			})();
-			const {result, stallMs} = await longestStall(waiting);
-			await released;
-			expect(result.status).toBe('fulfilled');
+			let settled = false;
+			const write = edit(store, id, 'after the lock').finally(() => {
+				settled = true;
+			});
+			await waiting();
+			// While the write waits, timers fire and a read of the same store answers (a synchronous
+			// busy timeout would hold the event loop until the lock is gone, and neither could happen).
+			let ticks = 0;
+			const timer = setInterval(() => ticks++, 1);
+			await waitUntil(() => ticks >= 3, 'timer ticks while the write waits', {intervalMs: 1});
+			clearInterval(timer);
+			expect((await store.readItem('kit', id)).version).toBe(1);
+			expect(settled).toBe(false);
+			await holder.release();
+			expect((await write).item.version).toBe(2);
 			expect((await store.readItem('kit', id)).values.title).toBe('after the lock');
-			expect(notices).toHaveLength(1);
-			// A synchronous busy timeout would have stalled the loop for the whole second.
-			expect(stallMs).toBeLessThan(250);
+			expect(notices()).toBe(1);
 		} finally {
 			holder.kill();
 			await store.close();
@@ -63,12 +58,12 @@ describe('a write that meets another process\'s write lock', () => {
 	});
 
 	it('many waiting writes queue behind one probe and land in the order they were asked for', async () => {
-		const {db, store, id} = await storeWithItem();
+		const {db, store, id, waiting} = await noticedStore();
 		const holder = await holdWriteLock(db);
 		try {
 			const titles = Array.from({length: 100}, (_, index) => `t${index}`);
 			const writes = titles.map(async title => edit(store, id, title));
-			await new Promise(resolve => setTimeout(resolve, 200));
+			await waiting();
 			await holder.release();
 			const versions = (await Promise.all(writes)).map(result => result.item.version);
 			expect(versions).toEqual(titles.map((_, index) => index + 2));
@@ -114,10 +109,11 @@ describe('a write that meets another process\'s write lock', () => {
 				expect(((outcome as PromiseRejectedResult).reason as StoreError).code).toBe('busy');
 			}
 
-			// A token's last use is a hint: skipped while the lock is held, never waited for.
-			const began = Date.now();
-			await store.tokens.touch('nobody');
-			expect(Date.now() - began).toBeLessThan(200);
+			// A token's last use is a hint: skipped while the lock is held, never waited for. A wait
+			// goes through timers; the skip answers before the event loop's next turn.
+			const touched = store.tokens.touch('nobody').then(() => 'touched');
+			const nextTurn = new Promise(resolve => setImmediate(() => resolve('waited')));
+			expect(await Promise.race([touched, nextTurn])).toBe('touched');
 		} finally {
 			holder.kill();
 			await store.close();
@@ -125,15 +121,14 @@ describe('a write that meets another process\'s write lock', () => {
 	});
 
 	it('stopLockWaits ends a wait at once with busy (a process shutting down)', async () => {
-		const {db, store, id} = await storeWithItem();
+		const {db, store, id, waiting} = await noticedStore();
 		const holder = await holdWriteLock(db);
 		try {
-			const waiting = edit(store, id, 'never');
-			await new Promise(resolve => setTimeout(resolve, 300));
-			const began = Date.now();
+			const write = edit(store, id, 'never');
+			await waiting();
 			store.stopLockWaits?.();
-			const error = await waiting.catch((caught: unknown) => caught);
-			expect(Date.now() - began).toBeLessThan(100);
+			// The stop's own busy (a wait that ran out says so differently), while the lock is still held.
+			const error = await write.catch((caught: unknown) => caught);
 			expect((error as StoreError).body).toMatchObject({error: 'busy', message: expect.stringMatching(/shutting down/)});
 		} finally {
 			holder.kill();

@@ -1,3 +1,5 @@
+// Runs the built CLI (each run with a private data dir), a demo database made by it.
+
 import {spawn, spawnSync, type ChildProcess} from 'node:child_process';
 import {createHash} from 'node:crypto';
 import {existsSync, readFileSync} from 'node:fs';

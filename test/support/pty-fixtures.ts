@@ -1,3 +1,7 @@
+// The pseudo-terminal suites' set-up: the built CLI checked and no app outliving its test
+// (`suiteLauncher`), a demo database per suite (`ptyDemo`), several people's TUIs on one PostgreSQL
+// demo (`ptyPgDemo`), a run in propose mode whose store makes a suite's proposals (`proposingRun`)
+
 import {existsSync, rmSync} from 'node:fs';
 import path from 'node:path';
 import {afterAll, afterEach, beforeAll} from 'vitest';

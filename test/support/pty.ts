@@ -1,3 +1,7 @@
+// The pseudo-terminal harness (the built app, or another program), screen read back through a
+// headless xterm; waits for a screen (`waitFor`) or for output written at exit (`waitForOutput`),
+// with deadlines.
+
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import xterm from '@xterm/headless';

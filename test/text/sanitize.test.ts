@@ -1,3 +1,5 @@
+// Nothing a terminal would act on gets through.
+
 import {describe, expect, it} from 'vitest';
 import {generateBugItems} from '../../demo-data/generate.js';
 import {isClean, safeJson, sanitize, sanitizeValue} from '../../source/text/sanitize.js';

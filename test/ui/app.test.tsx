@@ -1,3 +1,5 @@
+// The app rendered on a real store.
+
 import {describe, expect, it} from 'vitest';
 import {openAsyncStore} from '../../store/api.js';
 import {StoreError} from '../../store/index.js';

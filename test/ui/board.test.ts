@@ -1,3 +1,5 @@
+// The runs board's state: fan-out events folded into rows and live views, totals, escaped lines.
+
 import {describe, expect, it} from 'vitest';
 import type {FanoutEvent, FanoutRun} from '../../source/codex/fanout.js';
 import type {RunResult} from '../../source/codex/runner.js';

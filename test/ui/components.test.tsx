@@ -1,3 +1,5 @@
+// Components on their own.
+
 import {render} from 'ink-testing-library';
 import type {ReactElement} from 'react';
 import {describe, expect, it} from 'vitest';

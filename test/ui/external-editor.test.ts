@@ -1,3 +1,6 @@
+// `E`'s editor run for real: the temp file, exit codes, `$VISUAL` first, arguments in `$EDITOR`,
+// the screen handed over and back.
+
 import {chmodSync, existsSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {PassThrough} from 'node:stream';

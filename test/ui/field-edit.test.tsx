@@ -1,3 +1,6 @@
+// A field hotkey's pane: numbered choices on the current value, none, typed prefixes, a date's ISO
+// preview, the bulk field chooser.
+
 import {render} from 'ink-testing-library';
 import {describe, expect, it} from 'vitest';
 import {bugsChannel} from '../../demo-data/generate.js';

@@ -1,3 +1,5 @@
+// Rendering helpers for UI tests.
+
 import {render} from 'ink-testing-library';
 import {afterEach, beforeEach} from 'vitest';
 import {openAsyncStore, type AsyncStore} from '../../store/api.js';

@@ -1,3 +1,5 @@
+// The event poll recovers from an unreadable file.
+
 import {render} from 'ink-testing-library';
 import {describe, expect, it} from 'vitest';
 import {App} from '../../source/ui/app.js';

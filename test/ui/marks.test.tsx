@@ -1,3 +1,5 @@
+// Marks survive starting, finishing and cancelling runs.
+
 import path from 'node:path';
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
 import {openAsyncStore, type AsyncStore} from '../../store/api.js';

@@ -1,3 +1,5 @@
+// The poll schedule's backoff.
+
 import {describe, expect, it} from 'vitest';
 import {ACTIVE_INTERVAL, IDLE_MIN, INITIAL_POLL, nextPoll, PUSHED_INTERVAL, RETRY_MAX, RETRY_MIN, retryMaxFromEnv, type PollOutcome, type PollStep} from '../../source/ui/poll-schedule.js';
 

@@ -1,3 +1,6 @@
+// The built TUI with a Codex whose shell cannot be turned off: `c` refuses and says why;
+// `--allow-agent-shell` runs.
+
 import {tempDir} from '../support/temp.js';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';

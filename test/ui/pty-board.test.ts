@@ -1,3 +1,5 @@
+// The runs board with 3 parallel fake runs: Enter focuses, X cancels all, no Codex left; W's batch.
+
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {ptyDemo} from '../support/pty-fixtures.js';

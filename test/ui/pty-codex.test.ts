@@ -1,3 +1,5 @@
+// The whole chain: the built TUI, the real Codex, `sift mcp`.
+
 import path from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {parseTriageWishes} from '../../demo-data/generate.js';

@@ -1,3 +1,8 @@
+// At 80×24 and 200×60: `:problems` lists every config problem on its own line; views belong to a
+// channel (`:channel NAME` switches, no warning for another channel's views, stand-ins for default
+// views that do not fit, `:view save` writes the channel's list); `:channel add-option` still
+// changes the schema; the default channel and view open, with the view's columns.
+
 import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {beforeAll, describe, expect, it} from 'vitest';

@@ -1,3 +1,7 @@
+// The Follow-ups tab follows the header's follow-up count when one is resolved in the queue (defect
+// 13), counts follow-ups as the header does when one record has two, and the Review tab follows a
+// proposal made while the screen is open, at 80×24 and 200×60.
+
 import {describe, expect, it} from 'vitest';
 import {StoreError} from '../../store/index.js';
 import {idOfTicket, proposingRun, ptyDemo} from '../support/pty-fixtures.js';

@@ -1,3 +1,7 @@
+// `s 2` on a row, hotkeys in footer and help; `d friday` shown as its ISO date, then saved; a bulk
+// edit on 5 marks with a conflict from `sift edit` in another process, one `u`; `E` with an editor
+// script; `e` on marks takes `tomorrow` from today (80×24, 200×60)
+
 import {chmodSync, mkdirSync, rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';

@@ -1,3 +1,6 @@
+// The run history's `D` (a run's diff) and `U` (the revert's preview, then `U` again reverts, a
+// field changed since left as it is), checked in the store, at 80×24 and 200×60.
+
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {openAsyncStore, type AsyncStore} from '../../store/api.js';
 import {idOfTicket, ptyDemo} from '../support/pty-fixtures.js';

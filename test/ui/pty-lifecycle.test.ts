@@ -1,3 +1,5 @@
+// The first frame has the rows; alternate screen on every exit, recovery, marks.
+
 import {execFileSync} from 'node:child_process';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';

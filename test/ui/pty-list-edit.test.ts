@@ -1,3 +1,7 @@
+// The list and its edits at 80×24 and 200×60: a 200-key burst while rows load, `/` terms and
+// counts, follow-up dates and their ISO preview, `:` errors, the cursor after an edit, Esc on
+// marks, a number typed over.
+
 import {describe, expect, it} from 'vitest';
 import {StoreError} from '../../store/index.js';
 import {resolveDateInput} from '../../source/text/typed-value.js';

@@ -1,3 +1,6 @@
+// 150 `PgDn` down a 6,000-item channel with V8's heap capped at 48 MB (React's production build):
+// the app keeps drawing and quits cleanly (the vendored Ink's caches stay bounded)
+
 import {describe, expect, it} from 'vitest';
 import {ptyDemo} from '../support/pty-fixtures.js';
 import {KEYS} from '../support/pty.js';

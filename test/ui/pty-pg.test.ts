@@ -1,3 +1,5 @@
+// Two TUIs on one PostgreSQL database: an edit in one shows in the other within 1 s.
+
 import {expect, it} from 'vitest';
 import {bugsChannel} from '../../demo-data/generate.js';
 import {describePg} from '../support/pg.js';

@@ -1,3 +1,9 @@
+// The record pane in the built app at 80×24 and 200×60: markdown drawn and hostile text inert, 12
+// `J` then `K` moves (defect 5), `Z` with `PgDn`/`Space`/`g`, a new record at its top, a cut
+// multi-select's marker, overdue dates bold red; a 1 MiB body paged (`PgDn`, `Space`, `Z`, `G`)
+// with every line whole and the list answering after; 30×8 with nothing wrapped; the ticket
+// column's width.
+
 import path from 'node:path';
 import {beforeAll, describe, expect, it} from 'vitest';
 import type {Channel} from '../../store/index.js';

@@ -1,3 +1,6 @@
+// Two review queues on one PostgreSQL database: an accept in one leaves the other's queue within 1
+// s.
+
 import {afterAll, beforeAll, expect, it} from 'vitest';
 import {openAsyncStore, type AsyncStore} from '../../store/api.js';
 import {describePg} from '../support/pg.js';

@@ -1,3 +1,6 @@
+// The review queue on the built app: 20 proposals reviewed with 21 keys, `A` then one `u` puts
+// every item back, a conflict shown and written only on a second `a`.
+
 import {describe, expect, it} from 'vitest';
 import {idOfTicket, proposingRun, ptyDemo} from '../support/pty-fixtures.js';
 import {KEYS, type PtyApp} from '../support/pty.js';

@@ -1,3 +1,9 @@
+// The one run path on the built app: SIGTERM/SIGHUP start no queued batch and leave no process; `c`
+// and `W` check the login; an auth_required watch batch halts it; a fan-out carries the transcript,
+// each batch its own count; the cancel question goes with its run; a run's detail pages over every
+// step; a finished run's time and step count agree in header, pane, footer and history (all at
+// 80×24 and 200×60)
+
 import {existsSync, readdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';

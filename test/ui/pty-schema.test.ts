@@ -1,3 +1,7 @@
+// A status option added by `sift channel` in another process appears in an open TUI's picker
+// without a restart and can be set; so does one grown by `sift import --grow-options` (80×24,
+// 200×60); `:channel add-option` in the TUI, and a refused `:channel retire-option`.
+
 import {writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';

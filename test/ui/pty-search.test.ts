@@ -1,3 +1,6 @@
+// A bare word in `/` finds the one record whose description holds it, with the live count, at 80×24
+// and 200×60 (the full-text index in the built app)
+
 import {beforeAll, describe, expect, it} from 'vitest';
 import {ptyDemo} from '../support/pty-fixtures.js';
 import {KEYS} from '../support/pty.js';

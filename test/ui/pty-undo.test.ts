@@ -1,3 +1,7 @@
+// `uuuu` in one write after four edits of one record (two of one field) takes all four back, at
+// 80×24 and 200×60 (defect 4); `uu` after a one-row edit then a bulk edit of the same record takes
+// back both.
+
 import {mkdirSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';

@@ -1,3 +1,6 @@
+// Views as tabs with counts, the Unassigned view, `:sort due` then `G`/`g`, `:BUG-0042` jumps,
+// `:set` and `:view save`, a config file with errors.
+
 import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';

@@ -1,3 +1,5 @@
+// Every key in every scope at 80×24 and 200×60: no crash, no wrapped line.
+
 import {describe, expect, it} from 'vitest';
 import {bugsChannel} from '../../demo-data/generate.js';
 import {ptyDemo} from '../support/pty-fixtures.js';

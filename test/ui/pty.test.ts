@@ -1,3 +1,5 @@
+// The built app in a pseudo-terminal.
+
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';

@@ -1,3 +1,6 @@
+// One run's steps and time read the same in the header, the run pane, the board line and the
+// footer; the live pane's answer lines beside many steps.
+
 import {render} from 'ink-testing-library';
 import type {ReactElement} from 'react';
 import {describe, expect, it} from 'vitest';

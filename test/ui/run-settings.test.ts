@@ -1,3 +1,5 @@
+// The TUI's run deadline.
+
 import {describe, expect, it} from 'vitest';
 import {tuiRunSettings, TUI_RUN_DEADLINE_MS} from '../../source/ui/run-settings.js';
 

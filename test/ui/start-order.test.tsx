@@ -1,3 +1,7 @@
+// Nothing is counted while the first listing is held; the views' and header's counts follow once
+// rows show; with the opening read before the app mounts, the first frame has the rows (or the
+// listing's error) ([start-up](#start-up))
+
 import {describe, expect, it} from 'vitest';
 import type {AsyncStore} from '../../store/api.js';
 import {DEFAULT_BATCH_SIZE} from '../../source/codex/batches.js';

@@ -1,3 +1,5 @@
+// The bounded window of pages.
+
 import {describe, expect, it} from 'vitest';
 import {nextDelay, ACTIVE_INTERVAL, IDLE_MAX, IDLE_MIN} from '../../source/ui/poll-schedule.js';
 import {absoluteIndex, appendPage, endWindow, firstWindow, moveCursor, patchRow, prependPage, requestAfter, requestBefore, type FetchedPage} from '../../source/ui/window.js';
