@@ -184,7 +184,7 @@ export async function startWatchLoop(options: WatchLoopOptions): Promise<WatchLo
 				} catch (error) {
 					// A store that cannot be read for a while (a lock, a restarting server) is waited out;
 					// a channel that is gone (or made again) is not.
-					// eslint-disable-next-line no-await-in-loop
+					 
 					if (!await channelStillWatched().catch(() => true)) break;
 					const delay = retryDelay(failures++);
 					options.onReadFailed?.(error, delay);
@@ -194,7 +194,7 @@ export async function startWatchLoop(options: WatchLoopOptions): Promise<WatchLo
 
 				failures = 0;
 				if (taken !== cursor) saveWatchCursor(file, (cursor = taken), channel);
-				// eslint-disable-next-line no-await-in-loop
+				 
 				else if (clock.now() - checkedAt >= CHANNEL_CHECK_MS && !await channelStillWatched()) break;
 				if (stopped) break;
 				cursor = sendDue(cursor, file, fanout, {batchSize, settleMs, now: clock.now(), channel});

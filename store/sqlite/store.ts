@@ -16,7 +16,7 @@ import {itemsNamed} from './lookup.js';
 import type {NameMatch} from '../lookup.js';
 import {countMatches, countQuery, listPage, readItems, searchItems} from './pages.js';
 import type {SearchQuery} from '../search.js';
-import type {ItemsPage, ItemsQuery, PageQuery} from '../pages.js';
+import type {ItemsQuery, PageQuery} from '../pages.js';
 import type {Actor, Channel, ChannelName, ChannelSummary, EditResult, EventPage, FollowUp, Item} from '../types.js';
 import {ItemWriter} from './writes.js';
 import {SqliteSync} from './sync.js';

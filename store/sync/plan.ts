@@ -22,7 +22,7 @@ export type StoredEntry = {id: number; channel_id: string; item_id: string; fiel
 export const SYNC_ACTOR: Actor = {kind: 'sync'};
 
 /** The steps of the sync plans, beyond the edit plan's, each with the answer the backend resumes it with. */
-export type SyncOnlyStep<R extends PlanItem> =
+export type SyncOnlyStep<_R extends PlanItem> =
 	| {step: 'link'; channelId: string}
 	/** The item holding `value` in the unique field (locked where the backend locks rows). */
 	| {step: 'byKey'; channel: LoadedChannel; field: Field; value: unknown}

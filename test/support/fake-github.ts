@@ -357,8 +357,14 @@ export class FakeGithub {
 		if (method === 'GET' && sub === '/comments') return list(repo.comments.filter(comment => comment.issue_url.endsWith(`/issues/${number}`)));
 		if (method === 'PATCH' && sub === '') {
 			const changes: string[] = [];
-			if (body?.title !== undefined && body.title !== issue.title) (issue.title = String(body.title), changes.push('title'));
-			if (body?.body !== undefined && body.body !== issue.body) (issue.body = body.body, changes.push('body'));
+			if (body?.title !== undefined && body.title !== issue.title) {
+				issue.title = String(body.title);
+				changes.push('title');
+			}
+			if (body?.body !== undefined && body.body !== issue.body) {
+				issue.body = body.body;
+				changes.push('body');
+			}
 			if (body?.state !== undefined && body.state !== issue.state) {
 				issue.state = body.state;
 				issue.closed_at = body.state === 'closed' ? this.tick() : null;
@@ -372,7 +378,10 @@ export class FakeGithub {
 			if (body && Object.hasOwn(body, 'milestone')) {
 				const milestone = body.milestone === null ? null : repo.milestones.find(entry => entry.number === Number(body.milestone));
 				if (milestone === undefined) return this.send(method, path, response, 422, {message: 'Validation Failed', documentation_url: 'https://docs.github.com/rest'});
-				if ((milestone?.number ?? null) !== (issue.milestone?.number ?? null)) (issue.milestone = milestone, changes.push('milestone'));
+				if ((milestone?.number ?? null) !== (issue.milestone?.number ?? null)) {
+					issue.milestone = milestone;
+					changes.push('milestone');
+				}
 			}
 
 			if (changes.length > 0) write(changes.join(','));
@@ -405,8 +414,14 @@ export class FakeGithub {
 			for (const login of logins) {
 				const at = current.findIndex(user => user.login === login);
 				// GitHub silently ignores people who cannot be assigned (no access to the repository).
-				if (method === 'POST' && at < 0 && repo.collaborators.has(login)) (current.push(this.user(login)), changed.push(`+${login}`));
-				if (method === 'DELETE' && at >= 0) (current.splice(at, 1), changed.push(`-${login}`));
+				if (method === 'POST' && at < 0 && repo.collaborators.has(login)) {
+					current.push(this.user(login));
+					changed.push(`+${login}`);
+				}
+				if (method === 'DELETE' && at >= 0) {
+					current.splice(at, 1);
+					changed.push(`-${login}`);
+				}
 			}
 
 			issue.assignee = current[0] ?? null;

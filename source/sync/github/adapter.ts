@@ -12,6 +12,7 @@ import type {PullRun, PushResult, PushUnit, TrackerAdapter} from '../engine-loop
 import {GithubError, type GithubClient, type GithubResponse} from './client.js';
 import {commentIssue, commentOf, GITHUB_BODY_LIMIT, issueRecord} from './mapping.js';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- GitHub's REST objects are read field by field, each checked where it is used
 type Raw = Record<string, any>;
 
 /** The link's cursor as this adapter keeps it in SyncLink.state. */
@@ -85,12 +86,14 @@ export class GithubAdapter implements TrackerAdapter {
 		const state = githubState(link.state);
 		let next: GithubState = state;
 		let renamed: string | undefined;
-		const self = this;
+		const client = this.client;
+		const pullComments = this.pullComments.bind(this);
+		const overlapMs = this.overlapMs;
 		async function* pages(): AsyncGenerator<RemoteRecord[]> {
 			let remote = link.remote;
 			const {owner, repo} = repoParts(remote);
 			const conditional = since !== null && state.etag !== null && state.since === since;
-			const first = await self.client.request<Raw[]>(remote, 'GET /repos/{owner}/{repo}/issues', {
+			const first = await client.request<Raw[]>(remote, 'GET /repos/{owner}/{repo}/issues', {
 				owner, repo, state: 'all', sort: 'updated', direction: 'asc', per_page: 100,
 				...(since === null ? {} : {since}),
 				...(conditional ? {headers: {'if-none-match': state.etag}} : {}),
@@ -104,9 +107,9 @@ export class GithubAdapter implements TrackerAdapter {
 			}
 
 			const target = repoParts(remote);
-			const comments = await self.pullComments(remote, target, since);
+			const comments = await pullComments(remote, target, since);
 			const seen = new Set<number>();
-			let newest = since === null ? 0 : Date.parse(since) + self.overlapMs;
+			let newest = since === null ? 0 : Date.parse(since) + overlapMs;
 			const onePage = nextLink(first) === undefined;
 			let response: GithubResponse<Raw[]> | undefined = first;
 			while (response) {
@@ -124,20 +127,20 @@ export class GithubAdapter implements TrackerAdapter {
 
 				if (records.length > 0) yield records;
 				const following = nextLink(response);
-				response = following ? await self.client.request<Raw[]>(remote, `GET ${following}`) : undefined;
+				response = following ? await client.request<Raw[]>(remote, `GET ${following}`) : undefined;
 			}
 
 			// An issue whose comments changed but which the issue list did not bring: read it whole.
 			const missing: RemoteRecord[] = [];
 			for (const [number, list] of comments.byIssue) {
 				if (seen.has(number)) continue;
-				const issue = await self.client.request<Raw>(remote, 'GET /repos/{owner}/{repo}/issues/{issue_number}', {...target, issue_number: number});
+				const issue = await client.request<Raw>(remote, 'GET /repos/{owner}/{repo}/issues/{issue_number}', {...target, issue_number: number});
 				const record = issue && issueRecord(issue.data, link.fields, state.read_only, link.key_field);
 				if (record) missing.push({...record, comments: list});
 			}
 
 			if (missing.length > 0) yield missing;
-			const nextSince = newest > 0 ? new Date(newest - self.overlapMs).toISOString().replace('.000Z', 'Z') : since;
+			const nextSince = newest > 0 ? new Date(newest - overlapMs).toISOString().replace('.000Z', 'Z') : since;
 			// The ETag stands for the whole answer only when it was one page, and only for the same `since`.
 			const etag = onePage && nextSince === since && typeof first.headers.etag === 'string' ? first.headers.etag : null;
 			next = {...state, since: nextSince, etag, ...(renamed ? {remote: renamed} : {})};

@@ -12,8 +12,8 @@ export const VIEWS_EFFECTS = {
 			const counts: Array<number | null> = [];
 			for (const view of effect.views) {
 				// One count at a time, a turn of the event loop before each: keys pressed meanwhile go first.
-				await new Promise(resolve => setImmediate(resolve)); // eslint-disable-line no-await-in-loop
-				counts.push(await on.store.countMatches(state.channelId, view.query).catch(() => null)); // eslint-disable-line no-await-in-loop
+				await new Promise(resolve => setImmediate(resolve));  
+				counts.push(await on.store.countMatches(state.channelId, view.query).catch(() => null));  
 			}
 
 			return {type: 'viewCounts', views: effect.views, counts};
