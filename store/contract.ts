@@ -6,6 +6,7 @@ import type {LoadedChannel} from './channels.js';
 import type {FollowUpQuery} from './followups.js';
 import type {ItemsPage, ItemsQuery, PageQuery} from './pages.js';
 import type {SearchPage, SearchQuery} from './search.js';
+import type {SimilarPage, SimilarQuery} from './similar.js';
 import type {NameMatch} from './lookup.js';
 import type {RunEnd, RunRow, RunStart, UnfinishedRun} from './runs.js';
 import type {TokenIdentity, TokenInfo, TokenRequest} from './token-rules.js';
@@ -28,6 +29,7 @@ export type ImportResult = {channel: Channel; items_created: number; indexes_mis
 
 export type {DeleteResult} from './types.js';
 export type {SearchHit, SearchPage, SearchQuery} from './search.js';
+export type {SimilarHit, SimilarPage, SimilarQuery} from './similar.js';
 
 /**
  * The runs of the Codex runner: started, ended, listed newest first. A start and an end each
@@ -151,6 +153,12 @@ export interface AsyncStore {
 	 * up to 50 previews a page, each with its score, paged by before_id.
 	 */
 	searchItems(channelId: string, request: SearchQuery): Promise<SearchPage>;
+	/**
+	 * The channel's other items ranked by how much their long text resembles the item's title and
+	 * long text (store/similar.ts): its most distinctive terms searched with bm25 / ts_rank_cd; up
+	 * to 20 previews, each with its score and the shared terms. Never the item itself.
+	 */
+	similarItems(channelId: string, itemId: string, request?: SimilarQuery): Promise<SimilarPage>;
 	/** How many items match `where` (query language; its sort is ignored). */
 	countMatches(channelId: string, where: string, now?: Date): Promise<number>;
 	pollEvents(channelId: string, options?: {afterSequence?: number; limit?: number}): Promise<EventPage>;

@@ -31,3 +31,4 @@ export {checkNewRows, NewRowsCheck, type UpsertRefusal, type UpsertRequest, type
 export type {SchemaChange, SchemaChangeResult} from './schema-change.js';
 export type {ItemsPage, ItemsQuery} from './pages.js';
 export {SEARCH_LIMIT, SEARCH_CANDIDATES, type SearchHit, type SearchPage, type SearchQuery} from './search.js';
+export {SIMILAR_LIMIT, SIMILAR_TERMS, type SimilarHit, type SimilarPage, type SimilarQuery} from './similar.js';

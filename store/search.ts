@@ -118,10 +118,11 @@ export function unrankedPage(page: Page): SearchPage {
 	};
 }
 
-const hitOf = (channel: LoadedChannel, row: PageRow): ItemPreview => ({id: row.id, version: row.version, updated_at: row.updated_at, preview: previewOf(channel, row.values, row.created_at)});
+/** A row's list-page preview (id, version, updated_at, preview). */
+export const hitOf = (channel: LoadedChannel, row: PageRow): ItemPreview => ({id: row.id, version: row.version, updated_at: row.updated_at, preview: previewOf(channel, row.values, row.created_at)});
 
 /** Scores as agents read them: four significant digits are plenty to compare. */
-const roundScore = (score: number) => Number(score.toPrecision(4));
+export const roundScore = (score: number) => Number(score.toPrecision(4));
 
 /**
  * The list-page request an unranked search reads: its query from the start, or after before_id

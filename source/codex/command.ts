@@ -10,6 +10,7 @@ export const SIFT_TOOLS = [
 	'list_record_items',
 	'read_record_item',
 	'search_record_items',
+	'find_similar_items',
 	'edit_record_item',
 	'poll_resource_events',
 ] as const;

@@ -7,6 +7,7 @@ import type {EditMode} from '../../store/writes.js';
 import {MAX_INPUT_ELEMENTS} from './bounds.js';
 import {CallQueue} from './call-queue.js';
 import {registerEditRecordItem} from './edit-record-item.js';
+import {registerFindSimilarItems} from './find-similar-items.js';
 import {registerListGrantedResources} from './list-granted-resources.js';
 import {registerListRecordItems} from './list-record-items.js';
 import {registerPollResourceEvents} from './poll-resource-events.js';
@@ -61,6 +62,7 @@ export function createSiftServer(options: SiftServerOptions): McpServer {
 	registerListRecordItems(server, context);
 	registerReadRecordItem(server, context);
 	registerSearchRecordItems(server, context);
+	registerFindSimilarItems(server, context);
 	if (options.grants.scope === 'write') registerEditRecordItem(server, context);
 	registerPollResourceEvents(server, context);
 	if (options.grants.scope === 'read') refuseWriteTools(server, options.grants);

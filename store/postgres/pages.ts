@@ -4,7 +4,9 @@
 import type pg from 'pg';
 import type {LoadedChannel} from '../channels.js';
 import {itemsPageOf, pageOf, parseWhere, planItems, planPage, type ItemsPage, type ItemsQuery, type PagePlan, type PageQuery, type PageRow} from '../pages.js';
-import {countSettingsFor, pgCountStatement, pgPageStatements, pgScoreStatement, pgSortValueStatement, planSettingsFor} from './query.js';
+import {countSettingsFor, pgCountStatement, pgPageStatements, pgScoreStatement, pgSimilarStatement, pgSortValueStatement, pgTermFrequenciesStatements, planSettingsFor, WORDS_MEMORY} from './query.js';
+import {distinctiveTerms, itemTerms, lookupTerms, planSimilar, SIMILAR_SAMPLE, similarItemMissing, similarPage, type SimilarPage, type SimilarQuery} from '../similar.js';
+import {findItem} from './writes.js';
 import {candidatesRequest, planSearch, rankedPage, SEARCH_CANDIDATES, unrankedPage, unrankedRequest, type SearchPage, type SearchPlan, type SearchQuery} from '../search.js';
 import type {Position} from '../query/cursor.js';
 import {seqOfItemId} from '../items.js';
@@ -84,4 +86,31 @@ async function positionIn(pool: pg.Pool, channel: LoadedChannel, plan: SearchPla
 	const statement = pgSortValueStatement(channel, plan.query.sort, seq);
 	const {rows} = await pool.query<{value: number | string | null}>(statement.sql, statement.params);
 	return rows[0] ? {value: rows[0].value, seq} : null;
+}
+
+/**
+ * Similar items (store/similar.ts): the item's distinctive terms by ts_stat over the channel's
+ * SIMILAR_SAMPLE newest other items, ranked by ts_rank_cd. One read-only snapshot.
+ */
+export async function similarItems(pool: pg.Pool, channel: LoadedChannel, itemId: string, request: SimilarQuery = {}): Promise<SimilarPage> {
+	const plan = planSimilar(channel, itemId, request);
+	return inTransaction(pool, async client => {
+		await client.query(`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY; ${WORDS_MEMORY}`);
+		const item = await findItem(client, channel.id, plan.itemId);
+		if (!item) throw similarItemMissing(channel, plan.itemId);
+		const own = itemTerms(channel, item.data);
+		const statements = pgTermFrequenciesStatements(channel, lookupTerms(own), plan.seq, SIMILAR_SAMPLE);
+		const counted = await client.query<{word: string; documents: number}>(statements.frequencies.sql, statements.frequencies.params);
+		const sampled = await client.query<{documents: number}>(statements.sampled.sql, statements.sampled.params);
+		const terms = distinctiveTerms(own, {frequencies: new Map(counted.rows.map(row => [row.word, row.documents])), documents: sampled.rows[0]!.documents, exact: false});
+		let rows: Array<Row & {score: number}> = [];
+		if (terms.length > 0) {
+			const statement = pgSimilarStatement(channel, terms, plan.seq, plan.limit);
+			rows = (await client.query<Row & {score: number}>(statement.sql, statement.params)).rows;
+		}
+
+		const sequence = await client.query<{last_sequence: number}>('SELECT last_sequence FROM channels WHERE id = $1', [channel.id]);
+		const read = rows.map(row => ({...row, seq: Number(row.seq), values: row.data, sort_value: null, score: Number(row.score)}));
+		return similarPage(channel, plan, terms, read, sequence.rows[0]?.last_sequence ?? 0);
+	});
 }

@@ -156,7 +156,7 @@ export const PLAN_SETTINGS = ['enable_sort', 'enable_bitmapscan', 'enable_seqsca
  * at 1% of the rows whatever the value, so a plan it chose by that (the GIN bitmap sorted for the
  * page, or the order's walk) was as often the slower one; its GIN index serves counts.
  */
-const WORDS_MEMORY = "SET LOCAL work_mem = '64MB'";
+export const WORDS_MEMORY = "SET LOCAL work_mem = '64MB'";
 const WORDS_PLAN_SETTINGS = ['enable_seqscan'].map(name => `SET LOCAL ${name} = off`).concat('SET LOCAL max_parallel_workers_per_gather = 0', WORDS_MEMORY).join('; ');
 const searchesWords = (channel: Fields, query: Query) => query.terms.some(term => term.kind === 'words') && channel.fields.some(isLongText);
 
@@ -189,3 +189,26 @@ export function pgSortValueStatement(channel: Fields, sort: Sort, seq: number): 
 
 /** The statement that counts what a query's terms match. */
 export const pgCountStatement = (channel: Fields, query: Query): SqlPart => numbered(countStatement(channel.id, whereSql(postgresDialect, channel, query.terms)));
+
+/**
+ * How many of the channel's SIMILAR_SAMPLE newest items but `exceptSeq` hold each of `terms`
+ * (ts_stat over their text vectors: a bounded sample, not the whole channel), and the sample's size.
+ */
+export function pgTermFrequenciesStatements(channel: Fields, terms: string[], exceptSeq: number, sample: number): {frequencies: SqlPart; sampled: SqlPart} {
+	const vector = pgTextVector(channel.fields.filter(isLongText).map(field => field.key));
+	const sampled = `SELECT ${vector} FROM items WHERE ${channelScopeSql(channel.id)} AND seq <> ${Math.trunc(exceptSeq)} ORDER BY seq DESC LIMIT ${Math.trunc(sample)}`;
+	return {
+		frequencies: {sql: 'SELECT word, ndoc::int AS documents FROM ts_stat($1) WHERE word = ANY($2::text[])', params: [sampled, terms]},
+		sampled: {sql: `SELECT count(*)::int AS documents FROM (${sampled}) AS sample`, params: []},
+	};
+}
+
+/** The channel's items but `exceptSeq` whose long text holds any of `terms`, the `limit` best by ts_rank_cd. */
+export function pgSimilarStatement(channel: Fields, terms: string[], exceptSeq: number, limit: number): SqlPart {
+	const vector = pgTextVector(channel.fields.filter(isLongText).map(field => field.key));
+	return {
+		sql: `SELECT seq, id, version, created_at, updated_at, data, ts_rank_cd(${vector}, query)::float8 AS score FROM items, to_tsquery('simple', $1) AS query
+			WHERE ${channelScopeSql(channel.id)} AND ${vector} @@ query AND seq <> $2 ORDER BY score DESC, seq DESC LIMIT $3`,
+		params: [terms.map(term => `'${term}'`).join(' | '), exceptSeq, limit],
+	};
+}

@@ -29,7 +29,8 @@ import {countOpenFollowUps, dismissFollowUp, listFollowUps} from './followups.js
 import {createIndexes, importChannel} from './import.js';
 import {EventListener} from './listen.js';
 import {itemsNamed} from './lookup.js';
-import {countMatches, listPage, readItems, searchItems} from './pages.js';
+import {countMatches, listPage, readItems, searchItems, similarItems} from './pages.js';
+import type {SimilarPage, SimilarQuery} from '../similar.js';
 import type {SearchPage, SearchQuery} from '../search.js';
 import {pgRuns} from './runs.js';
 import {pgTokens} from './tokens.js';
@@ -131,6 +132,10 @@ class PgStore implements AsyncStore {
 
 	searchItems(channelId: string, request: SearchQuery): Promise<SearchPage> {
 		return this.read(async () => searchItems(this.pool, await this.channels.get(channelId), request));
+	}
+
+	similarItems(channelId: string, itemId: string, request: SimilarQuery = {}): Promise<SimilarPage> {
+		return this.read(async () => similarItems(this.pool, await this.channels.get(channelId), itemId, request));
 	}
 
 	countMatches(channelId: string, where: string, now?: Date): Promise<number> {

@@ -9,6 +9,7 @@ import type {FollowUpQuery} from '../followups.js';
 import type {NameMatch} from '../lookup.js';
 import type {ItemsPage, ItemsQuery, PageQuery} from '../pages.js';
 import type {SearchPage, SearchQuery} from '../search.js';
+import type {SimilarPage, SimilarQuery} from '../similar.js';
 import {changeChannel, type SchemaChange, type SchemaChangeResult} from '../schema-change.js';
 import {getRun, lastFinishedRun, listRuns, listUnfinishedRuns, recordRunEnd, recordRunProcessGroup, recordRunStart} from './runs.js';
 import {CountWorkers} from './count-worker.js';
@@ -192,6 +193,10 @@ export class SqliteAsyncStore implements AsyncStore {
 
 	async searchItems(channelId: string, request: SearchQuery): Promise<SearchPage> {
 		return this.file.searchItems(channelId, request);
+	}
+
+	async similarItems(channelId: string, itemId: string, request: SimilarQuery = {}): Promise<SimilarPage> {
+		return this.file.similarItems(channelId, itemId, request);
 	}
 
 	async readItems(channelId: string, query: ItemsQuery = {}): Promise<ItemsPage> {

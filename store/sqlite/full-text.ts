@@ -99,3 +99,27 @@ export function fullTextScores(db: Db, words: string[][], seqs: number[]): Map<n
 
 	return scores;
 }
+
+/** FTS5's per-term document counts over items_text, as a temporary table of this connection (nothing stored). */
+const VOCABULARY_SQL = 'CREATE VIRTUAL TABLE IF NOT EXISTS temp.items_text_terms USING fts5vocab(main, items_text, row)';
+
+/** How many indexed items hold each of `terms` (every channel's: bm25 weighs by the same), and how many are indexed. */
+export function termFrequencies(db: Db, terms: string[]): {frequencies: Map<string, number>; documents: number} {
+	db.exec(VOCABULARY_SQL);
+	const read = db.prepare('SELECT doc FROM temp.items_text_terms WHERE term = ?');
+	const frequencies = new Map<string, number>();
+	for (const term of terms) {
+		const row = read.get(term) as {doc: number} | undefined;
+		if (row) frequencies.set(term, row.doc);
+	}
+
+	const {documents} = db.prepare('SELECT count(*) AS documents FROM items_text').get() as {documents: number};
+	return {frequencies, documents};
+}
+
+/** The channel's items (but `exceptSeq`) whose long text holds any of `terms`, the `limit` best by bm25. */
+export function rankedByTerms(db: Db, channelId: string, terms: string[], exceptSeq: number, limit: number): Array<{seq: number; score: number}> {
+	const match = terms.map(term => `"${term}"`).join(' OR ');
+	return db.prepare(`SELECT items_text.rowid AS seq, -bm25(items_text) AS score FROM items_text JOIN items ON items.seq = items_text.rowid
+		WHERE items_text MATCH ? AND items.channel_id = ? AND items.seq <> ? ORDER BY score DESC, seq DESC LIMIT ?`).all(match, channelId, exceptSeq, limit) as Array<{seq: number; score: number}>;
+}

@@ -10,7 +10,9 @@ import {latestSequence} from './events.js';
 import {channelScopeSql, countStatement, orderOf, pageStatements, whereSql, type Position} from './query.js';
 import {candidatesRequest, planSearch, rankedPage, SEARCH_CANDIDATES, unrankedPage, unrankedRequest, type SearchPage, type SearchPlan, type SearchQuery} from '../search.js';
 import {seqOfItemId} from '../items.js';
-import {fullTextScores} from './full-text.js';
+import {fullTextScores, rankedByTerms, termFrequencies} from './full-text.js';
+import {distinctiveTerms, itemTerms, lookupTerms, planSimilar, similarItemMissing, similarPage, type SimilarPage, type SimilarQuery} from '../similar.js';
+import {ITEM_COLUMNS} from './value-columns.js';
 
 type SortedRow = ItemRow & {sort_value: number | string | null};
 
@@ -89,4 +91,22 @@ function positionIn(db: Db, channel: LoadedChannel, plan: SearchPlan): Position 
 	const order = orderOf(channel, plan.query.sort, plan.query.terms);
 	const row = db.prepare(`SELECT ${order.key ?? 'NULL'} AS value FROM items WHERE ${channelScopeSql(channel.id)} AND seq = ?`).get(seq) as {value: number | string | null} | undefined;
 	return row ? {value: row.value, seq} : null;
+}
+
+/** Similar items (store/similar.ts): the item's distinctive terms by FTS5's document counts, ranked by bm25. One read transaction. */
+export function similarItems(db: Db, channel: LoadedChannel, itemId: string, request: SimilarQuery = {}): SimilarPage {
+	const plan = planSimilar(channel, itemId, request);
+	return db.transaction(() => {
+		const row = db.prepare(`SELECT ${ITEM_COLUMNS} FROM items WHERE channel_id = ? AND seq = ?`).get(channel.id, plan.seq) as ItemRow | undefined;
+		if (!row || row.id !== plan.itemId) throw similarItemMissing(channel, plan.itemId);
+		const own = itemTerms(channel, parseStored(row));
+		const terms = distinctiveTerms(own, {...termFrequencies(db, lookupTerms(own)), exact: true});
+		const ranked = terms.length === 0 ? [] : rankedByTerms(db, channel.id, terms, plan.seq, plan.limit);
+		const read = db.prepare(`SELECT ${ITEM_COLUMNS} FROM items WHERE channel_id = ? AND seq = ?`);
+		const rows = ranked.map(({seq, score}) => {
+			const item = read.get(channel.id, seq) as ItemRow;
+			return {...item, values: parseStored(item), sort_value: null, score};
+		});
+		return similarPage(channel, plan, terms, rows, latestSequence(db, channel.id));
+	})();
 }

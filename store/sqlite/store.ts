@@ -14,7 +14,8 @@ import {importChannel, type ImportSource} from './import.js';
 import {itemFromRow, type ItemRow} from '../items.js';
 import {itemsNamed} from './lookup.js';
 import type {NameMatch} from '../lookup.js';
-import {countMatches, countQuery, listPage, readItems, searchItems} from './pages.js';
+import {countMatches, countQuery, listPage, readItems, searchItems, similarItems} from './pages.js';
+import type {SimilarQuery} from '../similar.js';
 import type {SearchQuery} from '../search.js';
 import type {ItemsQuery, PageQuery} from '../pages.js';
 import type {Actor, Channel, ChannelName, ChannelSummary, EditResult, EventPage, FollowUp, Item} from '../types.js';
@@ -144,6 +145,11 @@ export class Store {
 	/** A search for agents (store/search.ts): ranked by relevance when the query has words. */
 	searchItems(channelId: string, request: SearchQuery) {
 		return searchItems(this.db, this.channels.get(channelId), request);
+	}
+
+	/** The channel's other items ranked by resemblance to one (store/similar.ts). */
+	similarItems(channelId: string, itemId: string, request: SimilarQuery = {}) {
+		return similarItems(this.db, this.channels.get(channelId), itemId, request);
 	}
 
 	countMatches(channelId: string, where: string, now?: Date): number {

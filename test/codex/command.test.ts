@@ -22,7 +22,7 @@ const INPUT: CommandInput = {
 const LOGIN_ENV = {PATH: '/usr/bin', HOME: '/home/a'};
 
 const SERVER =
-	'mcp_servers.sift={command="/usr/bin/node", args=["/opt/sift/dist/source/cli.js", "mcp", "--db-env", "SIFT_MCP_DB", "--grant", "bugs", "--actor", "agent", "--run", "run-20250102T030405006Z-abc123", "--owner-pid", "4242"], required=true, env_vars=["HOME", "SIFT_MCP_DB"], default_tools_approval_mode="approve", enabled_tools=["list_granted_resources", "list_record_items", "read_record_item", "search_record_items", "edit_record_item", "poll_resource_events"], startup_timeout_sec=30}';
+	'mcp_servers.sift={command="/usr/bin/node", args=["/opt/sift/dist/source/cli.js", "mcp", "--db-env", "SIFT_MCP_DB", "--grant", "bugs", "--actor", "agent", "--run", "run-20250102T030405006Z-abc123", "--owner-pid", "4242"], required=true, env_vars=["HOME", "SIFT_MCP_DB"], default_tools_approval_mode="approve", enabled_tools=["list_granted_resources", "list_record_items", "read_record_item", "search_record_items", "find_similar_items", "edit_record_item", "poll_resource_events"], startup_timeout_sec=30}';
 
 describe('buildCodexCommand', () => {
 	it('builds exactly the documented codex exec argv', () => {

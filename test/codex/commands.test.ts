@@ -180,7 +180,7 @@ describe('sift doctor', () => {
 			'OK   codex version: codex-cli 0.171.0-fake',
 			'OK   codex login: Logged in using ChatGPT',
 			'OK   optional flags: --ignore-rules, --ephemeral, --strict-config',
-			expect.stringMatching(/^OK {3}agent tools: sift's list_granted_resources, list_record_items, read_record_item, search_record_items, edit_record_item, poll_resource_events; also, with no switch but unable to reach outside the run: list_mcp_resources/),
+			expect.stringMatching(/^OK {3}agent tools: sift's list_granted_resources, list_record_items, read_record_item, search_record_items, find_similar_items, edit_record_item, poll_resource_events; also, with no switch but unable to reach outside the run: list_mcp_resources/),
 			expect.stringMatching(/^OK {3}agent tools turned off: shell \(exec_command, write_stdin, shell\); web_search; view_image; multi_agent /),
 			'OK   agent tools that could not be turned off: none',
 			`OK   config: no file at ${config}; the defaults`,

@@ -71,7 +71,7 @@ describe.each(BACKENDS)('over stdio with the SDK client on $name', (backend: Bac
 		const expected = await local.client.listTools();
 		await local.close();
 		expect(tools).toEqual(expected.tools);
-		expect(tools.map(tool => tool.name).sort()).toEqual(['edit_record_item', 'list_granted_resources', 'list_record_items', 'poll_resource_events', 'read_record_item', 'search_record_items']);
+		expect(tools.map(tool => tool.name).sort()).toEqual(['edit_record_item', 'find_similar_items', 'list_granted_resources', 'list_record_items', 'poll_resource_events', 'read_record_item', 'search_record_items']);
 		expect(stderr).toContain(`sift mcp: serving ${store.location} (grants: bugs; actor: agent, run ${RUN_ID})`);
 		expect(client.getServerVersion()).toMatchObject({name: 'sift'});
 	});

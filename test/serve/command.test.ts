@@ -23,7 +23,7 @@ describe('the Codex command for a run over HTTP', () => {
 	it('configures the HTTP server with the token variable, and puts the token only in the environment', () => {
 		const command = buildCodexCommand({...INPUT, server: {url: 'http://team:7345/mcp', token: 'sift_run_secret'}});
 		expect(command.args).toContain(
-			'mcp_servers.sift={url="http://team:7345/mcp", bearer_token_env_var="SIFT_MCP_TOKEN", required=true, default_tools_approval_mode="approve", enabled_tools=["list_granted_resources", "list_record_items", "read_record_item", "search_record_items", "edit_record_item", "poll_resource_events"], startup_timeout_sec=30}',
+			'mcp_servers.sift={url="http://team:7345/mcp", bearer_token_env_var="SIFT_MCP_TOKEN", required=true, default_tools_approval_mode="approve", enabled_tools=["list_granted_resources", "list_record_items", "read_record_item", "search_record_items", "find_similar_items", "edit_record_item", "poll_resource_events"], startup_timeout_sec=30}',
 		);
 		expect(command.args.join(' ')).not.toContain('sift_run_secret');
 		expect(command.env).toEqual({PATH: '/usr/bin', SIFT_MCP_TOKEN: 'sift_run_secret'});

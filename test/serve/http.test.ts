@@ -59,7 +59,7 @@ describe.each(BACKENDS)('sift serve over HTTP on $name', (backend: Backend) => {
 
 		it('a token revoked while its client is connected stops working on the next request', async () => {
 			const client = await httpClient(serve.server.url, serve.token);
-			expect((await client.listTools()).tools).toHaveLength(5);
+			expect((await client.listTools()).tools).toHaveLength(7);
 			await serve.store.tokens.revoke('triager');
 			await expect(client.listTools()).rejects.toThrow(/401|unauthorized/i);
 			await client.close();

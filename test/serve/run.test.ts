@@ -72,7 +72,7 @@ describe('sift run --server', () => {
 		expect(seen.status.body.result.structuredContent.channels.map((channel: {id: string}) => channel.id)).toEqual(['bugs']);
 		const config = seen.argv.find(arg => arg.startsWith('mcp_servers.sift='))!;
 		expect(config).toBe(
-			`mcp_servers.sift={url="${server.url}/mcp", bearer_token_env_var="SIFT_MCP_TOKEN", required=true, default_tools_approval_mode="approve", enabled_tools=["list_granted_resources", "list_record_items", "read_record_item", "search_record_items", "edit_record_item", "poll_resource_events"], startup_timeout_sec=30}`,
+			`mcp_servers.sift={url="${server.url}/mcp", bearer_token_env_var="SIFT_MCP_TOKEN", required=true, default_tools_approval_mode="approve", enabled_tools=["list_granted_resources", "list_record_items", "read_record_item", "search_record_items", "find_similar_items", "edit_record_item", "poll_resource_events"], startup_timeout_sec=30}`,
 		);
 		for (const argument of seen.argv) expect(argument).not.toContain(seen.token);
 		expect(readFileSync(result.logPath, 'utf8')).not.toContain(seen.token);

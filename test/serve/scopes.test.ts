@@ -50,7 +50,7 @@ describe.each(BACKENDS)('token scopes over HTTP on $name', (backend: Backend) =>
 		const {client, info} = await clientWith('read');
 		expect(info.scope).toBe('read');
 		const names = (await client.listTools()).tools.map(tool => tool.name).sort();
-		expect(names).toEqual(['list_granted_resources', 'list_record_items', 'poll_resource_events', 'read_record_item', 'search_record_items']);
+		expect(names).toEqual(['find_similar_items', 'list_granted_resources', 'list_record_items', 'poll_resource_events', 'read_record_item', 'search_record_items']);
 		expect(client.getInstructions()).toMatch(/read-only \(its token has scope read\)/);
 		const listing = (await client.listTools()).tools.find(tool => tool.name === 'list_granted_resources')!;
 		expect(listing.description).toMatch(/may read \(its token has scope read: no edits\)/);
