@@ -206,7 +206,7 @@ function triage(channel) {
 		{type: 'item.completed', item: {id: 'item_0', type: 'reasoning', text: '**Listing the channel**'}},
 		...toolCall('item_1', 'list_record_items', {record_channel_id: channel, limit: 50}, {body: listed}),
 		...toolCall('item_2', 'edit_record_item', edit('0042', {status: 'in_progress', owner: 'aiko'}), {
-			body: {ok: true, item: {id: 'itm_0042', version: 3, values: {ticket: 'BUG-0042', status: 'in_progress', owner: 'aiko'}}, sequence: 11},
+			body: {ok: true, item_id: 'itm_0042', version: 3, sequence: 11, changed: {status: 'in_progress', owner: 'aiko'}},
 		}),
 		...toolCall('item_3', 'edit_record_item', edit('0043', {points: 20, due: 'Friday'}), {
 			isError: true,
@@ -216,6 +216,7 @@ function triage(channel) {
 					{key: 'points', message: 'values.points must be between 0 and 13, got 20', min: 0, max: 13},
 					{key: 'due', message: 'values.due must be a date as YYYY-MM-DD, got "Friday"'},
 				],
+				follow_ups: ['points', 'due'],
 			},
 		}),
 		...toolCall('item_4', 'edit_record_item', edit('0044', {severity: 's2'}), {
