@@ -2,7 +2,8 @@
 // so two watches on the same database, channel and query never both send an item. A lock whose
 // process is gone (a killed sift) is taken over.
 
-import {closeSync, openSync, readFileSync, rmSync, writeSync} from 'node:fs';
+import {closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync} from 'node:fs';
+import {dirname} from 'node:path';
 
 /** Another live watch holds the cursor. */
 export class WatchLockedError extends Error {}
@@ -25,6 +26,8 @@ const alive = (pid: number) => {
  */
 export function lockWatch(cursorFile: string): () => void {
 	const lock = watchLockPath(cursorFile);
+	// The first watch of a state folder comes before any cursor was saved there.
+	mkdirSync(dirname(lock), {recursive: true, mode: 0o700});
 	for (let attempt = 0; ; attempt++) {
 		try {
 			const fd = openSync(lock, 'wx', 0o600);
