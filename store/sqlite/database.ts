@@ -206,7 +206,7 @@ function openWritable(path: string, options: OpenOptions): Db {
  * Bump when the schema changes. Steps run in order inside one transaction and are idempotent;
  * SCHEMA_SQL then creates whatever is missing (IF NOT EXISTS).
  */
-const SCHEMA_VERSION = 12;
+export const SCHEMA_VERSION = 12;
 
 /**
  * v3: idempotency keys belong to a channel and an actor (before, one global namespace: a key used

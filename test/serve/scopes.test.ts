@@ -17,6 +17,7 @@ import Database from 'better-sqlite3';
 import {openStore} from '../../store/index.js';
 import {ensureBuilt, sift, siftJson, tempDir} from '../support/cli.js';
 import {makeDatabase} from '../mcp/fixtures.js';
+import {SCHEMA_VERSION} from '../../store/sqlite/database.js';
 
 const textOf = (result: CallToolResult) => JSON.parse((result.content as Array<{text: string}>)[0]!.text) as {error?: string; message?: string};
 
@@ -144,7 +145,7 @@ describe('sift token --scope (the built CLI, SQLite)', () => {
 		raw.close();
 		expect(siftJson<Array<{name: string; scope: string}>>(['token', 'list', '--db', old])).toMatchObject([{name: 'legacy', scope: 'write'}]);
 		const reopened = new Database(old, {readonly: true});
-		expect(reopened.pragma('user_version', {simple: true})).toBe(12);
+		expect(reopened.pragma('user_version', {simple: true})).toBe(SCHEMA_VERSION);
 		reopened.close();
 	});
 });

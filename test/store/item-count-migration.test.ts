@@ -10,6 +10,7 @@ import {MIGRATIONS} from '../../store/postgres/schema.js';
 import {tempDir} from '../codex/support.js';
 import {createTestDatabase, describePg, type TestDatabase} from '../support/pg.js';
 import {human, kitChannel} from './helpers.js';
+import {SCHEMA_VERSION} from '../../store/sqlite/database.js';
 
 const titled = (count: number, prefix: string) => Array.from({length: count}, (_, index) => ({values: {title: `${prefix} ${index}`}}));
 
@@ -68,7 +69,7 @@ describe('a SQLite store of schema 9', () => {
 		}
 
 		const reopened = new Database(file, {readonly: true});
-		expect(reopened.pragma('user_version', {simple: true})).toBe(11);
+		expect(reopened.pragma('user_version', {simple: true})).toBe(SCHEMA_VERSION);
 		// The summary reads the kept column: a count set by hand is what it reports.
 		reopened.close();
 		onSqlite(file, "UPDATE channels SET item_count = 41 WHERE id = 'kit'");

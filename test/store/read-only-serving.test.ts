@@ -14,6 +14,7 @@ import {openStore} from '../../store/index.js';
 import {ensureBuilt, SIFT_ENTRY} from '../support/cli.js';
 import {asOtherUser, letOtherUserReach} from '../support/other-user.js';
 import {cleanTempDirs, fileDigest, kitChannel, tempDir} from './helpers.js';
+import {SCHEMA_VERSION} from '../../store/sqlite/database.js';
 
 
 let dir: string;
@@ -70,7 +71,8 @@ describe('a store this user may read but not write', () => {
 			const call = async (name: string, args: Record<string, unknown>) => {
 				const result = await client.callTool({name, arguments: args}) as CallToolResult;
 				const [first] = result.content;
-				return {isError: result.isError === true, text: first?.type === 'text' ? first.text : ''};
+				// A success is carried once, as structuredContent; an error as its text.
+				return {isError: result.isError === true, text: result.structuredContent === undefined ? (first?.type === 'text' ? first.text : '') : JSON.stringify(result.structuredContent)};
 			};
 
 			const listed = await call('list_record_items', {record_channel_id: 'kit'});
@@ -102,7 +104,7 @@ describe('a store this user may read but not write', () => {
 			const before = fileDigest(old);
 			const list = sift(['list', '--json'], old);
 			expect(list.code).toBe(1);
-			expect(list.stderr).toContain(`the store at ${old} has schema version 4, older than this sift's (10), and is read-only for this user: open it once with write access to upgrade it`);
+			expect(list.stderr).toContain(`the store at ${old} has schema version 4, older than this sift's (${SCHEMA_VERSION}), and is read-only for this user: open it once with write access to upgrade it`);
 			expect(fileDigest(old)).toBe(before);
 		} finally {
 			chmodSync(oldDir, 0o755);

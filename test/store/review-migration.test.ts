@@ -10,6 +10,7 @@ import {MIGRATIONS} from '../../store/postgres/schema.js';
 import {tempDir} from '../codex/support.js';
 import {createTestDatabase, describePg, type TestDatabase} from '../support/pg.js';
 import {kitChannel} from './helpers.js';
+import {SCHEMA_VERSION} from '../../store/sqlite/database.js';
 
 /** A run in propose mode proposes on the upgraded store; the run's older edits are still read. */
 async function proposesAfterUpgrade(store: AsyncStore): Promise<void> {
@@ -45,7 +46,7 @@ describe('a SQLite store of schema 6', () => {
 		}
 
 		const reopened = new Database(file, {readonly: true});
-		expect(reopened.pragma('user_version', {simple: true})).toBe(11);
+		expect(reopened.pragma('user_version', {simple: true})).toBe(SCHEMA_VERSION);
 		reopened.close();
 	});
 });

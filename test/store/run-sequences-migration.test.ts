@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {openAsyncStore} from '../../store/api.js';
-import {openDatabase} from '../../store/sqlite/database.js';
+import {openDatabase, SCHEMA_VERSION} from '../../store/sqlite/database.js';
 import {getRun, lastFinishedRun, recordRunEnd, recordRunStart} from '../../store/sqlite/runs.js';
 import {MIGRATIONS, PG_SCHEMA_VERSION} from '../../store/postgres/schema.js';
 import {tempDir} from '../codex/support.js';
@@ -34,7 +34,7 @@ describe('a SQLite store of version 3', () => {
 
 		for (let open = 0; open < 2; open++) {
 			const {db} = openDatabase(file);
-			expect(db.pragma('user_version', {simple: true})).toBe(11);
+			expect(db.pragma('user_version', {simple: true})).toBe(SCHEMA_VERSION);
 			expect(getRun(db, 'run-old')).toMatchObject({id: 'run-old', outcome: 'ok', start_sequence: null, end_sequence: null});
 			expect(lastFinishedRun(db, 'bugs')).toBeUndefined();
 			const indexes = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'runs'").all() as Array<{name: string}>).map(row => row.name);

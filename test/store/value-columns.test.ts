@@ -8,6 +8,7 @@ import {openStore, type Store} from '../../store/index.js';
 import type {Field, ItemPreview} from '../../store/types.js';
 import {columnValue, valueColumnOf} from '../../store/sqlite/value-columns.js';
 import {cleanTempDirs, human, kitChannel, kitItems, kitStore, tempDir} from './helpers.js';
+import {SCHEMA_VERSION} from '../../store/sqlite/database.js';
 
 afterAll(cleanTempDirs);
 
@@ -141,7 +142,7 @@ describe('value columns on SQLite', () => {
 		store.close();
 
 		const reopened = openStore(path);
-		expect(reopened.db.pragma('user_version', {simple: true})).toBe(11);
+		expect(reopened.db.pragma('user_version', {simple: true})).toBe(SCHEMA_VERSION);
 		expect(reopened.db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name LIKE 'items:kit:%' AND sql LIKE '%json_extract%'").get()).toEqual({n: 0});
 		expect((reopened.db.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'items:kit:%' ORDER BY name").all() as Array<{name: string}>).map(row => row.name))
 			.toEqual(indexes.map(index => index.name).sort());
@@ -183,6 +184,6 @@ describe('value columns on SQLite', () => {
 		store.importChannel({channel: kitChannel, items: kitItems(3)});
 		store.db.pragma('user_version = 99');
 		store.close();
-		expect(() => openStore(path)).toThrow(`the store at ${path} has schema version 99, newer than this sift knows (11): upgrade sift to open it`);
+		expect(() => openStore(path)).toThrow(`the store at ${path} has schema version 99, newer than this sift knows (${SCHEMA_VERSION}): upgrade sift to open it`);
 	});
 });
