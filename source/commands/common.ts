@@ -180,9 +180,11 @@ export function parseAssignments(input: string[], fields?: readonly Field[], now
 function readAssigned(field: Field | undefined, raw: string, now: Date): unknown {
 	const loose = parseLoose(raw);
 	if (!field || field.type === 'formula' || loose === null) return loose;
+	// Quoted JSON text is exactly what the person chose, type included: no reading of it.
+	if (typeof loose === 'string' && raw.trimStart().startsWith('"')) return loose;
 	const typed = readTypedValue(field, typeof loose === 'string' ? loose : raw, now);
-	if (!typed.ok) throw new UsageError(typed.message);
-	return typed.value;
+	// What the reading does not know goes to the store as typed: its refusal names every failing field at once.
+	return typed.ok ? typed.value : loose;
 }
 
 /** A value as typed: JSON when it parses, else the string. */

@@ -9,6 +9,8 @@ import {openStore} from '../../store/index.js';
 import {builtCli, makeDatabase, RUN_ID, snapshot} from '../mcp/fixtures.js';
 import {isAlive, tempDir} from './support.js';
 import {eventually} from '../support/wait.js';
+import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
+import {jsonOf} from '../mcp/fixtures.js';
 
 const clients: Client[] = [];
 afterEach(async () => {
@@ -51,7 +53,7 @@ describe('sift mcp', () => {
 		const ownerExited = new Promise(resolve => owner.once('exit', resolve));
 		const server = await connect(db, ['--owner-pid', String(owner.pid)]);
 		const listed = await server.client.callTool({name: 'list_record_items', arguments: {record_channel_id: 'bugs', limit: 1}});
-		const [first] = (JSON.parse((listed.content as Array<{text: string}>)[0]!.text) as {items: Array<{id: string; version: number}>}).items;
+		const [first] = jsonOf<{items: Array<{id: string; version: number}>}>(listed as CallToolResult).items;
 		const store = openStore(db);
 		const before = snapshot(store);
 
