@@ -4,6 +4,7 @@
 import Database from 'better-sqlite3';
 import {beforeAll, describe, expect, it} from 'vitest';
 import {demoDatabase, ensureBuilt, sift} from '../support/cli.js';
+import {SCHEMA_VERSION} from '../../store/sqlite/database.js';
 
 beforeAll(ensureBuilt);
 
@@ -16,7 +17,7 @@ describe('a store of an older schema', () => {
 
 		const first = sift(['list', '--db', db, '--json']);
 		expect(first.code).toBe(0);
-		expect(first.stderr).toBe(`sift: upgrading ${db} from schema 4 to 10, once (about 10 s per million items)…\n`);
+		expect(first.stderr).toBe(`sift: upgrading ${db} from schema 4 to ${SCHEMA_VERSION}, once (about 10 s per million items)…\n`);
 		expect((JSON.parse(first.stdout) as {items: unknown[]}).items).toHaveLength(5);
 		const again = sift(['list', '--db', db, '--json']);
 		expect(again.code).toBe(0);

@@ -12,8 +12,8 @@ import {BACKENDS, type Backend} from '../contract/backends.js';
 import {notePgOff} from '../support/pg.js';
 import {jsonOf, openMcpStore, RUN_ID, snapshotOf, textOf, type Caller, type McpStore} from './fixtures.js';
 
-const TOOL_NAMES = ['edit_record_item', 'list_granted_resources', 'list_record_items', 'poll_resource_events', 'read_record_item'];
-const READ_TOOLS = ['list_granted_resources', 'list_record_items', 'read_record_item', 'poll_resource_events'];
+const TOOL_NAMES = ['edit_record_item', 'find_similar_items', 'list_granted_resources', 'list_record_items', 'poll_resource_events', 'read_record_item', 'search_record_items'];
+const READ_TOOLS = ['list_granted_resources', 'list_record_items', 'read_record_item', 'poll_resource_events', 'search_record_items', 'find_similar_items'];
 
 /** A client connected to the tools over one transport, for a store, an actor and grants. */
 export type ToolSession = {client: Client; close(): Promise<void>};
@@ -87,7 +87,7 @@ function suite({connect, callerFor, oneSession}: ToolTransport, backend: Backend
 			({tools} = await session.client.listTools());
 		});
 
-		it('offers exactly the five tools, each with a title and description', () => {
+		it('offers exactly its seven tools, each with a title and description', () => {
 			expect(tools.map(entry => entry.name).sort()).toEqual(TOOL_NAMES);
 			for (const entry of tools) {
 				expect(entry.title).toBeTruthy();

@@ -49,7 +49,7 @@ describe('channel listings', () => {
 		const field = {key: 't', label: 'T', type: 'text'};
 		store.importChannel({channel: {id: 'a', name: 'A', fields: [field]}, items: [{values: {t: '1'}}, {values: {t: '2'}}]});
 		store.importChannel({channel: {id: 'b', name: 'B', fields: [field]}, items: [{values: {t: '3'}}]});
-		expect(store.listChannelNames()).toEqual([{id: 'a', name: 'A'}, {id: 'b', name: 'B'}]);
+		expect(store.listChannelNames()).toEqual([{id: 'a', name: 'A', created_at: expect.any(String)}, {id: 'b', name: 'B', created_at: expect.any(String)}]);
 		expect(store.channelSummary('b')).toEqual({id: 'b', name: 'B', item_count: 1, latest_sequence: 1});
 		expect(store.listChannels()).toEqual([{id: 'a', name: 'A', item_count: 2, latest_sequence: 2}, store.channelSummary('b')]);
 		expect(() => store.channelSummary('nope')).toThrow(/does not exist/);
