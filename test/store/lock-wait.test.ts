@@ -3,7 +3,7 @@
 // and a store that stops waiting (shutting down) answers at once.
 
 import {join} from 'node:path';
-import {afterAll, describe, expect, it} from 'vitest';
+import {afterAll, describe, expect, it, vi} from 'vitest';
 import {openAsyncStore, openStore, StoreError, type AsyncStore} from '../../store/index.js';
 import {holdWriteLock} from '../support/lock-holder.js';
 import {waitUntil} from '../support/wait.js';
@@ -79,17 +79,27 @@ describe('a write that meets another process\'s write lock', () => {
 		const holder = await holdWriteLock(db);
 		try {
 			const before = fileDigest(db);
-			const began = Date.now();
-			const error = await edit(store, id, 'never').catch((caught: unknown) => caught);
+			// The wait's clock is the test's: still waiting 1 ms short of the bound, busy at it.
+			vi.useFakeTimers({toFake: ['Date', 'setTimeout', 'clearTimeout']});
+			let settled = false;
+			const outcome = edit(store, id, 'never').catch((caught: unknown) => caught).finally(() => {
+				settled = true;
+			});
+			await vi.advanceTimersByTimeAsync(399);
+			expect(settled).toBe(false);
+			await vi.advanceTimersByTimeAsync(1);
+			vi.useRealTimers();
+			expect(settled).toBe(true);
+			const error = await outcome;
 			expect(error).toBeInstanceOf(StoreError);
 			expect((error as StoreError).body).toMatchObject({error: 'busy', message: expect.stringMatching(/write lock.*nothing was written/)});
-			expect(Date.now() - began).toBeGreaterThanOrEqual(400);
 			await holder.release();
 			expect(fileDigest(db)).toBe(before);
 			expect((await store.readItem('kit', id)).version).toBe(1);
 			// Once the lock is free, the same store writes again.
 			expect((await edit(store, id, 'later')).item.version).toBe(2);
 		} finally {
+			vi.useRealTimers();
 			holder.kill();
 			await store.close();
 		}
