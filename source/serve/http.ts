@@ -40,6 +40,8 @@ export type ServeOptions = {
 	requestTimeoutMs?: number;
 	/** Test hook: every tools/call waits this long first, so a call can be caught in flight. */
 	callDelayMs?: number;
+	/** Test hook: the rate buckets' clock in ms (default performance.now), so a refill needs no waiting. */
+	rateClock?: () => number;
 };
 
 export type SiftHttpServer = {
@@ -78,7 +80,7 @@ export async function startServe(options: ServeOptions): Promise<SiftHttpServer>
 	const host = options.host ?? DEFAULT_LISTEN.host;
 	const extraHosts = allowHostEntries(options.allowHosts ?? []);
 	const rate = options.rate ?? DEFAULT_RATE;
-	const limiter = new RateLimiter(rate);
+	const limiter = new RateLimiter(rate, options.rateClock);
 	const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
 	const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
 	let allowed = new AllowedHosts([]);

@@ -26,12 +26,9 @@ async function health(): Promise<number> {
 	return (JSON.parse((await rawRequest(serve.server.url, {method: 'GET', path: '/healthz'})).body) as {in_flight: number}).in_flight;
 }
 
-/** Resolves once nothing is in flight; fails after 5 s. */
+/** Resolves once nothing is in flight. */
 async function settled(): Promise<void> {
-	for (let waited = 0; serve.server.inFlight() > 0; waited += 10) {
-		if (waited > 5000) throw new Error(`${serve.server.inFlight()} request(s) still in flight`);
-		await new Promise(resolve => setTimeout(resolve, 10));
-	}
+	await waitUntil(() => serve.server.inFlight() === 0, 'no request in flight', {intervalMs: 10});
 }
 
 describe('JSON-RPC error codes over HTTP', () => {
@@ -145,20 +142,22 @@ describe('batches', () => {
 
 describe('rate limit and batches', () => {
 	it('a batch larger than --rate → 413 that says why, every time (no Retry-After that cannot help)', async () => {
-		await serve.restart({rate: 5});
+		// The buckets' clock is the test's: a refill is a step of it, not a wait.
+		let now = 0;
+		await serve.restart({rate: 5, rateClock: () => now});
 		const batch = JSON.stringify(Array.from({length: 8}, (_, index) => request(index + 1, 'ping')));
 		for (let attempt = 0; attempt < 2; attempt++) {
 			const response = await post(batch);
 			expect(response.status).toBe(413);
 			expect(response.headers['retry-after']).toBeUndefined();
 			expect(JSON.parse(response.body)).toMatchObject({error: 'batch_over_rate', message: expect.stringMatching(/batch of 8 messages .* 5 a second .*--rate.* at most 5 messages/)});
-			if (attempt === 0) await new Promise(resolve => setTimeout(resolve, 1200));
+			if (attempt === 0) now += 1200;
 		}
 
 		expect(logged().at(-1)).toMatchObject({status: 413, outcome: 'batch_over_rate'});
 		// A batch the bucket can hold is served (each refusal cost one request: wait for the bucket to
 		// fill again), and costs one request per message.
-		await new Promise(resolve => setTimeout(resolve, 1100));
+		now += 1100;
 		const fits = await post(JSON.stringify(Array.from({length: 5}, (_, index) => request(index + 1, 'ping'))));
 		expect(fits.status).toBe(200);
 		const over = await post(JSON.stringify([request(1, 'ping'), request(2, 'ping')]));
@@ -183,12 +182,8 @@ async function rawSocket(head: string): Promise<{socket: Socket; received: () =>
 const postHead = (length: number) => `POST /mcp HTTP/1.1\r\nHost: ${new URL(serve.server.url).host}\r\nAuthorization: Bearer ${serve.token}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${length}\r\n\r\n`;
 
 async function lastLogWhere(match: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
-	for (let waited = 0; ; waited += 10) {
-		const found = logged().reverse().find(match);
-		if (found) return found;
-		if (waited > 5000) throw new Error(`no such log line in ${serve.logs.join('\n')}`);
-		await new Promise(resolve => setTimeout(resolve, 10));
-	}
+	await waitUntil(() => logged().some(match), 'the awaited log line', {intervalMs: 10});
+	return logged().reverse().find(match)!;
 }
 
 describe('log lines tell the real status and outcome', () => {
@@ -202,7 +197,8 @@ describe('log lines tell the real status and outcome', () => {
 
 	it('an upload the client abandons: no status was sent, outcome aborted', async () => {
 		const {socket, closed} = await rawSocket(`${postHead(100_000)}{"jsonrpc":"2.0",`);
-		await new Promise(resolve => setTimeout(resolve, 100));
+		// The server has the head and waits for the rest of the body.
+		await waitUntil(() => serve.server.inFlight() > 0, 'the upload to be in flight', {intervalMs: 10});
 		socket.destroy();
 		await closed;
 		expect(await lastLogWhere(line => line.http === 'POST /mcp')).toMatchObject({status: null, outcome: 'aborted', token: 'proto'});
