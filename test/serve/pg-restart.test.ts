@@ -7,7 +7,6 @@
 import {spawn, type ChildProcess} from 'node:child_process';
 import {writeFileSync} from 'node:fs';
 import path from 'node:path';
-import {setTimeout as sleep} from 'node:timers/promises';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
@@ -19,6 +18,7 @@ import {startPgCluster, type PgCluster} from '../support/pg-cluster.js';
 import {FAKE_CODEX, isAlive, readPids} from '../codex/support.js';
 import {MCP_HEADERS, toolCall} from './support.js';
 import {launch, rowOf, type PtyApp} from '../support/pty.js';
+import {waitUntil} from '../support/wait.js';
 
 const CRASH = /Unhandled|uncaught|at .*\.js:\d+|TypeError|ReferenceError/;
 
@@ -44,14 +44,11 @@ describePg('PostgreSQL restarts under sift serve, sift mcp, sift watch, sift imp
 		return {child, stderr: () => stderr, stdout: () => stdout};
 	}
 
+	/** Waits until `probe` gives a truthy value, and returns it. */
 	async function until<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 20_000): Promise<T> {
-		const giveUpAt = Date.now() + timeoutMs;
-		for (;;) {
-			const value = await probe();
-			if (value) return value;
-			if (Date.now() > giveUpAt) throw new Error(`timed out waiting for ${what}`);
-			await sleep(100);
-		}
+		let value: T | undefined;
+		await waitUntil(async () => Boolean(value = await probe()), what, {timeoutMs, intervalMs: 100});
+		return value!;
 	}
 
 	/**
@@ -125,7 +122,7 @@ describePg('PostgreSQL restarts under sift serve, sift mcp, sift watch, sift imp
 
 		// A call accepted (its token checked) just before the server goes down fails as the tool's `unavailable`.
 		const inFlight = call();
-		await sleep(200);
+		await until('the call to be in flight', async () => ((await health()).body.in_flight as number) > 0);
 		const stopped = Date.now();
 		cluster.stopServer();
 		const failed = await inFlight;
@@ -241,8 +238,7 @@ describePg('PostgreSQL restarts under sift serve, sift mcp, sift watch, sift imp
 		const watch = start(['watch', '--db', url, '--channel', 'bugs', '--json', '--settle', '500ms', '--batch', '5'], {SIFT_CODEX: FAKE_CODEX, FAKE_CODEX_PIDFILE: pids});
 		await until('sift watch to start', () => watch.stderr().includes('sift: watching'));
 		await cluster.restart();
-		await sleep(1500);
-		expect(watch.child.exitCode).toBeNull();
+		// Alive is shown by what follows: an item created after the restart goes out in a run.
 		const added = sift(['add', 'ticket=BUG-7001', 'title=After the restart', '--channel', 'bugs', '--db', url, '--json'], env);
 		expect(added.code, added.stderr).toBe(0);
 		const id = (JSON.parse(added.stdout) as {item: {id: string}}).item.id;
@@ -252,6 +248,7 @@ describePg('PostgreSQL restarts under sift serve, sift mcp, sift watch, sift imp
 			return runs.code === 0 && (JSON.parse(runs.stdout) as Array<{item_ids: string[]; finished_at: string | null}>).some(run => run.item_ids.includes(id) && run.finished_at !== null);
 		}, 30_000);
 		measured.push(`watch: alive after pg_ctl restart; the item created after it went out in a run within ${Date.now() - started} ms`);
+		expect(watch.child.exitCode).toBeNull();
 		expect(watch.stderr()).not.toMatch(CRASH);
 		watch.child.kill('SIGINT');
 		await until('sift watch to stop', () => watch.child.exitCode !== null);
@@ -266,11 +263,10 @@ describePg('PostgreSQL restarts under sift serve, sift mcp, sift watch, sift imp
 		cluster.stopServer();
 		// Keys while the store is away: moving and opening an item read it.
 		app.press('j', 'j', 'k');
-		await sleep(1500);
+		await app.waitFor(/cannot be reached/, 15_000, 'the TUI to say the store cannot be reached');
 		expect(app.exitCode).toBeNull();
 		cluster.start();
 		await cluster.restart();
-		await sleep(1000);
 		expect(app.exitCode).toBeNull();
 		const started = Date.now();
 		const edited = sift(['edit', 'BUG-0020', 'status=wont_fix', '--channel', 'bugs', '--db', url], env);
