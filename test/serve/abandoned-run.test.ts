@@ -80,14 +80,7 @@ it('a running sift serve reaps on its own: the SIGKILLed run\'s token stops work
 		run.kill('SIGKILL');
 		await runExited;
 		// No other sift starts: sift serve's own reaper records the run and revokes its token.
-		const began = Date.now();
-		let status = 200;
-		while (status !== 401 && Date.now() - began < 10_000) {
-			await new Promise(resolve => setTimeout(resolve, 100));
-			status = (await rawRequest(server.url, {headers, body: toolCall('list_granted_resources')})).status;
-		}
-
-		expect(status).toBe(401);
+		await waitUntil(async () => (await rawRequest(server.url, {headers, body: toolCall('list_granted_resources')})).status === 401, 'the run\'s token to be refused (401)', {intervalMs: 100});
 		const runs = siftJson<Array<{id: string; outcome: string | null}>>(['runs', '--db', db]);
 		// Newest first: this test's run.
 		expect(runs[0]!.outcome).toBe('abandoned');
