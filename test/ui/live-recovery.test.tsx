@@ -5,7 +5,8 @@ import {describe, expect, it} from 'vitest';
 import {App} from '../../source/ui/app.js';
 import {makeTheme} from '../../source/ui/theme.js';
 import {idOfTicket} from '../support/pty-fixtures.js';
-import {appDemo, tick} from './helpers.js';
+import {waitUntil} from '../support/wait.js';
+import {appDemo} from './helpers.js';
 
 // The app's event poll on a real SQLite file that another connection makes unreadable for a
 // while. A connection that is already open keeps reading a file whatever its permissions or
@@ -15,19 +16,34 @@ import {appDemo, tick} from './helpers.js';
 const demo = appDemo(40, 'sift-live-');
 
 function renderScreen() {
-	const instance = render(<App store={demo.store} dbPath={demo.db.dbPath} theme={makeTheme({NO_COLOR: '1'})} run={{stateDir: demo.db.stateDir, codexConfig: []}} pollRetryMaxMs={200}/>);
+	// The store the app polls, counting its reads of the event log or, once the channel is gone, of
+	// the channel list (to see retries happen rather than wait them out).
+	let polls = 0;
+	const store = new Proxy(demo.store, {
+		get: (target, key) => {
+			const value = Reflect.get(target, key) as unknown;
+			if ((key !== 'pollEvents' && key !== 'listChannelNames') || typeof value !== 'function') return value;
+			return async (...args: unknown[]) => {
+				polls++;
+				return (value as (...args: unknown[]) => Promise<unknown>).apply(target, args);
+			};
+		},
+	});
+	const instance = render(<App store={store} dbPath={demo.db.dbPath} theme={makeTheme({NO_COLOR: '1'})} run={{stateDir: demo.db.stateDir, codexConfig: []}} pollRetryMaxMs={200}/>);
 	const frame = () => instance.lastFrame() ?? '';
 	const waitFor = async (test: (text: string) => boolean, what: string, timeoutMs = 8000) => {
-		const started = Date.now();
-		while (!test(frame())) {
-			if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}; last frame:\n${frame()}`);
-			await tick(20);
-		}
-
+		await waitUntil(() => test(frame()), what, {timeoutMs}).catch((error: Error) => {
+			throw new Error(`${error.message}; last frame:\n${frame()}`);
+		});
 		return frame();
 	};
+	/** Resolves once `count` more polls have been made. */
+	const morePolls = async (count: number) => {
+		const target = polls + count;
+		await waitUntil(() => polls >= target, `${count} more polls of the store`);
+	};
 
-	return {...instance, frame, waitFor};
+	return {...instance, frame, waitFor, morePolls};
 }
 
 const rowOf = (frame: string, ticket: string) => frame.split('\n').find(line => line.includes(ticket)) ?? '';
@@ -47,7 +63,7 @@ describe('live updates recover', () => {
 			expect(frame).toContain('no such table: events');
 			expect(frame).toContain('not live');
 			// Several retries pass (the cap is 200 ms); the notice is not repeated or replaced.
-			await tick(1000);
+			await app.morePolls(3);
 			expect(app.frame()).toContain('Live updates paused');
 			demo.other.db.exec('ALTER TABLE events_away RENAME TO events');
 			frame = await app.waitFor(text => text.includes('Live updates resumed.'), 'the resumed notice');
@@ -67,7 +83,7 @@ describe('live updates recover', () => {
 			demo.other.db.exec("ALTER TABLE events RENAME TO events_away; UPDATE channels SET id = 'bugs_away' WHERE id = 'bugs'");
 			const frame = await app.waitFor(text => text.includes('Channel bugs is no longer in this database'), 'the gone notice');
 			expect(frame).toContain('not live');
-			await tick(800);
+			await app.morePolls(3);
 			expect(app.frame()).toContain('Channel bugs is no longer in this database');
 			demo.other.db.exec("UPDATE channels SET id = 'bugs' WHERE id = 'bugs_away'; ALTER TABLE events_away RENAME TO events");
 			await app.waitFor(text => text.includes('Live updates resumed.'), 'the resumed notice');
