@@ -8,7 +8,8 @@ import {DEFAULT_BATCH_SIZE} from '../../source/codex/batches.js';
 import {defaultConfig} from '../../source/config/config.js';
 import {openingOf, openingScreen, startWithListing, withFirstListing} from '../../source/ui/first-screen.js';
 import {readListing} from '../../source/ui/hooks/effects.js';
-import {appDemo, renderApp, tick} from './helpers.js';
+import {waitUntil} from '../support/wait.js';
+import {appDemo, renderApp} from './helpers.js';
 
 // The start's order (docs/architecture.md#start-up): the first rows are drawn before the views'
 // counts (worker threads at scale) and the header's counts begin, so neither holds up the first
@@ -20,6 +21,8 @@ const demo = appDemo(30);
 /** The store with its first listing held until `release`, and each count asked for noted in `asked`. */
 function gatedStore(store: AsyncStore) {
 	const asked: string[] = [];
+	/** The start's other reads, as they are asked for: the held listing and the event poll. */
+	const reads: string[] = [];
 	let release!: () => void;
 	const gate = new Promise<void>(resolve => {
 		release = resolve;
@@ -34,8 +37,16 @@ function gatedStore(store: AsyncStore) {
 			const value = Reflect.get(target, property, target) as unknown;
 			if (property === 'listPage') {
 				return async (...args: Parameters<AsyncStore['listPage']>) => {
+					reads.push('listPage');
 					await gate;
 					return target.listPage(...args);
+				};
+			}
+
+			if (property === 'pollEvents') {
+				return async (...args: Parameters<AsyncStore['pollEvents']>) => {
+					reads.push('pollEvents');
+					return target.pollEvents(...args);
 				};
 			}
 
@@ -45,17 +56,18 @@ function gatedStore(store: AsyncStore) {
 			return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
 		},
 	});
-	return {store: gated, asked, release};
+	return {store: gated, asked, reads, release};
 }
 
 describe('the TUI\'s start', () => {
 	it('counts nothing until the first rows are drawn; then the views and the header are counted', async () => {
-		const {store, asked, release} = gatedStore(demo.store);
+		const {store, asked, reads, release} = gatedStore(demo.store);
 		const app = renderApp(store);
 		try {
-			// The screen is up (header and tabs), its listing held.
+			// The screen is up (header and tabs), its listing held, and the start's other work under
+			// way (the event poll has read twice): still no count asked for.
 			await app.waitFor(frame => frame.includes('1 Inbox'));
-			await tick(200);
+			await waitUntil(() => reads.includes('listPage') && reads.filter(read => read === 'pollEvents').length >= 2, 'the listing asked and two polls of the events');
 			expect(asked).toEqual([]);
 			release();
 			await app.waitFor(frame => /row 1\b/.test(frame));
@@ -115,7 +127,7 @@ describe('the TUI\'s start with its opening read before it mounts', () => {
 		const {store} = listingStore(demo.store, true);
 		const app = renderApp(store, {opening: await openingRead(store)});
 		try {
-			await tick(50);
+			await app.waitFor(frame => frame.length > 0);
 			expect(app.frames[0]).toContain('disk I/O error while listing');
 			expect(app.frames[0]).not.toContain('Loading');
 		} finally {
