@@ -2,13 +2,17 @@
 // prefix with a clean environment (no npm_* variables, no node_modules/.bin on PATH, a temp HOME),
 // then the installed `sift` runs. The npm cache is the machine's own (cache first, the registry
 // only for what it lacks), and better-sqlite3's prebuilt binary is offered locally (see
-// localPrebuild), so the install takes seconds and compiles nothing.
+// localPrebuild), so the install takes seconds and compiles nothing. The same tarball is then
+// installed and run on each Node version sift is tested on besides the suite's own
+// (TESTED_NODE_VERSIONS: the official binaries from npm, with a better-sqlite3 built for each once
+// and cached; see test/support/node-versions.ts).
 
 import {spawnSync} from 'node:child_process';
 import {existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync} from 'node:fs';
 import {createRequire} from 'node:module';
 import path from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {betterSqlitePrebuilds, nodeRelease, TESTED_NODE_VERSIONS} from '../support/node-versions.js';
 import {repoRoot} from '../support/pty.js';
 import {tempDir} from '../support/temp.js';
 
@@ -58,6 +62,26 @@ function filesUnder(dir: string, prefix = ''): string[] {
 	return out;
 }
 
+/** `sift --version`, `demo --no-open`, `list` and a run through the fake codex, as `sift` from PATH in `env`. */
+function runsAsSift(env: NodeJS.ProcessEnv, home: string): void {
+	const data = env.XDG_DATA_HOME!;
+	const version = run('sift', ['--version'], env, home);
+	expect(version.code, version.stderr).toBe(0);
+	expect(version.stdout.trim()).toBe(manifest.version);
+	const demo = run('sift', ['demo', '--no-open', '--items', '25'], env, home);
+	expect(demo.code, demo.stderr).toBe(0);
+	expect(demo.stdout).toContain(`demo ready in ${path.join(data, 'sift', 'sift.db')}`);
+	expect(demo.stdout).toMatch(/open it with: sift$/m);
+	const listed = run('sift', ['list', '--limit', '3'], env, home);
+	expect(listed.code, listed.stderr).toBe(0);
+	expect(listed.stdout).toContain('BUG-0025');
+	// A Codex run from the installed package (the user's own codex: here the repo's stand-in), its MCP server included.
+	const {id} = JSON.parse(run('sift', ['show', 'BUG-0001', '--json'], env, home).stdout) as {id: string};
+	const ran = run('sift', ['run', 'Triage it', '--items', id, '--codex', path.join(ROOT, 'test', 'support', 'fake-codex.mjs'), '--json'], {...env, FAKE_CODEX_PIDFILE: path.join(data, 'pids')}, home);
+	expect(ran.code, ran.stderr).toBe(0);
+	expect(JSON.parse(ran.stdout)).toMatchObject({outcome: 'ok'});
+}
+
 describe('the npm package', () => {
 	let work: string;
 	let tarball: string;
@@ -95,6 +119,28 @@ describe('the npm package', () => {
 		}
 	});
 
+	describe.each(TESTED_NODE_VERSIONS)('on Node %s', version => {
+		let nodeEnv: (data: string) => NodeJS.ProcessEnv;
+
+		beforeAll(() => {
+			const release = nodeRelease(version);
+			const nodeBin = path.dirname(release.bin);
+			// That Node first on PATH: npm, the install scripts, `#!/usr/bin/env node` and the fake codex all run on it.
+			const nodePath = (...first: string[]) => [...first, nodeBin, ...(cleanEnv(home).PATH ?? '').split(path.delimiter)].join(path.delimiter);
+			const nodePrefix = path.join(work, `prefix-${version}`);
+			const installed = run('npm', ['install', '--global', '--prefix', nodePrefix, '--prefer-offline', '--no-audit', '--no-fund', tarball], {...installEnv, PATH: nodePath(), npm_config_better_sqlite3_local_prebuilds: betterSqlitePrebuilds(release)}, work, 300_000);
+			expect(installed.code, installed.stderr).toBe(0);
+			nodeEnv = data => ({...userEnv(data), PATH: nodePath(path.join(nodePrefix, 'bin'))});
+		}, 1_800_000);
+
+		it('installs the tarball and runs `sift --version`, demo --no-open, list and a Codex run', () => {
+			const data = tempDir(`sift-package-node${version}-`);
+			const env = nodeEnv(data);
+			expect(run('node', ['--version'], env, home).stdout.trim()).toBe(`v${version}`);
+			runsAsSift(env, home);
+		}, 180_000);
+	});
+
 	const installedRoot = () => path.join(prefix, 'lib', 'node_modules', ...manifest.name.split('/'));
 	const userEnv = (data: string) => cleanEnv(home, {PATH: [path.join(prefix, 'bin'), path.dirname(process.execPath), '/usr/bin', '/bin'].join(path.delimiter), XDG_DATA_HOME: data, XDG_STATE_HOME: path.join(data, 'state'), XDG_CONFIG_HOME: path.join(data, 'config')});
 
@@ -121,23 +167,7 @@ describe('the npm package', () => {
 	});
 
 	it('runs as `sift`: --version, demo --no-open (naming `sift` as the way to open it), list, a Codex run', () => {
-		const data = tempDir('sift-package-data-');
-		const env = userEnv(data);
-		const version = run('sift', ['--version'], env, home);
-		expect(version.code, version.stderr).toBe(0);
-		expect(version.stdout.trim()).toBe(manifest.version);
-		const demo = run('sift', ['demo', '--no-open', '--items', '25'], env, home);
-		expect(demo.code, demo.stderr).toBe(0);
-		expect(demo.stdout).toContain(`demo ready in ${path.join(data, 'sift', 'sift.db')}`);
-		expect(demo.stdout).toMatch(/open it with: sift$/m);
-		const listed = run('sift', ['list', '--limit', '3'], env, home);
-		expect(listed.code, listed.stderr).toBe(0);
-		expect(listed.stdout).toContain('BUG-0025');
-		// A Codex run from the installed package (the user's own codex: here the repo's stand-in), its MCP server included.
-		const {id} = JSON.parse(run('sift', ['show', 'BUG-0001', '--json'], env, home).stdout) as {id: string};
-		const ran = run('sift', ['run', 'Triage it', '--items', id, '--codex', path.join(ROOT, 'test', 'support', 'fake-codex.mjs'), '--json'], {...env, FAKE_CODEX_PIDFILE: path.join(data, 'pids')}, home);
-		expect(ran.code, ran.stderr).toBe(0);
-		expect(JSON.parse(ran.stdout)).toMatchObject({outcome: 'ok'});
+		runsAsSift(userEnv(tempDir('sift-package-data-')), home);
 	});
 
 	it('runs through `npx --package TARBALL sift`, and the hint says so', () => {
