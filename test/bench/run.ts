@@ -27,7 +27,7 @@ import {benchPush} from './store-push.js';
 import {benchWriters} from './store-writers.js';
 import {benchRunner} from './runner.js';
 import {benchFanout} from './fanout.js';
-import {benchStart} from './start.js';
+import {benchStart, benchVersionStart} from './start.js';
 import {benchSyncGithub} from './sync-github.js';
 import {benchServe} from './serve.js';
 import {benchCatchingUp} from './store-catchup.js';
@@ -140,6 +140,7 @@ async function runBenches(): Promise<void> {
 	await step('benchTriageKeys', () => benchTriageKeys(quick));
 
 	// npm start (issue: no dead ends for a new user): a second start from a fresh clone to the first frame.
+	await step('benchVersionStart', () => benchVersionStart(quick ? 5 : 15));
 	await step('benchStart', () => benchStart());
 
 	console.log(`\nall benchmarks done in ${((Date.now() - started) / 1000).toFixed(1)} s${failed.length > 0 ? `; FAILED: ${failed.join(', ')}` : ''}`);
