@@ -1,7 +1,7 @@
 // The runner with the fake codex: steps, deadline, cancel, stalls, no password in what a run
 // writes.
 
-import {copyFileSync, existsSync, readFileSync, rmSync} from 'node:fs';
+import {copyFileSync, existsSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {startRun, type RunOptions, type RunResult} from '../../source/codex/runner.js';
@@ -35,7 +35,8 @@ function startFake(mode: string, options: Partial<RunOptions> & {fakeEnv?: Recor
 		dbPath: path.join(dir, 'sift.db'),
 		codex: FAKE_CODEX,
 		stateDir: path.join(dir, 'state'),
-		timeoutMs: 10_000,
+		// A deadline, not a pace: generous, so a loaded machine never turns an ok run into timed_out.
+		timeoutMs: 60_000,
 		killGraceMs: 500,
 		env: {...process.env, FAKE_CODEX_MODE: mode, FAKE_CODEX_PIDFILE: pidFile, ...fakeEnv},
 		...runOptions,
@@ -82,21 +83,30 @@ describe('runner against the fake codex, one test per mode', () => {
 		expect(run.result.usage).toEqual({input_tokens: 5120, cached_input_tokens: 1024, output_tokens: 312});
 		expect([run.result.editsApplied, run.result.rejections, run.result.followupsOpened]).toEqual([1, 1, 2]);
 		expect(run.result.exitCode).toBe(0);
-		expect(run.elapsedMs).toBeLessThan(10_000);
 		expectNothingAlive(run);
 	});
 
 	it('slow: steps arrive while Codex works, long before the answer', async () => {
-		const run = await runFake('slow');
+		// Codex holds its answer until the test has seen every step (the gate file), so each step
+		// provably arrived while Codex was still working.
+		const gate = path.join(tempDir(), 'answer-gate');
+		const finished = new Set<string>();
+		let answerBeforeSteps = false;
+		const run = await runFake('normal', {
+			fakeEnv: {FAKE_CODEX_ANSWER_GATE: gate},
+			onUpdate(update) {
+				if (update.type === 'text' && finished.size < TRIAGE_STEPS.length) answerBeforeSteps = true;
+				if (update.type !== 'step' || update.step.status === 'running') return;
+				finished.add(update.step.id);
+				if (finished.size === TRIAGE_STEPS.length) writeFileSync(gate, '');
+			},
+		});
 		expect(run.result.outcome).toBe('ok');
 		expect(stepsOf(run.result)).toEqual(TRIAGE_STEPS);
-		const firstStep = run.updates.find(update => update.type === 'step')!;
-		const answer = run.updates.find(update => update.type === 'text')!;
-		// 150 ms between lines: the answer comes ten lines after the first step.
-		expect(answer.at - firstStep.at).toBeGreaterThan(900);
+		expect(finished.size).toBe(TRIAGE_STEPS.length);
+		expect(answerBeforeSteps).toBe(false);
 		const editSteps = run.updates.flatMap(update => (update.type === 'step' && update.step.id === 'item_2' ? [update.step.status] : []));
 		expect(editSteps).toEqual(['running', 'done']);
-		expect(run.elapsedMs).toBeLessThan(10_000);
 		expectNothingAlive(run);
 	});
 
@@ -107,9 +117,6 @@ describe('runner against the fake codex, one test per mode', () => {
 		expect(stepsOf(run.result)).toEqual([TRIAGE_STEPS[0], {...TRIAGE_STEPS[1], status: 'running', result: null}]);
 		expect(run.result.text).toBe('');
 		expect(run.result.signal).toBe('SIGKILL');
-		expect(run.elapsedMs).toBeGreaterThanOrEqual(1450);
-		// Well inside the hang (which never ends by itself): the deadline, the kill grace, and slack for a loaded machine.
-		expect(run.elapsedMs).toBeLessThan(1500 + 300 + 5000);
 		expectNothingAlive(run);
 	});
 
@@ -120,7 +127,6 @@ describe('runner against the fake codex, one test per mode', () => {
 		expect(stepsOf(run.result)).toEqual([TRIAGE_STEPS[0], TRIAGE_STEPS[1], {...TRIAGE_STEPS[2], status: 'running', result: null}]);
 		expect(run.result.text).toBe('');
 		expect(run.result.exitCode).toBe(101);
-		expect(run.elapsedMs).toBeLessThan(10_000);
 		expectNothingAlive(run);
 	});
 
@@ -131,7 +137,6 @@ describe('runner against the fake codex, one test per mode', () => {
 		expect(stepsOf(run.result)).toEqual(TRIAGE_STEPS);
 		expect(run.result.text.startsWith(ANSWER_START)).toBe(true);
 		expect(run.result.usage).toBeNull();
-		expect(run.elapsedMs).toBeLessThan(10_000);
 		expectNothingAlive(run);
 	});
 
@@ -143,7 +148,6 @@ describe('runner against the fake codex, one test per mode', () => {
 		expect(run.result.error).toContain(`\`${FAKE_CODEX} login\``);
 		expect(run.result.steps).toEqual([]);
 		expect(run.result.text).toBe('');
-		expect(run.elapsedMs).toBeLessThan(10_000);
 		expectNothingAlive(run);
 	});
 
@@ -155,7 +159,6 @@ describe('runner against the fake codex, one test per mode', () => {
 		expect(Buffer.byteLength(run.result.stderrTail)).toBeLessThanOrEqual(4000);
 		expect(Buffer.byteLength(run.result.stderrTail)).toBeGreaterThan(3900);
 		expect(run.result.stderrTail.trimEnd().endsWith('flood-end')).toBe(true);
-		expect(run.elapsedMs).toBeLessThan(10_000);
 		expectNothingAlive(run);
 	});
 
@@ -171,7 +174,6 @@ describe('runner against the fake codex, one test per mode', () => {
 		const raw = readFileSync(run.result.logPath, 'utf8');
 		expect(raw).toContain(JSON.stringify({sift: 'raw', line: 'Reading prompt from stdin... not really'}));
 		expect(raw).toContain(JSON.stringify({sift: 'raw', line: '{"type":"item.completed","item":'}));
-		expect(run.elapsedMs).toBeLessThan(10_000);
 		expectNothingAlive(run);
 	});
 
@@ -182,18 +184,16 @@ describe('runner against the fake codex, one test per mode', () => {
 		expect(stepsOf(run.result)).toEqual(TRIAGE_STEPS);
 		const notices = run.updates.flatMap(update => (update.type === 'notice' ? [update.message.slice(0, 17)] : []));
 		expect(notices).toEqual(['Reconnecting... 1', 'Reconnecting... 2']);
-		expect(run.elapsedMs).toBeLessThan(10_000);
 		expectNothingAlive(run);
 	});
 
 	it('grandchild: a sleep holding stdout does not keep the run open, and is killed', async () => {
-		const run = await runFake('grandchild');
+		const run = await runFake('grandchild', {timeoutMs: 25_000});
 		expect(run.result.outcome).toBe('ok');
 		expect(stepsOf(run.result)).toEqual(TRIAGE_STEPS);
 		expect(run.result.text.startsWith(ANSWER_START)).toBe(true);
 		expect(run.pids).toHaveLength(2);
-		// The sleep lasts 30 s; the run ends about a drain grace after Codex exits.
-		expect(run.elapsedMs).toBeLessThan(5000);
+		// The sleep lasts 30 s, the run's deadline here 25 s: an ok run did not wait for it.
 		expectNothingAlive(run);
 	});
 
@@ -204,22 +204,23 @@ describe('runner against the fake codex, one test per mode', () => {
 		expect(run.result.error).not.toContain('<unknown>');
 		expect(run.result.steps).toEqual([]);
 		expect(run.result.text).toBe('');
-		expect(run.elapsedMs).toBeLessThan(10_000);
 		expectNothingAlive(run);
 	});
 });
 
 describe('runner', () => {
 	it('cancel() stops the run at once and kills its group', async () => {
-		const run = await runFake('slow', {
+		// Codex never answers by itself here (its gate never opens): only the cancel ends the run before its deadline.
+		const run = await runFake('normal', {
+			fakeEnv: {FAKE_CODEX_ANSWER_GATE: path.join(tempDir(), 'never')},
 			onUpdate(update, cancel) {
 				if (update.type === 'step' && update.step.id === 'item_1') cancel();
 			},
 		});
 		expect(run.result.outcome).toBe('cancelled');
-		// Cancelled at the third line of a two-second script.
-		expect(run.elapsedMs).toBeLessThan(1500);
-		expect(run.result.steps.map(step => step.id)).toEqual(['item_0', 'item_1']);
+		// Lines Codex wrote before the cancel landed may still be read; the held answer never is.
+		expect(run.result.steps.map(step => step.id).slice(0, 2)).toEqual(['item_0', 'item_1']);
+		expect(run.result.text).toBe('');
 		expectNothingAlive(run);
 	});
 

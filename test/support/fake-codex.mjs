@@ -12,6 +12,8 @@
 //                      exists; the server's answer (or "closed") is written to FAKE_CODEX_EDIT_RESULT
 // FAKE_CODEX_DELAY_MS  pause before each stdout line (default 2; slow mode 150)
 // FAKE_CODEX_TOOL_DELAY_MS  pause before each tool call completes, as a tool that takes that long (default 0)
+// FAKE_CODEX_ANSWER_GATE  a file: the answer (the agent message) is written only once it exists, so a
+//                      test holds the run mid-way, sees what came before, and lets it go (or cancels it)
 // FAKE_CODEX_MODE_BY_ITEM  JSON {"<item id>": mode}: a run whose prompt names that item plays that
 //                      mode instead of FAKE_CODEX_MODE (the first id of the map named in the prompt wins)
 // FAKE_CODEX_PIDFILE   append this process's pid, and any grandchild's, one per line
@@ -160,8 +162,14 @@ function mark(name) {
 
 const toolDelay = Number(env.FAKE_CODEX_TOOL_DELAY_MS ?? 0);
 
+/** Resolves once `file` exists (a test's signal), looking every 20 ms. */
+async function untilExists(file) {
+	while (!existsSync(file)) await sleep(20);
+}
+
 async function emitLine(line, delay) {
 	if (delay > 0) await sleep(delay);
+	if (env.FAKE_CODEX_ANSWER_GATE && typeof line === 'object' && line.item?.type === 'agent_message') await untilExists(env.FAKE_CODEX_ANSWER_GATE);
 	if (toolDelay > 0 && typeof line === 'object' && line.type === 'item.completed' && line.item?.type === 'mcp_tool_call') await sleep(toolDelay);
 	const text = typeof line === 'string' ? line : JSON.stringify(line);
 	if (typeof line === 'object' && line.type?.startsWith('item.') && line.item?.type !== 'agent_message') mark('first_step');
@@ -262,7 +270,7 @@ const SCRIPTS = {
 		const server = await startMcpServer(options);
 		await play(emit, [...opening, ...triage(options.channel).slice(0, 2)]);
 		if (!env.FAKE_CODEX_EDIT) return setInterval(() => undefined, 1000);
-		while (!existsSync(env.FAKE_CODEX_EDIT_TRIGGER)) await sleep(20);
+		await untilExists(env.FAKE_CODEX_EDIT_TRIGGER);
 		const answer = await server.request('tools/call', {name: 'edit_record_item', arguments: JSON.parse(env.FAKE_CODEX_EDIT)});
 		writeFileSync(env.FAKE_CODEX_EDIT_RESULT, answer === undefined ? 'closed' : JSON.stringify(answer));
 		setInterval(() => undefined, 1000);
