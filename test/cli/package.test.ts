@@ -130,7 +130,7 @@ describe('the npm package', () => {
 			const nodePrefix = path.join(work, `prefix-${version}`);
 			const installed = run('npm', ['install', '--global', '--prefix', nodePrefix, '--prefer-offline', '--no-audit', '--no-fund', tarball], {...installEnv, PATH: nodePath(), npm_config_better_sqlite3_local_prebuilds: betterSqlitePrebuilds(release)}, work, 300_000);
 			expect(installed.code, installed.stderr).toBe(0);
-			nodeEnv = data => ({...userEnv(data), PATH: nodePath(path.join(nodePrefix, 'bin'))});
+			nodeEnv = data => ({...userEnv(data), PATH: nodePath(path.join(nodePrefix, 'bin')), XDG_CACHE_HOME: path.join(data, 'cache')});
 		}, 1_800_000);
 
 		it('installs the tarball and runs `sift --version`, demo --no-open, list and a Codex run', () => {
@@ -138,6 +138,10 @@ describe('the npm package', () => {
 			const env = nodeEnv(data);
 			expect(run('node', ['--version'], env, home).stdout.trim()).toBe(`v${version}`);
 			runsAsSift(env, home);
+			// Compiled code kept by Node's own compile cache (Node ≥ 22), not by the launcher's code cache.
+			const cache = path.join(data, 'cache', 'sift');
+			expect(filesUnder(path.join(cache, 'compile')).length).toBeGreaterThan(0);
+			expect(readdirSync(cache).filter(name => name.startsWith('code-'))).toEqual([]);
 		}, 180_000);
 	});
 
