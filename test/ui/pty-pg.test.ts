@@ -12,7 +12,7 @@ import {KEYS, rowOf} from '../support/pty.js';
 describePg('two TUIs on one PostgreSQL database', () => {
 	const demo = ptyPgDemo(30, 'sift-pty-pg-');
 
-	it('an edit made in one shows in the other within 1 s', async () => {
+	it('an edit made in one shows in the other', async () => {
 		const [one, other] = [demo.start(), demo.start()];
 		await Promise.all([one.waitFor('BUG-0030'), other.waitFor('BUG-0030')]);
 		const statusAt = bugsChannel.fields.filter(field => field.type !== 'formula').findIndex(field => field.key === 'status');
@@ -20,11 +20,10 @@ describePg('two TUIs on one PostgreSQL database', () => {
 		await one.waitFor(screen => screen.includes('BUG-0030 · Status'));
 		one.press(KEYS.down, KEYS.enter);
 		const saved = await one.waitFor(/BUG-0030: Status .+ → .+ \(v2\)/);
-		const savedAt = Date.now();
 		const [, before, after] = /BUG-0030: Status (.+?) → (.+?) \(v2\)/.exec(saved)!;
 		expect(rowOf(saved, 'BUG-0030')).toContain(after);
-		const seen = await other.waitFor(screen => rowOf(screen, 'BUG-0030').includes(after!), 3000, `BUG-0030 ${before} → ${after} in the other TUI`);
-		expect(Date.now() - savedAt).toBeLessThan(1000);
+		// How soon is a bench's question (test/bench/store-push.ts); here, that it shows.
+		const seen = await other.waitFor(screen => rowOf(screen, 'BUG-0030').includes(after!), 10_000, `BUG-0030 ${before} → ${after} in the other TUI`);
 		expect(seen).toMatch(/sift Bugs 30 items/);
 	});
 
