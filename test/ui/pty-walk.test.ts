@@ -65,7 +65,6 @@ describe('a walk with every key', () => {
 				if (key === BACK_IN_LIST) {
 					// The list's footer: its hints, or a refusal too long for one line on both of its lines.
 					await app.waitFor(/^j ↓ move|^unknown command/m, 10_000, `the list footer (${name})`);
-					await new Promise(resolve => setTimeout(resolve, 200));
 					continue;
 				}
 
