@@ -9,6 +9,7 @@ import {App} from '../../source/ui/app.js';
 import type {Opening} from '../../source/ui/first-screen.js';
 import {makeTheme} from '../../source/ui/theme.js';
 import {present} from '../support/present.js';
+import {waitUntil} from '../support/wait.js';
 
 export const tick = (ms = 0) => new Promise(resolve => setTimeout(resolve, ms));
 
@@ -36,13 +37,10 @@ export function renderApp(store: AsyncStore, options: {dbPath?: string; stateDir
 			await tick(30);
 		},
 		frame: () => instance.lastFrame() ?? '',
-		async waitFor(test: (frame: string) => boolean, timeoutMs = 5000) {
-			const started = Date.now();
-			while (!test(instance.lastFrame() ?? '')) {
-				if (Date.now() - started > timeoutMs) throw new Error(`timed out; last frame:\n${instance.lastFrame()}`);
-				await tick(20);
-			}
-
+		async waitFor(test: (frame: string) => boolean, timeoutMs = 10_000) {
+			await waitUntil(() => test(instance.lastFrame() ?? ''), 'a frame', {timeoutMs}).catch((error: Error) => {
+				throw new Error(`${error.message}; last frame:\n${instance.lastFrame()}`);
+			});
 			return instance.lastFrame() ?? '';
 		},
 	};
