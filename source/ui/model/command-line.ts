@@ -12,9 +12,9 @@
  *   :q  :quit            quit
  */
 
-import {isRefusal, optionNamed, parseQuery, type Field, type SchemaChange} from '../../../store/index.js';
+import {isRefusal, parseQuery, type Field, type SchemaChange} from '../../../store/index.js';
 import {viewNameProblem} from '../../config/schema.js';
-import {parseTyped, resolveDateInput} from '../../text/typed-value.js';
+import {readTypedValue} from '../../text/typed-value.js';
 
 export type Command =
 	| {kind: 'nothing'}
@@ -152,27 +152,15 @@ function setCommand(rest: string, {fields, now}: CommandContext): Command | Comm
 		return refuse(`${field.key} is a formula field, computed when read, and cannot be set`);
 	}
 
-	const text = unquote(written);
+	// `none` as written (unquoted) clears; the rest is the one value reading the command line's
+	// `sift edit` uses too (source/text/typed-value.ts): options by value or label, dates read, and
+	// anything else to the store as typed, which refuses it naming the allowed values.
 	if (written.toLowerCase() === 'none') {
 		return {kind: 'set', key: field.key, value: field.type === 'multi_select' ? [] : null};
 	}
 
-	if (field.type === 'date') {
-		const date = resolveDateInput(text, now);
-		return date.ok ? {kind: 'set', key: field.key, value: date.date} : refuse(`${field.key}: ${date.message}`);
-	}
-
-	// Options by value or label; anything else goes to the store as typed, which refuses it
-	// naming the allowed values (source/text/refusal.ts).
-	if (field.type === 'select') {
-		return {kind: 'set', key: field.key, value: optionNamed(field, text)?.value ?? text};
-	}
-
-	if (field.type === 'multi_select' && !text.startsWith('[')) {
-		return {kind: 'set', key: field.key, value: text.split(',').map(part => optionNamed(field, part.trim())?.value ?? part.trim())};
-	}
-
-	return {kind: 'set', key: field.key, value: parseTyped(field, text)};
+	const typed = readTypedValue(field, unquote(written), now);
+	return typed.ok ? {kind: 'set', key: field.key, value: typed.value} : refuse(typed.message);
 }
 
 const CHANNEL_USAGE = ':channel NAME (switch channel) | :channel add-option FIELD VALUE ["LABEL"] | rename-label FIELD VALUE "LABEL" | retire-option FIELD VALUE [MIGRATE_TO] | add-field KEY TYPE ["LABEL"] | set FIELD required|optional';
