@@ -110,7 +110,8 @@ export function initialScreen(init: InitialScreen): Transition {
 		advanceAfterEdit: init.advanceAfterEdit !== false,
 		...FEATURE_INITIAL,
 	};
-	const effects: Effect[] = [{kind: 'list', generation: 1, query}];
+	// The sync state is read at start: a channel that is not linked answers null at once.
+	const effects: Effect[] = [{kind: 'list', generation: 1, query}, {kind: 'readSyncState'}];
 	if (state.counting === 'busy') effects.push({kind: 'countViews', views});
 	return {state, effects};
 }

@@ -8,6 +8,7 @@ import {sanitize, sanitizeValue} from '../text/sanitize.js';
 import {Body} from './components/body.js';
 import {Footer} from './components/footer.js';
 import {Header} from './components/header.js';
+import {syncSummary} from './sync-marks.js';
 import {Tabs} from './components/tabs.js';
 import {LIST_GUTTER} from './components/list.js';
 import {paneFor} from './components/pane.js';
@@ -184,10 +185,12 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 		const timer = setTimeout(() => void loadMarkdown().catch(() => undefined), 50);
 		return () => clearTimeout(timer);
 	}, [rowsShown]);
-	// "Changed just now" markers fade.
+	// "Changed just now" markers fade, each when it expires (a timer set earlier would find none
+	// expired, leave the state as it was, and never be set again).
 	useEffect(() => {
 		if (state.changed.size === 0) return;
-		const timer = setTimeout(() => dispatch({type: 'expire', at: Date.now()}), 1000);
+		const next = Math.min(...state.changed.values());
+		const timer = setTimeout(() => dispatch({type: 'expire', at: Date.now()}), Math.max(0, next - Date.now()) + 50);
 		return () => clearTimeout(timer);
 	}, [dispatch, state.changed]);
 
@@ -235,6 +238,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 				run={state.boardShown ? boardStatus(board.board.runs, watch.on) : runStatus(latestView, now, frame)}
 				newItems={state.newItems}
 				live={events.live}
+				sync={state.sync ? {text: syncSummary(state.sync, now), conflicts: state.sync.conflicts} : null}
 			/>
 			{/* A queue's own tab (Follow-ups, Review) counts its open entries, the header's count: what a person resolves (model/views.ts). */}
 			<Tabs width={size.columns} views={state.views} active={state.query.view} counts={tabCounts(state.views, state.viewCounts, {followUps: state.followUpCount, proposals: state.proposalCount})} sort={state.query.sort}/>
@@ -242,7 +246,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 				<Body
 					overlay={overlay}
 					context={context}
-					list={{rows: win.rows, columns, top: win.top, cursor: win.cursor, marks: state.marks, changed: changedIds, empty}}
+					list={{rows: win.rows, columns, top: win.top, cursor: win.cursor, marks: state.marks, changed: changedIds, sync: state.sync, empty}}
 				/>
 			</Box>
 			<Footer width={size.columns} hints={withHotkeys(hintsFor(scopeOf(overlay)), scopeOf(overlay) === 'list' ? hotkeyHint(state.hotkeys, fields) : null)} message={state.message} prompt={prompt} promptNote={promptNote}/>

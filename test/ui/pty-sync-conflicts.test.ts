@@ -7,7 +7,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {openAsyncStore, type AsyncStore} from '../../store/api.js';
 import type {RemoteRecord} from '../../store/index.js';
 import {ptyDemo} from '../support/pty-fixtures.js';
-import {KEYS} from '../support/pty.js';
+import {KEYS, rowOf} from '../support/pty.js';
 
 const demo = ptyDemo(5, 'sift-pty-sync-conflicts-');
 const T0 = '2026-03-01T10:00:00.000Z';
@@ -34,6 +34,7 @@ describe('the sync conflicts screen in a pseudo-terminal', () => {
 		await store.editItem({channelId: 'bugs', itemId: ids.get('GH-2')!, values: {owner: 'mika'}, actor: {kind: 'human'}});
 		const outcome = await store.sync.applyRemote('bugs', [remote('GH-1', {title: EVIL, status: 'fixed', owner: 'aiko'}, T1), remote('GH-2', {title: 'Slow', status: 'new', owner: 'ren'}, T1)]);
 		expect(outcome.conflicts).toBe(3);
+		await store.sync.saveState('bugs', {}, {pulled: T1});
 	});
 
 	afterAll(async () => {
@@ -47,7 +48,11 @@ describe('the sync conflicts screen in a pseudo-terminal', () => {
 		const conflicts = await openConflicts();
 		const order = conflicts.map(followUp => `${followUp.item_id === ids.get('GH-1') ? 'GH-1' : 'GH-2'}:${followUp.key}`);
 		const app = demo.launch({args: ['--db', demo.db.dbPath], cols: 120, rows: 30, env: {SIFT_STATE_DIR: demo.db.stateDir}});
-		await app.waitFor('GH-1');
+		// The header says the sync state; each conflicted row carries its mark.
+		const first = await app.waitFor('3 conflicts (C)');
+		expect(first.split('\n')[0]).toMatch(/⇅ acme\/app · pulled (\d{4}-\d\d-\d\d )?\d\d:\d\d · (pushed|\d+ to push) · 3 conflicts \(C\)/);
+		expect(rowOf(first, 'GH-1').slice(0, 2)).toBe(' !');
+		expect(rowOf(first, 'GH-2').slice(0, 2)).toBe(' !');
 		app.press('C');
 		await app.waitFor('Sync conflicts: 3');
 		// The title's conflict, chosen, shows its three values; the tracker's escape sequence arrives escaped.
@@ -90,7 +95,14 @@ describe('the sync conflicts screen in a pseudo-terminal', () => {
 		}
 
 		app.press(KEYS.escape);
-		await app.waitFor(current => !current.includes('Sync conflicts'));
+		// No conflict left: the header counts what waits to be sent, and those rows are marked unpushed.
+		const after = await app.waitFor(current => !current.includes('Sync conflicts') && /\d+ to push/.test(current.split('\n')[0] ?? '') && !current.split('\n')[0]!.includes('conflict'));
+		expect(after.split('\n')[0]).toContain(`${outbox.length} to push`);
+		// Once the "changed just now" marks have gone, each row with a change to send is marked ↑.
+		const gutters = ['GH-1', 'GH-2'].map(ticket => (outbox.some(entry => entry.remote_id === ticket) ? ' ↑' : '  '));
+		expect(gutters).toContain(' ↑');
+		await app.waitFor(current => ['GH-1', 'GH-2'].every((ticket, index) => rowOf(current, ticket).slice(0, 2) === gutters[index]), 10_000, `the rows' gutters ${JSON.stringify(gutters)}`);
+
 		expect(await app.quit()).toBe(0);
 	});
 

@@ -131,7 +131,7 @@ export const SYNC_CONFLICTS = {
 			if (overlay.kind !== 'syncConflicts') return none(state);
 			if (!ok) return none({...state, overlay: {...overlay, problem: message}, syncConflicts: {...state.syncConflicts, resolving: null}});
 			// The record changed: the list and the pane read it again, and the follow-up count with it.
-			return {state: {...state, detailTick: state.detailTick + 1}, effects: [{kind: 'loadSyncConflicts', note: message}, {kind: 'pollEvents'}, {kind: 'countFollowUps'}]};
+			return {state: {...state, detailTick: state.detailTick + 1}, effects: [{kind: 'loadSyncConflicts', note: message}, {kind: 'pollEvents'}, {kind: 'countFollowUps'}, {kind: 'readSyncState'}]};
 		},
 	},
 } satisfies OverlaySlice<'syncConflicts', 'openSyncConflicts' | 'syncConflictsLoaded' | 'takeSide' | 'typeConflictValue' | 'reloadSyncConflicts' | 'syncConflictResolved'>;
