@@ -8,7 +8,8 @@ import {sanitize, sanitizeValue} from '../text/sanitize.js';
 import {Body} from './components/body.js';
 import {Footer} from './components/footer.js';
 import {Header} from './components/header.js';
-import {syncSummary} from './sync-marks.js';
+import {syncSummary, type SyncNotices} from './sync-marks.js';
+import {readSyncMarks} from './features/list/effects.js';
 import {Tabs} from './components/tabs.js';
 import {LIST_GUTTER} from './components/list.js';
 import {paneFor} from './components/pane.js';
@@ -53,6 +54,8 @@ export type ScreenProps = {
 	config?: LoadedConfig;
 	/** Told when a write waits for another process's write lock: said in the footer while it waits. */
 	lockWaits?: LockWaits;
+	/** The live sync loop's rounds and failures (the config's `sync: {live: true}`). */
+	syncNotices?: SyncNotices;
 	/** `:channel NAME`: opens another channel's screen, by id. */
 	onSwitchChannel?: (channelId: string) => void;
 	/** The screen's first state and effects with its first listing answered, when they were made before it mounted (first-screen.ts). */
@@ -95,7 +98,7 @@ function positionOf(state: ScreenState): number | null {
  * The triage screen of one channel. It only wires: the state machine (reducer.ts) decides, the
  * hooks perform its effects and feed it keys, store events and run updates, the components draw.
  */
-export function Screen({store, channel, summary, dbPath, run: runOptions, pollRetryMaxMs, config: givenConfig, lockWaits, onSwitchChannel, start}: ScreenProps) {
+export function Screen({store, channel, summary, dbPath, run: runOptions, pollRetryMaxMs, config: givenConfig, lockWaits, syncNotices, onSwitchChannel, start}: ScreenProps) {
 	const size = useTerminalSize();
 	const config = useMemo(() => givenConfig ?? defaultConfig(), [givenConfig]);
 	const stateDir = useMemo(() => runOptions.stateDir ?? resolveStateDir(runOptions.env ?? process.env), [runOptions.stateDir, runOptions.env]);
@@ -173,6 +176,11 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 	}, [dispatch, size.columns, size.rows]);
 	// The write's own outcome replaces the notice once the lock is free.
 	useEffect(() => lockWaits?.subscribe(() => dispatch({type: 'say', text: LOCK_WAIT_FOOTER, tone: 'warn'})), [dispatch, lockWaits]);
+	// A live sync round moves the header's last pull and what waits (its changes reach the list as the channel's events); a failure is said.
+	useEffect(() => syncNotices?.subscribe(notice => {
+		if (notice.kind === 'round') void readSyncMarks(store, channel.id).then(sync => dispatch({type: 'syncState', sync}), () => undefined);
+		else dispatch({type: 'say', text: `Sync: ${notice.message}${notice.fatal ? ' (live sync stopped)' : ' (retrying)'}`, tone: notice.fatal ? 'error' : 'warn'});
+	}), [dispatch, syncNotices, store, channel.id]);
 	useEffect(() => {
 		// The header's follow-up and proposal counts, read once the first rows are up (use-screen.ts).
 		if (!rowsShown) return;

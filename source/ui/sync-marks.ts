@@ -42,3 +42,26 @@ export function syncMarkOf(sync: SyncMarks | null, id: string): 'conflict' | 'un
 	if (sync.conflicted.has(id)) return 'conflict';
 	return sync.unpushed.has(id) ? 'unpushed' : null;
 }
+
+/** What the live sync loop (the config's `sync: {live: true}`) tells the screen: a round done, or a failure in words. */
+export type SyncNotice = {kind: 'round'} | {kind: 'error'; message: string; fatal: boolean};
+
+/**
+ * Carries the live sync loop's notices to the screen: the loop starts with the store, before the
+ * screen exists, so the screen subscribes later (as it does to lock waits, lock-waits.ts).
+ */
+export class SyncNotices {
+	private readonly listeners = new Set<(notice: SyncNotice) => void>();
+
+	readonly notify = (notice: SyncNotice): void => {
+		for (const listener of this.listeners) listener(notice);
+	};
+
+	/** Returns the unsubscribe (a React effect's cleanup). */
+	subscribe(listener: (notice: SyncNotice) => void): () => void {
+		this.listeners.add(listener);
+		return () => {
+			this.listeners.delete(listener);
+		};
+	}
+}
