@@ -90,7 +90,7 @@ export const SYNC_CONFLICTS = {
 	initial: {syncConflicts: {rows: null, resolving: null}} as Pick<ScreenState, 'syncConflicts'>,
 	scopes: {syncConflicts: 'Sync conflicts (C)'},
 	bindings: [
-		bind('list', 'syncConflicts', ['C'], 'C', 'sync conflicts: base, ours and theirs per field; take one or type a value', (_input, at) => ({type: 'openSyncConflicts', at})),
+		bind('list', 'syncConflicts', ['C'], 'C', 'sync conflicts: base, ours and theirs; take one or type a value', (_input, at) => ({type: 'openSyncConflicts', at})),
 		bind('syncConflicts', 'down', ['j', 'down'], 'j ↓', 'next conflict', {type: 'cursor', delta: 1}, {hint: 'move'}),
 		bind('syncConflicts', 'up', ['k', 'up'], 'k ↑', 'previous conflict', {type: 'cursor', delta: -1}),
 		bind('syncConflicts', 'ours', ['o'], 'o', 'take ours: keep sift\'s value and send it to the tracker', {type: 'takeSide', side: 'ours'}, {hint: 'ours', disabled: cannotChoose}),
