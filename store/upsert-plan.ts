@@ -11,7 +11,7 @@
 import type {LoadedChannel} from './channels.js';
 import {loadChannel} from './channels.js';
 import type {EditOutcome, FollowUpOpening, PlanItem} from './edit-plan.js';
-import {canonicalJson, mergeField, type MergeKind} from './sync/merge.js';
+import {canonicalJson, mergeRecord, type FieldMeeting} from './sync/merge.js';
 import type {NewEvent} from './events.js';
 import type {Actor, Changes, Channel, Field, Values} from './types.js';
 import {changedOnly, checkedRow, grownChannel, keyField, rowKey, UpsertTally, type UpsertRequest, type UpsertResult, type UpsertRow} from './upsert-rules.js';
@@ -133,29 +133,20 @@ export function importBaseOf(importChanges: Changes[], kept: Map<string, string>
 function* mergedWithBase<R extends PlanItem>(channel: LoadedChannel, item: R, values: Values, changes: Values): Generator<UpsertStep<R>, {writes: Values; bases: Record<string, string>; conflicts: FollowUpOpening[]}, unknown> {
 	const base = (yield {step: 'importBase', item}) as Values | undefined;
 	if (base === undefined) return {writes: changes, bases: {}, conflicts: []};
-	const writes: Values = {};
-	const bases: Record<string, string> = {};
-	const conflicts: FollowUpOpening[] = [];
 	// Every field of the row, not only its changes: a field the person set to what the file now says moves its base (they agree).
+	const meetings: FieldMeeting[] = [];
 	for (const [key, theirs] of Object.entries(values)) {
 		const field = channel.fieldsByKey.get(key);
 		if (!field || field.type === 'formula') continue;
-		const kind: MergeKind = field.type === 'multi_select' ? 'set' : 'scalar';
-		const ours = item.values[key] ?? null;
-		const merge = mergeField(kind, base[key] ?? null, ours, theirs);
-		if (merge.conflict) {
-			conflicts.push({
-				channel_id: channel.id, item_id: item.id, key, attempted: theirs ?? null, run_id: null, kind: 'sync_conflict', base: base[key] ?? null, ours, theirs: theirs ?? null,
-				message: `${key} was changed here since the last import, and the file changes it too: the value here is kept; choose ours, theirs or a value (sift followups resolve)`,
-			});
-			continue;
-		}
-
-		if (merge.write !== undefined) writes[key] = merge.write;
-		if (merge.base !== undefined) bases[key] = canonicalJson(merge.base, kind);
+		meetings.push({key, kind: field.type === 'multi_select' ? 'set' : 'scalar', base: base[key] ?? null, ours: item.values[key] ?? null, theirs});
 	}
 
-	return {writes, bases, conflicts};
+	const merged = mergeRecord(meetings);
+	const conflicts = merged.conflicts.map(({key, base: was, ours, theirs}): FollowUpOpening => ({
+		channel_id: channel.id, item_id: item.id, key, attempted: theirs ?? null, run_id: null, kind: 'sync_conflict', base: was, ours, theirs: theirs ?? null,
+		message: `${key} was changed here since the last import, and the file changes it too: the value here is kept; choose ours, theirs or a value (sift followups resolve)`,
+	}));
+	return {writes: merged.writes as Values, bases: Object.fromEntries(merged.bases.map(({key, kind, value}) => [key, canonicalJson(value, kind)])), conflicts};
 }
 
 /** The upsert transaction; its result's `written` says whether the backend keeps what it wrote. */

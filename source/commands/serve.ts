@@ -5,6 +5,7 @@ import {allowHostEntries} from '../serve/hosts.js';
 import {captureConsole, jsonLinesStream, logLine} from '../serve/log.js';
 import {reapAbandonedRuns} from '../codex/reap.js';
 import {withStore} from './common.js';
+import {configPath, loadConfig} from '../config/config.js';
 import {UsageError, type Command} from './context.js';
 import {counted} from '../text/format.js';
 
@@ -54,8 +55,16 @@ const serve: Command = async context => {
 			note(`sift serve: ${server.url}/mcp for ${store.location} (${counted(rate, 'request')}/s per token)`, {event: 'listening', url: `${server.url}/mcp`});
 			const reaper = setInterval(() => void reapAbandonedRuns(store, context.env), Number(context.env[REAP_EVERY_ENV]) || REAP_EVERY_MS);
 			reaper.unref();
+			// The config's `sync: {live: true}`: every linked channel kept in step while serving; its rounds' failures are log lines.
+			const configFile = context.flags.config ?? configPath(context.env);
+			const config = await loadConfig(configFile);
+			const live = config.config.sync?.live ? (await import('../sync/live.js')).liveSyncFromConfig(store, config, configFile, context.env, undefined, notice => {
+				if (notice.kind === 'error') log(logLine({level: notice.fatal ? 'error' : 'warn', event: 'sync_failed', fatal: notice.fatal, message: `sift serve: sync: ${notice.message}`}));
+			}) : null;
+			if (live) note('sift serve: keeping the linked channels in step with their trackers', {event: 'sync_live'});
 			const signal = await stop.signal;
 			clearInterval(reaper);
+			await live?.stop();
 			// A write waiting for another process's lock gives up (busy) rather than hold the drain.
 			store.stopLockWaits?.();
 			note(`sift serve: ${signal}, finishing ${server.inFlight()} request(s) in flight`, {event: 'draining', in_flight: server.inFlight()});

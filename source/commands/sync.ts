@@ -6,6 +6,7 @@
 import type {AsyncStore} from '../../store/index.js';
 import type {SyncLink} from '../../store/sync/types.js';
 import {configPath, loadConfig} from '../config/config.js';
+import {durationMs} from '../config/config-file.js';
 import {syncChannel, watchChannels, type SyncOutcome, type SyncProgress} from '../sync/engine-loop.js';
 import {currentRemote, repoParts} from '../sync/github/adapter.js';
 import {channelForRepository, connectGithub, type GithubConnection} from '../sync/github/connect.js';
@@ -200,9 +201,9 @@ const command: Command = async context => {
 /** --interval: 30s, 5m, 500ms (default 60 s). */
 function intervalOf(given: string | undefined): number {
 	if (given === undefined) return 60_000;
-	const match = /^(\d+)(ms|s|m|h)$/.exec(given.trim());
-	if (!match) throw new UsageError(`--interval must be a duration such as 30s, 5m or 1h, got ${JSON.stringify(given)}`);
-	return Number(match[1]) * {ms: 1, s: 1000, m: 60_000, h: 3_600_000}[match[2] as 'ms' | 's' | 'm' | 'h'];
+	const ms = durationMs(given);
+	if (Number.isNaN(ms)) throw new UsageError(`--interval must be a duration such as 30s, 5m or 1h, got ${JSON.stringify(given)}`);
+	return ms;
 }
 
 export default command;

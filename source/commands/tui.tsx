@@ -6,6 +6,8 @@ import {StoreError} from '../../store/index.js';
 import {exitCodeOfSignal} from '../codex/group.js';
 import {sanitize} from '../text/sanitize.js';
 import {reapAbandonedRuns} from '../codex/reap.js';
+import type {LiveSync} from '../sync/live.js';
+import {SyncNotices} from '../ui/sync-marks.js';
 import {configPath, loadConfig, type LoadedConfig} from '../config/config.js';
 import type {AsyncStore} from '../../store/api.js';
 import {channelNamed, databasePath, openExistingStore, serverEndpoint, wholeNumber} from './common.js';
@@ -56,7 +58,8 @@ async function defaultChannel(store: AsyncStore, config: LoadedConfig): Promise<
 const tui: Command = async context => {
 	const dbPath = databasePath(context);
 	// The config file never stops sift: what it has wrong is said on screen, and the defaults stand in.
-	const config = await loadConfig(context.flags.config ?? configPath(context.env));
+	const configFile = context.flags.config ?? configPath(context.env);
+	const config = await loadConfig(configFile);
 	// A flag wins over the config file, which wins over the TUI's own default.
 	const timeoutSeconds = wholeNumber(context.flags.timeout, '--timeout', 1) ?? config.config.timeout ?? TUI_DEADLINE_S;
 	// Codex runs reach the store through `sift serve` when a server is given (the config's is checked when loaded).
@@ -79,6 +82,7 @@ const tui: Command = async context => {
 	// A write waiting for another process's lock is said on screen, not on stderr behind it.
 	const lockWaits = new LockWaits();
 	let store;
+	let live: LiveSync | null = null;
 	try {
 		store = await openExistingStore(context, lockWaits.notify);
 	} catch (error) {
@@ -100,18 +104,25 @@ const tui: Command = async context => {
 		}
 
 		await reapAbandonedRuns(store, context.env);
+		const channelId = context.flags.channel ?? await defaultChannel(store, config);
+		// The config's `sync: {live: true}`: the channel (else every linked one) kept in step while the screen is open.
+		const syncNotices = new SyncNotices();
+		// Loaded only when asked for: the GitHub client stays off the TUI's start otherwise.
+		live = config.config.sync?.live ? (await import('../sync/live.js')).liveSyncFromConfig(store, config, configFile, context.env, channelId === undefined ? undefined : [channelId], syncNotices.notify) : null;
 		const signal = await startApp({
 			store,
 			dbPath,
 			// --channel wins over the config's default channel.
-			channelId: context.flags.channel ?? await defaultChannel(store, config),
+			channelId,
 			env: context.env,
 			config,
 			lockWaits,
+			syncNotices,
 			run: {codex: context.flags.codex, model: context.flags.model ?? config.config.model, codexConfig: context.flags.codexConfig, keepApiEnv: context.flags.keepApiEnv, allowAgentShell: context.flags.allowAgentShell, env: context.env, timeoutMs: timeoutSeconds * 1000, endpoint, batch: context.flags.batch, parallel: context.flags.parallel},
 		});
 		return signal ? exitCodeOfSignal(signal) : 0;
 	} finally {
+		await live?.stop();
 		if (stdin.isTTY) stdin.setRawMode(false);
 		await store.close();
 	}

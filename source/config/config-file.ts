@@ -15,6 +15,12 @@ import {mcpEndpoint} from './server-url.js';
 
 const text = (what: string) => z.string({error: `must be ${what}`});
 
+/** A duration as written in the config (30s, 5m, 1h, 500ms), in ms. */
+export function durationMs(given: string): number {
+	const match = /^(\d+)(ms|s|m|h)$/.exec(given.trim());
+	return match ? Number(match[1]) * {ms: 1, s: 1000, m: 60_000, h: 3_600_000}[match[2] as 'ms' | 's' | 'm' | 'h'] : Number.NaN;
+}
+
 const viewName = text('text').superRefine((name, context) => {
 	const problem = viewNameProblem(name);
 	if (problem) context.addIssue({code: 'custom', message: problem});
@@ -43,7 +49,11 @@ const settingSchemas = {
 	advance_after_edit: z.boolean({error: 'must be true or false'}),
 	server: text('the http(s) URL of sift serve').refine(url => mcpEndpoint(url) !== null, {error: 'must be the http(s) URL of sift serve, e.g. http://127.0.0.1:7345'}),
 	agent_mode: z.enum(['propose', 'apply'], {error: 'must be propose or apply'}),
-	sync: z.strictObject({github_token_file: text('a file path').min(1, {error: 'must not be empty'}).optional()}, {error: 'must be a map (github_token_file)'}),
+	sync: z.strictObject({
+		github_token_file: text('a file path').min(1, {error: 'must not be empty'}).optional(),
+		live: z.boolean({error: 'must be true or false'}).optional(),
+		interval: text('a duration such as 30s, 5m or 1h').regex(/^\d+(ms|s|m|h)$/, {error: 'must be a duration such as 30s, 5m or 1h'}).refine(given => durationMs(given) >= 100, {error: 'must be 100ms or more'}).optional(),
+	}, {error: 'must be a map (github_token_file, live, interval)'}),
 } as const satisfies Record<SettingKey, z.ZodType>;
 
 /** The config as `text` (the file's contents) says, with its problems; or the YAML errors that make it unreadable. */

@@ -44,8 +44,12 @@ export type SiftConfig = {
 	agent_mode?: 'propose' | 'apply';
 	/** The cursor moves on to the next row after an edit of one row (default true). */
 	advance_after_edit?: boolean;
-	/** Tracker sync (docs/sync.md): the file holding the GitHub token (mode 0600), when no variable or gh gives one. */
-	sync?: {github_token_file?: string};
+	/**
+	 * Tracker sync (docs/sync.md): the file holding the GitHub token (mode 0600), when no variable or
+	 * gh gives one; `live`: `sift serve` and the TUI keep their linked channels in step, polling every
+	 * `interval` (a duration, default 60s) as `sift sync --watch` does.
+	 */
+	sync?: {github_token_file?: string; live?: boolean; interval?: string};
 };
 
 /** The views every channel starts with, in the query language; one a channel cannot run is left out. */

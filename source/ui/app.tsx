@@ -23,6 +23,7 @@ export type AppProps = {
 	theme?: Theme;
 	config?: ScreenProps['config'];
 	lockWaits?: ScreenProps['lockWaits'];
+	syncNotices?: ScreenProps['syncNotices'];
 	/** What opens on `channelId`, when it was read before the app mounted (first-screen.ts): drawn in the first frame. */
 	opening?: Opening;
 };
@@ -109,7 +110,7 @@ export function App(props: AppProps) {
 		}
 
 		case 'screen': {
-			content = <Screen key={loaded.channel.id} store={store} channel={loaded.channel} summary={loaded.summary} dbPath={props.dbPath} run={props.run} config={props.config} lockWaits={props.lockWaits} pollRetryMaxMs={props.pollRetryMaxMs} onSwitchChannel={setChosen} start={loaded.start}/>;
+			content = <Screen key={loaded.channel.id} store={store} channel={loaded.channel} summary={loaded.summary} dbPath={props.dbPath} run={props.run} config={props.config} lockWaits={props.lockWaits} syncNotices={props.syncNotices} pollRetryMaxMs={props.pollRetryMaxMs} onSwitchChannel={setChosen} start={loaded.start}/>;
 			break;
 		}
 	}

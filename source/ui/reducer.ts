@@ -14,7 +14,7 @@ import type {View} from '../config/schema.js';
 import {startView, viewQuery} from './model/views.js';
 import {hotkeyEvents, pickerEdited} from './features/field-edit/slice.js';
 import {queueEdited} from './features/followups/slice.js';
-import {FEATURES, keyEvents, scopeOf, sliceOf} from './registry.js';
+import {FEATURE_INITIAL, FEATURES, keyEvents, scopeOf, sliceOf} from './registry.js';
 import {followRecord} from './record-view.js';
 import {currentRow, listRows} from './features/rows.js';
 import {none, OVERLAY_EVENTS, chain, type EventOf, type EventTable, type EventType, type OverlayEventType, type OverlayHandler, type OverlayKind} from './features/feature.js';
@@ -108,8 +108,10 @@ export function initialScreen(init: InitialScreen): Transition {
 		proposalCount: init.proposalCount ?? 0,
 		propose: init.propose ?? false,
 		advanceAfterEdit: init.advanceAfterEdit !== false,
+		...FEATURE_INITIAL,
 	};
-	const effects: Effect[] = [{kind: 'list', generation: 1, query}];
+	// The sync state is read at start: a channel that is not linked answers null at once.
+	const effects: Effect[] = [{kind: 'list', generation: 1, query}, {kind: 'readSyncState'}];
 	if (state.counting === 'busy') effects.push({kind: 'countViews', views});
 	return {state, effects};
 }

@@ -33,6 +33,8 @@ import {INSTRUCTION} from './features/run/slice.js';
 import {INSTRUCTION_VIEW} from './features/run/view.js';
 import {SEARCH} from './features/search/slice.js';
 import {SEARCH_VIEW} from './features/search/view.js';
+import {SYNC_CONFLICTS} from './features/sync-conflicts/slice.js';
+import {SYNC_CONFLICTS_VIEW} from './features/sync-conflicts/view.js';
 import {COMMAND} from './features/views/slice.js';
 import {COMMAND_VIEW} from './features/views/view.js';
 import {bindingHelpLines, withHelpLines, type HelpLine} from './help-lines.js';
@@ -59,6 +61,7 @@ export const FEATURES = {
 	instruction: {...INSTRUCTION, view: INSTRUCTION_VIEW},
 	command: {...COMMAND, view: COMMAND_VIEW},
 	problems: {...PROBLEMS, view: PROBLEMS_VIEW},
+	syncConflicts: {...SYNC_CONFLICTS, view: SYNC_CONFLICTS_VIEW},
 } as const satisfies {[K in OverlayKind]: AnySlice<K>};
 
 type Features = typeof FEATURES;
@@ -76,11 +79,21 @@ type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) exten
 /** Every effect's handler, from the features' tables: typed over the kinds, so an effect without a handler does not compile. */
 export const EFFECTS: EffectTable<EffectKind> = Object.assign({}, ...Object.values(FEATURES).map(feature => feature.effects)) as UnionToIntersection<Features[keyof Features]['effects']>;
 
-const LIST_ORDER = Object.keys(LIST_KEYS);
+/**
+ * The screen fields the features add to the state (`interface ScreenState` merged in their
+ * slices), at start: the reducer's first state spreads them, so a field added without its initial
+ * value does not compile.
+ */
+export const FEATURE_INITIAL = Object.assign({}, ...Object.values(FEATURES).map(feature => ('initial' in feature ? feature.initial : {}))) as object & UnionToIntersection<Extract<Features[keyof Features], {initial: object}>['initial']>;
 
-/** Every key binding, feature by feature; the list's in the order of its key table (help and the footer show them so). */
+const LIST_ORDER: readonly string[] = Object.keys(LIST_KEYS);
+
+/**
+ * Every key binding, feature by feature; the list's in the order of its key table (help and the
+ * footer show them so), a feature's own list keys (not in the table) after them.
+ */
 export const BINDINGS: readonly Binding[] = Object.values(FEATURES).flatMap((feature): readonly Binding[] => feature.bindings)
-	.map((binding, index) => ({binding, order: binding.scope === 'list' ? LIST_ORDER.indexOf(binding.action) : LIST_ORDER.length + index}))
+	.map((binding, index) => ({binding, order: binding.scope === 'list' && LIST_ORDER.includes(binding.action) ? LIST_ORDER.indexOf(binding.action) : LIST_ORDER.length + index}))
 	.sort((a, b) => a.order - b.order)
 	.map(({binding}) => binding);
 

@@ -8,6 +8,8 @@ import {sanitize, sanitizeValue} from '../text/sanitize.js';
 import {Body} from './components/body.js';
 import {Footer} from './components/footer.js';
 import {Header} from './components/header.js';
+import {syncSummary, type SyncNotices} from './sync-marks.js';
+import {readSyncMarks} from './features/list/effects.js';
 import {Tabs} from './components/tabs.js';
 import {LIST_GUTTER} from './components/list.js';
 import {paneFor} from './components/pane.js';
@@ -52,6 +54,8 @@ export type ScreenProps = {
 	config?: LoadedConfig;
 	/** Told when a write waits for another process's write lock: said in the footer while it waits. */
 	lockWaits?: LockWaits;
+	/** The live sync loop's rounds and failures (the config's `sync: {live: true}`). */
+	syncNotices?: SyncNotices;
 	/** `:channel NAME`: opens another channel's screen, by id. */
 	onSwitchChannel?: (channelId: string) => void;
 	/** The screen's first state and effects with its first listing answered, when they were made before it mounted (first-screen.ts). */
@@ -94,7 +98,7 @@ function positionOf(state: ScreenState): number | null {
  * The triage screen of one channel. It only wires: the state machine (reducer.ts) decides, the
  * hooks perform its effects and feed it keys, store events and run updates, the components draw.
  */
-export function Screen({store, channel, summary, dbPath, run: runOptions, pollRetryMaxMs, config: givenConfig, lockWaits, onSwitchChannel, start}: ScreenProps) {
+export function Screen({store, channel, summary, dbPath, run: runOptions, pollRetryMaxMs, config: givenConfig, lockWaits, syncNotices, onSwitchChannel, start}: ScreenProps) {
 	const size = useTerminalSize();
 	const config = useMemo(() => givenConfig ?? defaultConfig(), [givenConfig]);
 	const stateDir = useMemo(() => runOptions.stateDir ?? resolveStateDir(runOptions.env ?? process.env), [runOptions.stateDir, runOptions.env]);
@@ -172,6 +176,11 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 	}, [dispatch, size.columns, size.rows]);
 	// The write's own outcome replaces the notice once the lock is free.
 	useEffect(() => lockWaits?.subscribe(() => dispatch({type: 'say', text: LOCK_WAIT_FOOTER, tone: 'warn'})), [dispatch, lockWaits]);
+	// A live sync round moves the header's last pull and what waits (its changes reach the list as the channel's events); a failure is said.
+	useEffect(() => syncNotices?.subscribe(notice => {
+		if (notice.kind === 'round') void readSyncMarks(store, channel.id).then(sync => dispatch({type: 'syncState', sync}), () => undefined);
+		else dispatch({type: 'say', text: `Sync: ${notice.message}${notice.fatal ? ' (live sync stopped)' : ' (retrying)'}`, tone: notice.fatal ? 'error' : 'warn'});
+	}), [dispatch, syncNotices, store, channel.id]);
 	useEffect(() => {
 		// The header's follow-up and proposal counts, read once the first rows are up (use-screen.ts).
 		if (!rowsShown) return;
@@ -184,10 +193,12 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 		const timer = setTimeout(() => void loadMarkdown().catch(() => undefined), 50);
 		return () => clearTimeout(timer);
 	}, [rowsShown]);
-	// "Changed just now" markers fade.
+	// "Changed just now" markers fade, each when it expires (a timer set earlier would find none
+	// expired, leave the state as it was, and never be set again).
 	useEffect(() => {
 		if (state.changed.size === 0) return;
-		const timer = setTimeout(() => dispatch({type: 'expire', at: Date.now()}), 1000);
+		const next = Math.min(...state.changed.values());
+		const timer = setTimeout(() => dispatch({type: 'expire', at: Date.now()}), Math.max(0, next - Date.now()) + 50);
 		return () => clearTimeout(timer);
 	}, [dispatch, state.changed]);
 
@@ -235,6 +246,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 				run={state.boardShown ? boardStatus(board.board.runs, watch.on) : runStatus(latestView, now, frame)}
 				newItems={state.newItems}
 				live={events.live}
+				sync={state.sync ? {text: syncSummary(state.sync, now), conflicts: state.sync.conflicts} : null}
 			/>
 			{/* A queue's own tab (Follow-ups, Review) counts its open entries, the header's count: what a person resolves (model/views.ts). */}
 			<Tabs width={size.columns} views={state.views} active={state.query.view} counts={tabCounts(state.views, state.viewCounts, {followUps: state.followUpCount, proposals: state.proposalCount})} sort={state.query.sort}/>
@@ -242,7 +254,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 				<Body
 					overlay={overlay}
 					context={context}
-					list={{rows: win.rows, columns, top: win.top, cursor: win.cursor, marks: state.marks, changed: changedIds, empty}}
+					list={{rows: win.rows, columns, top: win.top, cursor: win.cursor, marks: state.marks, changed: changedIds, sync: state.sync, empty}}
 				/>
 			</Box>
 			<Footer width={size.columns} hints={withHotkeys(hintsFor(scopeOf(overlay)), scopeOf(overlay) === 'list' ? hotkeyHint(state.hotkeys, fields) : null)} message={state.message} prompt={prompt} promptNote={promptNote}/>

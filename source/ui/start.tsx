@@ -13,7 +13,7 @@ import {makeTheme} from './theme.js';
 
 export {restoreTerminal} from './terminal.js';
 
-export type StartOptions = {store: AsyncStore; dbPath: string; channelId?: string; env: NodeJS.ProcessEnv; run: AppProps['run']; config?: AppProps['config']; lockWaits?: AppProps['lockWaits']};
+export type StartOptions = {store: AsyncStore; dbPath: string; channelId?: string; env: NodeJS.ProcessEnv; run: AppProps['run']; config?: AppProps['config']; lockWaits?: AppProps['lockWaits']; syncNotices?: AppProps['syncNotices']};
 
 /**
  * What the app opens on with its first page of rows, read before it mounts so that the first frame
@@ -42,7 +42,7 @@ export async function startApp(options: StartOptions): Promise<TerminationSignal
 		// Ink holds a frame back until 1/maxFps after the last one; at its default a keypress that follows
 		// a prefetch render waited up to 33 ms. Renders happen on state changes only, so a high cap is cheap.
 		const instance = render(
-			<App store={options.store} dbPath={options.dbPath} channelId={options.channelId} theme={makeTheme(options.env, {mono: options.config?.config.theme === 'mono'})} run={options.run} config={options.config} lockWaits={options.lockWaits} opening={opening} pollRetryMaxMs={retryMaxFromEnv(options.env)}/>,
+			<App store={options.store} dbPath={options.dbPath} channelId={options.channelId} theme={makeTheme(options.env, {mono: options.config?.config.theme === 'mono'})} run={options.run} config={options.config} lockWaits={options.lockWaits} syncNotices={options.syncNotices} opening={opening} pollRetryMaxMs={retryMaxFromEnv(options.env)}/>,
 			{exitOnCtrlC: false, patchConsole: true, maxFps: 250},
 		);
 		const uninstall = handleTerminationSignals(signal => {

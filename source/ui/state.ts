@@ -58,7 +58,8 @@ export type ReviewOverlay = {kind: 'review'; index: number; confirm: {id: number
 /** `R` → a run → `D`: the run's diff as lines; `revert`: `U` was pressed once (the preview is shown; `U` again reverts). */
 export type RunDiffView = {runId: string; lines: string[]; revert: boolean};
 
-export type Overlay =
+/** The overlays written here, from before features declared their own (`OverlayVariants`). */
+type CoreOverlay =
 	| {kind: 'none'}
 	| {kind: 'help'; scroll: number}
 	/** `problem`: why the line would be refused (said while typing); `count`: its matches, counted off the key path. */
@@ -78,6 +79,21 @@ export type Overlay =
 	/** `:problems`: the config file's problems, scrolled by `scroll` lines. */
 	| {kind: 'problems'; scroll: number}
 	| ReviewOverlay;
+
+/**
+ * The screen's open overlay: the variants written here, and those a feature declares in its own
+ * slice by declaration merging (`declare module '../../state.js' {interface OverlayVariants
+ * {name: …}}`), keyed by who declares them. The same holds for `EventVariants`, `EffectVariants`
+ * and the fields of `ScreenState`: a new overlay edits its own folder and the registry's line
+ * (registry.ts, whose table must hold a feature for every overlay kind, or it does not compile),
+ * and no file below. The unions cannot be gathered from the registry itself: it stands above the
+ * pure models that read the state, and the import floors allow no circle, not even of types.
+ */
+export interface OverlayVariants {
+	core: CoreOverlay;
+}
+
+export type Overlay = OverlayVariants[keyof OverlayVariants];
 
 export type Pane = 'none' | 'detail' | 'run';
 
@@ -99,7 +115,7 @@ export type Detail = {id: string; item: Item | null; error: string | null; flagg
  * Everything the screen shows and decides on, in one value: the reducer (reducer.ts) is its only
  * writer; hooks feed it the results of their reads and writes as events.
  */
-export type ScreenState = {
+export interface ScreenState {
 	channelId: string;
 	fields: Field[];
 	/** The terminal, for the layout (how many rows a page key moves, how far to prefetch). */
@@ -179,15 +195,15 @@ export type ScreenState = {
 	propose: boolean;
 	/** The cursor moves on to the next row after an edit of one row (config: advance_after_edit). */
 	advanceAfterEdit: boolean;
-};
+}
 
 export type BoardCursor = {runs: number; cursor: number; focused: boolean; watch: boolean};
 
 /** A store write the screen asks for, and what it came from (the outcome goes back to its origin). */
 export type EditRequest = {itemId: string; name: string; key: string; value: unknown; before: unknown; version: number; origin: 'picker' | 'queue'};
 
-/** What happens to the screen: keys (as intents) and the results of effects. */
-export type ScreenEvent =
+/** The events written here, from before features declared their own (`EventVariants`). */
+type CoreEvent =
 	/** A keypress: the reducer routes it by the scope it finds (input/handlers.ts). */
 	| {type: 'key'; input: string; key: Key; at?: number}
 	// The list.
@@ -312,9 +328,17 @@ export type ScreenEvent =
 	/** The `/` line's match count (null: not counted in time, or refused). */
 	| {type: 'searchCounted'; text: string; count: number | null};
 
+/** Events by who declares them: these, and each feature's own (declared in its slice, as `OverlayVariants`). */
+export interface EventVariants {
+	core: CoreEvent;
+}
 
-/** What the reducer asks the hooks to do; each result comes back as an event. */
-export type Effect =
+/** What happens to the screen: keys (as intents) and the results of effects. */
+export type ScreenEvent = EventVariants[keyof EventVariants];
+
+
+/** The effects written here, from before features declared their own (`EffectVariants`). */
+type CoreEffect =
 	/** The first page of the query, or (from: 'end') its last: the oldest records. */
 	| {kind: 'list'; generation: number; query: ListQuery; note?: string; from?: 'end'; at?: string}
 	| {kind: 'loadPage'; generation: number; direction: 'after' | 'before'; request: PageRequest; query: ListQuery}
@@ -369,6 +393,14 @@ export type Effect =
 	| {kind: 'runRevert'; runId: string}
 	/** The `/` line's matches, counted after a pause in typing, dropped when slower than a bound. */
 	| {kind: 'countSearch'; text: string; where: string};
+
+/** Effects by who declares them: these, and each feature's own (declared in its slice, as `OverlayVariants`). */
+export interface EffectVariants {
+	core: CoreEffect;
+}
+
+/** What the reducer asks the hooks to do; each result comes back as an event. */
+export type Effect = EffectVariants[keyof EffectVariants];
 
 
 export type Transition = {state: ScreenState; effects: Effect[]};

@@ -95,3 +95,40 @@ export function valueOf(value: unknown, kind: MergeKind): unknown {
 
 	return value ?? null;
 }
+
+/** One field of a record met three ways: its key and kind, the base, ours (here) and theirs (the tracker's, or a file's). */
+export type FieldMeeting = {key: string; kind: MergeKind; base: unknown; ours: unknown; theirs: unknown};
+
+/** What the three-way rule decides for a record's fields, each field's part by its key (mergeField). */
+export type RecordMerge = {
+	/** Field → the value to write here. */
+	writes: Record<string, unknown>;
+	/** The fields whose base moves, with the new base. */
+	bases: Array<{key: string; kind: MergeKind; value: unknown}>;
+	/** The fields both sides changed differently: nothing written, a person decides (a sync_conflict follow-up). */
+	conflicts: FieldMeeting[];
+	/** Fields both sides agree on now: a change of ours queued for them is done. */
+	drops: string[];
+	/** Fields whose merged set the other side still lacks. */
+	queues: Array<{key: string; kind: MergeKind; value: unknown}>;
+};
+
+/** The walk over a record's fields both a pull (sync/plan.ts) and an import over an earlier import (upsert-plan.ts) make. */
+export function mergeRecord(fields: Iterable<FieldMeeting>): RecordMerge {
+	const result: RecordMerge = {writes: {}, bases: [], conflicts: [], drops: [], queues: []};
+	for (const meeting of fields) {
+		const {key, kind} = meeting;
+		const merge = mergeField(kind, meeting.base, meeting.ours, meeting.theirs);
+		if (merge.conflict) {
+			result.conflicts.push(meeting);
+			continue;
+		}
+
+		if (merge.write !== undefined) result.writes[key] = merge.write;
+		if (merge.base !== undefined) result.bases.push({key, kind, value: merge.base});
+		if (merge.drop) result.drops.push(key);
+		if (merge.queue !== undefined) result.queues.push({key, kind, value: merge.queue});
+	}
+
+	return result;
+}

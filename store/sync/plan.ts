@@ -10,7 +10,7 @@ import {invalidArgument, notFound, quote, StoreError} from '../errors.js';
 import {planEdit, queueForSync, type PlanItem, type PlanStep, type FollowUpOpening} from '../edit-plan.js';
 import type {Actor, Field, FollowUp, Values} from '../types.js';
 import type {Validator} from '../writes.js';
-import {canonicalJson, mergeField, sameCanonical, type MergeKind} from './merge.js';
+import {canonicalJson, mergeRecord, sameCanonical, type FieldMeeting, type MergeKind} from './merge.js';
 import type {ConflictChoice, NewSyncLink, PullOutcome, RemoteComment, RemoteRecord, SyncLink, TrackerKind} from './types.js';
 
 /** Whose base a base row is: the tracker's (the last value both sides agreed on) or an import's (the last value it wrote). */
@@ -222,45 +222,39 @@ export function* planApplyRemote<R extends PlanItem>(channelId: string, records:
 		} else {
 			itemId = item.id;
 			const bases = (yield {step: 'bases', itemId, source: 'sync'}) as Map<string, string>;
-			const writes: Values = {};
-			const after: Array<() => SyncPlan<R, void>> = [];
-			let conflicts = 0;
+			const meetings: FieldMeeting[] = [];
 			for (const field of link.fields) {
 				if (!Object.hasOwn(remote, field.key)) continue;
 				const ours = item.values[field.key] ?? null;
-				const theirs = remote[field.key];
 				// No base yet (the item was here before the link): ours counts as the base unless a change of ours is queued.
 				const base = bases.has(field.key) ? JSON.parse(bases.get(field.key)!) as unknown : yield* baseWithoutRow<R>(itemId, field.key, ours);
-				const merge = mergeField(field.kind, base, ours, theirs);
-				if (merge.conflict) {
-					conflicts++;
-					yield {step: 'hold', channelId, itemId, field: field.key, kind: field.kind, base: canonicalJson(base, field.kind), value: canonicalJson(ours, field.kind), at: now};
-					const opening: FollowUpOpening = {
-						channel_id: channelId, item_id: itemId, key: field.key, attempted: theirs, run_id: null, kind: 'sync_conflict', base, ours, theirs,
-						message: `${field.key} changed here and on ${link.tracker} since the last sync: choose ours, theirs or a value (sift followups resolve)`,
-					};
-					yield {step: 'openFollowUps', openings: [opening], at: now};
-					continue;
-				}
-
-				if (merge.write !== undefined) writes[field.key] = merge.write;
-				if (merge.base !== undefined) {
-					const baseText = canonicalJson(merge.base, field.kind);
-					after.push(function* () {
-						yield {step: 'setBase', channelId, itemId, field: field.key, source: 'sync', value: baseText};
-					});
-				}
-
-				if (merge.drop) after.push(function* () {
-					yield {step: 'dropEntry', itemId, field: field.key, at: now};
-				});
-				if (merge.queue !== undefined) {
-					const queued = canonicalJson(merge.queue, field.kind);
-					after.push(function* () {
-						yield {step: 'queueSync', channelId, itemId, values: {[field.key]: queued}, at: now};
-					});
-				}
+				meetings.push({key: field.key, kind: field.kind, base, ours, theirs: remote[field.key]});
 			}
+
+			const merged = mergeRecord(meetings);
+			const writes = merged.writes as Values;
+			const conflicts = merged.conflicts.length;
+			for (const {key, kind, base, ours, theirs} of merged.conflicts) {
+				yield {step: 'hold', channelId, itemId, field: key, kind, base: canonicalJson(base, kind), value: canonicalJson(ours, kind), at: now};
+				const opening: FollowUpOpening = {
+					channel_id: channelId, item_id: itemId, key, attempted: theirs, run_id: null, kind: 'sync_conflict', base, ours, theirs,
+					message: `${key} changed here and on ${link.tracker} since the last sync: choose ours, theirs or a value (sift followups resolve)`,
+				};
+				yield {step: 'openFollowUps', openings: [opening], at: now};
+			}
+
+			// After the local write: the bases that moved, the agreed entries dropped, the merged sets queued.
+			const after: Array<() => SyncPlan<R, void>> = [
+				...merged.bases.map(({key, kind, value}) => function* (): SyncPlan<R, void> {
+					yield {step: 'setBase', channelId, itemId, field: key, source: 'sync', value: canonicalJson(value, kind)};
+				}),
+				...merged.drops.map(key => function* (): SyncPlan<R, void> {
+					yield {step: 'dropEntry', itemId, field: key, at: now};
+				}),
+				...merged.queues.map(({key, kind, value}) => function* (): SyncPlan<R, void> {
+					yield {step: 'queueSync', channelId, itemId, values: {[key]: canonicalJson(value, kind)}, at: now};
+				}),
+			];
 
 			// Mapped fields the tracker alone writes (read-only here): theirs whenever it differs.
 			const synced = new Set(link.fields.map(field => field.key));

@@ -14,6 +14,8 @@ import {systemClock} from '../../source/codex/watch-loop.js';
 import {FIXTURE_REPO, startFakeGithub} from '../support/fake-github.js';
 import {tempDir} from '../support/temp.js';
 import {formatNumber, printTable} from './support.js';
+import {ensureBuilt, siftAsync} from '../support/cli.js';
+import {pushKillLoop} from '../support/push-kill-loop.js';
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const rssMb = () => `${formatNumber(Math.round(process.resourceUsage().maxRSS / 1024))} MB`;
@@ -77,10 +79,38 @@ export async function benchSyncGithub(quick: boolean): Promise<void> {
 		rows.push({case: `1,000 both-side edits, ${clashes.size} clashing`, requests: `${outcome.push?.sent ?? 0} sent`, time: seconds(elapsed), 'peak RSS': rssMb(), result: `${outcome.conflicts} conflicts, ${overwritten} silent overwrites, ${lost} lost`});
 		printTable(`GitHub sync against the fake GitHub (SQLite${quick ? ', --quick' : ''})`, rows, [
 			'requests counted: what GitHub counts against the rate limit (a 304 is free); peak RSS includes the fake GitHub, which runs in this process',
-			'not measured here: a push killed at random points (the CLI test test/sync/sync-cli.test.ts kills one in its crash window)',
 		]);
 	} finally {
 		await store.close();
+		await fake.stop();
+	}
+
+	await benchPushKills(quick ? 20 : 200);
+}
+
+/**
+ * `sift sync push` (the built CLI) SIGKILLed at `points` seeded random points in its crash window
+ * (its k-th write carried out by the fake, never answered), then a last push: duplicate writes
+ * (the fake counts every PATCH) and lost changes, both to be 0.
+ */
+export async function benchPushKills(points: number): Promise<void> {
+	ensureBuilt();
+	const fake = await startFakeGithub({issues: points * 3 + 50, comments: 0, check: false});
+	try {
+		const db = join(tempDir('sift-bench-kill-'), 'store.db');
+		const env = {GITHUB_TOKEN: fake.token, GH_TOKEN: '', SIFT_GITHUB_API: fake.url, SIFT_NO_GH: '1', XDG_CONFIG_HOME: tempDir('sift-bench-config-')};
+		for (const args of [['sync', 'add', 'github', FIXTURE_REPO], ['sync', 'rust']]) {
+			const result = await siftAsync([...args, '--db', db], env);
+			if (result.code !== 0) throw new Error(`sift ${args.join(' ')} exited ${result.code}: ${result.stderr}`);
+		}
+
+		const started = performance.now();
+		const result = await pushKillLoop({fake, db, channel: 'rust', env, points, seed: 20_261_207});
+		printTable('sift sync push SIGKILLed at random points (SQLite, seed 20261207)', [{
+			points: String(result.points), killed: String(result.killed), 'ended first': String(result.completed), changes: String(result.changes),
+			'duplicate writes': String(result.duplicates), 'lost changes': String(result.lost), time: seconds(performance.now() - started),
+		}], ['each point: a push whose k-th write (k seeded) the fake carried out and never answered, killed there; then one last push runs to its end']);
+	} finally {
 		await fake.stop();
 	}
 }

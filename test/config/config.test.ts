@@ -137,6 +137,15 @@ describe('loading', () => {
 		expect(wrong.problems.join('\n')).toMatch(/line 2: .*token/);
 	});
 
+	it('sync: live and its interval (a duration of 100ms or more); a wrong one is named and the sync setting ignored', async () => {
+		expect((await load('sync:', '  live: true', '  interval: 30s')).config.sync).toEqual({live: true, interval: '30s'});
+		for (const [line, said] of [['  interval: soon', /interval.*duration such as 30s/], ['  interval: 50ms', /interval.*100ms or more/], ['  live: yes please', /live.*true or false/]] as const) {
+			const wrong = await load('sync:', line);
+			expect(wrong.config.sync, line).toBeUndefined();
+			expect(wrong.problems.join('\n'), line).toMatch(said);
+		}
+	});
+
 	it('each wrong setting falls back to its own default, naming line and key', async () => {
 		const loaded = await load(
 			'instruction: ""',

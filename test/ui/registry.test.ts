@@ -42,8 +42,14 @@ describe('the registry', () => {
 			expect(BINDINGS.filter(binding => binding.scope === 'list' && binding.action === action), action).toHaveLength(1);
 		}
 
-		// Help and the footer show the list's keys in the order of its key table.
-		expect(BINDINGS.filter(binding => binding.scope === 'list').map(binding => binding.action)).toEqual(Object.keys(LIST_KEYS));
+		// Help and the footer show the list's keys in the order of its key table, a feature's own list keys after them.
+		const listActions = BINDINGS.filter(binding => binding.scope === 'list').map(binding => binding.action);
+		expect(listActions.slice(0, Object.keys(LIST_KEYS).length)).toEqual(Object.keys(LIST_KEYS));
+		// A feature's own list key is not one of the table's, and no lowercase letter (field hotkeys take those by default, config/hotkeys.ts).
+		const tableKeys = new Set(Object.values(LIST_KEYS).flatMap(key => key.keys));
+		for (const binding of BINDINGS.filter(each => each.scope === 'list' && !(each.action in LIST_KEYS))) {
+			for (const key of binding.keys) expect(tableKeys.has(key) || /^[a-z]$/.test(key), key).toBe(false);
+		}
 
 		const seen = new Set<string>();
 		for (const binding of BINDINGS) {

@@ -22,6 +22,8 @@ export type HeaderProps = {
 	run: {text: string; tone: Tone} | null;
 	newItems: number;
 	live: boolean;
+	/** A synced channel's words (sync-marks.ts: remote, last pull, pending pushes, conflicts); absent when not synced. */
+	sync?: {text: string; conflicts: number} | null;
 };
 
 const TONE_COLORS: Record<Tone, string> = {info: 'cyan', ok: 'green', warn: 'yellow', error: 'red'};
@@ -52,6 +54,12 @@ export function Header(props: HeaderProps) {
 					<>
 						<Text> │ </Text>
 						<Text color={theme.color('magenta')} bold>{counted(props.proposals, 'proposal')}</Text>
+					</>
+				) : null}
+				{props.sync ? (
+					<>
+						<Text> │ </Text>
+						<Text color={props.sync.conflicts > 0 ? theme.color('red') : theme.color('cyan')} bold={props.sync.conflicts > 0}>{sanitize(props.sync.text)}</Text>
 					</>
 				) : null}
 				{props.run ? (

@@ -6,6 +6,7 @@ import {isOverdue, OVERDUE_STYLE, today as todayOf} from '../overdue.js';
 import {sanitize} from '../../text/sanitize.js';
 import {cutLine, padLine, type StyledLine} from '../spans.js';
 import {styledText} from './styled-text.js';
+import {syncMarkOf, type SyncMarks} from '../sync-marks.js';
 import {useTheme} from '../theme.js';
 import type {Row} from '../window.js';
 import {fit, truncate} from '../width.js';
@@ -21,6 +22,8 @@ export type ListProps = {
 	marks: ReadonlySet<string>;
 	/** Rows that changed live a moment ago. */
 	changed: ReadonlySet<string>;
+	/** A synced channel's unsent and conflicted records (sync-marks.ts), marked in the gutter. */
+	sync?: SyncMarks | null;
 	empty: string;
 	/** Today (YYYY-MM-DD), for overdue dates; the clock's day unless given. */
 	today?: string;
@@ -42,9 +45,18 @@ export function cellLine(column: Column, value: unknown, today: string): StyledL
 	return padLine(line, column.width, CUT);
 }
 
-/** A row as one line: the gutter (mark, changed), then its cells, cut to `width` cells. */
-export function rowLine(row: Row, columns: Column[], marked: boolean, changed: boolean, width: number, today: string): StyledLine {
-	const line: StyledLine = [{text: marked ? '●' : ' ', color: marked ? 'yellow' : undefined}, {text: changed ? '•' : ' '}];
+type SyncMark = ReturnType<typeof syncMarkOf>;
+
+/** The gutter's second cell: an open sync conflict (`!`), else changed just now (`•`), else a change not yet sent to the tracker (`↑`). */
+function gutterMark(changed: boolean, sync: SyncMark): StyledLine[number] {
+	if (sync === 'conflict') return {text: '!', color: 'red'};
+	if (changed) return {text: '•'};
+	return sync === 'unpushed' ? {text: '↑', color: 'cyan'} : {text: ' '};
+}
+
+/** A row as one line: the gutter (mark; conflict, changed or unpushed), then its cells, cut to `width` cells. */
+export function rowLine(row: Row, columns: Column[], marked: boolean, changed: boolean, width: number, today: string, sync: SyncMark = null): StyledLine {
+	const line: StyledLine = [{text: marked ? '●' : ' ', color: marked ? 'yellow' : undefined}, gutterMark(changed, sync)];
 	for (const [index, column] of columns.entries()) {
 		if (index > 0) line.push({text: ' '});
 		line.push(...cellLine(column, row.preview[column.field.key], today));
@@ -55,11 +67,11 @@ export function rowLine(row: Row, columns: Column[], marked: boolean, changed: b
 	return used <= width ? line : cutLine(line, width, CUT);
 }
 
-const ListRow = memo(function ListRow({row, columns, selected, marked, changed, width, today}: {row: Row; columns: Column[]; selected: boolean; marked: boolean; changed: boolean; width: number; today: string}) {
+const ListRow = memo(function ListRow({row, columns, selected, marked, changed, sync, width, today}: {row: Row; columns: Column[]; selected: boolean; marked: boolean; changed: boolean; sync: SyncMark; width: number; today: string}) {
 	const theme = useTheme();
 	return (
 		<Text wrap="truncate-end" inverse={selected} strikethrough={row.deleted} dimColor={row.deleted}>
-			{styledText(rowLine(row, columns, marked, changed, width, today), theme)}
+			{styledText(rowLine(row, columns, marked, changed, width, today, sync), theme)}
 		</Text>
 	);
 });
@@ -81,6 +93,7 @@ export function List(props: ListProps) {
 					selected={props.top + index === props.cursor}
 					marked={props.marks.has(row.id)}
 					changed={props.changed.has(row.id)}
+					sync={syncMarkOf(props.sync ?? null, row.id)}
 					width={props.width}
 					today={today}
 				/>

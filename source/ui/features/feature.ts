@@ -13,14 +13,26 @@ import type {Effect, Message, Overlay, ScreenEvent, ScreenState, Tone, Transitio
 
 export type {ListAction} from '../../config/key-table.js';
 
-/** Where a key is read: the list, or one of the overlays on top of it (its feature names it and titles it in help). */
-export type Scope = 'list' | 'picker' | 'text' | 'queue' | 'history' | 'help' | 'confirm' | 'board'
+/** The scopes written here, from before features declared their own (`ScopeVariants`). */
+type CoreScope = 'list' | 'picker' | 'text' | 'queue' | 'history' | 'help' | 'confirm' | 'board'
 	/** A field's value picker opened by a hotkey: digits pick, typing jumps. */
 	| 'choice'
 	/** The record full screen (Z): its keys page and scroll it. */
 	| 'record'
 	/** The review queue (P): accept, decline, a field alone, all. */
 	| 'review';
+
+/**
+ * Scopes by who declares them: these, and a feature's own, declared in its slice by declaration
+ * merging (`declare module '../feature.js' {interface ScopeVariants {name: 'scope'}}`), as it
+ * declares its overlay, events and effects (state.ts's `OverlayVariants`).
+ */
+export interface ScopeVariants {
+	core: CoreScope;
+}
+
+/** Where a key is read: the list, or one of the overlays on top of it (its feature names it and titles it in help). */
+export type Scope = ScopeVariants[keyof ScopeVariants];
 
 /**
  * One key binding, as lazygit writes a controller's: its keys, the event it sends (made from the
@@ -84,6 +96,8 @@ export type OverlaySlice<K extends OverlayKind, E extends EventType = never> = {
 	effects: object;
 	/** How the overlay is drawn while open (none: the list alone). */
 	view?: FeatureView<K>;
+	/** The values of the screen fields the feature adds to `ScreenState` (declared in its slice), at start. */
+	initial?: object;
 };
 
 export type Dispatch = (event: ScreenEvent) => void;
@@ -150,7 +164,7 @@ export type FeatureView<K extends OverlayKind> = {
 };
 
 /** A slice as the registry holds it, whatever events it owns. */
-export type AnySlice<K extends OverlayKind> = Pick<OverlaySlice<K>, 'scope' | 'keys' | 'scopes' | 'bindings' | 'effects' | 'view'> & {events: object};
+export type AnySlice<K extends OverlayKind> = Pick<OverlaySlice<K>, 'scope' | 'keys' | 'scopes' | 'bindings' | 'effects' | 'view' | 'initial'> & {events: object};
 
 export const none = (state: ScreenState): Transition => ({state, effects: []});
 

@@ -153,6 +153,19 @@ const CASES: {[T in keyof typeof LIST.events]: () => void} = {
 		const moved = reduce(opened.state, {type: 'move', rows: 1}).state;
 		expect(reduce(moved, {type: 'detailLoaded', for: wanted.for, detail}).state.detail).toBeNull();
 	},
+	syncState() {
+		const sync = {remote: 'acme/app', lastPullAt: '2026-03-02T10:00:00.000Z', pending: 2, conflicts: 1, unpushed: new Set([idOf(3)]), conflicted: new Set([idOf(4)])};
+		const synced = reduce(listed(), {type: 'syncState', sync}).state;
+		expect(synced.sync).toBe(sync);
+		// A synced channel reads its sync state again after its events; one that is not does not ask.
+		const events = [{type: 'item.updated', item_id: idOf(3)}] as unknown as Extract<Parameters<typeof reduce>[1], {type: 'storeEvents'}>['events'];
+		expect(reduce(synced, {type: 'storeEvents', events, at: 0}).effects.map(each => each.kind)).toContain('readSyncState');
+		expect(reduce(listed(), {type: 'storeEvents', events, at: 0}).effects.map(each => each.kind)).not.toContain('readSyncState');
+		// Unlinked since: null.
+		expect(reduce(synced, {type: 'syncState', sync: null}).state.sync).toBeNull();
+		// r reads it again (a channel linked while the screen was open).
+		expect(reduce(listed(), {type: 'reload'}).effects.map(each => each.kind)).toContain('readSyncState');
+	},
 	followUpCount() {
 		expect(reduce(listed(), {type: 'followUpCount', count: 7}).state.followUpCount).toBe(7);
 		// The count moved: the views asking has:followup are counted again, so their tab agrees with the header.

@@ -7,6 +7,7 @@ import {itemIdOf, seqOfItemId} from '../../../../store/index.js';
 import {pageWhere} from '../../model/views.js';
 import type {ScreenEvent, ScreenState} from '../../state.js';
 import type {EffectContext, EffectOf, EffectTable} from '../feature.js';
+import type {SyncMarks} from '../../sync-marks.js';
 
 /**
  * A page of the list read for `list` or `loadPage`, as the event that answers it (it carries the
@@ -51,4 +52,29 @@ export const LIST_EFFECTS = {
 	},
 	reloadSchema: (effect, {state, on, later}) => later(async () => ({type: 'schemaLoaded', fields: (await on.store.getChannel(state.channelId)).fields, quiet: effect.quiet})),
 	pollEvents: (_effect, {on}) => on.pollEvents(),
-} satisfies EffectTable<'list' | 'loadPage' | 'readRows' | 'readDetail' | 'reloadSchema' | 'pollEvents'>;
+	readSyncState(_effect, {state, on, later}) {
+		later(async () => ({type: 'syncState', sync: await readSyncMarks(on.store, state.channelId)}));
+	},
+} satisfies EffectTable<'list' | 'loadPage' | 'readRows' | 'readDetail' | 'reloadSchema' | 'pollEvents' | 'readSyncState'>;
+
+/** The most unsent changes and conflicts whose rows are marked (the header counts them all). */
+const MARKED_LIMIT = 2000;
+
+/** A channel's sync state for the header and the rows' marks, or null when it is not linked to a tracker. */
+export async function readSyncMarks(store: AsyncStore, channelId: string): Promise<SyncMarks | null> {
+	const link = await store.sync.getLink(channelId);
+	if (!link) return null;
+	const [status, outbox, open] = await Promise.all([
+		store.sync.status(channelId),
+		store.sync.outbox(channelId, MARKED_LIMIT),
+		store.listFollowUps({channelId, status: 'open', limit: MARKED_LIMIT}),
+	]);
+	return {
+		remote: link.remote,
+		lastPullAt: link.last_pull_at,
+		pending: status.pending,
+		conflicts: status.conflicts,
+		unpushed: new Set(outbox.map(entry => entry.item_id)),
+		conflicted: new Set(open.filter(followUp => followUp.kind === 'sync_conflict').map(followUp => followUp.item_id)),
+	};
+}

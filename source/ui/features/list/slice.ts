@@ -10,6 +10,23 @@ import {currentRow, listRows, moveBy, moveTo, recount, recountAsking, relist, se
 import {reviewEffects} from '../review/slice.js';
 import {listBinding, none, say, type EventOf, type OverlaySlice} from '../feature.js';
 import {LIST_EFFECTS} from './effects.js';
+import type {SyncMarks} from '../../sync-marks.js';
+
+declare module '../../state.js' {
+	interface ScreenState {
+		/** The channel's sync with its tracker, as last read (null: not synced): the header's words and the rows' marks. */
+		sync: SyncMarks | null;
+	}
+
+	interface EventVariants {
+		list: {type: 'syncState'; sync: SyncMarks | null};
+	}
+
+	interface EffectVariants {
+		/** The channel's sync state read again: at start, after the channel's events, after a sync cycle or a conflict resolved. */
+		list: {kind: 'readSyncState'};
+	}
+}
 
 /** The header's follow-up count read again: when it moved, the views asking `has:followup` are counted again (rows.ts). */
 function followUpsCounted(state: ScreenState, {count}: EventOf<'followUpCount'>): Transition {
@@ -106,6 +123,8 @@ function storeEvents(state: ScreenState, {events, at}: EventOf<'storeEvents'>): 
 	}
 
 	const effects: Effect[] = [{kind: 'countFollowUps'}];
+	// A pull or an edit moves what waits to be sent and the conflicts (a channel linked since is seen on r).
+	if (state.sync) effects.push({kind: 'readSyncState'});
 	if (touched.size > 0) effects.unshift({kind: 'readRows', ids: [...touched]});
 	if (schemaChanged) effects.unshift({kind: 'reloadSchema'});
 	effects.push(...reviewEffects(state, events));
@@ -115,6 +134,7 @@ function storeEvents(state: ScreenState, {events, at}: EventOf<'storeEvents'>): 
 export const LIST = {
 	scope: () => 'list',
 	effects: LIST_EFFECTS,
+	initial: {sync: null} as Pick<ScreenState, 'sync'>,
 	scopes: {list: 'List'},
 	bindings: [
 		listBinding('down', {type: 'move', rows: 1}),
@@ -160,7 +180,10 @@ export const LIST = {
 		togglePane: state => none(togglePane(state)),
 		// The views are counted again too: counts are read at start, on r and when a view is saved
 		// (on SQLite a count runs on this thread, seconds at a million records, so not after every change).
-		reload: state => recount(relist(state, state.query, 'Reloaded from the newest record.')),
+		reload(state) {
+			const reloaded = recount(relist(state, state.query, 'Reloaded from the newest record.'));
+			return {state: reloaded.state, effects: [...reloaded.effects, {kind: 'readSyncState'}]};
+		},
 		resize: (state, event) => none({...state, size: {columns: event.columns, rows: event.rows}}),
 		listed,
 		pageLoaded,
@@ -174,6 +197,7 @@ export const LIST = {
 		storeEvents,
 		detailLoaded: (state, event) => none(event.for === state.detailFor ? {...state, detail: event.detail} : state),
 		followUpCount: followUpsCounted,
+		syncState: (state, {sync}) => none({...state, sync}),
 		expire(state, event) {
 			if (state.changed.size === 0) return none(state);
 			const changed = new Map([...state.changed].filter(([, until]) => until > event.at));
@@ -190,4 +214,4 @@ export const LIST = {
 			return none(event.quiet ? next : say(next, 'The channel\'s schema changed; showing it.', 'info'));
 		},
 	},
-} satisfies OverlaySlice<'none', 'move' | 'top' | 'bottom' | 'openDetail' | 'back' | 'mark' | 'markAll' | 'togglePane' | 'reload' | 'resize' | 'listed' | 'pageLoaded' | 'loadFailed' | 'rowRead' | 'storeEvents' | 'detailLoaded' | 'followUpCount' | 'expire' | 'say' | 'effectFailed' | 'channelChanged' | 'schemaLoaded'>;
+} satisfies OverlaySlice<'none', 'move' | 'top' | 'bottom' | 'openDetail' | 'back' | 'mark' | 'markAll' | 'togglePane' | 'reload' | 'resize' | 'listed' | 'pageLoaded' | 'loadFailed' | 'rowRead' | 'storeEvents' | 'detailLoaded' | 'followUpCount' | 'syncState' | 'expire' | 'say' | 'effectFailed' | 'channelChanged' | 'schemaLoaded'>;
