@@ -28,7 +28,11 @@ export const SIMILAR_LOOKUP = 200;
 /** PostgreSQL: how many of the channel's newest items the document frequencies are counted over. */
 export const SIMILAR_SAMPLE = 2000;
 
-export type SimilarQuery = {limit?: number};
+export type SimilarQuery = {
+	limit?: number;
+	/** Only items added to the channel before this one (a lower sequence): "what did it duplicate when it was filed". */
+	olderOnly?: boolean;
+};
 
 /** A result: the item's preview, its resemblance (higher: closer) and the searched terms it holds. */
 export type SimilarHit = ItemPreview & {score: number; shared_terms: string[]};
@@ -42,7 +46,7 @@ export type SimilarPage = {
 	latest_sequence: number;
 };
 
-export type SimilarPlan = {itemId: string; seq: number; limit: number};
+export type SimilarPlan = {itemId: string; seq: number; limit: number; olderOnly: boolean};
 
 /** Checks a request; the same refusals on every backend. */
 export function planSimilar(channel: LoadedChannel, itemId: unknown, request: SimilarQuery = {}): SimilarPlan {
@@ -52,7 +56,9 @@ export function planSimilar(channel: LoadedChannel, itemId: unknown, request: Si
 		throw invalidArgument(`channel ${channel.id} has no long text field to compare items by`);
 	}
 
-	return {itemId: itemId as string, seq, limit};
+	const olderOnly = request?.olderOnly ?? false;
+	if (typeof olderOnly !== 'boolean') throw invalidArgument(`olderOnly must be true or false, got ${quote(olderOnly)}`);
+	return {itemId: itemId as string, seq, limit, olderOnly};
 }
 
 export const similarItemMissing = (channel: LoadedChannel, itemId: string) => notFound(`item ${quote(itemId)} does not exist in channel ${channel.id}`);

@@ -105,7 +105,7 @@ export async function similarItems(pool: pg.Pool, channel: LoadedChannel, itemId
 		const terms = distinctiveTerms(own, {frequencies: new Map(counted.rows.map(row => [row.word, row.documents])), documents: sampled.rows[0]!.documents, exact: false});
 		let rows: Array<Row & {score: number}> = [];
 		if (terms.length > 0) {
-			const statement = pgSimilarStatement(channel, terms, plan.seq, plan.limit);
+			const statement = pgSimilarStatement(channel, terms, plan.seq, plan.limit, plan.olderOnly);
 			rows = (await client.query<Row & {score: number}>(statement.sql, statement.params)).rows;
 		}
 

@@ -117,9 +117,9 @@ export function termFrequencies(db: Db, terms: string[]): {frequencies: Map<stri
 	return {frequencies, documents};
 }
 
-/** The channel's items (but `exceptSeq`) whose long text holds any of `terms`, the `limit` best by bm25. */
-export function rankedByTerms(db: Db, channelId: string, terms: string[], exceptSeq: number, limit: number): Array<{seq: number; score: number}> {
+/** The channel's items (but `exceptSeq`; with `olderOnly` only those before it) whose long text holds any of `terms`, the `limit` best by bm25. */
+export function rankedByTerms(db: Db, channelId: string, terms: string[], exceptSeq: number, limit: number, olderOnly = false): Array<{seq: number; score: number}> {
 	const match = terms.map(term => `"${term}"`).join(' OR ');
 	return db.prepare(`SELECT items_text.rowid AS seq, -bm25(items_text) AS score FROM items_text JOIN items ON items.seq = items_text.rowid
-		WHERE items_text MATCH ? AND items.channel_id = ? AND items.seq <> ? ORDER BY score DESC, seq DESC LIMIT ?`).all(match, channelId, exceptSeq, limit) as Array<{seq: number; score: number}>;
+		WHERE items_text MATCH ? AND items.channel_id = ? AND items.seq ${olderOnly ? '<' : '<>'} ? ORDER BY score DESC, seq DESC LIMIT ?`).all(match, channelId, exceptSeq, limit) as Array<{seq: number; score: number}>;
 }

@@ -101,7 +101,7 @@ export function similarItems(db: Db, channel: LoadedChannel, itemId: string, req
 		if (!row || row.id !== plan.itemId) throw similarItemMissing(channel, plan.itemId);
 		const own = itemTerms(channel, parseStored(row));
 		const terms = distinctiveTerms(own, {...termFrequencies(db, lookupTerms(own)), exact: true});
-		const ranked = terms.length === 0 ? [] : rankedByTerms(db, channel.id, terms, plan.seq, plan.limit);
+		const ranked = terms.length === 0 ? [] : rankedByTerms(db, channel.id, terms, plan.seq, plan.limit, plan.olderOnly);
 		const read = db.prepare(`SELECT ${ITEM_COLUMNS} FROM items WHERE channel_id = ? AND seq = ?`);
 		const rows = ranked.map(({seq, score}) => {
 			const item = read.get(channel.id, seq) as ItemRow;

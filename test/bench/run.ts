@@ -39,6 +39,7 @@ import {benchPageLatency} from './store-latency.js';
 import {benchPagingUnderChange} from './store-paging.js';
 import {benchQueryLatency} from './store-query-latency.js';
 import {benchRealShapes} from './real-shapes.js';
+import {benchSimilarRecall} from './similar-recall.js';
 import {benchAxisPage} from './store-axis-page.js';
 import {benchStaleVersions} from './store-stale.js';
 import {benchUi} from './ui.js';
@@ -107,6 +108,8 @@ async function runBenches(): Promise<void> {
 	await step('benchAxisPage', () => benchAxisPage(quick));
 	// GitHub-shaped items (labels, assignees, author, bodies): the first page of each common query, both backends.
 	await step('benchRealShapes', () => benchRealShapes(quick));
+	// Duplicate search (docs/eval.md): find_similar_items on real duplicate sets beside a plain bm25, both backends.
+	await step('benchSimilarRecall', () => benchSimilarRecall());
 	await step('benchIndexCost', () => benchIndexCost(quick));
 	await step('benchCountLag', () => benchCountLag(quick));
 
