@@ -120,6 +120,7 @@ export function termFrequencies(db: Db, terms: string[]): {frequencies: Map<stri
 /** The channel's items (but `exceptSeq`; with `olderOnly` only those before it) whose long text holds any of `terms`, the `limit` best by bm25. */
 export function rankedByTerms(db: Db, channelId: string, terms: string[], exceptSeq: number, limit: number, olderOnly = false): Array<{seq: number; score: number}> {
 	const match = terms.map(term => `"${term}"`).join(' OR ');
-	return db.prepare(`SELECT items_text.rowid AS seq, -bm25(items_text) AS score FROM items_text JOIN items ON items.seq = items_text.rowid
+	// CROSS JOIN keeps the full-text matches first: left to choose, SQLite walks the channel's items and runs the MATCH once per item (seconds at a few thousand).
+	return db.prepare(`SELECT items_text.rowid AS seq, -bm25(items_text) AS score FROM items_text CROSS JOIN items ON items.seq = items_text.rowid
 		WHERE items_text MATCH ? AND items.channel_id = ? AND items.seq ${olderOnly ? '<' : '<>'} ? ORDER BY score DESC, seq DESC LIMIT ?`).all(match, channelId, exceptSeq, limit) as Array<{seq: number; score: number}>;
 }
