@@ -132,6 +132,9 @@ export function distinctiveTerms(terms: ItemTerms, read: Frequencies): string[] 
 	return weighed.sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)).slice(0, SIMILAR_TERMS).map(([term]) => term);
 }
 
+/** How much each searched term weighs in a backend's OR query (its idf as distinctiveTerms reads it), in the order of `terms`. */
+export const searchWeights = (terms: readonly string[], read: Frequencies): number[] => terms.map(term => Math.log(1 + read.documents / ((read.frequencies.get(term) ?? 0) + 1)));
+
 /** A ranked result of a backend's OR query: the row and its score. */
 export type SimilarRow = PageRow & {score: number};
 

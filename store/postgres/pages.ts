@@ -5,7 +5,7 @@ import type pg from 'pg';
 import type {LoadedChannel} from '../channels.js';
 import {itemsPageOf, pageOf, parseWhere, planItems, planPage, type ItemsPage, type ItemsQuery, type PagePlan, type PageQuery, type PageRow} from '../pages.js';
 import {countSettingsFor, pgCountStatement, pgPageStatements, pgScoreStatement, pgSimilarStatement, pgSortValueStatement, pgTermFrequenciesStatements, planSettingsFor, WORDS_MEMORY} from './query.js';
-import {distinctiveTerms, itemTerms, lookupTerms, planSimilar, rescored, SIMILAR_POOL, SIMILAR_SAMPLE, similarItemMissing, similarPage, type SimilarPage, type SimilarQuery} from '../similar.js';
+import {distinctiveTerms, itemTerms, lookupTerms, planSimilar, rescored, searchWeights, SIMILAR_POOL, SIMILAR_SAMPLE, similarItemMissing, similarPage, type SimilarPage, type SimilarQuery} from '../similar.js';
 import {findItem} from './writes.js';
 import {candidatesRequest, planSearch, rankedPage, SEARCH_CANDIDATES, unrankedPage, unrankedRequest, type SearchPage, type SearchPlan, type SearchQuery} from '../search.js';
 import type {Position} from '../query/cursor.js';
@@ -106,7 +106,7 @@ export async function similarItems(pool: pg.Pool, channel: LoadedChannel, itemId
 		const terms = distinctiveTerms(own, frequencies);
 		let rows: Array<Row & {score: number}> = [];
 		if (terms.length > 0) {
-			const statement = pgSimilarStatement(channel, terms, plan.seq, SIMILAR_POOL, plan.olderOnly);
+			const statement = pgSimilarStatement(channel, terms, searchWeights(terms, frequencies), plan.seq, SIMILAR_POOL, plan.olderOnly);
 			rows = (await client.query<Row & {score: number}>(statement.sql, statement.params)).rows;
 		}
 
