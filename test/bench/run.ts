@@ -40,6 +40,7 @@ import {benchPagingUnderChange} from './store-paging.js';
 import {benchQueryLatency} from './store-query-latency.js';
 import {benchRealShapes} from './real-shapes.js';
 import {benchSimilarRecall} from './similar-recall.js';
+import {benchSearchLatency} from './search-latency.js';
 import {benchAxisPage} from './store-axis-page.js';
 import {benchStaleVersions} from './store-stale.js';
 import {benchUi} from './ui.js';
@@ -110,6 +111,8 @@ async function runBenches(): Promise<void> {
 	await step('benchRealShapes', () => benchRealShapes(quick));
 	// Duplicate search (docs/eval.md): find_similar_items on real duplicate sets beside a plain bm25, both backends.
 	await step('benchSimilarRecall', () => benchSimilarRecall());
+	// search_record_items and find_similar_items p50/p99 at 100k and 1M GitHub-shaped items, both backends.
+	await step('benchSearchLatency', () => benchSearchLatency(quick));
 	await step('benchIndexCost', () => benchIndexCost(quick));
 	await step('benchCountLag', () => benchCountLag(quick));
 
