@@ -213,7 +213,7 @@ export function pgSimilarStatement(channel: Fields, terms: string[], weights: nu
 	return {
 		// The item's text vector made once a row (each term tested with @@ would make it again per term).
 		sql: `SELECT seq, id, version, created_at, updated_at, data,
-			(SELECT coalesce(sum(weighed.weight), 0) FROM unnest(tsvector_to_array(${vector})) AS word(lexeme) JOIN unnest($4::text[], $5::float8[]) AS weighed(term, weight) ON weighed.term = word.lexeme)::float8 AS score
+			(SELECT coalesce(sum(weighed.weight), 0) / (1 + ln(1 + count(*))) FROM unnest(tsvector_to_array(${vector})) AS word(lexeme) LEFT JOIN unnest($4::text[], $5::float8[]) AS weighed(term, weight) ON weighed.term = word.lexeme)::float8 AS score
 			FROM items, to_tsquery('simple', $1) AS query
 			WHERE ${channelScopeSql(channel.id)} AND ${vector} @@ query AND seq ${olderOnly ? '<' : '<>'} $2 ORDER BY score DESC, seq DESC LIMIT $3`,
 		params: [terms.map(term => `'${term}'`).join(' | '), exceptSeq, limit, terms, weights],
