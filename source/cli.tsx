@@ -36,6 +36,7 @@ const COMMANDS: Record<string, () => Promise<{default: Command}>> = {
 	token: async () => import('./commands/token.js'),
 	migrate: async () => import('./commands/migrate.js'),
 	sync: async () => import('./commands/sync.js'),
+	eval: async () => import('./commands/eval.js'),
 };
 
 const debugging = () => process.env.SIFT_DEBUG === '1';

@@ -88,6 +88,9 @@ export type CliFlags = {
 	// sync: repeat until interrupted, and how long between rounds
 	watch?: boolean;
 	interval?: string;
+	// eval --similar: measure find_similar_items on the duplicate links of a pairs file
+	similar?: boolean;
+	pairs?: string;
 	// followups resolve: keep our value, take theirs, or write this one (JSON when it parses)
 	ours?: boolean;
 	theirs?: boolean;

@@ -114,6 +114,9 @@ export const FLAGS = {
 	watch: flag({name: 'watch', key: 'watch', kind: 'boolean', help: 'sync again and again (pull, then push) until interrupted'}),
 	interval: flag({name: 'interval', key: 'interval', kind: 'string', value: 'DURATION', help: 'with --watch: the time between rounds, e.g. 30s, 5m (default 60s; longer when GitHub\'s rate limit runs low or after failures)'}),
 	migrateTo: flag({name: 'migrate-to', key: 'migrateTo', kind: 'string', value: 'VALUE', help: 'move the items holding the option to this one (each a versioned edit) instead of refusing'}),
+	evalSimilar: flag({name: 'similar', key: 'similar', kind: 'boolean', help: 'measure find_similar_items on known duplicates (with --pairs); no model is run'}),
+	pairs: flag({name: 'pairs', key: 'pairs', kind: 'string', value: 'FILE', help: 'the known duplicates: CSV, a header row, then ITEM,DUPLICATES rows (DUPLICATES one item or several, comma-separated in one cell)'}),
+	evalKey: flag({name: 'key', key: 'key', kind: 'string', value: 'FIELD', help: 'the pairs file names items by this unique field\'s values (default: item ids)'}),
 } as const;
 
 /** The flags of everything that opens the store. */

@@ -134,6 +134,13 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
 		summary: 'List the open follow-ups (values the store refused, and sync conflicts: a field changed here and on the other side), dismiss one, or resolve a sync conflict.',
 		flags: [...STORE_FLAGS, FLAGS.channel, FLAGS.json, FLAGS.ours, FLAGS.theirs, FLAGS.resolveValue],
 	},
+	eval: {
+		brief: 'measure duplicate search on known duplicates',
+		usage: 'sift eval --similar --pairs FILE [--key FIELD] [--channel ID] [--json]',
+		summary: 'Measure find_similar_items on the channel\'s known duplicates: each item linked to an older one is asked against the items added before it, and the answer is right when a linked item comes back. Prints recall@1, @5 and @10 and the mean reciprocal rank.',
+		flags: [...STORE_FLAGS, FLAGS.channel, FLAGS.evalSimilar, FLAGS.pairs, FLAGS.evalKey, FLAGS.json],
+		notes: ['Links naming no item of the channel are counted and left out. Docs: docs/eval.md.', EXIT_NOTE],
+	},
 	sync: {
 		brief: 'two-way sync of channels with GitHub issues',
 		usage: 'sift sync [CHANNEL] | sift sync add github OWNER/REPO [--channel ID] [--map MAP.yaml] | sift sync list | sift sync remove CHANNEL | sift sync pull|push|status [CHANNEL] | sift sync --watch [CHANNEL]',

@@ -203,12 +203,19 @@ export function pgTermFrequenciesStatements(channel: Fields, terms: string[], ex
 	};
 }
 
-/** The channel's items but `exceptSeq` whose long text holds any of `terms`, the `limit` best by ts_rank_cd. */
-export function pgSimilarStatement(channel: Fields, terms: string[], exceptSeq: number, limit: number): SqlPart {
+/**
+ * The channel's items but `exceptSeq` (with `olderOnly` only those before it) whose long text holds
+ * any of `terms`, the `limit` that hold the most of them weighed by `weights` (their idf): a sum,
+ * not ts_rank_cd, whose cover density counts an OR query's common words as much as its rare ones.
+ */
+export function pgSimilarStatement(channel: Fields, terms: string[], weights: number[], exceptSeq: number, limit: number, olderOnly = false): SqlPart {
 	const vector = pgTextVector(channel.fields.filter(isLongText).map(field => field.key));
 	return {
-		sql: `SELECT seq, id, version, created_at, updated_at, data, ts_rank_cd(${vector}, query)::float8 AS score FROM items, to_tsquery('simple', $1) AS query
-			WHERE ${channelScopeSql(channel.id)} AND ${vector} @@ query AND seq <> $2 ORDER BY score DESC, seq DESC LIMIT $3`,
-		params: [terms.map(term => `'${term}'`).join(' | '), exceptSeq, limit],
+		// The item's text vector made once a row (each term tested with @@ would make it again per term).
+		sql: `SELECT seq, id, version, created_at, updated_at, data,
+			(SELECT coalesce(sum(weighed.weight), 0) / (1 + ln(1 + count(*))) FROM unnest(tsvector_to_array(${vector})) AS word(lexeme) LEFT JOIN unnest($4::text[], $5::float8[]) AS weighed(term, weight) ON weighed.term = word.lexeme)::float8 AS score
+			FROM items, to_tsquery('simple', $1) AS query
+			WHERE ${channelScopeSql(channel.id)} AND ${vector} @@ query AND seq ${olderOnly ? '<' : '<>'} $2 ORDER BY score DESC, seq DESC LIMIT $3`,
+		params: [terms.map(term => `'${term}'`).join(' | '), exceptSeq, limit, terms, weights],
 	};
 }

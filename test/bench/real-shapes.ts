@@ -31,7 +31,7 @@ const COUNT_WAIT_MS = 20_000;
 const FIXTURES = join(process.cwd(), 'test/fixtures/github');
 
 /** Every issue of the fixtures, in the fields sift keeps. */
-function fixtureIssues(): GithubIssue[] {
+export function fixtureIssues(): GithubIssue[] {
 	const raws: unknown[] = [];
 	for (const name of ['anysoftkeyboard-gh-issue-list.json', 'freecad-rest-page.json']) raws.push(...(JSON.parse(readFileSync(join(FIXTURES, name), 'utf8')) as unknown[]));
 	for (const line of readFileSync(join(FIXTURES, 'rust-lang-rest-issues.jsonl'), 'utf8').split('\n')) if (line.trim()) raws.push(JSON.parse(line));
@@ -140,7 +140,7 @@ const BEFORE: Record<string, {median: number; p95: number; cli?: number}> = {
 const beforeKey = (size: number, backend: string, query: string) => `${size} ${backend} ${query}`;
 
 /** The cached SQLite store of `size` shaped items, built when missing (under a temporary name, then renamed). */
-async function sqliteShapes(issues: GithubIssue[], size: number): Promise<{location: string; note: string}> {
+export async function sqliteShapes(issues: GithubIssue[], size: number): Promise<{location: string; note: string}> {
 	const dir = process.env.SIFT_BENCH_CACHE || join(tmpdir(), 'sift-bench');
 	mkdirSync(dir, {recursive: true});
 	const path = join(dir, `github-shapes-${size}-v${SHAPES_VERSION}.db`);
@@ -160,7 +160,7 @@ async function sqliteShapes(issues: GithubIssue[], size: number): Promise<{locat
 }
 
 /** The cached PostgreSQL store of `size` shaped items (its own database, kept between runs), or null without a server. */
-async function postgresShapes(issues: GithubIssue[], size: number): Promise<{location: string; note: string} | null> {
+export async function postgresShapes(issues: GithubIssue[], size: number): Promise<{location: string; note: string} | null> {
 	const name = `sift_shapes_${size}_v${SHAPES_VERSION}`;
 	const url = new URL(pgServerUrl());
 	url.pathname = `/${name}`;

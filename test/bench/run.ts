@@ -39,6 +39,8 @@ import {benchPageLatency} from './store-latency.js';
 import {benchPagingUnderChange} from './store-paging.js';
 import {benchQueryLatency} from './store-query-latency.js';
 import {benchRealShapes} from './real-shapes.js';
+import {benchSimilarRecall} from './similar-recall.js';
+import {benchSearchLatency} from './search-latency.js';
 import {benchAxisPage} from './store-axis-page.js';
 import {benchStaleVersions} from './store-stale.js';
 import {benchUi} from './ui.js';
@@ -107,6 +109,10 @@ async function runBenches(): Promise<void> {
 	await step('benchAxisPage', () => benchAxisPage(quick));
 	// GitHub-shaped items (labels, assignees, author, bodies): the first page of each common query, both backends.
 	await step('benchRealShapes', () => benchRealShapes(quick));
+	// Duplicate search (docs/eval.md): find_similar_items on real duplicate sets beside a plain bm25, both backends.
+	await step('benchSimilarRecall', () => benchSimilarRecall());
+	// search_record_items and find_similar_items p50/p99 at 100k and 1M GitHub-shaped items, both backends.
+	await step('benchSearchLatency', () => benchSearchLatency(quick));
 	await step('benchIndexCost', () => benchIndexCost(quick));
 	await step('benchCountLag', () => benchCountLag(quick));
 

@@ -3,6 +3,7 @@
 
 import {describe, expect, it} from 'vitest';
 import type {AsyncStore} from '../../store/api.js';
+import {SIMILAR_TERMS} from '../../store/index.js';
 import {notePgOff} from '../support/pg.js';
 import {BACKENDS, refusalOf, storesOn, type Backend} from './backends.js';
 
@@ -47,7 +48,7 @@ describe.each(BACKENDS)('similarItems on $name', (backend: Backend) => {
 		expect(page.items[0]!.preview.number).toBe(2);
 		expect(page.items[0]!.shared_terms).toEqual(expect.arrayContaining(['libcsv', 'segfault', 'merged', 'cells']));
 		expect(page.terms.length).toBeGreaterThan(0);
-		expect(page.terms.length).toBeLessThanOrEqual(16);
+		expect(page.terms.length).toBeLessThanOrEqual(SIMILAR_TERMS);
 		expect(page.items.map(item => item.id)).not.toContain(ids.get(1));
 		const scores = page.items.map(item => item.score);
 		expect(scores).toEqual([...scores].sort((a, b) => b - a));
@@ -64,6 +65,22 @@ describe.each(BACKENDS)('similarItems on $name', (backend: Backend) => {
 		expect(fill.items).toHaveLength(2);
 		expect(fill.items.every(item => [103, 106, 109].includes(item.preview.number as number))).toBe(true);
 		expect((await store.similarItems('issues', ids.get(100)!, {limit: 20})).items.map(item => item.preview.number).sort()).toEqual([103, 106, 109]);
+	});
+
+	it('with olderOnly asks only the items added before the item; a shared title counts', async () => {
+		const {store, ids} = await issues([
+			{number: 1, title: 'Exporter segfault in libcsv', body: 'The exporter crashes with a segfault in libcsv when the spreadsheet has merged cells.'},
+			...Array.from({length: 6}, (_, n) => filler(n)),
+			{number: 2, title: 'Export to CSV segfaults', body: 'Segfault in libcsv: exporting a spreadsheet with merged cells crashes the app.'},
+			{number: 3, title: 'Exporter segfault in libcsv', body: 'Merged cells again: a segfault in libcsv while exporting.'},
+		]);
+		const all = await store.similarItems('issues', ids.get(2)!, {limit: 3});
+		expect(all.items.map(item => item.preview.number).sort()).toEqual([1, 3]);
+		const older = await store.similarItems('issues', ids.get(2)!, {limit: 3, olderOnly: true});
+		expect(older.items.map(item => item.preview.number)).toEqual([1]);
+		// Number 3 shares number 1's title word for word: it ranks it first, above number 2, whose body is as close.
+		expect((await store.similarItems('issues', ids.get(3)!, {limit: 2, olderOnly: true})).items.map(item => item.preview.number)).toEqual([1, 2]);
+		expect(await refusalOf(() => store.similarItems('issues', ids.get(2)!, {olderOnly: 'yes' as unknown as boolean}))).toMatchObject({error: 'invalid_argument', message: expect.stringContaining('olderOnly')});
 	});
 
 	it('refuses a bad limit, a missing item and a channel without long text', async () => {

@@ -22,7 +22,7 @@ export const FLOORS: ReadonlyArray<{floor: string; paths: readonly string[]}> = 
 	{floor: 'store entry', paths: ['store/api.ts', 'store/index.ts']},
 	{floor: 'text', paths: ['source/text/']},
 	{floor: 'config', paths: ['source/config/']},
-	{floor: 'parts', paths: ['source/import/', 'source/export/', 'source/mcp/', 'source/codex/', 'source/sync/', 'demo-data/']},
+	{floor: 'parts', paths: ['source/import/', 'source/export/', 'source/mcp/', 'source/codex/', 'source/sync/', 'source/eval/', 'demo-data/']},
 	{floor: 'server', paths: ['source/serve/']},
 	{floor: 'ui models', paths: ['source/ui/']},
 	{floor: 'ui features, views and hooks', paths: ['source/ui/features/', 'source/ui/registry.ts', 'source/ui/reducer.ts', 'source/ui/components/', 'source/ui/hooks/', 'source/ui/theme.tsx']},

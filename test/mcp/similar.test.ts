@@ -3,6 +3,7 @@
 // bad arguments refused, and channels that are not granted.
 
 import {describe, expect, it} from 'vitest';
+import {SIMILAR_TERMS} from '../../store/index.js';
 import {notePgOff} from '../support/pg.js';
 import {BACKENDS, storesOn, type Backend} from '../contract/backends.js';
 import {callerFor, connectInProcess, jsonOf, openMcpStore, textOf} from './fixtures.js';
@@ -37,7 +38,7 @@ describe.each(BACKENDS)('find_similar_items on $name', (backend: Backend) => {
 			const tool = (await session.client.listTools()).tools.find(candidate => candidate.name === 'find_similar_items')!;
 			expect(tool.annotations).toMatchObject({readOnlyHint: true});
 			expect(tool.description).toContain('from 1 to 20');
-			expect(tool.description).toContain('at most 16');
+			expect(tool.description).toContain(`at most ${SIMILAR_TERMS}`);
 			const call = callerFor(session.client);
 
 			const result = await call('find_similar_items', {record_channel_id: 'notes', item_id: ids.get('N-1'), limit: 2});
