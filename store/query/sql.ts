@@ -87,6 +87,12 @@ export const sortKeySql = (dialect: Dialect, channel: {fieldsByKey: Map<string, 
 // ---------------------------------------------------------------------------------------------
 // Indexes
 
+/** What a `field:=value` term compares, and the index of the field holds: the text with its ASCII letters lowercased. */
+export const exactKeySql = (dialect: Dialect, key: string) => dialect.lower(dialect.text(key));
+
+/** Text fields a `field:=value` term finds through an index: the short ones but unique (a unique field has its own). */
+export const hasExactIndex = (field: Field) => isShortText(field) && !field.is_unique;
+
 export type IndexDefinition = {name: string; sql: string};
 
 /** The words full-text search sees in a bare word: runs of letters and digits (`log-in` is log, in). */
@@ -126,7 +132,8 @@ export function axisOrderKey(channel: {fields: readonly Field[]}, sortKey: strin
  * The partial indexes a channel's rows get: one per sortable field on (order key, seq) — it
  * serves the sorted pages, equality filters on selects and booleans, and range terms — plus one
  * on the stored value of a unique field whose order key differs (uniqueness checks), plus one per
- * sort key but updated_at on (axis, that key, seq) for a page of one axis value (axisOf). Each covers only that
+ * sort key but updated_at on (axis, that key, seq) for a page of one axis value (axisOf), plus one per
+ * short text field on its lowercased whole value (hasExactIndex). Each covers only that
  * channel's rows, so no channel's data can break another's writes.
  */
 export function channelIndexes(dialect: Dialect, nameOf: IndexNamer, channel: Channel): IndexDefinition[] {
@@ -146,6 +153,11 @@ export function channelIndexes(dialect: Dialect, nameOf: IndexNamer, channel: Ch
 		if (field.is_unique && (!isSortable(field) || orderKeySql(dialect, field) !== dialect.value(field.key))) {
 			add(nameOf(channel.id, field.key, 'value'), dialect.value(field.key));
 		}
+	}
+
+	// `author:=ren`: the short text fields' whole values, so an exact match reads its items in seq order.
+	for (const field of channel.fields.filter(hasExactIndex)) {
+		add(nameOf(channel.id, `${field.key}:exact`, 'order'), exactKeySql(dialect, field.key));
 	}
 
 	const axis = axisOf(channel);
@@ -228,6 +240,10 @@ function positiveSql(dialect: Dialect, channel: Fields, term: Term): SqlPart {
 
 		case 'contains': {
 			return containsSql(dialect, [field.key], term.needles);
+		}
+
+		case 'equals': {
+			return {sql: `${exactKeySql(dialect, field.key)} IN (${placeholders(term.values.length)})`, params: term.values};
 		}
 
 		case 'compare': {

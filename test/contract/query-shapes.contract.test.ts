@@ -106,6 +106,25 @@ describe.each(BACKENDS)('real-shaped queries on $name', (backend: Backend) => {
 		expect(await numbers(store, 'expected behavior')).toEqual([2, 1]);
 	});
 
+	it('author:=X is the whole author, ignoring the case of ASCII letters: not a substring; lists, negation; an empty value is refused', async () => {
+		const store = await issues([
+			{number: 1, author: 'aiko'},
+			{number: 2, author: 'Aikon'},
+			{number: 3, author: 'AIKO'},
+			{number: 4, author: 'bram'},
+			{number: 5},
+		]);
+		expect(await numbers(store, 'author:=aiko')).toEqual([3, 1]);
+		expect(await numbers(store, 'author:=Aikon')).toEqual([2]);
+		expect(await numbers(store, 'author:=aik')).toEqual([]);
+		expect(await numbers(store, 'author:=aiko,bram')).toEqual([4, 3, 1]);
+		expect(await numbers(store, '-author:=aiko')).toEqual([5, 4, 2]);
+		expect(await numbers(store, 'author:=aiko sort:number')).toEqual([1, 3]);
+		// The substring form keeps its meaning.
+		expect(await numbers(store, 'author:aik')).toEqual([3, 2, 1]);
+		expect(await refusalOf(() => store.listPage('issues', {where: 'author:='}))).toMatchObject({error: 'bad_query', term: 'author:='});
+	});
+
 	it(`a list takes at most ${MAX_LIST_VALUES} values on both backends: more is a bad_query naming the term`, async () => {
 		const store = await issues(many(3));
 		// One-letter values: 996 of them fit the 2000 characters of query text.

@@ -39,11 +39,13 @@ function plansWhile(store: Store, watched: (sql: string) => boolean, params: (sq
 describe('per-channel indexes', () => {
 	const indexes = (store: Store) => store.db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'items' AND sql IS NOT NULL ORDER BY name").all() as Array<{name: string; sql: string}>;
 
-	it('every field index is partial to its channel, one per sortable field plus unique lookups, and one per sort key on the axis (status) and that key', () => {
+	it('every field index is partial to its channel, one per sortable field plus unique lookups, one per sort key on the axis (status) and that key, and one per short text field\'s whole value', () => {
 		const store = kitStore();
 		const names = indexes(store).map(index => index.name);
 		const sortKeys = ['code', 'created_at', 'done', 'due', 'pct', 'points', 'price', 'ratio', 'stars'];
-		expect(names).toEqual([...sortKeys, 'status', ...sortKeys.map(key => `status.${key}`), 'updated_at'].map(key => `items:kit:${key}`).concat('items_by_channel'));
+		// The short text fields but the unique one (code) have an index on their whole value (`reporter:=…`).
+		const exact = ['reporter:exact', 'site:exact', 'summary:exact', 'title:exact'];
+		expect(names).toEqual([...sortKeys.slice(0, 8), ...exact.slice(0, 2), 'stars', 'status', ...sortKeys.map(key => `status.${key}`), ...exact.slice(2), 'updated_at'].map(key => `items:kit:${key}`).concat('items_by_channel'));
 		for (const index of indexes(store).filter(candidate => candidate.name !== 'items_by_channel')) {
 			expect(index.sql).toMatch(/ WHERE channel_id = 'kit'$/);
 		}
@@ -106,6 +108,12 @@ describe('per-channel indexes', () => {
 			name: 'one value of the axis sorted by another field reads through (status, that field, seq): set and unset phases, first page and deep',
 			where: 'status:new sort:due', fromEnd: true, minPlans: 3,
 			plan: /^SEARCH items USING INDEX items:kit:status\.due \(<expr>=\? AND v\d+/,
+		},
+		{
+			// The whole value (`field:=`), lowercased, is the index's key; its items come in seq order, newest first, with no sort.
+			name: 'an exact text match (summary:=…) reads through the field\'s exact index, first page, deep and from the end',
+			where: 'summary:=Item', fromEnd: true, minPlans: 3,
+			plan: /^SEARCH items USING INDEX items:kit:summary:exact \(<expr>=\?/,
 		},
 	])('$name', ({where, fromEnd, minPlans, plan}) => {
 		const store = kitStore(kitItems(50));
