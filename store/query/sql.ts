@@ -87,8 +87,18 @@ export const sortKeySql = (dialect: Dialect, channel: {fieldsByKey: Map<string, 
 // ---------------------------------------------------------------------------------------------
 // Indexes
 
-/** What a `field:=value` term compares, and the index of the field holds: the text with its ASCII letters lowercased. */
-export const exactKeySql = (dialect: Dialect, key: string) => dialect.lower(dialect.text(key));
+/**
+ * How many characters of a text field's value its exact index holds: a PostgreSQL index entry
+ * must fit a third of a page (some 2.7 kB), and a title may be a megabyte; the whole value is
+ * compared after the index finds the prefix.
+ */
+export const EXACT_PREFIX_CHARACTERS = 200;
+
+/** What the index of a `field:=value` term holds: the first EXACT_PREFIX_CHARACTERS of the text, its ASCII letters lowercased. */
+export const exactKeySql = (dialect: Dialect, key: string) => `substr(${dialect.lower(dialect.text(key))}, 1, ${EXACT_PREFIX_CHARACTERS})`;
+
+/** A value's part the exact index holds (characters, as SQL's substr counts them, not UTF-16 units). */
+const exactPrefix = (value: string) => Array.from(value).slice(0, EXACT_PREFIX_CHARACTERS).join('');
 
 /** Text fields a `field:=value` term finds through an index: the short ones but unique (a unique field has its own). */
 export const hasExactIndex = (field: Field) => isShortText(field) && !field.is_unique;
@@ -243,7 +253,9 @@ function positiveSql(dialect: Dialect, channel: Fields, term: Term): SqlPart {
 		}
 
 		case 'equals': {
-			return {sql: `${exactKeySql(dialect, field.key)} IN (${placeholders(term.values.length)})`, params: term.values};
+			// The indexed prefix finds the candidates; the whole value decides.
+			const list = placeholders(term.values.length);
+			return {sql: `(${exactKeySql(dialect, field.key)} IN (${list}) AND ${dialect.lower(dialect.text(field.key))} IN (${list}))`, params: [...term.values.map(exactPrefix), ...term.values]};
 		}
 
 		case 'compare': {
