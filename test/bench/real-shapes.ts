@@ -105,6 +105,8 @@ export function shapeQueries(issues: GithubIssue[]): string[] {
 		`labels:${quoted(rarest(issues, issue => issue.labels))}`,
 		`assignees:${quoted(mostCommon(issues, issue => issue.assignees))}`,
 		`author:${quoted(mostCommon(issues, issue => (issue.author ? [issue.author] : [])))}`,
+		// The exact match, through the author's index (a substring reads every item it passes).
+		`author:=${quoted(mostCommon(issues, issue => (issue.author ? [issue.author] : [])))}`,
 		`labels:${label} state:open sort:-updated`,
 		'compiler',
 		'"expected behavior"',

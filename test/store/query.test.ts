@@ -85,6 +85,20 @@ describe('per-channel indexes', () => {
 		reopened.close();
 	});
 
+	it('a store of schema 12 gets its short text fields\' exact indexes when opened, its value columns left as they are', () => {
+		const path = join(tempDir(), 'v12.db');
+		const store = openStore(path, {create: true});
+		store.importChannel({channel: kitChannel, items: kitItems(30)});
+		for (const index of indexes(store).filter(candidate => candidate.name.endsWith(':exact'))) store.db.exec(`DROP INDEX "${index.name}"`);
+		store.db.pragma('user_version = 12');
+		store.close();
+		const reopened = openStore(path);
+		expect(indexes(reopened).map(index => index.name)).toEqual(indexes(kitStore()).map(index => index.name));
+		const title = reopened.listPage('kit', {limit: 1}).items[0]!.preview.title as string;
+		expect(reopened.listPage('kit', {where: `title:=${JSON.stringify(title.toUpperCase())}`, limit: 50}).items.length).toBeGreaterThan(0);
+		reopened.close();
+	});
+
 	it('uniqueness checks read through the channel\'s partial index on the unique field', () => {
 		const imported = kitStore(kitItems(20));
 		const taken = storedItems(imported).find(item => typeof item.values.code === 'string')!.values.code;
