@@ -62,6 +62,11 @@ export type Dialect = {
 	/** PostgreSQL: the expression a channel's GIN index holds for fullText over `keys`; SQLite keeps one FTS5 table instead. */
 	fullTextIndex?(keys: string[]): string;
 	/**
+	 * PostgreSQL: short text fields get an exact index (hasExactIndex). Not SQLite: its index would
+	 * read the item's JSON, and SQLite rewrites every such index on every edit of any field.
+	 */
+	exactIndexes?: boolean;
+	/**
 	 * Whether `(key, seq) > (?, ?)` seeks one range of the order's index: the rows after a position
 	 * are then read in one phase, not as "the same value, later seq" and "later values".
 	 */
@@ -100,7 +105,7 @@ export const exactKeySql = (dialect: Dialect, key: string) => `substr(${dialect.
 /** A value's part the exact index holds (characters, as SQL's substr counts them, not UTF-16 units). */
 const exactPrefix = (value: string) => Array.from(value).slice(0, EXACT_PREFIX_CHARACTERS).join('');
 
-/** Text fields a `field:=value` term finds through an index: the short ones but unique (a unique field has its own). */
+/** Text fields a `field:=value` term finds through an index on PostgreSQL (Dialect.exactIndexes): the short ones but unique (a unique field has its own). */
 export const hasExactIndex = (field: Field) => isShortText(field) && !field.is_unique;
 
 export type IndexDefinition = {name: string; sql: string};
@@ -142,8 +147,8 @@ export function axisOrderKey(channel: {fields: readonly Field[]}, sortKey: strin
  * The partial indexes a channel's rows get: one per sortable field on (order key, seq) — it
  * serves the sorted pages, equality filters on selects and booleans, and range terms — plus one
  * on the stored value of a unique field whose order key differs (uniqueness checks), plus one per
- * sort key but updated_at on (axis, that key, seq) for a page of one axis value (axisOf), plus one per
- * short text field on its lowercased whole value (hasExactIndex). Each covers only that
+ * sort key but updated_at on (axis, that key, seq) for a page of one axis value (axisOf), plus (on
+ * PostgreSQL) one per short text field on its lowercased whole value (hasExactIndex). Each covers only that
  * channel's rows, so no channel's data can break another's writes.
  */
 export function channelIndexes(dialect: Dialect, nameOf: IndexNamer, channel: Channel): IndexDefinition[] {
@@ -166,7 +171,7 @@ export function channelIndexes(dialect: Dialect, nameOf: IndexNamer, channel: Ch
 	}
 
 	// `author:=ren`: the short text fields' whole values, so an exact match reads its items in seq order.
-	for (const field of channel.fields.filter(hasExactIndex)) {
+	for (const field of dialect.exactIndexes ? channel.fields.filter(hasExactIndex) : []) {
 		add(nameOf(channel.id, `${field.key}:exact`, 'order'), exactKeySql(dialect, field.key));
 	}
 

@@ -130,8 +130,7 @@ export function migrateToChannelIndexes(db: Db): void {
 		// created_at / updated_at alone (v6), or on the axis and a sort key (v7: `items:c:status.due`,
 		// over columns the single-field indexes already fill), need no copy.
 		const missing = wanted.filter(index => !existing.has(index.name) || stale.includes(index.name));
-		// Nor those on a text field's whole value (v13: `items:c:author:exact`), read from data.
-		if (missing.some(index => !/:((created|updated)_at|[a-z0-9_]+\.[a-z0-9_]+|[a-z0-9_]+:exact)$/.test(index.name))) fillValueColumns(db, channel);
+		if (missing.some(index => !/:((created|updated)_at|[a-z0-9_]+\.[a-z0-9_]+)$/.test(index.name))) fillValueColumns(db, channel);
 		createChannelIndexes(db, channel);
 	}
 }

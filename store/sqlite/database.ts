@@ -206,7 +206,7 @@ function openWritable(path: string, options: OpenOptions): Db {
  * Bump when the schema changes. Steps run in order inside one transaction and are idempotent;
  * SCHEMA_SQL then creates whatever is missing (IF NOT EXISTS).
  */
-export const SCHEMA_VERSION = 13;
+export const SCHEMA_VERSION = 12;
 
 /**
  * v3: idempotency keys belong to a channel and an actor (before, one global namespace: a key used
@@ -246,7 +246,7 @@ function addItemCount(db: Db): void {
  * that skipped a version number comes up to date all the same.
  */
 const MIGRATION_STEPS: Array<(db: Db) => void> = [scopeIdempotencyKeys, addRunColumns, addValueColumns, addTokenScope, addReviewColumns, addItemCount, addFollowUpKind];
-/** v3: per-channel partial indexes replace the indexes over every channel's rows; v5: on value columns; v6: on created_at and updated_at too; v8: on the axis and each sort key (store/query/sql.ts axisOf); v9: full-text search of long text (store/sqlite/full-text.ts); v12: multi-select membership (store/sqlite/members.ts); v13: a short text field's whole value (`author:=ren`). Each is idempotent, so a store skipping a number upgrades alike. */
+/** v3: per-channel partial indexes replace the indexes over every channel's rows; v5: on value columns; v6: on created_at and updated_at too; v8: on the axis and each sort key (store/query/sql.ts axisOf); v9: full-text search of long text (store/sqlite/full-text.ts); v12: multi-select membership (store/sqlite/members.ts). Each is idempotent, so a store skipping a number upgrades alike. */
 const AFTER_SCHEMA_STEPS: Array<(db: Db) => void> = [addFullText, addMembers, migrateToChannelIndexes];
 
 /**
