@@ -33,10 +33,10 @@ export type UpsertStep<R extends PlanItem> =
 	| {step: 'rows'}
 	/** The items holding any of `values` in the unique field, by the value's JSON text. */
 	| {step: 'find'; channel: LoadedChannel; field: Field; values: unknown[]}
-	/** A new item, with actor import (a refusal is thrown). */
-	| {step: 'insert'; channel: LoadedChannel; values: Values; createdAt?: string}
-	/** The edit plan of store/edit-plan.ts inside this transaction; answers its outcome. */
-	| {step: 'edit'; channel: LoadedChannel; request: EditRequest}
+	/** A new item, with actor import and the source's times when the row gives them (a refusal is thrown). */
+	| {step: 'insert'; channel: LoadedChannel; values: Values; createdAt?: string; updatedAt?: string}
+	/** The edit plan of store/edit-plan.ts inside this transaction, stamped `stampedAt` when given (else now); answers its outcome. */
+	| {step: 'edit'; channel: LoadedChannel; request: EditRequest; stampedAt?: string}
 	/**
 	 * What an import last wrote to the item's fields (its base: store/sync/merge.ts), or undefined
 	 * when no import ever wrote the item: a kept base (a person's resolution, an agreement), else
@@ -80,7 +80,8 @@ export function grownEvent(before: Channel, after: Channel, at: string): NewEven
 function* upsertRow<R extends PlanItem>(channel: LoadedChannel, tally: UpsertTally, row: UpsertRow, checked: ReturnType<typeof checkedRow>, item: R | undefined): Generator<UpsertStep<R>, void, unknown> {
 	try {
 		if (item === undefined) {
-			yield {step: 'insert', channel, values: checked.values, createdAt: checked.createdAt};
+			// The source's times, as a first import keeps them; a row with only updated_at was created then at the latest.
+			yield {step: 'insert', channel, values: checked.values, createdAt: checked.createdAt ?? checked.updatedAt, updatedAt: checked.updatedAt};
 			tally.result.created++;
 			return;
 		}
@@ -93,7 +94,7 @@ function* upsertRow<R extends PlanItem>(channel: LoadedChannel, tally: UpsertTal
 
 		const {writes, bases, conflicts} = yield* mergedWithBase<R>(channel, item, checked.values, changes);
 		if (Object.keys(writes).length > 0) {
-			const outcome = (yield {step: 'edit', channel, request: {channelId: channel.id, itemId: item.id, values: writes, actor: IMPORT, expectedVersion: item.version}}) as EditOutcome;
+			const outcome = (yield {step: 'edit', channel, request: {channelId: channel.id, itemId: item.id, values: writes, actor: IMPORT, expectedVersion: item.version}, stampedAt: editStamp(item, checked.updatedAt)}) as EditOutcome;
 			if ('refused' in outcome) throw outcome.refused;
 			tally.result.updated++;
 		} else if (conflicts.length === 0) {
@@ -109,6 +110,13 @@ function* upsertRow<R extends PlanItem>(channel: LoadedChannel, tally: UpsertTal
 		tally.refuse(row, checked.keyValue, error);
 	}
 }
+
+/**
+ * When an upsert's edit of `item` happened: the source's updated_at when the row gives one later
+ * than the item's own (the change is the source's, as a first import keeps it), else now (undefined):
+ * an item's updated_at never goes back, so an older file over a newer local change reads as changed now.
+ */
+export const editStamp = (item: PlanItem, sourceUpdatedAt: string | undefined): string | undefined => (sourceUpdatedAt !== undefined && sourceUpdatedAt > item.updated_at ? sourceUpdatedAt : undefined);
 
 /** An item's import base from the changes of its import events, oldest first, and the bases kept since (which win). */
 export function importBaseOf(importChanges: Changes[], kept: Map<string, string>): Values | undefined {

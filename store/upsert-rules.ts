@@ -16,8 +16,12 @@ import {validateValues, type WriteContext} from './validate.js';
 import {checkPayload, sameValue} from './write-rules.js';
 import {SpillMap} from './spill-map.js';
 
-/** One row to create or update; `at` names it in a refusal ("line 12", "issue #40"). */
-export type UpsertRow = {values: unknown; created_at?: string; at: string};
+/**
+ * One row to create or update; `at` names it in a refusal ("line 12", "issue #40"). `created_at`
+ * and `updated_at`, when the file gives them, are the source's own times: a new item takes both,
+ * an edited one takes `updated_at` when it is later than the item's (store/upsert-plan.ts).
+ */
+export type UpsertRow = {values: unknown; created_at?: string; updated_at?: string; at: string};
 
 export type UpsertRequest = {
 	channelId: string;
@@ -93,7 +97,7 @@ export function grownChannel(channel: Channel, addOptions: Record<string, string
 }
 
 /** A row's values and key value, checked before anything is looked up; a problem is a refusal of that row. */
-export function checkedRow(row: UpsertRow, key: string, seen: Pick<SpillMap, 'get' | 'set'>): {values: Values; keyValue: unknown; createdAt?: string} {
+export function checkedRow(row: UpsertRow, key: string, seen: Pick<SpillMap, 'get' | 'set'>): {values: Values; keyValue: unknown; createdAt?: string; updatedAt?: string} {
 	if (!isPlainObject(row.values)) {
 		throw invalidArgument('the row has no values');
 	}
@@ -111,15 +115,19 @@ export function checkedRow(row: UpsertRow, key: string, seen: Pick<SpillMap, 'ge
 	}
 
 	seen.set(seenKey, row.at);
-	let createdAt: string | undefined;
-	if (row.created_at !== undefined) {
-		createdAt = normalizeTimestamp(row.created_at);
-		if (createdAt === undefined) {
-			throw invalidArgument(`created_at must be an ISO 8601 date or date-time, got ${quote(row.created_at)}`);
-		}
+	return {values: row.values, keyValue, createdAt: rowTime(row, 'created_at'), updatedAt: rowTime(row, 'updated_at')};
+}
+
+/** A row's source time in the store's form, undefined when the row has none; a malformed one refuses the row. */
+function rowTime(row: UpsertRow, which: 'created_at' | 'updated_at'): string | undefined {
+	const text = row[which];
+	if (text === undefined || text === null) return undefined;
+	const time = normalizeTimestamp(text);
+	if (time === undefined) {
+		throw invalidArgument(`${which} must be an ISO 8601 date or date-time, got ${quote(text)}`);
 	}
 
-	return {values: row.values, keyValue, createdAt};
+	return time;
 }
 
 /** The tally as rows are done; a refusal is kept (the first MAX_REPORTED_REFUSALS) and counted. */

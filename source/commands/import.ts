@@ -146,8 +146,8 @@ function* siftRows(file: string): Generator<RecordRow> {
 	try {
 		let index = 0;
 		for (const item of source.items) {
-			const raw = item as {values?: Record<string, unknown>; created_at?: string};
-			yield {values: raw.values ?? {}, created_at: raw.created_at, at: `items[${index}]`};
+			const raw = item as {values?: Record<string, unknown>; created_at?: string; updated_at?: string};
+			yield {values: raw.values ?? {}, created_at: raw.created_at, updated_at: raw.updated_at, at: `items[${index}]`};
 			index++;
 		}
 	} finally {

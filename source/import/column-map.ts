@@ -32,7 +32,7 @@ export const columnMapSchema = z.object({
 	channel: z.object({id: z.string().optional(), name: z.string().optional()}).strict().optional(),
 	/** The column holding each row's creation time (an ISO date or date-time, or one source/import/date-time.ts reads); it becomes the item's created_at. */
 	created_at: z.string().optional(),
-	/** The column holding each row's last-change time; it becomes a new item's updated_at. */
+	/** The column holding each row's last-change time; it becomes a new item's updated_at, and an upserted item's when later than its own. */
 	updated_at: z.string().optional(),
 	/** Text read exactly as written, not cleaned of control characters: sift's own exports (typed-map.ts), which hold the store's text as it is. */
 	exact: z.boolean().optional(),

@@ -57,6 +57,7 @@ export const postgresDialect: Dialect = {
 	fullText: (keys, channelId) => `seq IN (SELECT seq FROM items AS matched WHERE matched.${channelScopeSql(channelId)} AND ${pgTextVector(keys)} @@ to_tsquery('simple', ?))`,
 	fullTextQuery: words => words.map((word, index) => `'${word}'${index === words.length - 1 ? ':*' : ''}`).join(' <-> '),
 	fullTextIndex: keys => pgTextVector(keys),
+	exactIndexes: true,
 	// One seek, and no equality on the key that would let another index's order pass for this one.
 	rowValues: true,
 	isSet: key => `${key} IS NOT NULL`,

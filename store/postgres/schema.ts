@@ -272,6 +272,15 @@ ALTER TABLE followups ADD COLUMN IF NOT EXISTS kind text NOT NULL DEFAULT 'refus
 			for (const sql of await missingChannelIndexes(client)) await client.query(sql);
 		},
 	},
+	{
+		version: 12,
+		name: 'exact text: an index on each short text field\'s whole value (author:=ren)',
+		// Whatever of pgChannelIndexes a channel lacks: its text fields' exact indexes (store/query/sql.ts hasExactIndex).
+		sql: '-- each channel\'s indexes depend on its fields: made by `then`',
+		then: async client => {
+			for (const sql of await missingChannelIndexes(client)) await client.query(sql);
+		},
+	},
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

@@ -39,8 +39,8 @@ function upsertIo(client: pg.ClientBase, channels: PgChannelCatalog, writer: PgI
 
 			return found;
 		},
-		insert: async ({channel, values, createdAt}) => writer.insert(client, channel, values, {kind: 'import'}, createdAt),
-		edit: async ({channel, request: edit}) => writer.editWithin(client, channel, edit),
+		insert: async ({channel, values, createdAt, updatedAt}) => writer.insert(client, channel, values, {kind: 'import'}, createdAt, updatedAt),
+		edit: async ({channel, request: edit, stampedAt}) => writer.editWithin(client, channel, edit, stampedAt),
 		async importBase({item}) {
 			const {rows: events} = await client.query<{changes: Changes}>("SELECT changes FROM events WHERE item_id = $1 AND actor_kind = 'import' AND type IN ('item.created', 'item.updated') ORDER BY version", [item.id]);
 			const {rows: kept} = await client.query<{field: string; value: string}>("SELECT field, value FROM sync_bases WHERE item_id = $1 AND source = 'import'", [item.id]);

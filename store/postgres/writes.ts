@@ -196,9 +196,9 @@ export class PgItemWriter {
 	}
 
 	/** The edit transaction's plan on the caller's transaction (an upsert runs many in one). */
-	async editWithin(client: pg.ClientBase, channel: LoadedChannel, request: EditRequest): Promise<EditOutcome> {
+	async editWithin(client: pg.ClientBase, channel: LoadedChannel, request: EditRequest, stampedAt?: string): Promise<EditOutcome> {
 		checkEditRequest(request);
-		return runPlanAsync(planEdit<PgItem>(channel, request, this.validate), planIo(client));
+		return runPlanAsync(planEdit<PgItem>(channel, request, this.validate, stampedAt), planIo(client));
 	}
 
 	async delete(channel: LoadedChannel, itemId: string, actor: Actor, expectedVersion?: number): Promise<DeleteResult> {

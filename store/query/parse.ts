@@ -2,7 +2,7 @@
  * The query language (docs/reference.md#query-language), parsed against one channel's schema.
  * Pure: no SQL and no clock of its own (relative dates are taken from `now`).
  *
- *   field:value   field:a,b   -field:value   field:none   field:>5   field:<=2026-12-07
+ *   field:value   field:a,b   -field:value   field:none   field:>5   field:<=2026-12-07   text:=whole
  *   field:1..3    due:<today  due:<+7d       has:followup has:proposal "two words"   bare words
  *   sort:field    sort:-field
  */
@@ -50,6 +50,9 @@ export const isMetaKey = (key: string): key is MetaKey => key === 'created_at' |
 const metaNamed = (name: string): MetaKey | undefined => (Object.hasOwn(META_KEYS, name) ? META_KEYS[name] : undefined);
 /** The last moment of a day in the store's timestamp form, so `<=` and ranges include the whole day. */
 const endOfDay = (day: string) => `${day}T23:59:59.999Z`;
+
+/** ASCII letters lowercased, the rest as it is: what both databases' lower() of an exact match does (store/query/sql.ts Dialect.lower). */
+const asciiLower = (text: string) => text.replaceAll(/[A-Z]+/g, letters => letters.toLowerCase());
 
 class Refused {
 	constructor(readonly body: QueryRefusal) {}
@@ -251,6 +254,13 @@ class TermParser {
 		}
 
 		if (TEXT_TYPES.has(field.type)) {
+			// `author:=ren`: the whole value, which an index finds (a substring is found only by reading every item).
+			if (/^-?[^:]+:=/.test(token.raw)) {
+				const values = [parts[0]!.slice(1), ...parts.slice(1)];
+				if (values.some(part => part === '')) throw this.refuse(token, `${field.key}:= takes the whole value to match, got none`);
+				return {kind: 'equals', key: field.key, values: values.map(asciiLower), negated};
+			}
+
 			return {kind: 'contains', key: field.key, needles: parts.map(part => part.toLowerCase()), negated};
 		}
 

@@ -62,6 +62,11 @@ export type Dialect = {
 	/** PostgreSQL: the expression a channel's GIN index holds for fullText over `keys`; SQLite keeps one FTS5 table instead. */
 	fullTextIndex?(keys: string[]): string;
 	/**
+	 * PostgreSQL: short text fields get an exact index (hasExactIndex). Not SQLite: its index would
+	 * read the item's JSON, and SQLite rewrites every such index on every edit of any field.
+	 */
+	exactIndexes?: boolean;
+	/**
 	 * Whether `(key, seq) > (?, ?)` seeks one range of the order's index: the rows after a position
 	 * are then read in one phase, not as "the same value, later seq" and "later values".
 	 */
@@ -86,6 +91,22 @@ export const sortKeySql = (dialect: Dialect, channel: {fieldsByKey: Map<string, 
 
 // ---------------------------------------------------------------------------------------------
 // Indexes
+
+/**
+ * How many characters of a text field's value its exact index holds: a PostgreSQL index entry
+ * must fit a third of a page (some 2.7 kB), and a title may be a megabyte; the whole value is
+ * compared after the index finds the prefix.
+ */
+export const EXACT_PREFIX_CHARACTERS = 200;
+
+/** What the index of a `field:=value` term holds: the first EXACT_PREFIX_CHARACTERS of the text, its ASCII letters lowercased. */
+export const exactKeySql = (dialect: Dialect, key: string) => `substr(${dialect.lower(dialect.text(key))}, 1, ${EXACT_PREFIX_CHARACTERS})`;
+
+/** A value's part the exact index holds (characters, as SQL's substr counts them, not UTF-16 units). */
+const exactPrefix = (value: string) => Array.from(value).slice(0, EXACT_PREFIX_CHARACTERS).join('');
+
+/** Text fields a `field:=value` term finds through an index on PostgreSQL (Dialect.exactIndexes): the short ones but unique (a unique field has its own). */
+export const hasExactIndex = (field: Field) => isShortText(field) && !field.is_unique;
 
 export type IndexDefinition = {name: string; sql: string};
 
@@ -126,7 +147,8 @@ export function axisOrderKey(channel: {fields: readonly Field[]}, sortKey: strin
  * The partial indexes a channel's rows get: one per sortable field on (order key, seq) — it
  * serves the sorted pages, equality filters on selects and booleans, and range terms — plus one
  * on the stored value of a unique field whose order key differs (uniqueness checks), plus one per
- * sort key but updated_at on (axis, that key, seq) for a page of one axis value (axisOf). Each covers only that
+ * sort key but updated_at on (axis, that key, seq) for a page of one axis value (axisOf), plus (on
+ * PostgreSQL) one per short text field on its lowercased whole value (hasExactIndex). Each covers only that
  * channel's rows, so no channel's data can break another's writes.
  */
 export function channelIndexes(dialect: Dialect, nameOf: IndexNamer, channel: Channel): IndexDefinition[] {
@@ -146,6 +168,11 @@ export function channelIndexes(dialect: Dialect, nameOf: IndexNamer, channel: Ch
 		if (field.is_unique && (!isSortable(field) || orderKeySql(dialect, field) !== dialect.value(field.key))) {
 			add(nameOf(channel.id, field.key, 'value'), dialect.value(field.key));
 		}
+	}
+
+	// `author:=ren`: the short text fields' whole values, so an exact match reads its items in seq order.
+	for (const field of dialect.exactIndexes ? channel.fields.filter(hasExactIndex) : []) {
+		add(nameOf(channel.id, `${field.key}:exact`, 'order'), exactKeySql(dialect, field.key));
 	}
 
 	const axis = axisOf(channel);
@@ -228,6 +255,12 @@ function positiveSql(dialect: Dialect, channel: Fields, term: Term): SqlPart {
 
 		case 'contains': {
 			return containsSql(dialect, [field.key], term.needles);
+		}
+
+		case 'equals': {
+			// The indexed prefix finds the candidates; the whole value decides.
+			const list = placeholders(term.values.length);
+			return {sql: `(${exactKeySql(dialect, field.key)} IN (${list}) AND ${dialect.lower(dialect.text(field.key))} IN (${list}))`, params: [...term.values.map(exactPrefix), ...term.values]};
 		}
 
 		case 'compare': {

@@ -11,6 +11,8 @@ export type Term =
 	| {kind: 'any_of'; key: string; values: TermValue[]; negated: boolean}
 	/** Case-insensitive substring of one text field: any of the needles (already lowercase). */
 	| {kind: 'contains'; key: string; needles: string[]; negated: boolean}
+	/** `field:=value`: the whole of one text field is one of the values, ignoring the case of ASCII letters (values already so lowercased); indexed. */
+	| {kind: 'equals'; key: string; values: string[]; negated: boolean}
 	/** The field is empty: no value (or an empty multi_select). */
 	| {kind: 'none'; key: string; negated: boolean}
 	| {kind: 'compare'; key: string; op: '<' | '<=' | '>' | '>='; value: number | string; negated: boolean}

@@ -33,8 +33,8 @@ function upsertIo(db: Db, channels: ChannelCatalog, writer: ItemWriter, rows: It
 
 			return found;
 		},
-		insert: ({channel, values, createdAt}) => writer.insertQueued(channel, values, {kind: 'import'}, createdAt),
-		edit: ({channel, request}) => writer.editWithin(channel, request),
+		insert: ({channel, values, createdAt, updatedAt}) => writer.insertQueued(channel, values, {kind: 'import'}, createdAt, updatedAt),
+		edit: ({channel, request, stampedAt}) => writer.editWithin(channel, request, stampedAt),
 		importBase: ({item}) => importBaseOf(
 			(db.prepare("SELECT changes FROM events WHERE item_id = ? AND actor_kind = 'import' AND type IN ('item.created', 'item.updated') ORDER BY version").all(item.id) as Array<{changes: string}>).map(row => JSON.parse(row.changes) as Changes),
 			new Map((db.prepare("SELECT field, value FROM sync_bases WHERE item_id = ? AND source = 'import'").all(item.id) as Array<{field: string; value: string}>).map(row => [row.field, row.value])),

@@ -88,8 +88,8 @@ export class ItemWriter {
 	}
 
 	/** Inserts one item inside the caller's transaction, queued for a linked tracker unless the sync engine makes it (an import's new channel has no link). */
-	insertQueued(channel: LoadedChannel, values: Values, actor: Actor, createdAt?: string): EditResult {
-		const result = this.insert(channel, values, actor, createdAt);
+	insertQueued(channel: LoadedChannel, values: Values, actor: Actor, createdAt?: string, updatedAt?: string): EditResult {
+		const result = this.insert(channel, values, actor, createdAt, updatedAt === undefined ? {} : {updated_at: updatedAt});
 		// Formulas are computed, never queued (queueForSync leaves them out).
 		runPlan(queueForSync<SqliteItem>(channel, result.item.id, actor, result.item.values, result.item.updated_at), this.planIo);
 		return result;
@@ -130,9 +130,9 @@ export class ItemWriter {
 	}
 
 	/** The edit transaction's plan inside the caller's transaction (an upsert runs many in one). */
-	editWithin(channel: LoadedChannel, request: EditRequest): EditOutcome {
+	editWithin(channel: LoadedChannel, request: EditRequest, stampedAt?: string): EditOutcome {
 		checkEditRequest(request);
-		return runPlan(planEdit<SqliteItem>(channel, request, this.validate), this.planIo);
+		return runPlan(planEdit<SqliteItem>(channel, request, this.validate, stampedAt), this.planIo);
 	}
 
 	delete(channelId: string, itemId: string, actor: Actor, expectedVersion?: number): DeleteResult {

@@ -63,6 +63,35 @@ describe.each(BACKENDS)('upsert on $name', (backend: Backend) => {
 		await expectVersionsMatchEvents(store, 'kit');
 	});
 
+	it("takes a row's source times: a new item its created_at and updated_at, an edited one a later updated_at, never an earlier one", async () => {
+		const store = await kit();
+		const timed = (at: string, values: Record<string, unknown>, created_at: string | undefined, updated_at: string): UpsertRow => ({at, values, ...(created_at ? {created_at} : {}), updated_at});
+		await store.upsertItems({channelId: 'kit', key: 'code', rows: [
+			timed('line 2', {code: 'A', title: 'one'}, '2023-05-01T10:20:30Z', '2024-02-03T04:05:06+01:00'),
+			timed('line 3', {code: 'B', title: 'two'}, undefined, '2024-03-01T12:00:00Z'),
+		]});
+		const times = async () => Object.fromEntries(await Promise.all((await store.listPage('kit', {limit: 50})).items.map(async ({id}) => {
+			const item = await store.readItem('kit', id);
+			return [item.values.code as string, [item.created_at, item.updated_at]];
+		})));
+		// The time of day is kept; an offset is read as the instant; a row without created_at was created by its updated_at at the latest.
+		expect(await times()).toEqual({A: ['2023-05-01T10:20:30.000Z', '2024-02-03T03:05:06.000Z'], B: ['2024-03-01T12:00:00.000Z', '2024-03-01T12:00:00.000Z']});
+		const sequence = await store.latestSequence('kit');
+		// A newer dump: the edit is the source's, at its time; created_at stays.
+		await store.upsertItems({channelId: 'kit', key: 'code', rows: [timed('line 2', {code: 'A', title: 'one, later'}, '2023-05-01T10:20:30Z', '2024-06-07T08:09:10Z')]});
+		expect((await times()).A).toEqual(['2023-05-01T10:20:30.000Z', '2024-06-07T08:09:10.000Z']);
+		const edits = (await allEvents(store, 'kit')).filter(event => event.sequence > sequence);
+		expect(edits.map(event => [event.type, event.at])).toEqual([['item.updated', '2024-06-07T08:09:10.000Z']]);
+		// An older file over that: the change happens now, and updated_at never goes back.
+		const startedAt = new Date().toISOString();
+		expect(await store.upsertItems({channelId: 'kit', key: 'code', rows: [timed('line 2', {code: 'A', title: 'one, old file'}, undefined, '2020-01-01T00:00:00Z')]})).toMatchObject({updated: 1});
+		expect((await times()).A![1]! >= startedAt).toBe(true);
+		// A malformed time refuses its row, naming the column, and keeps nothing.
+		const refused = await store.upsertItems({channelId: 'kit', key: 'code', rows: [timed('line 9', {code: 'Z', title: 'bad time'}, undefined, 'last tuesday')]});
+		expect(refused).toMatchObject({refused: 1, written: false});
+		expect(JSON.stringify(refused.refusals[0]!.error)).toContain('updated_at must be an ISO 8601 date or date-time');
+	});
+
 	it('one refused row keeps nothing, and every refusal names its row and field', async () => {
 		const store = await kit();
 		await store.upsertItems({channelId: 'kit', key: 'code', rows: [row('line 2', {code: 'A', title: 'one'})]});

@@ -72,6 +72,18 @@ describePg('PostgreSQL page plans', () => {
 		for (const plan of plans) expect(plan).not.toMatch(/Sort|Bitmap|Seq Scan|Gather/);
 	});
 
+	it('an exact text match (summary:=…) walks the field\'s exact index: its items by seq, first page, deep and from the end, no sort', async () => {
+		const {plans} = await plansOf('summary:=item', [{}, {cursor: 'next'}, {from: 'end'}]);
+		const store = await openAsyncStore(url);
+		const exact = pgChannelIndexes(await store.loadedChannel('kit')).find(index => index.sql.includes("translate((data->>'summary')"))!.name;
+		await store.close();
+		expect(plans).toHaveLength(3);
+		for (const plan of plans) {
+			expect(plan).toMatch(new RegExp(`Index Scan (Backward )?using ${exact} on items`));
+			expect(plan).not.toMatch(/Sort|Bitmap|Seq Scan|Gather/);
+		}
+	});
+
 	it('one value of the axis (status:new) sorted by another field walks (status, that field, seq): every phase, first page, deep and from the end', async () => {
 		const {plans} = await plansOf('status:new sort:-due', [{}, {from: 'end'}, {cursor: 'next'}]);
 		const store = await openAsyncStore(url);

@@ -106,6 +106,41 @@ describe.each(BACKENDS)('real-shaped queries on $name', (backend: Backend) => {
 		expect(await numbers(store, 'expected behavior')).toEqual([2, 1]);
 	});
 
+	it('author:=X is the whole author, ignoring the case of ASCII letters: not a substring; lists, negation; an empty value is refused', async () => {
+		const store = await issues([
+			{number: 1, author: 'aiko'},
+			{number: 2, author: 'Aikon'},
+			{number: 3, author: 'AIKO'},
+			{number: 4, author: 'bram'},
+			{number: 5},
+		]);
+		expect(await numbers(store, 'author:=aiko')).toEqual([3, 1]);
+		expect(await numbers(store, 'author:=Aikon')).toEqual([2]);
+		expect(await numbers(store, 'author:=aik')).toEqual([]);
+		expect(await numbers(store, 'author:=aiko,bram')).toEqual([4, 3, 1]);
+		expect(await numbers(store, '-author:=aiko')).toEqual([5, 4, 2]);
+		expect(await numbers(store, 'author:=aiko sort:number')).toEqual([1, 3]);
+		// The substring form keeps its meaning.
+		expect(await numbers(store, 'author:aik')).toEqual([3, 2, 1]);
+		expect(await refusalOf(() => store.listPage('issues', {where: 'author:='}))).toMatchObject({error: 'bad_query', term: 'author:='});
+	});
+
+	it('a 1 MiB cell comes in whole, by an import and by an upsert, and its words are found', async () => {
+		const cell = `needle ${'é'.repeat(262_144)}${'x'.repeat(524_281)}`;
+		const store = await issues([{number: 1, body: cell}]);
+		await store.upsertItems({channelId: 'issues', key: 'number', rows: [{at: 'line 2', values: {number: 2, title: cell}}]});
+		const byNumber = async (number: number) => store.readItem('issues', (await store.listPage('issues', {where: `number:${number}`})).items[0]!.id);
+		expect(Buffer.byteLength((await byNumber(1)).values.body as string)).toBe(1 << 20);
+		expect((await byNumber(1)).values.body).toBe(cell);
+		expect((await byNumber(2)).values.title).toBe(cell);
+		expect(await numbers(store, 'needle')).toEqual([2, 1]);
+		// The exact index holds a prefix of each title (an index entry is bounded: the megabyte title above fits); the whole value decides.
+		const long = 'é'.repeat(300);
+		await store.upsertItems({channelId: 'issues', key: 'number', rows: [{at: 'line 3', values: {number: 3, title: `${long}b`}}, {at: 'line 4', values: {number: 4, title: `${long}c`}}]});
+		expect(await numbers(store, `title:=${long}C`)).toEqual([4]);
+		expect(await numbers(store, `title:=${long}`)).toEqual([]);
+	});
+
 	it(`a list takes at most ${MAX_LIST_VALUES} values on both backends: more is a bad_query naming the term`, async () => {
 		const store = await issues(many(3));
 		// One-letter values: 996 of them fit the 2000 characters of query text.

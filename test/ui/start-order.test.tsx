@@ -80,6 +80,49 @@ describe('the TUI\'s start', () => {
 	});
 });
 
+/** The store with every count (the views', the header's) held until `release`: a count of seconds at scale, without a timer. */
+function slowCountStore(store: AsyncStore) {
+	let release!: () => void;
+	const gate = new Promise<void>(resolve => {
+		release = resolve;
+	});
+	let held = 0;
+	const slow = <A extends unknown[], R>(count: (...args: A) => Promise<R>) => async (...args: A) => {
+		held++;
+		await gate;
+		return count(...args);
+	};
+
+	const gated = new Proxy(store, {
+		get(target, property) {
+			const value = Reflect.get(target, property, target) as unknown;
+			if (property === 'countMatches') return slow(target.countMatches.bind(target));
+			if (property === 'countOpenFollowUps') return slow(target.countOpenFollowUps.bind(target));
+			if (property === 'proposals') return {...target.proposals, countOpen: slow(target.proposals.countOpen.bind(target.proposals))};
+			return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+		},
+	});
+	return {store: gated, release, held: () => held};
+}
+
+describe('the TUI\'s counts', () => {
+	it('do not hold up the first rows: with every count held, the rows are drawn and the tabs show no counts; the counts fill in when they come', async () => {
+		const {store, release, held} = slowCountStore(demo.store);
+		const app = renderApp(store);
+		try {
+			await app.waitFor(frame => /row 1\b/.test(frame));
+			// The counts were asked for and are still held: the tabs show none yet.
+			await app.waitFor(() => held() > 0);
+			expect(app.frame()).toMatch(/4 All(?! \d)/);
+			release();
+			await app.waitFor(frame => /4 All 30\b/.test(frame));
+		} finally {
+			release();
+			app.unmount();
+		}
+	});
+});
+
 /** The store with each listPage noted, and failing when `fail` says so. */
 function listingStore(store: AsyncStore, fail = false) {
 	const listed: unknown[] = [];
