@@ -16,6 +16,7 @@ import {builtCli, callerFor, connectInProcess, makeDatabase, ROOT, textOf, type 
 import {codexLocalArgs, localRunOptions, makeCodexHome, SCRIPTED_MODEL} from '../support/codex-local.js';
 import {startResponsesEndpoint} from '../support/responses-endpoint.js';
 import {isObject} from '../support/triage/history.js';
+import type {Economy} from '../support/triage/policy.js';
 import {bugsChannel, generateBugItems} from '../../demo-data/generate.js';
 import {agent, BENCH_NOW, printTable, type Row} from './support.js';
 
@@ -239,9 +240,9 @@ async function beforeBuild(root: string): Promise<Build> {
  * scripted Responses endpoint: the o200k tokens of every request, by part (requestParts), and as
  * the model reads its input (modelTexts: the whole conversation, replayed each time).
  */
-export async function codexTriageTokens(db: string, channelId: string, itemIds: string[], build: Build = THIS_BUILD): Promise<CodexFigures> {
+export async function codexTriageTokens(db: string, channelId: string, itemIds: string[], build: Build = THIS_BUILD, unasked: Economy[] = []): Promise<CodexFigures> {
 	builtCli();
-	const endpoint = await startResponsesEndpoint({mode: 'triage-functions', channelId, itemIds});
+	const endpoint = await startResponsesEndpoint({mode: 'triage-functions', channelId, itemIds, unasked});
 	const home = await makeCodexHome();
 	const state = mkdtempSync(join(tmpdir(), 'sift-bench-codex-'));
 	try {
@@ -392,6 +393,17 @@ async function benchCodexRuns(dir: string): Promise<Row[]> {
 		'The scripted model is the same for every build: it batches its calls and lists with limit 1 only when the prompt asks it to (test/support/triage/policy.ts); it never uses schema_version or fields (one page, whole reads).',
 		`goal: on the real channel ≥ 40 % fewer than before: ${goal(rows.find(row => row.run === `now: ${now.channel}`)!) >= 40 ? 'met' : 'NOT met'}`,
 	]);
+	const real = codexChannels(join(dir, 'levers')).find(channel => channel.channelId === REAL_CHANNEL)!;
+	const levers: Row[] = [];
+	for (const unasked of [['parallel calls', 'list limit'], ['list limit'], []] as Economy[][]) {
+		const figures = unasked.length === 2 ? runs.find(run => run.build !== THIS_BUILD && run.channelId === REAL_CHANNEL)?.figures : undefined;
+		if (figures) levers.push({...partsRow('before: as it was', figures), requests: figures.requests});
+		const measured = unasked.length === 0 ? now.figures : await codexTriageTokens(real.db, REAL_CHANNEL, real.itemIds, THIS_BUILD, unasked);
+		const taken = (['parallel calls', 'list limit'] as Economy[]).filter(economy => !unasked.includes(economy));
+		levers.push(partsRow(`now: ${taken.length === 0 ? 'lean answers, shorter descriptions, a page under the cut' : `and ${taken.join(' and ')}`}`, measured));
+	}
+
+	printTable('Each lever on the real channel: the same 20-item run, the scripted model taking the prompt\'s asks one by one (o200k tokens over all requests)', levers);
 	const fixed = (part: RequestParts) => part.codex + part.codexTools + part.siftTools + part.prompt;
 	const fewest = fewestRequests(false);
 	const floor = fewest * fixed(now.figures.parts[0]!);

@@ -149,12 +149,14 @@ describe('the economies sift\'s prompt asks for', () => {
 		const read = [...listed, ...exchange('read_record_item', {record_channel_id: 'bugs', item_id: 'it3'}, bug('it3', 'BUG-3', 'new')), ...exchange('read_record_item', {record_channel_id: 'bugs', item_id: 'it1'}, bug('it1', 'BUG-1', 'new'))];
 		const edits = next(read, {itemIds: ['it3', 'it1']});
 		expect(edits.kind === 'calls' && edits.calls.map(call => [call.tool, call.args['item_id']])).toEqual([['edit_record_item', 'it3'], ['edit_record_item', 'it1']]);
-		// Unasked, one call at a time.
+		// Unasked, or asked and told to ignore it (the bench measuring each economy alone), one call at a time.
 		expect(next([user('Triage channel bugs.'), ...upToRead().slice(1, 5)], {itemIds: ['it3', 'it1']})).toMatchObject({kind: 'call', args: {item_id: 'it3'}});
+		expect(next(listed, {itemIds: ['it3', 'it1'], unasked: ['parallel calls']})).toMatchObject({kind: 'call', args: {item_id: 'it3'}});
+		expect(next([user(asked)], {channelId: 'bugs', unasked: ['list limit']})).toEqual({kind: 'call', tool: 'list_record_items', args: {record_channel_id: 'bugs'}});
 	});
 
 	it('sends several calls as function calls with ids no later response repeats', () => {
-		const calls = {kind: 'calls', calls: [{tool: 'read_record_item', args: {item_id: 'a'}}, {tool: 'read_record_item', args: {item_id: 'b'}}]} as const;
+		const calls: Action = {kind: 'calls', calls: [{tool: 'read_record_item', args: {item_id: 'a'}}, {tool: 'read_record_item', args: {item_id: 'b'}}]};
 		const first = actionItems(calls, 'functions', 4).map(item => item['call_id']);
 		const after = actionItems({kind: 'call', tool: 'read_record_item', args: {}}, 'functions', 6).map(item => item['call_id']);
 		expect(first).toEqual(['call_sift_4', 'call_sift_4_1']);

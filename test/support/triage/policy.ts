@@ -36,7 +36,12 @@ export interface PolicyConfig {
 	maxCalls?: number;
 	/** Follow the agent cursor in the prompt (poll from it, never list); with none there, say so and stop. */
 	catchUp?: boolean;
+	/** Economies not taken even when the prompt asks for them (to measure each one alone). */
+	unasked?: ReadonlyArray<Economy>;
 }
+
+/** What sift's prompt may ask of the agent to spend fewer tokens. */
+export type Economy = 'parallel calls' | 'list limit';
 
 export type ToolCall = {tool: string; args: Record<string, unknown>};
 
@@ -85,7 +90,7 @@ export function nextAction(conversation: Conversation, config: PolicyConfig = {}
 	}
 	const outcomes: ItemOutcome[] = [];
 	const pending: ToolCall[] = [];
-	const batched = asksForParallelCalls(conversation.prompt);
+	const batched = asksForParallelCalls(conversation.prompt) && !config.unasked?.includes('parallel calls');
 	for (const itemId of chooseTargets(conversation, config, page.value)) {
 		const step = itemStep(conversation, channel.value, page.value.schema, itemId, config);
 		if ('next' in step) {
@@ -179,7 +184,7 @@ interface Page {
 function listChannel(conversation: Conversation, channel: string, config: PolicyConfig): Step<Page> {
 	const listed = last(conversation, e => e.tool === LIST && e.args['record_channel_id'] === channel);
 	if (!listed) {
-		const limit = promptListLimit(conversation.prompt);
+		const limit = config.unasked?.includes('list limit') ? undefined : promptListLimit(conversation.prompt);
 		return call(LIST, {record_channel_id: channel, ...(limit === undefined ? {} : {limit})});
 	}
 	const problem = failure(listed);
