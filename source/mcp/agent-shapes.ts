@@ -86,6 +86,25 @@ export function agentPage(page: Page, heldVersion?: string): AgentPage {
 	return version === heldVersion ? {schema_version: version, ...rest} : {schema_version: version, schema, ...rest};
 }
 
+/**
+ * Codex forwards at most about 12,000 bytes of a tool answer and cuts the rest from its middle,
+ * which leaves a page that no longer parses: a page asked for without a limit stays under this.
+ */
+export const DEFAULT_PAGE_BYTES = 10_000;
+
+/** The page cut to its first items whose JSON fits in `maxBytes` (at least one item); next_before_id goes on after the last kept. */
+export function fitPage(page: AgentPage, maxBytes: number): AgentPage {
+	let size = Buffer.byteLength(JSON.stringify(page));
+	if (size <= maxBytes) return page;
+	const items = [...page.items];
+	while (items.length > 1 && size > maxBytes) {
+		// The item and the comma before it.
+		size -= Buffer.byteLength(JSON.stringify(items.pop())) + 1;
+	}
+
+	return {...page, items, next_before_id: items.at(-1)!.id};
+}
+
 /** Long text a read gives by default, per field, in code points; read on with text_offset. */
 export const DEFAULT_TEXT_LIMIT = 4000;
 /** The most long text one read gives per field. */

@@ -37,11 +37,10 @@ export function registerEditRecordItem(server: McpServer, context: ToolContext):
 	server.registerTool(EDIT_RECORD_ITEM, {
 		title: 'Edit record item',
 		description: [
-			'Sets some fields of one item, all or nothing, and returns {ok: true, item_id, version, sequence, changed}: the new version and the fields set with their stored values (read_record_item gives the rest).',
-			'When the run is in propose mode, a valid edit is kept as a proposal for a person instead: the answer is {ok: true, proposed: true, proposal_id, version, changed} with the item unchanged; go on with the next edit (later edits of the same item still pass the version you read).',
-			'Refusals change nothing and say why as JSON: validation_failed lists every failing field with its message, and for select fields "allowed" (each option\'s value and label), for numbers "min" and "max", and follow_ups the keys kept for a person;',
-			'version_conflict gives current_version and changed_since; not_found; idempotency_key_reused.',
-			'Values are never converted: write option values, not labels; never clamp or guess a number. A value you cannot express validly is left for a person (it is recorded as a follow-up).',
+			'Sets some fields of one item, all or nothing, and answers {ok: true, item_id, version, sequence, changed}: the new version and the fields set, as stored.',
+			'In propose mode a valid edit is kept as a proposal for a person instead: {ok: true, proposed: true, proposal_id, version, changed}, the item unchanged; go on (later edits of the same item still pass the version you read).',
+			'Refusals change nothing and say why as JSON: validation_failed lists each failing field with its message, "allowed" (values with labels) for select fields, min and max for numbers, and follow_ups (the keys kept for a person); version_conflict gives current_version and changed_since; not_found; idempotency_key_reused.',
+			'Write option values, not labels; never clamp or guess: a value you cannot express validly is left for a person as a follow-up.',
 			`Limits: ids at most ${MAX_ID_LENGTH} characters, idempotency_key 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters, reason at most ${MAX_REASON_LENGTH} characters, expected_version a whole number 1 or greater, values at most 1 MiB as JSON with strings of at most ${MAX_STRING_LENGTH} characters and at most ${MAX_NESTING} levels of nesting.`,
 			'Cannot create or delete items or change the schema.',
 		].join(' '),

@@ -4,18 +4,19 @@
 // the real Codex sends the model for a 20-item triage run, through the scripted Responses
 // endpoint of test/support. Used by the economy bench (agent-economy.ts).
 
-import {existsSync, mkdtempSync, rmSync} from 'node:fs';
+import {existsSync, mkdirSync, mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js';
 import {encode} from 'gpt-tokenizer/encoding/o200k_base';
 import {startRun} from '../../source/codex/runner.js';
 import {readGithubFile} from '../../source/import/github.js';
-import {openStore, SqliteAsyncStore, type Store} from '../../store/index.js';
+import {openStore, PAGE_LIMIT, SqliteAsyncStore, type Store} from '../../store/index.js';
 import {builtCli, callerFor, connectInProcess, makeDatabase, ROOT, textOf, type Caller} from '../mcp/fixtures.js';
 import {codexLocalArgs, localRunOptions, makeCodexHome, SCRIPTED_MODEL} from '../support/codex-local.js';
 import {startResponsesEndpoint} from '../support/responses-endpoint.js';
 import {isObject} from '../support/triage/history.js';
+import type {Economy} from '../support/triage/policy.js';
 import {bugsChannel, generateBugItems} from '../../demo-data/generate.js';
 import {agent, BENCH_NOW, printTable, type Row} from './support.js';
 
@@ -27,10 +28,21 @@ export const REAL_CHANNEL = 'rust';
 
 export const tokensOf = (text: string): number => encode(text).length;
 
-/** A new SQLite store in `dir` holding the real GitHub channel (300 rust-lang/rust issues and pull requests). */
-export function realChannelStore(dir: string): Store {
-	const file = readGithubFile(REAL_FIXTURE, REAL_CHANNEL, 'rust-lang/rust');
-	const store = openStore(join(dir, 'real.db'), {create: true});
+/** What a run needs of a build: the runner, and a store and importer to make its database (a before-build reads only its own). */
+export type Build = {
+	label: string;
+	startRun: typeof startRun;
+	openStore: typeof openStore;
+	readGithubFile: typeof readGithubFile;
+	makeDatabase: typeof makeDatabase;
+};
+
+const THIS_BUILD: Build = {label: 'now', startRun, openStore, readGithubFile, makeDatabase};
+
+/** A new SQLite store in `dir` holding the real GitHub channel (300 rust-lang/rust issues and pull requests), made by `build`. */
+export function realChannelStore(dir: string, build: Build = THIS_BUILD): Store {
+	const file = build.readGithubFile(REAL_FIXTURE, REAL_CHANNEL, 'rust-lang/rust');
+	const store = build.openStore(join(dir, 'real.db'), {create: true});
 	store.importChannel({channel: file.channel, items: [...file.rows()].map(({values, created_at}) => ({values, ...(created_at === undefined ? {} : {created_at})}))});
 	return store;
 }
@@ -74,6 +86,8 @@ export async function wireFigures(store: Store, channelId: string, label: string
 		const call = callerFor(session.client);
 		const page = await ask(call, 'list_record_items', {record_channel_id: channelId});
 		const share = schemaShare(page);
+		// The default page stops before 10,000 bytes: the schema's share of a page of 50 (the old default) as well.
+		const fifty = schemaShare(await ask(call, 'list_record_items', {record_channel_id: channelId, limit: PAGE_LIMIT}));
 		const pageBody = JSON.parse(page.text) as {items: Array<{id: string}>; schema_version?: unknown};
 		const again = await ask(call, 'list_record_items', {record_channel_id: channelId, ...(pageBody.schema_version === undefined ? {} : {schema_version: pageBody.schema_version})});
 		const ids: string[] = [];
@@ -106,6 +120,7 @@ export async function wireFigures(store: Store, channelId: string, label: string
 			'page tokens': page.tokens,
 			'page bytes': page.bytes,
 			'schema share': `${(share.share * 100).toFixed(1)} %`,
+			[`schema share, page of ${PAGE_LIMIT}`]: `${(fifty.share * 100).toFixed(1)} %`,
 			'next page, schema held (tokens)': again.tokens,
 			'read tokens (mean)': Math.round(sum(reads, 'tokens') / reads.length),
 			'longest read tokens': longestRead.tokens,
@@ -128,16 +143,20 @@ function textsOf(value: unknown): string[] {
 	return Array.isArray(value) ? value.filter(isObject).map(part => (typeof part['text'] === 'string' ? part['text'] : '')) : [];
 }
 
+const inputOf = (body: unknown): Json[] => (isObject(body) && Array.isArray(body['input']) ? (body['input'] as unknown[]).filter(isObject) as Json[] : []);
+
+/** Codex's own user-role blocks (<environment_context>, ...), as the scripted endpoint tells them from the prompt. */
+const isCodexBlock = (text: string) => /^\s*<[a-z_]+>/.test(text);
+
 /**
  * What one request gives the model to read, as text: every input item's words (messages, the
- * calls' names and arguments, the tools' outputs as the model sees them, unescaped). Codex's
- * tool list is sent with every request too; it is the same before and after, and left out.
+ * calls' names and arguments, the tools' outputs as the model sees them, unescaped). The tool
+ * definitions ride on every request too; they are counted apart (requestParts).
  */
 export function modelTexts(body: unknown): {all: string[]; toolOutputs: string[]} {
-	const input = isObject(body) && Array.isArray(body['input']) ? (body['input'] as unknown[]).filter(isObject) as Json[] : [];
 	const all: string[] = [];
 	const toolOutputs: string[] = [];
-	for (const item of input) {
+	for (const item of inputOf(body)) {
 		if (item['type'] === 'message') all.push(...textsOf(item['content']));
 		else if (item['type'] === 'function_call') all.push(`${String(item['name'])} ${String(item['arguments'])}`);
 		else if (item['type'] === 'custom_tool_call') all.push(String(item['input']));
@@ -151,21 +170,87 @@ export function modelTexts(body: unknown): {all: string[]; toolOutputs: string[]
 	return {all, toolOutputs};
 }
 
-export type CodexFigures = {requests: number; inputTokens: number; toolTokens: number; toolOutputTokens: number; lastToolOutputs: string[]};
+/** One request's o200k tokens by where they come from. */
+export type RequestParts = {
+	/** Codex's own instructions and context blocks (developer messages, <environment_context>, ...). */
+	codex: number;
+	/** The tool definitions Codex adds of its own (its resource tools, ...), as JSON. */
+	codexTools: number;
+	/** The definitions of sift's tools (names, descriptions, input schemas), as JSON. */
+	siftTools: number;
+	/** sift's prompt (the user turns). */
+	prompt: number;
+	/** Earlier turns resent: the model's calls and messages, and every tool answer of an earlier request. */
+	history: number;
+	/** The tool answers new in this request. */
+	answers: number;
+};
+
+const PART_KEYS = ['codex', 'codexTools', 'siftTools', 'prompt', 'history', 'answers'] as const;
+
+/** A request's tokens by part; `answered` holds the call ids answered in earlier requests (updated here). */
+export function requestParts(body: unknown, answered: Set<string>): RequestParts {
+	const parts: RequestParts = {codex: 0, codexTools: 0, siftTools: 0, prompt: 0, history: 0, answers: 0};
+	for (const tool of isObject(body) && Array.isArray(body['tools']) ? (body['tools'] as unknown[]).filter(isObject) : []) {
+		parts[tool['name'] === 'mcp__sift' ? 'siftTools' : 'codexTools'] += tokensOf(JSON.stringify(tool));
+	}
+
+	const fresh: string[] = [];
+	for (const item of inputOf(body)) {
+		const words = modelTexts({input: [item]}).all.reduce((sum, text) => sum + tokensOf(text), 0);
+		if (item['type'] === 'message' && item['role'] === 'developer') parts.codex += words;
+		else if (item['type'] === 'message' && item['role'] === 'user') parts[textsOf(item['content']).every(isCodexBlock) ? 'codex' : 'prompt'] += words;
+		else if ((item['type'] === 'function_call_output' || item['type'] === 'custom_tool_call_output') && !answered.has(String(item['call_id']))) {
+			parts.answers += words;
+			fresh.push(String(item['call_id']));
+		} else parts.history += words;
+	}
+
+	for (const id of fresh) answered.add(id);
+	return parts;
+}
+
+export type CodexFigures = {
+	requests: number;
+	/** The old measure: the input as the model reads it, tool definitions left out (modelTexts). */
+	inputTokens: number;
+	toolTokens: number;
+	/** Every request by part, in order. */
+	parts: RequestParts[];
+};
+
+const sumParts = (parts: RequestParts[]): RequestParts => Object.fromEntries(PART_KEYS.map(key => [key, parts.reduce((total, part) => total + part[key], 0)])) as RequestParts;
+const totalOf = (part: RequestParts) => PART_KEYS.reduce((total, key) => total + part[key], 0);
+
+/**
+ * The build of an earlier commit, from its worktree (built: npm run build), for the before figures
+ * measured in the same run: SIFT_BENCH_BEFORE=/path/to/worktree. Its runner writes its own prompt
+ * and starts its own `sift mcp`.
+ */
+async function beforeBuild(root: string): Promise<Build> {
+	const load = async <T>(path: string): Promise<T> => await import(join(root, 'dist', path)) as T;
+	return {
+		label: `before (${root})`,
+		startRun: (await load<{startRun: typeof startRun}>('source/codex/runner.js')).startRun,
+		openStore: (await load<{openStore: typeof openStore}>('store/index.js')).openStore,
+		readGithubFile: (await load<{readGithubFile: typeof readGithubFile}>('source/import/github.js')).readGithubFile,
+		makeDatabase: (await load<{makeDatabase: typeof makeDatabase}>('test/mcp/fixtures.js')).makeDatabase,
+	};
+}
 
 /**
  * A 20-item triage run of the real Codex on the channel in `db` (a SQLite file), against the
- * scripted Responses endpoint: the o200k tokens of every request's input as the model reads it
- * (modelTexts: the whole conversation, replayed each time), and of the tool outputs in the last request.
+ * scripted Responses endpoint: the o200k tokens of every request, by part (requestParts), and as
+ * the model reads its input (modelTexts: the whole conversation, replayed each time).
  */
-export async function codexTriageTokens(db: string, channelId: string, itemIds: string[]): Promise<CodexFigures> {
+export async function codexTriageTokens(db: string, channelId: string, itemIds: string[], build: Build = THIS_BUILD, unasked: Economy[] = []): Promise<CodexFigures> {
 	builtCli();
-	const endpoint = await startResponsesEndpoint({mode: 'triage-functions', channelId, itemIds});
+	const endpoint = await startResponsesEndpoint({mode: 'triage-functions', channelId, itemIds, unasked});
 	const home = await makeCodexHome();
 	const state = mkdtempSync(join(tmpdir(), 'sift-bench-codex-'));
 	try {
 		const local = codexLocalArgs({endpointUrl: endpoint.url, model: SCRIPTED_MODEL, codexHome: home.path});
-		const handle = startRun({
+		const handle = build.startRun({
 			instruction: 'Triage these items: set what the reporter asks for at the end of each description.',
 			channelId,
 			itemIds,
@@ -183,8 +268,8 @@ export async function codexTriageTokens(db: string, channelId: string, itemIds: 
 		const bodies = endpoint.requests.map(request => request.body);
 		const inputTokens = bodies.reduce<number>((total, body) => total + modelTexts(body).all.reduce((sum, text) => sum + tokensOf(text), 0), 0);
 		const toolTokens = bodies.reduce<number>((total, body) => total + modelTexts(body).toolOutputs.reduce((sum, text) => sum + tokensOf(text), 0), 0);
-		const lastToolOutputs = modelTexts(bodies.at(-1)).toolOutputs;
-		return {requests: bodies.length, inputTokens, toolTokens, toolOutputTokens: lastToolOutputs.reduce((total, output) => total + tokensOf(output), 0), lastToolOutputs};
+		const answered = new Set<string>();
+		return {requests: bodies.length, inputTokens, toolTokens, parts: bodies.map(body => requestParts(body, answered))};
 	} finally {
 		await endpoint.close();
 		await home.remove();
@@ -192,20 +277,54 @@ export async function codexTriageTokens(db: string, channelId: string, itemIds: 
 	}
 }
 
-/** The demo and the real channel as SQLite files in `dir`, for a Codex run each: the file and the 20 items to triage. */
-export function codexChannels(dir: string): Array<{label: string; channelId: string; db: string; itemIds: string[]}> {
+/** The demo and the real channel as SQLite files in `dir` made by `build`, for a Codex run each: the file and the 20 items to triage. */
+export function codexChannels(dir: string, build: Build = THIS_BUILD): Array<{label: string; channelId: string; db: string; itemIds: string[]}> {
+	mkdirSync(dir, {recursive: true});
 	const demo = join(dir, 'demo.db');
-	makeDatabase(demo, 20);
-	const real = realChannelStore(dir);
+	build.makeDatabase(demo, 20);
+	const real = realChannelStore(dir, build);
 	const realIds = real.listPage(REAL_CHANNEL, {limit: 20}).items.map(item => item.id);
 	real.close();
-	const demoStore = openStore(demo);
+	const demoStore = build.openStore(demo);
 	const demoIds = demoStore.listPage('bugs', {limit: 20}).items.map(item => item.id);
 	demoStore.close();
 	return [
 		{label: 'demo', channelId: 'bugs', db: demo, itemIds: demoIds},
 		{label: 'rust-lang/rust (real)', channelId: REAL_CHANNEL, db: join(dir, 'real.db'), itemIds: realIds},
 	];
+}
+
+/** A run's parts as a table row: per part over all requests, and the total. */
+function partsRow(label: string, figures: CodexFigures): Row {
+	const sum = sumParts(figures.parts);
+	return {
+		run: label,
+		requests: figures.requests,
+		'Codex instructions': sum.codex,
+		'Codex tools': sum.codexTools,
+		'sift tools': sum.siftTools,
+		prompt: sum.prompt,
+		history: sum.history,
+		'new answers': sum.answers,
+		total: totalOf(sum),
+		'input as read (old measure)': figures.inputTokens,
+	};
+}
+
+/** The fewest requests a triage of named items takes: list once (the schema), read every item in one turn, edit every item in one turn, answer. */
+export const fewestRequests = (edits: boolean): number => (edits ? 4 : 3);
+
+/**
+ * The floor of a run: its requests by part, the fixed part (Codex's instructions and tools, sift's
+ * tools, the prompt: paid on every request) apart from the data (the model's calls and the tools'
+ * answers: each paid when it arrives and again on every later request). With the fewest requests
+ * the task allows, fixed × that many plus the data is as low as this build can go.
+ */
+function floorRows(figures: CodexFigures): Row[] {
+	return figures.parts.map((part, index) => {
+		const fixed = part.codex + part.codexTools + part.siftTools + part.prompt;
+		return {request: index + 1, 'fixed (Codex + tools + prompt)': fixed, 'data (history + new answers)': part.history + part.answers, total: totalOf(part)};
+	});
 }
 
 /** Measured the same way before the agent's answers were made lean (commit 1dc4cc2), for the goals below. */
@@ -225,37 +344,76 @@ export async function benchWire(): Promise<Row[]> {
 		const rows = [await wireFigures(demo, 'bugs', 'demo (400 items)', 'description'), await wireFigures(real, REAL_CHANNEL, 'rust-lang/rust (300, real)', 'body')];
 		demo.close();
 		real.close();
-		const share = (row: Row) => Number.parseFloat(String(row['schema share']));
+		const share = (row: Row) => Number.parseFloat(String(row[`schema share, page of ${PAGE_LIMIT}`]));
 		const [demoRow, realRow] = rows as [Row, Row];
 		printTable('What the agent reads (o200k tokens of the answer the model is given; bytes of its JSON): a default page, a read of every item, a default poll, ten edit answers', rows, [
 			`before (1dc4cc2): schema share demo ${BEFORE.wire.demo.schemaShare} %, real ${BEFORE.wire.real.schemaShare} %; ten edit answers demo ${BEFORE.wire.demo.editBytes} B, real ${BEFORE.wire.real.editBytes} B`,
-			`goal: schema share of a default page on the real channel ≤ 12 %: ${share(realRow) <= 12 ? 'met' : 'NOT met'}; demo ≤ 11 %: ${share(demoRow) <= 11 ? 'met' : 'NOT met'}`,
+			'A default page now stops before 10,000 bytes (under Codex\'s cut), so it holds fewer items and the same schema is a larger share of it; a page of 50 was the default before.',
+			`goal: schema share of a page of ${PAGE_LIMIT} on the real channel ≤ 12 %: ${share(realRow) <= 12 ? 'met' : 'NOT met'}; demo ≤ 11 %: ${share(demoRow) <= 11 ? 'met' : 'NOT met'}`,
 			`goal: ten edit answers on the real channel ≤ 6.3 KB: ${Number(realRow['10 edit answers (bytes)']) <= 6300 ? 'met' : 'NOT met'}`,
 			'goal: the longest real issue read by default ≤ 4,000 tokens: ' + (Number(realRow['longest read tokens']) <= 4000 ? 'met' : 'NOT met'),
 		]);
-		const codexRows: Row[] = [];
-		for (const channel of codexChannels(join(dir, 'codex'))) {
-			const figures = await codexTriageTokens(channel.db, channel.channelId, channel.itemIds);
-			const before = BEFORE.codex[channel.channelId]!;
-			const fewer = (now: number, then: number) => `${(((then - now) / then) * 100).toFixed(1)} %`;
-			codexRows.push({
-				channel: channel.label,
-				requests: figures.requests,
-				'tokens given the model (all requests)': figures.inputTokens,
-				before: before.input,
-				fewer: fewer(figures.inputTokens, before.input),
-				'of them tool answers': figures.toolTokens,
-				'tool answers before': before.tools,
-				'tool answers fewer': fewer(figures.toolTokens, before.tools),
-			});
-		}
-
-		printTable('What the real Codex sends the model for a 20-item triage run (scripted Responses endpoint, function path): o200k tokens of every request\'s input as the model reads it', codexRows, [
-			'Codex replays the conversation on every request; its own instructions (about 4,400 tokens) come with each. It cuts any tool answer over about 12 KB in its middle, before and after alike.',
-			`goal: on the real channel ≥ 40 % fewer than before: ${codexRows.some(row => String(row.channel).includes('real') && Number.parseFloat(String(row.fewer)) >= 40) ? 'met' : 'NOT met'}`,
-		]);
-		return [...rows, ...codexRows];
+		return [...rows, ...await benchCodexRuns(join(dir, 'codex'))];
 	} finally {
 		rmSync(dir, {recursive: true, force: true});
 	}
+}
+
+/**
+ * The real Codex's 20-item triage runs, demo and real channel, by request part; with
+ * SIFT_BENCH_BEFORE (a built worktree of commit 1dc4cc2) the before-build runs in the same bench,
+ * else the before figures recorded above stand.
+ */
+async function benchCodexRuns(dir: string): Promise<Row[]> {
+	const beforeRoot = process.env['SIFT_BENCH_BEFORE'];
+	const builds = [...(beforeRoot ? [await beforeBuild(beforeRoot)] : []), THIS_BUILD];
+	const runs: Array<{build: Build; channel: string; channelId: string; figures: CodexFigures}> = [];
+	for (const [index, build] of builds.entries()) {
+		for (const channel of codexChannels(join(dir, String(index)), build)) {
+			runs.push({build, channel: channel.label, channelId: channel.channelId, figures: await codexTriageTokens(channel.db, channel.channelId, channel.itemIds, build)});
+		}
+	}
+
+	const fewer = (now: number, then: number) => `${(((then - now) / then) * 100).toFixed(1)} %`;
+	const rows: Row[] = [];
+	for (const run of runs) {
+		const row = partsRow(`${run.build.label}: ${run.channel}`, run.figures);
+		const measuredBefore = runs.find(other => other.build !== THIS_BUILD && other.channelId === run.channelId);
+		if (run.build === THIS_BUILD) {
+			const recorded = BEFORE.codex[run.channelId]!.input;
+			row['fewer than before (total)'] = measuredBefore ? fewer(Number(row.total), totalOf(sumParts(measuredBefore.figures.parts))) : '';
+			row['fewer than before (as read)'] = fewer(run.figures.inputTokens, measuredBefore?.figures.inputTokens ?? recorded);
+			row['fewer than recorded (as read)'] = `${fewer(run.figures.inputTokens, recorded)} of ${recorded}`;
+		}
+
+		rows.push(row);
+	}
+
+	const now = runs.find(run => run.build === THIS_BUILD && run.channelId === REAL_CHANNEL)!;
+	const goal = (row: Row) => Number.parseFloat(String(row['fewer than before (total)'] || row['fewer than before (as read)']));
+	printTable('What the real Codex sends the model for a 20-item triage run (scripted Responses endpoint, function path): o200k tokens over all requests, by part', rows, [
+		'Codex instructions: its developer messages and context blocks; Codex tools and sift tools: the tool definitions (JSON) sent with every request; prompt: sift\'s prompt; history: earlier calls and answers resent; new answers: the tool answers new in each request.',
+		'input as read (old measure): every input item\'s text, tool definitions left out, as the 306,211 recorded for 1dc4cc2 on the real channel.',
+		'The scripted model is the same for every build: it batches its calls and lists with limit 1 only when the prompt asks it to (test/support/triage/policy.ts); it never uses schema_version or fields (one page, whole reads).',
+		`goal: on the real channel ≥ 40 % fewer than before: ${goal(rows.find(row => row.run === `now: ${now.channel}`)!) >= 40 ? 'met' : 'NOT met'}`,
+	]);
+	const real = codexChannels(join(dir, 'levers')).find(channel => channel.channelId === REAL_CHANNEL)!;
+	const levers: Row[] = [];
+	for (const unasked of [['parallel calls', 'list limit'], ['list limit'], []] as Economy[][]) {
+		const figures = unasked.length === 2 ? runs.find(run => run.build !== THIS_BUILD && run.channelId === REAL_CHANNEL)?.figures : undefined;
+		if (figures) levers.push({...partsRow('before: as it was', figures), requests: figures.requests});
+		const measured = unasked.length === 0 ? now.figures : await codexTriageTokens(real.db, REAL_CHANNEL, real.itemIds, THIS_BUILD, unasked);
+		const taken = (['parallel calls', 'list limit'] as Economy[]).filter(economy => !unasked.includes(economy));
+		levers.push(partsRow(`now: ${taken.length === 0 ? 'lean answers, shorter descriptions, a page under the cut' : `and ${taken.join(' and ')}`}`, measured));
+	}
+
+	printTable('Each lever on the real channel: the same 20-item run, the scripted model taking the prompt\'s asks one by one (o200k tokens over all requests)', levers);
+	const fixed = (part: RequestParts) => part.codex + part.codexTools + part.siftTools + part.prompt;
+	const fewest = fewestRequests(false);
+	const floor = fewest * fixed(now.figures.parts[0]!);
+	printTable(`The floor on the real channel (now): every request of the run, its fixed part and its data`, floorRows(now.figures), [
+		`The task needs at least ${fewest} requests here (list for the schema, read every item in one turn, answer; these issues ask for no edits): ${fewest} × ${fixed(now.figures.parts[0]!)} fixed = ${floor} tokens before any data.`,
+		`This run took ${now.figures.requests} requests: ${now.figures.requests === fewest ? 'the fewest, so its total is the floor for these answers' : 'more than the fewest'}.`,
+	]);
+	return rows;
 }

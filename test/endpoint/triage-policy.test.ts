@@ -6,7 +6,9 @@
 import {describe, expect, it} from 'vitest';
 import {bugsChannel, generateBugItems} from '../../demo-data/generate.js';
 import {execSource, readConversation, readToolOutput} from '../support/triage/history.js';
+import {economyText} from '../../source/codex/prompt.js';
 import {type Action, idempotencyKey, nextAction, type PolicyConfig, promptCursor, promptItemIds} from '../support/triage/policy.js';
+import {actionItems} from '../support/triage/wire.js';
 import {correctValues, matchOption, parseWishes, planValues, type SchemaField} from '../support/triage/wishes.js';
 
 type Item = Record<string, unknown>;
@@ -126,6 +128,40 @@ describe('finding the channel and the items', () => {
 		const action = next(items);
 		expect(action.kind).toBe('answer');
 		expect(action.kind === 'answer' && action.text).toMatch(/could not list channel bugs \(not_granted\)/);
+	});
+});
+
+describe('the economies sift\'s prompt asks for', () => {
+	const asked = `Triage channel bugs.\n\n${economyText(true)}`;
+
+	it('lists with the page size the prompt names, else the default', () => {
+		expect(next([user(asked)], {channelId: 'bugs'})).toEqual({kind: 'call', tool: 'list_record_items', args: {record_channel_id: 'bugs', limit: 1}});
+		expect(next([user('Triage channel bugs.')], {channelId: 'bugs'})).toEqual({kind: 'call', tool: 'list_record_items', args: {record_channel_id: 'bugs'}});
+	});
+
+	it('asked for parallel calls, it reads every item in one response, then edits every item in one response', () => {
+		const listed = [user(asked), ...upToRead().slice(1, 5)];
+		const reads = next(listed, {itemIds: ['it3', 'it1']});
+		expect(reads).toEqual({kind: 'calls', calls: [
+			{tool: 'read_record_item', args: {record_channel_id: 'bugs', item_id: 'it3'}},
+			{tool: 'read_record_item', args: {record_channel_id: 'bugs', item_id: 'it1'}},
+		]});
+		const read = [...listed, ...exchange('read_record_item', {record_channel_id: 'bugs', item_id: 'it3'}, bug('it3', 'BUG-3', 'new')), ...exchange('read_record_item', {record_channel_id: 'bugs', item_id: 'it1'}, bug('it1', 'BUG-1', 'new'))];
+		const edits = next(read, {itemIds: ['it3', 'it1']});
+		expect(edits.kind === 'calls' && edits.calls.map(call => [call.tool, call.args['item_id']])).toEqual([['edit_record_item', 'it3'], ['edit_record_item', 'it1']]);
+		// Unasked, or asked and told to ignore it (the bench measuring each economy alone), one call at a time.
+		expect(next([user('Triage channel bugs.'), ...upToRead().slice(1, 5)], {itemIds: ['it3', 'it1']})).toMatchObject({kind: 'call', args: {item_id: 'it3'}});
+		expect(next(listed, {itemIds: ['it3', 'it1'], unasked: ['parallel calls']})).toMatchObject({kind: 'call', args: {item_id: 'it3'}});
+		expect(next([user(asked)], {channelId: 'bugs', unasked: ['list limit']})).toEqual({kind: 'call', tool: 'list_record_items', args: {record_channel_id: 'bugs'}});
+	});
+
+	it('sends several calls as function calls with ids no later response repeats', () => {
+		const calls: Action = {kind: 'calls', calls: [{tool: 'read_record_item', args: {item_id: 'a'}}, {tool: 'read_record_item', args: {item_id: 'b'}}]};
+		const first = actionItems(calls, 'functions', 4).map(item => item['call_id']);
+		const after = actionItems({kind: 'call', tool: 'read_record_item', args: {}}, 'functions', 6).map(item => item['call_id']);
+		expect(first).toEqual(['call_sift_4', 'call_sift_4_1']);
+		expect(after).toEqual(['call_sift_6']);
+		expect(actionItems(calls, 'code', 4).map(item => item['type'])).toEqual(['custom_tool_call', 'custom_tool_call']);
 	});
 });
 
@@ -294,6 +330,13 @@ describe('reading the reporter\'s wishes', () => {
 	it('keeps what does not fit as written, for the store to refuse', () => {
 		const text = 'Triage wishes: status Someday, points 20 points, due next week.';
 		expect(planValues(text, {}, schema)).toEqual({status: 'Someday', points: '20 points', due: 'next week'});
+	});
+
+	it('gathers a multi_select named more than once, beside the options it holds', () => {
+		const labels: SchemaField = {key: 'labels', type: 'multi_select', config: {options: 'A-MIR T-compiler I-crash'}};
+		expect(planValues('Triage wishes: labels A-MIR, labels T-compiler, labels A-MIR.', {}, [labels])).toEqual({labels: ['A-MIR', 'T-compiler']});
+		expect(planValues('Triage wishes: labels T-compiler.', {labels: ['I-crash']}, [labels])).toEqual({labels: ['I-crash', 'T-compiler']});
+		expect(planValues('Triage wishes: labels I-crash.', {labels: ['I-crash']}, [labels])).toEqual({});
 	});
 
 	it('never writes formula fields or fields the schema does not have', () => {

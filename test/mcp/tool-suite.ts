@@ -252,6 +252,26 @@ function suite({connect, callerFor, oneSession}: ToolTransport, backend: Backend
 			expect(triaged.items.every((entry: {preview: {status: string}}) => entry.preview.status === 'triaged')).toBe(true);
 		});
 
+		it('list_record_items without a limit stops before 10,000 bytes (Codex cuts longer answers), and next_before_id goes on from there', async () => {
+			const all = jsonOf(await call('list_record_items', {record_channel_id: 'bugs', limit: 50})).items as Array<{id: string; version: number}>;
+			for (const [index, item] of all.entries()) {
+				// Two bytes a character, 120 of them in each preview: 30 items no longer fit.
+				const edited = await call('edit_record_item', {record_channel_id: 'bugs', item_id: item.id, values: {title: '\u00e9'.repeat(200)}, expected_version: item.version, idempotency_key: `long-${index}`});
+				expect(edited.isError).toBeFalsy();
+			}
+
+			const first = jsonOf(await call('list_record_items', {record_channel_id: 'bugs'}));
+			expect(Buffer.byteLength(JSON.stringify(first))).toBeLessThanOrEqual(10_000);
+			expect(first.items.length).toBeGreaterThan(1);
+			expect(first.items.length).toBeLessThan(all.length);
+			expect(first.next_before_id).toBe(first.items.at(-1).id);
+			const second = jsonOf(await call('list_record_items', {record_channel_id: 'bugs', before_id: first.next_before_id, schema_version: first.schema_version}));
+			const paged = [...first.items, ...second.items].map((entry: {id: string}) => entry.id);
+			expect(paged).toEqual(all.slice(0, paged.length).map(entry => entry.id));
+			// A limit asked for is kept.
+			expect(jsonOf(await call('list_record_items', {record_channel_id: 'bugs', limit: 50})).items).toHaveLength(all.length);
+		});
+
 		it('read_record_item returns the item with its version, empty values left out', async () => {
 			const item = await newest();
 			expect(item).toMatchObject({version: 1});

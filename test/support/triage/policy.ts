@@ -11,6 +11,9 @@
 //    retry once; on version_conflict, re-read and retry without the fields someone else changed;
 // 5. answer with a summary of what it set and what it could not set.
 // Only the first page is listed: a test that wants more items names them in `itemIds`.
+// It follows two economies only when the prompt asks for them, as a real model would: "parallel
+// calls" puts every item's next call (all reads, then all edits) in one response, and
+// "list_record_items with limit N" lists a page of N items (the schema is what it needs).
 //
 // With `catchUp`, a run that sift tells where the last run stopped (its agent cursor) catches up
 // instead: poll_resource_events from the sequence the prompt gives (following has_more), read the
@@ -33,10 +36,19 @@ export interface PolicyConfig {
 	maxCalls?: number;
 	/** Follow the agent cursor in the prompt (poll from it, never list); with none there, say so and stop. */
 	catchUp?: boolean;
+	/** Economies not taken even when the prompt asks for them (to measure each one alone). */
+	unasked?: ReadonlyArray<Economy>;
 }
 
+/** What sift's prompt may ask of the agent to spend fewer tokens. */
+export type Economy = 'parallel calls' | 'list limit';
+
+export type ToolCall = {tool: string; args: Record<string, unknown>};
+
 export type Action =
-	| {kind: 'call'; tool: string; args: Record<string, unknown>}
+	| ({kind: 'call'} & ToolCall)
+	/** Several calls in one response (parallel tool calls), when the prompt asks for them. */
+	| {kind: 'calls'; calls: ToolCall[]}
 	| {kind: 'answer'; text: string};
 
 export interface ItemOutcome {
@@ -77,14 +89,34 @@ export function nextAction(conversation: Conversation, config: PolicyConfig = {}
 		return page.next;
 	}
 	const outcomes: ItemOutcome[] = [];
+	const pending: ToolCall[] = [];
+	const batched = asksForParallelCalls(conversation.prompt) && !config.unasked?.includes('parallel calls');
 	for (const itemId of chooseTargets(conversation, config, page.value)) {
 		const step = itemStep(conversation, channel.value, page.value.schema, itemId, config);
 		if ('next' in step) {
-			return step.next;
+			if (!batched || step.next.kind !== 'call') {
+				return step.next;
+			}
+			pending.push({tool: step.next.tool, args: step.next.args});
+			continue;
 		}
 		outcomes.push(step.value);
 	}
+	if (pending.length > 0) {
+		return pending.length === 1 ? {kind: 'call', ...pending[0]} : {kind: 'calls', calls: pending};
+	}
 	return answer(summarize(channel.value, outcomes));
+}
+
+/** Whether the prompt asks for parallel calls: then every item's next call goes in one response. */
+export function asksForParallelCalls(prompt: string): boolean {
+	return /\bparallel calls\b/i.test(prompt);
+}
+
+/** The page size the prompt asks for ("list_record_items with limit N"), or undefined for the default. */
+export function promptListLimit(prompt: string): number | undefined {
+	const match = /\blist_record_items with limit (\d+)/.exec(prompt);
+	return match ? Number(match[1]) : undefined;
 }
 
 function call(tool: string, args: Record<string, unknown>): {next: Action} {
@@ -152,7 +184,8 @@ interface Page {
 function listChannel(conversation: Conversation, channel: string, config: PolicyConfig): Step<Page> {
 	const listed = last(conversation, e => e.tool === LIST && e.args['record_channel_id'] === channel);
 	if (!listed) {
-		return call(LIST, {record_channel_id: channel});
+		const limit = config.unasked?.includes('list limit') ? undefined : promptListLimit(conversation.prompt);
+		return call(LIST, {record_channel_id: channel, ...(limit === undefined ? {} : {limit})});
 	}
 	const problem = failure(listed);
 	// Codex cuts a long answer in its middle: a page that no longer parses did not fail, and the

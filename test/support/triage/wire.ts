@@ -23,17 +23,20 @@ export function actionItems(action: Action, path: ToolPath, sequence: number, se
 	if (action.kind === 'answer') {
 		return [messageItem(action.text, sequence)];
 	}
-	const callId = `call_sift_${sequence}`;
-	if (path === 'functions') {
-		return [{
-			type: 'function_call', id: `fc_sift_${sequence}`, call_id: callId, status: 'completed',
-			namespace: `mcp__${serverName}`, name: action.tool, arguments: JSON.stringify(action.args),
-		}];
-	}
-	return [{
-		type: 'custom_tool_call', id: `ctc_sift_${sequence}`, call_id: callId, status: 'completed',
-		name: 'exec', input: execSource(serverName, action.tool, action.args),
-	}];
+	const calls = action.kind === 'calls' ? action.calls : [action];
+	// Each response starts at a larger sequence than the last one's calls used, so ids never repeat.
+	return calls.map((call, index) => {
+		const suffix = index === 0 ? `${sequence}` : `${sequence}_${index}`;
+		return path === 'functions'
+			? {
+				type: 'function_call', id: `fc_sift_${suffix}`, call_id: `call_sift_${suffix}`, status: 'completed',
+				namespace: `mcp__${serverName}`, name: call.tool, arguments: JSON.stringify(call.args),
+			}
+			: {
+				type: 'custom_tool_call', id: `ctc_sift_${suffix}`, call_id: `call_sift_${suffix}`, status: 'completed',
+				name: 'exec', input: execSource(serverName, call.tool, call.args),
+			};
+	});
 }
 
 export function messageItem(text: string, sequence: number): OutputItem {

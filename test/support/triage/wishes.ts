@@ -175,7 +175,17 @@ export function planValues(
 	const values: Values = {};
 	for (const [name, words] of parseWishes(description)) {
 		const field = fieldNamed(name, schema);
-		if (!field || UNWRITABLE_TYPES.has(field.type ?? '') || field.key in values) {
+		if (!field || UNWRITABLE_TYPES.has(field.type ?? '')) {
+			continue;
+		}
+		// A multi_select named again adds its option to those already asked for (and held).
+		if (field.type === 'multi_select' && (field.key in values || Array.isArray(current[field.key]))) {
+			const asked = (Array.isArray(values[field.key]) ? values[field.key] : current[field.key] ?? []) as unknown[];
+			const [option] = wordsToValue(words, field, firstAttempt) as unknown[];
+			if (!asked.includes(option)) values[field.key] = [...asked, option];
+			continue;
+		}
+		if (field.key in values) {
 			continue;
 		}
 		const value = wordsToValue(words, field, firstAttempt);
