@@ -9,6 +9,7 @@
 // returned instead, so that an agent's follow-ups commit while the edit itself writes nothing.
 
 import type {LoadedChannel} from './channels.js';
+import {selfRelationProblems, withDuplicateStatus} from './duplicates.js';
 import {invalidArgument, quote, StoreError} from './errors.js';
 import {textProblem} from './fields/shape.js';
 import type {NewEvent} from './events.js';
@@ -214,9 +215,11 @@ export function* planEdit<R extends PlanItem>(channel: LoadedChannel, request: E
 	// Taken once the item is held: a writer that waited for it is stamped after the one it waited for.
 	// A pull stamps the tracker's time instead (store/sync/plan.ts).
 	const at = stampedAt ?? new Date().toISOString();
-	const values = request.values as Values;
+	const values = withDuplicateStatus(channel, request.values) as Values;
 	const context = grantedContext((yield {step: 'context', channel, item, values}) as WriteContext, request.grants);
 	const problems = validate(channel, values, context, false);
+	const selfProblems = selfRelationProblems(channel, item.id, values).filter(found => !problems.some(other => other.key === found.key));
+	problems.push(...selfProblems);
 	if (problems.length > 0) {
 		const openings = followUpOpenings(channel, request, problems);
 		if (openings.length > 0) {

@@ -35,6 +35,10 @@ export type FieldConfig = {
 	currency?: string;
 	max_stars?: number;
 	channel_id?: string;
+	/** A relation to its own channel: the option of `status_field` an edit setting it also sets (store/duplicates.ts). */
+	duplicate_status?: string;
+	/** The select field `duplicate_status` goes to; `status` when absent. */
+	status_field?: string;
 	expression?: string;
 };
 

@@ -1,0 +1,77 @@
+// duplicate_of on both backends alike: a relation of a channel to itself names the record an item
+// duplicates; it must name an existing other item of the channel, an agent's invented id opens a
+// follow-up, and setting it sets the status the field's config names in the same edit.
+
+import {describe, expect, it} from 'vitest';
+import type {AsyncStore} from '../../store/api.js';
+import {notePgOff} from '../support/pg.js';
+import {allEvents, BACKENDS, refusalOf, storesOn, type Backend} from './backends.js';
+
+export const DUPLICATE_CHANNEL = {
+	id: 'issues', name: 'Issues', fields: [
+		{key: 'ticket', label: 'Ticket', type: 'text', is_unique: true},
+		{key: 'title', label: 'Title', type: 'text'},
+		{key: 'body', label: 'Body', type: 'text', config: {long: true}},
+		{key: 'status', label: 'Status', type: 'select', config: {options: [{value: 'open', label: 'Open'}, {value: 'duplicate', label: 'Duplicate'}]}},
+		{key: 'duplicate_of', label: 'Duplicate of', type: 'relation', config: {channel_id: 'issues', duplicate_status: 'duplicate'}},
+	],
+};
+
+describe.each(BACKENDS)('duplicate_of on $name', (backend: Backend) => {
+	if (!backend.enabled) {
+		notePgOff();
+		return;
+	}
+
+	const {fresh} = storesOn(backend);
+
+	async function issues(): Promise<{store: AsyncStore; ids: string[]}> {
+		const store = await fresh();
+		await store.importChannel({channel: DUPLICATE_CHANNEL, items: ['A', 'B', 'C'].map(ticket => ({values: {ticket: `T-${ticket}`, title: `about ${ticket}`, status: 'open'}}))});
+		const page = await store.listPage('issues', {limit: 10});
+		const byTicket = new Map(page.items.map(item => [item.preview.ticket as string, item.id]));
+		return {store, ids: ['T-A', 'T-B', 'T-C'].map(ticket => byTicket.get(ticket)!)};
+	}
+
+	it('setting duplicate_of sets the named status in the same edit, one event with both changes', async () => {
+		const {store, ids: [a, b]} = await issues();
+		const result = await store.editItem({channelId: 'issues', itemId: a!, values: {duplicate_of: b}, actor: {kind: 'human'}});
+		expect(result.item.values).toMatchObject({duplicate_of: b, status: 'duplicate'});
+		const last = (await allEvents(store, 'issues')).at(-1)!;
+		expect(last.changes).toEqual({duplicate_of: {from: null, to: b}, status: {from: 'open', to: 'duplicate'}});
+		// A status given with it wins; clearing the relation leaves the status alone.
+		await store.editItem({channelId: 'issues', itemId: a!, values: {duplicate_of: null}, actor: {kind: 'human'}});
+		expect((await store.readItem('issues', a!)).values).toMatchObject({duplicate_of: null, status: 'duplicate'});
+		await store.editItem({channelId: 'issues', itemId: a!, values: {duplicate_of: b, status: 'open'}, actor: {kind: 'human'}});
+		expect((await store.readItem('issues', a!)).values).toMatchObject({duplicate_of: b, status: 'open'});
+	});
+
+	it('refuses the item itself and an id outside the channel with the allowed shape; an agent gets a follow-up each', async () => {
+		const {store, ids: [a, b]} = await issues();
+		await store.importChannel({channel: {id: 'other', name: 'Other', fields: [{key: 'title', label: 'Title', type: 'text'}]}, items: [{values: {title: 'elsewhere'}}]});
+		const elsewhere = (await store.listPage('other')).items[0]!.id;
+		const before = await store.readItem('issues', a!);
+		const self = await refusalOf(() => store.editItem({channelId: 'issues', itemId: a!, values: {duplicate_of: a}, actor: {kind: 'agent', run_id: 'run-1'}}));
+		expect(self).toEqual({error: 'validation_failed', fields: [{key: 'duplicate_of', message: `values.duplicate_of must be the id of another item in channel issues, not the item itself, got "${a}"`}]});
+		for (const invented of [elsewhere, 'k1234567890', 42]) {
+			const refusal = await refusalOf(() => store.editItem({channelId: 'issues', itemId: b!, values: {duplicate_of: invented}, actor: {kind: 'agent', run_id: 'run-1'}}));
+			expect(refusal).toMatchObject({error: 'validation_failed', fields: [{key: 'duplicate_of', message: expect.stringContaining('must be the id of an existing item in channel issues')}]});
+		}
+
+		expect(await store.readItem('issues', a!)).toEqual(before);
+		const followUps = await store.listFollowUps({channelId: 'issues'});
+		expect(followUps.map(followUp => [followUp.item_id, followUp.key, followUp.status])).toEqual(expect.arrayContaining([[a, 'duplicate_of', 'open'], [b, 'duplicate_of', 'open']]));
+		// The status the relation would set is not written either: nothing of a refused edit lands.
+		expect((await store.readItem('issues', b!)).values.status).toBe('open');
+	});
+
+	it('refuses a duplicate_status that is no option, or on a relation into another channel', async () => {
+		const store = await fresh();
+		const badOption = structuredClone(DUPLICATE_CHANNEL);
+		badOption.fields[4]!.config = {channel_id: 'issues', duplicate_status: 'dupe'};
+		expect(await refusalOf(() => store.importChannel({channel: badOption, items: []}))).toMatchObject({error: 'invalid_schema', message: expect.stringContaining('"dupe" is not an option of status')});
+		const elsewhere = structuredClone(DUPLICATE_CHANNEL);
+		elsewhere.fields[4]!.config = {channel_id: 'other', duplicate_status: 'duplicate'};
+		expect(await refusalOf(() => store.importChannel({channel: elsewhere, items: []}))).toMatchObject({error: 'invalid_schema', message: expect.stringContaining('needs a relation to its own channel')});
+	});
+});
