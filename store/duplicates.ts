@@ -12,6 +12,16 @@ export const statusFieldOf = (field: Field) => field.config.status_field ?? 'sta
 /** The relations of a channel to its own items: what duplicate_of is. */
 export const selfRelations = (channel: Channel) => channel.fields.filter(field => field.type === 'relation' && field.config.channel_id === channel.id);
 
+/** The record a change set proposes as the one its item duplicates: a self-relation's new value. */
+export function proposedDuplicate(channel: Channel, changes: Record<string, {to: unknown}>): {key: string; targetId: string} | undefined {
+	for (const field of selfRelations(channel)) {
+		const to = changes[field.key]?.to;
+		if (typeof to === 'string') return {key: field.key, targetId: to};
+	}
+
+	return undefined;
+}
+
 /** The channel's duplicate relation: the self-relation that names a status, else the first self-relation. */
 export const duplicateField = (channel: Channel): Field | undefined => {
 	const relations = selfRelations(channel);

@@ -172,7 +172,8 @@ export type ScreenState = {
 
 	// Review before it lands (overlays/review.ts, docs/review.md).
 	/** The open proposals the queue shows (filtered by the list's query), and the current one's item read afresh. */
-	review: {proposals: ProposalRow[]; item: Item | null};
+	/** `target`: the record a proposed duplicate names, read with the item (shown beside it). */
+	review: {proposals: ProposalRow[]; item: Item | null; target?: Item | null};
 	/** Open proposals of the channel: the header's count. */
 	proposalCount: number;
 	/** Runs started from this screen propose (`agent_mode: propose`, `:propose on`). */
@@ -294,7 +295,7 @@ export type ScreenEvent =
 	// Review before it lands (overlays/review.ts).
 	| {type: 'openReview'}
 	| {type: 'reviewLoaded'; proposals: ProposalRow[]; note?: string}
-	| {type: 'reviewItem'; proposalId: number; item: Item | null}
+	| {type: 'reviewItem'; proposalId: number; item: Item | null; target?: Item | null}
 	| {type: 'proposalCount'; count: number}
 	| {type: 'reviewAccept'}
 	| {type: 'reviewAcceptAll'}

@@ -126,7 +126,7 @@ export const REVIEW = {
 		reviewLoaded,
 		reviewItem(state, event) {
 			const proposal = currentProposal(state);
-			return none(proposal?.id === event.proposalId ? {...state, review: {...state.review, item: event.item}} : state);
+			return none(proposal?.id === event.proposalId ? {...state, review: {...state.review, item: event.item, target: event.target ?? null}} : state);
 		},
 		// The header's count read again (on proposal events, list.ts): the views asking has:proposal follow it, as the follow-ups' do.
 		proposalCount: (state, {count}) => (count === state.proposalCount ? none(state) : recountAsking({...state, proposalCount: count}, 'proposals')),
