@@ -107,11 +107,21 @@ export function distinctiveTerms(terms: ItemTerms, read: Frequencies): string[] 
 /** A ranked result of a backend's OR query: the row and its score. */
 export type SimilarRow = PageRow & {score: number};
 
-/** The page: rows by (score, newest first), each with the searched terms its text holds. */
-export function similarPage(channel: LoadedChannel, plan: SimilarPlan, terms: string[], rows: SimilarRow[], latest: number): SimilarPage {
+/**
+ * How many ranked rows a backend asks for: the limit, and as many more as the item has "not a
+ * duplicate" marks, so that leaving the marked out still fills the page.
+ */
+export const rankedLimit = (plan: SimilarPlan, notDuplicates: readonly string[]) => plan.limit + notDuplicates.length;
+
+/**
+ * The page: rows by (score, newest first), each with the searched terms its text holds; never
+ * the item itself nor one a person marked not a duplicate of it (store/not-duplicates.ts).
+ */
+export function similarPage(channel: LoadedChannel, plan: SimilarPlan, terms: string[], rows: SimilarRow[], latest: number, notDuplicates: readonly string[] = []): SimilarPage {
 	const searched = new Set(terms);
 	const fields = channel.fields.filter(compared);
-	const ordered = rows.filter(row => row.seq !== plan.seq).sort((a, b) => b.score - a.score || b.seq - a.seq).slice(0, plan.limit);
+	const marked = new Set(notDuplicates);
+	const ordered = rows.filter(row => row.seq !== plan.seq && !marked.has(row.id)).sort((a, b) => b.score - a.score || b.seq - a.seq).slice(0, plan.limit);
 	return {
 		schema: schemaOf(channel),
 		item_id: plan.itemId,

@@ -11,7 +11,8 @@ import {channelScopeSql, countStatement, orderOf, pageStatements, whereSql, type
 import {candidatesRequest, planSearch, rankedPage, SEARCH_CANDIDATES, unrankedPage, unrankedRequest, type SearchPage, type SearchPlan, type SearchQuery} from '../search.js';
 import {seqOfItemId} from '../items.js';
 import {fullTextScores, rankedByTerms, termFrequencies} from './full-text.js';
-import {distinctiveTerms, itemTerms, lookupTerms, planSimilar, similarItemMissing, similarPage, type SimilarPage, type SimilarQuery} from '../similar.js';
+import {notDuplicatesOf} from './not-duplicates.js';
+import {distinctiveTerms, itemTerms, lookupTerms, planSimilar, rankedLimit, similarItemMissing, similarPage, type SimilarPage, type SimilarQuery} from '../similar.js';
 import {ITEM_COLUMNS} from './value-columns.js';
 
 type SortedRow = ItemRow & {sort_value: number | string | null};
@@ -101,12 +102,13 @@ export function similarItems(db: Db, channel: LoadedChannel, itemId: string, req
 		if (!row || row.id !== plan.itemId) throw similarItemMissing(channel, plan.itemId);
 		const own = itemTerms(channel, parseStored(row));
 		const terms = distinctiveTerms(own, {...termFrequencies(db, lookupTerms(own)), exact: true});
-		const ranked = terms.length === 0 ? [] : rankedByTerms(db, channel.id, terms, plan.seq, plan.limit);
+		const marked = notDuplicatesOf(db, channel.id, plan.itemId);
+		const ranked = terms.length === 0 ? [] : rankedByTerms(db, channel.id, terms, plan.seq, rankedLimit(plan, marked));
 		const read = db.prepare(`SELECT ${ITEM_COLUMNS} FROM items WHERE channel_id = ? AND seq = ?`);
 		const rows = ranked.map(({seq, score}) => {
 			const item = read.get(channel.id, seq) as ItemRow;
 			return {...item, values: parseStored(item), sort_value: null, score};
 		});
-		return similarPage(channel, plan, terms, rows, latestSequence(db, channel.id));
+		return similarPage(channel, plan, terms, rows, latestSequence(db, channel.id), marked);
 	})();
 }

@@ -24,7 +24,9 @@ CREATE TABLE IF NOT EXISTS proposals (
 	created_at TEXT NOT NULL,
 	decided_at TEXT,
 	decided_by TEXT,
-	written_version INTEGER
+	written_version INTEGER,
+	-- v13: how sure the agent was, 0..1, when it said (docs/review.md#confidence).
+	confidence REAL
 );
 CREATE INDEX IF NOT EXISTS proposals_open_by_item ON proposals(item_id) WHERE status = 'open';
 CREATE INDEX IF NOT EXISTS proposals_by_channel ON proposals(channel_id, status, id);
@@ -42,6 +44,11 @@ export function addReviewColumns(db: Db): void {
 	if (hasTable(db, 'events') && !hasColumn(db, 'events', 'cause')) db.exec('ALTER TABLE events ADD COLUMN cause TEXT');
 	if (hasTable(db, 'runs') && !hasColumn(db, 'runs', 'mode')) db.exec('ALTER TABLE runs ADD COLUMN mode TEXT');
 	if (hasTable(db, 'runs') && !hasColumn(db, 'runs', 'proposals')) db.exec('ALTER TABLE runs ADD COLUMN proposals INTEGER NOT NULL DEFAULT 0');
+}
+
+/** v13: proposals keep the agent's confidence. A step before the schema: a table made by an older sift gets the column. */
+export function addProposalConfidence(db: Db): void {
+	if (hasTable(db, 'proposals') && !hasColumn(db, 'proposals', 'confidence')) db.exec('ALTER TABLE proposals ADD COLUMN confidence REAL');
 }
 
 type StoredProposal = Omit<ProposalRow, 'values' | 'base_values' | 'changes' | 'status' | 'decided_by'> & {changes: string; status: ProposalStatus; decided_by: ActorKind | null};

@@ -1,6 +1,7 @@
 // duplicate_of on both backends alike: a relation of a channel to itself names the record an item
 // duplicates; it must name an existing other item of the channel, an agent's invented id opens a
-// follow-up, and setting it sets the status the field's config names in the same edit.
+// follow-up, and setting it sets the status the field's config names in the same edit. A person's
+// "not a duplicate" mark is kept both ways, evented, and leaves the pair out of similarItems.
 
 import {describe, expect, it} from 'vitest';
 import type {AsyncStore} from '../../store/api.js';
@@ -73,5 +74,40 @@ describe.each(BACKENDS)('duplicate_of on $name', (backend: Backend) => {
 		const elsewhere = structuredClone(DUPLICATE_CHANNEL);
 		elsewhere.fields[4]!.config = {channel_id: 'other', duplicate_status: 'duplicate'};
 		expect(await refusalOf(() => store.importChannel({channel: elsewhere, items: []}))).toMatchObject({error: 'invalid_schema', message: expect.stringContaining('needs a relation to its own channel')});
+	});
+
+	it('"not a duplicate" is kept both ways, evented once, and leaves the pair out of similarItems with the page still filled', async () => {
+		const store = await fresh();
+		const text = (n: number) => `libcsv segfault exporting merged cells ${n % 2 === 0 ? 'spreadsheet' : 'workbook'} crash`;
+		await store.importChannel({channel: DUPLICATE_CHANNEL, items: [
+			...Array.from({length: 5}, (_, n) => ({values: {ticket: `T-${n}`, title: `export crash ${n}`, body: text(n)}})),
+			...Array.from({length: 10}, (_, n) => ({values: {ticket: `F-${n}`, title: `note ${n}`, body: `the list shows fine ${n}`}})),
+		]});
+		const page = await store.listPage('issues', {limit: 50});
+		const id = (ticket: string) => page.items.find(item => item.preview.ticket === ticket)!.id;
+		const before = await store.similarItems('issues', id('T-0'), {limit: 3});
+		expect(before.items.map(hit => hit.preview.ticket)).toHaveLength(3);
+		const first = before.items[0]!.id;
+		const marked = await store.markNotDuplicate('issues', id('T-0'), first);
+		expect(marked).toMatchObject({ok: true, item_id: id('T-0'), other_id: first});
+		const event = (await allEvents(store, 'issues')).at(-1)!;
+		expect(event).toMatchObject({sequence: marked.sequence, type: 'not_duplicate.marked', item_id: id('T-0'), actor: {kind: 'human'}, changes: {not_duplicate_of: {from: null, to: first}}});
+		// Marking again changes nothing and appends nothing.
+		expect((await store.markNotDuplicate('issues', first, id('T-0'))).sequence).toBe(marked.sequence);
+		expect(await store.latestSequence('issues')).toBe(marked.sequence);
+		expect(await store.notDuplicatesOf('issues', id('T-0'))).toEqual([first]);
+		expect(await store.notDuplicatesOf('issues', first)).toEqual([id('T-0')]);
+
+		const after = await store.similarItems('issues', id('T-0'), {limit: 3});
+		expect(after.items.map(hit => hit.id)).not.toContain(first);
+		expect(after.items).toHaveLength(3);
+		expect(after.items.slice(0, 2).map(hit => hit.id)).toEqual(before.items.slice(1, 3).map(hit => hit.id));
+		expect((await store.similarItems('issues', first, {limit: 20})).items.map(hit => hit.id)).not.toContain(id('T-0'));
+
+		expect(await refusalOf(() => store.markNotDuplicate('issues', first, first))).toMatchObject({error: 'invalid_argument', message: expect.stringContaining('another item')});
+		expect(await refusalOf(() => store.markNotDuplicate('issues', first, 'nonsense'))).toMatchObject({error: 'invalid_argument'});
+		const missing = first.replace(/.$/, last => (last === 'z' ? 'y' : 'z'));
+		expect(await refusalOf(() => store.markNotDuplicate('issues', first, missing))).toMatchObject({error: 'not_found'});
+		expect(await store.latestSequence('issues')).toBe(marked.sequence);
 	});
 });
