@@ -127,6 +127,11 @@ export function checkEditRequest(request: EditRequest): void {
 		throw invalidArgument(`reason must be a string of at most ${MAX_REASON_LENGTH} characters without NUL characters or lone UTF-16 surrogates, got ${quote(typeof reason === 'string' ? `${reason.slice(0, 40)}…` : reason)}`);
 	}
 
+	const {confidence} = request;
+	if (confidence !== undefined && (typeof confidence !== 'number' || !Number.isFinite(confidence) || confidence < 0 || confidence > 1)) {
+		throw invalidArgument(`confidence must be a number from 0 to 1, got ${quote(confidence)}`);
+	}
+
 	if (mode !== undefined && mode !== 'apply' && mode !== 'propose') {
 		throw invalidArgument(`mode must be apply or propose, got ${quote(mode)}`);
 	}
@@ -235,7 +240,7 @@ export function* planEdit<R extends PlanItem>(channel: LoadedChannel, request: E
 	let result: EditResult;
 	if (mode === 'propose' && Object.keys(changes).length > 0) {
 		// Validated exactly as a write, but nothing of the item changes: a person decides (docs/review.md).
-		const proposal: NewProposal = {channel_id: channel.id, item_id: item.id, run_id: request.actor.run_id ?? null, base_version: item.version, changes, reason: request.reason ?? null, actor: request.actor, created_at: at};
+		const proposal: NewProposal = {channel_id: channel.id, item_id: item.id, run_id: request.actor.run_id ?? null, base_version: item.version, changes, reason: request.reason ?? null, confidence: request.confidence ?? null, actor: request.actor, created_at: at};
 		const {id, sequence} = (yield {step: 'propose', proposal}) as Answers<R>['propose'];
 		result = {ok: true, item: itemOf(channel, item, item.values), sequence, proposed: true, proposal_id: id};
 	} else if (mode === 'propose') {

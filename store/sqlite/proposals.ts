@@ -55,7 +55,7 @@ type StoredProposal = Omit<ProposalRow, 'values' | 'base_values' | 'changes' | '
 
 const rowOf = (row: StoredProposal): ProposalRow => proposalOf({...row, changes: JSON.parse(row.changes) as Changes});
 
-const COLUMNS = 'id, channel_id, item_id, run_id, base_version, changes, reason, status, created_at, decided_at, decided_by, written_version';
+const COLUMNS = 'id, channel_id, item_id, run_id, base_version, changes, reason, confidence, status, created_at, decided_at, decided_by, written_version';
 
 /** Statements prepared once per connection: preparing costs more than running on a bulk accept's path. */
 const statementCache = new WeakMap<Db, Map<string, Statement>>();
@@ -78,8 +78,8 @@ function prepared(db: Db, sql: string): Statement {
 
 /** Keeps a proposal; answers its id. */
 export function insertProposal(db: Db, proposal: NewProposal): number {
-	const result = prepared(db, `INSERT INTO proposals (channel_id, item_id, run_id, base_version, changes, reason, status, created_at) VALUES (?, ?, ?, ?, ?, ?, 'open', ?)`)
-		.run(proposal.channel_id, proposal.item_id, proposal.run_id, proposal.base_version, JSON.stringify(proposal.changes), proposal.reason, proposal.created_at);
+	const result = prepared(db, `INSERT INTO proposals (channel_id, item_id, run_id, base_version, changes, reason, confidence, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?)`)
+		.run(proposal.channel_id, proposal.item_id, proposal.run_id, proposal.base_version, JSON.stringify(proposal.changes), proposal.reason, proposal.confidence, proposal.created_at);
 	return Number(result.lastInsertRowid);
 }
 
