@@ -53,7 +53,7 @@ export type QueueOverlay = {kind: 'queue'; index: number; optionCursor: number; 
  * `P`: the review queue (overlays/review.ts), on the proposal at `index`. `confirm`: the proposal
  * whose accept met a conflict (shown in `problem`), written over only if `a` or `y` comes next.
  */
-export type ReviewOverlay = {kind: 'review'; index: number; confirm: {id: number; fields?: string[]} | null; problem: string[] | null};
+export type ReviewOverlay = {kind: 'review'; index: number; confirm: {id: number; fields?: string[]} | null; problem: string[] | null; /** `s`: the surest proposals first (docs/review.md#confidence). */ byConfidence?: boolean};
 
 /** `R` → a run → `D`: the run's diff as lines; `revert`: `U` was pressed once (the preview is shown; `U` again reverts). */
 export type RunDiffView = {runId: string; lines: string[]; revert: boolean};
@@ -299,6 +299,7 @@ export type ScreenEvent =
 	| {type: 'proposalCount'; count: number}
 	| {type: 'reviewAccept'}
 	| {type: 'reviewAcceptAll'}
+	| {type: 'reviewSort'}
 	| {type: 'reviewDecline'}
 	/** A field's digit in the queue (0-based): that field of the proposal alone. */
 	| {type: 'reviewField'; index: number}

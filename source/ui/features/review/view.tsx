@@ -30,6 +30,9 @@ export type ReviewProps = {
  * alone) as current → proposed, the value now where the item changed since, the reason and the
  * run; then the proposals after it, one line each. All record text is escaped (text/review.ts).
  */
+/** A confidence as a person reads it: two decimals, 0.00 to 1.00. */
+export const confidenceText = (confidence: number) => confidence.toFixed(2);
+
 /** Lines a record's side of a proposed duplicate takes: its name and title, then the start of its body. */
 const SIDE_LINES = 4;
 
@@ -85,7 +88,7 @@ export function Review({overlay, proposals, item, target = null, fields, nameOf,
 	const room = Math.max(0, height - 4 - entries.length - problem.length - (proposal.reason ? 1 : 0) - pairLines);
 	return (
 		<Box flexDirection="column" width={width} height={height} overflow="hidden">
-			<Text bold wrap="truncate-end">{`Proposal ${overlay.index + 1} of ${proposals.length} · #${proposal.id} · ${sanitize(nameOf(item, proposal.item_id))} · based on v${proposal.base_version}${changed ? `, now v${item.version}` : ''}${proposal.run_id ? ` · run ${sanitize(proposal.run_id)}` : ''}`}</Text>
+			<Text bold wrap="truncate-end">{`Proposal ${overlay.index + 1} of ${proposals.length} · #${proposal.id} · ${sanitize(nameOf(item, proposal.item_id))} · based on v${proposal.base_version}${changed ? `, now v${item.version}` : ''}${proposal.confidence === null ? '' : ` · confidence ${confidenceText(proposal.confidence)}`}${proposal.run_id ? ` · run ${sanitize(proposal.run_id)}` : ''}`}</Text>
 			{entries.map(([key, change], index) => {
 				const now = item?.values[key] ?? null;
 				const moved = item !== null && JSON.stringify(now) !== JSON.stringify(change.from ?? null);
@@ -104,7 +107,7 @@ export function Review({overlay, proposals, item, target = null, fields, nameOf,
 			{problem.map((line, index) => <Text key={`p${index}`} wrap="truncate-end" color={theme.color('yellow')}>{line}</Text>)}
 			<Text dimColor wrap="truncate-end">{overlay.confirm ? 'a or y: write it over the current values · d declines · n next' : 'a accept · d decline · 1–9 one field · A accept all shown · n/p move · Esc close'}</Text>
 			{rest.slice(0, room).map(next => (
-				<Text key={next.id} dimColor wrap="truncate-end">{`  #${next.id} ${sanitize(nameOf(null, next.item_id))}: ${Object.entries(next.changes).map(([key, change]) => `${label(key)} → ${valueText(channel, key, change.to)}`).join(', ')}`}</Text>
+				<Text key={next.id} dimColor wrap="truncate-end">{`  #${next.id} ${sanitize(nameOf(null, next.item_id))}${next.confidence === null ? '' : ` (${confidenceText(next.confidence)})`}: ${Object.entries(next.changes).map(([key, change]) => `${label(key)} → ${valueText(channel, key, change.to)}`).join(', ')}`}</Text>
 			))}
 		</Box>
 	);
