@@ -110,4 +110,19 @@ describe.each(BACKENDS)('duplicate_of on $name', (backend: Backend) => {
 		expect(await refusalOf(() => store.markNotDuplicate('issues', first, missing))).toMatchObject({error: 'not_found'});
 		expect(await store.latestSequence('issues')).toBe(marked.sequence);
 	});
+
+	it('a proposal keeps the confidence its agent gave (null when none); one outside 0..1 is refused before anything is read', async () => {
+		const {store, ids: [a, b, c]} = await issues();
+		const propose = (itemId: string, values: Record<string, unknown>, confidence?: number) => store.editItem({channelId: 'issues', itemId, values, actor: {kind: 'agent'}, mode: 'propose', reason: 'same report', ...(confidence === undefined ? {} : {confidence})});
+		const sure = await propose(a!, {duplicate_of: b}, 0.93);
+		const unsure = await propose(c!, {title: 'retitled'});
+		const listed = await store.proposals.list({channelId: 'issues'});
+		expect(listed.map(proposal => [proposal.id, proposal.confidence])).toEqual([[sure.proposal_id, 0.93], [unsure.proposal_id, null]]);
+		expect(listed[0]!.values).toEqual({duplicate_of: b, status: 'duplicate'});
+		for (const bad of [1.5, -0.1, Number.NaN]) {
+			expect(await refusalOf(() => propose(b!, {title: 'x'}, bad))).toMatchObject({error: 'invalid_argument', message: expect.stringContaining('confidence must be a number from 0 to 1')});
+		}
+
+		expect(await store.proposals.countOpen('issues')).toBe(2);
+	});
 });
