@@ -125,4 +125,17 @@ describe.each(BACKENDS)('duplicate_of on $name', (backend: Backend) => {
 
 		expect(await store.proposals.countOpen('issues')).toBe(2);
 	});
+
+	it('a run counts how many of its proposals a person accepted and declined', async () => {
+		const {store, ids: [a, b, c]} = await issues();
+		await store.runs.start({id: 'run-dups', channelId: 'issues', itemIds: [], instruction: 'find duplicates', startedAt: new Date().toISOString(), logPath: null, mode: 'propose'});
+		const propose = (itemId: string, values: Record<string, unknown>) => store.editItem({channelId: 'issues', itemId, values, actor: {kind: 'agent', run_id: 'run-dups'}, confidence: 0.8});
+		const made = [await propose(a!, {duplicate_of: b}), await propose(b!, {title: 'one'}), await propose(c!, {title: 'two'})];
+		expect(await store.runs.get('run-dups')).toMatchObject({accepted: 0, declined: 0});
+		await store.proposals.accept({ids: [made[0]!.proposal_id!]});
+		await store.proposals.decline([made[1]!.proposal_id!]);
+		expect(await store.runs.get('run-dups')).toMatchObject({mode: 'propose', accepted: 1, declined: 1});
+		expect((await store.runs.list()).find(run => run.id === 'run-dups')).toMatchObject({accepted: 1, declined: 1});
+		expect((await store.readItem('issues', a!)).values).toMatchObject({duplicate_of: b, status: 'duplicate'});
+	});
 });
