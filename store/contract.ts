@@ -7,6 +7,7 @@ import type {FollowUpQuery} from './followups.js';
 import type {ItemsPage, ItemsQuery, PageQuery} from './pages.js';
 import type {SearchPage, SearchQuery} from './search.js';
 import type {SimilarPage, SimilarQuery} from './similar.js';
+import type {NotDuplicateResult} from './not-duplicates.js';
 import type {NameMatch} from './lookup.js';
 import type {RunEnd, RunRow, RunStart, UnfinishedRun} from './runs.js';
 import type {TokenIdentity, TokenInfo, TokenRequest} from './token-rules.js';
@@ -159,6 +160,13 @@ export interface AsyncStore {
 	 * to 20 previews, each with its score and the shared terms. Never the item itself.
 	 */
 	similarItems(channelId: string, itemId: string, request?: SimilarQuery): Promise<SimilarPage>;
+	/**
+	 * A person's word that two items of the channel are not duplicates (store/not-duplicates.ts):
+	 * kept both ways, left out of similarItems, evented as not_duplicate.marked on `itemId`.
+	 */
+	markNotDuplicate(channelId: string, itemId: string, otherId: string, actor?: Actor): Promise<NotDuplicateResult>;
+	/** The items marked not a duplicate of this one. */
+	notDuplicatesOf(channelId: string, itemId: string): Promise<string[]>;
 	/** How many items match `where` (query language; its sort is ignored). */
 	countMatches(channelId: string, where: string, now?: Date): Promise<number>;
 	pollEvents(channelId: string, options?: {afterSequence?: number; limit?: number}): Promise<EventPage>;

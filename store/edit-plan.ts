@@ -9,6 +9,7 @@
 // returned instead, so that an agent's follow-ups commit while the edit itself writes nothing.
 
 import type {LoadedChannel} from './channels.js';
+import {selfRelationProblems, withDuplicateStatus} from './duplicates.js';
 import {invalidArgument, quote, StoreError} from './errors.js';
 import {textProblem} from './fields/shape.js';
 import type {NewEvent} from './events.js';
@@ -126,6 +127,11 @@ export function checkEditRequest(request: EditRequest): void {
 		throw invalidArgument(`reason must be a string of at most ${MAX_REASON_LENGTH} characters without NUL characters or lone UTF-16 surrogates, got ${quote(typeof reason === 'string' ? `${reason.slice(0, 40)}…` : reason)}`);
 	}
 
+	const {confidence} = request;
+	if (confidence !== undefined && (typeof confidence !== 'number' || !Number.isFinite(confidence) || confidence < 0 || confidence > 1)) {
+		throw invalidArgument(`confidence must be a number from 0 to 1, got ${quote(confidence)}`);
+	}
+
 	if (mode !== undefined && mode !== 'apply' && mode !== 'propose') {
 		throw invalidArgument(`mode must be apply or propose, got ${quote(mode)}`);
 	}
@@ -214,9 +220,11 @@ export function* planEdit<R extends PlanItem>(channel: LoadedChannel, request: E
 	// Taken once the item is held: a writer that waited for it is stamped after the one it waited for.
 	// A pull stamps the tracker's time instead (store/sync/plan.ts).
 	const at = stampedAt ?? new Date().toISOString();
-	const values = request.values as Values;
+	const values = withDuplicateStatus(channel, request.values) as Values;
 	const context = grantedContext((yield {step: 'context', channel, item, values}) as WriteContext, request.grants);
 	const problems = validate(channel, values, context, false);
+	const selfProblems = selfRelationProblems(channel, item.id, values).filter(found => !problems.some(other => other.key === found.key));
+	problems.push(...selfProblems);
 	if (problems.length > 0) {
 		const openings = followUpOpenings(channel, request, problems);
 		if (openings.length > 0) {
@@ -232,7 +240,7 @@ export function* planEdit<R extends PlanItem>(channel: LoadedChannel, request: E
 	let result: EditResult;
 	if (mode === 'propose' && Object.keys(changes).length > 0) {
 		// Validated exactly as a write, but nothing of the item changes: a person decides (docs/review.md).
-		const proposal: NewProposal = {channel_id: channel.id, item_id: item.id, run_id: request.actor.run_id ?? null, base_version: item.version, changes, reason: request.reason ?? null, actor: request.actor, created_at: at};
+		const proposal: NewProposal = {channel_id: channel.id, item_id: item.id, run_id: request.actor.run_id ?? null, base_version: item.version, changes, reason: request.reason ?? null, confidence: request.confidence ?? null, actor: request.actor, created_at: at};
 		const {id, sequence} = (yield {step: 'propose', proposal}) as Answers<R>['propose'];
 		result = {ok: true, item: itemOf(channel, item, item.values), sequence, proposed: true, proposal_id: id};
 	} else if (mode === 'propose') {

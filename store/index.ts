@@ -7,6 +7,7 @@ export {ensurePrivateDir, isDatabaseReadableByOthers, removeStoreFiles} from './
 export {StoreError, type StoreErrorBody, type StoreErrorCode} from './errors.js';
 export {Grants, GRANT_SCOPES, checkWriteScope, type GrantScope} from './grants.js';
 export {checkChannel} from './schema.js';
+export {duplicateField, proposedDuplicate, selfRelations} from './duplicates.js';
 export {PAGE_LIMIT, type PageQuery} from './pages.js';
 export {PREVIEW_TEXT_LENGTH, previewValues, textPart, type TextPart} from './previews.js';
 export {EVENT_PAGE_LIMIT} from './events.js';

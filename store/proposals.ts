@@ -24,6 +24,8 @@ export type Proposal = {
 	/** Field key → what the field held at the base version (null: empty). */
 	base_values: Values;
 	reason: string | null;
+	/** How sure the agent said it was, 0 to 1; null when it did not say (docs/review.md#confidence). */
+	confidence: number | null;
 	status: ProposalStatus;
 	created_at: string;
 	decided_at: string | null;
@@ -36,7 +38,7 @@ export type Proposal = {
 export type ProposalRow = Proposal & {changes: Changes};
 
 /** What the edit plan keeps when a valid edit is proposed. */
-export type NewProposal = {channel_id: string; item_id: string; run_id: string | null; base_version: number; changes: Changes; reason: string | null; actor: Actor; created_at: string};
+export type NewProposal = {channel_id: string; item_id: string; run_id: string | null; base_version: number; changes: Changes; reason: string | null; confidence: number | null; actor: Actor; created_at: string};
 
 /**
  * A decision on one proposal. An accept of some of its fields leaves it open with the rest,

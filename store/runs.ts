@@ -70,10 +70,16 @@ export type RunRow = {
 	mode: EditMode;
 	/** Proposals the run made (propose mode). */
 	proposals: number;
+	/** Of those, how many a person accepted and declined so far (a proposal accepted field by field counts once all is decided). */
+	accepted: number;
+	declined: number;
 };
 
+/** The decided counts of a run's proposals, as a column list both backends select beside a runs row. */
+export const DECIDED_COLUMNS = "(SELECT count(*) FROM proposals p WHERE p.run_id = runs.id AND p.status = 'accepted') AS accepted, (SELECT count(*) FROM proposals p WHERE p.run_id = runs.id AND p.status = 'declined') AS declined";
+
 /** A runs row as either backend stores it: the JSON columns as text. */
-export type StoredRunRow = Omit<RunRow, 'item_ids' | 'usage' | 'mode' | 'proposals'> & {item_ids: string; usage: string | null; mode?: string | null; proposals?: number | null};
+export type StoredRunRow = Omit<RunRow, 'item_ids' | 'usage' | 'mode' | 'proposals' | 'accepted' | 'declined'> & {item_ids: string; usage: string | null; mode?: string | null; proposals?: number | null; accepted?: number | string | null; declined?: number | string | null};
 
 export type UnfinishedRun = {id: string; owner_pid: number | null; process_group: number | null; log_path: string | null};
 
@@ -88,6 +94,9 @@ export function parseRunRow(row: StoredRunRow): RunRow {
 		end_sequence: row.end_sequence ?? null,
 		mode: row.mode === 'propose' ? 'propose' : 'apply',
 		proposals: row.proposals ?? 0,
+		// PostgreSQL's count(*) is a bigint, read as text.
+		accepted: Number(row.accepted ?? 0),
+		declined: Number(row.declined ?? 0),
 	};
 }
 

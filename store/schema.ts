@@ -1,5 +1,6 @@
 // Checks a channel definition: ids, keys, types, config.
 
+import {checkDuplicateStatus} from './duplicates.js';
 import {quote, StoreError} from './errors.js';
 import {FIELD_TYPE_TABLE} from './fields/index.js';
 import {isPlainObject} from './fields/spec.js';
@@ -105,5 +106,6 @@ export function checkChannel(raw: unknown): Channel {
 	const seen = new Set<string>();
 	const checked = fields.map((field, index) => checkField(field, index, seen));
 	checkFormulaInputs(checked);
+	checkDuplicateStatus({id, name, fields: checked});
 	return {id, name, fields: checked};
 }

@@ -180,11 +180,16 @@ export function rescored(channel: LoadedChannel, seq: number, own: Values, read:
 	});
 }
 
-/** The page: rows by (score, newest first), each with the searched terms its text holds. */
-export function similarPage(channel: LoadedChannel, plan: SimilarPlan, terms: string[], rows: SimilarRow[], latest: number): SimilarPage {
+/**
+ * The page: rows by (score, newest first), each with the searched terms its text holds; never
+ * the item itself nor one a person marked not a duplicate of it (store/not-duplicates.ts). A
+ * backend asks for SIMILAR_POOL rows and as many more as the item has marks, so the page still fills.
+ */
+export function similarPage(channel: LoadedChannel, plan: SimilarPlan, terms: string[], rows: SimilarRow[], latest: number, notDuplicates: readonly string[] = []): SimilarPage {
 	const searched = new Set(terms);
 	const fields = channel.fields.filter(compared);
-	const ordered = rows.filter(row => row.seq !== plan.seq && row.score > 0).sort((a, b) => b.score - a.score || b.seq - a.seq).slice(0, plan.limit);
+	const marked = new Set(notDuplicates);
+	const ordered = rows.filter(row => row.seq !== plan.seq && row.score > 0 && !marked.has(row.id)).sort((a, b) => b.score - a.score || b.seq - a.seq).slice(0, plan.limit);
 	return {
 		schema: schemaOf(channel),
 		item_id: plan.itemId,

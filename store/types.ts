@@ -35,6 +35,10 @@ export type FieldConfig = {
 	currency?: string;
 	max_stars?: number;
 	channel_id?: string;
+	/** A relation to its own channel: the option of `status_field` an edit setting it also sets (store/duplicates.ts). */
+	duplicate_status?: string;
+	/** The select field `duplicate_status` goes to; `status` when absent. */
+	status_field?: string;
 	expression?: string;
 };
 
@@ -81,8 +85,9 @@ export type Changes = Record<string, Change>;
  * `proposal.*`: the review queue changed (docs/review.md): an agent in propose mode proposed an edit
  * (version: the one it was based on; changes: from the base to the proposed values), or a person
  * accepted or declined one (changes empty; an accept's write is its own item.updated).
+ * `not_duplicate.marked`: a person said the item is not a duplicate of another (changes: not_duplicate_of from null to its id; store/not-duplicates.ts).
  */
-export type EventType = 'item.created' | 'item.updated' | 'item.deleted' | 'channel.updated' | 'proposal.created' | 'proposal.accepted' | 'proposal.declined';
+export type EventType = 'item.created' | 'item.updated' | 'item.deleted' | 'channel.updated' | 'proposal.created' | 'proposal.accepted' | 'proposal.declined' | 'not_duplicate.marked';
 
 /**
  * Why a write or a review event happened, beyond its actor (docs/review.md): a proposal (the

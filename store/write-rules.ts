@@ -94,6 +94,7 @@ export function fingerprintOf(request: EditRequest): string {
 	const parts: unknown[] = [request.channelId, request.itemId, request.expectedVersion ?? null, sortedEntries(request.values as Values)];
 	// Only when given, so the keys of edits made before reasons existed keep their fingerprints.
 	if (request.reason !== undefined) parts.push(request.reason);
+	if (request.confidence !== undefined) parts.push({confidence: request.confidence});
 	const canonical = JSON.stringify(parts);
 	return createHash('sha256').update(canonical).digest('base64url');
 }

@@ -25,6 +25,8 @@ export type EditRequest = {
 	mode?: EditMode;
 	/** Why the agent proposes this (at most MAX_REASON_LENGTH characters); kept with a proposal. */
 	reason?: string;
+	/** How sure the agent is of this edit, 0 to 1 (docs/review.md#confidence); kept with a proposal. */
+	confidence?: number;
 	/** What the write's event names besides its actor: the proposal accepted, the run reverted. */
 	cause?: EventCause;
 };

@@ -55,7 +55,7 @@ export function touchesOf(events: readonly StoreEvent[]): Touch[] {
 	const touches = new Map<string, Touch>();
 	for (const event of events) {
 		// A schema change touches no item; nor does a proposal or its decline (an accept's write is an item.updated of its own).
-		if (event.type === 'channel.updated' || event.type.startsWith('proposal.')) continue;
+		if (event.type === 'channel.updated' || event.type.startsWith('proposal.') || event.type === 'not_duplicate.marked') continue;
 		const earlier = touches.get(event.item_id);
 		touches.set(event.item_id, {
 			id: event.item_id,

@@ -57,6 +57,8 @@ export type CliFlags = {
 	propose?: boolean;
 	/** proposals accept: write even where a proposed field changed since the proposal's base */
 	force?: boolean;
+	/** `sift proposals accept --min-confidence N`: only proposals the agent was at least this sure of. */
+	minConfidence?: string;
 	// the TUI: the config file instead of $XDG_CONFIG_HOME/sift/config.yaml
 	config?: string;
 	// serve / token / run --server

@@ -78,6 +78,7 @@ export const FLAGS = {
 	keepApiEnv: flag({name: 'keep-api-env', key: 'keepApiEnv', kind: 'boolean', help: 'keep CODEX_API_KEY / OPENAI_API_KEY / OPENAI_BASE_URL for codex'}),
 	propose: flag({name: 'propose', key: 'propose', kind: 'boolean', help: 'propose instead of writing: the agent\'s valid edits wait in the review queue for a person (`sift proposals`)'}),
 	mcpPropose: flag({name: 'propose', key: 'propose', kind: 'boolean', help: 'valid edits become proposals for a person instead of writes (a run recorded in propose mode proposes in any case)'}),
+	minConfidence: flag({name: 'min-confidence', key: 'minConfidence', kind: 'string', value: 'N', help: 'accept only proposals whose confidence is at least N (0 to 1); one without a confidence is left open'}),
 	force: flag({name: 'force', key: 'force', kind: 'boolean', help: 'accept even where a proposed field changed since the proposal was made: the current value is overwritten'}),
 	proposalsRun: flag({name: 'run', key: 'run', kind: 'string', value: 'RUN', help: 'the proposals of this run'}),
 	proposalsWhere: flag({name: 'where', key: 'where', kind: 'string', value: 'QUERY', dashValue: true, help: 'only proposals for items matching the query'}),

@@ -8,7 +8,7 @@ import {acceptText, declineText, proposalsText} from '../text/review.js';
 import {channelOf, output, withStore} from './common.js';
 import {UsageError, type Command, type CommandContext} from './context.js';
 
-const USAGE = 'expected: sift proposals [list] [--run RUN] | sift proposals accept ID...|--run RUN [--force] | sift proposals decline ID...|--run RUN';
+const USAGE = 'expected: sift proposals [list] [--run RUN] | sift proposals accept ID...|--run RUN|--min-confidence N [--force] | sift proposals decline ID...|--run RUN';
 
 /**
  * `sift proposals`: the review queue (docs/review.md). `list` (the default) shows the open
@@ -25,10 +25,12 @@ const command: Command = async context => withStore(context, async store => {
 
 	if (action !== 'accept' && action !== 'decline') throw new UsageError(`unknown proposals action ${JSON.stringify(action)}; ${USAGE}`);
 	if (context.flags.force && action !== 'accept') throw new UsageError('--force only goes with accept');
+	if (context.flags.minConfidence !== undefined && action !== 'accept') throw new UsageError('--min-confidence only goes with accept');
+	const least = minConfidence(context.flags.minConfidence);
 	if (context.flags.where !== undefined) throw new UsageError('--where only goes with list; accept and decline take ids or --run');
-	const ids = await idsNamed(context, store, rest);
+	const ids = least === undefined ? await idsNamed(context, store, rest) : await idsSureEnough(context, store, rest, least);
 	if (ids.length === 0) {
-		output(context, {accepted: [], declined: [], conflicts: [], refused: [], skipped: []}, () => `No open proposals of run ${context.flags.run ?? ''}.`);
+		output(context, {accepted: [], declined: [], conflicts: [], refused: [], skipped: []}, () => (least === undefined ? `No open proposals of run ${context.flags.run ?? ''}.` : `No open proposals with a confidence of at least ${least}.`));
 		return 0;
 	}
 
@@ -70,6 +72,26 @@ async function idsNamed(context: CommandContext, store: AsyncStore, words: strin
 		if (!Number.isSafeInteger(id) || id < 1) throw new UsageError(`a proposal id is a whole number such as 12, got ${JSON.stringify(word).slice(0, 40)}`);
 		return id;
 	});
+}
+
+/** `--min-confidence N`: a number from 0 to 1. */
+function minConfidence(text: string | undefined): number | undefined {
+	if (text === undefined) return undefined;
+	const value = Number(text);
+	if (text.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) throw new UsageError(`--min-confidence must be a number from 0 to 1, got ${JSON.stringify(text).slice(0, 40)}`);
+	return value;
+}
+
+/**
+ * The ids named (or every open proposal of --run, or, with neither, of the channel when
+ * --channel is given, else of the store) whose confidence is at least `least`: a proposal whose
+ * agent gave none is left open.
+ */
+async function idsSureEnough(context: CommandContext, store: AsyncStore, words: string[], least: number): Promise<number[]> {
+	const named = words.length > 0 || context.flags.run !== undefined ? new Set(await idsNamed(context, store, words)) : undefined;
+	const channelId = named === undefined && context.flags.channel !== undefined ? await channelOf(store, context) : undefined;
+	const open = await allOpen(store, {channelId, runId: context.flags.run});
+	return open.filter(proposal => (named === undefined || named.has(proposal.id)) && proposal.confidence !== null && proposal.confidence >= least).map(proposal => proposal.id);
 }
 
 /** Every open proposal the query names, page after page. */

@@ -37,7 +37,7 @@ export function agentOptions(options: readonly SelectOption[]): AgentOption[] | 
 }
 
 /** The config keys in one order whatever the backend kept (PostgreSQL's jsonb reorders keys), so both answer alike. */
-const CONFIG_ORDER: ReadonlyArray<keyof FieldConfig> = ['max_length', 'long', 'min', 'max', 'integer', 'options', 'currency', 'max_stars', 'channel_id', 'expression'];
+const CONFIG_ORDER: ReadonlyArray<keyof FieldConfig> = ['max_length', 'long', 'min', 'max', 'integer', 'options', 'currency', 'max_stars', 'channel_id', 'duplicate_status', 'status_field', 'expression'];
 
 function agentConfig(config: Field['config']): Record<string, unknown> | undefined {
 	const kept: Record<string, unknown> = {};

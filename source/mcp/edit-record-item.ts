@@ -31,6 +31,12 @@ const input = z.strictObject({
 		.max(MAX_REASON_LENGTH, {error: `reason must be at most ${MAX_REASON_LENGTH} characters`})
 		.optional()
 		.describe(`Optional, at most ${MAX_REASON_LENGTH} characters: why you make this edit, in a sentence, for the person who reviews it (e.g. "the reporter says it blocks checkout"). Kept with a proposal.`),
+	confidence: z
+		.number({error: 'confidence must be a number from 0 to 1'})
+		.min(0, {error: 'confidence must be a number from 0 to 1'})
+		.max(1, {error: 'confidence must be a number from 0 to 1'})
+		.optional()
+		.describe('Optional, 0 to 1: how sure you are of this edit (1: certain). Kept with a proposal; a person may accept only those above a threshold, so say it honestly.'),
 });
 
 export function registerEditRecordItem(server: McpServer, context: ToolContext): void {
@@ -58,6 +64,7 @@ export function registerEditRecordItem(server: McpServer, context: ToolContext):
 			expectedVersion: args.expected_version,
 			idempotencyKey: args.idempotency_key,
 			reason: args.reason,
+			confidence: args.confidence,
 			// Propose when the server was started so; a run recorded in propose mode proposes whatever this says (the store decides).
 			mode: context.mode,
 			grants: context.grants,

@@ -30,8 +30,14 @@ function numberText(field: Field, value: number): string {
 	}
 }
 
-/** How a stored value reads to a person, as safe segments: select values as labels in their color. */
-export function formatValue(field: Field, value: unknown): Segment[] {
+/** A related record's name (its ticket) by its id, when known; a relation shows its id otherwise. */
+export type RelationNames = (id: string) => string | undefined;
+
+/**
+ * How a stored value reads to a person, as safe segments: select values as labels in their color,
+ * a relation as the related record's name when `names` knows it (a duplicate_of by its ticket).
+ */
+export function formatValue(field: Field, value: unknown, names?: RelationNames): Segment[] {
 	if (value === null || value === undefined) {
 		return [];
 	}
@@ -73,6 +79,11 @@ export function formatValue(field: Field, value: unknown): Segment[] {
 
 		case 'formula': {
 			return [{text: typeof value === 'number' ? String(Math.round(value * 100) / 100) : sanitizeValue(value)}];
+		}
+
+		case 'relation': {
+			const name = typeof value === 'string' ? names?.(value) : undefined;
+			return [{text: name === undefined ? sanitizeValue(value) : sanitize(name)}];
 		}
 
 		case 'file': {

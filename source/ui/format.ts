@@ -1,5 +1,5 @@
 import type {Field} from '../../store/index.js';
-import {plainValue, shortFields} from '../text/format.js';
+import {plainValue, shortFields, type RelationNames} from '../text/format.js';
 import {cellWidth} from './width.js';
 
 /** A value as the text a person edits: strings as they are, everything else as JSON. */
@@ -150,3 +150,26 @@ export const titleField = (fields: Field[]) => {
 	const name = nameField(fields);
 	return fields.find(field => field.type === 'text' && field !== name && !field.config.long);
 };
+
+const namesByRows = new WeakMap<ReadonlyArray<{id: string; preview: Record<string, unknown>}>, RelationNames>();
+
+/**
+ * Related records' names from the loaded rows (a duplicate_of shows its target's ticket), one
+ * resolver per listing, so a pane built with it is built again only when the rows change.
+ */
+export function relationNames(fields: Field[], rows: ReadonlyArray<{id: string; preview: Record<string, unknown>}>): RelationNames {
+	const kept = namesByRows.get(rows);
+	if (kept) return kept;
+	const key = nameField(fields)?.key;
+	const byId = new Map<string, string>();
+	if (key) {
+		for (const row of rows) {
+			const name = row.preview[key];
+			if (typeof name === 'string' && name) byId.set(row.id, name);
+		}
+	}
+
+	const names: RelationNames = id => byId.get(id);
+	namesByRows.set(rows, names);
+	return names;
+}

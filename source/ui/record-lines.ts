@@ -4,7 +4,7 @@
 // the same ones.
 
 import type {Field, Item} from '../../store/index.js';
-import {formatValue} from '../text/format.js';
+import {formatValue, type RelationNames} from '../text/format.js';
 import {sanitize, sanitizeValue} from '../text/sanitize.js';
 import {markdownLines, markdownReady} from './markdown.js';
 import {isOverdue, OVERDUE_STYLE} from './overdue.js';
@@ -20,13 +20,15 @@ export type RecordView = {
 	width: number;
 	/** Today (YYYY-MM-DD): dates before it are overdue. */
 	today: string;
+	/** Related records' names (a duplicate_of shows its target's ticket). */
+	names?: RelationNames;
 };
 
 /** Long text and JSON go after the short fields, each under its label. */
 const isLong = (field: Field) => Boolean(field.config.long) || field.type === 'json';
 
-function valueLine(field: Field, value: unknown, today: string): StyledLine {
-	const segments = formatValue(field, value);
+function valueLine(field: Field, value: unknown, today: string, names?: RelationNames): StyledLine {
+	const segments = formatValue(field, value, names);
 	if (segments.length === 0) return [{text: '—', dim: true}];
 	const late = isOverdue(field, value, today);
 	const line: StyledLine = segments.map(segment => (segment.raw ? {text: segment.text, dim: true} : {text: segment.text, color: segment.color, ...(late ? OVERDUE_STYLE : {})}));
@@ -36,7 +38,7 @@ function valueLine(field: Field, value: unknown, today: string): StyledLine {
 }
 
 function build(view: RecordView): StyledLine[] {
-	const {fields, item, flagged, width, today} = view;
+	const {fields, item, flagged, width, today, names} = view;
 	const labelWidth = Math.min(14, Math.max(0, ...fields.map(field => field.label.length)) + 1);
 	const lines: StyledLine[] = [[{text: `${sanitize(item.id)} · v${item.version} · updated ${sanitize(item.updated_at.slice(0, 19).replace('T', ' '))}`, bold: true}]];
 	const ordered = [...fields.filter(field => !isLong(field)), ...fields.filter(field => isLong(field))];
@@ -45,7 +47,7 @@ function build(view: RecordView): StyledLine[] {
 		const label = {text: fit(sanitize(field.label), labelWidth), dim: true};
 		const flag = flagged.has(field.key) ? {text: '⚑', color: 'yellow'} : {text: ' '};
 		if (!isLong(field)) {
-			lines.push([label, flag, ...valueLine(field, value, today)]);
+			lines.push([label, flag, ...valueLine(field, value, today, names)]);
 			continue;
 		}
 
@@ -66,7 +68,7 @@ type Built = {view: RecordView; markdown: boolean; lines: StyledLine[]};
 const cache = new WeakMap<Item, Built[]>();
 const KEPT_BUILDS = 2;
 
-const sameView = (a: RecordView, b: RecordView) => a.fields === b.fields && a.flagged === b.flagged && a.width === b.width && a.today === b.today;
+const sameView = (a: RecordView, b: RecordView) => a.fields === b.fields && a.flagged === b.flagged && a.width === b.width && a.today === b.today && a.names === b.names;
 
 /** Every line of the record pane, at most `width` cells each (built once per item and view). */
 export function recordLines(view: RecordView): StyledLine[] {

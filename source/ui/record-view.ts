@@ -3,6 +3,7 @@
 // at the pane's size (record-lines.ts), so the pane never scrolls past its end; a new record starts
 // at its top. The reducer routes the record's events here.
 
+import {relationNames} from './format.js';
 import {screenLayout} from './layout.js';
 import {recordLines} from './record-lines.js';
 import {scrollBy, type RecordEvent} from './record-scroll.js';
@@ -18,7 +19,7 @@ export function recordExtent(state: ScreenState): {total: number; height: number
 	const row = rowAt(state.window);
 	const detail = state.detail;
 	if (!row || !detail?.item || detail.id !== row.id) return {total: 0, height: layout.paneHeight};
-	const lines = recordLines({fields: state.fields, item: detail.item, flagged: detail.flagged, width: layout.paneWidth, today: NO_DAY});
+	const lines = recordLines({fields: state.fields, item: detail.item, flagged: detail.flagged, width: layout.paneWidth, today: NO_DAY, names: relationNames(state.fields, state.window.rows)});
 	return {total: lines.length, height: layout.paneHeight};
 }
 

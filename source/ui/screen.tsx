@@ -14,7 +14,7 @@ import {Tabs} from './components/tabs.js';
 import {LIST_GUTTER} from './components/list.js';
 import {paneFor} from './components/pane.js';
 import {shortValue} from './edit.js';
-import {chooseColumns, nameField, valuesWidth} from './format.js';
+import {chooseColumns, nameField, relationNames, valuesWidth} from './format.js';
 import {useClock} from './hooks/use-clock.js';
 import {useEvents} from './hooks/use-events.js';
 import {useKeys} from './hooks/use-keys.js';
@@ -222,7 +222,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 	// The run pane shows the board (not its keys) while the last run started was a fan-out or watch mode is on.
 	const listPane = pane === 'run' && state.boardShown && (overlay.kind === 'none' || overlay.kind === 'confirm')
 		? <RunsBoard runs={runsShown.runs} views={runsShown.views} cursor={state.board.cursor} focused={state.board.focused} interactive={false} watch={runsShown.watch} now={now} frame={frame} width={layout.paneWidth} height={layout.paneHeight}/>
-		: paneFor({pane, fields, run: latestView, now, frame, detail, scroll: state.paneScroll, width: layout.paneWidth, height: layout.paneHeight});
+		: paneFor({pane, fields, run: latestView, now, frame, detail, names: relationNames(fields, win.rows), scroll: state.paneScroll, width: layout.paneWidth, height: layout.paneHeight});
 	const context: ViewContext = {state, layout, pane: listPane, runs: runsShown, now, frame};
 	// The open overlay's prompt on the footer's prompt line, when its view draws there (registry.ts).
 	const view = sliceOf(overlay.kind).view;
@@ -254,7 +254,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 				<Body
 					overlay={overlay}
 					context={context}
-					list={{rows: win.rows, columns, top: win.top, cursor: win.cursor, marks: state.marks, changed: changedIds, sync: state.sync, empty}}
+					list={{rows: win.rows, columns, top: win.top, cursor: win.cursor, marks: state.marks, changed: changedIds, sync: state.sync, empty, names: relationNames(fields, win.rows)}}
 				/>
 			</Box>
 			<Footer width={size.columns} hints={withHotkeys(hintsFor(scopeOf(overlay)), scopeOf(overlay) === 'list' ? hotkeyHint(state.hotkeys, fields) : null)} message={state.message} prompt={prompt} promptNote={promptNote}/>

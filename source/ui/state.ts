@@ -53,7 +53,7 @@ export type QueueOverlay = {kind: 'queue'; index: number; optionCursor: number; 
  * `P`: the review queue (overlays/review.ts), on the proposal at `index`. `confirm`: the proposal
  * whose accept met a conflict (shown in `problem`), written over only if `a` or `y` comes next.
  */
-export type ReviewOverlay = {kind: 'review'; index: number; confirm: {id: number; fields?: string[]} | null; problem: string[] | null};
+export type ReviewOverlay = {kind: 'review'; index: number; confirm: {id: number; fields?: string[]} | null; problem: string[] | null; /** `s`: the surest proposals first (docs/review.md#confidence). */ byConfidence?: boolean};
 
 /** `R` → a run → `D`: the run's diff as lines; `revert`: `U` was pressed once (the preview is shown; `U` again reverts). */
 export type RunDiffView = {runId: string; lines: string[]; revert: boolean};
@@ -188,7 +188,8 @@ export interface ScreenState {
 
 	// Review before it lands (overlays/review.ts, docs/review.md).
 	/** The open proposals the queue shows (filtered by the list's query), and the current one's item read afresh. */
-	review: {proposals: ProposalRow[]; item: Item | null};
+	/** `target`: the record a proposed duplicate names, read with the item (shown beside it). */
+	review: {proposals: ProposalRow[]; item: Item | null; target?: Item | null};
 	/** Open proposals of the channel: the header's count. */
 	proposalCount: number;
 	/** Runs started from this screen propose (`agent_mode: propose`, `:propose on`). */
@@ -310,10 +311,11 @@ type CoreEvent =
 	// Review before it lands (overlays/review.ts).
 	| {type: 'openReview'}
 	| {type: 'reviewLoaded'; proposals: ProposalRow[]; note?: string}
-	| {type: 'reviewItem'; proposalId: number; item: Item | null}
+	| {type: 'reviewItem'; proposalId: number; item: Item | null; target?: Item | null}
 	| {type: 'proposalCount'; count: number}
 	| {type: 'reviewAccept'}
 	| {type: 'reviewAcceptAll'}
+	| {type: 'reviewSort'}
 	| {type: 'reviewDecline'}
 	/** A field's digit in the queue (0-based): that field of the proposal alone. */
 	| {type: 'reviewField'; index: number}

@@ -34,7 +34,7 @@ export const boolean: FieldTypeSpec = {
 };
 
 export const relation: FieldTypeSpec = {
-	configKeys: ['channel_id'],
+	configKeys: ['channel_id', 'duplicate_status', 'status_field'],
 	checkConfig(config) {
 		return typeof config.channel_id === 'string' && config.channel_id !== '' ? undefined : 'config.channel_id must name the target channel';
 	},

@@ -5,6 +5,7 @@ import type pg from 'pg';
 import type {LoadedChannel} from '../channels.js';
 import {itemsPageOf, pageOf, parseWhere, planItems, planPage, type ItemsPage, type ItemsQuery, type PagePlan, type PageQuery, type PageRow} from '../pages.js';
 import {countSettingsFor, pgCountStatement, pgPageStatements, pgScoreStatement, pgSimilarStatement, pgSortValueStatement, pgTermFrequenciesStatements, planSettingsFor, WORDS_MEMORY} from './query.js';
+import {notDuplicatesOf} from './not-duplicates.js';
 import {distinctiveTerms, itemTerms, lookupTerms, planSimilar, rescored, searchWeights, SIMILAR_POOL, SIMILAR_SAMPLE, similarItemMissing, similarPage, type SimilarPage, type SimilarQuery} from '../similar.js';
 import {findItem} from './writes.js';
 import {candidatesRequest, planSearch, rankedPage, SEARCH_CANDIDATES, unrankedPage, unrankedRequest, type SearchPage, type SearchPlan, type SearchQuery} from '../search.js';
@@ -104,14 +105,15 @@ export async function similarItems(pool: pg.Pool, channel: LoadedChannel, itemId
 		const sampled = await client.query<{documents: number}>(statements.sampled.sql, statements.sampled.params);
 		const frequencies = {frequencies: new Map(counted.rows.map(row => [row.word, row.documents])), documents: sampled.rows[0]!.documents, exact: false};
 		const terms = distinctiveTerms(own, frequencies);
+		const marked = await notDuplicatesOf(client, channel.id, plan.itemId);
 		let rows: Array<Row & {score: number}> = [];
 		if (terms.length > 0) {
-			const statement = pgSimilarStatement(channel, terms, searchWeights(terms, frequencies), plan.seq, SIMILAR_POOL, plan.olderOnly);
+			const statement = pgSimilarStatement(channel, terms, searchWeights(terms, frequencies), plan.seq, SIMILAR_POOL + marked.length, plan.olderOnly);
 			rows = (await client.query<Row & {score: number}>(statement.sql, statement.params)).rows;
 		}
 
 		const sequence = await client.query<{last_sequence: number}>('SELECT last_sequence FROM channels WHERE id = $1', [channel.id]);
 		const read = rows.map(row => ({...row, seq: Number(row.seq), values: row.data, sort_value: null, score: Number(row.score)}));
-		return similarPage(channel, plan, terms, rescored(channel, plan.seq, item.data, frequencies, read), sequence.rows[0]?.last_sequence ?? 0);
+		return similarPage(channel, plan, terms, rescored(channel, plan.seq, item.data, frequencies, read), sequence.rows[0]?.last_sequence ?? 0, marked);
 	});
 }

@@ -9,13 +9,13 @@ import {channelScopeSql, whereSql} from '../query/sql.js';
 import {numbered, postgresDialect} from './query.js';
 import type {EditMode} from '../writes.js';
 
-const COLUMNS = 'id::int AS id, channel_id, item_id, run_id, base_version, changes, reason, status, created_at, decided_at, decided_by, written_version';
+const COLUMNS = 'id::int AS id, channel_id, item_id, run_id, base_version, changes, reason, confidence, status, created_at, decided_at, decided_by, written_version';
 
 type StoredProposal = Omit<ProposalRow, 'values' | 'base_values'>;
 
 export async function insertProposal(client: pg.ClientBase, proposal: NewProposal): Promise<number> {
-	const {rows} = await client.query<{id: number}>(`INSERT INTO proposals (channel_id, item_id, run_id, base_version, changes, reason, status, created_at) VALUES ($1, $2, $3, $4, $5, $6, 'open', $7) RETURNING id::int AS id`,
-		[proposal.channel_id, proposal.item_id, proposal.run_id, proposal.base_version, JSON.stringify(proposal.changes), proposal.reason, proposal.created_at]);
+	const {rows} = await client.query<{id: number}>(`INSERT INTO proposals (channel_id, item_id, run_id, base_version, changes, reason, confidence, status, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, 'open', $8) RETURNING id::int AS id`,
+		[proposal.channel_id, proposal.item_id, proposal.run_id, proposal.base_version, JSON.stringify(proposal.changes), proposal.reason, proposal.confidence, proposal.created_at]);
 	return rows[0]!.id;
 }
 

@@ -6,7 +6,7 @@
 import {hostname} from 'node:os';
 import type pg from 'pg';
 import type {RunsApi} from '../contract.js';
-import {CURSOR_OUTCOMES, parseRunRow, type RunEnd, type RunStart, type StoredRunRow, type UnfinishedRun} from '../runs.js';
+import {CURSOR_OUTCOMES, DECIDED_COLUMNS, parseRunRow, type RunEnd, type RunStart, type StoredRunRow, type UnfinishedRun} from '../runs.js';
 
 // The JSON columns as text, so both backends' rows are parsed by one function.
 const COLUMNS = 'id, channel_id, item_ids::text AS item_ids, instruction, started_at, finished_at, outcome, usage::text AS usage, edits_applied, rejections, followups_opened, error, log_path, owner_pid, process_group, start_sequence, end_sequence, mode, proposals';
@@ -33,10 +33,10 @@ export function pgRuns(pool: pg.Pool, host = hostname()): Omit<RunsApi, 'diff' |
 			return result.rowCount === 1;
 		},
 		async list(options: {limit?: number} = {}) {
-			return (await pool.query<StoredRunRow>(`SELECT ${COLUMNS} FROM runs ORDER BY id DESC LIMIT $1`, [options.limit ?? 50])).rows.map(parseRunRow);
+			return (await pool.query<StoredRunRow>(`SELECT ${COLUMNS}, ${DECIDED_COLUMNS} FROM runs ORDER BY id DESC LIMIT $1`, [options.limit ?? 50])).rows.map(parseRunRow);
 		},
 		async get(id: string) {
-			const row = (await pool.query<StoredRunRow>(`SELECT ${COLUMNS} FROM runs WHERE id = $1`, [id])).rows[0];
+			const row = (await pool.query<StoredRunRow>(`SELECT ${COLUMNS}, ${DECIDED_COLUMNS} FROM runs WHERE id = $1`, [id])).rows[0];
 			return row && parseRunRow(row);
 		},
 		async lastFinished(channelId: string) {

@@ -281,6 +281,22 @@ ALTER TABLE followups ADD COLUMN IF NOT EXISTS kind text NOT NULL DEFAULT 'refus
 			for (const sql of await missingChannelIndexes(client)) await client.query(sql);
 		},
 	},
+	{
+		name: 'duplicates: "not a duplicate" marks, proposals\' confidence',
+		sql: `
+-- A person's word that two records are not duplicates, the smaller id first (store/not-duplicates.ts).
+CREATE TABLE IF NOT EXISTS not_duplicates (
+	channel_id text NOT NULL,
+	item_a text NOT NULL,
+	item_b text NOT NULL,
+	marked_at text NOT NULL,
+	PRIMARY KEY (channel_id, item_a, item_b)
+);
+CREATE INDEX IF NOT EXISTS not_duplicates_by_b ON not_duplicates(channel_id, item_b);
+-- How sure the agent was of a proposal, 0..1, when it said (docs/review.md#confidence).
+ALTER TABLE proposals ADD COLUMN IF NOT EXISTS confidence double precision;
+`,
+	},
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

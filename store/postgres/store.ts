@@ -31,6 +31,8 @@ import {EventListener} from './listen.js';
 import {itemsNamed} from './lookup.js';
 import {countMatches, listPage, readItems, searchItems, similarItems} from './pages.js';
 import type {SimilarPage, SimilarQuery} from '../similar.js';
+import type {NotDuplicateResult} from '../not-duplicates.js';
+import {markNotDuplicate, notDuplicatesOf} from './not-duplicates.js';
 import type {SearchPage, SearchQuery} from '../search.js';
 import {pgRuns} from './runs.js';
 import {pgTokens} from './tokens.js';
@@ -136,6 +138,17 @@ class PgStore implements AsyncStore {
 
 	similarItems(channelId: string, itemId: string, request: SimilarQuery = {}): Promise<SimilarPage> {
 		return this.read(async () => similarItems(this.pool, await this.channels.get(channelId), itemId, request));
+	}
+
+	markNotDuplicate(channelId: string, itemId: string, otherId: string, actor: Actor = {kind: 'human'}): Promise<NotDuplicateResult> {
+		return this.write(async () => {
+			const channel = await this.channels.get(channelId);
+			return inTransaction(this.pool, client => markNotDuplicate(client, channel.id, itemId, otherId, actor, new Date().toISOString()));
+		});
+	}
+
+	notDuplicatesOf(channelId: string, itemId: string): Promise<string[]> {
+		return this.read(async () => notDuplicatesOf(this.pool, (await this.channels.get(channelId)).id, itemId));
 	}
 
 	countMatches(channelId: string, where: string, now?: Date): Promise<number> {

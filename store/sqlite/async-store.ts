@@ -17,6 +17,7 @@ import {openStore, type Store} from './store.js';
 import {touchToken} from './tokens.js';
 import {LockWaiter} from './write-lock.js';
 import type {Actor, Channel, ChannelName, ChannelSummary, EditResult, EventPage, FollowUp, Item, Page} from '../types.js';
+import type {NotDuplicateResult} from '../not-duplicates.js';
 import type {EditRequest} from '../writes.js';
 import {checkWriteScope} from '../grants.js';
 
@@ -197,6 +198,14 @@ export class SqliteAsyncStore implements AsyncStore {
 
 	async similarItems(channelId: string, itemId: string, request: SimilarQuery = {}): Promise<SimilarPage> {
 		return this.file.similarItems(channelId, itemId, request);
+	}
+
+	async markNotDuplicate(channelId: string, itemId: string, otherId: string, actor?: Actor): Promise<NotDuplicateResult> {
+		return this.lock.write(() => this.file.markNotDuplicate(channelId, itemId, otherId, actor));
+	}
+
+	async notDuplicatesOf(channelId: string, itemId: string): Promise<string[]> {
+		return this.file.notDuplicatesOf(channelId, itemId);
 	}
 
 	async readItems(channelId: string, query: ItemsQuery = {}): Promise<ItemsPage> {

@@ -9,12 +9,13 @@ import {StoreError} from '../errors.js';
 import {canWrite, createPrivateFile, ensurePrivateDir, removeStoreFiles, restrictCompanions} from './files.js';
 import {migrateRunsColumns, RUNS_SCHEMA_SQL} from './runs.js';
 import {addTokenScope, TOKENS_SCHEMA_SQL} from './tokens.js';
-import {addReviewColumns, PROPOSALS_SCHEMA_SQL} from './proposals.js';
+import {addProposalConfidence, addReviewColumns, PROPOSALS_SCHEMA_SQL} from './proposals.js';
 import {checkIsStore, openReadOnly, SIFT_APPLICATION_ID} from './store-file.js';
 import {addFullText} from './full-text.js';
 import {addMembers} from './members.js';
 import {addValueColumns, VALUE_COLUMNS} from './value-columns.js';
 import {addFollowUpKind, SYNC_SCHEMA_SQL} from './sync.js';
+import {NOT_DUPLICATES_SCHEMA_SQL} from './not-duplicates.js';
 
 export {immediate, withWriteLock} from './write-lock.js';
 export type {Db} from './db.js';
@@ -206,7 +207,7 @@ function openWritable(path: string, options: OpenOptions): Db {
  * Bump when the schema changes. Steps run in order inside one transaction and are idempotent;
  * SCHEMA_SQL then creates whatever is missing (IF NOT EXISTS).
  */
-export const SCHEMA_VERSION = 12;
+export const SCHEMA_VERSION = 13;
 
 /**
  * v3: idempotency keys belong to a channel and an actor (before, one global namespace: a key used
@@ -242,10 +243,10 @@ function addItemCount(db: Db): void {
 /**
  * Steps before SCHEMA_SQL, in order. v5: items get their value columns (store/sqlite/value-columns.ts); v6: tokens get a scope;
  * v7: events their cause, runs their mode and proposal count (store/sqlite/proposals.ts); v10: channels their item count;
- * v11: follow-ups their kind and a sync conflict's values (store/sqlite/sync.ts). Each step checks what is there, so a store
+ * v11: follow-ups their kind and a sync conflict's values (store/sqlite/sync.ts); v13: proposals their confidence. Each step checks what is there, so a store
  * that skipped a version number comes up to date all the same.
  */
-const MIGRATION_STEPS: Array<(db: Db) => void> = [scopeIdempotencyKeys, addRunColumns, addValueColumns, addTokenScope, addReviewColumns, addItemCount, addFollowUpKind];
+const MIGRATION_STEPS: Array<(db: Db) => void> = [scopeIdempotencyKeys, addRunColumns, addValueColumns, addTokenScope, addReviewColumns, addItemCount, addFollowUpKind, addProposalConfidence];
 /** v3: per-channel partial indexes replace the indexes over every channel's rows; v5: on value columns; v6: on created_at and updated_at too; v8: on the axis and each sort key (store/query/sql.ts axisOf); v9: full-text search of long text (store/sqlite/full-text.ts); v12: multi-select membership (store/sqlite/members.ts). Each is idempotent, so a store skipping a number upgrades alike. */
 const AFTER_SCHEMA_STEPS: Array<(db: Db) => void> = [addFullText, addMembers, migrateToChannelIndexes];
 
@@ -289,6 +290,8 @@ function migrate(db: Db, path: string, onUpgrade?: (from: number, to: number) =>
 		db.exec(PROPOSALS_SCHEMA_SQL);
 		// The sync engine's links, bases, outbox and comments (docs/architecture.md#the-sync-engine).
 		db.exec(SYNC_SCHEMA_SQL);
+		// v13: "not a duplicate" marks (store/not-duplicates.ts).
+		db.exec(NOT_DUPLICATES_SCHEMA_SQL);
 		for (const step of AFTER_SCHEMA_STEPS) {
 			step(db);
 		}

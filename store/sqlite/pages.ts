@@ -11,6 +11,7 @@ import {channelScopeSql, countStatement, orderOf, pageStatements, whereSql, type
 import {candidatesRequest, planSearch, rankedPage, SEARCH_CANDIDATES, unrankedPage, unrankedRequest, type SearchPage, type SearchPlan, type SearchQuery} from '../search.js';
 import {seqOfItemId} from '../items.js';
 import {fullTextScores, rankedByTerms, termFrequencies} from './full-text.js';
+import {notDuplicatesOf} from './not-duplicates.js';
 import {distinctiveTerms, itemTerms, lookupTerms, planSimilar, rescored, SIMILAR_POOL, similarItemMissing, similarPage, type SimilarPage, type SimilarQuery} from '../similar.js';
 import {ITEM_COLUMNS} from './value-columns.js';
 
@@ -102,12 +103,13 @@ export function similarItems(db: Db, channel: LoadedChannel, itemId: string, req
 		const own = itemTerms(channel, parseStored(row));
 		const frequencies = {...termFrequencies(db, lookupTerms(own)), exact: true};
 		const terms = distinctiveTerms(own, frequencies);
-		const ranked = terms.length === 0 ? [] : rankedByTerms(db, channel.id, terms, plan.seq, SIMILAR_POOL, plan.olderOnly);
+		const marked = notDuplicatesOf(db, channel.id, plan.itemId);
+		const ranked = terms.length === 0 ? [] : rankedByTerms(db, channel.id, terms, plan.seq, SIMILAR_POOL + marked.length, plan.olderOnly);
 		const read = db.prepare(`SELECT ${ITEM_COLUMNS} FROM items WHERE channel_id = ? AND seq = ?`);
 		const rows = ranked.map(({seq, score}) => {
 			const item = read.get(channel.id, seq) as ItemRow;
 			return {...item, values: parseStored(item), sort_value: null, score};
 		});
-		return similarPage(channel, plan, terms, rescored(channel, plan.seq, parseStored(row), frequencies, rows), latestSequence(db, channel.id));
+		return similarPage(channel, plan, terms, rescored(channel, plan.seq, parseStored(row), frequencies, rows), latestSequence(db, channel.id), marked);
 	})();
 }

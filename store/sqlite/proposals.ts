@@ -24,7 +24,9 @@ CREATE TABLE IF NOT EXISTS proposals (
 	created_at TEXT NOT NULL,
 	decided_at TEXT,
 	decided_by TEXT,
-	written_version INTEGER
+	written_version INTEGER,
+	-- v13: how sure the agent was, 0..1, when it said (docs/review.md#confidence).
+	confidence REAL
 );
 CREATE INDEX IF NOT EXISTS proposals_open_by_item ON proposals(item_id) WHERE status = 'open';
 CREATE INDEX IF NOT EXISTS proposals_by_channel ON proposals(channel_id, status, id);
@@ -44,11 +46,16 @@ export function addReviewColumns(db: Db): void {
 	if (hasTable(db, 'runs') && !hasColumn(db, 'runs', 'proposals')) db.exec('ALTER TABLE runs ADD COLUMN proposals INTEGER NOT NULL DEFAULT 0');
 }
 
+/** v13: proposals keep the agent's confidence. A step before the schema: a table made by an older sift gets the column. */
+export function addProposalConfidence(db: Db): void {
+	if (hasTable(db, 'proposals') && !hasColumn(db, 'proposals', 'confidence')) db.exec('ALTER TABLE proposals ADD COLUMN confidence REAL');
+}
+
 type StoredProposal = Omit<ProposalRow, 'values' | 'base_values' | 'changes' | 'status' | 'decided_by'> & {changes: string; status: ProposalStatus; decided_by: ActorKind | null};
 
 const rowOf = (row: StoredProposal): ProposalRow => proposalOf({...row, changes: JSON.parse(row.changes) as Changes});
 
-const COLUMNS = 'id, channel_id, item_id, run_id, base_version, changes, reason, status, created_at, decided_at, decided_by, written_version';
+const COLUMNS = 'id, channel_id, item_id, run_id, base_version, changes, reason, confidence, status, created_at, decided_at, decided_by, written_version';
 
 /** Statements prepared once per connection: preparing costs more than running on a bulk accept's path. */
 const statementCache = new WeakMap<Db, Map<string, Statement>>();
@@ -71,8 +78,8 @@ function prepared(db: Db, sql: string): Statement {
 
 /** Keeps a proposal; answers its id. */
 export function insertProposal(db: Db, proposal: NewProposal): number {
-	const result = prepared(db, `INSERT INTO proposals (channel_id, item_id, run_id, base_version, changes, reason, status, created_at) VALUES (?, ?, ?, ?, ?, ?, 'open', ?)`)
-		.run(proposal.channel_id, proposal.item_id, proposal.run_id, proposal.base_version, JSON.stringify(proposal.changes), proposal.reason, proposal.created_at);
+	const result = prepared(db, `INSERT INTO proposals (channel_id, item_id, run_id, base_version, changes, reason, confidence, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?)`)
+		.run(proposal.channel_id, proposal.item_id, proposal.run_id, proposal.base_version, JSON.stringify(proposal.changes), proposal.reason, proposal.confidence, proposal.created_at);
 	return Number(result.lastInsertRowid);
 }
 

@@ -1,7 +1,7 @@
 // The runs table: its schema, migration and SQL, the sequences at start and end, the last finished
 // run (the agent cursor); a run's end revokes its tokens in the same transaction.
 
-import {CURSOR_OUTCOMES, parseRunRow, type RunEnd, type RunRow, type RunStart, type StoredRunRow, type UnfinishedRun} from '../runs.js';
+import {CURSOR_OUTCOMES, DECIDED_COLUMNS, parseRunRow, type RunEnd, type RunRow, type RunStart, type StoredRunRow, type UnfinishedRun} from '../runs.js';
 import type {Db} from './db.js';
 import {immediate} from './write-lock.js';
 import {LAST_SEQUENCE_SQL} from './events.js';
@@ -102,12 +102,12 @@ export function lastFinishedRun(db: Db, channelId: string): RunRow | undefined {
 
 /** The latest runs first (run ids sort by start time). */
 export function listRuns(db: Db, options: {limit?: number} = {}): RunRow[] {
-	const rows = db.prepare('SELECT * FROM runs ORDER BY id DESC LIMIT ?').all(options.limit ?? 50) as StoredRunRow[];
+	const rows = db.prepare(`SELECT *, ${DECIDED_COLUMNS} FROM runs ORDER BY id DESC LIMIT ?`).all(options.limit ?? 50) as StoredRunRow[];
 	return rows.map(parseRunRow);
 }
 
 export function getRun(db: Db, id: string): RunRow | undefined {
-	const row = db.prepare('SELECT * FROM runs WHERE id = ?').get(id) as StoredRunRow | undefined;
+	const row = db.prepare(`SELECT *, ${DECIDED_COLUMNS} FROM runs WHERE id = ?`).get(id) as StoredRunRow | undefined;
 	return row && parseRunRow(row);
 }
 

@@ -16,6 +16,7 @@ import {itemsNamed} from './lookup.js';
 import type {NameMatch} from '../lookup.js';
 import {countMatches, countQuery, listPage, readItems, searchItems, similarItems} from './pages.js';
 import type {SimilarQuery} from '../similar.js';
+import {markNotDuplicate, notDuplicatesOf} from './not-duplicates.js';
 import type {SearchQuery} from '../search.js';
 import type {ItemsQuery, PageQuery} from '../pages.js';
 import type {Actor, Channel, ChannelName, ChannelSummary, EditResult, EventPage, FollowUp, Item} from '../types.js';
@@ -150,6 +151,15 @@ export class Store {
 	/** The channel's other items ranked by resemblance to one (store/similar.ts). */
 	similarItems(channelId: string, itemId: string, request: SimilarQuery = {}) {
 		return similarItems(this.db, this.channels.get(channelId), itemId, request);
+	}
+
+	markNotDuplicate(channelId: string, itemId: string, otherId: string, actor: Actor = {kind: 'human'}) {
+		this.checkWritable();
+		return markNotDuplicate(this.db, this.channels.get(channelId).id, itemId, otherId, actor, new Date().toISOString());
+	}
+
+	notDuplicatesOf(channelId: string, itemId: string): string[] {
+		return notDuplicatesOf(this.db, this.channels.get(channelId).id, itemId);
 	}
 
 	countMatches(channelId: string, where: string, now?: Date): number {

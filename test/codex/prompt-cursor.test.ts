@@ -3,7 +3,7 @@
 // A run with explicit items reads as it always did.
 
 import {describe, expect, it} from 'vitest';
-import {buildPrompt, cursorText, PROPOSE_TEXT, systemText} from '../../source/codex/prompt.js';
+import {buildPrompt, cursorText, DUPLICATES_TEXT, PROPOSE_TEXT, systemText} from '../../source/codex/prompt.js';
 
 describe('the agent cursor in the prompt', () => {
 	it('a run without items gets the last finished run\'s end sequence and is told to poll from it, not to re-list', () => {
@@ -49,5 +49,18 @@ describe('a proposing run in the prompt (docs/review.md)', () => {
 		expect(PROPOSE_TEXT).toContain('proposed: true');
 		expect(PROPOSE_TEXT).toContain('at most 500 characters');
 		expect(buildPrompt({channelId: 'bugs', itemIds: ['it_1'], instruction: 'Triage'})).not.toContain('proposed: true');
+	});
+});
+
+describe('duplicates and confidence in the prompt', () => {
+	it('every run is told to pick a duplicate among find_similar_items\' candidates, never an id it did not read, and that confidence is optional', () => {
+		for (const propose of [false, true]) {
+			const system = systemText('bugs', ['it_1'], undefined, propose);
+			expect(system).toContain(DUPLICATES_TEXT);
+		}
+
+		expect(DUPLICATES_TEXT).toContain('call find_similar_items on it and choose the original among the candidates it returns');
+		expect(DUPLICATES_TEXT).toContain('never to an id you did not read');
+		expect(DUPLICATES_TEXT).toContain('confidence, 0 to 1');
 	});
 });

@@ -426,7 +426,7 @@ describe.each(BACKENDS)('store contract on $name', (backend: Backend) => {
 				// The kit channel as imported: no edit since, so its latest sequence at both ends.
 				start_sequence: 0, end_sequence: 0,
 				// Runs apply unless started in propose mode (docs/review.md).
-				mode: 'apply', proposals: 0,
+				mode: 'apply', proposals: 0, accepted: 0, declined: 0,
 			});
 			expect(await store.runs.get('nope')).toBeUndefined();
 			expect((await store.runs.list({limit: 1})).map(run => run.finished_at)).toEqual([null]);

@@ -1,6 +1,7 @@
 import {Box, Text} from '#ink';
 import {useEffect, useState} from 'react';
 import type {Field, Item} from '../../../store/index.js';
+import type {RelationNames} from '../../text/format.js';
 import {sanitize} from '../../text/sanitize.js';
 import {loadMarkdown, markdownReady} from '../markdown.js';
 import {today as todayOf} from '../overdue.js';
@@ -21,6 +22,8 @@ export type DetailProps = {
 	scroll?: number;
 	/** Today (YYYY-MM-DD), for overdue dates; the clock's day unless given. */
 	today?: string;
+	/** Related records' names (a duplicate_of by its target's ticket). */
+	names?: RelationNames;
 };
 
 /** Wraps plain text to `width` cells per line, at spaces where it can (spans.ts wraps). */
@@ -42,7 +45,7 @@ export function Detail(props: DetailProps) {
 		);
 	}
 
-	const lines = recordLines({fields: props.fields, item, flagged: props.flagged, width: props.width, today: props.today ?? todayOf()});
+	const lines = recordLines({fields: props.fields, item, flagged: props.flagged, width: props.width, today: props.today ?? todayOf(), names: props.names});
 	const height = Math.max(1, props.height);
 	const {start, end, above, below} = visibleWindow(lines.length, height, props.scroll ?? 0);
 	const shown: StyledLine[] = lines.slice(start, end);

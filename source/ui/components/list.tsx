@@ -1,6 +1,6 @@
 import {Box, Text} from '#ink';
 import {memo} from 'react';
-import {formatValue} from '../../text/format.js';
+import {formatValue, type RelationNames} from '../../text/format.js';
 import type {Column} from '../format.js';
 import {isOverdue, OVERDUE_STYLE, today as todayOf} from '../overdue.js';
 import {sanitize} from '../../text/sanitize.js';
@@ -27,6 +27,8 @@ export type ListProps = {
 	empty: string;
 	/** Today (YYYY-MM-DD), for overdue dates; the clock's day unless given. */
 	today?: string;
+	/** Related records' names (a duplicate_of by its target's ticket). */
+	names?: RelationNames;
 };
 
 const GUTTER = 2;
@@ -37,9 +39,9 @@ const CUT = '~';
  * One cell: the value's segments in exactly `width` cells, ending in the cut marker when any of
  * it (a second value of a multi-select, say) did not fit. Late dates in the overdue style.
  */
-export function cellLine(column: Column, value: unknown, today: string): StyledLine {
+export function cellLine(column: Column, value: unknown, today: string, names?: RelationNames): StyledLine {
 	const late = isOverdue(column.field, value, today);
-	const line: StyledLine = formatValue(column.field, value).map(segment => (segment.raw
+	const line: StyledLine = formatValue(column.field, value, names).map(segment => (segment.raw
 		? {text: segment.text, dim: true}
 		: {text: segment.text, color: segment.color, ...(late ? OVERDUE_STYLE : {})}));
 	return padLine(line, column.width, CUT);
@@ -55,11 +57,11 @@ function gutterMark(changed: boolean, sync: SyncMark): StyledLine[number] {
 }
 
 /** A row as one line: the gutter (mark; conflict, changed or unpushed), then its cells, cut to `width` cells. */
-export function rowLine(row: Row, columns: Column[], marked: boolean, changed: boolean, width: number, today: string, sync: SyncMark = null): StyledLine {
+export function rowLine(row: Row, columns: Column[], marked: boolean, changed: boolean, width: number, today: string, sync: SyncMark = null, names?: RelationNames): StyledLine {
 	const line: StyledLine = [{text: marked ? '●' : ' ', color: marked ? 'yellow' : undefined}, gutterMark(changed, sync)];
 	for (const [index, column] of columns.entries()) {
 		if (index > 0) line.push({text: ' '});
-		line.push(...cellLine(column, row.preview[column.field.key], today));
+		line.push(...cellLine(column, row.preview[column.field.key], today, names));
 	}
 
 	// Cells are padded to their columns, so the row's width is known without measuring it.
@@ -67,11 +69,11 @@ export function rowLine(row: Row, columns: Column[], marked: boolean, changed: b
 	return used <= width ? line : cutLine(line, width, CUT);
 }
 
-const ListRow = memo(function ListRow({row, columns, selected, marked, changed, sync, width, today}: {row: Row; columns: Column[]; selected: boolean; marked: boolean; changed: boolean; sync: SyncMark; width: number; today: string}) {
+const ListRow = memo(function ListRow({row, columns, selected, marked, changed, sync, width, today, names}: {row: Row; columns: Column[]; selected: boolean; marked: boolean; changed: boolean; sync: SyncMark; width: number; today: string; names?: RelationNames}) {
 	const theme = useTheme();
 	return (
 		<Text wrap="truncate-end" inverse={selected} strikethrough={row.deleted} dimColor={row.deleted}>
-			{styledText(rowLine(row, columns, marked, changed, width, today, sync), theme)}
+			{styledText(rowLine(row, columns, marked, changed, width, today, sync, names), theme)}
 		</Text>
 	);
 });
@@ -96,6 +98,7 @@ export function List(props: ListProps) {
 					sync={syncMarkOf(props.sync ?? null, row.id)}
 					width={props.width}
 					today={today}
+					names={props.names}
 				/>
 			))}
 		</Box>

@@ -75,7 +75,7 @@ export function viewed(): ScreenState {
 
 /** An open proposal of item `n`: status new → triaged (and the fields given). */
 export function proposal(id: number, n: number, changes: Record<string, {from: unknown; to: unknown}> = {status: {from: 'new', to: 'triaged'}}): ProposalRow {
-	return {id, channel_id: 'bugs', item_id: idOf(n), run_id: 'run_1', base_version: 1, changes, values: Object.fromEntries(Object.entries(changes).map(([key, change]) => [key, change.to])), base_values: Object.fromEntries(Object.entries(changes).map(([key, change]) => [key, change.from])), reason: 'says so', status: 'open', created_at: '', decided_at: null, decided_by: null, written_version: null};
+	return {id, channel_id: 'bugs', item_id: idOf(n), run_id: 'run_1', base_version: 1, changes, values: Object.fromEntries(Object.entries(changes).map(([key, change]) => [key, change.to])), base_values: Object.fromEntries(Object.entries(changes).map(([key, change]) => [key, change.from])), reason: 'says so', confidence: null, status: 'open', created_at: '', decided_at: null, decided_by: null, written_version: null};
 }
 
 /** The review queue open on these proposals. */

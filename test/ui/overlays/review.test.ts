@@ -17,7 +17,20 @@ const accepted = (ids: number[], conflicts: AcceptResult['conflicts'] = []): Acc
 	skipped: [],
 });
 
+const sure = (id: number, n: number, confidence: number | null) => ({...proposal(id, n), confidence});
+
 const CASES: {[T in keyof typeof REVIEW.events]: () => void} = {
+	reviewSort() {
+		const state = reviewing([sure(1, 300, 0.5), sure(2, 299, null), sure(3, 298, 0.95)]);
+		const sorted = reduce(state, {type: 'key', input: 's', key: plain});
+		expect(sorted.state.review.proposals.map(entry => entry.id)).toEqual([3, 1, 2]);
+		expect(sorted.state.overlay).toMatchObject({index: 0, byConfidence: true});
+		expect(effect(sorted, 'readReviewItem')).toMatchObject({proposalId: 3});
+		// A reload keeps the order; s again puts it back as proposed.
+		const reloaded = reduce(sorted.state, {type: 'reviewLoaded', proposals: [sure(1, 300, 0.5), sure(3, 298, 0.95), sure(4, 297, 0.99)]}).state;
+		expect(reloaded.review.proposals.map(entry => entry.id)).toEqual([4, 3, 1]);
+		expect(reduce(reloaded, {type: 'key', input: 's', key: plain}).state.review.proposals.map(entry => entry.id)).toEqual([1, 3, 4]);
+	},
 	openReview() {
 		const opening = reduce(listed(), {type: 'openReview'});
 		expect(kinds(opening)).toEqual(['loadReview', 'countProposals']);

@@ -5,6 +5,7 @@
 // writes over them. Every decision is the store's (store.proposals), one call each.
 
 import type {StoreEvent} from '../../../../store/index.js';
+import type {ProposalRow} from '../../../../store/proposals.js';
 import {acceptUndoEntry, pushUndo} from '../../edit-outcome.js';
 import {pageWhere} from '../../model/views.js';
 import {NONE, type Effect, type ReviewOverlay, type ScreenState, type Transition} from '../../state.js';
@@ -57,14 +58,19 @@ function accept(state: ScreenState, overlay: ReviewOverlay, fields?: string[]): 
 	return {state: next, effects: [effect, ...readItemOf(next)]};
 }
 
-function reviewLoaded(state: ScreenState, {proposals, note}: EventOf<'reviewLoaded'>): Transition {
+/** The queue in the order the overlay asks: as proposed, or the surest first (no confidence last, then as proposed). */
+export const inReviewOrder = (proposals: ProposalRow[], byConfidence: boolean | undefined): ProposalRow[] =>
+	(byConfidence ? [...proposals].sort((a, b) => (b.confidence ?? -1) - (a.confidence ?? -1) || a.id - b.id) : proposals);
+
+function reviewLoaded(state: ScreenState, {proposals: loaded, note}: EventOf<'reviewLoaded'>): Transition {
 	const previous = state.overlay.kind === 'review' ? state.overlay : null;
+	const proposals = inReviewOrder(loaded, previous?.byConfidence);
 	if (!previous && state.awaiting !== 'review') return none(state);
 	// A conflict shown puts the cursor back on its proposal; else the cursor stays where it was.
 	const conflicted = previous?.confirm ? proposals.findIndex(proposal => proposal.id === previous.confirm!.id) : -1;
 	const index = conflicted >= 0 ? conflicted : (previous ? Math.min(previous.index, Math.max(0, proposals.length - 1)) : 0);
 	const keep = conflicted >= 0;
-	const overlay: ReviewOverlay = {...CLOSED, ...(keep && previous ? {confirm: previous.confirm, problem: previous.problem} : {}), index};
+	const overlay: ReviewOverlay = {...CLOSED, ...(keep && previous ? {confirm: previous.confirm, problem: previous.problem} : {}), ...(previous?.byConfidence ? {byConfidence: true} : {}), index};
 	let next: ScreenState = {...state, overlay, awaiting: null, review: {proposals, item: proposals[index]?.item_id === state.review.item?.id ? state.review.item : null}};
 	if (note) next = say(next, note, 'ok');
 	else if (!previous && proposals.length === 0) next = say(next, 'No open proposals here: runs in propose mode leave theirs in this queue.', 'ok');
@@ -104,6 +110,7 @@ export const REVIEW = {
 		// The digit says which field.
 		bind('review', 'acceptField', ['1', '2', '3', '4', '5', '6', '7', '8', '9'], '1–9', 'accept that field of the proposal alone', input => ({type: 'reviewField', index: Number(input) - 1}), {hint: 'one field'}),
 		bind('review', 'acceptAll', ['A'], 'A', 'accept every proposal shown, as one edit (u undoes it)', {type: 'reviewAcceptAll'}, {hint: 'all'}),
+		bind('review', 'sort', ['s'], 's', 'sort the queue by confidence, surest first (again: as proposed)', {type: 'reviewSort'}, {hint: 'sort'}),
 		bind('review', 'yes', ['y'], 'y', 'write a conflicting proposal over the current values', {type: 'answer', yes: true}),
 		bind('review', 'cancel', ['escape', 'q', 'P'], 'Esc', 'close the queue', {type: 'cancel'}, {hint: 'close'}),
 	],
@@ -126,7 +133,7 @@ export const REVIEW = {
 		reviewLoaded,
 		reviewItem(state, event) {
 			const proposal = currentProposal(state);
-			return none(proposal?.id === event.proposalId ? {...state, review: {...state.review, item: event.item}} : state);
+			return none(proposal?.id === event.proposalId ? {...state, review: {...state.review, item: event.item, target: event.target ?? null}} : state);
 		},
 		// The header's count read again (on proposal events, list.ts): the views asking has:proposal follow it, as the follow-ups' do.
 		proposalCount: (state, {count}) => (count === state.proposalCount ? none(state) : recountAsking({...state, proposalCount: count}, 'proposals')),
@@ -143,6 +150,14 @@ export const REVIEW = {
 			const ids = state.review.proposals.map(proposal => proposal.id);
 			return {state: say(without(state, state.overlay, ids), `Accepting ${ids.length} proposals…`), effects: [{kind: 'acceptProposals', ids, force: false}]};
 		},
+		reviewSort(state) {
+			if (state.overlay.kind !== 'review') return none(state);
+			const byConfidence = !state.overlay.byConfidence;
+			// As proposed is the order the store lists them in: by id.
+			const proposals = byConfidence ? inReviewOrder(state.review.proposals, true) : [...state.review.proposals].sort((a, b) => a.id - b.id);
+			const next: ScreenState = {...state, overlay: {...state.overlay, index: 0, confirm: null, problem: null, byConfidence}, review: {...state.review, proposals, item: null}};
+			return {state: say(next, byConfidence ? 'Review queue: surest first (s: as proposed).' : 'Review queue: as proposed.', 'ok'), effects: readItemOf(next)};
+		},
 		reviewDecline(state) {
 			const proposal = currentProposal(state);
 			if (state.overlay.kind !== 'review' || !proposal) return none(state);
@@ -158,4 +173,4 @@ export const REVIEW = {
 		acceptUndone: (state, {lines, ok}) => nextUndo({state: say(state, lines.join(' · '), ok ? 'ok' : 'warn'), effects: [{kind: 'pollEvents'}, {kind: 'countProposals'}]}, null),
 		proposeMode: (state, {on}) => none(say({...state, propose: on}, on ? 'Propose mode on: runs started here propose their edits for review (P).' : 'Propose mode off: runs started here write their edits.', 'ok')),
 	},
-} satisfies OverlaySlice<'review', 'openReview' | 'reviewLoaded' | 'reviewItem' | 'proposalCount' | 'reviewAccept' | 'reviewField' | 'reviewAcceptAll' | 'reviewDecline' | 'reviewAccepted' | 'reviewDeclined' | 'acceptUndone' | 'proposeMode'>;
+} satisfies OverlaySlice<'review', 'openReview' | 'reviewLoaded' | 'reviewItem' | 'proposalCount' | 'reviewAccept' | 'reviewField' | 'reviewAcceptAll' | 'reviewSort' | 'reviewDecline' | 'reviewAccepted' | 'reviewDeclined' | 'acceptUndone' | 'proposeMode'>;
