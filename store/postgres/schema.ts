@@ -282,6 +282,7 @@ ALTER TABLE followups ADD COLUMN IF NOT EXISTS kind text NOT NULL DEFAULT 'refus
 		},
 	},
 	{
+		version: 13,
 		name: 'duplicates: "not a duplicate" marks, proposals\' confidence',
 		sql: `
 -- A person's word that two records are not duplicates, the smaller id first (store/not-duplicates.ts).
