@@ -4,7 +4,9 @@
 // byte for byte. `now` defaults to the current time; created_at values and due dates are
 // placed relative to it (created_at over the ~120 days before `now`, oldest first).
 //
-// Every description ends with the reporter's triage wishes in a person's words, one line:
+// A description runs 300 to 4,000 characters of markdown (descriptionBody: numbered steps, a
+// pasted code block, a list, links, from a stream of its own) and ends with the reporter's triage
+// wishes in a person's words, one line:
 //   Triage wishes: status <S>, owner <O>, severity <V>, points <P>, due <D>, area <A>.
 // <S> a status label other than New ("Triaged", "In progress", "Fixed", "Won't fix"),
 // <O> an owner label ("Aiko"), <V> a severity label ("S2 Major") or a bare word ("major"),
@@ -194,6 +196,65 @@ export function parseTriageWishes(description: string): Record<string, string> {
 	return result;
 }
 
+/** What a reporter pastes, by area: the command or log lines that go in a code block. */
+const CODE_SAMPLES = [
+	'$ sift sync --verbose\nfetching page 3 of 12…\nerror: connection reset by peer (retry 2/5)\nerror: connection reset by peer (retry 3/5)',
+	'TypeError: Cannot read properties of undefined (reading \'version\')\n    at applyEdit (edit.js:118:22)\n    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)',
+	'GET /api/v2/items?after=1834 HTTP/1.1\n< 502 Bad Gateway\n< retry-after: 30\n< x-request-id: 7f3c9a1e',
+	'2026-03-02T09:14:07Z WARN export: row 411 skipped (value too long)\n2026-03-02T09:14:07Z WARN export: row 412 skipped (value too long)\n2026-03-02T09:14:08Z INFO export: 1,204 rows written',
+	'SELECT id, version FROM items WHERE channel_id = \'bugs\' ORDER BY seq DESC LIMIT 50;\n-- 50 rows, 4,812 ms',
+	'panic: runtime error: index out of range [3] with length 3\n\ngoroutine 1 [running]:\nmain.render(...)\n\t/app/ui/list.go:88 +0x1d4',
+];
+const STEPS = [
+	'Open the app and sign in with a fresh account', 'Switch to the **Bugs** channel', 'Filter the list by `status:new`',
+	'Mark three rows with `Space`', 'Press `e` and change the owner', 'Put the laptop to sleep for ten minutes', 'Wake it and wait for the next sync',
+	'Export the view as CSV', 'Reload the page with the cache disabled', 'Paste a 2 MB log into the description', 'Resize the window to half the screen',
+	'Rename a label from the settings page',
+];
+const ENVIRONMENTS = ['macOS 14.4, Safari 17', 'Windows 11, Chrome 123', 'Ubuntu 22.04, Firefox 125', 'iOS 17.3 on an iPhone 13', 'Android 14, Pixel 7', 'Debian 12 in a container, Node 20.11'];
+const NOTES = [
+	'It started after the last update; the week before it worked every time.',
+	'A colleague on the same network cannot reproduce it, which makes me think it depends on the account.',
+	'I tried clearing the cache and signing out and in again; no change.',
+	'It happens about one time in three, more often in the morning when the queue is long.',
+	'The workaround for now is to do it twice, which is not great with a hundred tickets.',
+	'Support asked me to file this here; their reference is in the link below.',
+	'Nothing in the browser console except the warning quoted above.',
+];
+const LINKS = ['[the support thread](https://support.example.com/t/4821)', '[a screen recording](https://files.example.com/rec/91b2.mp4)', '[the nightly log](https://logs.example.com/nightly/2026-03-02)', '[the design note](https://wiki.example.com/sync/retries)'];
+
+/** The longest and shortest a description runs: reporters write a line or paste whole logs. */
+const DESCRIPTION_MIN = 300;
+const DESCRIPTION_MAX = 4000;
+
+/**
+ * The markdown body of a description between its opening sentences and its wishes line: steps as a
+ * numbered list, a pasted code block, the environment as a list, notes with links, as many as
+ * bring the whole description (`fixed` characters besides) to a length drawn from 300 to 4,000.
+ * Drawn from its own stream, so the items' other values are those of a seed whatever the bodies.
+ */
+function descriptionBody(random: () => number, fixed: number): string {
+	const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
+	// Most reports are short, a few long: the square leans the draw toward the short end.
+	const target = DESCRIPTION_MIN + Math.floor(random() ** 2 * (DESCRIPTION_MAX - DESCRIPTION_MIN));
+	const blocks = [
+		() => `Steps to reproduce:\n\n${Array.from({length: 2 + Math.floor(random() * 4)}, (_, index) => `${index + 1}. ${pick(STEPS)}`).join('\n')}`,
+		() => `What I see:\n\n\`\`\`\n${pick(CODE_SAMPLES)}\n\`\`\``,
+		() => `Environment:\n\n- ${pick(ENVIRONMENTS)}\n- build ${1 + Math.floor(random() * 9)}.${Math.floor(random() * 20)}.${Math.floor(random() * 100)}\n- about ${1 + Math.floor(random() * 40)} tickets in the view`,
+		() => `${pick(NOTES)} See ${pick(LINKS)}.`,
+	];
+	const parts: string[] = [];
+	let length = fixed;
+	for (let index = 0; length < target; index++) {
+		const block = blocks[index % blocks.length]!();
+		if (length + block.length + 2 > DESCRIPTION_MAX) break;
+		parts.push(block);
+		length += block.length + 2;
+	}
+
+	return parts.join('\n\n');
+}
+
 /**
  * Yields `count` bug items, oldest first. About 85% are `new` (ticket, title, description,
  * status, reporter); the rest also carry owner, severity, points, area and due, all valid.
@@ -212,6 +273,8 @@ export function* generateBugItems(options: GenerateOptions): Generator<Generated
 	}
 	const random = mulberry32(seed);
 	const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
+	// The descriptions' bodies draw from a stream of their own: the other values stay as they were.
+	const bodyRandom = mulberry32(seed + 0x9E_37_79_B9);
 
 	const today = Math.floor(nowMs / DAY_MS) * DAY_MS;
 	// Wished due dates: 1..30 days ahead. Actual due dates: 30 days ago .. 60 days ahead.
@@ -246,9 +309,11 @@ export function* generateBugItems(options: GenerateOptions): Generator<Generated
 		const wishSeverityText = random() < 0.5 ? severityLabels[wishSeverity] : severityWords[wishSeverity];
 		const wishPoints = pick(WISH_POINTS);
 		const wishDue = random() < 0.5 ? 'Friday' : pick(wishDates);
-		const description = `${pick(FIRST_SENTENCES)} ${pick(SECOND_SENTENCES)}\n\n`
-			+ `Triage wishes: status ${pick(wishStatusLabels)}, owner ${ownerLabels[wishOwner]}, `
+		const opening = `${pick(FIRST_SENTENCES)} ${pick(SECOND_SENTENCES)}`;
+		const wishes = `Triage wishes: status ${pick(wishStatusLabels)}, owner ${ownerLabels[wishOwner]}, `
 			+ `severity ${wishSeverityText}, points ${wishPoints}, due ${wishDue}, area ${areaLabels[wishArea]}.`;
+		const body = descriptionBody(bodyRandom, opening.length + wishes.length + 2);
+		const description = `${opening}\n\n${body === '' ? '' : `${body}\n\n`}${wishes}`;
 
 		const values: Record<string, unknown> = {
 			ticket: `BUG-${String(i + 1).padStart(width, '0')}`,

@@ -41,6 +41,8 @@ export type PlanStep<R extends PlanItem> =
 	| {step: 'changedSince'; item: R; version: number}
 	/** The database's answers for validation: related items, unique holders other than the item. */
 	| {step: 'context'; channel: LoadedChannel; item: R; values: Values}
+	/** The keys the item's open proposals propose: a refusal of one of them opens no follow-up (docs/review.md). */
+	| {step: 'proposedKeys'; itemId: string}
 	/** Opens or refreshes follow-ups; answers nothing. */
 	| {step: 'openFollowUps'; openings: FollowUpOpening[]; at: string}
 	/** A write that changes nothing: close the set keys' follow-ups; answers the channel's latest sequence. */
@@ -59,7 +61,11 @@ export type PlanStep<R extends PlanItem> =
 	| {step: 'delete'; item: R; event: NewEvent}
 	/** The mode the run was recorded in (docs/review.md): 'apply' for a run not recorded. */
 	| {step: 'runMode'; runId: string}
-	/** Keeps a proposal and appends its proposal.created event (proposalCreatedEvent); answers its id and the event's sequence. */
+	/**
+	 * Keeps a proposal and appends its proposal.created event (proposalCreatedEvent), and closes
+	 * the item's open follow-ups (refusals) of the keys it proposes, as resolved by it; answers its
+	 * id and the event's sequence.
+	 */
 	| {step: 'propose'; proposal: NewProposal}
 	/** The proposals with these ids that exist (a backend that locks rows locks them here). */
 	| {step: 'proposals'; ids: number[]}
@@ -75,6 +81,7 @@ type Answers<R extends PlanItem> = {
 	item: R | undefined;
 	changedSince: Changes;
 	context: WriteContext;
+	proposedKeys: string[];
 	openFollowUps: void;
 	unchanged: number;
 	update: number;
@@ -226,7 +233,13 @@ export function* planEdit<R extends PlanItem>(channel: LoadedChannel, request: E
 	const selfProblems = selfRelationProblems(channel, item.id, values).filter(found => !problems.some(other => other.key === found.key));
 	problems.push(...selfProblems);
 	if (problems.length > 0) {
-		const openings = followUpOpenings(channel, request, problems);
+		let openings = followUpOpenings(channel, request, problems);
+		if (openings.length > 0) {
+			// A field with a valid proposal waiting is in the person's queue already, as that proposal.
+			const proposed = new Set((yield {step: 'proposedKeys', itemId: item.id}) as string[]);
+			openings = openings.filter(opening => !proposed.has(opening.key));
+		}
+
 		if (openings.length > 0) {
 			yield {step: 'openFollowUps', openings, at};
 		}
@@ -240,6 +253,7 @@ export function* planEdit<R extends PlanItem>(channel: LoadedChannel, request: E
 	let result: EditResult;
 	if (mode === 'propose' && Object.keys(changes).length > 0) {
 		// Validated exactly as a write, but nothing of the item changes: a person decides (docs/review.md).
+		// The proposal takes the place of the refusals its fields had: the queue holds one entry a field.
 		const proposal: NewProposal = {channel_id: channel.id, item_id: item.id, run_id: request.actor.run_id ?? null, base_version: item.version, changes, reason: request.reason ?? null, confidence: request.confidence ?? null, actor: request.actor, created_at: at};
 		const {id, sequence} = (yield {step: 'propose', proposal}) as Answers<R>['propose'];
 		result = {ok: true, item: itemOf(channel, item, item.values), sequence, proposed: true, proposal_id: id};

@@ -24,6 +24,7 @@ export * from './types.js';
 export {parseQuery, isRefusal, type ParseOptions} from './query/parse.js';
 export type {Query, QueryRefusal, Term, Sort} from './query/types.js';
 export {DATE_FORMS, orList, resolveDate, localDay} from './query/dates.js';
+export {TYPED_DATE_FORMS} from './fields/structured.js';
 export {allowedOf, optionNamed} from './fields/choice.js';
 export {TOKEN_PREFIX, type TokenActor, type TokenIdentity, type TokenInfo, type TokenRequest} from './token-rules.js';
 export {tokenize} from './query/tokens.js';

@@ -5,8 +5,9 @@
 // for the whole accept or revert (one bulk edit of the person's).
 //
 // Conflicts are per field: a write goes on when none of the fields it sets changed since the
-// version it was based on (the proposal's base, the run's write); otherwise it is reported with
-// the values on both sides and nothing is overwritten (unless an accept is forced).
+// version it was based on (the proposal's base, the run's write), or changed to the very value it
+// writes; otherwise it is reported with the values on both sides and nothing is overwritten
+// (unless an accept is forced).
 
 import {randomUUID} from 'node:crypto';
 import type {LoadedChannel} from './channels.js';
@@ -97,9 +98,11 @@ export function* writeOnBase<R extends PlanItem>(channel: LoadedChannel, itemId:
 	} catch (error) {
 		if (!(error instanceof StoreError) || error.body.error !== 'version_conflict') throw error;
 		const {current_version, changed_since} = error.body;
-		const keys = Object.keys(values).filter(key => Object.hasOwn(changed_since, key));
+		const changed = Object.keys(values).filter(key => Object.hasOwn(changed_since, key));
+		// A field changed since to the very value written (a person set it by hand) is no conflict: it is satisfied.
+		const keys = changed.filter(key => !sameValue(changed_since[key]!.to ?? null, values[key] ?? null));
 		if (keys.length > 0 && !force) return {conflict: {current_version, changed_since, keys}};
-		const before = {...base.values, ...Object.fromEntries(keys.map(key => [key, changed_since[key]!.to]))};
+		const before = {...base.values, ...Object.fromEntries(changed.map(key => [key, changed_since[key]!.to]))};
 		return {outcome: yield* planEdit<R>(channel, {...request, expectedVersion: current_version}, validate), overwrote: keys, changes: writtenChanges(values, before)};
 	}
 }

@@ -37,3 +37,6 @@ export function cutCodePoints(text: string, limit: number, marker = '…'): stri
 	const keep = Math.max(0, limit - [...marker].length);
 	return text.slice(0, indexAfterCodePoints(text, keep)) + marker;
 }
+
+/** `a, b or c`: a list of forms as a refusal writes it. */
+export const orList = (items: readonly string[]) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`);

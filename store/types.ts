@@ -154,8 +154,11 @@ export type FollowUp = {
 	run_id: string | null;
 	created_at: string;
 	updated_at: string;
-	/** How it closed: the key was set by a later edit, a person dismissed it, or the item went away. */
-	resolution: 'set' | 'dismissed' | 'item_deleted' | null;
+	/**
+	 * How it closed: the key was set by a later edit, a valid proposal for the key took its place
+	 * (docs/review.md), a person dismissed it, or the item went away.
+	 */
+	resolution: 'set' | 'proposed' | 'dismissed' | 'item_deleted' | null;
 	/** What opened it; the store always says, a follow-up made elsewhere (a fixture) without it is a refusal. */
 	kind?: FollowUpKind;
 	/** A sync conflict's three values: the last agreed one, ours (local) and theirs (the tracker's, or an import's dump). */

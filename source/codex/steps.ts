@@ -13,7 +13,7 @@ export type Step = {
 	kind: string;
 	label: string;
 	status: StepStatus;
-	/** Short outcome such as "ok v3", "rejected: points, due", "conflict", "12 items". */
+	/** Short outcome such as "ok v3", "proposed #4, not applied", "rejected: points, due", "conflict", "12 items". */
 	result: string | null;
 };
 
@@ -112,6 +112,8 @@ function toolResult(item: Item, status: StepStatus, payload: unknown): string {
 }
 
 function summarizeObject(payload: Record<string, unknown>): string | undefined {
+	// Propose mode: the store kept a proposal and wrote nothing (docs/review.md).
+	if (payload.ok === true && payload.proposed === true) return `proposed${typeof payload.proposal_id === 'number' ? ` #${payload.proposal_id}` : ''}, not applied`;
 	if (payload.ok === true) {
 		const version = isRecord(payload.item) ? payload.item.version : payload.version;
 		return typeof version === 'number' ? `ok v${version}` : 'ok';

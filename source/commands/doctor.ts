@@ -15,7 +15,7 @@ import {currentRemote, repoParts} from '../sync/github/adapter.js';
 import {connectGithub, type GithubConnection} from '../sync/github/connect.js';
 import {tokenFilePath} from '../sync/github/token.js';
 import {isDatabaseReadableByOthers, isPostgresUrl, openAsyncStore, shownLocation, StoreError, type AsyncStore, type Channel} from '../../store/index.js';
-import {configPath, loadConfig, settingsForChannel, viewsNoChannelRuns} from '../config/config.js';
+import {configPath, configProblems, loadConfig} from '../config/config.js';
 import {counted} from '../text/format.js';
 import {sanitize} from '../text/sanitize.js';
 import {databaseDir, databasePath, output, storeOptions, sweepDeadBuilds} from './common.js';
@@ -197,19 +197,12 @@ async function postgresCheck(context: CommandContext, url: string): Promise<{che
  * (a view's query, a hotkey). A problem is a warning: sift still starts, on the defaults.
  */
 export async function configChecks(file: string, channels: Channel[]): Promise<Check[]> {
-	const loaded = await loadConfig(file);
-	const problems = new Set(loaded.problems);
-	for (const channel of channels) {
-		for (const problem of settingsForChannel(loaded, channel).problems) problems.add(`${problem} (channel ${channel.id})`);
-	}
-
-	for (const problem of viewsNoChannelRuns(loaded, channels)) problems.add(problem);
-
-	if (problems.size === 0) {
+	const problems = configProblems(await loadConfig(file), channels);
+	if (problems.length === 0) {
 		return [{name: 'config', ok: true, detail: existsSync(file) ? `${file}, no problems` : `no file at ${file}; the defaults`, fix: null}];
 	}
 
-	return [...problems].map(problem => ({name: 'config', ok: true, warn: true, detail: problem, fix: null}));
+	return problems.map(problem => ({name: 'config', ok: true, warn: true, detail: problem, fix: null}));
 }
 
 function versionCheck(result: QuickResult): Check {

@@ -10,7 +10,7 @@ import {handleTerminationSignals} from '../codex/group.js';
 import {runResultFields, type RunResult} from '../codex/runner.js';
 import type {Step} from '../codex/steps.js';
 import type {RunUpdate} from '../codex/tracker.js';
-import {counted, thousands} from '../text/format.js';
+import {counted, proposedNotApplied} from '../text/format.js';
 import {batchStarter, type BatchRunOptions} from '../codex/run-token.js';
 import {safeJson, sanitize} from '../text/sanitize.js';
 import {channelOf, databasePath, output, resolveItem, serverEndpoint, wholeNumber, withStore} from './common.js';
@@ -193,9 +193,9 @@ function totals(results: RunResult[], outcomes: Outcome[]): string {
 	return `${counted(outcomes.length, 'run')}: ${byOutcome.join(', ')} — ${editCounts(sum('editsApplied'), sum('proposals'))}, ${counted(sum('rejections'), 'edit')} refused (${counted(sum('followupsOpened'), 'follow-up')})`;
 }
 
-/** `3 edits applied`, and `2 proposed` when the run proposed (docs/review.md). */
+/** `3 edits applied`, and `2 proposed (not applied)` when the run proposed (docs/review.md). */
 function editCounts(applied: number, proposals: number): string {
-	return `${counted(applied, 'edit')} applied${proposals > 0 ? `, ${thousands(proposals)} proposed` : ''}`;
+	return `${counted(applied, 'edit')} applied${proposals > 0 ? `, ${proposedNotApplied(proposals)}` : ''}`;
 }
 
 export default run;

@@ -10,7 +10,7 @@ import {output, wholeNumber, withStore} from './common.js';
 import {UsageError, type Command, type CommandContext} from './context.js';
 import {sortRevert} from '../../store/review-plan.js';
 import {diffText, revertPreviewText, revertText} from '../text/review.js';
-import {counted, nounFor} from '../text/format.js';
+import {counted, nounFor, proposedNotApplied} from '../text/format.js';
 
 const DEFAULT_LIMIT = 20;
 
@@ -100,7 +100,7 @@ function historyText(rows: RunJson[]): string {
 	if (rows.length === 0) return 'No runs yet. Start one with `sift run "INSTRUCTION"`, or with c in the TUI.';
 	return rows
 		.map(row => {
-			const counts = `${row.edits_applied} edited, ${row.mode === 'propose' ? `${row.proposals} proposed (${row.accepted} accepted, ${row.declined} declined), ` : ''}${row.rejections} refused`;
+			const counts = `${row.edits_applied} edited, ${row.mode === 'propose' ? `${proposedNotApplied(row.proposals)} (${row.accepted} accepted, ${row.declined} declined), ` : ''}${row.rejections} refused`;
 			return `${sanitize(row.id)}  ${sanitize(row.outcome ?? 'unfinished').padEnd(13)} ${String(row.item_ids.length).padStart(3)} ${nounFor(row.item_ids.length, 'item ', 'items')}  ${counts.padEnd(22)} ${sequenceSpan(row).padEnd(14)} ${oneLine(row.instruction)}`;
 		})
 		.join('\n');
@@ -113,7 +113,7 @@ function detailText(detail: ReturnType<typeof runDetail>): string {
 		sanitize(`started ${detail.started_at}${detail.finished_at ? `, finished ${detail.finished_at}` : ''}`),
 		`events: sequence ${detail.start_sequence ?? 'unknown'} at the start, ${endSequence(detail)} at the end`,
 		`instruction: ${oneLine(detail.instruction, 500)}`,
-		`${detail.mode === 'propose' ? `propose mode: ${counted(detail.proposals, 'proposal')} (${detail.accepted} accepted, ${detail.declined} declined), ` : ''}${counted(detail.edits_applied, 'edit')} applied, ${detail.rejections} refused, ${counted(detail.followups_opened, 'follow-up')}`,
+		`${detail.mode === 'propose' ? `propose mode: ${proposedNotApplied(detail.proposals)} (${detail.accepted} accepted, ${detail.declined} declined), ` : ''}${counted(detail.edits_applied, 'edit')} applied, ${detail.rejections} refused, ${counted(detail.followups_opened, 'follow-up')}`,
 	];
 	if (detail.error) lines.push(`error: ${sanitize(detail.error)}`);
 	for (const step of detail.steps) lines.push(`  ${sanitize(step.status).padEnd(7)} ${sanitize(step.label)}${step.result ? ` — ${sanitize(step.result)}` : ''}`);

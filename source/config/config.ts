@@ -128,6 +128,21 @@ export function viewsNoChannelRuns(loaded: LoadedConfig, channels: ReadonlyArray
 }
 
 /**
+ * Every problem of the config file against a database's channels: the file's own, each channel's
+ * (its views, columns, default view and hotkeys, naming the channel), and the top-level views no
+ * channel can run. The one check behind both `sift doctor` and the TUI's `:problems`.
+ */
+export function configProblems(loaded: LoadedConfig, channels: readonly ChannelOfConfig[], now = new Date()): string[] {
+	const problems = new Set(loaded.problems);
+	for (const channel of channels) {
+		for (const problem of settingsForChannel(loaded, channel, now).problems) problems.add(`${problem} (channel ${channel.id})`);
+	}
+
+	for (const problem of viewsNoChannelRuns(loaded, channels, now)) problems.add(problem);
+	return [...problems];
+}
+
+/**
  * Checks the views and the hotkeys against a channel's fields. The tabs are the default views,
  * then the top-level views, then the channel's own (each replacing one of its name). A view of
  * the channel's own that it refuses is left out with a problem; a top-level view it refuses is

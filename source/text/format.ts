@@ -115,6 +115,12 @@ export function thousands(count: number): string {
 	return String(count).replaceAll(/\B(?=(?:\d{3})+$)/g, ',');
 }
 
+/**
+ * "3 proposed (not applied)": a propose-mode run's valid edits, kept as proposals for a person
+ * (docs/review.md). The one wording of run steps, summaries and history: nothing of them was written.
+ */
+export const proposedNotApplied = (count: number) => `${thousands(count)} proposed (not applied)`;
+
 /** "1 edit", "2 edits", "0 follow-ups": a count with its noun. Every count in a message goes through it. */
 export const counted = (count: number, noun: string, plural = `${noun}s`) => `${thousands(count)} ${nounFor(count, noun, plural)}`;
 

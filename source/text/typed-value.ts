@@ -10,13 +10,13 @@
  * Anything else goes to the store as typed, which refuses it with the allowed values. Pure.
  */
 
-import {DATE_FORMS, localDay, optionNamed, orList, resolveDate, type Field} from '../../store/index.js';
+import {localDay, optionNamed, orList, resolveDate, TYPED_DATE_FORMS, type Field} from '../../store/index.js';
 import {jsonOrText} from './format.js';
 
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 
 /** Every form a date field takes, as refusals name them. */
-export const DATE_INPUT_FORMS = [...DATE_FORMS, 'a weekday (friday, fri)', 'next WEEKDAY'];
+export const DATE_INPUT_FORMS = TYPED_DATE_FORMS;
 
 export type DateInput = {ok: true; date: string} | {ok: false; message: string};
 

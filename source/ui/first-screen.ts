@@ -4,7 +4,7 @@
 
 import type {AsyncStore} from '../../store/api.js';
 import type {Channel, ChannelSummary} from '../../store/index.js';
-import {settingsForChannel, type LoadedConfig} from '../config/config.js';
+import {configProblems as problemsOfConfig, settingsForChannel, type LoadedConfig} from '../config/config.js';
 import {readListing} from './features/list/effects.js';
 import {problemsMessage} from './features/problems/slice.js';
 import {initialScreen, reduce} from './reducer.js';
@@ -14,31 +14,35 @@ import type {ScreenEvent, Transition} from './state.js';
 export type Opening =
 	| {kind: 'channels'; channels: ChannelSummary[]}
 	/** `start`: the screen's first state and effects, its first listing answered, when they were made before the screen mounted. */
-	| {kind: 'screen'; channel: Channel; summary: ChannelSummary; start?: Transition}
+	/** `others`: the database's other channels, which the config's problems are checked against too. */
+	| {kind: 'screen'; channel: Channel; summary: ChannelSummary; others: Channel[]; start?: Transition}
 	| {kind: 'missing'; channelId: string};
 
 /** What opens: the channel asked for (or the only one), else the chooser, else the empty screen. */
 export async function openingOf(store: AsyncStore, channelId: string | undefined): Promise<Opening> {
+	const names = await store.listChannelNames();
 	let id = channelId;
 	if (id === undefined) {
 		// Item counts are shown only in the chooser, so they are counted only when it opens.
-		const names = await store.listChannelNames();
 		if (names.length !== 1) return {kind: 'channels', channels: names.length === 0 ? [] : await store.listChannels()};
 		id = names[0]!.id;
 	}
 
-	if (!(await store.listChannelNames()).some(channel => channel.id === id)) return {kind: 'missing', channelId: id};
-	const [channel, summary] = await Promise.all([store.getChannel(id), store.channelSummary(id)]);
-	return {kind: 'screen', channel, summary};
+	if (!names.some(channel => channel.id === id)) return {kind: 'missing', channelId: id};
+	// Another channel deleted meanwhile is one the config need not be checked against.
+	const others = Promise.all(names.filter(name => name.id !== id).map(async name => store.getChannel(name.id).catch(() => undefined)));
+	const [channel, summary, found] = await Promise.all([store.getChannel(id), store.channelSummary(id), others]);
+	return {kind: 'screen', channel, summary, others: found.filter((other): other is Channel => other !== undefined)};
 }
 
-export type OpeningScreen = {channel: Channel; summary: ChannelSummary; config: LoadedConfig; size: {columns: number; rows: number}; batch: number};
+/** `others`: the database's other channels; the config's problems are those `sift doctor` finds over all of them. */
+export type OpeningScreen = {channel: Channel; summary: ChannelSummary; others?: readonly Channel[]; config: LoadedConfig; size: {columns: number; rows: number}; batch: number};
 
-/** The screen's first state and the effects it starts with: the config's views, hotkeys and problems for this channel. */
-export function openingScreen({channel, summary, config, size, batch}: OpeningScreen): Transition {
+/** The screen's first state and the effects it starts with: the config's views and hotkeys for this channel, and its problems. */
+export function openingScreen({channel, summary, others = [], config, size, batch}: OpeningScreen): Transition {
 	const settings = settingsForChannel(config, {id: channel.id, fields: channel.fields});
 	// Each problem is one line of `:problems`; the footer only says how many there are.
-	const configProblems = [...config.problems, ...settings.problems];
+	const configProblems = problemsOfConfig(config, [channel, ...others]);
 	return initialScreen({channelId: channel.id, fields: channel.fields, size, total: summary.item_count, followUpCount: 0, runBatch: batch, views: settings.views, hotkeys: settings.hotkeys, instruction: config.config.instruction, message: problemsMessage(configProblems), defaultView: settings.defaultView, configProblems, propose: config.config.agent_mode === 'propose', advanceAfterEdit: config.config.advance_after_edit});
 }
 

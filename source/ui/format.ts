@@ -1,5 +1,6 @@
 import type {Field} from '../../store/index.js';
 import {plainValue, shortFields, type RelationNames} from '../text/format.js';
+import {fieldWords} from './overdue.js';
 import {cellWidth} from './width.js';
 
 /** A value as the text a person edits: strings as they are, everything else as JSON. */
@@ -34,6 +35,20 @@ const PRIORITY: Record<string, number> = {
 	text: 6,
 	multi_select: 6,
 };
+
+/**
+ * The words of a field's key or label that make it one a triager reads on every row: who has it,
+ * who raised it, what it is tagged with (a GitHub channel's assignees, author and labels). Such a
+ * field goes before the selects, numbers and dates of the same schema.
+ */
+const TRIAGE_WORDS = new Set(['label', 'labels', 'tag', 'tags', 'assignee', 'assignees', 'author', 'owner', 'owners', 'reporter']);
+const TRIAGE_TYPES = new Set<Field['type']>(['text', 'select', 'multi_select']);
+
+/** A field's rank among the columns that compete for room: lower is chosen first. */
+function columnRank(field: Field): number {
+	if (TRIAGE_TYPES.has(field.type) && fieldWords(field).some(word => TRIAGE_WORDS.has(word))) return 1;
+	return PRIORITY[field.type] ?? 9;
+}
 
 function naturalWidth(field: Field): number {
 	const header = field.label.length;
@@ -96,8 +111,8 @@ export function valuesWidth(field: Field | undefined, rows: ReadonlyArray<{previ
 
 /**
  * Columns for a list of `width` cells, chosen from the schema: the identifying text fields first
- * (a unique one, then the first other text field, which flexes), then selects, numbers, dates…
- * as many as fit, shown in schema order. The unique one (the ticket) is as wide as `keyWidth`,
+ * (a unique one, then the first other text field, which flexes), then the triage fields (people
+ * and labels: columnRank), selects, numbers, dates… as many as fit, shown in schema order. The unique one (the ticket) is as wide as `keyWidth`,
  * its values' width (valuesWidth), when given. The columns never take more than `width`.
  */
 export function chooseColumns(fields: Field[], width: number, gap = 1, keyWidth?: number): Column[] {
@@ -117,7 +132,7 @@ export function chooseColumns(fields: Field[], width: number, gap = 1, keyWidth?
 
 	const rest = short
 		.filter(field => field !== key && field !== flexField)
-		.map((field, index) => ({field, index, rank: PRIORITY[field.type] ?? 9}))
+		.map((field, index) => ({field, index, rank: columnRank(field)}))
 		.sort((a, b) => a.rank - b.rank || a.index - b.index);
 	for (const {field} of rest) {
 		const natural = naturalWidth(field);

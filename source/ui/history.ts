@@ -13,6 +13,8 @@ export type RunSummary = {
 	itemIds: string[];
 	durationMs: number | null;
 	editsApplied: number;
+	/** Valid edits kept as proposals, not written (propose mode). */
+	proposals: number;
 	rejections: number;
 	followupsOpened: number;
 	error: string | null;
@@ -46,6 +48,7 @@ function summaryOf(run: HistoryRun): RunSummary {
 		itemIds: run.item_ids,
 		durationMs: run.duration_ms,
 		editsApplied: run.edits_applied,
+		proposals: run.proposals ?? 0,
 		rejections: run.rejections,
 		followupsOpened: run.followups_opened,
 		error: run.error,

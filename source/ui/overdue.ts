@@ -17,8 +17,11 @@ const DUE_WORDS = new Set(['due', 'deadline', 'target', 'eta', 'sla', 'expires',
 /** The words of a key or label: split at anything not a letter and at camelCase humps, lower case. */
 const wordsOf = (text: string) => text.split(/[^A-Za-z]+|(?<=[a-z])(?=[A-Z])/).map(word => word.toLowerCase());
 
+/** The words of a field's key and label: what its name says it holds. */
+export const fieldWords = (field: Field) => [...wordsOf(field.key), ...wordsOf(field.label)];
+
 /** A date field that says when something is due (its key's or label's words), not when something happened. */
-export const isDueLike = (field: Field) => field.type === 'date' && [...wordsOf(field.key), ...wordsOf(field.label)].some(word => DUE_WORDS.has(word));
+export const isDueLike = (field: Field) => field.type === 'date' && fieldWords(field).some(word => DUE_WORDS.has(word));
 
 /** True when `value`, a value of a due-like `field`, is a date before `day` (YYYY-MM-DD). */
 export function isOverdue(field: Field, value: unknown, day: string): boolean {

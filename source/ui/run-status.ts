@@ -1,7 +1,7 @@
 import type {Decision} from '../codex/outcome.js';
 import {INSTALL_HINT} from '../codex/binary.js';
 import type {RunResult} from '../codex/runner.js';
-import {counted} from '../text/format.js';
+import {counted, proposedNotApplied} from '../text/format.js';
 import type {RunView} from './model/runs.js';
 import type {Tone} from './state.js';
 
@@ -36,7 +36,7 @@ export function runStatus(run: RunView | null, now: number, frame: number): {tex
 
 /** The message when a run ends: its outcome, what it did, and what to do next. */
 export function runFinishMessage(result: RunResult): {text: string; tone: Tone} {
-	const counts = `${counted(result.editsApplied, 'edit')}, ${result.rejections} refused, ${counted(result.followupsOpened, 'follow-up')}`;
+	const counts = `${counted(result.editsApplied, 'edit')}, ${(result.proposals ?? 0) > 0 ? `${proposedNotApplied(result.proposals!)}, ` : ''}${result.rejections} refused, ${counted(result.followupsOpened, 'follow-up')}`;
 	const extra = result.outcome === 'auth_required' ? ` — run \`${result.loginCommand ?? 'codex login'}\`, then c again` : (result.outcome === 'codex_missing' ? ' — install with `npm install -g @openai/codex` or pass --codex PATH' : '');
 	return {text: `Codex ${result.outcome} in ${seconds(result.durationMs)}: ${counts}${extra}${result.followupsOpened > 0 ? ' · F to resolve' : ''}`, tone: outcomeTone(result.outcome)};
 }

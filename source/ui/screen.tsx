@@ -45,6 +45,8 @@ export type ScreenProps = {
 	/** The channel and its counts, read before the screen opens. */
 	channel: Channel;
 	summary: ChannelSummary;
+	/** The database's other channels: the config's problems are checked against them too. */
+	others?: readonly Channel[];
 	dbPath: string;
 	/** The runs' settings; a `c` on more than `batch` items fans out, `parallel` runs at once. */
 	run: Omit<RunSettings, 'dbPath' | 'channelId'> & {batch?: number; parallel?: number};
@@ -98,7 +100,7 @@ function positionOf(state: ScreenState): number | null {
  * The triage screen of one channel. It only wires: the state machine (reducer.ts) decides, the
  * hooks perform its effects and feed it keys, store events and run updates, the components draw.
  */
-export function Screen({store, channel, summary, dbPath, run: runOptions, pollRetryMaxMs, config: givenConfig, lockWaits, syncNotices, onSwitchChannel, start}: ScreenProps) {
+export function Screen({store, channel, summary, others, dbPath, run: runOptions, pollRetryMaxMs, config: givenConfig, lockWaits, syncNotices, onSwitchChannel, start}: ScreenProps) {
 	const size = useTerminalSize();
 	const config = useMemo(() => givenConfig ?? defaultConfig(), [givenConfig]);
 	const stateDir = useMemo(() => runOptions.stateDir ?? resolveStateDir(runOptions.env ?? process.env), [runOptions.stateDir, runOptions.env]);
@@ -153,7 +155,7 @@ export function Screen({store, channel, summary, dbPath, run: runOptions, pollRe
 
 	const {state, dispatch, current, rowsShown} = useScreen(
 		// Made before the screen mounted, with its first listing answered (first-screen.ts); else here.
-		() => start ?? openingScreen({channel, summary, config, size, batch}),
+		() => start ?? openingScreen({channel, summary, others, config, size, batch}),
 		{store, stateDir, startRun, cancelRun, quit, pollEvents: events.poll, configFile: config.path, switchChannel: onSwitchChannel, board: {
 			cancel: cancelBoardRun,
 			cancelAll: board.cancelAll,

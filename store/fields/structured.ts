@@ -1,6 +1,7 @@
 // Date, boolean, relation, file, json.
 
 import {quote} from '../errors.js';
+import {orList} from '../text.js';
 import {isPlainObject, type FieldTypeSpec} from './spec.js';
 import {isWebUrl} from './text.js';
 
@@ -21,10 +22,22 @@ export function isCalendarDate(value: unknown): value is string {
 	return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
+/** The forms the query language's dates take (query/dates.ts resolveDate), as refusals name them. */
+export const DATE_FORMS = ['YYYY-MM-DD', 'today', 'tomorrow', 'yesterday', '+Nd', '-Nd', '+Nw', '-Nw'];
+
+/** Every form a person may type for a date field (source/text/typed-value.ts reads them into YYYY-MM-DD). */
+export const TYPED_DATE_FORMS = [...DATE_FORMS, 'a weekday (friday, fri)', 'next WEEKDAY'];
+
+/**
+ * The store holds YYYY-MM-DD only; the refusal also names what a person may type instead where
+ * sift reads it first (sift edit, sift add, the TUI), so a typed `someday` learns about `+3d`.
+ */
+const DATE_REFUSAL_HINT = `sift edit/add and the TUI also read ${orList(['today', '+3d', 'friday'])}`;
+
 export const date: FieldTypeSpec = {
 	configKeys: [],
 	checkConfig: () => undefined,
-	validate: value => (isCalendarDate(value) ? undefined : {message: `must be a date as YYYY-MM-DD, got ${quote(value)}`}),
+	validate: value => (isCalendarDate(value) ? undefined : {message: `must be a date as YYYY-MM-DD, got ${quote(value)}; ${DATE_REFUSAL_HINT}`}),
 };
 
 export const boolean: FieldTypeSpec = {

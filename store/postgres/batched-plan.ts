@@ -133,6 +133,7 @@ export function batchedPlanIo<R extends BatchItem>(client: pg.ClientBase, base: 
 	const io: PlanIo<R, true> = {
 		replay: flushed('replay'),
 		changedSince: flushed('changedSince'),
+		proposedKeys: flushed('proposedKeys'),
 		openFollowUps: flushed('openFollowUps'),
 		unchanged: flushed('unchanged'),
 		remember: flushed('remember'),

@@ -40,6 +40,11 @@ export async function resolveSetKeys(client: pg.ClientBase, itemId: string, keys
 	await client.query(resolveSetKeysSql('$1', '$2', '$3'), [at, itemId, keys]);
 }
 
+/** A valid proposal for these keys closes the item's open refusals of them (docs/review.md): it takes their place in the queue. */
+export async function resolveProposedKeys(client: pg.ClientBase, itemId: string, keys: string[], at: string): Promise<void> {
+	await client.query("UPDATE followups SET status = 'resolved', resolution = 'proposed', updated_at = $1 WHERE item_id = $2 AND key = ANY($3::text[]) AND status = 'open' AND kind = 'refused'", [at, itemId, keys]);
+}
+
 export async function closeForDeletedItem(client: pg.ClientBase, itemId: string, at: string): Promise<void> {
 	await client.query("UPDATE followups SET status = 'dismissed', resolution = 'item_deleted', updated_at = $1 WHERE item_id = $2 AND status = 'open'", [at, itemId]);
 }

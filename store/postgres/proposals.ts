@@ -47,6 +47,12 @@ export async function countOpenProposals(pool: pg.Pool, channelId: string): Prom
 	return rows[0]!.n;
 }
 
+/** The keys the item's open proposals propose. */
+export async function openProposalKeys(client: pg.ClientBase, itemId: string): Promise<string[]> {
+	const {rows} = await client.query<{key: string}>("SELECT DISTINCT jsonb_object_keys(changes) AS key FROM proposals WHERE item_id = $1 AND status = 'open'", [itemId]);
+	return rows.map(row => row.key);
+}
+
 export async function runModeOf(client: pg.ClientBase, runId: string): Promise<EditMode> {
 	const {rows} = await client.query<{mode: string | null}>('SELECT mode FROM runs WHERE id = $1', [runId]);
 	return rows[0]?.mode === 'propose' ? 'propose' : 'apply';

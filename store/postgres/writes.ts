@@ -19,12 +19,12 @@ import {checkExpectedVersion, checkPayload} from '../write-rules.js';
 import {channelLiteral, valueSql} from './channels.js';
 import {inTransaction} from './connect.js';
 import {appendEvent, changedSince, latestSequence, runWrites} from './events.js';
-import {declineForDeletedItem, insertProposal, lockOpenProposalsOf, proposalsWithIds, runModeOf} from './proposals.js';
+import {declineForDeletedItem, insertProposal, lockOpenProposalsOf, openProposalKeys, proposalsWithIds, runModeOf} from './proposals.js';
 import {proposalCreatedEvent} from '../proposals.js';
 import {planAccept, planDecline, planRevert, planRunDiff, type AcceptRequest, type AcceptResult, type DeclineResult, type RevertResult, type RunDiff} from '../review-plan.js';
 import type {RunRow} from '../runs.js';
 import type {PgChannelCatalog} from './channels.js';
-import {closeForDeletedItem, openFollowUps, resolveSetKeys, resolveSetKeysSql} from './followups.js';
+import {closeForDeletedItem, openFollowUps, resolveProposedKeys, resolveSetKeys, resolveSetKeysSql} from './followups.js';
 import {orderedDataText} from './ordered-json.js';
 import {queueSync} from './outbox.js';
 
@@ -241,6 +241,7 @@ export function planIo(client: pg.ClientBase, channels?: PgChannelCatalog, lock 
 
 			return writeContext(client, channel, values, item.id);
 		},
+		proposedKeys: async ({itemId}) => openProposalKeys(client, itemId),
 		openFollowUps: async ({openings, at}) => openFollowUps(client, openings, at),
 		async unchanged({item, resolveKeys, at}) {
 			await resolveSetKeys(client, item.id, resolveKeys, at);
@@ -268,6 +269,7 @@ export function planIo(client: pg.ClientBase, channels?: PgChannelCatalog, lock 
 		runMode: async ({runId}) => runModeOf(client, runId),
 		async propose({proposal}) {
 			const id = await insertProposal(client, proposal);
+			await resolveProposedKeys(client, proposal.item_id, Object.keys(proposal.changes), proposal.created_at);
 			return {id, sequence: await appendEvent(client, proposal.channel_id, proposalCreatedEvent(proposal, id))};
 		},
 		proposals: async ({ids}) => proposalsWithIds(client, ids, lock),

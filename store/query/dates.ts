@@ -6,11 +6,8 @@
 
 import {isCalendarDate} from '../fields/structured.js';
 
-/** The forms `resolveDate` reads, as refusals name them. */
-export const DATE_FORMS = ['YYYY-MM-DD', 'today', 'tomorrow', 'yesterday', '+Nd', '-Nd', '+Nw', '-Nw'];
-
-/** `a, b or c`: a list of forms as a refusal writes it. */
-export const orList = (items: readonly string[]) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`);
+export {DATE_FORMS} from '../fields/structured.js';
+export {orList} from '../text.js';
 
 const RELATIVE_DATE = /^([+-])(\d{1,5})([dw])$/;
 const NAMED: Record<string, number> = {today: 0, tomorrow: 1, yesterday: -1};

@@ -54,19 +54,27 @@ export function resolveSetKeys(db: Db, itemId: string, keys: string[], at: strin
 }
 
 /** Prepared once per connection: preparing costs more than running on the edit path. */
-const resolveCache = new WeakMap<Db, {anyOpen: Statement; resolve: Statement}>();
+const resolveCache = new WeakMap<Db, {anyOpen: Statement; resolve: Statement; proposed: Statement}>();
 
-function resolveStatements(db: Db): {anyOpen: Statement; resolve: Statement} {
+function resolveStatements(db: Db): {anyOpen: Statement; resolve: Statement; proposed: Statement} {
 	let statements = resolveCache.get(db);
 	if (!statements) {
 		statements = {
 			anyOpen: db.prepare("SELECT 1 FROM followups WHERE item_id = ? AND status = 'open' LIMIT 1"),
 			resolve: db.prepare("UPDATE followups SET status = 'resolved', resolution = 'set', updated_at = ? WHERE item_id = ? AND key = ? AND status = 'open' AND kind = 'refused'"),
+			proposed: db.prepare("UPDATE followups SET status = 'resolved', resolution = 'proposed', updated_at = ? WHERE item_id = ? AND key = ? AND status = 'open' AND kind = 'refused'"),
 		};
 		resolveCache.set(db, statements);
 	}
 
 	return statements;
+}
+
+/** A valid proposal for these keys closes the item's open refusals of them (docs/review.md): it takes their place in the queue. */
+export function resolveProposedKeys(db: Db, itemId: string, keys: string[], at: string): void {
+	const statements = resolveStatements(db);
+	if (statements.anyOpen.get(itemId) === undefined) return;
+	for (const key of keys) statements.proposed.run(at, itemId, key);
 }
 
 export function closeForDeletedItem(db: Db, itemId: string, at: string): void {

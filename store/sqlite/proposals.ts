@@ -112,6 +112,12 @@ export function countOpenProposals(db: Db, channelId: string): number {
 	return (db.prepare("SELECT count(*) AS n FROM proposals WHERE channel_id = ? AND status = 'open'").get(channelId) as {n: number}).n;
 }
 
+/** The keys the item's open proposals propose. */
+export function openProposalKeys(db: Db, itemId: string): string[] {
+	const rows = prepared(db, "SELECT changes FROM proposals WHERE item_id = ? AND status = 'open'").all(itemId) as Array<{changes: string}>;
+	return [...new Set(rows.flatMap(row => Object.keys(JSON.parse(row.changes) as object)))];
+}
+
 /** The mode a run was recorded in; apply for a run not recorded. */
 export function runModeOf(db: Db, runId: string): EditMode {
 	const row = prepared(db, 'SELECT mode FROM runs WHERE id = ?').get(runId) as {mode: string | null} | undefined;

@@ -10,11 +10,11 @@ import {channelScopeSql, valueSql} from './query.js';
 import {immediate, withWriteLock} from './write-lock.js';
 import type {Db} from './db.js';
 import {appendEvent, changedSince, latestSequence, runWrites} from './events.js';
-import {declineForDeletedItem, insertProposal, proposalsWithIds, recordDecision, runModeOf} from './proposals.js';
+import {declineForDeletedItem, insertProposal, openProposalKeys, proposalsWithIds, recordDecision, runModeOf} from './proposals.js';
 import {proposalCreatedEvent} from '../proposals.js';
 import {planAccept, planDecline, planRevert, planRunDiff, type AcceptRequest, type AcceptResult, type DeclineResult, type RevertResult, type RunDiff} from '../review-plan.js';
 import type {RunRow} from '../runs.js';
-import {closeForDeletedItem, openFollowUps, resolveSetKeys} from './followups.js';
+import {closeForDeletedItem, openFollowUps, resolveProposedKeys, resolveSetKeys} from './followups.js';
 import {queueSync} from './outbox.js';
 import {checkEditRequest, createdEvent, createdValues, planDelete, planEdit, queueForSync, runPlan, type EditOutcome, type PlanIo, type PlanItem} from '../edit-plan.js';
 import {itemIdOf, itemOf, parseStored, type ItemRow} from '../items.js';
@@ -151,6 +151,7 @@ export class ItemWriter {
 			item: ({channelId, itemId}) => this.loadItem(channelId, itemId),
 			changedSince: ({item, version}) => changedSince(this.db, item.id, version),
 			context: ({channel, item}) => this.context(channel, item.id),
+			proposedKeys: ({itemId}) => openProposalKeys(this.db, itemId),
 			openFollowUps: ({openings, at}) => {
 				openFollowUps(this.db, openings, at);
 			},
@@ -181,6 +182,7 @@ export class ItemWriter {
 			runMode: ({runId}) => runModeOf(this.db, runId),
 			propose: ({proposal}) => {
 				const id = insertProposal(this.db, proposal);
+				resolveProposedKeys(this.db, proposal.item_id, Object.keys(proposal.changes), proposal.created_at);
 				return {id, sequence: appendEvent(this.db, proposal.channel_id, proposalCreatedEvent(proposal, id))};
 			},
 			proposals: ({ids}) => proposalsWithIds(this.db, ids),

@@ -97,8 +97,9 @@ describe.each(BACKENDS)('command defaults on $name', (backend: Backend) => {
 		expect(friday.ok && (await store.readItem('kit', id)).values).toMatchObject({status: 'in_progress', due: friday.ok ? friday.date : '', tags: ['ui', 'api']});
 		expect(await editCommand(contextOf([id, 'due=none'], {db, channel: 'kit'}).context)).toBe(0);
 		expect((await store.readItem('kit', id)).values.due ?? null).toBeNull();
-		// A word that is no date goes to the store as typed: its refusal names the field and the form it takes.
-		await expect(editCommand(contextOf([id, 'due=someday'], {db, channel: 'kit'}).context)).rejects.toThrow(/values\.due must be a date as YYYY-MM-DD, got "someday"/);
+		// A word that is no date goes to the store as typed: its refusal names the field, the form it
+		// takes, and what a person may type instead (relative days, weekdays).
+		await expect(editCommand(contextOf([id, 'due=someday'], {db, channel: 'kit'}).context)).rejects.toThrow(/values\.due must be a date as YYYY-MM-DD, got "someday"; sift edit\/add and the TUI also read today, \+3d or friday/);
 		const added = contextOf(['title=two', 'status=Won\'t fix'], {db, channel: 'kit', json: true});
 		expect(await addCommand(added.context)).toBe(0);
 		expect(JSON.parse(added.stdout()).item.values.status).toBe('wont_fix');

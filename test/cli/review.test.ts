@@ -130,8 +130,8 @@ describe('sift runs diff and revert', () => {
 	it('sift runs shows a proposing run\'s proposals next to its edits', async () => {
 		const {db} = await runOn('propose', 'run-p4');
 		await withDb(db, store => store.runs.end('run-p4', {finishedAt: new Date().toISOString(), outcome: 'ok', usage: null, editsApplied: 0, proposals: 2, rejections: 0, followupsOpened: 0, error: null}));
-		expect(sift(['runs', '--db', db]).stdout).toMatch(/run-p4 +ok +0 items +0 edited, 2 proposed, 0 refused/);
+		expect(sift(['runs', '--db', db]).stdout).toMatch(/run-p4 +ok +0 items +0 edited, 2 proposed \(not applied\), 0 refused/);
 		expect(siftJson<any[]>(['runs', '--db', db])[0]).toMatchObject({id: 'run-p4', mode: 'propose', proposals: 2, edits_applied: 0});
-		expect(sift(['runs', 'run-p4', '--db', db]).stdout).toContain('propose mode: 2 proposals, 0 edits applied');
+		expect(sift(['runs', 'run-p4', '--db', db]).stdout).toContain('propose mode: 2 proposed (not applied), 0 edits applied');
 	});
 });

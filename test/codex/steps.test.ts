@@ -31,6 +31,8 @@ describe('stepFromItem', () => {
 	it('summarises results: ok v3, rejected keys, conflict, counts, other errors', () => {
 		const completed = (tool: string, body: unknown, status = 'completed') => stepFromItem(toolItem(tool, edit('itm_1'), {result: json(body), status}), 'completed', names)!;
 		expect(completed('edit_record_item', {ok: true, item: {id: 'itm_1', version: 3, values: {}}, sequence: 4}).result).toBe('ok v3');
+		// Propose mode: the store kept a proposal and wrote nothing, which the step says.
+		expect(completed('edit_record_item', {ok: true, proposed: true, proposal_id: 7, item: {id: 'itm_1', version: 3, values: {}}, sequence: 4}).result).toBe('proposed #7, not applied');
 		expect(completed('edit_record_item', {error: 'validation_failed', fields: [{key: 'points'}, {key: 'due'}]}, 'failed')).toMatchObject({status: 'failed', result: 'rejected: points, due'});
 		expect(completed('edit_record_item', {error: 'version_conflict', current_version: 5}, 'failed').result).toBe('conflict');
 		expect(completed('edit_record_item', {error: 'not_granted'}, 'failed').result).toBe('not_granted');

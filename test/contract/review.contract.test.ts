@@ -119,6 +119,53 @@ describe.each(BACKENDS)('review on $name', (backend: Backend) => {
 		});
 	});
 
+	describe('follow-ups and proposals agree (one queue entry a field)', () => {
+		it('a valid proposal for a field closes the item\'s open follow-up of that field as resolved by it; others stay', async () => {
+			const {store, ids} = await opened();
+			await refusalOf(() => agentEdit(store, ids[0]!, {status: 'Started', points: 20}));
+			await refusalOf(() => agentEdit(store, ids[1]!, {status: 'Started'}));
+			expect(await store.countOpenFollowUps('kit')).toBe(3);
+			const proposed = await agentEdit(store, ids[0]!, {status: 'in_progress'});
+			expect(proposed.proposed).toBe(true);
+			const open = await store.listFollowUps({channelId: 'kit', status: 'open'});
+			expect(open.map(followUp => [followUp.item_id, followUp.key]).sort()).toEqual([[ids[0], 'points'], [ids[1], 'status']].sort());
+			expect(await store.listFollowUps({itemId: ids[0], status: 'resolved'})).toMatchObject([{key: 'status', resolution: 'proposed'}]);
+			expect(await store.countOpenFollowUps('kit')).toBe(2);
+			expect(await store.proposals.countOpen('kit')).toBe(1);
+		});
+
+		it('a refusal of a field with a valid proposal waiting opens no follow-up; of another field it does', async () => {
+			const {store, ids} = await opened();
+			await agentEdit(store, ids[0]!, {status: 'in_progress'});
+			const body = await refusalOf(() => agentEdit(store, ids[0]!, {status: 'Started', points: 20}));
+			expect((body as {fields: Array<{key: string}>}).fields.map(field => field.key).sort()).toEqual(['points', 'status']);
+			expect((await store.listFollowUps({channelId: 'kit', status: 'open'})).map(followUp => followUp.key)).toEqual(['points']);
+			// Another item's field has no proposal: its refusal opens one as always.
+			await refusalOf(() => agentEdit(store, ids[1]!, {status: 'Started'}));
+			expect(await store.countOpenFollowUps('kit')).toBe(2);
+		});
+
+		it('a field a person set by hand to the proposed value is no conflict: the accept finds it satisfied and writes nothing more', async () => {
+			const {store, ids} = await opened();
+			const p = await agentEdit(store, ids[0]!, {status: 'in_progress', points: 3}, {expectedVersion: 1});
+			await store.editItem({channelId: 'kit', itemId: ids[0]!, values: {status: 'in_progress'}, actor: human});
+			const result = await store.proposals.accept({ids: [p.proposal_id!]});
+			expect(result.conflicts).toEqual([]);
+			expect(result.accepted).toMatchObject([{proposal_id: p.proposal_id, item_id: ids[0], version: 3, overwrote: [], changes: {points: {from: 1, to: 3}}}]);
+			expect((await store.readItem('kit', ids[0]!)).values).toMatchObject({status: 'in_progress', points: 3});
+			expect((await store.proposals.get(p.proposal_id!)).status).toBe('accepted');
+			// Every field already holding its proposed value: accepted, nothing written.
+			const q = await agentEdit(store, ids[1]!, {status: 'wont_fix'}, {expectedVersion: 1});
+			await store.editItem({channelId: 'kit', itemId: ids[1]!, values: {status: 'wont_fix'}, actor: human});
+			const satisfied = await store.proposals.accept({ids: [q.proposal_id!]});
+			expect(satisfied.conflicts).toEqual([]);
+			expect(satisfied.accepted).toMatchObject([{proposal_id: q.proposal_id, version: 2, changes: {}, overwrote: []}]);
+			expect((await store.proposals.get(q.proposal_id!)).status).toBe('accepted');
+			expect(await store.proposals.countOpen('kit')).toBe(0);
+			await expectGapFree(store, 'kit');
+		});
+	});
+
 	describe('accept and decline', () => {
 		it('accepting writes at the base version as the person, naming proposal, run and group; the proposal records it', async () => {
 			const {store, ids} = await opened();

@@ -39,7 +39,7 @@ const REFUSED: Array<[string, unknown, string]> = [
 	['points', 20, 'values.points must be between 0 and 13, got 20'],
 	['points', 2.5, 'values.points must be an integer'],
 	['ratio', '3', 'values.ratio must be a number'],
-	['due', 'Friday', 'values.due must be a date as YYYY-MM-DD, got "Friday"'],
+	['due', 'Friday', 'values.due must be a date as YYYY-MM-DD, got "Friday"; sift edit/add and the TUI also read today, +3d or friday'],
 	['due', '2023-02-29', 'values.due'],
 	['done', 'true', 'values.done must be true or false'],
 	['reporter', 'not an email', 'values.reporter'],
@@ -123,7 +123,7 @@ describe.each(BACKENDS)('store contract on $name', (backend: Backend) => {
 				fields: [
 					{key: 'status', message: 'values.status must be one of the option values, got "In progress"', allowed: STATUS_ALLOWED},
 					{key: 'points', message: 'values.points must be between 0 and 13, got 20', min: 0, max: 13},
-					{key: 'due', message: 'values.due must be a date as YYYY-MM-DD, got "Friday"'},
+					{key: 'due', message: 'values.due must be a date as YYYY-MM-DD, got "Friday"; sift edit/add and the TUI also read today, +3d or friday'},
 					{key: 'age_days', message: 'values.age_days is a formula field and is computed, not written'},
 					{key: 'colour', message: 'values.colour is not a field of this channel', known: KIT_WRITABLE},
 				],

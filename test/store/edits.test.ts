@@ -33,7 +33,7 @@ describe('the edit transaction', () => {
 			const before = snapshot(store);
 			const beforeBesides = snapshotBesidesFollowUps(store);
 			const body = refusal(() => store.editItem({channelId: 'kit', itemId, actor, values: {status: 'in_progress', points: 5, due: 'Friday'}}));
-			expect(body).toEqual({error: 'validation_failed', fields: [{key: 'due', message: 'values.due must be a date as YYYY-MM-DD, got "Friday"'}]});
+			expect(body).toEqual({error: 'validation_failed', fields: [{key: 'due', message: 'values.due must be a date as YYYY-MM-DD, got "Friday"; sift edit/add and the TUI also read today, +3d or friday'}]});
 			if (actor.kind === 'human') {
 				expect(snapshot(store)).toEqual(before);
 			} else {

@@ -30,11 +30,11 @@ const cases: Case[] = [
 		[[1], {message: 'values.ratio must be a number, got [1]'}],
 	]},
 	{key: 'due', type: 'date', accepts: ['2024-02-29', '1999-12-31'], refuses: [
-		['Friday', {message: 'values.due must be a date as YYYY-MM-DD, got "Friday"'}],
-		['2023-02-29', {message: 'values.due must be a date as YYYY-MM-DD, got "2023-02-29"'}],
-		['2024-2-3', {message: 'values.due must be a date as YYYY-MM-DD, got "2024-2-3"'}],
-		['2024-02-29T00:00:00Z', {message: 'values.due must be a date as YYYY-MM-DD, got "2024-02-29T00:00:00Z"'}],
-		[20_240_229, {message: 'values.due must be a date as YYYY-MM-DD, got 20240229'}],
+		['Friday', {message: 'values.due must be a date as YYYY-MM-DD, got "Friday"; sift edit/add and the TUI also read today, +3d or friday'}],
+		['2023-02-29', {message: 'values.due must be a date as YYYY-MM-DD, got "2023-02-29"; sift edit/add and the TUI also read today, +3d or friday'}],
+		['2024-2-3', {message: 'values.due must be a date as YYYY-MM-DD, got "2024-2-3"; sift edit/add and the TUI also read today, +3d or friday'}],
+		['2024-02-29T00:00:00Z', {message: 'values.due must be a date as YYYY-MM-DD, got "2024-02-29T00:00:00Z"; sift edit/add and the TUI also read today, +3d or friday'}],
+		[20_240_229, {message: 'values.due must be a date as YYYY-MM-DD, got 20240229; sift edit/add and the TUI also read today, +3d or friday'}],
 	]},
 	{key: 'done', type: 'boolean', accepts: [true, false], refuses: [
 		['true', {message: 'values.done must be true or false, got "true"'}],
@@ -158,7 +158,7 @@ describe('field types', () => {
 		expect(body).toEqual({error: 'validation_failed', fields: [
 			{key: 'status', message: 'values.status must be one of the option values, got "In progress"', allowed: STATUS_ALLOWED},
 			{key: 'points', message: 'values.points must be between 0 and 13, got 20', min: 0, max: 13},
-			{key: 'due', message: 'values.due must be a date as YYYY-MM-DD, got "Friday"'},
+			{key: 'due', message: 'values.due must be a date as YYYY-MM-DD, got "Friday"; sift edit/add and the TUI also read today, +3d or friday'},
 			{key: 'age_days', message: 'values.age_days is a formula field and is computed, not written'},
 			{key: 'colour', message: 'values.colour is not a field of this channel', known: KIT_WRITABLE},
 		]});

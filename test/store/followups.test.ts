@@ -25,7 +25,7 @@ describe('follow-ups', () => {
 		expect(open).toEqual([
 			expect.objectContaining({channel_id: 'kit', item_id: itemId, key: 'status', status: 'open', attempted: 'In progress', message: 'values.status must be one of the option values, got "In progress"', allowed: STATUS_ALLOWED, run_id: 'run-1', resolution: null}),
 			expect.objectContaining({key: 'points', attempted: 20, message: 'values.points must be between 0 and 13, got 20', min: 0, max: 13, run_id: 'run-1'}),
-			expect.objectContaining({key: 'due', attempted: 'Friday', message: 'values.due must be a date as YYYY-MM-DD, got "Friday"'}),
+			expect.objectContaining({key: 'due', attempted: 'Friday', message: 'values.due must be a date as YYYY-MM-DD, got "Friday"; sift edit/add and the TUI also read today, +3d or friday'}),
 		]);
 		expect(open[2]).not.toHaveProperty('allowed');
 		expect(store.countOpenFollowUps('kit')).toBe(3);

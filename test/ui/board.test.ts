@@ -51,7 +51,7 @@ describe('the runs board', () => {
 
 	it('a finished run\'s line counts its edits, its proposals (propose mode) and its follow-ups, as sift run does', () => {
 		const done = {...running, state: 'finished' as const, finishedAt: 3000, result: {...result('run-a', 'ok'), editsApplied: 0, proposals: 3, followupsOpened: 1}};
-		expect(boardLine(done, 0, 5000, 0).text).toMatch(/ · ok · 0 edits, 3 proposals, 1 follow-up$/);
+		expect(boardLine(done, 0, 5000, 0).text).toMatch(/ · ok · 0 edits, 3 proposed \(not applied\), 1 follow-up$/);
 		const applied = {...done, result: {...done.result, editsApplied: 1, proposals: 0, followupsOpened: 2}};
 		expect(boardLine(applied, 0, 5000, 0).text).toMatch(/ · ok · 1 edit, 2 follow-ups$/);
 	});

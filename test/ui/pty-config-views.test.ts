@@ -1,13 +1,15 @@
-// At 80×24 and 200×60: `:problems` lists every config problem on its own line; views belong to a
-// channel (`:channel NAME` switches, no warning for another channel's views, stand-ins for default
-// views that do not fit, `:view save` writes the channel's list); `:channel add-option` still
-// changes the schema; the default channel and view open, with the view's columns.
+// At 80×24 and 200×60: `:problems` lists every config problem on its own line, every one `sift
+// doctor` finds; views belong to a channel (`:channel NAME` switches, no warning for another
+// channel's views, stand-ins for default views that do not fit, `:view save` writes the channel's
+// list); `:channel add-option` still changes the schema; the default channel and view open, with
+// the view's columns.
 
 import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {beforeAll, describe, expect, it} from 'vitest';
 import {ptyDemo} from '../support/pty-fixtures.js';
 import {KEYS, type PtyApp} from '../support/pty.js';
+import {sift} from '../support/cli.js';
 
 // The config file's views by channel, its default channel and view, columns per view, `:problems`
 // and `:channel NAME`, on the built app in a real pseudo-terminal, at 80×24 and 200×60.
@@ -61,6 +63,23 @@ for (const size of SIZES) {
 			await app.waitFor(/^config\.yaml line 7: timeout: must be 1 second or more/m);
 			app.press(KEYS.escape);
 			await app.waitFor(screen => !screen.includes('Config file problems'));
+			expect(await app.quit()).toBe(0);
+		});
+
+		it(':problems lists every config problem `sift doctor` finds: a top-level view no channel runs, another channel\'s view', async () => {
+			const {home, file} = configHome('views:', '  - name: Sev typo', '    query: "sevrity:s1"', 'channels:', '  tasks:', '    views:', '      - name: Broken', '        query: "colour:red"');
+			const doctor = sift(['doctor', '--db', demo.db.dbPath, '--config', file], {XDG_CONFIG_HOME: home});
+			const found = [...doctor.stdout.matchAll(/^WARN +config: (.*)$/gm)].map(match => match[1]!);
+			expect(found, doctor.stdout).toHaveLength(2);
+			const app = start(home, size, ['--channel', 'bugs']);
+			await app.waitFor('2 problems in the config file');
+			command(app, 'problems');
+			const listed = await app.waitFor('Config file problems: 2');
+			// A problem wraps to the screen's width: read the screen as one run of words.
+			const words = (text: string) => text.replaceAll(/\s+/g, ' ');
+			for (const problem of found) expect(words(listed)).toContain(words(problem));
+			expect(listed).toMatch(/sevrity is not a field/);
+			expect(words(listed)).toMatch(/colour is not a field .*\(channel tasks\)/);
 			expect(await app.quit()).toBe(0);
 		});
 

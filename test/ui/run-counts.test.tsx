@@ -41,6 +41,15 @@ describe('a run\'s counts and time', () => {
 		expect(pane.split('\n')[0]).toMatch(/Codex auth_required in 0\.6s · 1 step · run-1/);
 	});
 
+	it('a proposing run says its proposals were not applied, in the footer, the pane and the board line', () => {
+		const proposed: RunResult = {...result('ok', [step(1)], 600), proposals: 3, error: null};
+		expect(runFinishMessage(proposed).text).toMatch(/^Codex ok in 0\.6s: 0 edits, 3 proposed \(not applied\), 0 refused/);
+		const run = view({finishedAt: 2000, steps: [step(1)], result: proposed});
+		expect(boardLine(fanoutRun({result: proposed}), 0, 5000, 0, run).text).toContain('3 proposed (not applied)');
+		const pane = plain(show(<RunPane run={run} now={5000} frame={0} width={120} height={12}/>).lastFrame());
+		expect(pane).toContain('3 proposed (not applied)');
+	});
+
 	it('counts steps one way: the board line as the pane and the header, `1 step` not `1 steps`', () => {
 		const steps = Array.from({length: 9}, (_, index) => step(index));
 		const run = view({finishedAt: 2000, steps, result: result('ok', steps, 900)});

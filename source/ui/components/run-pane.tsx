@@ -5,7 +5,7 @@ import {outcomeAdvice, runDurationMs, seconds, SPINNER, stepCount} from '../run-
 import {sanitize} from '../../text/sanitize.js';
 import {useTheme} from '../theme.js';
 import {wrapLines} from './detail.js';
-import {counted, thousands} from '../../text/format.js';
+import {counted, proposedNotApplied, thousands} from '../../text/format.js';
 
 export {outcomeAdvice} from '../run-status.js';
 
@@ -71,7 +71,7 @@ export function RunPane({run, now, frame, width, height}: RunPaneProps) {
 	const usageSeen = run.usage ?? run.result?.usage ?? null;
 	if (usageSeen || run.result) {
 		const usage = usageSeen ? `${thousands(usageSeen.input_tokens)} in (${thousands(usageSeen.cached_input_tokens)} cached) · ${thousands(usageSeen.output_tokens)} out` : 'no usage reported';
-		const counts = run.result ? ` · ${counted(run.result.editsApplied, 'edit')} · ${run.result.rejections} refused · ${counted(run.result.followupsOpened, 'follow-up')}` : '';
+		const counts = run.result ? ` · ${counted(run.result.editsApplied, 'edit')}${(run.result.proposals ?? 0) > 0 ? ` · ${proposedNotApplied(run.result.proposals!)}` : ''} · ${run.result.rejections} refused · ${counted(run.result.followupsOpened, 'follow-up')}` : '';
 		tail.push(<Text key="usage" dimColor wrap="truncate-end">{`usage: ${usage}${counts}`}</Text>);
 	}
 

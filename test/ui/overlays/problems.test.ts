@@ -42,7 +42,7 @@ const CASES: {[T in keyof typeof PROBLEMS.events]: () => void} = {
 		expect(clean.message).toBeNull();
 		const said = reduce(clean, {type: 'openProblems'}).state;
 		expect(said.overlay).toEqual({kind: 'none'});
-		expect(said.message).toEqual({text: 'The config file has no problems for this channel.', tone: 'ok'});
+		expect(said.message).toEqual({text: 'The config file has no problems.', tone: 'ok'});
 	},
 };
 

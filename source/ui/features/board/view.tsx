@@ -2,7 +2,7 @@ import {Box, Text} from '#ink';
 import type {FanoutRun} from '../../../codex/fanout.js';
 import type {RunResult} from '../../../codex/runner.js';
 import {sanitize} from '../../../text/sanitize.js';
-import {counted, thousands} from '../../../text/format.js';
+import {counted, proposedNotApplied, thousands} from '../../../text/format.js';
 import {boardTotals, type RunView} from '../../model/runs.js';
 import {useTheme} from '../../theme.js';
 import {runDurationMs, seconds, SPINNER, stepCount} from '../../run-status.js';
@@ -29,7 +29,7 @@ const STATE_MARK: Record<FanoutRun['state'], string> = {queued: '·', starting: 
 const OUTCOME_TONE: Record<string, string> = {ok: 'green', partial: 'yellow', cancelled: 'yellow'};
 
 /** What a finished run did to the records: edits, proposals (propose mode) and follow-ups, as `sift run`'s summary counts them. */
-export const writesOf = (result: RunResult) => [counted(result.editsApplied, 'edit'), ...(result.proposals ? [counted(result.proposals, 'proposal')] : []), counted(result.followupsOpened, 'follow-up')].join(', ');
+export const writesOf = (result: RunResult) => [counted(result.editsApplied, 'edit'), ...(result.proposals ? [proposedNotApplied(result.proposals)] : []), counted(result.followupsOpened, 'follow-up')].join(', ');
 
 const tokensOf = (run: FanoutRun) => (run.usage ? run.usage.input_tokens + run.usage.output_tokens : 0);
 

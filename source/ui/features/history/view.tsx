@@ -6,7 +6,7 @@ import {useTheme} from '../../theme.js';
 import {seconds} from '../../run-status.js';
 import {detailWindow, runDetailLines} from '../../run-detail.js';
 import {fit} from '../../width.js';
-import {counted} from '../../../text/format.js';
+import {counted, proposedNotApplied} from '../../../text/format.js';
 import type {FeatureView} from '../feature.js';
 import {RunDiffLines} from '../review/view.js';
 
@@ -49,6 +49,8 @@ export function History({runs, cursor, open, width, height}: HistoryProps) {
 
 	const room = Math.max(1, height - 2);
 	const start = Math.min(Math.max(0, cursor - room + 1), Math.max(0, runs.length - room));
+	// A proposing run's count says nothing was written: the column is wider when one is listed.
+	const countsWidth = runs.some(run => run.proposals > 0) ? 36 : 20;
 	return (
 		<Box flexDirection="column" width={width} height={height} overflow="hidden">
 			<Text bold>Run history (newest first) · Enter opens · Esc closes</Text>
@@ -60,7 +62,7 @@ export function History({runs, cursor, open, width, height}: HistoryProps) {
 						{fit((run.startedAt ?? '').slice(0, 19).replace('T', ' '), 20)}
 						<Text color={theme.color(TONES[outcome] ?? 'red')}>{fit(outcome, 14)}</Text>
 						{fit(run.durationMs === null ? '' : seconds(run.durationMs), 8)}
-						{fit(`${counted(run.itemIds.length, 'item')}, ${counted(run.editsApplied, 'edit')}`, 20)}
+						{fit(`${counted(run.itemIds.length, 'item')}, ${run.proposals > 0 ? proposedNotApplied(run.proposals) : counted(run.editsApplied, 'edit')}`, countsWidth)}
 						<Text dimColor>{sanitize(run.instruction)}</Text>
 					</Text>
 				);

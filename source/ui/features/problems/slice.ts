@@ -1,5 +1,6 @@
-// `:problems`: every problem the config file has for this channel, one a line, each naming its
-// line and key (config/config.ts), wrapped to the screen so none is cut; scrolled like the help.
+// `:problems`: every problem the config file has, the ones `sift doctor` finds (config/config.ts
+// configProblems), one a line, each naming its line and key, wrapped to the screen so none is cut;
+// scrolled like the help.
 
 import {counted} from '../../../text/format.js';
 import type {ScreenState} from '../../state.js';
@@ -72,7 +73,7 @@ function scrollTo(state: ScreenState, scroll: number): ScreenState {
 
 /** `:problems` opens the screen, or says there is nothing to read. */
 export function openProblems(state: ScreenState): ScreenState {
-	if (state.configProblems.length === 0) return say(state, 'The config file has no problems for this channel.', 'ok');
+	if (state.configProblems.length === 0) return say(state, 'The config file has no problems.', 'ok');
 	return {...state, overlay: {kind: 'problems', scroll: 0}};
 }
 
