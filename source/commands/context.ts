@@ -88,6 +88,8 @@ export type CliFlags = {
 	// sync: repeat until interrupted, and how long between rounds
 	watch?: boolean;
 	interval?: string;
+	/** `sync add redmine --project IDENTIFIER`. */
+	project?: string;
 	// followups resolve: keep our value, take theirs, or write this one (JSON when it parses)
 	ours?: boolean;
 	theirs?: boolean;

@@ -43,7 +43,7 @@ const settingSchemas = {
 	advance_after_edit: z.boolean({error: 'must be true or false'}),
 	server: text('the http(s) URL of sift serve').refine(url => mcpEndpoint(url) !== null, {error: 'must be the http(s) URL of sift serve, e.g. http://127.0.0.1:7345'}),
 	agent_mode: z.enum(['propose', 'apply'], {error: 'must be propose or apply'}),
-	sync: z.strictObject({github_token_file: text('a file path').min(1, {error: 'must not be empty'}).optional()}, {error: 'must be a map (github_token_file)'}),
+	sync: z.strictObject({github_token_file: text('a file path').min(1, {error: 'must not be empty'}).optional(), redmine_key_file: text('a file path').min(1, {error: 'must not be empty'}).optional()}, {error: 'must be a map (github_token_file, redmine_key_file)'}),
 } as const satisfies Record<SettingKey, z.ZodType>;
 
 /** The config as `text` (the file's contents) says, with its problems; or the YAML errors that make it unreadable. */

@@ -45,7 +45,7 @@ export type SiftConfig = {
 	/** The cursor moves on to the next row after an edit of one row (default true). */
 	advance_after_edit?: boolean;
 	/** Tracker sync (docs/sync.md): the file holding the GitHub token (mode 0600), when no variable or gh gives one. */
-	sync?: {github_token_file?: string};
+	sync?: {github_token_file?: string; redmine_key_file?: string};
 };
 
 /** The views every channel starts with, in the query language; one a channel cannot run is left out. */
