@@ -49,6 +49,10 @@ export type RedmineServer = {
 	pid: number;
 	/** One REST call as the admin: the parsed JSON (undefined for an empty answer); a non-2xx throws naming status and body. */
 	api<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T>;
+	/** Runs Ruby inside this instance (`rails runner`): bulk set-up a bench would take minutes to make over REST. Answers its stdout. */
+	rails(script: string): Promise<string>;
+	/** How many requests of `method` on paths matching `path` the server has logged so far (its own production.log). */
+	logged(method: string, path: RegExp): number;
 	/** Creates an issue in the project; answers its id. */
 	createIssue(fields: Record<string, unknown>): Promise<number>;
 	stop(): Promise<void>;
@@ -219,6 +223,17 @@ export async function startRedmine(): Promise<RedmineServer> {
 
 	return {
 		url, apiKey: seed.api_key, seed, pid: child.pid!, api, stop,
+		async rails(script) {
+			const file = join(dir, `script-${randomBytes(4).toString('hex')}.rb`);
+			writeFileSync(file, script);
+			return run('ruby', [join(REDMINE_ROOT, 'bin', 'rails'), 'runner', file], env, 'a Ruby script in the test instance');
+		},
+		logged(method, path) {
+			const log = readFileSync(join(dir, 'log', 'production.log'), 'utf8');
+			let count = 0;
+			for (const match of log.matchAll(/Started (\w+) "([^"]+)"/g)) if (match[1] === method && path.test(match[2]!)) count++;
+			return count;
+		},
 		async createIssue(fields) {
 			const answer = await api<{issue: {id: number}}>('POST', '/issues.json', {issue: {project_id: seed.project_id, ...fields}});
 			return answer.issue.id;
