@@ -12,7 +12,7 @@
 
 import {sameCanonical} from '../../../store/sync/merge.js';
 import type {OutboxEntry, RemoteComment, RemoteRecord, SyncedField, SyncLink} from '../../../store/sync/types.js';
-import type {PullRun, PushResult, PushUnit, TrackerAdapter} from '../engine-loop.js';
+import {byRemoteIssue, type PullRun, type PushResult, type PushUnit, type TrackerAdapter} from '../engine-loop.js';
 import {RedmineError, type RedmineClient} from './client.js';
 import {customWire, issueRecord, journalComment, redmineState, type Named, type Raw, type RedmineState} from './mapping.js';
 
@@ -176,16 +176,7 @@ export class RedmineAdapter implements TrackerAdapter {
 
 	async push(link: SyncLink, entries: OutboxEntry[]): Promise<PushUnit[]> {
 		const {project} = redmineRemote(link.remote);
-		const units: PushUnit[] = [];
-		const byIssue = new Map<string, OutboxEntry[]>();
-		for (const entry of entries) {
-			if (entry.remote_id === null) {
-				units.push({entries: [entry], refused: `item ${entry.item_id} has no Redmine issue to send ${entry.field} to (sync does not create issues)`, send: async () => []});
-				continue;
-			}
-
-			(byIssue.get(entry.remote_id) ?? byIssue.set(entry.remote_id, []).get(entry.remote_id)!).push(entry);
-		}
+		const {refused: units, byIssue} = byRemoteIssue(entries, 'Redmine');
 
 		let lookups: Lookups | undefined;
 		if (byIssue.size > 0 && [...byIssue.values()].flat().some(entry => this.field(link, entry).remote in ID_FIELDS)) lookups = await this.lookups(project);
