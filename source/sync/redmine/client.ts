@@ -40,8 +40,23 @@ export class RedmineClient {
 		this.url = options.url.replace(/\/+$/, '');
 	}
 
-	/** GET, PUT, POST or DELETE of `path` (with its query); the parsed JSON, undefined for an empty answer. */
+	private verified = false;
+
+	/**
+	 * GET, PUT, POST or DELETE of `path` (with its query); the parsed JSON, undefined for an empty
+	 * answer. The first request of a client checks the key: Redmine takes a key it does not know as
+	 * the anonymous user, who may read a public project, so a wrong key would otherwise pass unseen.
+	 */
 	async request<T>(method: string, path: string, body?: unknown): Promise<RedmineResponse<T>> {
+		if (!this.verified) {
+			await this.send('GET', '/my/account.json');
+			this.verified = true;
+		}
+
+		return this.send<T>(method, path, body);
+	}
+
+	private async send<T>(method: string, path: string, body?: unknown): Promise<RedmineResponse<T>> {
 		const {signal} = this.options;
 		for (let attempt = 0; ; attempt++) {
 			let response: Response;
