@@ -26,7 +26,8 @@ export const REDMINE_OFF = process.env.SIFT_TEST_REDMINE === 'off';
 export const REDMINE_OFF_NOTE = 'skipped: SIFT_TEST_REDMINE=off (Redmine suites turned off on purpose)';
 export const REDMINE_PROJECT = 'sift';
 
-const SEED_SCRIPT = join(dirname(fileURLToPath(import.meta.url)), 'redmine-seed.rb');
+// Next to this file, or (compiled into dist/test/support for the benches) in the source tree.
+const SEED_SCRIPT = [join(dirname(fileURLToPath(import.meta.url)), 'redmine-seed.rb'), join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'test', 'support', 'redmine-seed.rb')].find(file => existsSync(file))!;
 
 /** What the seed made (test/support/redmine-seed.rb writes it). */
 export type RedmineSeed = {
@@ -153,7 +154,9 @@ async function sparePort(): Promise<number> {
 }
 
 const running = new Set<ChildProcess>();
-process.once('exit', () => {
+
+/** Kills every server this process started (their whole process groups). */
+function killAll(): void {
 	for (const child of running) {
 		try {
 			process.kill(-child.pid!, 'SIGKILL');
@@ -161,7 +164,16 @@ process.once('exit', () => {
 			// Gone already.
 		}
 	}
-});
+}
+
+process.once('exit', killAll);
+// A run interrupted (Ctrl+C, a timeout's SIGTERM) takes its servers with it, then ends as the signal asks.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+	process.once(signal, () => {
+		killAll();
+		process.kill(process.pid, signal);
+	});
+}
 
 /** Starts a fresh Redmine (a copy of the template) on a spare loopback port; stop() kills it and removes its folder. */
 export async function startRedmine(): Promise<RedmineServer> {
