@@ -40,10 +40,12 @@ export async function benchSyncRedmine(quick: boolean): Promise<void> {
 			admin = User.find_by!(login: 'admin')
 			User.current = admin
 			tracker = project.trackers.first
-			${issues}.times do |n|
-				issue = Issue.create!(project: project, tracker: tracker, author: admin, subject: "Bench issue #{n}", description: "Body #{n}", priority: IssuePriority.default || IssuePriority.first)
-				issue.init_journal(admin, "A note on #{n}")
-				issue.save!
+			Issue.transaction do
+				${issues}.times do |n|
+					issue = Issue.create!(project: project, tracker: tracker, author: admin, subject: "Bench issue #{n}", description: "Body #{n}", priority: IssuePriority.default || IssuePriority.first)
+					issue.init_journal(admin, "A note on #{n}")
+					issue.save!
+				end
 			end
 		`);
 		const added = await siftAsync(['sync', 'add', 'redmine', server.url, '--project', 'sift', '--db', db], env);
@@ -81,12 +83,14 @@ export async function benchSyncRedmine(quick: boolean): Promise<void> {
 			User.current = admin
 			high = IssuePriority.find_by!(name: 'High')
 			clashes = [${[...clashes].join(',')}]
-			[${edited.join(',')}].each do |id|
-				issue = Issue.find(id)
-				issue.init_journal(admin)
-				issue.priority = high
-				issue.subject = "Theirs #{id}" if clashes.include?(id)
-				issue.save!
+			Issue.transaction do
+				[${edited.join(',')}].each do |id|
+					issue = Issue.find(id)
+					issue.init_journal(admin)
+					issue.priority = high
+					issue.subject = "Theirs #{id}" if clashes.include?(id)
+					issue.save!
+				end
 			end
 		`);
 		requests = client.requests;

@@ -80,7 +80,8 @@ export function describeRedmine(name: string, body: () => void): void {
 
 const run = async (command: string, args: string[], env: NodeJS.ProcessEnv, what: string): Promise<string> => new Promise((resolve, reject) => {
 	execFile(command, args, {cwd: REDMINE_ROOT, env, maxBuffer: 64 * 1024 * 1024, timeout: 15 * 60_000}, (error, stdout, stderr) => {
-		if (error) reject(new Error(`Redmine test kit: ${what} failed: ${String(stderr || stdout).trim().split('\n').slice(-15).join('\n')}`, {cause: error}));
+		// The message, not Ruby's backtrace (its lines start with "from").
+		if (error) reject(new Error(`Redmine test kit: ${what} failed: ${String(stderr || stdout).trim().split('\n').filter(line => !/^\s+from /.test(line)).slice(-15).join('\n')}`, {cause: error}));
 		else resolve(stdout);
 	});
 });
