@@ -43,7 +43,7 @@ export async function benchSyncRedmine(quick: boolean): Promise<void> {
 			Issue.transaction do
 				${issues}.times do |n|
 					issue = Issue.create!(project: project, tracker: tracker, author: admin, subject: "Bench issue #{n}", description: "Body #{n}", priority: IssuePriority.default || IssuePriority.first)
-					issue.init_journal(admin, "A note on #{n}")
+					issue.reload.init_journal(admin, "A note on #{n}")
 					issue.save!
 				end
 			end
