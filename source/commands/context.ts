@@ -93,6 +93,8 @@ export type CliFlags = {
 	// eval --similar: measure find_similar_items on the duplicate links of a pairs file
 	similar?: boolean;
 	pairs?: string;
+	/** `sync add redmine --project IDENTIFIER`. */
+	project?: string;
 	// followups resolve: keep our value, take theirs, or write this one (JSON when it parses)
 	ours?: boolean;
 	theirs?: boolean;

@@ -11,9 +11,7 @@ import {SIFT_TOOLS} from '../codex/command.js';
 import {runQuick, type QuickResult} from '../codex/quick.js';
 import {existsSync} from 'node:fs';
 import type {SyncLink} from '../../store/sync/types.js';
-import {currentRemote, repoParts} from '../sync/github/adapter.js';
-import {connectGithub, type GithubConnection} from '../sync/github/connect.js';
-import {tokenFilePath} from '../sync/github/token.js';
+import {connectionPool, type TrackerConnection} from '../sync/trackers.js';
 import {isDatabaseReadableByOthers, isPostgresUrl, openAsyncStore, shownLocation, StoreError, type AsyncStore, type Channel} from '../../store/index.js';
 import {configPath, configProblems, loadConfig} from '../config/config.js';
 import {counted} from '../text/format.js';
@@ -115,8 +113,8 @@ async function databaseChecks(context: CommandContext): Promise<{checks: Check[]
 }
 
 /**
- * Tracker sync, when a channel is linked: where the GitHub token comes from (never the token) and
- * whether each linked repository answers with it. Nothing is said when nothing is linked.
+ * Tracker sync, when a channel is linked: where each tracker's token or key comes from (never the
+ * secret itself) and whether each linked repository or project answers with it. Nothing is said when nothing is linked.
  */
 async function syncChecks(context: CommandContext): Promise<Check[]> {
 	const location = databasePath(context);
@@ -134,23 +132,26 @@ async function syncChecks(context: CommandContext): Promise<Check[]> {
 	}
 
 	if (links.length === 0) return [];
-	let connection: GithubConnection;
-	try {
-		const file = context.flags.config ?? configPath(context.env);
-		const given = (await loadConfig(file)).config.sync?.github_token_file;
-		connection = await connectGithub({env: context.env, tokenFile: tokenFilePath(file, given)});
-	} catch (error) {
-		return [{name: 'github token', ok: false, detail: sanitize((error as Error).message), fix: 'see docs/sync.md#set-up'}];
-	}
-
-	const checks: Check[] = [{name: 'github token', ok: true, detail: `from ${connection.token.source}${connection.token.file ? ` (${connection.token.file})` : ''}`, fix: null}];
+	const connect = connectionPool({env: context.env, config: context.flags.config});
+	const checks: Check[] = [];
+	const credentials = new Set<string>();
 	for (const link of links) {
-		const remote = currentRemote(link);
+		let connection: TrackerConnection;
 		try {
-			await connection.client.request(remote, 'GET /repos/{owner}/{repo}/issues', {...repoParts(remote), per_page: 1});
-			checks.push({name: `sync ${link.channel_id}`, ok: true, detail: `github ${remote} answers; pulled ${link.last_pull_at ?? 'never'}`, fix: null});
+			connection = await connect(link);
 		} catch (error) {
-			checks.push({name: `sync ${link.channel_id}`, ok: false, detail: sanitize((error as Error).message), fix: 'check the repository\'s name and the token\'s rights (docs/sync.md)'});
+			const name = `${link.tracker} ${link.tracker === 'github' ? 'token' : 'key'}`;
+			if (!credentials.has(name)) checks.push({name, ok: false, detail: sanitize((error as Error).message), fix: 'see docs/sync.md#set-up'});
+			credentials.add(name);
+			continue;
+		}
+
+		if (!credentials.has(connection.credential)) checks.push({name: `${link.tracker} ${link.tracker === 'github' ? 'token' : 'key'}`, ok: true, detail: `from ${connection.credential.replace(/^.*? from /, '')}`, fix: null});
+		credentials.add(connection.credential);
+		try {
+			checks.push({name: `sync ${link.channel_id}`, ok: true, detail: sanitize(await connection.check(link)), fix: null});
+		} catch (error) {
+			checks.push({name: `sync ${link.channel_id}`, ok: false, detail: sanitize((error as Error).message), fix: link.tracker === 'github' ? 'check the repository\'s name and the token\'s rights (docs/sync.md)' : 'check the server\'s URL, the project and the key\'s rights (docs/sync.md)'});
 		}
 	}
 

@@ -142,12 +142,12 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
 		notes: ['Links naming no item of the channel are counted and left out. Docs: docs/eval.md.', EXIT_NOTE],
 	},
 	sync: {
-		brief: 'two-way sync of channels with GitHub issues',
-		usage: 'sift sync [CHANNEL] | sift sync add github OWNER/REPO [--channel ID] [--map MAP.yaml] | sift sync list | sift sync remove CHANNEL | sift sync pull|push|status [CHANNEL] | sift sync --watch [CHANNEL]',
-		summary: 'Link a channel to a GitHub repository and keep the two in step: pull the issues changed on GitHub, push the fields changed in sift, and turn edits made on both sides into conflicts to resolve.',
-		flags: [...STORE_FLAGS, FLAGS.syncChannel, FLAGS.syncMap, FLAGS.watch, FLAGS.interval, FLAGS.config, FLAGS.json],
+		brief: 'two-way sync of channels with GitHub or Redmine issues',
+		usage: 'sift sync [CHANNEL] | sift sync add github OWNER/REPO [--channel ID] [--map MAP.yaml] | sift sync add redmine URL --project IDENTIFIER [--channel ID] [--map MAP.yaml] | sift sync list | sift sync remove CHANNEL | sift sync pull|push|status [CHANNEL] | sift sync --watch [CHANNEL]',
+		summary: 'Link a channel to a GitHub repository or a Redmine project and keep the two in step: pull the issues changed there, push the fields changed in sift, and turn edits made on both sides into conflicts to resolve.',
+		flags: [...STORE_FLAGS, FLAGS.syncChannel, FLAGS.syncMap, FLAGS.syncProject, FLAGS.watch, FLAGS.interval, FLAGS.config, FLAGS.json],
 		notes: [
-			'The token comes from GITHUB_TOKEN, GH_TOKEN, `gh auth token`, or the file named as sync.github_token_file in the config (mode 0600); it is never printed or stored. SIFT_GITHUB_API points sift at another API base URL (GitHub Enterprise).',
+			'The token comes from GITHUB_TOKEN, GH_TOKEN, `gh auth token`, or the file named as sync.github_token_file in the config (mode 0600); it is never printed or stored. SIFT_GITHUB_API points sift at another API base URL (GitHub Enterprise). The Redmine API key comes from REDMINE_API_KEY or the file named as sync.redmine_key_file (mode 0600).',
 			'Exit codes: 0 in step, 1 failed (the channel is named), 2 usage error, 3 done with conflicts open (`sift followups`, then `sift followups resolve ID --ours|--theirs|--value VALUE`). Docs: docs/sync.md.',
 		],
 	},

@@ -51,9 +51,10 @@ const settingSchemas = {
 	agent_mode: z.enum(['propose', 'apply'], {error: 'must be propose or apply'}),
 	sync: z.strictObject({
 		github_token_file: text('a file path').min(1, {error: 'must not be empty'}).optional(),
+		redmine_key_file: text('a file path').min(1, {error: 'must not be empty'}).optional(),
 		live: z.boolean({error: 'must be true or false'}).optional(),
 		interval: text('a duration such as 30s, 5m or 1h').regex(/^\d+(ms|s|m|h)$/, {error: 'must be a duration such as 30s, 5m or 1h'}).refine(given => durationMs(given) >= 100, {error: 'must be 100ms or more'}).optional(),
-	}, {error: 'must be a map (github_token_file, live, interval)'}),
+	}, {error: 'must be a map (github_token_file, redmine_key_file, live, interval)'}),
 } as const satisfies Record<SettingKey, z.ZodType>;
 
 /** The config as `text` (the file's contents) says, with its problems; or the YAML errors that make it unreadable. */

@@ -46,10 +46,10 @@ export type SiftConfig = {
 	advance_after_edit?: boolean;
 	/**
 	 * Tracker sync (docs/sync.md): the file holding the GitHub token (mode 0600), when no variable or
-	 * gh gives one; `live`: `sift serve` and the TUI keep their linked channels in step, polling every
+	 * gh gives one, and the Redmine key's (redmine_key_file); `live`: `sift serve` and the TUI keep their linked channels in step, polling every
 	 * `interval` (a duration, default 60s) as `sift sync --watch` does.
 	 */
-	sync?: {github_token_file?: string; live?: boolean; interval?: string};
+	sync?: {github_token_file?: string; redmine_key_file?: string; live?: boolean; interval?: string};
 };
 
 /** The views every channel starts with, in the query language; one a channel cannot run is left out. */

@@ -42,6 +42,22 @@ export interface TrackerAdapter {
 	rateLimit?(): {remaining: number; resetAt: number} | undefined;
 }
 
+/** Entries grouped by their remote issue; those of items with no issue there refused (sync does not create issues). */
+export function byRemoteIssue(entries: OutboxEntry[], trackerName: string): {refused: PushUnit[]; byIssue: Map<string, OutboxEntry[]>} {
+	const refused: PushUnit[] = [];
+	const byIssue = new Map<string, OutboxEntry[]>();
+	for (const entry of entries) {
+		if (entry.remote_id === null) {
+			refused.push({entries: [entry], refused: `item ${entry.item_id} has no ${trackerName} issue to send ${entry.field} to (sync does not create issues)`, send: async () => []});
+			continue;
+		}
+
+		(byIssue.get(entry.remote_id) ?? byIssue.set(entry.remote_id, []).get(entry.remote_id)!).push(entry);
+	}
+
+	return {refused, byIssue};
+}
+
 export type SyncProgress = {phase: 'pull' | 'push'; done: number; total?: number; ratePerSecond: number; etaSeconds?: number};
 
 export type SyncRunOptions = {

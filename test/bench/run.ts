@@ -29,6 +29,7 @@ import {benchRunner} from './runner.js';
 import {benchFanout} from './fanout.js';
 import {benchStart, benchVersionStart} from './start.js';
 import {benchSyncGithub} from './sync-github.js';
+import {benchSyncRedmine} from './sync-redmine.js';
 import {benchServe} from './serve.js';
 import {benchCatchingUp} from './store-catchup.js';
 import {benchCountLag} from './store-count-lag.js';
@@ -98,6 +99,8 @@ async function runBenches(): Promise<void> {
 
 	// Tracker sync (docs/sync.md): a first pull, an idle re-sync and edits on both sides against the fake GitHub.
 	await step('benchSyncGithub', () => benchSyncGithub(quick));
+	// The same engine against a live Redmine 5: first pull, idle re-sync, both-side edits, a push killed at random points.
+	await step('benchSyncRedmine', () => benchSyncRedmine(quick));
 
 	// Review (docs/review.md): accepting 1,000 proposals at once, SQLite and PostgreSQL.
 	await step('benchReviewAccept', () => benchReviewAccept());

@@ -8,7 +8,7 @@
 
 import {sameCanonical} from '../../../store/sync/merge.js';
 import type {OutboxEntry, RemoteComment, RemoteRecord, SyncedField, SyncLink} from '../../../store/sync/types.js';
-import type {PullRun, PushResult, PushUnit, TrackerAdapter} from '../engine-loop.js';
+import {byRemoteIssue, type PullRun, type PushResult, type PushUnit, type TrackerAdapter} from '../engine-loop.js';
 import {GithubError, type GithubClient, type GithubResponse} from './client.js';
 import {commentIssue, commentOf, GITHUB_BODY_LIMIT, issueRecord} from './mapping.js';
 
@@ -212,16 +212,7 @@ export class GithubAdapter implements TrackerAdapter {
 
 	async push(given: SyncLink, entries: OutboxEntry[]): Promise<PushUnit[]> {
 		const link = current(given);
-		const units: PushUnit[] = [];
-		const byIssue = new Map<string, OutboxEntry[]>();
-		for (const entry of entries) {
-			if (entry.remote_id === null) {
-				units.push({entries: [entry], refused: `item ${entry.item_id} has no GitHub issue to send ${entry.field} to (sync does not create issues)`, send: async () => []});
-				continue;
-			}
-
-			(byIssue.get(entry.remote_id) ?? byIssue.set(entry.remote_id, []).get(entry.remote_id)!).push(entry);
-		}
+		const {refused: units, byIssue} = byRemoteIssue(entries, 'GitHub');
 
 		let milestones: Promise<Raw[]> | undefined;
 		const milestoneList = async () => (milestones ??= this.all<Raw>(link.remote, 'GET /repos/{owner}/{repo}/milestones', {...repoParts(link.remote), state: 'all', per_page: 100}));

@@ -4,18 +4,12 @@
 // line, into a message or into the store: what is reported is where it came from.
 
 import {execFile} from 'node:child_process';
-import {readFileSync, statSync} from 'node:fs';
-import {homedir} from 'node:os';
-import path from 'node:path';
+import {secretFilePath, secretFromFile, TokenError} from '../secret-file.js';
+
+export {TokenError};
 
 export type TokenSource = 'GITHUB_TOKEN' | 'GH_TOKEN' | 'gh auth token' | 'token file';
 export type FoundToken = {token: string; source: TokenSource; file?: string};
-
-export class TokenError extends Error {
-	override name = 'TokenError';
-	readonly expected = true;
-	readonly fatal = true;
-}
 
 /** The token printed by `gh auth token`, or undefined when gh is missing, logged out or slow. */
 async function ghToken(env: NodeJS.ProcessEnv): Promise<string | undefined> {
@@ -29,29 +23,11 @@ async function ghToken(env: NodeJS.ProcessEnv): Promise<string | undefined> {
 	});
 }
 
-/** The config's sync.github_token_file as a path: `~/` is the home folder, a relative path is read from the config's folder. */
-export function tokenFilePath(configFile: string, given: string | undefined): string | undefined {
-	if (given === undefined) return undefined;
-	return given.startsWith('~/') ? path.join(homedir(), given.slice(2)) : path.resolve(path.dirname(configFile), given);
-}
+/** The config's sync.github_token_file as a path. */
+export const tokenFilePath = secretFilePath;
 
 /** The token from a file that only its owner may read; refused, naming the file, otherwise. */
-export function tokenFromFile(file: string): string {
-	let mode: number;
-	try {
-		mode = statSync(file).mode;
-	} catch (error) {
-		throw new TokenError(`the GitHub token file ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}); fix sync.github_token_file in the config`);
-	}
-
-	if ((mode & 0o077) !== 0) {
-		throw new TokenError(`the GitHub token file ${file} may be read by others (mode ${(mode & 0o777).toString(8).padStart(4, '0')}); make it private: chmod 600 ${file}`);
-	}
-
-	const token = readFileSync(file, 'utf8').trim();
-	if (token === '' || /\s/.test(token)) throw new TokenError(`the GitHub token file ${file} must hold the token alone, on one line`);
-	return token;
-}
+export const tokenFromFile = (file: string): string => secretFromFile(file, 'GitHub token', 'sync.github_token_file');
 
 /** The token and where it came from; a TokenError saying how to give one when there is none. */
 export async function findGithubToken(env: NodeJS.ProcessEnv, tokenFile: string | undefined): Promise<FoundToken> {
