@@ -5,7 +5,6 @@
 
 import type {AsyncStore} from '../../store/index.js';
 import type {SyncLink} from '../../store/sync/types.js';
-import {configPath, loadConfig} from '../config/config.js';
 import {durationMs} from '../config/config-file.js';
 import {syncChannel, watchChannels, type SyncOutcome, type SyncProgress} from '../sync/engine-loop.js';
 import {repoParts} from '../sync/github/adapter.js';
