@@ -13,6 +13,7 @@ import type {FollowUp} from '../types.js';
 import {FOLLOWUP_COLUMNS, followUpFromRow, type FollowUpRow} from './followups.js';
 import {ITEM_COLUMNS, planIo, planItemOf, type PgItem, type PgItemRow, type PgItemWriter} from './writes.js';
 import {checkLink, localOnly, notLinked, planApplyRemote, planMarkFailed, planMarkSent, planResolveConflict, runSyncPlanAsync, SYNC_ACTOR, type StoredEntry, type SyncIo, type SyncPlan} from '../sync/plan.js';
+import {commentsSql, commentsLimit, commentsPage, type CommentRow} from '../sync/comments.js';
 import type {ConflictChoice, NewSyncLink, OutboxEntry, PullOutcome, RemoteRecord, SyncApi, SyncLink, SyncStatus} from '../sync/types.js';
 import type {Validator} from '../writes.js';
 
@@ -145,5 +146,6 @@ export function pgSync(pool: pg.Pool, channels: PgChannelCatalog, writer: PgItem
 			return {link, ...rows[0]!, local_only: localOnly((await channels.get(channelId)).fields, link)};
 		},
 		resolveConflict: async (followUpId: number, choice: ConflictChoice): Promise<FollowUp> => run(planResolveConflict<PgItem>(followUpId, choice, validate)),
+		itemComments: async (itemId, query) => commentsPage((await pool.query<CommentRow>(commentsSql('$1', '$2'), [itemId, commentsLimit(query)])).rows),
 	};
 }

@@ -99,6 +99,7 @@ export class SqliteAsyncStore implements AsyncStore {
 			markFailed: async (id, error, options) => write(() => engine.markFailed(id, error, options)),
 			status: async channelId => engine.status(channelId),
 			resolveConflict: async (followUpId, choice) => write(() => engine.resolveConflict(followUpId, choice)),
+			itemComments: async (itemId, query) => engine.itemComments(itemId, query),
 		};
 		this.tokens = {
 			create: async request => lock.write(() => file.createToken(request)),

@@ -11,6 +11,7 @@ import type {FollowUp} from '../types.js';
 import {followUpFromRow, type FollowUpRow} from './followups.js';
 import type {ItemWriter} from './writes.js';
 import {checkLink, localOnly, notLinked, planApplyRemote, planMarkFailed, planMarkSent, planResolveConflict, runSyncPlan, SYNC_ACTOR, type StoredEntry, type SyncIo, type SyncPlan} from '../sync/plan.js';
+import {commentsSql, commentsLimit, commentsPage, type CommentRow, type CommentsQuery, type ItemComments} from '../sync/comments.js';
 import type {ConflictChoice, NewSyncLink, OutboxEntry, PullOutcome, RemoteRecord, SyncLink, SyncStatus} from '../sync/types.js';
 
 /** v11: links to trackers, each field's base, the outbox, the tracker's comments, and follow-ups' kind with a conflict's three values. */
@@ -172,6 +173,10 @@ export class SqliteSync {
 
 	resolveConflict(followUpId: number, choice: ConflictChoice): FollowUp {
 		return this.run(planResolveConflict<SqliteItem>(followUpId, choice, this.writer.validator));
+	}
+
+	itemComments(itemId: string, query?: CommentsQuery): ItemComments {
+		return commentsPage(this.db.prepare(commentsSql('?', '?')).all(itemId, commentsLimit(query)) as CommentRow[]);
 	}
 
 	private syncIo(): SyncIo<SqliteItem> {

@@ -3,6 +3,7 @@
 // implement (store/sqlite/sync.ts, store/postgres/sync.ts). Types only; the rules are merge.ts.
 
 import type {FollowUp} from '../types.js';
+import type {CommentsQuery, ItemComments} from './comments.js';
 
 export type TrackerKind = 'github' | 'redmine';
 
@@ -90,4 +91,6 @@ export interface SyncApi {
 	status(channelId: string): Promise<SyncStatus>;
 	/** Resolves a sync_conflict follow-up: writes the chosen value locally (actor human) and queues it for the tracker. */
 	resolveConflict(followUpId: number, choice: ConflictChoice): Promise<FollowUp>;
+	/** A record's pulled comments, read-only (store/sync/comments.ts): the newest `limit` (50 unless asked), oldest first, and their total. */
+	itemComments(itemId: string, query?: CommentsQuery): Promise<ItemComments>;
 }
