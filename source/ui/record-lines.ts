@@ -1,7 +1,8 @@
 // The record pane's content as styled lines: the record's head, each short field on a line of its
-// own (label, follow-up flag, value), then each long text rendered as markdown. Pure and cut to the
-// pane's width, so the pane draws exactly these lines and the scroll math (record-scroll.ts) counts
-// the same ones.
+// own (label, follow-up flag, value), then each long text rendered as markdown, then the tracker's
+// comments pulled by sync (read-only: author, date, body as markdown). Pure and cut to the pane's
+// width, so the pane draws exactly these lines and the scroll math (record-scroll.ts) counts the
+// same ones.
 
 import type {Field, Item} from '../../store/index.js';
 import {formatValue, type RelationNames} from '../text/format.js';
@@ -9,6 +10,7 @@ import {sanitize, sanitizeValue} from '../text/sanitize.js';
 import {markdownLines, markdownReady} from './markdown.js';
 import {isOverdue, OVERDUE_STYLE} from './overdue.js';
 import {cutLine, prefixLines, wrapSpans, type StyledLine} from './spans.js';
+import type {DetailComments} from './state.js';
 import {fit} from './width.js';
 
 export type RecordView = {
@@ -22,6 +24,8 @@ export type RecordView = {
 	today: string;
 	/** Related records' names (a duplicate_of shows its target's ticket). */
 	names?: RelationNames;
+	/** The tracker's comments on the record (absent: not read yet, or none to show). */
+	comments?: DetailComments;
 };
 
 /** Long text and JSON go after the short fields, each under its label. */
@@ -58,7 +62,25 @@ function build(view: RecordView): StyledLine[] {
 		lines.push(...prefixLines(body, [{text: '  '}]));
 	}
 
+	lines.push(...commentLines(view.comments, width));
 	return lines.map(line => cutLine(line, width));
+}
+
+/** "Comments (N)" under the fields, each comment's author and time, then its body as markdown; nothing when there are none. */
+function commentLines(comments: DetailComments | undefined, width: number): StyledLine[] {
+	if (!comments) return [];
+	if ('error' in comments) return [[], [{text: `Comments could not be read: ${sanitize(comments.error)}`, dim: true}]];
+	if (comments.total === 0) return [];
+	const shown = comments.comments.length;
+	const head = shown < comments.total ? `Comments (${comments.total}, the newest ${shown} shown)` : `Comments (${comments.total})`;
+	const lines: StyledLine[] = [[], [{text: head, bold: true}]];
+	for (const comment of comments.comments) {
+		const when = sanitize(comment.created_at.slice(0, 16).replace('T', ' '));
+		lines.push([{text: sanitize(comment.author ?? 'unknown'), color: 'cyan'}, {text: ` · ${when}`, dim: true}]);
+		lines.push(...prefixLines(markdownLines(comment.body, width - 2), [{text: '  '}]));
+	}
+
+	return lines;
 }
 
 /** A build, and whether its long text was drawn as markdown (the lexer loads after the first frame). */
@@ -68,7 +90,7 @@ type Built = {view: RecordView; markdown: boolean; lines: StyledLine[]};
 const cache = new WeakMap<Item, Built[]>();
 const KEPT_BUILDS = 2;
 
-const sameView = (a: RecordView, b: RecordView) => a.fields === b.fields && a.flagged === b.flagged && a.width === b.width && a.today === b.today && a.names === b.names;
+const sameView = (a: RecordView, b: RecordView) => a.fields === b.fields && a.flagged === b.flagged && a.width === b.width && a.today === b.today && a.names === b.names && a.comments === b.comments;
 
 /** Every line of the record pane, at most `width` cells each (built once per item and view). */
 export function recordLines(view: RecordView): StyledLine[] {

@@ -19,7 +19,7 @@ export function recordExtent(state: ScreenState): {total: number; height: number
 	const row = rowAt(state.window);
 	const detail = state.detail;
 	if (!row || !detail?.item || detail.id !== row.id) return {total: 0, height: layout.paneHeight};
-	const lines = recordLines({fields: state.fields, item: detail.item, flagged: detail.flagged, width: layout.paneWidth, today: NO_DAY, names: relationNames(state.fields, state.window.rows)});
+	const lines = recordLines({fields: state.fields, item: detail.item, flagged: detail.flagged, comments: detail.comments, width: layout.paneWidth, today: NO_DAY, names: relationNames(state.fields, state.window.rows)});
 	return {total: lines.length, height: layout.paneHeight};
 }
 

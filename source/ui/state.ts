@@ -1,5 +1,5 @@
 import type {Key} from '#ink';
-import type {Field, FollowUp, Item, SchemaChange, StoreEvent} from '../../store/index.js';
+import type {Field, FollowUp, Item, ItemComments, SchemaChange, StoreEvent} from '../../store/index.js';
 import type {Step} from '../codex/steps.js';
 import type {View} from '../config/schema.js';
 import type {EditOutcome, FieldUndoEntry, UndoEntry, UndoOutcome} from './edit-outcome.js';
@@ -108,8 +108,11 @@ export type ListQuery = {filter?: Record<string, unknown>; search?: string; view
 /** A follow-up with its record as it is now (null when the record went away). */
 export type QueueEntry = {followUp: FollowUp; item: Item | null};
 
-/** The record the detail pane shows, read for one version of the row. */
-export type Detail = {id: string; item: Item | null; error: string | null; flagged: ReadonlySet<string>};
+/** The tracker's comments on a record (read-only, pulled by sync), or why they could not be read. */
+export type DetailComments = ItemComments | {error: string};
+
+/** The record the detail pane shows, read for one version of the row; `comments` absent until read. */
+export type Detail = {id: string; item: Item | null; error: string | null; flagged: ReadonlySet<string>; comments?: DetailComments};
 
 /**
  * Everything the screen shows and decides on, in one value: the reducer (reducer.ts) is its only

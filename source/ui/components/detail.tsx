@@ -8,6 +8,7 @@ import {today as todayOf} from '../overdue.js';
 import {recordLines} from '../record-lines.js';
 import {visibleWindow} from '../record-scroll.js';
 import {plainLine, wrapSpans, type StyledLine} from '../spans.js';
+import type {DetailComments} from '../state.js';
 import {Line} from './styled-line.js';
 
 export type DetailProps = {
@@ -24,12 +25,14 @@ export type DetailProps = {
 	today?: string;
 	/** Related records' names (a duplicate_of by its target's ticket). */
 	names?: RelationNames;
+	/** The tracker's comments on the record, under its fields. */
+	comments?: DetailComments;
 };
 
 /** Wraps plain text to `width` cells per line, at spaces where it can (spans.ts wraps). */
 export const wrapLines = (text: string, width: number): string[] => wrapSpans([{text}], width).map(line => plainLine(line));
 
-/** The full record: every field with its label, formulas computed, long text as markdown (record-lines.ts). */
+/** The full record: every field with its label, formulas computed, long text as markdown, the tracker's comments (record-lines.ts). */
 export function Detail(props: DetailProps) {
 	const {item} = props;
 	// The markdown lexer loads when a record is first shown; drawn again once it is in.
@@ -45,7 +48,7 @@ export function Detail(props: DetailProps) {
 		);
 	}
 
-	const lines = recordLines({fields: props.fields, item, flagged: props.flagged, width: props.width, today: props.today ?? todayOf(), names: props.names});
+	const lines = recordLines({fields: props.fields, item, flagged: props.flagged, comments: props.comments, width: props.width, today: props.today ?? todayOf(), names: props.names});
 	const height = Math.max(1, props.height);
 	const {start, end, above, below} = visibleWindow(lines.length, height, props.scroll ?? 0);
 	const shown: StyledLine[] = lines.slice(start, end);

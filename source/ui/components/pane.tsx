@@ -5,7 +5,7 @@ import type {ReactNode} from 'react';
 import type {Field, Item} from '../../../store/index.js';
 import type {RelationNames} from '../../text/format.js';
 import type {RunView} from '../model/runs.js';
-import type {Pane} from '../state.js';
+import type {DetailComments, Pane} from '../state.js';
 import {Detail} from './detail.js';
 import {RunPane} from './run-pane.js';
 
@@ -15,7 +15,7 @@ export type PaneProps = {
 	run: RunView | null;
 	now: number;
 	frame: number;
-	detail: {item: Item | null; error: string | null; flagged: ReadonlySet<string>};
+	detail: {item: Item | null; error: string | null; flagged: ReadonlySet<string>; comments?: DetailComments};
 	/** Related records' names (a duplicate_of by its target's ticket). */
 	names?: RelationNames;
 	scroll: number;
@@ -29,7 +29,7 @@ export function paneFor(props: PaneProps): ReactNode | null {
 	if (pane === 'run' && props.run) return <RunPane run={props.run} now={props.now} frame={props.frame} width={width} height={height}/>;
 	if (pane === 'detail' || pane === 'run') {
 		const {detail} = props;
-		return <Detail fields={fields} item={detail.item} error={detail.error} flagged={detail.flagged} names={props.names} width={width} height={height} scroll={props.scroll}/>;
+		return <Detail fields={fields} item={detail.item} error={detail.error} flagged={detail.flagged} comments={detail.comments} names={props.names} width={width} height={height} scroll={props.scroll}/>;
 	}
 
 	return null;

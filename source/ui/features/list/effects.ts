@@ -1,5 +1,5 @@
 // The list's effects: its pages read (the first one also before the screen mounts, ui/first-screen.ts),
-// rows and the record pane's record read again, the schema read again, the channel's events read now.
+// rows and the record pane's record (with its pulled comments) read again, the schema read again, the channel's events read now.
 
 import type {AsyncStore} from '../../../../store/api.js';
 import type {PageQuery} from '../../../../store/pages.js';
@@ -43,8 +43,10 @@ export const LIST_EFFECTS = {
 	readDetail(effect, {state, on, later}) {
 		later(async () => {
 			try {
+				// The tracker's comments: a failure to read them is said under the fields, the record still shows.
+				const comments = on.store.sync.itemComments(effect.id).catch((error: unknown) => ({error: (error as Error).message}));
 				const [item, open] = await Promise.all([on.store.readItem(state.channelId, effect.id), on.store.listFollowUps({itemId: effect.id, status: 'open'})]);
-				return {type: 'detailLoaded', for: effect.for, detail: {id: effect.id, item, error: null, flagged: new Set(open.map(followUp => followUp.key))}};
+				return {type: 'detailLoaded', for: effect.for, detail: {id: effect.id, item, error: null, flagged: new Set(open.map(followUp => followUp.key)), comments: await comments}};
 			} catch (error) {
 				return {type: 'detailLoaded', for: effect.for, detail: {id: effect.id, item: null, error: (error as Error).message, flagged: new Set()}};
 			}
