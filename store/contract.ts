@@ -16,8 +16,7 @@ import type {EditRequest, Validator} from './writes.js';
 import type {UpsertRequest, UpsertResult} from './upsert-rules.js';
 import type {SyncApi} from './sync/types.js';
 
-export type {CommentsQuery, ItemComments} from './sync/comments.js';
-export type {ConflictChoice, OutboxEntry, PullOutcome, RemoteComment, RemoteRecord, SyncApi, SyncedField, SyncLink, SyncStatus, TrackerKind} from './sync/types.js';
+export type {CommentsQuery, ConflictChoice, ItemComments, OutboxEntry, PullOutcome, RemoteComment, RemoteRecord, SyncApi, SyncedField, SyncLink, SyncStatus, TrackerKind} from './sync/types.js';
 
 export type {UpsertRefusal, UpsertRequest, UpsertResult, UpsertRow} from './upsert-rules.js';
 import type {ProposalQuery, ProposalRow} from './proposals.js';

@@ -11,8 +11,8 @@ import type {FollowUp} from '../types.js';
 import {followUpFromRow, type FollowUpRow} from './followups.js';
 import type {ItemWriter} from './writes.js';
 import {checkLink, localOnly, notLinked, planApplyRemote, planMarkFailed, planMarkSent, planResolveConflict, runSyncPlan, SYNC_ACTOR, type StoredEntry, type SyncIo, type SyncPlan} from '../sync/plan.js';
-import {commentsSql, commentsLimit, commentsPage, type CommentRow, type CommentsQuery, type ItemComments} from '../sync/comments.js';
-import type {ConflictChoice, NewSyncLink, OutboxEntry, PullOutcome, RemoteRecord, SyncLink, SyncStatus} from '../sync/types.js';
+import {commentsSql, commentsLimit, commentsPage, type CommentRow} from '../sync/comments.js';
+import type {CommentsQuery, ConflictChoice, ItemComments, NewSyncLink, OutboxEntry, PullOutcome, RemoteRecord, SyncLink, SyncStatus} from '../sync/types.js';
 
 /** v11: links to trackers, each field's base, the outbox, the tracker's comments, and follow-ups' kind with a conflict's three values. */
 export const SYNC_SCHEMA_SQL = `

@@ -3,20 +3,15 @@
 // pull writes them (store/sync/plan.ts), and no agent tool reaches them.
 
 import {checkLimit} from '../pages.js';
-import type {RemoteComment} from './types.js';
+import type {ItemComments, RemoteComment} from './types.js';
 
 /** How many comments a read gives unless asked: a record pane's worth. */
 export const COMMENTS_LIMIT = 50;
 /** The most one read gives. */
 export const COMMENTS_MOST = 500;
 
-export type CommentsQuery = {limit?: number};
-
-/** `comments`: the newest `limit`, oldest first; `total`: how many the record has. */
-export type ItemComments = {comments: RemoteComment[]; total: number};
-
 /** The query's limit, checked (a clear refusal for anything but a whole number in range). */
-export const commentsLimit = (query: CommentsQuery = {}): number => checkLimit(query.limit ?? COMMENTS_LIMIT, COMMENTS_MOST);
+export const commentsLimit = (query: {limit?: number} = {}): number => checkLimit(query.limit ?? COMMENTS_LIMIT, COMMENTS_MOST);
 
 /** A row of commentsSql: a comment and the record's count of them. */
 export type CommentRow = RemoteComment & {total: number | string};

@@ -3,7 +3,6 @@
 // implement (store/sqlite/sync.ts, store/postgres/sync.ts). Types only; the rules are merge.ts.
 
 import type {FollowUp} from '../types.js';
-import type {CommentsQuery, ItemComments} from './comments.js';
 
 export type TrackerKind = 'github' | 'redmine';
 
@@ -42,6 +41,11 @@ export type RemoteRecord = {
 };
 
 export type RemoteComment = {remote_id: string; author: string | null; body: string; created_at: string; updated_at: string};
+
+export type CommentsQuery = {limit?: number};
+
+/** A record's comments as read back (SyncApi.itemComments): the newest `limit`, oldest first; `total`: how many it has. */
+export type ItemComments = {comments: RemoteComment[]; total: number};
 
 /** One pending change to send: a field of an item, the value sift wants there, and the base it was made from. */
 export type OutboxEntry = {
