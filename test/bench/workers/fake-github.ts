@@ -1,4 +1,4 @@
-// The fake GitHub in a process of its own, so a bench measures the sift process alone:
+// The fake GitHub in a process of its own, so that a bench measures the sift process alone.
 //
 //   fake-github ISSUES COMMENTS
 //     Seeds the fake (OpenAPI checks off) with ISSUES issues and COMMENTS comments on every third,
