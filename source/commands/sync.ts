@@ -6,7 +6,7 @@
 import type {AsyncStore} from '../../store/index.js';
 import type {SyncLink} from '../../store/sync/types.js';
 import {durationMs} from '../config/config-file.js';
-import {syncChannel, watchChannels, type SyncOutcome, type SyncProgress} from '../sync/engine-loop.js';
+import {syncChannel, untriedEdit, watchChannels, type SyncOutcome, type SyncProgress} from '../sync/engine-loop.js';
 import {repoParts} from '../sync/github/adapter.js';
 import {channelForRepository, connectGithub} from '../sync/github/connect.js';
 import {githubLinkFields, readGithubMap} from '../sync/github/mapping.js';
@@ -236,7 +236,10 @@ const command: Command = async context => {
 			if (context.flags.json) context.stdout.write(`${JSON.stringify(result.results)}\n`);
 			code = result.code;
 			if (code === 1) throw Object.assign(new Error('a sync failed'), {fatal: result.results.some(entry => /\((401|403|404|410)\b/.test(entry.error ?? ''))});
-		}, {intervalMs: intervalOf(context.flags.interval), signal: controller.signal, rate: () => first.rate(), onError: () => {}});
+		}, {
+			intervalMs: intervalOf(context.flags.interval), signal: controller.signal, rate: () => first.rate(), onError: () => {},
+			localEdit: what.push ? untriedEdit(store, async () => (await linksOf(store, channel)).map(link => link.channel_id)) : undefined,
+		});
 		return code;
 	} finally {
 		process.off('SIGINT', stop);

@@ -237,11 +237,41 @@ export function nextWatchDelay(options: {intervalMs: number; failures: number; n
 	return Math.max(backoff, Math.ceil(untilReset / roundsLeft));
 }
 
-/** Syncs again and again until `signal` aborts; a fatal error (no access) ends it, other failures back off. */
-export async function watchChannels(run: () => Promise<void>, options: {intervalMs: number; signal: AbortSignal; clock?: WatchClock; rate?: () => {remaining: number; resetAt: number} | undefined; onError: (error: unknown) => void}): Promise<void> {
+/**
+ * A watch's `localEdit`: an outbox entry on one of `channels` never tried yet, and not seen by an
+ * earlier call (an entry a round left untried wakes the watch once, not every check).
+ */
+export function untriedEdit(store: AsyncStore, channels: () => Promise<readonly string[]>): () => Promise<boolean> {
+	// An entry's id alone is not enough: SQLite may give a sent (deleted) entry's id to the next one.
+	let seen = new Set<string>();
+	return async () => {
+		const now = new Set<string>();
+		for (const channel of await channels()) {
+			for (const entry of await store.sync.outbox(channel)) {
+				if (entry.state === 'pending' && entry.attempts === 0) now.add(`${entry.id} ${entry.created_at} ${JSON.stringify(entry.value)}`);
+			}
+		}
+
+		const found = [...now].some(key => !seen.has(key));
+		seen = now;
+		return found;
+	};
+}
+
+/** How often a watch looks at the store for a local edit between its polls (a local read; it costs no rate limit). */
+export const LOCAL_CHECK_MS = 250;
+
+/**
+ * Syncs again and again until `signal` aborts; a fatal error (no access) ends it, other failures back off.
+ * With `localEdit`, the sleep between polls is cut short when it reports an edit waiting to be pushed,
+ * so a person's edit goes out within LOCAL_CHECK_MS, not at the next poll; never during a backoff or
+ * while the rate limit stretches the interval.
+ */
+export async function watchChannels(run: () => Promise<void>, options: {intervalMs: number; signal: AbortSignal; clock?: WatchClock; rate?: () => {remaining: number; resetAt: number} | undefined; onError: (error: unknown) => void; localEdit?: () => Promise<boolean>}): Promise<void> {
 	const clock = options.clock ?? systemClock;
+	const {signal, localEdit} = options;
 	let failures = 0;
-	while (!options.signal.aborted) {
+	while (!signal.aborted) {
 		try {
 			await run();
 			failures = 0;
@@ -251,7 +281,18 @@ export async function watchChannels(run: () => Promise<void>, options: {interval
 			options.onError(error);
 		}
 
-		if (options.signal.aborted) break;
-		await clock.sleepUntil(clock.now() + nextWatchDelay({intervalMs: options.intervalMs, failures, now: clock.now(), rate: options.rate?.()}), options.signal);
+		if (signal.aborted) break;
+		const delay = nextWatchDelay({intervalMs: options.intervalMs, failures, now: clock.now(), rate: options.rate?.()});
+		const until = clock.now() + delay;
+		if (!localEdit || failures > 0 || delay > options.intervalMs) {
+			await clock.sleepUntil(until, signal);
+			continue;
+		}
+
+		while (!signal.aborted && clock.now() < until) {
+			await clock.sleepUntil(Math.min(until, clock.now() + LOCAL_CHECK_MS), signal);
+			// A store that cannot be read just now is no reason to wake: the poll comes anyway.
+			if (signal.aborted || clock.now() >= until || await localEdit().catch(() => false)) break;
+		}
 	}
 }

@@ -5,7 +5,7 @@
 
 import type {AsyncStore} from '../../store/index.js';
 import type {WatchClock} from '../codex/watch-loop.js';
-import {syncChannel, watchChannels, type SyncOutcome} from './engine-loop.js';
+import {syncChannel, untriedEdit, watchChannels, type SyncOutcome} from './engine-loop.js';
 import {connectGithub} from './github/connect.js';
 import {tokenFilePath} from './github/token.js';
 import {durationMs} from '../config/config-file.js';
@@ -37,13 +37,13 @@ export function keepInStep(store: AsyncStore, options: LiveSyncOptions): LiveSyn
 	const say = (error: unknown, fatal: boolean) => options.onError?.((error as Error).message, fatal);
 	const running = (async () => {
 		const connection = await connectGithub({env: options.env, tokenFile: options.tokenFile, clock: options.clock, signal});
+		const watched = async () => (await store.sync.links()).filter(link => link.tracker === 'github' && (!options.channels || options.channels.includes(link.channel_id)));
 		await watchChannels(async () => {
-			const links = (await store.sync.links()).filter(link => link.tracker === 'github' && (!options.channels || options.channels.includes(link.channel_id)));
-			for (const link of links) {
+			for (const link of await watched()) {
 				if (signal.aborted) return;
 				options.onRound?.(await syncChannel(store, connection.adapter, link, {pull: true, push: true}));
 			}
-		}, {intervalMs: options.intervalMs, signal, clock: options.clock, rate: () => connection.client.rate, onError: error => say(error, false)});
+		}, {intervalMs: options.intervalMs, signal, clock: options.clock, rate: () => connection.client.rate, onError: error => say(error, false), localEdit: untriedEdit(store, async () => (await watched()).map(link => link.channel_id))});
 	})().catch((error: unknown) => {
 		if (!signal.aborted) say(error, true);
 	});

@@ -29,6 +29,7 @@ import {benchRunner} from './runner.js';
 import {benchFanout} from './fanout.js';
 import {benchStart, benchVersionStart} from './start.js';
 import {benchSyncGithub} from './sync-github.js';
+import {benchSyncGithubProcess} from './sync-github-process.js';
 import {benchSyncRedmine} from './sync-redmine.js';
 import {benchServe} from './serve.js';
 import {benchCatchingUp} from './store-catchup.js';
@@ -99,6 +100,8 @@ async function runBenches(): Promise<void> {
 
 	// Tracker sync (docs/sync.md): a first pull, an idle re-sync and edits on both sides against the fake GitHub.
 	await step('benchSyncGithub', () => benchSyncGithub(quick));
+	// The built CLI with the fake GitHub in another process: the peak RSS of sift alone on a first pull, and an edit's way to GitHub under --watch.
+	await step('benchSyncGithubProcess', () => benchSyncGithubProcess(quick));
 	// The same engine against a live Redmine 5: first pull, idle re-sync, both-side edits, a push killed at random points.
 	await step('benchSyncRedmine', () => benchSyncRedmine(quick));
 

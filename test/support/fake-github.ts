@@ -7,7 +7,7 @@
 // per change, so "exactly once" is a number a test can read.
 
 import {createHash} from 'node:crypto';
-import {readFileSync} from 'node:fs';
+import {existsSync, readFileSync} from 'node:fs';
 import {createServer, type IncomingMessage, type Server, type ServerResponse} from 'node:http';
 import type {AddressInfo, Socket} from 'node:net';
 import {fileURLToPath} from 'node:url';
@@ -16,7 +16,10 @@ import {githubOpenApi, type OpenApiCheck} from './openapi-check.js';
 type Json = Record<string, any>;
 
 export const FIXTURE_REPO = 'rust-lang/rust';
-const FIXTURE = fileURLToPath(new URL('../fixtures/github/rust-lang-rest-issues.jsonl', import.meta.url));
+// From test/support under vitest, from dist/test/support when a bench runs the built code (the build copies no fixtures).
+const FIXTURE = ['../fixtures/github/rust-lang-rest-issues.jsonl', '../../../test/fixtures/github/rust-lang-rest-issues.jsonl']
+	.map(relative => fileURLToPath(new URL(relative, import.meta.url)))
+	.find(path => existsSync(path))!;
 
 /** One write the fake took: which issue, what it changed. */
 export type FakeWrite = {method: string; path: string; issue: number; change: string};
@@ -63,6 +66,8 @@ export class FakeGithub {
 	readonly requests: FakeRequest[] = [];
 	readonly writes: FakeWrite[] = [];
 	readonly violations: string[] = [];
+	/** Told of each write as the fake takes it (a bench in another process times it). */
+	onWrite?: (write: FakeWrite) => void;
 	private readonly failures: Failure[] = [];
 	private readonly holds: Array<{match: (method: string, path: string) => boolean; reached: () => void}> = [];
 	private holding = false;
@@ -349,7 +354,9 @@ export class FakeGithub {
 		if (!issue) return notFound();
 		const sub = issueMatch[2] ?? '';
 		const write = (change: string) => {
-			this.writes.push({method, path, issue: number, change});
+			const taken = {method, path, issue: number, change};
+			this.writes.push(taken);
+			this.onWrite?.(taken);
 			issue.updated_at = this.tick();
 		};
 

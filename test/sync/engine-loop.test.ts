@@ -3,7 +3,7 @@
 // after an ordinary failure and stops at a fatal one.
 
 import {describe, expect, it} from 'vitest';
-import {nextWatchDelay, optionsToGrow, watchChannels} from '../../source/sync/engine-loop.js';
+import {LOCAL_CHECK_MS, nextWatchDelay, optionsToGrow, watchChannels} from '../../source/sync/engine-loop.js';
 import {SteppedClock} from '../support/clock.js';
 import {waitUntil} from '../support/wait.js';
 
@@ -51,4 +51,40 @@ it('the watch sleeps on the clock between rounds, backs off after a failure, and
 	clock.advance(2000);
 	await expect(watching).rejects.toThrow('401');
 	expect(errors).toHaveLength(1);
+});
+
+it('a local edit wakes the watch before its next poll; none, and it sleeps the interval out; never during a backoff', async () => {
+	const clock = new SteppedClock();
+	const controller = new AbortController();
+	let rounds = 0;
+	let edited = false;
+	let failNext = false;
+	const watching = watchChannels(async () => {
+		rounds++;
+		edited = false;
+		if (failNext) {
+			failNext = false;
+			throw new Error('502');
+		}
+	}, {intervalMs: 60_000, signal: controller.signal, clock, onError() {}, localEdit: async () => edited});
+	const start = clock.now();
+	// Nothing edited: each check goes back to sleep, no round until the poll.
+	expect(await clock.asleep()).toBe(start + LOCAL_CHECK_MS);
+	clock.advance(LOCAL_CHECK_MS);
+	expect(await clock.asleep()).toBe(start + 2 * LOCAL_CHECK_MS);
+	expect(rounds).toBe(1);
+	// An edit: the next check runs a round, long before the poll would.
+	edited = true;
+	failNext = true;
+	clock.advance(LOCAL_CHECK_MS);
+	await waitUntil(() => rounds === 2, 'the round an edit wakes');
+	// That round failed: the backoff (twice the interval) is slept out whole, whatever is edited.
+	const backoffFrom = clock.now();
+	expect(await clock.asleep()).toBe(backoffFrom + 120_000);
+	edited = true;
+	clock.advance(LOCAL_CHECK_MS);
+	expect(await clock.asleep()).toBe(backoffFrom + 120_000);
+	expect(rounds).toBe(2);
+	controller.abort();
+	await watching;
 });

@@ -1,8 +1,9 @@
 // `sift sync` through the built CLI against the fake GitHub, on SQLite and PostgreSQL: add, pull
 // and push; a conflict end to end (exit 3, `sift followups resolve`, then in step); a push
-// SIGKILLed after its request went but before its confirmation sends nothing twice; bad input
-// (a refused token, a missing repository, a token file others may read, a body too long); and
-// the token found in no output and not in the database file.
+// SIGKILLed after its request went but before its confirmation sends nothing twice; under --watch,
+// an edit pushed at once, not at the next poll; bad input (a refused token, a missing repository,
+// a token file others may read, a body too long); and the token in no output and not in the
+// database file.
 
 import {chmodSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
@@ -10,6 +11,7 @@ import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from '
 import {ensureBuilt, siftAsync, siftChild, tempDir, type CliResult} from '../support/cli.js';
 import {FIXTURE_REPO, startFakeGithub, type FakeGithub} from '../support/fake-github.js';
 import {createTestDatabase, PG_OFF, type TestDatabase} from '../support/pg.js';
+import {waitUntil} from '../support/wait.js';
 
 type Target = {name: string; enabled: boolean; setUp(): Promise<void>; tearDown(): Promise<void>; fresh(): Promise<string>};
 let database: TestDatabase | undefined;
@@ -95,6 +97,25 @@ describe.each(TARGETS.filter(target => target.enabled))('sift sync on $name', ta
 		expect(JSON.parse(again.stdout)[0].outcome.push).toMatchObject({confirmed: 1, sent: 0});
 		expect(fake.writesTo(27003)).toHaveLength(1);
 		expect(fake.issue(27003).title).toBe('Exactly once');
+	});
+
+	it('under --watch, an edit made meanwhile is pushed long before the next poll (an hour away)', async () => {
+		await linked();
+		const {child, done} = siftChild(['sync', '--watch', 'rust', '--interval', '1h', '--json', '--db', db], env());
+		let printed = '';
+		child.stdout!.on('data', (chunk: string) => (printed += chunk));
+		try {
+			// The first round (a pull with nothing to push) is done when it prints its line.
+			await waitUntil(() => printed.includes('\n'), 'the first round of the watch', {timeoutMs: 60_000});
+			expect((await run(['edit', '27004', 'title=Pushed while watching', '--channel', 'rust'])).code).toBe(0);
+			await waitUntil(() => fake.writesTo(27004).length > 0, 'the watch to push the edit', {timeoutMs: 60_000});
+			expect(fake.issue(27004).title).toBe('Pushed while watching');
+		} finally {
+			child.kill('SIGTERM');
+		}
+
+		expect((await done).code).toBe(0);
+		expect(fake.writesTo(27004)).toHaveLength(1);
 	});
 
 	it('bad input: a refused token, a missing repository, a body too long; each named, nothing half-written', async () => {
