@@ -44,6 +44,12 @@ const runs: Command = async context => {
 	});
 };
 
+
+/** "2 proposed (not applied)", and once a person has decided some, "…; 1 accepted, 1 declined)". */
+function proposalCounts(run: {proposals: number; accepted: number; declined: number}): string {
+	const said = proposedNotApplied(run.proposals);
+	return run.accepted + run.declined === 0 ? said : `${said.slice(0, -1)}; ${run.accepted} accepted, ${run.declined} declined)`;
+}
 export default runs;
 
 /** `sift runs diff RUN`: every field the run changed, from → to, and the value now. */
@@ -100,7 +106,7 @@ function historyText(rows: RunJson[]): string {
 	if (rows.length === 0) return 'No runs yet. Start one with `sift run "INSTRUCTION"`, or with c in the TUI.';
 	return rows
 		.map(row => {
-			const counts = `${row.edits_applied} edited, ${row.mode === 'propose' ? `${proposedNotApplied(row.proposals)} (${row.accepted} accepted, ${row.declined} declined), ` : ''}${row.rejections} refused`;
+			const counts = `${row.edits_applied} edited, ${row.mode === 'propose' ? `${proposalCounts(row)}, ` : ''}${row.rejections} refused`;
 			return `${sanitize(row.id)}  ${sanitize(row.outcome ?? 'unfinished').padEnd(13)} ${String(row.item_ids.length).padStart(3)} ${nounFor(row.item_ids.length, 'item ', 'items')}  ${counts.padEnd(22)} ${sequenceSpan(row).padEnd(14)} ${oneLine(row.instruction)}`;
 		})
 		.join('\n');
@@ -113,7 +119,7 @@ function detailText(detail: ReturnType<typeof runDetail>): string {
 		sanitize(`started ${detail.started_at}${detail.finished_at ? `, finished ${detail.finished_at}` : ''}`),
 		`events: sequence ${detail.start_sequence ?? 'unknown'} at the start, ${endSequence(detail)} at the end`,
 		`instruction: ${oneLine(detail.instruction, 500)}`,
-		`${detail.mode === 'propose' ? `propose mode: ${proposedNotApplied(detail.proposals)} (${detail.accepted} accepted, ${detail.declined} declined), ` : ''}${counted(detail.edits_applied, 'edit')} applied, ${detail.rejections} refused, ${counted(detail.followups_opened, 'follow-up')}`,
+		`${detail.mode === 'propose' ? `propose mode: ${proposalCounts(detail)}, ` : ''}${counted(detail.edits_applied, 'edit')} applied, ${detail.rejections} refused, ${counted(detail.followups_opened, 'follow-up')}`,
 	];
 	if (detail.error) lines.push(`error: ${sanitize(detail.error)}`);
 	for (const step of detail.steps) lines.push(`  ${sanitize(step.status).padEnd(7)} ${sanitize(step.label)}${step.result ? ` — ${sanitize(step.result)}` : ''}`);

@@ -133,5 +133,11 @@ describe('sift runs diff and revert', () => {
 		expect(sift(['runs', '--db', db]).stdout).toMatch(/run-p4 +ok +0 items +0 edited, 2 proposed \(not applied\), 0 refused/);
 		expect(siftJson<any[]>(['runs', '--db', db])[0]).toMatchObject({id: 'run-p4', mode: 'propose', proposals: 2, edits_applied: 0});
 		expect(sift(['runs', 'run-p4', '--db', db]).stdout).toContain('propose mode: 2 proposed (not applied), 0 edits applied');
+		// Once a person decides, the line says how many of the run's proposals were accepted and declined.
+		const declined = siftJson<any>(['proposals', 'decline', '--run', 'run-p4', '--db', db]).declined.length;
+		expect(declined).toBeGreaterThan(0);
+		expect(siftJson<any[]>(['runs', '--db', db])[0]).toMatchObject({id: 'run-p4', accepted: 0, declined});
+		expect(sift(['runs', '--db', db]).stdout).toMatch(new RegExp(`run-p4 +ok +0 items +0 edited, 2 proposed \\(not applied; 0 accepted, ${declined} declined\\), 0 refused`));
+		expect(sift(['runs', 'run-p4', '--db', db]).stdout).toContain(`propose mode: 2 proposed (not applied; 0 accepted, ${declined} declined), 0 edits applied`);
 	});
 });
