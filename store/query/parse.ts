@@ -21,8 +21,8 @@ const TEXT_TYPES = new Set<FieldType>(['text', 'email', 'url', 'phone']);
 /** Types ordered by their stored value (select fields by option order instead). */
 const ORDERED_TYPES = new Set<FieldType>([...NUMERIC_TYPES, 'date']);
 
-/** The text fields bare words search: short ones (not long text), and unique ones. */
-export const isShortText = (field: Field) => ['text', 'email', 'url'].includes(field.type) && (!field.config.long || field.is_unique);
+/** The text fields bare words search: short ones (not long text), and unique ones. A channel as written (not yet checked) may leave out a field's config. */
+export const isShortText = (field: Field) => ['text', 'email', 'url'].includes(field.type) && (field.config?.long !== true || field.is_unique);
 
 /** Text fields a query's bare words search by word (full-text search), not as a substring: the long ones. A channel as written (not yet checked) may leave out a field's config. */
 export const isLongText = (field: Field) => ['text', 'email', 'url'].includes(field.type) && field.config?.long === true && !field.is_unique;
