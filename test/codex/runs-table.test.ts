@@ -51,6 +51,9 @@ describe('runs table', () => {
 			end_sequence: 0,
 			mode: 'apply',
 			proposals: 0,
+			// How many of its proposals a person accepted and declined: none proposed, none decided.
+			accepted: 0,
+			declined: 0,
 		});
 	});
 
