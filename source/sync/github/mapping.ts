@@ -4,12 +4,11 @@
 // translation of REST issues and comments into RemoteRecords. The issue → values mapping itself is
 // the importer's (source/import/github.ts), so `sift import --format github` and sync agree.
 
-import {readFileSync} from 'node:fs';
-import {parse as parseYaml} from 'yaml';
 import type {Channel} from '../../../store/index.js';
 import type {RemoteComment, RemoteRecord, SyncedField} from '../../../store/sync/types.js';
 import {cleanText} from '../../import/clean-text.js';
 import {issueOf, issueValues} from '../../import/github.js';
+import {readFieldMap, type FieldMap} from '../map-file.js';
 
 /** GitHub's two-way fields: the name in issueValues → set or scalar. */
 export const GITHUB_SYNCED: ReadonlyArray<{remote: string; kind: 'scalar' | 'set'}> = [
@@ -32,35 +31,12 @@ export const GITHUB_BODY_LIMIT = 65_536;
 export const GITHUB_STATE_REASONS = ['completed', 'not_planned', 'reopened', 'duplicate'];
 
 /** remote name → sift field key, or null to keep the field local (not synced, not pulled). */
-export type GithubFieldMap = Record<string, string | null>;
+export type GithubFieldMap = FieldMap;
 
-export class MapFileError extends Error {
-	override name = 'MapFileError';
-	readonly expected = true;
-}
+export {MapFileError} from '../map-file.js';
 
 /** Reads a map file: `fields: {labels: tags, body: null}` (remote name → sift key, null: keep local). */
-export function readGithubMap(path: string): GithubFieldMap {
-	let parsed: unknown;
-	try {
-		parsed = parseYaml(readFileSync(path, 'utf8'));
-	} catch (error) {
-		throw new MapFileError(`${path}: cannot read the map: ${(error as Error).message.split('\n')[0]}`);
-	}
-
-	const fields = (parsed as {fields?: unknown} | null)?.fields;
-	if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) throw new MapFileError(`${path}: expected "fields:" mapping GitHub field names to sift field keys (or null to keep one local)`);
-	const known = new Set<string>([...GITHUB_SYNCED.map(entry => entry.remote), ...GITHUB_READ_ONLY]);
-	const map: GithubFieldMap = {};
-	for (const [remote, key] of Object.entries(fields)) {
-		if (!known.has(remote)) throw new MapFileError(`${path}: "${remote}" is not a GitHub field sift maps; known: ${[...known].join(', ')}`);
-		if (key !== null && (typeof key !== 'string' || !/^[a-z][a-z0-9_]*$/.test(key))) throw new MapFileError(`${path}: "${remote}" must map to a field key (lowercase letters, digits, _) or null`);
-		if (remote === 'number' && key === null) throw new MapFileError(`${path}: "number" is the key of the link and cannot stay local`);
-		map[remote] = key as string | null;
-	}
-
-	return map;
-}
+export const readGithubMap = (path: string): GithubFieldMap => readFieldMap(path, {tracker: 'GitHub', known: new Set([...GITHUB_SYNCED.map(entry => entry.remote), ...GITHUB_READ_ONLY]), neverLocal: ['number']});
 
 /** The sift key for a GitHub field under `map` (null: local). */
 const keyFor = (map: GithubFieldMap, remote: string) => (Object.hasOwn(map, remote) ? map[remote]! : remote);

@@ -7,12 +7,10 @@
 // created, updated and closed times are read-only. Also: an issue as a RemoteRecord, a journal
 // with notes as a read-only comment, and a sift value as what Redmine's PUT takes.
 
-import {readFileSync} from 'node:fs';
-import {parse as parseYaml} from 'yaml';
 import type {Channel, Field} from '../../../store/index.js';
 import type {RemoteComment, RemoteRecord, SyncedField} from '../../../store/sync/types.js';
 import {cleanText} from '../../import/clean-text.js';
-import {MapFileError} from '../github/mapping.js';
+import {readFieldMap} from '../map-file.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Redmine's REST objects are read field by field, each checked where it is used
 export type Raw = Record<string, any>;
@@ -84,26 +82,7 @@ export function customFieldKey(name: string, taken: Set<string>): string {
 /** remote → sift key (null: keep local) from a map file: `fields: {description: null, done_ratio: progress, "cf:Severity": sev}`. */
 export type RedmineFieldMap = Record<string, string | null>;
 
-export function readRedmineMap(path: string): RedmineFieldMap {
-	let parsed: unknown;
-	try {
-		parsed = parseYaml(readFileSync(path, 'utf8'));
-	} catch (error) {
-		throw new MapFileError(`${path}: cannot read the map: ${(error as Error).message.split('\n')[0]}`);
-	}
-
-	const fields = (parsed as {fields?: unknown} | null)?.fields;
-	if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) throw new MapFileError(`${path}: expected "fields:" mapping Redmine field names (or "cf:NAME" for a custom field) to sift field keys, or null to keep one local`);
-	const known = new Set([...REDMINE_SYNCED, ...REDMINE_READ_ONLY].map(entry => entry.remote));
-	const map: RedmineFieldMap = {};
-	for (const [remote, key] of Object.entries(fields)) {
-		if (!known.has(remote) && !remote.startsWith('cf:')) throw new MapFileError(`${path}: "${remote}" is not a Redmine field sift maps; known: ${[...known].join(', ')}, or cf:NAME`);
-		if (key !== null && (typeof key !== 'string' || !/^[a-z][a-z0-9_]*$/.test(key))) throw new MapFileError(`${path}: "${remote}" must map to a field key (lowercase letters, digits, _) or null`);
-		map[remote] = key as string | null;
-	}
-
-	return map;
-}
+export const readRedmineMap = (path: string): RedmineFieldMap => readFieldMap(path, {tracker: 'Redmine', known: new Set([...REDMINE_SYNCED, ...REDMINE_READ_ONLY].map(entry => entry.remote)), alsoAccepts: {test: remote => remote.startsWith('cf:'), said: '"cf:NAME" for a custom field'}});
 
 /** What a project maps to: the channel, the link's synced fields, read-only keys, custom fields by key, and what stays local. */
 export type RedmineMapping = {channel: Channel; fields: SyncedField[]; readOnly: Record<string, string>; customFields: Record<string, MappedCustomField>; localOnly: string[]};
