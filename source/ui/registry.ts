@@ -33,6 +33,8 @@ import {INSTRUCTION} from './features/run/slice.js';
 import {INSTRUCTION_VIEW} from './features/run/view.js';
 import {SEARCH} from './features/search/slice.js';
 import {SEARCH_VIEW} from './features/search/view.js';
+import {SIMILAR} from './features/similar/slice.js';
+import {SIMILAR_VIEW} from './features/similar/view.js';
 import {SYNC_CONFLICTS} from './features/sync-conflicts/slice.js';
 import {SYNC_CONFLICTS_VIEW} from './features/sync-conflicts/view.js';
 import {COMMAND} from './features/views/slice.js';
@@ -62,6 +64,7 @@ export const FEATURES = {
 	command: {...COMMAND, view: COMMAND_VIEW},
 	problems: {...PROBLEMS, view: PROBLEMS_VIEW},
 	syncConflicts: {...SYNC_CONFLICTS, view: SYNC_CONFLICTS_VIEW},
+	similar: {...SIMILAR, view: SIMILAR_VIEW},
 } as const satisfies {[K in OverlayKind]: AnySlice<K>};
 
 type Features = typeof FEATURES;

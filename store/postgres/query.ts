@@ -26,9 +26,13 @@ const pgText = (key: string) => `(data->>'${key}')`;
 /**
  * The words of the long text fields `keys`, as their GIN index holds them: the 'simple'
  * configuration (lowercased, no stemming or stop words, as SQLite's unicode61), over the first
- * FULL_TEXT_CHARACTERS (a tsvector holds at most 1 MB). Immutable, so an index can hold it.
+ * FULL_TEXT_CHARACTERS (a tsvector holds at most 1 MB). Punctuation is made a space first, so the
+ * words are runs of letters and digits as on SQLite (wordsOf): left to itself the parser keeps
+ * `org.apache.hadoop.fs.FileSystem` a host, `/usr/lib` a file and `0.20.2` a version, one word
+ * each, which neither search nor find_similar_items could match by its parts. Immutable, so an
+ * index can hold it.
  */
-const pgTextVector = (keys: string[]) => `to_tsvector('simple'::regconfig, left(${keys.map(key => `coalesce(${pgText(key)}, '')`).join(` || ' ' || `)}, ${FULL_TEXT_CHARACTERS}))`;
+const pgTextVector = (keys: string[]) => `to_tsvector('simple'::regconfig, regexp_replace(left(${keys.map(key => `coalesce(${pgText(key)}, '')`).join(` || ' ' || `)}, ${FULL_TEXT_CHARACTERS}), '[[:punct:][:space:]]+', ' ', 'g'))`;
 
 export const postgresDialect: Dialect = {
 	// An escape string: the same text whether or not the server reads backslashes in plain literals
@@ -77,6 +81,9 @@ function indexName(channelId: string, key: string): string {
  * A unique field's jsonb index keeps the name it always had; order indexes get their own.
  */
 export const pgChannelIndexes = (channel: Channel): IndexDefinition[] => indexesOf(postgresDialect, (channelId, key, use) => (isMetaKey(key) ? metaIndexName(channelId, key) : indexName(channelId, use === 'value' ? key : `${key}\u0000order`)), channel);
+
+/** The name the long text's index had while it held the parser's own words (schema version 13 and before). */
+export const pgParserTextIndexName = (channelId: string) => indexName(channelId, ':text\u0000order');
 
 /**
  * The created_at / updated_at indexes are named by md5, which SQL has too: CHANNEL_TIME_INDEXES_SQL

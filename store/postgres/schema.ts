@@ -5,7 +5,7 @@
 import type pg from 'pg';
 import {StoreError} from '../errors.js';
 import {missingChannelIndexes} from './channels.js';
-import {CHANNEL_TIME_INDEXES_SQL} from './query.js';
+import {CHANNEL_TIME_INDEXES_SQL, pgParserTextIndexName} from './query.js';
 
 /** A step: its SQL, then (for what SQL cannot compute: indexes that depend on each channel's fields) a function run in the same transaction. */
 type Migration = {version: number; name: string; sql: string; then?: (client: pg.ClientBase) => Promise<void>};
@@ -297,6 +297,17 @@ CREATE INDEX IF NOT EXISTS not_duplicates_by_b ON not_duplicates(channel_id, ite
 -- How sure the agent was of a proposal, 0..1, when it said (docs/review.md#confidence).
 ALTER TABLE proposals ADD COLUMN IF NOT EXISTS confidence double precision;
 `,
+	},
+	{
+		version: 14,
+		name: 'full text: long text cut into words as SQLite cuts them (punctuation splits words)',
+		// Each channel's old text index (the parser's words) goes; its new one (store/postgres/query.ts pgTextVector) is made.
+		sql: '-- each channel\'s indexes depend on its fields: made by `then`',
+		then: async client => {
+			const {rows} = await client.query<{id: string}>('SELECT id FROM channels');
+			for (const {id} of rows) await client.query(`DROP INDEX IF EXISTS "${pgParserTextIndexName(id)}"`);
+			for (const sql of await missingChannelIndexes(client)) await client.query(sql);
+		},
 	},
 ];
 

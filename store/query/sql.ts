@@ -196,7 +196,8 @@ export function channelIndexes(dialect: Dialect, nameOf: IndexNamer, channel: Ch
 	// PostgreSQL: the long text's words, for bare words (fullText); the index follows every write by itself.
 	const long = channel.fields.filter(isLongText).map(field => field.key);
 	if (dialect.fullTextIndex && long.length > 0) {
-		const name = nameOf(channel.id, ':text', 'order');
+		// ':words': the index of words cut as SQLite cuts them (store/postgres/query.ts pgTextVector); ':text' named the parser's own words.
+		const name = nameOf(channel.id, ':words', 'order');
 		indexes.push({name, sql: `CREATE INDEX IF NOT EXISTS "${name}" ON items USING gin (${dialect.fullTextIndex(long)}) WHERE ${scope}`});
 	}
 

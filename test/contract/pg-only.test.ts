@@ -1,13 +1,15 @@
 // What only the PostgreSQL backend has to prove: several processes editing one channel lose no
 // update; an accept and edits of its items at once never deadlock; a writer killed mid-edit leaves
-// nothing half-applied; migrations under a lock; push after commit; and a bad URL, an unreachable
+// nothing half-applied; migrations under a lock (and the text index remade by migration 14); push after commit; and a bad URL, an unreachable
 // server or a refused login as one clear line.
 
 import {hostname} from 'node:os';
 import pg from 'pg';
 import {afterAll, afterEach, beforeAll, expect, it} from 'vitest';
 import {openAsyncStore, type AsyncStore} from '../../store/api.js';
+import {pgChannelIndexes, pgParserTextIndexName} from '../../store/postgres/query.js';
 import {MIGRATIONS} from '../../store/postgres/schema.js';
+import type {Channel} from '../../store/index.js';
 import {createTestDatabase, describePg, PG_ADMIN_URL, type TestDatabase} from '../support/pg.js';
 import {allItemIds, expectGapFree, expectVersionsMatchEvents, refusalOf} from './backends.js';
 import {raceChannel} from '../store/helpers.js';
@@ -229,6 +231,34 @@ describePg('PostgreSQL store only', () => {
 		expect((body as {message: string}).message).toMatch(/has schema version 999, newer than this sift knows \(\d+\): upgrade sift/);
 		expect((await client.query('SELECT max(version) AS v FROM schema_version')).rows[0].v).toBe(999);
 		await client.end();
+	});
+
+	it('migration 14: a store whose text index held the parser\'s words gets one of words cut as on SQLite, and a word inside a dotted name is found', async () => {
+		const url = await database.freshSchemaUrl();
+		const store = await openStore(url);
+		const channel: Channel = {id: 'traces', name: 'Traces', fields: [
+			{key: 'title', label: 'Title', type: 'text', is_required: false, is_unique: false, config: {}},
+			{key: 'body', label: 'Body', type: 'text', is_required: false, is_unique: false, config: {long: true}},
+		]};
+		await store.importChannel({channel, items: [{values: {title: 'NPE', body: 'at org.apache.hadoop.fs.FileSystem.getLocal'}}]});
+		await store.close();
+		open.length = 0;
+		const wordsIndex = pgChannelIndexes(channel).find(index => index.sql.includes('to_tsvector'))!;
+		const client = new pg.Client({connectionString: url});
+		await client.connect();
+		const indexes = async () => (await client.query<{name: string}>("SELECT relname AS name FROM pg_class WHERE relkind = 'i'")).rows.map(row => row.name);
+		try {
+			// The store as version 13 left it: the parser's words under the old name.
+			await client.query(`DROP INDEX "${wordsIndex.name}"`);
+			await client.query(`CREATE INDEX "${pgParserTextIndexName('traces')}" ON items USING gin (to_tsvector('simple'::regconfig, left(coalesce(data->>'body', ''), 262144))) WHERE channel_id = 'traces'`);
+			await client.query('DELETE FROM schema_version WHERE version >= 14');
+			const migrated = await openStore(url);
+			expect(await indexes()).toContain(wordsIndex.name);
+			expect(await indexes()).not.toContain(pgParserTextIndexName('traces'));
+			expect((await migrated.listPage('traces', {where: 'getlocal'})).items).toHaveLength(1);
+		} finally {
+			await client.end();
+		}
 	});
 
 	it('a bad URL, an unreachable server, a refused login or a missing database is one line naming the host', async () => {

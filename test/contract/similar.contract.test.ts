@@ -83,6 +83,20 @@ describe.each(BACKENDS)('similarItems on $name', (backend: Backend) => {
 		expect(await refusalOf(() => store.similarItems('issues', ids.get(2)!, {olderOnly: 'yes' as unknown as boolean}))).toMatchObject({error: 'invalid_argument', message: expect.stringContaining('olderOnly')});
 	});
 
+	it('words inside dotted names, paths and versions are words on both: a stack trace\'s duplicate is found by them, and a bare word finds them', async () => {
+		const {store, ids} = await issues([
+			{number: 1, title: 'Startup fails', body: 'NPE at org.apache.hadoop.fs.FileSystem.getLocal reading /etc/hadoop/core-site.xml on 0.20.2'},
+			{number: 2, title: 'Startup fails', body: 'FileSystem.getLocal in org.apache.hadoop.fs throws NPE: /etc/hadoop/core-site.xml, release 0.20.2'},
+			{number: 3, title: 'Startup fails', body: 'The app fails to start after the list is fine again'},
+			...Array.from({length: 12}, (_, n) => filler(n)),
+		]);
+		const page = await store.similarItems('issues', ids.get(2)!, {limit: 3, olderOnly: true});
+		expect(page.items[0]!.preview.number).toBe(1);
+		expect(page.items[0]!.shared_terms).toEqual(expect.arrayContaining(['getlocal', 'filesystem', 'hadoop', 'core', 'site']));
+		const found = await store.listPage('issues', {where: 'getlocal', limit: 50});
+		expect(found.items.map(item => item.preview.number).sort()).toEqual([1, 2]);
+	});
+
 	it('refuses a bad limit, a missing item and a channel without long text', async () => {
 		const {store, ids} = await issues([{number: 1, title: 'a', body: 'words here'}]);
 		expect(await refusalOf(() => store.similarItems('issues', ids.get(1)!, {limit: 21}))).toMatchObject({error: 'invalid_argument', message: expect.stringContaining('from 1 to 20')});

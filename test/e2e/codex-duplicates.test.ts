@@ -11,6 +11,7 @@ import {openAsyncStore} from '../../store/api.js';
 import {codexLocalArgs, localRunOptions, makeCodexHome, SCRIPTED_MODEL} from '../support/codex-local.js';
 import {startResponsesEndpoint} from '../support/responses-endpoint.js';
 import {ROOT} from '../mcp/fixtures.js';
+import {ISSUES_WITH_DUPLICATES as ISSUES} from '../support/duplicate-sets.js';
 import {tempDir} from '../support/temp.js';
 import {newestItemIds} from '../support/item-ids.js';
 
@@ -19,16 +20,6 @@ const PROPOSED = 50;
 const OUTSIDE = 10;
 const RUN_TIMEOUT_MS = 540_000;
 const TEST_TIMEOUT_MS = 600_000;
-
-const ISSUES = {
-	id: 'issues', name: 'Issues', fields: [
-		{key: 'ticket', label: 'Ticket', type: 'text', is_unique: true},
-		{key: 'title', label: 'Title', type: 'text'},
-		{key: 'description', label: 'Description', type: 'text', config: {long: true}},
-		{key: 'status', label: 'Status', type: 'select', config: {options: [{value: 'new', label: 'New'}, {value: 'duplicate', label: 'Duplicate'}]}},
-		{key: 'duplicate_of', label: 'Duplicate of', type: 'relation', config: {channel_id: 'issues', duplicate_status: 'duplicate'}},
-	],
-};
 
 const dir = tempDir('sift-e2e-duplicates-');
 afterAll(() => rmSync(dir, {recursive: true, force: true}));

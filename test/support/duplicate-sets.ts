@@ -1,6 +1,7 @@
 // The real duplicate sets of test/fixtures/duplicates (GitBugs: Hadoop's Jira and SeaMonkey's
 // Bugzilla reports with their known duplicate links), read as a sift channel: title, the tracker's
-// unique issue id, and the description as long text, items in the order they were filed.
+// unique issue id, and the description as long text, items in the order they were filed; and a
+// small channel with a duplicate relation for the tests that write their own reports.
 
 import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
@@ -9,6 +10,20 @@ import {parse} from 'csv-parse/sync';
 import type {Channel, Values} from '../../store/index.js';
 
 const FIXTURES = join(process.cwd(), 'test/fixtures/duplicates');
+
+/**
+ * A small channel whose duplicates are a relation to itself that sets the status `duplicate`
+ * (docs/records.md#duplicates): what the duplicate tests fill with their own reports.
+ */
+export const ISSUES_WITH_DUPLICATES = {
+	id: 'issues', name: 'Issues', fields: [
+		{key: 'ticket', label: 'Ticket', type: 'text', is_unique: true},
+		{key: 'title', label: 'Title', type: 'text'},
+		{key: 'description', label: 'Description', type: 'text', config: {long: true}},
+		{key: 'status', label: 'Status', type: 'select', config: {options: [{value: 'new', label: 'New'}, {value: 'duplicate', label: 'Duplicate'}]}},
+		{key: 'duplicate_of', label: 'Duplicate of', type: 'relation', config: {channel_id: 'issues', duplicate_status: 'duplicate'}},
+	],
+};
 
 export const DUPLICATE_SETS = ['hadoop', 'seamonkey'] as const;
 export type DuplicateSetName = (typeof DUPLICATE_SETS)[number];
