@@ -40,7 +40,7 @@ export const schemaVersionArgument = z
 	.string({error: 'schema_version must be a string'})
 	.max(MAX_SCHEMA_VERSION_LENGTH, {error: `schema_version must be at most ${MAX_SCHEMA_VERSION_LENGTH} characters`})
 	.optional()
-	.describe(`Optional: the schema_version of the schema you already hold (from an earlier page). While the schema is unchanged the answer then leaves the schema out and gives only schema_version; after a change it carries the new schema. At most ${MAX_SCHEMA_VERSION_LENGTH} characters.`);
+	.describe(`Optional: the schema_version you hold; the answer leaves the schema out while it is unchanged. At most ${MAX_SCHEMA_VERSION_LENGTH} characters.`);
 
 export function wholeNumber(name: string, min: number, max?: number) {
 	const range = max === undefined ? `a whole number ${min} or greater` : `a whole number from ${min} to ${max}`;

@@ -43,7 +43,7 @@ export const editOutput = z.looseObject({
  * How the schema is written, said once in list_record_items' description (search and similar
  * answers carry the same form): descriptions are sent once per request, the schema with every page.
  */
-export const SCHEMA_FORM = 'The schema is an object of the channel\'s fields by key, in order. A field is its type alone ("date") when nothing else is set; else an object that leaves out defaults: type (text, or select when options are given), label (the key with spaces for underscores, first letter capital), required and unique (present only when true), and the settings set (max_length, long, min, max, integer, options, currency, max_stars, channel_id, duplicate_status, status_field, expression). options: when every label is its value, one string of the values separated by spaces ("closed open"), or by | when the string holds a | ("good first issue|bug"); else a list of each value, or [value, label] when the label differs.';
+export const SCHEMA_FORM = 'schema: the fields by key, in order; a field is its type alone ("date"), or an object of what differs from the defaults: type (text; select when options are given), label (the key with spaces for _, first letter capital), required and unique (only when true), its settings (max_length, min, max, options, ...). options: values separated by spaces ("closed open"), or by | when the string holds a |; else a list of values and [value, label] pairs.';
 
 /** A field in its agent form (agent-shapes.ts agentField): its type alone, or what differs from the defaults. */
 const fieldOutput = z.union([

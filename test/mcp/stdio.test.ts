@@ -137,6 +137,23 @@ describe.each(BACKENDS)('over stdio with the SDK client on $name', (backend: Bac
 		expect(events.map(event => [event.item_id, event.version])).toEqual(Array.from({length: version - 1}, (_, index) => [item.id, index + 2]));
 	});
 
+	it('list, search and similar answers carry the same compact schema, and only its version to a client holding it', async () => {
+		const listed = jsonOf(await call('list_record_items', {record_channel_id: 'bugs', limit: 1}));
+		expect(listed.schema.due).toBe('date');
+		expect(listed.schema.status.options).toContainEqual(['in_progress', 'In progress']);
+		const asks = [
+			['list_record_items', {record_channel_id: 'bugs', limit: 1}],
+			['search_record_items', {record_channel_id: 'bugs', query: 'sort:ticket', limit: 1}],
+			['find_similar_items', {record_channel_id: 'bugs', item_id: listed.items[0].id, limit: 1}],
+		] as const;
+		for (const [tool, args] of asks) {
+			const answer = jsonOf(await call(tool, args));
+			expect(answer.schema_version, tool).toBe(listed.schema_version);
+			expect(answer.schema, tool).toEqual(listed.schema);
+			expect(jsonOf(await call(tool, {...args, schema_version: listed.schema_version})), tool).toEqual({...answer, schema: undefined});
+		}
+	});
+
 	it('not_granted reads the same for an existing and a missing channel', async () => {
 		const existing = await call('list_record_items', {record_channel_id: 'secrets'});
 		const missing = await call('list_record_items', {record_channel_id: 'nowhere'});
