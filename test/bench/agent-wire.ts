@@ -437,12 +437,13 @@ async function benchCodexRuns(dir: string): Promise<Row[]> {
 	}
 
 	const now = runs.find(run => run.build === THIS_BUILD && run.channelId === REAL_CHANNEL)!;
-	const goal = (row: Row) => Number.parseFloat(String(row['fewer than before (total)'] || row['fewer than before (as read)']));
+	// The goal is against 1dc4cc2, the build before the answers were made lean; a before-build of a later commit is compared beside it.
+	const recordedFewer = (row: Row) => Number.parseFloat(String(row['fewer than recorded (as read)']));
 	printTable('What the real Codex sends the model for a 20-item triage run (scripted Responses endpoint, function path): o200k tokens over all requests, by part', rows, [
 		'Codex instructions: its developer messages and context blocks; Codex tools and sift tools: the tool definitions (JSON) sent with every request; prompt: sift\'s prompt; history: earlier calls and answers resent; new answers: the tool answers new in each request.',
 		'input as read (old measure): every input item\'s text, tool definitions left out, as the 306,211 recorded for 1dc4cc2 on the real channel.',
 		'The scripted model is the same for every build: it batches its calls and lists with limit 1 only when the prompt asks it to (test/support/triage/policy.ts); it never uses schema_version or fields (one page, whole reads).',
-		`goal: on the real channel ≥ 40 % fewer than before: ${goal(rows.find(row => row.run === `now: ${now.channel}`)!) >= 40 ? 'met' : 'NOT met'}`,
+		`goal: on the real channel ≥ 40 % fewer than 1dc4cc2 (as read, recorded): ${recordedFewer(rows.find(row => row.run === `now: ${now.channel}`)!) >= 40 ? 'met' : 'NOT met'}; than the before-build of this run: ${String(rows.find(row => row.run === `now: ${now.channel}`)!['fewer than before (total)'] || 'not run')} (total)`,
 	]);
 	const real = codexChannels(join(dir, 'levers')).find(channel => channel.channelId === REAL_CHANNEL)!;
 	const levers: Row[] = [];
