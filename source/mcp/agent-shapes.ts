@@ -110,10 +110,10 @@ export function agentPage<P extends {schema: readonly Field[]}>(page: P, heldVer
 }
 
 /**
- * Codex (0.171, a model outside its catalog) forwards at most 12,000 bytes of a tool answer (its
- * 10,000-byte budget and a fifth more for serialization) and cuts the rest from its middle, which
- * leaves a page that no longer parses: a page asked for without a limit stays under this, schema
- * included, with room for a client that writes the JSON a little longer than we do.
+ * Codex (0.171, a model outside its catalog) passes a tool answer of up to about 12,000 bytes
+ * whole (12,024 measured) and cuts a longer one in its middle, which leaves a page that no longer
+ * parses: a page asked for without a limit stays under this, schema included, with room for a
+ * client that writes the JSON a little longer than we do.
  */
 export const DEFAULT_PAGE_BYTES = 11_500;
 
