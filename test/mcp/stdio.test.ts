@@ -12,6 +12,7 @@ import {BACKENDS, type Backend} from '../contract/backends.js';
 import {notePgOff} from '../support/pg.js';
 import {builtCli, callerFor, connectInProcess, jsonOf, makeDatabase, openMcpStore, RUN_ID, snapshot, snapshotOf, textOf, type Caller, type McpStore} from './fixtures.js';
 import {tempDir} from '../support/temp.js';
+import {expectOneSchemaForm} from './tool-suite.js';
 
 const dir = tempDir('sift-mcp-stdio-');
 let cli: string;
@@ -138,20 +139,7 @@ describe.each(BACKENDS)('over stdio with the SDK client on $name', (backend: Bac
 	});
 
 	it('list, search and similar answers carry the same compact schema, and only its version to a client holding it', async () => {
-		const listed = jsonOf(await call('list_record_items', {record_channel_id: 'bugs', limit: 1}));
-		expect(listed.schema.due).toBe('date');
-		expect(listed.schema.status.options).toContainEqual(['in_progress', 'In progress']);
-		const asks = [
-			['list_record_items', {record_channel_id: 'bugs', limit: 1}],
-			['search_record_items', {record_channel_id: 'bugs', query: 'sort:ticket', limit: 1}],
-			['find_similar_items', {record_channel_id: 'bugs', item_id: listed.items[0].id, limit: 1}],
-		] as const;
-		for (const [tool, args] of asks) {
-			const answer = jsonOf(await call(tool, args));
-			expect(answer.schema_version, tool).toBe(listed.schema_version);
-			expect(answer.schema, tool).toEqual(listed.schema);
-			expect(jsonOf(await call(tool, {...args, schema_version: listed.schema_version})), tool).toEqual({...answer, schema: undefined});
-		}
+		await expectOneSchemaForm(call);
 	});
 
 	it('not_granted reads the same for an existing and a missing channel', async () => {
