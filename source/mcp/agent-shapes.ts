@@ -12,34 +12,52 @@ import {StoreError, textPart, type Channel, type EditResult, type EventPage, typ
 export type AgentOption = string | [value: string, label: string];
 
 /**
- * Option lists longer than this whose labels all equal their values (a repository's labels, its
- * assignees) are written as one string of the values separated by spaces, when no value holds one.
+ * A field as the agent sees it: its type alone when nothing else is set, else an object that
+ * leaves out what a default already says (type text, or select when options are given; the label
+ * made from the key; flags that are false) with the config's settings beside the flags.
  */
-export const LONG_OPTION_LIST = 12;
-
-/** A field as the agent sees it: flags only when true, config only when set, options compact. */
-export type AgentField = {
-	key: string;
-	label: string;
-	type: Field['type'];
-	is_required?: true;
-	is_unique?: true;
-	config?: Record<string, unknown>;
+export type AgentField = Field['type'] | {
+	type?: Field['type'];
+	label?: string;
+	required?: true;
+	unique?: true;
+	[setting: string]: unknown;
 };
 
+/** The schema as the agent reads it: each field by its key, in the channel's order. */
+export type AgentSchema = Record<string, AgentField>;
+
+/**
+ * The options of a select: one string of the values when every label says the same as its value,
+ * joined by spaces (a word and the space before it are one token: a quarter fewer tokens than |
+ * or a JSON list) or by | when a value holds white space, so a reader splits on | when the string
+ * holds one, else on spaces. Else a list of each value, or [value, label] when the label differs.
+ * Every value is on the page either way.
+ */
 export function agentOptions(options: readonly SelectOption[]): AgentOption[] | string {
-	const plain = options.every(option => option.label === option.value);
-	if (plain && options.length > LONG_OPTION_LIST && options.every(option => !/\s/.test(option.value))) {
-		return options.map(option => option.value).join(' ');
+	const values = options.map(option => option.value);
+	if (options.every(option => option.label === option.value) && values.every(value => value !== '' && !value.includes('|'))) {
+		if (values.length > 0 && values.every(value => !/\s/.test(value))) return values.join(' ');
+		// A single value holding a space would read as several.
+		if (values.length > 1 && values.every(value => value.trim() === value)) return values.join('|');
 	}
 
 	return options.map(({value, label}) => (label === value ? value : [value, label]));
 }
 
+/** The label a field has unless it says otherwise: its key with spaces for underscores, first letter upper-case (state_reason: "State reason"). */
+export function defaultLabel(key: string): string {
+	return key.charAt(0).toUpperCase() + key.slice(1).replaceAll('_', ' ');
+}
+
+/** The type a field has unless it says otherwise: select when it has options, else text. */
+const defaultType = (config: Field['config']): Field['type'] => (config.options === undefined ? 'text' : 'select');
+
 /** The config keys in one order whatever the backend kept (PostgreSQL's jsonb reorders keys), so both answer alike. */
 const CONFIG_ORDER: ReadonlyArray<keyof FieldConfig> = ['max_length', 'long', 'min', 'max', 'integer', 'options', 'currency', 'max_stars', 'channel_id', 'duplicate_status', 'status_field', 'expression'];
 
-function agentConfig(config: Field['config']): Record<string, unknown> | undefined {
+/** The config's settings that say something (false and unset left out), options compact. The store refuses any other config key, so none is named like a flag. */
+function agentConfig(config: Field['config']): Record<string, unknown> {
 	const kept: Record<string, unknown> = {};
 	const keys = [...CONFIG_ORDER.filter(key => key in config), ...Object.keys(config).filter(key => !CONFIG_ORDER.includes(key as keyof FieldConfig)).sort()];
 	for (const key of keys) {
@@ -48,19 +66,23 @@ function agentConfig(config: Field['config']): Record<string, unknown> | undefin
 		kept[key] = key === 'options' && Array.isArray(value) ? agentOptions(value as SelectOption[]) : value;
 	}
 
-	return Object.keys(kept).length > 0 ? kept : undefined;
+	return kept;
 }
 
 export function agentField(field: Field): AgentField {
-	const config = agentConfig(field.config);
-	return {
-		key: field.key,
-		label: field.label,
-		type: field.type,
-		...(field.is_required ? {is_required: true as const} : {}),
-		...(field.is_unique ? {is_unique: true as const} : {}),
-		...(config ? {config} : {}),
+	const settings = {
+		...(field.type === defaultType(field.config) ? {} : {type: field.type}),
+		...(field.label === defaultLabel(field.key) ? {} : {label: field.label}),
+		...(field.is_required ? {required: true as const} : {}),
+		...(field.is_unique ? {unique: true as const} : {}),
+		...agentConfig(field.config),
 	};
+	return Object.keys(settings).every(key => key === 'type') ? field.type : settings;
+}
+
+/** The agent's form of a channel's fields, by key in the channel's order (keys start with a letter, so JSON keeps that order). */
+export function agentSchema(fields: readonly Field[]): AgentSchema {
+	return Object.fromEntries(fields.map(field => [field.key, agentField(field)]));
 }
 
 /**
@@ -68,29 +90,32 @@ export function agentField(field: Field): AgentField {
  * form, the same on both backends), so it changes with every schema change (each evented as
  * channel.updated) and survives restarts; the same schema gives the same version.
  */
-export function schemaVersion(schema: readonly AgentField[]): string {
+export function schemaVersion(schema: AgentSchema): string {
 	return createHash('sha256').update(JSON.stringify(schema)).digest('hex').slice(0, 12);
 }
 
-/** A page for the agent. */
-export type AgentPage = Omit<Page, 'schema'> & {schema_version: string; schema?: AgentField[]};
+/** An answer for the agent that carries a channel's schema (a page, search results, similar items): the schema in its agent form once, with its version. */
+export type AgentPage<P extends {schema: readonly Field[]} = Page> = Omit<P, 'schema'> & {schema_version: string; schema?: AgentSchema};
 
 /**
- * A page for the agent: the same items, the schema in its agent form once, with its version; a
- * client that passes the version it holds gets only the version while the schema is unchanged.
+ * A page for the agent (list, search and similar answers alike): the same items, the schema in
+ * its agent form once, with its version; a client that passes the version it holds gets only the
+ * version while the schema is unchanged.
  */
-export function agentPage(page: Page, heldVersion?: string): AgentPage {
+export function agentPage<P extends {schema: readonly Field[]}>(page: P, heldVersion?: string): AgentPage<P> {
 	const {schema: fields, ...rest} = page;
-	const schema = fields.map(field => agentField(field));
+	const schema = agentSchema(fields);
 	const version = schemaVersion(schema);
 	return version === heldVersion ? {schema_version: version, ...rest} : {schema_version: version, schema, ...rest};
 }
 
 /**
- * Codex forwards at most about 12,000 bytes of a tool answer and cuts the rest from its middle,
- * which leaves a page that no longer parses: a page asked for without a limit stays under this.
+ * Codex (0.171, a model outside its catalog) passes a tool answer of up to about 12,000 bytes
+ * whole (12,024 measured) and cuts a longer one in its middle, which leaves a page that no longer
+ * parses: a page asked for without a limit stays under this, schema included, with room for a
+ * client that writes the JSON a little longer than we do.
  */
-export const DEFAULT_PAGE_BYTES = 10_000;
+export const DEFAULT_PAGE_BYTES = 11_500;
 
 /** The page cut to its first items whose JSON fits in `maxBytes` (at least one item); next_before_id goes on after the last kept. */
 export function fitPage(page: AgentPage, maxBytes: number): AgentPage {

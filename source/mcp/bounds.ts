@@ -18,7 +18,7 @@ export const MAX_NESTING = MAX_VALUE_NESTING;
 export const MAX_FILTER_KEYS = 20;
 /** Field keys one read_record_item may name. */
 export const MAX_READ_FIELDS = 100;
-/** A schema_version passed back to list_record_items (the versions given are 12 characters). */
+/** A schema_version passed back to list_record_items, search_record_items or find_similar_items (the versions given are 12 characters). */
 export const MAX_SCHEMA_VERSION_LENGTH = 64;
 export const MAX_FILTER_VALUE_LENGTH = 200;
 /** Every array element and object member of one call's arguments, counted by the SDK. */
@@ -34,6 +34,13 @@ export function idArgument(name: string, description: string) {
 		.max(MAX_ID_LENGTH, {error: `${name} must be at most ${MAX_ID_LENGTH} characters`})
 		.describe(description);
 }
+
+/** The schema_version a client holds, passed back so an answer leaves the schema out while it is unchanged. */
+export const schemaVersionArgument = z
+	.string({error: 'schema_version must be a string'})
+	.max(MAX_SCHEMA_VERSION_LENGTH, {error: `schema_version must be at most ${MAX_SCHEMA_VERSION_LENGTH} characters`})
+	.optional()
+	.describe(`Optional: the schema_version you hold; the answer leaves the schema out while it is unchanged. At most ${MAX_SCHEMA_VERSION_LENGTH} characters.`);
 
 export function wholeNumber(name: string, min: number, max?: number) {
 	const range = max === undefined ? `a whole number ${min} or greater` : `a whole number from ${min} to ${max}`;

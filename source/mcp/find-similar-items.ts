@@ -5,10 +5,10 @@
 import type {McpServer} from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
 import {PREVIEW_TEXT_LENGTH, SIMILAR_LIMIT, SIMILAR_TERMS} from '../../store/index.js';
-import {idArgument, MAX_ID_LENGTH, wholeNumber} from './bounds.js';
-import {agentField} from './agent-shapes.js';
+import {idArgument, MAX_ID_LENGTH, schemaVersionArgument, wholeNumber} from './bounds.js';
+import {agentPage} from './agent-shapes.js';
 import {runTool, type ToolContext} from './results.js';
-import {fieldOutput} from './schemas.js';
+import {schemaOutput} from './schemas.js';
 
 export const FIND_SIMILAR_ITEMS = 'find_similar_items';
 
@@ -18,10 +18,11 @@ const input = z.strictObject({
 	record_channel_id: idArgument('record_channel_id', `The granted channel of the item (an id from list_granted_resources), at most ${MAX_ID_LENGTH} characters.`),
 	item_id: idArgument('item_id', `The item to find similar records of (an id from list_record_items or search_record_items), at most ${MAX_ID_LENGTH} characters.`),
 	limit: wholeNumber('limit', 1, SIMILAR_LIMIT).default(DEFAULT_LIMIT).describe(`Optional: how many results, a whole number from 1 to ${SIMILAR_LIMIT}; default ${DEFAULT_LIMIT}.`),
+	schema_version: schemaVersionArgument,
 });
 
 const output = z.looseObject({
-	schema: z.array(fieldOutput).describe('Every field of the channel.'),
+	...schemaOutput,
 	item_id: z.string().describe('The item compared with.'),
 	terms: z.array(z.string()).describe(`The item's most distinctive words (at most ${SIMILAR_TERMS}) the others were ranked by.`),
 	items: z.array(z.looseObject({
@@ -49,6 +50,6 @@ export function registerFindSimilarItems(server: McpServer, context: ToolContext
 	}, (args, {signal}) => runTool(context, FIND_SIMILAR_ITEMS, signal, async () => {
 		const channelId = context.grants.check(args.record_channel_id);
 		const page = await context.store.similarItems(channelId, args.item_id, {limit: args.limit});
-		return {...page, schema: page.schema.map(field => agentField(field))};
+		return agentPage(page, args.schema_version);
 	}));
 }

@@ -39,15 +39,28 @@ export const editOutput = z.looseObject({
 	proposal_id: z.number().int().optional().describe('The proposal kept for this edit (with proposed).'),
 });
 
-/** A field in its agent form (agent-shapes.ts): what is false or empty is left out. */
-export const fieldOutput = z.looseObject({
-	key: z.string(),
-	label: z.string(),
-	type: z.string(),
-	is_required: z.literal(true).optional().describe('Present (true) only when the field must hold a value.'),
-	is_unique: z.literal(true).optional().describe('Present (true) only when no two items may hold the same value.'),
-	config: z.record(z.string(), z.unknown()).optional().describe('Present only when set. Per type: max_length, long; min, max, integer; options (each the value when its label is the same, else [value, label]; a long list of such options as one string of values separated by spaces); currency; max_stars; channel_id; expression.'),
-});
+/**
+ * How the schema is written, said once in list_record_items' description (search and similar
+ * answers carry the same form): descriptions are sent once per request, the schema with every page.
+ */
+export const SCHEMA_FORM = 'schema: the fields by key, in order; a field is its type alone ("date"), or an object of what differs from the defaults: type (text; select when options are given), label (the key with spaces for _, first letter capital), required and unique (only when true), its settings (max_length, min, max, options, ...). options: values separated by spaces ("closed open"), or by | when the string holds a |; else a list of values and [value, label] pairs.';
+
+/** A field in its agent form (agent-shapes.ts agentField): its type alone, or what differs from the defaults. */
+const fieldOutput = z.union([
+	z.string(),
+	z.looseObject({
+		type: z.string().optional(),
+		label: z.string().optional(),
+		required: z.literal(true).optional(),
+		unique: z.literal(true).optional(),
+	}),
+]);
+
+/** The schema in its agent form, and its version: what list, search and similar answers carry. */
+export const schemaOutput = {
+	schema_version: z.string().describe('The version of the schema: pass it back as schema_version to receive the schema again only when it changed.'),
+	schema: z.record(z.string(), fieldOutput).optional().describe('Every field of the channel by key, in the form list_record_items describes; left out when the schema_version you passed is still current.'),
+};
 
 export const actorOutput = z.looseObject({kind: z.string(), run_id: z.string().optional()});
 

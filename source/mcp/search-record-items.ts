@@ -5,10 +5,10 @@
 import type {McpServer} from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
 import {PREVIEW_TEXT_LENGTH, SEARCH_CANDIDATES, SEARCH_LIMIT} from '../../store/index.js';
-import {idArgument, MAX_ID_LENGTH, wholeNumber} from './bounds.js';
-import {agentField} from './agent-shapes.js';
+import {idArgument, MAX_ID_LENGTH, schemaVersionArgument, wholeNumber} from './bounds.js';
+import {agentPage} from './agent-shapes.js';
 import {runTool, type ToolContext} from './results.js';
-import {fieldOutput} from './schemas.js';
+import {schemaOutput} from './schemas.js';
 
 export const SEARCH_RECORD_ITEMS = 'search_record_items';
 
@@ -22,10 +22,11 @@ const input = z.strictObject({
 		.describe(`Query language text, at most ${MAX_SEARCH_QUERY_LENGTH} characters: bare words and "quoted phrases" (searched in text fields), field:value, field:a,b (at most 500 values), -field:value, field:none, field:>5, created:>-30d, sort:field or sort:-field. Words rank the results by relevance unless a sort term is given.`),
 	limit: wholeNumber('limit', 1, SEARCH_LIMIT).default(DEFAULT_LIMIT).describe(`Optional page size: a whole number from 1 to ${SEARCH_LIMIT}; default ${DEFAULT_LIMIT}.`),
 	before_id: idArgument('before_id', `Optional: the previous page's next_before_id, for the next page; omit it for the first page. At most ${MAX_ID_LENGTH} characters.`).optional(),
+	schema_version: schemaVersionArgument,
 });
 
 const output = z.looseObject({
-	schema: z.array(fieldOutput).describe('Every field of the channel.'),
+	...schemaOutput,
 	ranked: z.boolean().describe('True: ordered by relevance (score, highest first); false: in the query\'s own order (score null).'),
 	items: z.array(z.looseObject({
 		id: z.string(),
@@ -55,6 +56,6 @@ export function registerSearchRecordItems(server: McpServer, context: ToolContex
 	}, (args, {signal}) => runTool(context, SEARCH_RECORD_ITEMS, signal, async () => {
 		const channelId = context.grants.check(args.record_channel_id);
 		const page = await context.store.searchItems(channelId, {query: args.query, limit: args.limit, beforeId: args.before_id});
-		return {...page, schema: page.schema.map(field => agentField(field))};
+		return agentPage(page, args.schema_version);
 	}));
 }

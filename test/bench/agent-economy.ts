@@ -24,7 +24,7 @@ import {bugsChannel} from '../../demo-data/generate.js';
 import {openStore, SqliteAsyncStore, type Store} from '../../store/index.js';
 import {callerFor, connectInProcess, textOf, type Caller} from '../mcp/fixtures.js';
 import {isObject} from '../support/triage/history.js';
-import {correctValues, matchOption, optionsOf, parseWishes, planValues, type FieldProblem, type SchemaField, type Values} from '../support/triage/wishes.js';
+import {correctValues, matchOption, optionsOf, parseWishes, planValues, schemaFields, type FieldProblem, type SchemaField, type Values} from '../support/triage/wishes.js';
 import {benchWire, REAL_CHANNEL, REAL_FIXTURE} from './agent-wire.js';
 import {agent, BENCH_NOW, cleanScratch, freshBugStore, printTable, type Row} from './support.js';
 
@@ -217,7 +217,7 @@ async function runCell(kind: AgentKind, level: Level, propose = false): Promise<
 
 		targets.splice(TARGETS);
 		const wire = new Wire(callerFor(session.client), level, `${kind}-${level}`, propose ? 'The reporter\'s triage wishes at the end of the description ask for these values.' : undefined);
-		const schema = kind === 'schema first' ? ((await wire.read('list_record_items', {record_channel_id: 'bugs'})).body.schema as SchemaField[]) : undefined;
+		const schema = kind === 'schema first' ? schemaFields((await wire.read('list_record_items', {record_channel_id: 'bugs'})).body.schema) : undefined;
 		for (const itemId of targets) {
 			await triageItem(wire, kind, itemId, schema);
 		}
@@ -280,7 +280,7 @@ async function runRealCell(): Promise<Row> {
 		}
 
 		const wire = new Wire(callerFor(session.client), 'values+labels', 'real', undefined, REAL_CHANNEL);
-		const schema = (await wire.read('list_record_items', {record_channel_id: REAL_CHANNEL})).body.schema as SchemaField[];
+		const schema = schemaFields((await wire.read('list_record_items', {record_channel_id: REAL_CHANNEL})).body.schema);
 		for (const target of targets) await triageItem(wire, 'schema first', target.id, schema, 'body');
 		let wished = 0;
 		let saved = 0;

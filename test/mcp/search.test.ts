@@ -46,7 +46,7 @@ describe.each(BACKENDS)('search_record_items on $name', (backend: Backend) => {
 			expect(page.ranked).toBe(true);
 			expect(page.items.map((item: {preview: {ticket: string}}) => item.preview.ticket)).toEqual(['N-2', 'N-4']);
 			expect(page.items[0].score).toBeGreaterThan(page.items[1].score);
-			expect(page.schema.map((field: {key: string}) => field.key)).toEqual(['ticket', 'body', 'tags']);
+			expect(page.schema).toEqual({ticket: {required: true, unique: true}, body: {long: true}, tags: {type: 'multi_select', options: [['sync', 'Sync'], ['ui', 'UI']]}});
 			const rest = jsonOf(await call('search_record_items', {record_channel_id: 'notes', query: 'sync', limit: 2, before_id: page.next_before_id}));
 			expect(rest.items.map((item: {preview: {ticket: string}}) => item.preview.ticket)).toEqual(['N-1']);
 			expect(rest.next_before_id).toBeNull();

@@ -12,6 +12,7 @@ import {BACKENDS, type Backend} from '../contract/backends.js';
 import {notePgOff} from '../support/pg.js';
 import {builtCli, callerFor, connectInProcess, jsonOf, makeDatabase, openMcpStore, RUN_ID, snapshot, snapshotOf, textOf, type Caller, type McpStore} from './fixtures.js';
 import {tempDir} from '../support/temp.js';
+import {expectOneSchemaForm} from './tool-suite.js';
 
 const dir = tempDir('sift-mcp-stdio-');
 let cli: string;
@@ -135,6 +136,10 @@ describe.each(BACKENDS)('over stdio with the SDK client on $name', (backend: Bac
 		const {version} = await store.readItem('bugs', item.id);
 		const {events} = await store.pollEvents('bugs', {afterSequence: 30});
 		expect(events.map(event => [event.item_id, event.version])).toEqual(Array.from({length: version - 1}, (_, index) => [item.id, index + 2]));
+	});
+
+	it('list, search and similar answers carry the same compact schema, and only its version to a client holding it', async () => {
+		await expectOneSchemaForm(call);
 	});
 
 	it('not_granted reads the same for an existing and a missing channel', async () => {

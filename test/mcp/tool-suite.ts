@@ -6,7 +6,7 @@ import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from '
 import type {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import type {Tool} from '@modelcontextprotocol/sdk/types.js';
 import {bugsChannel} from '../../demo-data/generate.js';
-import {agentField, agentOptions, schemaVersion} from '../../source/mcp/agent-shapes.js';
+import {agentField, agentOptions, agentSchema, DEFAULT_PAGE_BYTES, defaultLabel, schemaVersion} from '../../source/mcp/agent-shapes.js';
 import type {Actor, AsyncStore, Field} from '../../store/index.js';
 import {BACKENDS, type Backend} from '../contract/backends.js';
 import {notePgOff} from '../support/pg.js';
@@ -25,6 +25,32 @@ export type ToolTransport = {
 	/** One session carries every call (not a request per call, as over HTTP): its calls run one at a time, in order. */
 	oneSession: boolean;
 };
+
+/**
+ * list, search and similar answers on the seeded bugs channel carry one compact schema and
+ * version, leave the schema out for the version held and give it again for any other: the same
+ * over every transport (stdio.test.ts calls it too).
+ */
+export async function expectOneSchemaForm(call: Caller): Promise<void> {
+	const listed = jsonOf(await call('list_record_items', {record_channel_id: 'bugs', limit: 1}));
+	expect(listed.schema.due).toBe('date');
+	expect(listed.schema.status.options).toContainEqual(['in_progress', 'In progress']);
+	const asks = [
+		['list_record_items', {record_channel_id: 'bugs', limit: 1}],
+		['search_record_items', {record_channel_id: 'bugs', query: 'sort:ticket', limit: 2}],
+		['find_similar_items', {record_channel_id: 'bugs', item_id: listed.items[0].id, limit: 2}],
+	] as const;
+	for (const [tool, args] of asks) {
+		const answer = jsonOf(await call(tool, args));
+		expect(answer.schema_version, tool).toBe(listed.schema_version);
+		expect(answer.schema, tool).toEqual(listed.schema);
+		expect(answer.items.length, tool).toBeGreaterThan(0);
+		const held = jsonOf(await call(tool, {...args, schema_version: listed.schema_version}));
+		expect(held, tool).not.toHaveProperty('schema');
+		expect(held, tool).toEqual({...answer, schema: undefined});
+		expect(jsonOf(await call(tool, {...args, schema_version: 'stale'})).schema, tool).toEqual(listed.schema);
+	}
+}
 
 export function describeToolSuite(transport: ToolTransport): void {
 	describe.each(BACKENDS)(`MCP tools over ${transport.name} on $name`, (backend: Backend) => {
@@ -171,8 +197,7 @@ function suite({connect, callerFor, oneSession}: ToolTransport, backend: Backend
 			do {
 				const result = await call('list_record_items', {record_channel_id: 'bugs', limit: 7, ...(before ? {before_id: before} : {})});
 				const page = jsonOf(result);
-				const status = page.schema.find((field: {key: string}) => field.key === 'status');
-				expect(status.config.options).toContainEqual(['in_progress', 'In progress']);
+				expect(page.schema.status.options).toContainEqual(['in_progress', 'In progress']);
 				version ??= page.schema_version;
 				expect(page.schema_version).toBe(version);
 				const held = jsonOf(await call('list_record_items', {record_channel_id: 'bugs', limit: 7, schema_version: version, ...(before ? {before_id: before} : {})}));
@@ -196,38 +221,63 @@ function suite({connect, callerFor, oneSession}: ToolTransport, backend: Backend
 			expect([...seen].sort().reverse()).toEqual(seen);
 		});
 
-		it('list_record_items gives the agent the schema without screen-only config or defaults; the store keeps the full schema', async () => {
+		it('list_record_items gives the agent the schema by field key without screen-only config or defaults; the store keeps the full schema', async () => {
 			const {schema} = jsonOf(await call('list_record_items', {record_channel_id: 'bugs', limit: 1}));
-			const byKey = Object.fromEntries(schema.map((field: {key: string}) => [field.key, field]));
-			expect(schema.map((field: {key: string}) => field.key)).toEqual((await store.getChannel('bugs')).fields.map(field => field.key));
-			expect(byKey.ticket).toEqual({key: 'ticket', label: 'Ticket', type: 'text', is_required: true, is_unique: true, config: {max_length: 32}});
-			expect(byKey.title).toEqual({key: 'title', label: 'Title', type: 'text', is_required: true, config: {max_length: 200}});
-			expect(byKey.points).toEqual({key: 'points', label: 'Points', type: 'number', config: {min: 0, max: 13, integer: true}});
-			expect(byKey.due).toEqual({key: 'due', label: 'Due', type: 'date'});
-			expect(byKey.severity.config.options).toEqual([['s1', 'S1 Critical'], ['s2', 'S2 Major'], ['s3', 'S3 Minor'], ['s4', 'S4 Trivial']]);
+			expect(Object.keys(schema)).toEqual((await store.getChannel('bugs')).fields.map(field => field.key));
+			// Type text, the label made from the key and false flags go without saying; settings sit beside the flags.
+			expect(schema.ticket).toEqual({required: true, unique: true, max_length: 32});
+			expect(schema.title).toEqual({required: true, max_length: 200});
+			expect(schema.points).toEqual({type: 'number', min: 0, max: 13, integer: true});
+			// A field with nothing but its type is the type.
+			expect(schema.due).toBe('date');
+			expect(schema.reporter).toBe('email');
+			expect(schema.age_days).toEqual({type: 'formula', label: 'Age (days)', expression: 'days_between(created_at, today())'});
+			// A select's type goes without saying when it has options.
+			expect(schema.severity).toEqual({options: [['s1', 'S1 Critical'], ['s2', 'S2 Major'], ['s3', 'S3 Minor'], ['s4', 'S4 Trivial']]});
 			// What the TUI and the command line read: every flag, every colour.
 			const full = (await store.listPage('bugs', {limit: 1})).schema.find(field => field.key === 'severity')!;
 			expect(full).toMatchObject({is_required: false, is_unique: false});
 			expect(full.config.options![0]).toEqual({value: 's1', label: 'S1 Critical', color: 'red'});
 		});
 
-		it('the agent form of a field drops config keys set to false and keeps every other setting', () => {
-			expect(agentField({key: 'n', label: 'N', type: 'number', is_required: false, is_unique: true, config: {min: 0, integer: false}})).toEqual({key: 'n', label: 'N', type: 'number', is_unique: true, config: {min: 0}});
-			expect(agentField({key: 'notes', label: 'Notes', type: 'text', is_required: false, is_unique: false, config: {long: false}})).toEqual({key: 'notes', label: 'Notes', type: 'text'});
-			expect(agentField({key: 'price', label: 'Price', type: 'currency', is_required: true, is_unique: false, config: {currency: 'EUR', max: 0}})).toEqual({key: 'price', label: 'Price', type: 'currency', is_required: true, config: {currency: 'EUR', max: 0}});
+		it('the agent form of a field leaves out what a default says and keeps every other setting', () => {
+			expect(agentField({key: 'n', label: 'N', type: 'number', is_required: false, is_unique: true, config: {min: 0, integer: false}})).toEqual({type: 'number', unique: true, min: 0});
+			expect(agentField({key: 'notes', label: 'Notes', type: 'text', is_required: false, is_unique: false, config: {long: false}})).toBe('text');
+			expect(agentField({key: 'price', label: 'Price', type: 'currency', is_required: true, is_unique: false, config: {currency: 'EUR', max: 0}})).toEqual({type: 'currency', required: true, currency: 'EUR', max: 0});
+			// The label made from the key: spaces for underscores, the first letter capital; any other label is written.
+			expect(defaultLabel('state_reason')).toBe('State reason');
+			expect(agentField({key: 'state_reason', label: 'State reason', type: 'date', is_required: false, is_unique: false, config: {}})).toBe('date');
+			expect(agentField({key: 'url', label: 'URL', type: 'url', is_required: false, is_unique: false, config: {}})).toEqual({type: 'url', label: 'URL'});
+			expect(agentField({key: 'body', label: 'body', type: 'text', is_required: false, is_unique: false, config: {long: true}})).toEqual({label: 'body', long: true});
+			// Options make select the default type; a multi_select says its type.
+			const options = [{value: 'a', label: 'a'}, {value: 'b', label: 'b'}];
+			expect(agentField({key: 'pick', label: 'Pick', type: 'select', is_required: false, is_unique: false, config: {options}})).toEqual({options: 'a b'});
+			expect(agentField({key: 'tags', label: 'Tags', type: 'multi_select', is_required: false, is_unique: false, config: {options}})).toEqual({type: 'multi_select', options: 'a b'});
+			// A text field with options is not a thing the store takes, yet its type would still be said.
+			expect(agentField({key: 'note', label: 'Note', type: 'text', is_required: false, is_unique: false, config: {options}})).toEqual({type: 'text', options: 'a b'});
+			expect(Object.keys(agentSchema(bugsChannel.fields as Field[]))).toEqual(bugsChannel.fields.map(field => field.key));
 		});
 
-		it('writes an option once when its label says the same, and a long list of such options as one string, every value kept', () => {
+		it('writes an option once when its label says the same, and a list of such options as one string, every value kept', () => {
 			const plain = (values: string[]) => values.map(value => ({value, label: value}));
 			expect(agentOptions([{value: 'new', label: 'New'}, {value: 'open', label: 'open'}])).toEqual([['new', 'New'], 'open']);
 			const many = Array.from({length: 13}, (_, index) => `A-${index}`);
 			expect(agentOptions(plain(many))).toBe(many.join(' '));
-			expect(agentOptions(plain(many.slice(0, 12)))).toEqual(many.slice(0, 12));
-			// A value holding a space cannot go in the string: the list stays a list.
-			expect(agentOptions(plain([...many.slice(0, 12), '1.3 beta']))).toEqual([...many.slice(0, 12), '1.3 beta']);
+			expect(agentOptions(plain(['closed', 'open']))).toBe('closed open');
+			expect(agentOptions(plain(['1.4']))).toBe('1.4');
+			// A value holding a space: joined by |, which a reader splits on when the string holds one.
+			const spaced = [...many.slice(0, 3), 'good first issue'];
+			expect(agentOptions(plain(spaced))).toBe(spaced.join('|'));
+			expect((agentOptions(plain(spaced)) as string).split('|')).toEqual(spaced);
+			// A lone value with a space would read as several; a value holding |, an empty one or one with spaces at its ends: a list.
+			expect(agentOptions(plain(['good first issue']))).toEqual(['good first issue']);
+			expect(agentOptions(plain(['a|b', 'c']))).toEqual(['a|b', 'c']);
+			expect(agentOptions(plain(['', 'c']))).toEqual(['', 'c']);
+			expect(agentOptions(plain([' a b', 'c']))).toEqual([' a b', 'c']);
+			expect(agentOptions([])).toEqual([]);
 			expect(agentOptions([...plain(many), {value: 'x', label: 'X'}])).toEqual([...many, ['x', 'X']]);
 			// The config in one order, whatever order the backend kept its keys in.
-			expect(JSON.stringify(agentField({key: 'n', label: 'N', type: 'number', is_required: false, is_unique: false, config: {integer: true, max: 5, min: 0}}).config)).toBe('{"min":0,"max":5,"integer":true}');
+			expect(JSON.stringify(agentField({key: 'n', label: 'N', type: 'number', is_required: false, is_unique: false, config: {integer: true, max: 5, min: 0}}))).toBe('{"type":"number","min":0,"max":5,"integer":true}');
 		});
 
 		it('list_record_items previews leave out empty values', async () => {
@@ -252,7 +302,7 @@ function suite({connect, callerFor, oneSession}: ToolTransport, backend: Backend
 			expect(triaged.items.every((entry: {preview: {status: string}}) => entry.preview.status === 'triaged')).toBe(true);
 		});
 
-		it('list_record_items without a limit stops before 10,000 bytes (Codex cuts longer answers), and next_before_id goes on from there', async () => {
+		it('list_record_items without a limit stops before 11,500 bytes, schema included (Codex cuts answers past 12,000), and next_before_id goes on from there', async () => {
 			const all = jsonOf(await call('list_record_items', {record_channel_id: 'bugs', limit: 50})).items as Array<{id: string; version: number}>;
 			for (const [index, item] of all.entries()) {
 				// Two bytes a character, 120 of them in each preview: 30 items no longer fit.
@@ -261,7 +311,9 @@ function suite({connect, callerFor, oneSession}: ToolTransport, backend: Backend
 			}
 
 			const first = jsonOf(await call('list_record_items', {record_channel_id: 'bugs'}));
-			expect(Buffer.byteLength(JSON.stringify(first))).toBeLessThanOrEqual(10_000);
+			expect(DEFAULT_PAGE_BYTES).toBe(11_500);
+			expect(first).toHaveProperty('schema');
+			expect(Buffer.byteLength(JSON.stringify(first))).toBeLessThanOrEqual(DEFAULT_PAGE_BYTES);
 			expect(first.items.length).toBeGreaterThan(1);
 			expect(first.items.length).toBeLessThan(all.length);
 			expect(first.next_before_id).toBe(first.items.at(-1).id);
@@ -341,17 +393,21 @@ function suite({connect, callerFor, oneSession}: ToolTransport, backend: Backend
 	describe('lean answers', () => {
 		it('a schema change gives a new schema_version and the schema again to a client holding the old one; the version is the same on both backends', async () => {
 			const first = jsonOf(await call('list_record_items', {record_channel_id: 'bugs', limit: 1}));
-			expect(first.schema_version).toBe(schemaVersion(bugsChannel.fields.map(field => agentField(field as Field))));
+			expect(first.schema_version).toBe(schemaVersion(agentSchema(bugsChannel.fields as Field[])));
 			expect(jsonOf(await call('list_record_items', {record_channel_id: 'bugs', limit: 1, schema_version: first.schema_version}))).not.toHaveProperty('schema');
 			// Any other version (a stale or made-up one) gets the schema.
 			expect(jsonOf(await call('list_record_items', {record_channel_id: 'bugs', limit: 1, schema_version: 'stale'})).schema).toEqual(first.schema);
 			await store.changeChannel('bugs', {kind: 'add_option', key: 'status', value: 'blocked', label: 'Blocked'}, {kind: 'human'});
 			const changed = jsonOf(await call('list_record_items', {record_channel_id: 'bugs', limit: 1, schema_version: first.schema_version}));
 			expect(changed.schema_version).not.toBe(first.schema_version);
-			expect(changed.schema.find((field: {key: string}) => field.key === 'status').config.options).toContainEqual(['blocked', 'Blocked']);
+			expect(changed.schema.status.options).toContainEqual(['blocked', 'Blocked']);
 			const events = jsonOf(await call('poll_resource_events', {resource_type: 'record_channel', resource_id: 'bugs', after_sequence: 30}));
 			expect(events.events).toEqual([expect.objectContaining({type: 'channel.updated', changed: ['status']})]);
 			expect(jsonOf(await call('list_record_items', {record_channel_id: 'bugs', limit: 1, schema_version: changed.schema_version}))).not.toHaveProperty('schema');
+		});
+
+		it('search_record_items and find_similar_items carry the schema as list_record_items does, and only its version to a client holding it', async () => {
+			await expectOneSchemaForm(call);
 		});
 
 		it('read_record_item gives long text in parts that join back to the text, and only the fields asked for', async () => {

@@ -22,7 +22,7 @@
 import {createHash} from 'node:crypto';
 import {type Conversation, type Exchange, isObject} from './history.js';
 import {
-	correctValues, type FieldProblem, type FirstAttempt, planValues, type SchemaField, type Values,
+	correctValues, type FieldProblem, type FirstAttempt, planValues, type SchemaField, schemaFields, type Values,
 } from './wishes.js';
 
 export interface PolicyConfig {
@@ -200,10 +200,7 @@ function listChannel(conversation: Conversation, channel: string, config: Policy
 }
 
 function readPage(result: Record<string, unknown>): Page {
-	const rawSchema = result['schema'];
-	const fields = isObject(rawSchema) ? rawSchema['fields'] : rawSchema;
-	const schema = (Array.isArray(fields) ? fields : []).filter(isObject)
-		.filter(f => typeof f['key'] === 'string') as unknown as SchemaField[];
+	const schema = schemaFields(result['schema']);
 	const items = (Array.isArray(result['items']) ? result['items'] : []).filter(isObject).map(item => {
 		const shown = isObject(item['preview']) ? item['preview'] : (isObject(item['values']) ? item['values'] : {});
 		return {id: String(item['id']), status: shown['status']};

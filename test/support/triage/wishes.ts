@@ -38,11 +38,35 @@ export type FirstAttempt = 'mapped' | 'as_written';
 // Never written by an agent: computed, or identity fields the reporter has no say in.
 const UNWRITABLE_TYPES = new Set(['formula']);
 
+/** The flags a field of the agent's schema carries beside its settings. */
+const FIELD_FLAGS = new Set(['type', 'label', 'required', 'unique']);
+
+/**
+ * The fields of a page's schema, read as its tool description tells a model to: the agent's form
+ * (an object of fields by key, each its type alone or what differs from the defaults: type text,
+ * or select when options are given; the label made from the key), or a list of fields.
+ */
+export function schemaFields(schema: unknown): SchemaField[] {
+	if (Array.isArray(schema)) {
+		return schema.filter(isObject).filter(field => typeof field['key'] === 'string') as unknown as SchemaField[];
+	}
+	if (!isObject(schema)) {
+		return [];
+	}
+	return Object.entries(schema).map(([key, form]) => {
+		const label = key.charAt(0).toUpperCase() + key.slice(1).replaceAll('_', ' ');
+		if (!isObject(form)) return {key, label, type: String(form)};
+		const config = Object.fromEntries(Object.entries(form).filter(([name]) => !FIELD_FLAGS.has(name)));
+		const type = typeof form['type'] === 'string' ? form['type'] : (config['options'] === undefined ? 'text' : 'select');
+		return {key, label: typeof form['label'] === 'string' ? form['label'] : label, type, config};
+	});
+}
+
 export function optionsOf(field: SchemaField): SchemaOption[] {
 	const options = field.config?.['options'] ?? field.options;
-	// The agent's compact forms: a long list of values whose labels say the same, as one string.
+	// The agent's compact form: values whose labels say the same as one string, split on | when it holds one, else on spaces.
 	if (typeof options === 'string') {
-		return options.split(' ').filter(Boolean).map(value => ({value, label: value}));
+		return options.split(options.includes('|') ? '|' : ' ').filter(Boolean).map(value => ({value, label: value}));
 	}
 	if (!Array.isArray(options)) {
 		return [];
