@@ -93,6 +93,10 @@ export type CliFlags = {
 	// eval --similar: measure find_similar_items on the duplicate links of a pairs file
 	similar?: boolean;
 	pairs?: string;
+	// eval --fields: the agent measured on a scratch copy (the fields hidden, a sample, keep the copy)
+	fields?: string[];
+	sample?: number;
+	keep?: boolean;
 	/** `sync add redmine --project IDENTIFIER`. */
 	project?: string;
 	// followups resolve: keep our value, take theirs, or write this one (JSON when it parses)

@@ -135,11 +135,11 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
 		flags: [...STORE_FLAGS, FLAGS.channel, FLAGS.json, FLAGS.ours, FLAGS.theirs, FLAGS.resolveValue],
 	},
 	eval: {
-		brief: 'measure duplicate search on known duplicates',
-		usage: 'sift eval --similar --pairs FILE [--key FIELD] [--channel ID] [--json]',
-		summary: 'Measure find_similar_items on the channel\'s known duplicates: each item linked to an older one is asked against the items added before it, and the answer is right when a linked item comes back. Prints recall@1, @5 and @10 and the mean reciprocal rank.',
-		flags: [...STORE_FLAGS, FLAGS.channel, FLAGS.evalSimilar, FLAGS.pairs, FLAGS.evalKey, FLAGS.json],
-		notes: ['Links naming no item of the channel are counted and left out. Docs: docs/eval.md.', EXIT_NOTE],
+		brief: 'measure the agent, or duplicate search, on what the channel already knows',
+		usage: 'sift eval --fields KEY,... [--sample N] [--seed S] [--query Q] [--keep] [--batch N] [--parallel P] [--channel ID] [--json] | sift eval --similar --pairs FILE [--key FIELD] [--channel ID] [--json]',
+		summary: 'With --fields: copy a sample of items whose fields are known into a scratch store, hide those fields, run the agent in propose mode on the copy, and compare its proposals with the truth: precision, recall and F1 per field, the calibration error of its confidences, and duplicate recall@1, @5 and @10 when duplicate_of is among the fields. Your store is only read. With --similar: measure find_similar_items on the channel\'s known duplicates: each item linked to an older one is asked against the items added before it; prints recall@1, @5 and @10 and the mean reciprocal rank.',
+		flags: [...STORE_FLAGS, FLAGS.channel, FLAGS.evalFields, FLAGS.evalSample, FLAGS.evalSeed, FLAGS.evalQuery, FLAGS.evalInstruction, FLAGS.keep, FLAGS.batch, FLAGS.parallel, ...CODEX_FLAGS, FLAGS.evalSimilar, FLAGS.pairs, FLAGS.evalKey, FLAGS.json],
+		notes: ['The scratch store is a SQLite file in a temporary folder, removed afterwards unless --keep. With --similar, links naming no item of the channel are counted and left out. Docs: docs/eval.md.', EXIT_NOTE],
 	},
 	sync: {
 		brief: 'two-way sync of channels with GitHub or Redmine issues',
