@@ -67,7 +67,8 @@ export function scratchCopy(channel: Channel, judged: readonly Item[], context: 
 		const values: Values = {};
 		for (const [key, value] of Object.entries(item.values)) {
 			if (formulas.has(key)) continue;
-			const copied = relations.has(key) ? (selfRelations.has(key) && typeof value === 'string' && (ids.get(value) ?? '') < id ? ids.get(value)! : null) : value;
+			const target = selfRelations.has(key) && typeof value === 'string' ? ids.get(value) : undefined;
+			const copied = relations.has(key) ? (target !== undefined && target < id ? target : null) : value;
 			values[key] = judgedIds.has(item.id) && fields.includes(key) ? null : copied;
 		}
 
