@@ -8,6 +8,9 @@ import type {NewEvent} from './events.js';
 import type {Actor, ActorKind, Changes, EventCause, Values} from './types.js';
 
 export type ProposalStatus = 'open' | 'accepted' | 'declined';
+
+/** Who decided a proposal: a person (human), or `auto`, the config's auto_accept_above on the proposal's arrival (docs/review.md#auto-accept). */
+export type ProposalDecider = ActorKind | 'auto';
 export const PROPOSAL_STATUSES: readonly ProposalStatus[] = ['open', 'accepted', 'declined'];
 
 /** A proposal as callers see it. */
@@ -29,7 +32,7 @@ export type Proposal = {
 	status: ProposalStatus;
 	created_at: string;
 	decided_at: string | null;
-	decided_by: ActorKind | null;
+	decided_by: ProposalDecider | null;
 	/** The item's version the accept wrote (null until accepted). */
 	written_version: number | null;
 };
@@ -44,7 +47,7 @@ export type NewProposal = {channel_id: string; item_id: string; run_id: string |
  * A decision on one proposal. An accept of some of its fields leaves it open with the rest,
  * based on the version that accept wrote (the rest did not change by it).
  */
-export type ProposalDecision = {status: ProposalStatus; changes: Changes; base_version: number; written_version: number | null; decided_at: string; decided_by: ActorKind};
+export type ProposalDecision = {status: ProposalStatus; changes: Changes; base_version: number; written_version: number | null; decided_at: string; decided_by: ProposalDecider};
 
 /** Which proposals to list. `where` (the query language) needs `channelId`. */
 export type ProposalQuery = {channelId?: string; runId?: string; itemId?: string; status?: ProposalStatus | 'all'; where?: string; limit?: number; now?: Date; /** Only ids after this one: the cursor of the next page. */ afterId?: number};
@@ -65,7 +68,7 @@ export function proposalCreatedEvent(proposal: NewProposal, id: number): NewEven
 	return {type: 'proposal.created', item_id: proposal.item_id, version: proposal.base_version, actor: proposal.actor, changes: proposal.changes, at: proposal.created_at, cause: {kind: 'proposal', proposal_id: id, run_id: proposal.run_id}};
 }
 
-export const proposalCause = (proposal: Pick<Proposal, 'id' | 'run_id'>, group: string): EventCause => ({kind: 'proposal', proposal_id: proposal.id, run_id: proposal.run_id, group});
+export const proposalCause = (proposal: Pick<Proposal, 'id' | 'run_id'>, group: string, auto = false): EventCause => ({kind: 'proposal', proposal_id: proposal.id, run_id: proposal.run_id, group, ...(auto ? {auto: true as const} : {})});
 
 /** The checked query of a proposal list. */
 export function checkProposalQuery(query: ProposalQuery): Required<Pick<ProposalQuery, 'limit'>> & ProposalQuery {

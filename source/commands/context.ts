@@ -59,6 +59,8 @@ export type CliFlags = {
 	force?: boolean;
 	/** `sift proposals accept --min-confidence N`: only proposals the agent was at least this sure of. */
 	minConfidence?: string;
+	/** `sift mcp --auto-accept-above N` (a run's, from the config's auto_accept_above): proposals this sure are accepted on arrival. */
+	autoAcceptAbove?: string;
 	// the TUI: the config file instead of $XDG_CONFIG_HOME/sift/config.yaml
 	config?: string;
 	// serve / token / run --server

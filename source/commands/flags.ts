@@ -79,6 +79,7 @@ export const FLAGS = {
 	propose: flag({name: 'propose', key: 'propose', kind: 'boolean', help: 'propose instead of writing: the agent\'s valid edits wait in the review queue for a person (`sift proposals`)'}),
 	mcpPropose: flag({name: 'propose', key: 'propose', kind: 'boolean', help: 'valid edits become proposals for a person instead of writes (a run recorded in propose mode proposes in any case)'}),
 	minConfidence: flag({name: 'min-confidence', key: 'minConfidence', kind: 'string', value: 'N', help: 'accept only proposals whose confidence is at least N (0 to 1); one without a confidence is left open'}),
+	autoAcceptAbove: flag({name: 'auto-accept-above', key: 'autoAcceptAbove', kind: 'string', value: 'N', help: 'with --propose: a proposal whose confidence is at least N (above 0, at most 1) is accepted as it arrives, recorded as accepted by auto'}),
 	force: flag({name: 'force', key: 'force', kind: 'boolean', help: 'accept even where a proposed field changed since the proposal was made: the current value is overwritten'}),
 	proposalsRun: flag({name: 'run', key: 'run', kind: 'string', value: 'RUN', help: 'the proposals of this run'}),
 	proposalsWhere: flag({name: 'where', key: 'where', kind: 'string', value: 'QUERY', dashValue: true, help: 'only proposals for items matching the query'}),

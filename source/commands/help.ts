@@ -153,9 +153,9 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
 	},
 	mcp: {
 		brief: 'serve the agent tools over stdio (MCP)',
-		usage: 'sift mcp --grant CHANNEL [--actor agent] [--run ID] [--propose] [--db FILE | --db-env VAR]',
+		usage: 'sift mcp --grant CHANNEL [--actor agent] [--run ID] [--propose [--auto-accept-above N]] [--db FILE | --db-env VAR]',
 		summary: 'Serve the agent tools over stdio (MCP). stdout carries JSON-RPC only.',
-		flags: [...STORE_FLAGS, FLAGS.dbEnv, FLAGS.json, FLAGS.grant, FLAGS.actor, FLAGS.run, FLAGS.mcpPropose, FLAGS.ownerPid],
+		flags: [...STORE_FLAGS, FLAGS.dbEnv, FLAGS.json, FLAGS.grant, FLAGS.actor, FLAGS.run, FLAGS.mcpPropose, FLAGS.autoAcceptAbove, FLAGS.ownerPid],
 	},
 	run: {
 		brief: 'headless Codex runs, in parallel batches',

@@ -5,7 +5,7 @@
 import type {AsyncStore, Channel} from '../../store/index.js';
 import type {ProposalRow} from '../../store/proposals.js';
 import {acceptText, declineText, proposalsText} from '../text/review.js';
-import {channelOf, output, withStore} from './common.js';
+import {channelOf, confidenceFlag, output, withStore} from './common.js';
 import {UsageError, type Command, type CommandContext} from './context.js';
 
 const USAGE = 'expected: sift proposals [list] [--run RUN] | sift proposals accept ID...|--run RUN|--min-confidence N [--force] | sift proposals decline ID...|--run RUN';
@@ -75,12 +75,7 @@ async function idsNamed(context: CommandContext, store: AsyncStore, words: strin
 }
 
 /** `--min-confidence N`: a number from 0 to 1. */
-function minConfidence(text: string | undefined): number | undefined {
-	if (text === undefined) return undefined;
-	const value = Number(text);
-	if (text.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) throw new UsageError(`--min-confidence must be a number from 0 to 1, got ${JSON.stringify(text).slice(0, 40)}`);
-	return value;
-}
+const minConfidence = (text: string | undefined) => confidenceFlag(text, '--min-confidence', 0);
 
 /**
  * The ids named (or every open proposal of --run, or, with neither, of the channel when

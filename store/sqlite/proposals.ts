@@ -3,11 +3,11 @@
 
 import type {Statement} from 'better-sqlite3';
 import type {Db} from './db.js';
-import {checkProposalQuery, proposalFilters, proposalOf, type NewProposal, type ProposalDecision, type ProposalQuery, type ProposalRow, type ProposalStatus} from '../proposals.js';
+import {checkProposalQuery, proposalFilters, proposalOf, type NewProposal, type ProposalDecider, type ProposalDecision, type ProposalQuery, type ProposalRow, type ProposalStatus} from '../proposals.js';
 import type {LoadedChannel} from '../channels.js';
 import {parseWhere} from '../pages.js';
 import {channelScopeSql, whereSql} from './query.js';
-import type {ActorKind, Changes} from '../types.js';
+import type {Changes} from '../types.js';
 import type {EditMode} from '../writes.js';
 
 /** The proposals table (schema v7), and the index has:proposal and the queue read. */
@@ -51,7 +51,7 @@ export function addProposalConfidence(db: Db): void {
 	if (hasTable(db, 'proposals') && !hasColumn(db, 'proposals', 'confidence')) db.exec('ALTER TABLE proposals ADD COLUMN confidence REAL');
 }
 
-type StoredProposal = Omit<ProposalRow, 'values' | 'base_values' | 'changes' | 'status' | 'decided_by'> & {changes: string; status: ProposalStatus; decided_by: ActorKind | null};
+type StoredProposal = Omit<ProposalRow, 'values' | 'base_values' | 'changes' | 'status' | 'decided_by'> & {changes: string; status: ProposalStatus; decided_by: ProposalDecider | null};
 
 const rowOf = (row: StoredProposal): ProposalRow => proposalOf({...row, changes: JSON.parse(row.changes) as Changes});
 
