@@ -123,3 +123,54 @@ export function proposalFilters(query: ProposalQuery): Array<[column: string, va
 	const filters: Array<[string, string | undefined]> = [['channel_id', query.channelId], ['status', status], ['item_id', query.itemId], ['run_id', query.runId]];
 	return filters.filter((filter): filter is [string, string] => filter[1] !== undefined);
 }
+
+/** One field's decisions (docs/review.md#per-field-counts): proposed = accepted + declined + open. */
+export type ProposalFieldCounts = {key: string; proposed: number; accepted: number; auto_accepted: number; declined: number; open: number};
+
+/** Whose decisions to count: a channel's, or one run's. */
+export type FieldCountsQuery = {channelId: string; runId?: string};
+
+/** What fieldCounts folds, as each backend reads it: the proposals' statuses and fields, and each accept's fields. */
+export type DecisionRecords = {
+	proposals: Array<{status: ProposalStatus; keys: string[]}>;
+	/** One per proposal.accepted event: the fields that accept wrote, and whether auto_accept_above made it. */
+	accepts: Array<{keys: string[]; auto: boolean}>;
+};
+
+/**
+ * Per field, how the proposals fared. An accepted field is counted from the accept's event (an
+ * accept of some fields leaves the rest in the open proposal, so the row alone would lose it);
+ * a declined or open field from the proposal row, which keeps what was still to decide.
+ */
+export function foldFieldCounts({proposals, accepts}: DecisionRecords): ProposalFieldCounts[] {
+	const counts = new Map<string, ProposalFieldCounts>();
+	const of = (key: string) => {
+		let entry = counts.get(key);
+		if (!entry) {
+			entry = {key, proposed: 0, accepted: 0, auto_accepted: 0, declined: 0, open: 0};
+			counts.set(key, entry);
+		}
+
+		return entry;
+	};
+
+	for (const accept of accepts) {
+		for (const key of accept.keys) {
+			const entry = of(key);
+			entry.proposed++;
+			entry.accepted++;
+			if (accept.auto) entry.auto_accepted++;
+		}
+	}
+
+	for (const proposal of proposals) {
+		if (proposal.status === 'accepted') continue;
+		for (const key of proposal.keys) {
+			const entry = of(key);
+			entry.proposed++;
+			entry[proposal.status]++;
+		}
+	}
+
+	return [...counts.values()].sort((a, b) => a.key.localeCompare(b.key));
+}

@@ -191,11 +191,12 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
 	},
 	proposals: {
 		brief: 'the review queue: list, accept or decline proposals',
-		usage: 'sift proposals [list] [--run RUN] [--where QUERY] | sift proposals accept ID...|--run RUN|--min-confidence N [--force] | sift proposals decline ID...|--run RUN',
+		usage: 'sift proposals [list] [--run RUN] [--where QUERY] | sift proposals stats [--run RUN] | sift proposals accept ID...|--run RUN|--min-confidence N [--force] | sift proposals decline ID...|--run RUN',
 		summary: 'Proposals are the valid edits of runs in propose mode (`sift run --propose`), waiting for a person. list shows the open ones, oldest first: each field as it was when proposed → proposed, and the reason.',
 		flags: [...STORE_FLAGS, FLAGS.channel, FLAGS.json, FLAGS.proposalsRun, FLAGS.proposalsWhere, FLAGS.minConfidence, FLAGS.force],
 		notes: [
 			'accept writes every proposal named (or every open one of --run) as one edit of yours, each at the version it was based on; events name the proposal and its run. A proposal whose fields changed since it was made is a conflict: both values are shown and nothing is overwritten, unless --force. decline closes proposals without writing.',
+			'stats counts, per field, the proposals of the channel (or of --run) accepted (by auto_accept_above among them), declined and open.',
 			'Exit 1 when an accept left conflicts or refusals. See docs/review.md.',
 		],
 	},
