@@ -8,17 +8,15 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {openAsyncStore, type AsyncStore} from '../../store/api.js';
 import type {Item} from '../../store/index.js';
-import {pages} from '../../store/page-stream.js';
 import {DEFAULT_BATCH_SIZE, DEFAULT_PARALLEL, splitIntoBatches} from '../codex/batches.js';
 import {Fanout} from '../codex/fanout.js';
-import {handleTerminationSignals} from '../codex/group.js';
 import type {Outcome} from '../codex/outcome.js';
 import {batchStarter} from '../codex/run-token.js';
 import {agentScores, DEFAULT_EVAL_SAMPLE, DEFAULT_EVAL_SEED, DUPLICATE_FIELD, isKnown, judgedRelations, lastAnswers, sampleItems, scratchCopy, type AgentEvalScores} from '../eval/agent-eval.js';
 import {duplicateQuestions, parsePairs, QUESTION_LIMIT, resolveLinks, similarRecall} from '../eval/similar-recall.js';
 import {sanitize} from '../text/sanitize.js';
 import {channelOf, output, withStore} from './common.js';
-import {codexRunOptions, exitCodeOf} from './run.js';
+import {codexRunOptions, exitCodeOf, runBatches} from './run.js';
 import {UsageError, type Command, type CommandContext} from './context.js';
 
 /** Every item of the channel by id, and by the `key` field's value when one is given. */
@@ -192,14 +190,7 @@ async function runAgent(context: CommandContext, scratch: AsyncStore, options: P
 			context.stderr.write(`sift: eval batch ${event.run.index + 1}/${batches.length} could not start: ${sanitize(event.run.error ?? '')}\n`);
 		} else if (event.type === 'skipped') outcomes.push('cancelled');
 	});
-	const uninstall = handleTerminationSignals(() => fanout.cancelAll());
-	try {
-		for (const items of batches) fanout.add(items);
-		await fanout.idle();
-	} finally {
-		uninstall();
-	}
-
+	await runBatches(fanout, batches);
 	return outcomes;
 }
 

@@ -104,18 +104,21 @@ const run: Command = async context => {
 		const batches = isSingleRun(itemIds.length, batch) ? [itemIds] : splitIntoBatches(itemIds, batch);
 		const fanout = new Fanout({parallel, start: batchStarter(store, options, endpoint)});
 		const report = reportRuns(context, fanout, {channelId, total: batches.length});
-		// Ctrl+C, kill, a closed terminal: every run (its whole process group) stops before sift exits.
-		const uninstall = handleTerminationSignals(() => fanout.cancelAll());
-		try {
-			for (const items of batches) fanout.add(items);
-			await fanout.idle();
-		} finally {
-			uninstall();
-		}
-
+		await runBatches(fanout, batches);
 		return report.finish();
 	});
 };
+
+/** Every batch through the fan-out, to the end; Ctrl+C, kill, a closed terminal: every run (its whole process group) stops before sift exits. */
+export async function runBatches(fanout: Fanout, batches: readonly string[][]): Promise<void> {
+	const uninstall = handleTerminationSignals(() => fanout.cancelAll());
+	try {
+		for (const items of batches) fanout.add(items);
+		await fanout.idle();
+	} finally {
+		uninstall();
+	}
+}
 
 /**
  * The ids of the items `--items` names, in the order given, each named as every command names an
