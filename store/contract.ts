@@ -19,7 +19,7 @@ import type {SyncApi} from './sync/types.js';
 export type {CommentsQuery, ConflictChoice, ItemComments, OutboxEntry, PullOutcome, RemoteComment, RemoteRecord, SyncApi, SyncedField, SyncLink, SyncStatus, TrackerKind} from './sync/types.js';
 
 export type {UpsertRefusal, UpsertRequest, UpsertResult, UpsertRow} from './upsert-rules.js';
-import type {ProposalQuery, ProposalRow} from './proposals.js';
+import type {FieldCountsQuery, ProposalFieldCounts, ProposalQuery, ProposalRow} from './proposals.js';
 import type {AcceptRequest, AcceptResult, DeclineResult, RevertResult, RunDiff} from './review-plan.js';
 
 /** An import: the channel definition and its items, which may arrive lazily (a file being read, a generator). */
@@ -72,6 +72,8 @@ export type ProposalsApi = {
 	 */
 	accept(request: AcceptRequest): Promise<AcceptResult>;
 	decline(ids: number[]): Promise<DeclineResult>;
+	/** Per field, how many of the channel's (or one run's) proposals were accepted (auto among them), declined, or are open. */
+	fieldCounts(query: FieldCountsQuery): Promise<ProposalFieldCounts[]>;
 };
 
 /** Bearer tokens of `sift serve` (docs/team-mode.md#security-model): only a hash of each secret is kept. */

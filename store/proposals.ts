@@ -8,6 +8,9 @@ import type {NewEvent} from './events.js';
 import type {Actor, ActorKind, Changes, EventCause, Values} from './types.js';
 
 export type ProposalStatus = 'open' | 'accepted' | 'declined';
+
+/** Who decided a proposal: a person (human), or `auto`, the config's auto_accept_above on the proposal's arrival (docs/review.md#auto-accept). */
+export type ProposalDecider = ActorKind | 'auto';
 export const PROPOSAL_STATUSES: readonly ProposalStatus[] = ['open', 'accepted', 'declined'];
 
 /** A proposal as callers see it. */
@@ -29,7 +32,7 @@ export type Proposal = {
 	status: ProposalStatus;
 	created_at: string;
 	decided_at: string | null;
-	decided_by: ActorKind | null;
+	decided_by: ProposalDecider | null;
 	/** The item's version the accept wrote (null until accepted). */
 	written_version: number | null;
 };
@@ -44,7 +47,7 @@ export type NewProposal = {channel_id: string; item_id: string; run_id: string |
  * A decision on one proposal. An accept of some of its fields leaves it open with the rest,
  * based on the version that accept wrote (the rest did not change by it).
  */
-export type ProposalDecision = {status: ProposalStatus; changes: Changes; base_version: number; written_version: number | null; decided_at: string; decided_by: ActorKind};
+export type ProposalDecision = {status: ProposalStatus; changes: Changes; base_version: number; written_version: number | null; decided_at: string; decided_by: ProposalDecider};
 
 /** Which proposals to list. `where` (the query language) needs `channelId`. */
 export type ProposalQuery = {channelId?: string; runId?: string; itemId?: string; status?: ProposalStatus | 'all'; where?: string; limit?: number; now?: Date; /** Only ids after this one: the cursor of the next page. */ afterId?: number};
@@ -65,7 +68,7 @@ export function proposalCreatedEvent(proposal: NewProposal, id: number): NewEven
 	return {type: 'proposal.created', item_id: proposal.item_id, version: proposal.base_version, actor: proposal.actor, changes: proposal.changes, at: proposal.created_at, cause: {kind: 'proposal', proposal_id: id, run_id: proposal.run_id}};
 }
 
-export const proposalCause = (proposal: Pick<Proposal, 'id' | 'run_id'>, group: string): EventCause => ({kind: 'proposal', proposal_id: proposal.id, run_id: proposal.run_id, group});
+export const proposalCause = (proposal: Pick<Proposal, 'id' | 'run_id'>, group: string, auto = false): EventCause => ({kind: 'proposal', proposal_id: proposal.id, run_id: proposal.run_id, group, ...(auto ? {auto: true as const} : {})});
 
 /** The checked query of a proposal list. */
 export function checkProposalQuery(query: ProposalQuery): Required<Pick<ProposalQuery, 'limit'>> & ProposalQuery {
@@ -119,4 +122,55 @@ export function proposalFilters(query: ProposalQuery): Array<[column: string, va
 	const status = query.status === 'all' ? undefined : query.status ?? 'open';
 	const filters: Array<[string, string | undefined]> = [['channel_id', query.channelId], ['status', status], ['item_id', query.itemId], ['run_id', query.runId]];
 	return filters.filter((filter): filter is [string, string] => filter[1] !== undefined);
+}
+
+/** One field's decisions (docs/review.md#per-field-counts): proposed = accepted + declined + open. */
+export type ProposalFieldCounts = {key: string; proposed: number; accepted: number; auto_accepted: number; declined: number; open: number};
+
+/** Whose decisions to count: a channel's, or one run's. */
+export type FieldCountsQuery = {channelId: string; runId?: string};
+
+/** What fieldCounts folds, as each backend reads it: the proposals' statuses and fields, and each accept's fields. */
+export type DecisionRecords = {
+	proposals: Array<{status: ProposalStatus; keys: string[]}>;
+	/** One per proposal.accepted event: the fields that accept wrote, and whether auto_accept_above made it. */
+	accepts: Array<{keys: string[]; auto: boolean}>;
+};
+
+/**
+ * Per field, how the proposals fared. An accepted field is counted from the accept's event (an
+ * accept of some fields leaves the rest in the open proposal, so the row alone would lose it);
+ * a declined or open field from the proposal row, which keeps what was still to decide.
+ */
+export function foldFieldCounts({proposals, accepts}: DecisionRecords): ProposalFieldCounts[] {
+	const counts = new Map<string, ProposalFieldCounts>();
+	const of = (key: string) => {
+		let entry = counts.get(key);
+		if (!entry) {
+			entry = {key, proposed: 0, accepted: 0, auto_accepted: 0, declined: 0, open: 0};
+			counts.set(key, entry);
+		}
+
+		return entry;
+	};
+
+	for (const accept of accepts) {
+		for (const key of accept.keys) {
+			const entry = of(key);
+			entry.proposed++;
+			entry.accepted++;
+			if (accept.auto) entry.auto_accepted++;
+		}
+	}
+
+	for (const proposal of proposals) {
+		if (proposal.status === 'accepted') continue;
+		for (const key of proposal.keys) {
+			const entry = of(key);
+			entry.proposed++;
+			entry[proposal.status]++;
+		}
+	}
+
+	return [...counts.values()].sort((a, b) => a.key.localeCompare(b.key));
 }

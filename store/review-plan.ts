@@ -30,6 +30,12 @@ export type AcceptRequest = {
 	force?: boolean;
 	/** Ties the accept's events together (default: a new UUID): what one undo takes back. */
 	group?: string;
+	/**
+	 * Who accepts: a person (default), or `auto`, the config's auto_accept_above as a proposal
+	 * arrives. Either way it is the person's accept (their threshold); `auto` is kept as the
+	 * proposal's decided_by and in its events' cause.
+	 */
+	by?: 'human' | 'auto';
 };
 
 export type AcceptedProposal = {
@@ -131,6 +137,7 @@ export function* planAccept<R extends PlanItem>(request: AcceptRequest, validate
 
 	const rows = checkAllFound(ids, (yield {step: 'proposals', ids}) as ProposalRow[]);
 	const group = request.group ?? randomUUID();
+	const auto = request.by === 'auto';
 	const result: AcceptResult = {group, accepted: [], conflicts: [], refused: [], skipped: []};
 	const channels = new Map<string, LoadedChannel>();
 	for (const id of ids) {
@@ -146,7 +153,7 @@ export function* planAccept<R extends PlanItem>(request: AcceptRequest, validate
 		let written: Written;
 		try {
 			const base = {version: row.base_version, values: Object.fromEntries(keys.map(key => [key, row.changes[key]!.from]))};
-			written = yield* writeOnBase<R>(channel, row.item_id, values, base, proposalCause(row, group), request.force === true, validate);
+			written = yield* writeOnBase<R>(channel, row.item_id, values, base, proposalCause(row, group, auto), request.force === true, validate);
 		} catch (error) {
 			// The item is gone: nothing to write, the proposal stays for a person to decline.
 			if (error instanceof StoreError && error.body.error === 'not_found') {
@@ -178,11 +185,11 @@ export function* planAccept<R extends PlanItem>(request: AcceptRequest, validate
 		const {item, sequence} = written.outcome;
 		const rest = Object.keys(row.changes).filter(key => !keys.includes(key));
 		const at = new Date().toISOString();
-		const event = {type: 'proposal.accepted' as const, item_id: row.item_id, version: item.version, actor: PERSON, changes: pick(row.changes, keys), at, cause: proposalCause(row, group)};
+		const event = {type: 'proposal.accepted' as const, item_id: row.item_id, version: item.version, actor: PERSON, changes: pick(row.changes, keys), at, cause: proposalCause(row, group, auto)};
 		yield {
 			step: 'decide',
 			proposal: row,
-			decision: {status: rest.length === 0 ? 'accepted' : 'open', changes: rest.length === 0 ? row.changes : pick(row.changes, rest), base_version: rest.length === 0 ? row.base_version : item.version, written_version: item.version, decided_at: at, decided_by: 'human'},
+			decision: {status: rest.length === 0 ? 'accepted' : 'open', changes: rest.length === 0 ? row.changes : pick(row.changes, rest), base_version: rest.length === 0 ? row.base_version : item.version, written_version: item.version, decided_at: at, decided_by: auto ? 'auto' : 'human'},
 			event,
 		};
 		result.accepted.push({proposal_id: id, channel_id: row.channel_id, item_id: row.item_id, run_id: row.run_id, version: item.version, sequence, changes: written.changes, overwrote: written.overwrote, still_open: rest.length > 0});

@@ -95,7 +95,8 @@ export type EventType = 'item.created' | 'item.updated' | 'item.deleted' | 'chan
  * run. `group` ties the writes of one accept or revert together: what one undo takes back.
  */
 export type EventCause =
-	| {kind: 'proposal'; proposal_id: number; run_id: string | null; group?: string}
+	/** `auto`: accepted on arrival by auto_accept_above, not by a person's key (docs/review.md#auto-accept). */
+	| {kind: 'proposal'; proposal_id: number; run_id: string | null; group?: string; auto?: true}
 	| {kind: 'revert'; run_id: string; group?: string};
 
 export type StoreEvent = {

@@ -56,6 +56,8 @@ export type CommandInput = {
 	ownerPid: number;
 	/** propose: the run's `sift mcp` gets --propose (the run's record in the store says so too). */
 	mode?: 'apply' | 'propose';
+	/** Propose mode: `sift mcp --auto-accept-above N` (docs/review.md#auto-accept). */
+	autoAcceptAbove?: number;
 	/** Optional flags the probe found in this binary's `exec --help`. */
 	supportedFlags: readonly OptionalFlag[];
 	/** `KEY=VALUE` pairs that turn Codex's built-in tools off (agent-tools.ts); passed last, so they win. */
@@ -110,8 +112,8 @@ function withStoreLocation(env: NodeJS.ProcessEnv, input: CommandInput): NodeJS.
  * This run's server as one TOML inline table. The approval mode is scoped to this server only:
  * under approval_policy="never" Codex refuses every destructive MCP call unless it is approved.
  */
-export function mcpServerToml(input: Pick<CommandInput, 'nodePath' | 'siftEntry' | 'channelId' | 'runId' | 'ownerPid' | 'mode'> & {envVars: readonly string[]}): string {
-	const args = [input.siftEntry, 'mcp', '--db-env', MCP_DB_ENV, '--grant', input.channelId, '--actor', 'agent', '--run', input.runId, ...(input.mode === 'propose' ? ['--propose'] : []), '--owner-pid', String(input.ownerPid)];
+export function mcpServerToml(input: Pick<CommandInput, 'nodePath' | 'siftEntry' | 'channelId' | 'runId' | 'ownerPid' | 'mode' | 'autoAcceptAbove'> & {envVars: readonly string[]}): string {
+	const args = [input.siftEntry, 'mcp', '--db-env', MCP_DB_ENV, '--grant', input.channelId, '--actor', 'agent', '--run', input.runId, ...(input.mode === 'propose' ? ['--propose', ...(input.autoAcceptAbove === undefined ? [] : ['--auto-accept-above', String(input.autoAcceptAbove)])] : []), '--owner-pid', String(input.ownerPid)];
 	return inlineTable([
 		['command', tomlString(input.nodePath)],
 		['args', tomlArray(args)],

@@ -50,6 +50,8 @@ export type RunOptions = {
 	allowAgentShell?: boolean;
 	/** propose: the agent's valid edits become proposals for a person (docs/review.md); recorded with the run. */
 	mode?: EditMode;
+	/** Propose mode: a proposal at least this sure is accepted on arrival (the config's auto_accept_above, docs/review.md#auto-accept). */
+	autoAcceptAbove?: number;
 	/** Default 1800 s, from the start of the run. */
 	timeoutMs?: number;
 	/** Between SIGTERM and SIGKILL of the run's process group; default 3 s. */
@@ -312,6 +314,7 @@ async function launch(context: RunContext, deadlineAt: number, onSpawn: () => vo
 		siftEntry: siftEntry(),
 		ownerPid: process.pid,
 		mode: options.mode,
+		autoAcceptAbove: options.autoAcceptAbove,
 		supportedFlags: probe.flags,
 		toolSwitches: probe.tools.config,
 		model: options.model,

@@ -273,3 +273,14 @@ export function serverEndpoint(server: string | undefined): string | undefined {
 	if (endpoint === null) throw new UsageError(`--server must be the http(s) URL of sift serve, e.g. http://127.0.0.1:7345; got ${JSON.stringify(shownServerUrl(server ?? ''))}`);
 	return endpoint;
 }
+
+/**
+ * A confidence threshold flag: a number from `least` to 1 (`--min-confidence` from 0; an
+ * auto-accept threshold must be above 0, given as least = Number.MIN_VALUE).
+ */
+export function confidenceFlag(text: string | undefined, name: string, least: number): number | undefined {
+	if (text === undefined) return undefined;
+	const value = Number(text);
+	if (text.trim() === '' || !Number.isFinite(value) || value < least || value > 1) throw new UsageError(`${name} must be a number ${least === 0 ? 'from 0 to 1' : 'above 0 and at most 1'}, got ${JSON.stringify(text).slice(0, 40)}`);
+	return value;
+}

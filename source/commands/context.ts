@@ -59,6 +59,8 @@ export type CliFlags = {
 	force?: boolean;
 	/** `sift proposals accept --min-confidence N`: only proposals the agent was at least this sure of. */
 	minConfidence?: string;
+	/** `sift mcp --auto-accept-above N` (a run's, from the config's auto_accept_above): proposals this sure are accepted on arrival. */
+	autoAcceptAbove?: string;
 	// the TUI: the config file instead of $XDG_CONFIG_HOME/sift/config.yaml
 	config?: string;
 	// serve / token / run --server
@@ -93,6 +95,10 @@ export type CliFlags = {
 	// eval --similar: measure find_similar_items on the duplicate links of a pairs file
 	similar?: boolean;
 	pairs?: string;
+	// eval --fields: the agent measured on a scratch copy (the fields hidden, a sample, keep the copy)
+	fields?: string[];
+	sample?: number;
+	keep?: boolean;
 	/** `sync add redmine --project IDENTIFIER`. */
 	project?: string;
 	// followups resolve: keep our value, take theirs, or write this one (JSON when it parses)

@@ -79,6 +79,7 @@ export const FLAGS = {
 	propose: flag({name: 'propose', key: 'propose', kind: 'boolean', help: 'propose instead of writing: the agent\'s valid edits wait in the review queue for a person (`sift proposals`)'}),
 	mcpPropose: flag({name: 'propose', key: 'propose', kind: 'boolean', help: 'valid edits become proposals for a person instead of writes (a run recorded in propose mode proposes in any case)'}),
 	minConfidence: flag({name: 'min-confidence', key: 'minConfidence', kind: 'string', value: 'N', help: 'accept only proposals whose confidence is at least N (0 to 1); one without a confidence is left open'}),
+	autoAcceptAbove: flag({name: 'auto-accept-above', key: 'autoAcceptAbove', kind: 'string', value: 'N', help: 'with --propose: a proposal whose confidence is at least N (above 0, at most 1) is accepted as it arrives, recorded as accepted by auto'}),
 	force: flag({name: 'force', key: 'force', kind: 'boolean', help: 'accept even where a proposed field changed since the proposal was made: the current value is overwritten'}),
 	proposalsRun: flag({name: 'run', key: 'run', kind: 'string', value: 'RUN', help: 'the proposals of this run'}),
 	proposalsWhere: flag({name: 'where', key: 'where', kind: 'string', value: 'QUERY', dashValue: true, help: 'only proposals for items matching the query'}),
@@ -119,6 +120,12 @@ export const FLAGS = {
 	evalSimilar: flag({name: 'similar', key: 'similar', kind: 'boolean', help: 'measure find_similar_items on known duplicates (with --pairs); no model is run'}),
 	pairs: flag({name: 'pairs', key: 'pairs', kind: 'string', value: 'FILE', help: 'the known duplicates: CSV, a header row, then ITEM,DUPLICATES rows (DUPLICATES one item or several, comma-separated in one cell)'}),
 	evalKey: flag({name: 'key', key: 'key', kind: 'string', value: 'FIELD', help: 'the pairs file names items by this unique field\'s values (default: item ids)'}),
+	evalFields: flag({name: 'fields', key: 'fields', kind: 'list', value: 'KEY,...', help: 'the fields to hide and have the agent propose (the sample holds only items where all are known)'}),
+	evalSample: flag({name: 'sample', key: 'sample', kind: 'integer', value: 'N', min: 1, max: 100_000, help: 'how many items to measure on, chosen by --seed (default 100)'}),
+	evalSeed: flag({name: 'seed', key: 'seed', kind: 'integer', value: 'S', min: 0, max: 2 ** 31 - 1, help: 'which sample: the same seed picks the same items (default 1)'}),
+	evalQuery: flag({name: 'query', key: 'where', kind: 'string', value: 'QUERY', dashValue: true, help: 'sample only items matching the query'}),
+	evalInstruction: flag({name: 'instruction', key: 'instruction', kind: 'string', value: 'TEXT', help: 'what the agent is asked (default: propose the hidden fields from what each record says, with a confidence)'}),
+	keep: flag({name: 'keep', key: 'keep', kind: 'boolean', help: 'keep the scratch store afterwards and print where it is (to look at the proposals)'}),
 } as const;
 
 /** The flags of everything that opens the store. */

@@ -135,11 +135,11 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
 		flags: [...STORE_FLAGS, FLAGS.channel, FLAGS.json, FLAGS.ours, FLAGS.theirs, FLAGS.resolveValue],
 	},
 	eval: {
-		brief: 'measure duplicate search on known duplicates',
-		usage: 'sift eval --similar --pairs FILE [--key FIELD] [--channel ID] [--json]',
-		summary: 'Measure find_similar_items on the channel\'s known duplicates: each item linked to an older one is asked against the items added before it, and the answer is right when a linked item comes back. Prints recall@1, @5 and @10 and the mean reciprocal rank.',
-		flags: [...STORE_FLAGS, FLAGS.channel, FLAGS.evalSimilar, FLAGS.pairs, FLAGS.evalKey, FLAGS.json],
-		notes: ['Links naming no item of the channel are counted and left out. Docs: docs/eval.md.', EXIT_NOTE],
+		brief: 'measure the agent, or duplicate search, on what the channel already knows',
+		usage: 'sift eval --fields KEY,... [--sample N] [--seed S] [--query Q] [--keep] [--batch N] [--parallel P] [--channel ID] [--json] | sift eval --similar --pairs FILE [--key FIELD] [--channel ID] [--json]',
+		summary: 'With --fields: copy a sample of items whose fields are known into a scratch store, hide those fields, run the agent in propose mode on the copy, and compare its proposals with the truth: precision, recall and F1 per field, the calibration error of its confidences, and duplicate recall@1, @5 and @10 when duplicate_of is among the fields. Your store is only read. With --similar: measure find_similar_items on the channel\'s known duplicates: each item linked to an older one is asked against the items added before it; prints recall@1, @5 and @10 and the mean reciprocal rank.',
+		flags: [...STORE_FLAGS, FLAGS.channel, FLAGS.evalFields, FLAGS.evalSample, FLAGS.evalSeed, FLAGS.evalQuery, FLAGS.evalInstruction, FLAGS.keep, FLAGS.batch, FLAGS.parallel, ...CODEX_FLAGS, FLAGS.evalSimilar, FLAGS.pairs, FLAGS.evalKey, FLAGS.json],
+		notes: ['The scratch store is a SQLite file in a temporary folder, removed afterwards unless --keep. With --similar, links naming no item of the channel are counted and left out. Docs: docs/eval.md.', EXIT_NOTE],
 	},
 	sync: {
 		brief: 'two-way sync of channels with GitHub or Redmine issues',
@@ -153,9 +153,9 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
 	},
 	mcp: {
 		brief: 'serve the agent tools over stdio (MCP)',
-		usage: 'sift mcp --grant CHANNEL [--actor agent] [--run ID] [--propose] [--db FILE | --db-env VAR]',
+		usage: 'sift mcp --grant CHANNEL [--actor agent] [--run ID] [--propose [--auto-accept-above N]] [--db FILE | --db-env VAR]',
 		summary: 'Serve the agent tools over stdio (MCP). stdout carries JSON-RPC only.',
-		flags: [...STORE_FLAGS, FLAGS.dbEnv, FLAGS.json, FLAGS.grant, FLAGS.actor, FLAGS.run, FLAGS.mcpPropose, FLAGS.ownerPid],
+		flags: [...STORE_FLAGS, FLAGS.dbEnv, FLAGS.json, FLAGS.grant, FLAGS.actor, FLAGS.run, FLAGS.mcpPropose, FLAGS.autoAcceptAbove, FLAGS.ownerPid],
 	},
 	run: {
 		brief: 'headless Codex runs, in parallel batches',
@@ -191,11 +191,12 @@ export const COMMAND_TABLE: Record<string, CommandSpec> = {
 	},
 	proposals: {
 		brief: 'the review queue: list, accept or decline proposals',
-		usage: 'sift proposals [list] [--run RUN] [--where QUERY] | sift proposals accept ID...|--run RUN|--min-confidence N [--force] | sift proposals decline ID...|--run RUN',
+		usage: 'sift proposals [list] [--run RUN] [--where QUERY] | sift proposals stats [--run RUN] | sift proposals accept ID...|--run RUN|--min-confidence N [--force] | sift proposals decline ID...|--run RUN',
 		summary: 'Proposals are the valid edits of runs in propose mode (`sift run --propose`), waiting for a person. list shows the open ones, oldest first: each field as it was when proposed → proposed, and the reason.',
 		flags: [...STORE_FLAGS, FLAGS.channel, FLAGS.json, FLAGS.proposalsRun, FLAGS.proposalsWhere, FLAGS.minConfidence, FLAGS.force],
 		notes: [
 			'accept writes every proposal named (or every open one of --run) as one edit of yours, each at the version it was based on; events name the proposal and its run. A proposal whose fields changed since it was made is a conflict: both values are shown and nothing is overwritten, unless --force. decline closes proposals without writing.',
+			'stats counts, per field, the proposals of the channel (or of --run) accepted (by auto_accept_above among them), declined and open.',
 			'Exit 1 when an accept left conflicts or refusals. See docs/review.md.',
 		],
 	},

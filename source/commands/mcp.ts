@@ -5,7 +5,7 @@ import {CallQueue} from '../mcp/call-queue.js';
 import {createSiftServer} from '../mcp/server.js';
 import {isProcessAlive} from '../codex/group.js';
 import {StdioLineTransport} from '../mcp/stdio-transport.js';
-import {wholeNumber, withStore} from './common.js';
+import {confidenceFlag, wholeNumber, withStore} from './common.js';
 import {UsageError, type Command, type CommandContext} from './context.js';
 
 const ACTOR_KINDS = ['agent', 'human'] as const;
@@ -32,6 +32,8 @@ const command: Command = async context => {
 	}
 
 	const ownerPid = wholeNumber(context.flags.ownerPid, '--owner-pid', 1);
+	const autoAcceptAbove = confidenceFlag(context.flags.autoAcceptAbove, '--auto-accept-above', Number.MIN_VALUE);
+	if (autoAcceptAbove !== undefined && !context.flags.propose) throw new UsageError('--auto-accept-above goes with --propose: only a proposal can be accepted on arrival');
 
 	return withStore(withLocationFromEnv(context), async store => {
 		const known = new Set((await store.listChannelNames()).map(channel => channel.id));
@@ -43,7 +45,7 @@ const command: Command = async context => {
 		const actor: Actor = runId === undefined ? {kind: kind as Actor['kind']} : {kind: kind as Actor['kind'], run_id: runId};
 		const log = (line: string) => context.stderr.write(`${line}\n`);
 		const calls = new CallQueue();
-		const server = createSiftServer({store, grants: new Grants(grants), actor, mode: context.flags.propose ? 'propose' : undefined, log, calls});
+		const server = createSiftServer({store, grants: new Grants(grants), actor, mode: context.flags.propose ? 'propose' : undefined, autoAcceptAbove, log, calls});
 		const stdinClosed = new Promise<void>(resolve => {
 			process.stdin.once('end', resolve);
 			process.stdin.once('close', resolve);
@@ -53,7 +55,7 @@ const command: Command = async context => {
 		await server.connect(transport);
 		const owner = ownerPid === undefined ? undefined : watchOwner(ownerPid, transport);
 		// The location, never the URL as given: it may carry a password.
-		log(`sift mcp: serving ${store.location} (grants: ${grants.join(', ')}; actor: ${kind}${runId === undefined ? '' : `, run ${runId}`}${context.flags.propose ? '; proposing' : ''}${ownerPid === undefined ? '' : `; owner ${ownerPid}`})`);
+		log(`sift mcp: serving ${store.location} (grants: ${grants.join(', ')}; actor: ${kind}${runId === undefined ? '' : `, run ${runId}`}${context.flags.propose ? `; proposing${autoAcceptAbove === undefined ? '' : `, accepting at ${autoAcceptAbove} or above`}` : ''}${ownerPid === undefined ? '' : `; owner ${ownerPid}`})`);
 		const ownerGone = await Promise.race([stdinClosed.then(() => false), owner?.gone ?? new Promise<never>(() => undefined)]);
 		owner?.dispose();
 		// Closing aborts the calls still waiting their turn; the one running finishes before the store closes.

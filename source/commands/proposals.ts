@@ -4,11 +4,11 @@
 
 import type {AsyncStore, Channel} from '../../store/index.js';
 import type {ProposalRow} from '../../store/proposals.js';
-import {acceptText, declineText, proposalsText} from '../text/review.js';
-import {channelOf, output, withStore} from './common.js';
+import {acceptText, declineText, fieldCountsText, proposalsText} from '../text/review.js';
+import {channelOf, confidenceFlag, output, withStore} from './common.js';
 import {UsageError, type Command, type CommandContext} from './context.js';
 
-const USAGE = 'expected: sift proposals [list] [--run RUN] | sift proposals accept ID...|--run RUN|--min-confidence N [--force] | sift proposals decline ID...|--run RUN';
+const USAGE = 'expected: sift proposals [list] [--run RUN] | sift proposals stats [--run RUN] | sift proposals accept ID...|--run RUN|--min-confidence N [--force] | sift proposals decline ID...|--run RUN';
 
 /**
  * `sift proposals`: the review queue (docs/review.md). `list` (the default) shows the open
@@ -21,6 +21,11 @@ const command: Command = async context => withStore(context, async store => {
 	if (action === 'list') {
 		if (rest.length > 0) throw new UsageError(USAGE);
 		return list(context, store);
+	}
+
+	if (action === 'stats') {
+		if (rest.length > 0) throw new UsageError(USAGE);
+		return stats(context, store);
 	}
 
 	if (action !== 'accept' && action !== 'decline') throw new UsageError(`unknown proposals action ${JSON.stringify(action)}; ${USAGE}`);
@@ -47,6 +52,22 @@ const command: Command = async context => withStore(context, async store => {
 });
 
 export default command;
+
+/** `sift proposals stats`: per field, how the channel's (or --run's) proposals were decided. */
+async function stats(context: CommandContext, store: AsyncStore): Promise<number> {
+	const runId = context.flags.run;
+	let channelId: string;
+	if (runId === undefined) channelId = await channelOf(store, context);
+	else {
+		const run = await store.runs.get(runId);
+		if (!run) throw new UsageError(`no run ${JSON.stringify(runId).slice(0, 80)} in this database; \`sift runs\` lists them`);
+		channelId = run.channel_id;
+	}
+
+	const counts = await store.proposals.fieldCounts({channelId, ...(runId === undefined ? {} : {runId})});
+	output(context, {channel: channelId, run: runId ?? null, fields: counts}, () => fieldCountsText(counts, runId === undefined ? `channel ${channelId}` : `run ${runId}`));
+	return 0;
+}
 
 async function list(context: CommandContext, store: AsyncStore): Promise<number> {
 	const where = context.flags.where;
@@ -75,12 +96,7 @@ async function idsNamed(context: CommandContext, store: AsyncStore, words: strin
 }
 
 /** `--min-confidence N`: a number from 0 to 1. */
-function minConfidence(text: string | undefined): number | undefined {
-	if (text === undefined) return undefined;
-	const value = Number(text);
-	if (text.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1) throw new UsageError(`--min-confidence must be a number from 0 to 1, got ${JSON.stringify(text).slice(0, 40)}`);
-	return value;
-}
+const minConfidence = (text: string | undefined) => confidenceFlag(text, '--min-confidence', 0);
 
 /**
  * The ids named (or every open proposal of --run, or, with neither, of the channel when

@@ -74,6 +74,16 @@ export function codexRunOptions(context: CommandContext, instruction: string, ch
 	};
 }
 
+/**
+ * A proposing run's auto-accept threshold: the config file's auto_accept_above (docs/review.md#auto-accept);
+ * undefined for a run that writes, or when the config sets none.
+ */
+export async function autoAcceptOf(context: CommandContext): Promise<number | undefined> {
+	if (!context.flags.propose) return undefined;
+	const {configPath, loadConfig} = await import('../config/config.js');
+	return (await loadConfig(context.flags.config ?? configPath(context.env))).config.auto_accept_above;
+}
+
 /** `sift run "INSTRUCTION"`: headless Codex runs, one per batch; progress on stderr, a summary per run on stdout. */
 const run: Command = async context => {
 	const instruction = context.input.join(' ').trim();
@@ -84,7 +94,7 @@ const run: Command = async context => {
 	const baseOptions = (channelId: string) => codexRunOptions(context, instruction, channelId);
 	return withStore(context, async store => {
 		const channelId = await channelOf(store, context);
-		const options = baseOptions(channelId);
+		const options = {...baseOptions(channelId), autoAcceptAbove: await autoAcceptOf(context)};
 		const itemIds = where === undefined ? await namedItems(store, channelId, namedIds ?? []) : await matchingIds(store, channelId, where);
 		if (where !== undefined && itemIds.length === 0) {
 			context.stderr.write('sift: --where matches no items; no run started\n');
@@ -94,18 +104,21 @@ const run: Command = async context => {
 		const batches = isSingleRun(itemIds.length, batch) ? [itemIds] : splitIntoBatches(itemIds, batch);
 		const fanout = new Fanout({parallel, start: batchStarter(store, options, endpoint)});
 		const report = reportRuns(context, fanout, {channelId, total: batches.length});
-		// Ctrl+C, kill, a closed terminal: every run (its whole process group) stops before sift exits.
-		const uninstall = handleTerminationSignals(() => fanout.cancelAll());
-		try {
-			for (const items of batches) fanout.add(items);
-			await fanout.idle();
-		} finally {
-			uninstall();
-		}
-
+		await runBatches(fanout, batches);
 		return report.finish();
 	});
 };
+
+/** Every batch through the fan-out, to the end; Ctrl+C, kill, a closed terminal: every run (its whole process group) stops before sift exits. */
+export async function runBatches(fanout: Fanout, batches: readonly string[][]): Promise<void> {
+	const uninstall = handleTerminationSignals(() => fanout.cancelAll());
+	try {
+		for (const items of batches) fanout.add(items);
+		await fanout.idle();
+	} finally {
+		uninstall();
+	}
+}
 
 /**
  * The ids of the items `--items` names, in the order given, each named as every command names an

@@ -118,7 +118,7 @@ const tui: Command = async context => {
 			config,
 			lockWaits,
 			syncNotices,
-			run: {codex: context.flags.codex, model: context.flags.model ?? config.config.model, codexConfig: context.flags.codexConfig, keepApiEnv: context.flags.keepApiEnv, allowAgentShell: context.flags.allowAgentShell, env: context.env, timeoutMs: timeoutSeconds * 1000, endpoint, batch: context.flags.batch, parallel: context.flags.parallel},
+			run: {codex: context.flags.codex, model: context.flags.model ?? config.config.model, codexConfig: context.flags.codexConfig, keepApiEnv: context.flags.keepApiEnv, allowAgentShell: context.flags.allowAgentShell, autoAcceptAbove: config.config.auto_accept_above, env: context.env, timeoutMs: timeoutSeconds * 1000, endpoint, batch: context.flags.batch, parallel: context.flags.parallel},
 		});
 		return signal ? exitCodeOfSignal(signal) : 0;
 	} finally {

@@ -12,7 +12,7 @@ import {WatchLockedError} from '../codex/watch-lock.js';
 import {sanitize} from '../text/sanitize.js';
 import {channelOf, serverEndpoint, withStore} from './common.js';
 import {UsageError, type Command} from './context.js';
-import {codexRunOptions, EXIT_CODES, reportRuns} from './run.js';
+import {autoAcceptOf, codexRunOptions, EXIT_CODES, reportRuns} from './run.js';
 import {batchStarter} from '../codex/run-token.js';
 
 
@@ -35,7 +35,7 @@ const watch: Command = async context => {
 		const file = watchCursorPath(resolveStateDir(context.env), {location: store.location, channelId, where});
 		// Saved by the loop once it holds the cursor's lock and knows it is this channel's.
 		const cursor = loadWatchCursor(file) ?? emptyCursor(await store.latestSequence(channelId));
-		const runOptions = codexRunOptions(context, instruction, channelId);
+		const runOptions = {...codexRunOptions(context, instruction, channelId), autoAcceptAbove: await autoAcceptOf(context)};
 		// No item is taken by a watch whose runs could not start.
 		const refusal = await codexReady(runOptions);
 		if (refusal) {

@@ -49,6 +49,7 @@ const settingSchemas = {
 	advance_after_edit: z.boolean({error: 'must be true or false'}),
 	server: text('the http(s) URL of sift serve').refine(url => mcpEndpoint(url) !== null, {error: 'must be the http(s) URL of sift serve, e.g. http://127.0.0.1:7345'}),
 	agent_mode: z.enum(['propose', 'apply'], {error: 'must be propose or apply'}),
+	auto_accept_above: z.number({error: 'must be a number above 0 and at most 1'}).gt(0, {error: 'must be a number above 0 and at most 1'}).max(1, {error: 'must be a number above 0 and at most 1'}),
 	sync: z.strictObject({
 		github_token_file: text('a file path').min(1, {error: 'must not be empty'}).optional(),
 		redmine_key_file: text('a file path').min(1, {error: 'must not be empty'}).optional(),

@@ -42,6 +42,8 @@ export type SiftConfig = {
 	theme: Theme;
 	/** propose: runs started from the TUI propose their edits for review (docs/review.md); default apply. */
 	agent_mode?: 'propose' | 'apply';
+	/** A proposal at least this sure (0 < x ≤ 1) is accepted on arrival (docs/review.md#auto-accept); never by default. */
+	auto_accept_above?: number;
 	/** The cursor moves on to the next row after an edit of one row (default true). */
 	advance_after_edit?: boolean;
 	/**
@@ -102,7 +104,7 @@ export function viewQueryText(query: ViewQuery): string {
 }
 
 /** Every top-level key but `views`, `channels` and `hotkeys` (whose entries are checked one by one); config-file.ts has a check for each. */
-export const SETTING_KEYS = ['default_channel', 'default_view', 'instruction', 'model', 'timeout', 'theme', 'advance_after_edit', 'server', 'agent_mode', 'sync'] as const;
+export const SETTING_KEYS = ['default_channel', 'default_view', 'instruction', 'model', 'timeout', 'theme', 'advance_after_edit', 'server', 'agent_mode', 'auto_accept_above', 'sync'] as const;
 
 export type SettingKey = typeof SETTING_KEYS[number];
 

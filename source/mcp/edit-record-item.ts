@@ -70,7 +70,15 @@ export function registerEditRecordItem(server: McpServer, context: ToolContext):
 			grants: context.grants,
 		};
 		try {
-			return agentEdit(await context.store.editItem(request), args.values);
+			const result = await context.store.editItem(request);
+			const threshold = context.autoAcceptAbove;
+			if (result.proposed && result.proposal_id !== undefined && threshold !== undefined && args.confidence !== undefined && args.confidence >= threshold) {
+				// The person's own accept, by their threshold; a conflict or refusal leaves the proposal open for them.
+				const accepted = (await context.store.proposals.accept({ids: [result.proposal_id], by: 'auto'})).accepted[0];
+				if (accepted) return {...agentEdit(result, args.values), version: accepted.version, sequence: accepted.sequence, auto_accepted: true as const};
+			}
+
+			return agentEdit(result, args.values);
 		} catch (error) {
 			throw await withFollowUps(context, request, error);
 		}

@@ -14,6 +14,8 @@ export type ToolContext = {
 	actor: Actor;
 	/** propose: valid edits become proposals (`sift mcp --propose`); a run recorded in propose mode proposes in any case. */
 	mode?: EditMode;
+	/** auto_accept_above (`sift mcp --auto-accept-above`): a proposal whose confidence is at least this is accepted as it arrives. */
+	autoAcceptAbove?: number;
 	/** Where unexpected failures are logged (never stdout: that is the JSON-RPC channel). */
 	log: (line: string) => void;
 	/** The server's calls, one at a time. */

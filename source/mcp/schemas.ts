@@ -37,6 +37,7 @@ export const editOutput = z.looseObject({
 	changed: values.describe('The fields this edit set, with the values now stored (with proposed: the values proposed).'),
 	proposed: z.literal(true).optional().describe('Present when this server proposes instead of writing: the edit was valid and is kept as a proposal for a person to accept; the item is unchanged.'),
 	proposal_id: z.number().int().optional().describe('The proposal kept for this edit (with proposed).'),
+	auto_accepted: z.literal(true).optional().describe('Present when the proposal was sure enough to be accepted on arrival (the person\'s auto_accept_above): the item now holds the values, at `version`.'),
 });
 
 /**

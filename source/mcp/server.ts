@@ -26,6 +26,8 @@ export type SiftServerOptions = {
 	actor: Actor;
 	/** `--propose`: valid edits become proposals for a person (docs/review.md). */
 	mode?: EditMode;
+	/** `--auto-accept-above N`: a proposal at least this sure is accepted on arrival, as a person's accept recorded as `auto` (docs/review.md#auto-accept). */
+	autoAcceptAbove?: number;
 	/** Unexpected failures; default: stderr. Never stdout, which carries JSON-RPC. */
 	log?: (line: string) => void;
 	/** Where the calls queue; given by a caller that must wait for the last call before closing the store. */
@@ -55,6 +57,7 @@ export function createSiftServer(options: SiftServerOptions): McpServer {
 		grants: options.grants,
 		actor: options.actor,
 		mode: options.mode,
+		autoAcceptAbove: options.autoAcceptAbove,
 		log: options.log ?? ((line: string) => process.stderr.write(`${line}\n`)),
 		calls: options.calls ?? new CallQueue(),
 	};

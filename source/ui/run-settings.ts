@@ -1,7 +1,7 @@
 import type {RunOptions} from '../codex/runner.js';
 import type {EditMode} from '../../store/writes.js';
 
-export type RunSettings = Pick<RunOptions, 'dbPath' | 'channelId' | 'codex' | 'model' | 'codexConfig' | 'keepApiEnv' | 'allowAgentShell' | 'env' | 'stateDir' | 'timeoutMs'> & {
+export type RunSettings = Pick<RunOptions, 'dbPath' | 'channelId' | 'codex' | 'model' | 'codexConfig' | 'keepApiEnv' | 'allowAgentShell' | 'env' | 'stateDir' | 'timeoutMs' | 'autoAcceptAbove'> & {
 	/** `sift serve`'s MCP endpoint: the agent reaches the store through it, with a token for the run alone. */
 	endpoint?: string;
 	/** Whether a run starting now proposes (the screen's `:propose`, `agent_mode`): asked at each start. */

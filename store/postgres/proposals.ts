@@ -3,7 +3,7 @@
 
 import type pg from 'pg';
 import type {LoadedChannel} from '../channels.js';
-import {checkProposalQuery, proposalFilters, proposalOf, type NewProposal, type ProposalQuery, type ProposalRow} from '../proposals.js';
+import {checkProposalQuery, proposalFilters, proposalOf, type DecisionRecords, type FieldCountsQuery, type ProposalStatus, type NewProposal, type ProposalQuery, type ProposalRow} from '../proposals.js';
 import {parseWhere} from '../pages.js';
 import {channelScopeSql, whereSql} from '../query/sql.js';
 import {numbered, postgresDialect} from './query.js';
@@ -66,4 +66,14 @@ export async function lockOpenProposalsOf(client: pg.ClientBase, itemId: string)
 
 export async function declineForDeletedItem(client: pg.ClientBase, itemId: string, at: string): Promise<void> {
 	await client.query("UPDATE proposals SET status = 'declined', decided_at = $2 WHERE item_id = $1 AND status = 'open'", [itemId, at]);
+}
+
+/** What the per-field counts fold (store/proposals.ts foldFieldCounts): the proposals, and the accepts' events. */
+export async function decisionRecords(pool: pg.Pool, query: FieldCountsQuery): Promise<DecisionRecords> {
+	const params = query.runId === undefined ? [query.channelId] : [query.channelId, query.runId];
+	const [proposals, accepts] = await Promise.all([
+		pool.query<{status: ProposalStatus; keys: string[]}>(`SELECT status, ARRAY(SELECT jsonb_object_keys(changes)) AS keys FROM proposals WHERE channel_id = $1${query.runId === undefined ? '' : ' AND run_id = $2'}`, params),
+		pool.query<{keys: string[]; auto: boolean}>(`SELECT ARRAY(SELECT jsonb_object_keys(changes::jsonb)) AS keys, coalesce((cause->>'auto')::boolean, false) AS auto FROM events WHERE channel_id = $1 AND type = 'proposal.accepted'${query.runId === undefined ? '' : " AND cause->>'run_id' = $2"}`, params),
+	]);
+	return {proposals: proposals.rows, accepts: accepts.rows};
 }

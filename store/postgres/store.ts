@@ -4,10 +4,10 @@
 import type pg from 'pg';
 import type {AsyncImportSource, AsyncStore, AsyncStoreOptions, DeleteResult, ImportResult, ProposalsApi, RunsApi, SyncApi, TokensApi, Unlisten, UpsertRequest, UpsertResult} from '../contract.js';
 import {pgSync} from './sync.js';
-import type {ProposalQuery} from '../proposals.js';
+import {foldFieldCounts, type FieldCountsQuery, type ProposalQuery} from '../proposals.js';
 import type {AcceptRequest} from '../review-plan.js';
 import type {RunRow} from '../runs.js';
-import {countOpenProposals, listProposals, proposalsWithIds} from './proposals.js';
+import {countOpenProposals, decisionRecords, listProposals, proposalsWithIds} from './proposals.js';
 import {upsertItems} from './upsert.js';
 import type {NameMatch} from '../lookup.js';
 import type {LoadedChannel} from '../channels.js';
@@ -89,6 +89,10 @@ class PgStore implements AsyncStore {
 			countOpen: async (channelId: string) => countOpenProposals(pool, channelId),
 			accept: async (request: AcceptRequest) => this.writer.accept(request),
 			decline: async (ids: number[]) => this.writer.decline(ids),
+			fieldCounts: async (query: FieldCountsQuery) => {
+				await this.channels.get(query.channelId);
+				return foldFieldCounts(await decisionRecords(pool, query));
+			},
 		}, PROPOSAL_WRITES, readOnly);
 		this.tokens = guarded(target, pgTokens(pool), TOKEN_WRITES, readOnly);
 		this.sync = guarded(target, pgSync(pool, this.channels, this.writer, this.validate), SYNC_WRITES, readOnly);

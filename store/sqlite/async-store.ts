@@ -79,6 +79,7 @@ export class SqliteAsyncStore implements AsyncStore {
 			countOpen: async channelId => file.countOpenProposals(channelId),
 			accept: async request => lock.write(() => file.acceptProposals(request)),
 			decline: async ids => lock.write(() => file.declineProposals(ids)),
+			fieldCounts: async query => file.proposalFieldCounts(query),
 		};
 		const engine = file.syncEngine;
 		// A read-only file refuses the engine's writes up front, as every other write.

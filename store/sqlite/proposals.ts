@@ -3,11 +3,11 @@
 
 import type {Statement} from 'better-sqlite3';
 import type {Db} from './db.js';
-import {checkProposalQuery, proposalFilters, proposalOf, type NewProposal, type ProposalDecision, type ProposalQuery, type ProposalRow, type ProposalStatus} from '../proposals.js';
+import {checkProposalQuery, proposalFilters, proposalOf, type NewProposal, type DecisionRecords, type FieldCountsQuery, type ProposalDecider, type ProposalDecision, type ProposalQuery, type ProposalRow, type ProposalStatus} from '../proposals.js';
 import type {LoadedChannel} from '../channels.js';
 import {parseWhere} from '../pages.js';
 import {channelScopeSql, whereSql} from './query.js';
-import type {ActorKind, Changes} from '../types.js';
+import type {Changes} from '../types.js';
 import type {EditMode} from '../writes.js';
 
 /** The proposals table (schema v7), and the index has:proposal and the queue read. */
@@ -51,7 +51,7 @@ export function addProposalConfidence(db: Db): void {
 	if (hasTable(db, 'proposals') && !hasColumn(db, 'proposals', 'confidence')) db.exec('ALTER TABLE proposals ADD COLUMN confidence REAL');
 }
 
-type StoredProposal = Omit<ProposalRow, 'values' | 'base_values' | 'changes' | 'status' | 'decided_by'> & {changes: string; status: ProposalStatus; decided_by: ActorKind | null};
+type StoredProposal = Omit<ProposalRow, 'values' | 'base_values' | 'changes' | 'status' | 'decided_by'> & {changes: string; status: ProposalStatus; decided_by: ProposalDecider | null};
 
 const rowOf = (row: StoredProposal): ProposalRow => proposalOf({...row, changes: JSON.parse(row.changes) as Changes});
 
@@ -127,4 +127,15 @@ export function runModeOf(db: Db, runId: string): EditMode {
 /** An item's delete closes its open proposals: there is nothing left to write them to (declined, by no one). */
 export function declineForDeletedItem(db: Db, itemId: string, at: string): void {
 	prepared(db, "UPDATE proposals SET status = 'declined', decided_at = ? WHERE item_id = ? AND status = 'open'").run(at, itemId);
+}
+
+/** What the per-field counts fold (store/proposals.ts foldFieldCounts): the proposals, and the accepts' events. */
+export function decisionRecords(db: Db, query: FieldCountsQuery): DecisionRecords {
+	const run = query.runId === undefined ? '' : ' AND run_id = ?';
+	const params = query.runId === undefined ? [query.channelId] : [query.channelId, query.runId];
+	const proposals = (db.prepare(`SELECT status, changes FROM proposals WHERE channel_id = ?${run}`).all(...params) as Array<{status: ProposalStatus; changes: string}>)
+		.map(row => ({status: row.status, keys: Object.keys(JSON.parse(row.changes) as object)}));
+	const accepts = (db.prepare(`SELECT changes, json_extract(cause, '$.auto') AS auto FROM events WHERE channel_id = ? AND type = 'proposal.accepted'${query.runId === undefined ? '' : " AND json_extract(cause, '$.run_id') = ?"}`).all(...params) as Array<{changes: string; auto: number | null}>)
+		.map(row => ({keys: Object.keys(JSON.parse(row.changes) as object), auto: row.auto === 1}));
+	return {proposals, accepts};
 }

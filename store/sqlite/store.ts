@@ -27,8 +27,8 @@ import type {UpsertRequest, UpsertResult, UpsertRow} from '../upsert-rules.js';
 import type {EditRequest, Validator} from '../writes.js';
 import {notFound, quote, StoreError} from '../errors.js';
 import {createToken, listTokens, revokeToken, touchToken, verifyToken} from './tokens.js';
-import {countOpenProposals, listProposals, proposalsWithIds} from './proposals.js';
-import type {ProposalQuery, ProposalRow} from '../proposals.js';
+import {countOpenProposals, decisionRecords, listProposals, proposalsWithIds} from './proposals.js';
+import {foldFieldCounts, type FieldCountsQuery, type ProposalFieldCounts, type ProposalQuery, type ProposalRow} from '../proposals.js';
 import type {AcceptRequest, AcceptResult, DeclineResult, RevertResult, RunDiff} from '../review-plan.js';
 import {getRun} from './runs.js';
 import type {TokenIdentity, TokenInfo, TokenRequest} from '../token-rules.js';
@@ -213,6 +213,11 @@ export class Store {
 
 	countOpenProposals(channelId: string): number {
 		return countOpenProposals(this.db, channelId);
+	}
+
+	proposalFieldCounts(query: FieldCountsQuery): ProposalFieldCounts[] {
+		this.channels.get(query.channelId);
+		return foldFieldCounts(decisionRecords(this.db, query));
 	}
 
 	acceptProposals(request: AcceptRequest): AcceptResult {

@@ -1,6 +1,7 @@
 // `sift eval --similar --pairs FILE` on a real duplicate set (GitBugs Hadoop, test/fixtures/duplicates):
 // the built CLI reports recall@1/5/10 and MRR from its own per-question ranks, meets the goal
-// recall@10 ≥ 0.60, and refuses a missing pairs file, a malformed row and a key that is not unique.
+// recall@10 ≥ 0.60, and refuses a missing pairs file, a malformed row and a key that is not unique;
+// `--fields` naming no field of the channel, or given with --similar, is refused before any run.
 
 import {writeFileSync} from 'node:fs';
 import {join} from 'node:path';
@@ -57,5 +58,9 @@ describe('sift eval --similar', () => {
 		writeFileSync(bad, 'a,b\n1,2\n3,\n');
 		expect(sift(['eval', '--similar', '--pairs', bad, '--db', db])).toMatchObject({code: 2, stderr: expect.stringContaining('line 3')});
 		expect(sift(['eval', '--similar', '--pairs', pairs, '--key', 'title', '--db', db])).toMatchObject({code: 2, stderr: expect.stringContaining('not a unique field')});
+		// The agent's measure: a field the channel lacks, both measures at once, neither.
+		expect(sift(['eval', '--fields', 'severity', '--db', db])).toMatchObject({code: 2, stderr: expect.stringContaining('"severity" is no field of channel hadoop')});
+		expect(sift(['eval', '--fields', 'title', '--similar', '--db', db])).toMatchObject({code: 2, stderr: expect.stringContaining('either --fields')});
+		expect(sift(['eval', '--db', db])).toMatchObject({code: 2, stderr: expect.stringContaining('--fields KEY,...')});
 	});
 });

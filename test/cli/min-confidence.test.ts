@@ -1,5 +1,6 @@
 // `sift proposals accept --min-confidence N`: only the proposals an agent was at least N sure of
 // are accepted (inclusive); one without a confidence stays open; a threshold outside 0..1 is refused.
+// Then `sift proposals stats` counts per field what was accepted, declined and left open.
 
 import path from 'node:path';
 import {beforeAll, describe, expect, it} from 'vitest';
@@ -32,9 +33,17 @@ describe('sift proposals accept --min-confidence', () => {
 		expect(accepted.map(entry => entry.changes.title.to).sort()).toEqual(['proposed 0', 'proposed 1']);
 		const reopened = await openAsyncStore(db);
 		try {
-			expect((await reopened.proposals.list({channelId: 'issues'})).map(proposal => proposal.confidence)).toEqual([0.5, null]);
+			const open = await reopened.proposals.list({channelId: 'issues'});
+			expect(open.map(proposal => proposal.confidence)).toEqual([0.5, null]);
+			await reopened.proposals.decline([open[0]!.id]);
 		} finally {
 			await reopened.close();
 		}
+
+		const stats = sift(['proposals', 'stats', '--db', db, '--json']);
+		expect(stats.code, stats.stderr).toBe(0);
+		expect(JSON.parse(stats.stdout)).toEqual({channel: 'issues', run: null, fields: [{key: 'title', proposed: 4, accepted: 2, auto_accepted: 0, declined: 1, open: 1}]});
+		expect(sift(['proposals', 'stats', '--db', db]).stdout).toContain('title  4 proposed: 2 accepted, 1 declined, 1 open');
+		expect(sift(['proposals', 'stats', '--run', 'nope', '--db', db])).toMatchObject({code: 2, stderr: expect.stringContaining('no run "nope"')});
 	});
 });

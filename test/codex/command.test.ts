@@ -49,6 +49,12 @@ describe('buildCodexCommand', () => {
 		expect(buildCodexCommand({...INPUT, mode: 'apply'}).args).toContain(SERVER);
 	});
 
+	it('a proposing run with the config\'s auto_accept_above passes it to its server; a writing run never does', () => {
+		const args = buildCodexCommand({...INPUT, mode: 'propose', autoAcceptAbove: 0.95}).args;
+		expect(args).toContain(SERVER.replace('"--run", "run-20250102T030405006Z-abc123", ', '"--run", "run-20250102T030405006Z-abc123", "--propose", "--auto-accept-above", "0.95", '));
+		expect(buildCodexCommand({...INPUT, mode: 'apply', autoAcceptAbove: 0.95}).args).toContain(SERVER);
+	});
+
 	it('adds --ignore-rules, --ephemeral and --strict-config only when the probe found them', () => {
 		expect(buildCodexCommand({...INPUT, supportedFlags: []}).args).not.toContain('--ignore-rules');
 		const all = buildCodexCommand({...INPUT, supportedFlags: ['--ignore-rules', '--ephemeral', '--strict-config']}).args;

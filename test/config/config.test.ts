@@ -30,7 +30,7 @@ function configFile(...lines: string[]): string {
 
 const load = async (...lines: string[]) => loadConfig(configFile(...lines));
 const now = new Date(2026, 11, 2, 12);
-const ALL_KEYS = 'keys: views, channels, hotkeys, default_channel, default_view, instruction, model, timeout, theme, advance_after_edit, server, agent_mode, sync';
+const ALL_KEYS = 'keys: views, channels, hotkeys, default_channel, default_view, instruction, model, timeout, theme, advance_after_edit, server, agent_mode, auto_accept_above, sync';
 
 describe('where the file is', () => {
 	it('$XDG_CONFIG_HOME/sift/config.yaml, else ~/.config/sift/config.yaml; a relative XDG_CONFIG_HOME is ignored', async () => {
@@ -122,6 +122,17 @@ describe('loading', () => {
 		expect(piped.problems).toEqual(['config.yaml is a named pipe, not a regular file; using the defaults']);
 		expect((await loadConfig('/dev/zero')).problems).toEqual(['zero is a device, not a regular file; using the defaults']);
 		expect(await saveView('A', 'x', fifo)).toEqual({ok: false, message: 'cannot save the view: config.yaml is a named pipe, not a regular file'});
+	});
+
+	it('auto_accept_above is off unless set, and must be above 0 and at most 1', async () => {
+		expect(DEFAULT_CONFIG.auto_accept_above).toBeUndefined();
+		expect((await load('auto_accept_above: 0.95')).config.auto_accept_above).toBe(0.95);
+		expect((await load('auto_accept_above: 1')).config.auto_accept_above).toBe(1);
+		for (const bad of ['0', '1.5', '-0.2', 'high']) {
+			const loaded = await load(`auto_accept_above: ${bad}`);
+			expect(loaded.config.auto_accept_above).toBeUndefined();
+			expect(loaded.problems.join('\n')).toContain('must be a number above 0 and at most 1');
+		}
 	});
 
 	it('an unknown key is named with its line, and the rest still applies', async () => {

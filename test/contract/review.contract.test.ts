@@ -2,7 +2,9 @@
 // its agent's valid edits into proposals (validated as writes, refusals still follow-ups, the
 // idempotency and version rules unchanged); a person accepts them as one bulk edit at their base
 // versions (a changed field is a conflict, overwritten only when forced) or declines them; and any
-// run's changes can be diffed and reverted where nothing changed them since.
+// run's changes can be diffed and reverted where nothing changed them since. An accept by `auto`
+// (auto_accept_above) is that same accept, recorded as auto; per field and per run, the store
+// counts what was accepted, declined and left open.
 
 import {afterEach, describe, expect, it} from 'vitest';
 import type {AsyncStore} from '../../store/api.js';
@@ -333,6 +335,56 @@ describe.each(BACKENDS)('review on $name', (backend: Backend) => {
 			expect((await store.runs.revert(RUN)).reverted).toHaveLength(1);
 			expect((await store.readItem('kit', ids[0]!)).values.status).toBe('new');
 			expect(await refusalOf(() => store.runs.diff('no-such-run'))).toMatchObject({error: 'not_found'});
+		});
+	});
+
+	describe('auto accept and per-field counts', () => {
+		it('an accept by auto is the person\'s accept recorded as auto: written, decided_by auto, its events say so, and the run reverts it', async () => {
+			const {store, ids} = await opened();
+			const proposed = await agentEdit(store, ids[0]!, {status: 'in_progress', points: 3}, {expectedVersion: 1});
+			const result = await store.proposals.accept({ids: [proposed.proposal_id!], by: 'auto'});
+			expect(result.accepted).toHaveLength(1);
+			expect(await store.proposals.get(proposed.proposal_id!)).toMatchObject({status: 'accepted', decided_by: 'auto', written_version: 2});
+			expect((await store.readItem('kit', ids[0]!)).values).toMatchObject({status: 'in_progress', points: 3});
+			const events = (await allEvents(store, 'kit')).slice(-2);
+			expect(events.map(event => [event.type, event.actor.kind, event.cause])).toEqual([
+				['item.updated', 'human', {kind: 'proposal', proposal_id: proposed.proposal_id, run_id: RUN, group: result.group, auto: true}],
+				['proposal.accepted', 'human', {kind: 'proposal', proposal_id: proposed.proposal_id, run_id: RUN, group: result.group, auto: true}],
+			]);
+			expect(await store.runs.get(RUN)).toMatchObject({accepted: 1, declined: 0});
+			// A person's accept stays theirs.
+			const other = await agentEdit(store, ids[1]!, {status: 'wont_fix'}, {expectedVersion: 1});
+			await store.proposals.accept({ids: [other.proposal_id!]});
+			expect(await store.proposals.get(other.proposal_id!)).toMatchObject({decided_by: 'human'});
+			expect((await allEvents(store, 'kit')).at(-1)!.cause).not.toHaveProperty('auto');
+			const reverted = await store.runs.revert(RUN);
+			expect(reverted.conflicts).toEqual([]);
+			expect((await store.readItem('kit', ids[0]!)).values).toMatchObject({status: 'new', points: 1});
+		});
+
+		it('counts per field and per run what was accepted (auto among it), declined and still open, an accept of some fields included', async () => {
+			const {store, ids} = await opened();
+			await startRun(store, 'run-other', 'propose');
+			const first = await agentEdit(store, ids[0]!, {status: 'in_progress', points: 3}, {expectedVersion: 1});
+			const second = await agentEdit(store, ids[1]!, {status: 'wont_fix', points: 2}, {expectedVersion: 1});
+			const third = await agentEdit(store, ids[2]!, {status: 'new', points: 5}, {expectedVersion: 1});
+			const elsewhere = await agentEdit(store, ids[2]!, {title: 'three, retitled'}, {expectedVersion: 1, runId: 'run-other'});
+			await store.proposals.accept({ids: [first.proposal_id!], by: 'auto'});
+			// Points alone of the second: its status stays open.
+			await store.proposals.accept({ids: [second.proposal_id!], fields: ['points']});
+			await store.proposals.decline([third.proposal_id!]);
+			expect(await store.proposals.fieldCounts({channelId: 'kit', runId: RUN})).toEqual([
+				{key: 'points', proposed: 3, accepted: 2, auto_accepted: 1, declined: 1, open: 0},
+				{key: 'status', proposed: 3, accepted: 1, auto_accepted: 1, declined: 1, open: 1},
+			]);
+			expect(await store.proposals.fieldCounts({channelId: 'kit', runId: 'run-other'})).toEqual([{key: 'title', proposed: 1, accepted: 0, auto_accepted: 0, declined: 0, open: 1}]);
+			await store.proposals.accept({ids: [elsewhere.proposal_id!, second.proposal_id!]});
+			expect(await store.proposals.fieldCounts({channelId: 'kit'})).toEqual([
+				{key: 'points', proposed: 3, accepted: 2, auto_accepted: 1, declined: 1, open: 0},
+				{key: 'status', proposed: 3, accepted: 2, auto_accepted: 1, declined: 1, open: 0},
+				{key: 'title', proposed: 1, accepted: 1, auto_accepted: 0, declined: 0, open: 0},
+			]);
+			expect(await store.proposals.fieldCounts({channelId: 'kit', runId: 'no-such-run'})).toEqual([]);
 		});
 	});
 });

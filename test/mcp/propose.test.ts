@@ -1,13 +1,15 @@
 // edit_record_item in propose mode through the real MCP SDK client (docs/review.md): the reason
 // argument (described, bounded at 500 characters), a proposing run's valid edit answered
 // `proposed: true` with its proposal id (valid against the tool's output schema), the item left
-// as it was; and `sift mcp --propose` over stdio, a server of the built CLI.
+// as it was; and `sift mcp --propose` over stdio, a server of the built CLI, with
+// `--auto-accept-above` accepting on arrival the proposals at least that sure (recorded as auto).
 
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {openAsyncStore} from '../../store/api.js';
+import {sift} from '../support/cli.js';
 import {notePgOff} from '../support/pg.js';
 import {tempDir} from '../support/temp.js';
 import {BACKENDS, storesOn, type Backend} from '../contract/backends.js';
@@ -71,5 +73,50 @@ describe('sift mcp --propose over stdio', () => {
 			await client.close();
 			await store.close();
 		}
+	});
+});
+
+describe('sift mcp --propose --auto-accept-above over stdio', () => {
+	it('accepts on arrival a proposal at least that sure, as the person\'s accept recorded as auto; a less sure one or one without a confidence waits', async () => {
+		const dir = tempDir('sift-mcp-auto-');
+		const db = path.join(dir, 'store.db');
+		makeDatabase(db, 4);
+		const transport = new StdioClientTransport({command: process.execPath, args: [builtCli(), 'mcp', '--db', db, '--grant', 'bugs', '--propose', '--auto-accept-above', '0.95'], stderr: 'pipe', cwd: dir});
+		const client = new Client({name: 'sift-auto-accept-test', version: '1.0.0'});
+		await client.connect(transport);
+		const store = await openAsyncStore(db);
+		try {
+			const items = (await store.listPage('bugs')).items;
+			const call = callerFor(client);
+			const edit = async (index: number, confidence?: number) => jsonOf(await call('edit_record_item', {record_channel_id: 'bugs', item_id: items[index]!.id, values: {points: 2}, expected_version: items[index]!.version, idempotency_key: `k${index}`, ...(confidence === undefined ? {} : {confidence})}));
+			const sure = await edit(0, 0.97);
+			expect(sure).toMatchObject({ok: true, proposed: true, auto_accepted: true, version: items[0]!.version + 1, changed: {points: 2}});
+			expect((await store.readItem('bugs', items[0]!.id)).values.points).toBe(2);
+			expect(await store.proposals.get(sure.proposal_id)).toMatchObject({status: 'accepted', decided_by: 'auto'});
+			// The threshold is inclusive.
+			expect(await edit(1, 0.95)).toMatchObject({auto_accepted: true});
+			for (const [index, confidence] of [[2, 0.94], [3, undefined]] as const) {
+				const body = await edit(index, confidence);
+				expect(body).not.toHaveProperty('auto_accepted');
+				expect(await store.proposals.get(body.proposal_id)).toMatchObject({status: 'open', decided_by: null});
+				expect((await store.readItem('bugs', items[index]!.id)).version).toBe(items[index]!.version);
+			}
+
+			expect(await store.proposals.fieldCounts({channelId: 'bugs'})).toEqual([{key: 'points', proposed: 4, accepted: 2, auto_accepted: 2, declined: 0, open: 2}]);
+		} finally {
+			await client.close();
+			await store.close();
+		}
+	});
+
+	it('refuses a threshold outside (0, 1], and one without --propose', () => {
+		const dir = tempDir('sift-mcp-auto-bad-');
+		const db = path.join(dir, 'store.db');
+		makeDatabase(db, 1);
+		for (const bad of ['0', '1.5', 'high']) {
+			expect(sift(['mcp', '--db', db, '--grant', 'bugs', '--propose', '--auto-accept-above', bad])).toMatchObject({code: 2, stderr: expect.stringContaining('--auto-accept-above must be a number above 0 and at most 1')});
+		}
+
+		expect(sift(['mcp', '--db', db, '--grant', 'bugs', '--auto-accept-above', '0.9'])).toMatchObject({code: 2, stderr: expect.stringContaining('goes with --propose')});
 	});
 });

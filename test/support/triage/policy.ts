@@ -38,6 +38,11 @@ export interface PolicyConfig {
 	catchUp?: boolean;
 	/** Economies not taken even when the prompt asks for them (to measure each one alone). */
 	unasked?: ReadonlyArray<Economy>;
+	/**
+	 * A model with known answers (the accuracy loop's test): what it proposes for an item it read,
+	 * with how sure it says it is, instead of the reporter's wishes. Undefined: nothing to propose.
+	 */
+	answers?: (item: {id: string; values: Values}) => {values: Values; confidence?: number} | undefined;
 }
 
 /** What sift's prompt may ask of the agent to spend fewer tokens. */
@@ -312,6 +317,10 @@ function itemStep(
 	const item = readItem(read.result);
 	const base = {itemId, name: typeof item.values['ticket'] === 'string' ? item.values['ticket'] : itemId};
 	const lastEdit = mine.filter(e => e.tool === EDIT).at(-1);
+	if (!lastEdit && config.answers) {
+		const answer = config.answers({id: itemId, values: item.values});
+		return answer === undefined ? {value: {...base, set: {}, refused: [], note: 'nothing to change'}} : editCall(context, answer.values, item.version, answer.confidence);
+	}
 	if (!lastEdit) {
 		const values = planValues(String(item.values['description'] ?? ''), item.values, schema, config.firstAttempt);
 		return Object.keys(values).length === 0
@@ -327,13 +336,14 @@ function readItem(result: unknown): {version: number; values: Values} {
 	return {version: isObject(item) ? Number(item['version']) : Number.NaN, values};
 }
 
-function editCall(context: Context, values: Values, expectedVersion: number): {next: Action} {
+function editCall(context: Context, values: Values, expectedVersion: number, confidence?: number): {next: Action} {
 	return call(EDIT, {
 		record_channel_id: context.channel,
 		item_id: context.itemId,
 		values,
 		expected_version: expectedVersion,
 		idempotency_key: idempotencyKey(context.itemId, expectedVersion, values),
+		...(confidence === undefined ? {} : {confidence}),
 	});
 }
 
