@@ -21,7 +21,7 @@ function fakeStarter(mode: string, dir = tempDir(), fakeEnv: NodeJS.ProcessEnv =
 		dbPath: path.join(dir, 'sift.db'),
 		codex: FAKE_CODEX,
 		stateDir: path.join(dir, 'state'),
-		timeoutMs: 20_000,
+		timeoutMs: 120_000, // a bound on a run the test holds at a gate, on a loaded machine; never reached
 		killGraceMs: 500,
 		env: {...process.env, FAKE_CODEX_MODE: mode, FAKE_CODEX_PIDFILE: pidFile, ...fakeEnv},
 	});
@@ -74,7 +74,7 @@ describe('Fanout', () => {
 		const replayed: RunUpdate[] = [];
 		for await (const update of fanout.updatesOf(runs[0]!.runId)!) replayed.push(update);
 		expect(replayed.filter(update => update.type === 'step')).toHaveLength(9);
-	}, 60_000);
+	}, 180_000);
 
 	it('cancel(runId) stops one run; a queued batch cancelled never starts; cancelAll leaves no process', async () => {
 		const {start, pidFile} = fakeStarter('hang');

@@ -101,7 +101,7 @@ describe('the TUI in a pseudo-terminal', () => {
 		app.press('c');
 		await app.waitFor('Run Codex on 2 marked records');
 		app.press(KEYS.enter);
-		await app.waitFor(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] list_record_items bugs/, 15_000, 'a running step with a spinner');
+		await app.waitFor(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] list_record_items bugs/, 60_000, 'a running step with a spinner');
 		// Another writer (as Codex's MCP server would) edits a visible row while the run works.
 		const target = idOfTicket(demo.store, 'BUG-1596');
 		demo.store.editItem({channelId: 'bugs', itemId: target, values: {status: 'wont_fix', owner: 'ren'}, actor: {kind: 'agent', run_id: 'run-live'}, expectedVersion: 1});
