@@ -4,7 +4,7 @@
 // versions (a changed field is a conflict, overwritten only when forced) or declines them; and any
 // run's changes can be diffed and reverted where nothing changed them since.
 
-import {afterEach, describe, expect, it} from 'vitest';
+import {describe, expect, it} from 'vitest';
 import type {AsyncStore} from '../../store/api.js';
 import {notePgOff} from '../support/pg.js';
 import {agent, human} from '../store/helpers.js';
@@ -34,16 +34,12 @@ describe.each(BACKENDS)('review on $name', (backend: Backend) => {
 		return;
 	}
 
-	const {fresh: _fresh} = storesOn(backend);
-	void _fresh;
-	const open: AsyncStore[] = [];
+	const {keep} = storesOn(backend);
 	const opened = async (mode: 'apply' | 'propose' = 'propose', runId = RUN) => {
 		const result = await reviewStore(backend, mode, runId);
-		open.push(result.store);
+		keep(result.store);
 		return result;
 	};
-
-	afterEachClose(open);
 
 	describe('propose mode', () => {
 		it('a valid edit of a proposing run becomes a proposal: the item does not change, the proposal and its event say what and why', async () => {
@@ -336,10 +332,3 @@ describe.each(BACKENDS)('review on $name', (backend: Backend) => {
 		});
 	});
 });
-
-function afterEachClose(open: AsyncStore[]) {
-	// Stores this file opens itself (storesOn closes only its own).
-	afterEach(async () => {
-		await Promise.all(open.splice(0).map(store => store.close()));
-	});
-}
