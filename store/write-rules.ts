@@ -197,6 +197,51 @@ export const namesOtherItems = (item: ImportItem, keys: readonly string[]) => ke
 /** The created_at an item is ordered by on import: its own, or (none given) the import's start, so it comes last. */
 export const creationOrderKey = (item: ImportItem, importedAt: string) => item.created_at ?? importedAt;
 
+/**
+ * The order both backends import in, item by item, so that ids follow created_at (oldest first,
+ * ties in file order). Items that come in that order already are inserted as they come. The first
+ * one out of order starts the staging: the backend takes back what it inserted into its staging
+ * table, and every further item is checked (as its insert would) and staged, to be read back by
+ * (created_at, index), or by index alone once an item named another (`linked`: then file order is
+ * kept and nothing starts staging). Pure: the backend does the reading and the writing.
+ */
+export class CreationOrder {
+	/** An item named another by a self-relation: the staged items are read back in file order. */
+	linked = false;
+	private staging = false;
+	private last = '';
+	private index = 0;
+
+	constructor(private readonly startedAt: string, private readonly linkKeys: readonly string[], private readonly check: (item: ImportItem) => void) {}
+
+	/** How many items were placed. */
+	get count(): number {
+		return this.index;
+	}
+
+	/** The next item of the file, checked: inserted now, the first staged (take back what was inserted first), or staged. */
+	place(raw: unknown): {item: ImportItem; at: number; key: string; step: 'insert' | 'startStaging' | 'stage'} {
+		const at = this.index++;
+		const item = checkImportItem(raw, at);
+		const key = creationOrderKey(item, this.startedAt);
+		this.linked ||= namesOtherItems(item, this.linkKeys);
+		if (!this.staging && (this.linked || key >= this.last)) {
+			this.last = key;
+			return {item, at, key, step: 'insert'};
+		}
+
+		try {
+			this.check(item);
+		} catch (error) {
+			throw atImportItem(error, at);
+		}
+
+		const step = this.staging ? 'stage' : 'startStaging';
+		this.staging = true;
+		return {item, at, key, step};
+	}
+}
+
 /** Names the failing item in a refusal, so a bad row in a large file can be found. */
 export function atImportItem(error: unknown, index: number): unknown {
 	if (error instanceof StoreError && error.body.error === 'validation_failed') {

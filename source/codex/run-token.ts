@@ -44,8 +44,9 @@ export type BatchRunOptions = Omit<RunOptions, 'itemIds' | 'runId'>;
 
 /**
  * The one way a fan-out starts a batch: each batch its own recorded run (`startStoreRun`), through
- * `sift serve` at `endpoint` when one is given. `sift run` and `sift watch` start theirs here.
+ * `sift serve` at `endpoint` when one is given. `sift run`, `sift watch` and the TUI start theirs
+ * here; options given as a function are read as each batch starts (the TUI's propose mode then).
  */
-export function batchStarter(store: AsyncStore, options: BatchRunOptions, endpoint: string | undefined): StartBatch {
-	return async ({runId, itemIds}) => startStoreRun(store, {...options, runId, itemIds}, endpoint);
+export function batchStarter(store: AsyncStore, options: BatchRunOptions | (() => BatchRunOptions), endpoint: string | undefined): StartBatch {
+	return async ({runId, itemIds}) => startStoreRun(store, {...(typeof options === 'function' ? options() : options), runId, itemIds}, endpoint);
 }

@@ -12,7 +12,7 @@ import type {Validator} from '../writes.js';
 import type {AsyncImportSource, ImportResult} from '../contract.js';
 import {checkStagedValues, createdValues} from '../edit-plan.js';
 import {orderedValue, unwrapValues} from './ordered-json.js';
-import {atImportItem, channelExists, checkImportItem, creationOrderKey, missingRelationTarget, namesOtherItems, selfRelationKeys, type ImportItem} from '../write-rules.js';
+import {atImportItem, channelExists, CreationOrder, creationOrderKey, missingRelationTarget, selfRelationKeys, type ImportItem} from '../write-rules.js';
 import {channelIndexSql} from './channels.js';
 import {inTransaction} from './connect.js';
 import {existingItems} from './writes.js';
@@ -354,46 +354,33 @@ async function * inCreationOrder(client: pg.ClientBase, items: AsyncImportSource
 		);
 	};
 
+	const order = new CreationOrder(startedAt, linkKeys, check);
 	let staging = false;
-	let linked = false;
-	let last = '';
-	let index = 0;
 	let rows: Placed[] = [];
 	for await (const raw of items) {
-		const item = checkImportItem(raw, index);
-		const key = creationOrderKey(item, startedAt);
-		linked ||= namesOtherItems(item, linkKeys);
-		if (!staging && !linked && key < last) {
+		const {item, at, step} = order.place(raw);
+		if (step === 'startStaging') {
 			await client.query('CREATE TEMP TABLE import_order (at integer PRIMARY KEY, created_at text COLLATE "C" NOT NULL, item text NOT NULL) ON COMMIT DROP');
 			await takeBack(stage);
 			staging = true;
 		}
 
 		if (staging) {
-			try {
-				check(item);
-			} catch (error) {
-				throw atImportItem(error, index);
-			}
-
-			rows.push({item, at: index});
+			rows.push({item, at});
 			if (rows.length === BATCH_SIZE) {
 				await stage(rows);
 				rows = [];
 			}
 		} else {
-			yield {item, at: index};
-			last = key;
+			yield {item, at};
 		}
-
-		index++;
 	}
 
 	if (!staging) return;
 	await stage(rows);
 	// In file order, every row's created_at reads as '' so (created_at, at) is the primary key alone.
-	const key = linked ? "''::text" : 'created_at';
-	if (!linked) await client.query('CREATE INDEX ON import_order (created_at, at)');
+	const key = order.linked ? "''::text" : 'created_at';
+	if (!order.linked) await client.query('CREATE INDEX ON import_order (created_at, at)');
 	let after: {at: number; created_at: string} | undefined;
 	for (;;) {
 		const {rows: page} = await client.query<{at: number; created_at: string; item: string}>(after

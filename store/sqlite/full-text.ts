@@ -13,6 +13,7 @@ import {isLongText} from '../query/parse.js';
 import {FULL_TEXT_CHARACTERS, sqlString} from '../query/sql.js';
 import type {Channel} from '../types.js';
 import type {Db} from './db.js';
+import {addDerivedIndex, reindexChannel, type DerivedIndex} from './derived-index.js';
 import {jsonValueSql} from './value-columns.js';
 
 /** Unicode letters fold case, diacritics stay (PostgreSQL's 'simple' configuration keeps them too). */
@@ -63,22 +64,13 @@ export function indexItemsAfter(db: Db, channel: Channel, afterSeq: number): voi
 	if (keys.length > 0) db.prepare(`INSERT INTO items_text (rowid, body) SELECT seq, ${bodySql('items', keys)} FROM items WHERE channel_id = ? AND seq > ?`).run(channel.id, afterSeq);
 }
 
+const FULL_TEXT: DerivedIndex = {table: 'items_text', tableSql: FULL_TEXT_TABLE_SQL, triggerName, createTriggers: createFullText, indexAfter: indexItemsAfter};
+
 /** The channel's triggers remade for its fields as they are now, and its items indexed again. */
-export function reindexFullText(db: Db, channel: Channel): void {
-	for (const event of ['insert', 'update', 'delete']) db.exec(`DROP TRIGGER IF EXISTS ${triggerName(channel.id, event)}`);
-	createFullText(db, channel);
-	indexItemsAfter(db, channel, 0);
-}
+export const reindexFullText = (db: Db, channel: Channel): void => reindexChannel(FULL_TEXT, db, channel);
 
 /** v8: a store made before full-text search gets the table, and each channel its triggers and its items indexed once. */
-export function addFullText(db: Db): void {
-	const had = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'items_text'").get() !== undefined;
-	db.exec(FULL_TEXT_TABLE_SQL);
-	if (had) return;
-	for (const row of db.prepare('SELECT id, name, fields FROM channels').all() as Array<{id: string; name: string; fields: string}>) {
-		reindexFullText(db, {id: row.id, name: row.name, fields: JSON.parse(row.fields) as Channel['fields']});
-	}
-}
+export const addFullText = (db: Db): void => addDerivedIndex(FULL_TEXT, db);
 
 /**
  * The bm25 relevance (higher: more relevant) of the items `seqs` for any of the word lists

@@ -6,7 +6,7 @@ import type {Db} from './db.js';
 import {checkChannel} from '../schema.js';
 import type {Channel} from '../types.js';
 import {checkStagedValues} from '../edit-plan.js';
-import {atImportItem, channelExists, checkImportItem, creationOrderKey, missingRelationTarget, namesOtherItems, selfRelationKeys, type ImportItem} from '../write-rules.js';
+import {atImportItem, channelExists, CreationOrder, missingRelationTarget, selfRelationKeys, type ImportItem} from '../write-rules.js';
 import type {ItemWriter} from './writes.js';
 
 export type ImportSource = {channel: unknown; items: Iterable<unknown>};
@@ -72,41 +72,25 @@ const STAGED_PAGE = 1000;
  */
 function importInOrder(db: Db, channelId: string, items: Iterable<unknown>, startedAt: string, linkKeys: string[], insert: (placed: Placed) => void, check: (item: ImportItem) => void): number {
 	const firstSeq = (db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'items'").get() as {seq: number} | undefined)?.seq ?? 0;
+	const order = new CreationOrder(startedAt, linkKeys, check);
 	let staging: Staging | undefined;
-	let linked = false;
-	let last = '';
-	let index = 0;
 	try {
 		for (const raw of items) {
-			const item = checkImportItem(raw, index);
-			const key = creationOrderKey(item, startedAt);
-			linked ||= namesOtherItems(item, linkKeys);
-			if (!staging && !linked && key < last) {
+			const {item, at, key, step} = order.place(raw);
+			if (step === 'startStaging') {
 				staging = new Staging(db);
 				staging.takeBack(channelId, firstSeq);
 			}
 
-			if (staging) {
-				try {
-					check(item);
-				} catch (error) {
-					throw atImportItem(error, index);
-				}
-
-				staging.add(index, key, item);
-			} else {
-				insert({item, at: index});
-				last = key;
-			}
-
-			index++;
+			if (staging) staging.add(at, key, item);
+			else insert({item, at});
 		}
 
 		if (staging) {
-			for (const placed of staging.read(linked)) insert(placed);
+			for (const placed of staging.read(order.linked)) insert(placed);
 		}
 
-		return index;
+		return order.count;
 	} finally {
 		staging?.drop();
 	}

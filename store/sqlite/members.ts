@@ -10,6 +10,7 @@
 import {sqlString} from '../query/sql.js';
 import type {Channel} from '../types.js';
 import type {Db} from './db.js';
+import {addDerivedIndex, reindexChannel, type DerivedIndex} from './derived-index.js';
 import {jsonValueSql} from './value-columns.js';
 
 /** Keyed for the reads: one value's items in seq order, in either direction. */
@@ -66,22 +67,13 @@ export function indexMembersAfter(db: Db, channel: Channel, afterSeq: number): v
 	}
 }
 
+const MEMBERS: DerivedIndex = {table: 'item_members', tableSql: MEMBERS_TABLE_SQL, triggerName, createTriggers: createMembers, indexAfter: indexMembersAfter};
+
 /** The channel's triggers remade for its fields as they are now, and its memberships recorded again. */
-export function reindexMembers(db: Db, channel: Channel): void {
-	for (const event of ['insert', 'update', 'delete']) db.exec(`DROP TRIGGER IF EXISTS ${triggerName(channel.id, event)}`);
-	createMembers(db, channel);
-	indexMembersAfter(db, channel, 0);
-}
+export const reindexMembers = (db: Db, channel: Channel): void => reindexChannel(MEMBERS, db, channel);
 
 /** v12: a store made before the membership table gets it, and each channel its triggers and memberships once. */
-export function addMembers(db: Db): void {
-	const had = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'item_members'").get() !== undefined;
-	db.exec(MEMBERS_TABLE_SQL);
-	if (had) return;
-	for (const row of db.prepare('SELECT id, name, fields FROM channels').all() as Array<{id: string; name: string; fields: string}>) {
-		reindexMembers(db, {id: row.id, name: row.name, fields: JSON.parse(row.fields) as Channel['fields']});
-	}
-}
+export const addMembers = (db: Db): void => addDerivedIndex(MEMBERS, db);
 
 /** The multi_select fields of a channel, as a string to compare before and after a schema change. */
 export const memberKeysOf = (channel: Channel) => memberKeys(channel).join(' ');

@@ -83,7 +83,7 @@ export async function runCli(args: string[], cwd: string): Promise<CliOutcome> {
 		child.stderr.on('data', (chunk: Buffer) => {
 			stderr += chunk.toString();
 		});
-		const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+		const timer = setTimeout(() => child.kill('SIGKILL'), 30_000); // a deadline for a hung child, not a pace
 		child.on('error', reject);
 		child.on('close', code => {
 			clearTimeout(timer);

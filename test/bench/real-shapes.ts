@@ -82,19 +82,18 @@ function* shapedItems(issues: GithubIssue[], count: number): Generator<{values: 
 	}
 }
 
-/** The value of `of` most issues have: the label, assignee or author a reader filters by first. */
-function mostCommon(issues: GithubIssue[], of: (issue: GithubIssue) => string[]): string {
+/** The value of `of` that the most (`most`) or the fewest issues have, ties by name. */
+function byCount(issues: GithubIssue[], of: (issue: GithubIssue) => string[], most: boolean): string {
 	const counts = new Map<string, number>();
 	for (const issue of issues) for (const value of of(issue)) counts.set(value, (counts.get(value) ?? 0) + 1);
-	return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0];
+	return [...counts].sort((a, b) => (most ? b[1] - a[1] : a[1] - b[1]) || a[0].localeCompare(b[0]))[0]![0];
 }
 
+/** The value of `of` most issues have: the label, assignee or author a reader filters by first. */
+const mostCommon = (issues: GithubIssue[], of: (issue: GithubIssue) => string[]) => byCount(issues, of, true);
+
 /** The value of `of` fewest issues have (once): a rare label, whose matches lie far apart. */
-function rarest(issues: GithubIssue[], of: (issue: GithubIssue) => string[]): string {
-	const counts = new Map<string, number>();
-	for (const issue of issues) for (const value of of(issue)) counts.set(value, (counts.get(value) ?? 0) + 1);
-	return [...counts].sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]))[0]![0];
-}
+const rarest = (issues: GithubIssue[], of: (issue: GithubIssue) => string[]) => byCount(issues, of, false);
 
 /** The queries, with the values the fixtures' distributions make most common (and one rare label). */
 export function shapeQueries(issues: GithubIssue[]): string[] {

@@ -6,7 +6,7 @@ import {execa} from 'execa';
 import {beforeAll, describe, expect, it} from 'vitest';
 import {ensureBuilt, sift, SIFT_ENTRY} from '../support/cli.js';
 import {setUp} from './cli-setup.js';
-import {FAKE_CODEX, isAlive, readPids} from './support.js';
+import {FAKE_CODEX, isAlive, readPids, tempDir} from './support.js';
 
 beforeAll(() => ensureBuilt());
 
@@ -104,7 +104,8 @@ describe('sift run', () => {
 	});
 
 	it('SIGINT cancels the run: exit 130, Codex gone', async () => {
-		const setup = setUp({FAKE_CODEX_MODE: 'slow'});
+		// The run holds before its answer (a gate never opened) until the signal comes.
+		const setup = setUp({FAKE_CODEX_MODE: 'normal', FAKE_CODEX_ANSWER_GATE: path.join(tempDir(), 'never')});
 		const child = execa(process.execPath, [SIFT_ENTRY, 'run', 'Triage', '--db', setup.db, '--json'], {env: {...process.env, ...setup.env}, reject: false});
 		await new Promise<void>(resolve => {
 			child.stderr!.on('data', (chunk: Buffer) => {

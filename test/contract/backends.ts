@@ -135,11 +135,12 @@ export async function expectVersionsMatchEvents(store: AsyncStore, channelId: st
 
 /**
  * For a describe block on `backend`: sets the backend up and down, and returns `fresh` (a new empty
- * store) and `again` (the last store's location opened once more), every store closed after each test.
+ * store), `again` (the last store's location opened once more) and `keep` (a store opened another
+ * way, such as kitStore), every store closed after each test: the one lifecycle of a contract file.
  */
-export function storesOn(backend: Backend): {fresh: () => Promise<AsyncStore>; again: () => Promise<AsyncStore>} {
+export function storesOn(backend: Backend): {fresh: () => Promise<AsyncStore>; again: () => Promise<AsyncStore>; keep: <S extends AsyncStore>(store: S) => S} {
 	const open: AsyncStore[] = [];
-	const kept = (store: AsyncStore) => {
+	const kept = <S extends AsyncStore>(store: S): S => {
 		open.push(store);
 		return store;
 	};
@@ -152,5 +153,6 @@ export function storesOn(backend: Backend): {fresh: () => Promise<AsyncStore>; a
 	return {
 		fresh: async () => kept(await backend.open()),
 		again: async () => kept(await openAsyncStore(backend.lastLocation())),
+		keep: kept,
 	};
 }

@@ -2,7 +2,7 @@
 // newest `limit`, oldest first, with their total; a later pull replaces them; the text is kept as
 // the tracker sent it (the screen sanitises it when it draws); a bad limit is refused by name.
 
-import {afterEach, describe, expect, it} from 'vitest';
+import {describe, expect, it} from 'vitest';
 import type {AsyncStore, RemoteComment, RemoteRecord} from '../../store/contract.js';
 import {notePgOff} from '../support/pg.js';
 import {BACKENDS, kitStore, refusalOf, storesOn, type Backend} from './backends.js';
@@ -23,16 +23,12 @@ describe.each(BACKENDS)('pulled comments on $name', (backend: Backend) => {
 		return;
 	}
 
-	storesOn(backend);
-	const open: AsyncStore[] = [];
-	afterEach(async () => {
-		await Promise.all(open.splice(0).map(store => store.close()));
-	});
+	const {keep} = storesOn(backend);
 
 	/** A linked kit store with the given issues pulled; the item id of each remote id. */
 	async function pulled(records: RemoteRecord[]): Promise<{store: AsyncStore; idOf: (remoteId: string) => Promise<string>}> {
 		const store = await kitStore(backend);
-		open.push(store);
+		keep(store);
 		await store.sync.link(LINK);
 		await store.sync.applyRemote('kit', records);
 		return {store, idOf: async remoteId => (await store.findItemsNamed('kit', remoteId))[0]!.item_id};

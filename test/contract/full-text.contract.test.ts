@@ -2,12 +2,12 @@
 // backends alike: kept in step by every write (create, edit, delete, import, upsert, a schema
 // change that makes a field long), unicode words, a 1 MiB body, and the match count.
 
-import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {describe, expect, it} from 'vitest';
 import type {AsyncStore} from '../../store/api.js';
 import {FULL_TEXT_CHARACTERS} from '../../store/query/sql.js';
 import {notePgOff} from '../support/pg.js';
 import {human, QUERY_NOW as NOW} from '../store/helpers.js';
-import {BACKENDS, type Backend} from './backends.js';
+import {BACKENDS, storesOn, type Backend} from './backends.js';
 
 const NOTES = {
 	id: 'notes', name: 'Notes', fields: [
@@ -24,16 +24,10 @@ describe.each(BACKENDS)('full-text search on $name', (backend: Backend) => {
 		return;
 	}
 
-	const open: AsyncStore[] = [];
-	beforeAll(() => backend.setUp());
-	afterAll(async () => {
-		await Promise.all(open.splice(0).map(store => store.close()));
-		await backend.tearDown();
-	});
+	const {fresh} = storesOn(backend);
 
 	async function notes(items: Array<Record<string, string>>): Promise<AsyncStore> {
-		const store = await backend.open();
-		open.push(store);
+		const store = await fresh();
 		await store.importChannel({channel: NOTES, items: items.map(values => ({values}))});
 		return store;
 	}

@@ -2,12 +2,12 @@
 // a GIN index on PostgreSQL) kept in step by every write, author substrings, phrases, list terms
 // bounded alike, and searchItems ranked by relevance (bm25, ts_rank_cd) or in the query's order.
 
-import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {describe, expect, it} from 'vitest';
 import type {AsyncStore} from '../../store/api.js';
 import {MAX_LIST_VALUES} from '../../store/query/parse.js';
 import {notePgOff} from '../support/pg.js';
 import {human, QUERY_NOW as NOW} from '../store/helpers.js';
-import {BACKENDS, refusalOf, type Backend} from './backends.js';
+import {BACKENDS, refusalOf, storesOn, type Backend} from './backends.js';
 
 const LABELS = ['bug', 'docs', 'ice', 'perf', 'ui'];
 
@@ -31,16 +31,10 @@ describe.each(BACKENDS)('real-shaped queries on $name', (backend: Backend) => {
 		return;
 	}
 
-	const open: AsyncStore[] = [];
-	beforeAll(() => backend.setUp());
-	afterAll(async () => {
-		await Promise.all(open.splice(0).map(store => store.close()));
-		await backend.tearDown();
-	});
+	const {fresh} = storesOn(backend);
 
 	async function issues(items: Values[]): Promise<AsyncStore> {
-		const store = await backend.open();
-		open.push(store);
+		const store = await fresh();
 		await store.importChannel({channel: ISSUES, items: items.map(values => ({values}))});
 		return store;
 	}

@@ -6,7 +6,7 @@
 // (auto_accept_above) is that same accept, recorded as auto; per field and per run, the store
 // counts what was accepted, declined and left open.
 
-import {afterEach, describe, expect, it} from 'vitest';
+import {describe, expect, it} from 'vitest';
 import type {AsyncStore} from '../../store/api.js';
 import {notePgOff} from '../support/pg.js';
 import {agent, human} from '../store/helpers.js';
@@ -36,16 +36,12 @@ describe.each(BACKENDS)('review on $name', (backend: Backend) => {
 		return;
 	}
 
-	const {fresh: _fresh} = storesOn(backend);
-	void _fresh;
-	const open: AsyncStore[] = [];
+	const {keep} = storesOn(backend);
 	const opened = async (mode: 'apply' | 'propose' = 'propose', runId = RUN) => {
 		const result = await reviewStore(backend, mode, runId);
-		open.push(result.store);
+		keep(result.store);
 		return result;
 	};
-
-	afterEachClose(open);
 
 	describe('propose mode', () => {
 		it('a valid edit of a proposing run becomes a proposal: the item does not change, the proposal and its event say what and why', async () => {
@@ -388,10 +384,3 @@ describe.each(BACKENDS)('review on $name', (backend: Backend) => {
 		});
 	});
 });
-
-function afterEachClose(open: AsyncStore[]) {
-	// Stores this file opens itself (storesOn closes only its own).
-	afterEach(async () => {
-		await Promise.all(open.splice(0).map(store => store.close()));
-	});
-}

@@ -4,7 +4,7 @@
 // per element); the push journal is exactly-once; a person resolves conflicts; unlink drops the
 // sync state and keeps the items; an import's upsert over a person's change is a conflict too.
 
-import {afterEach, describe, expect, it} from 'vitest';
+import {describe, expect, it} from 'vitest';
 import type {AsyncStore, RemoteRecord} from '../../store/contract.js';
 import {notePgOff} from '../support/pg.js';
 import {agent, human} from '../store/helpers.js';
@@ -32,16 +32,12 @@ describe.each(BACKENDS)('sync engine on $name', (backend: Backend) => {
 		return;
 	}
 
-	storesOn(backend);
-	const open: AsyncStore[] = [];
-	afterEach(async () => {
-		await Promise.all(open.splice(0).map(store => store.close()));
-	});
+	const {keep} = storesOn(backend);
 
 	/** A kit store linked to the tracker, with issue 7 pulled in (title, status new, tags [ui]). */
 	async function linked(): Promise<{store: AsyncStore; id: string}> {
 		const store = await kitStore(backend);
-		open.push(store);
+		keep(store);
 		await store.sync.link(LINK);
 		const outcome = await store.sync.applyRemote('kit', [remote('7', {title: 'Crash', status: 'new', tags: ['ui']})]);
 		expect(outcome).toMatchObject({created: 1, updated: 0, conflicts: 0});
@@ -139,7 +135,7 @@ describe.each(BACKENDS)('sync engine on $name', (backend: Backend) => {
 
 	it('sets merge per element: added on either side kept, removed on one side and kept on the other is removed', async () => {
 		const store = await kitStore(backend);
-		open.push(store);
+		keep(store);
 		await store.sync.link(LINK);
 		await store.sync.applyRemote('kit', [remote('8', {title: 'Tags', tags: ['ui', 'api']})]);
 		const id = (await store.findItemsNamed('kit', '8'))[0]!.item_id;
@@ -229,7 +225,7 @@ describe.each(BACKENDS)('sync engine on $name', (backend: Backend) => {
 
 	it('link checks the channel, saveState keeps the adapter\'s cursor', async () => {
 		const store = await kitStore(backend);
-		open.push(store);
+		keep(store);
 		expect((await refusalOf(() => store.sync.link({...LINK, key_field: 'title'}))).error).toBe('invalid_argument');
 		expect((await refusalOf(() => store.sync.link({...LINK, fields: [{key: 'nope', remote: 'x', kind: 'scalar'}]}))).error).toBe('invalid_argument');
 		expect((await refusalOf(() => store.sync.link({...LINK, fields: [{key: 'title', remote: 'x', kind: 'set'}]}))).error).toBe('invalid_argument');
@@ -263,7 +259,7 @@ describe.each(BACKENDS)('sync engine on $name', (backend: Backend) => {
 
 	it('a writer SIGKILLed mid-write leaves its edit and its outbox entry both or neither', async () => {
 		const store = await backend.open();
-		open.push(store);
+		keep(store);
 		const location = backend.lastLocation();
 		const channel = {...raceChannel, fields: [...raceChannel.fields, {key: 'ref', label: 'Ref', type: 'text', is_required: false, is_unique: true, config: {}}]};
 		await store.importChannel({channel, items: [0, 1, 2].map(index => ({values: {title: `item ${index}`, counter: 0, a: 'start', b: 'start', ref: `R${index}`}}))});
@@ -291,7 +287,7 @@ describe.each(BACKENDS)('sync engine on $name', (backend: Backend) => {
 
 		async function imported(): Promise<{store: AsyncStore; id: string}> {
 			const store = await kitStore(backend, [{values: {code: 'A1', title: 'One', status: 'new', tags: ['ui']}}]);
-			open.push(store);
+			keep(store);
 			return {store, id: (await store.findItemsNamed('kit', 'A1'))[0]!.item_id};
 		}
 

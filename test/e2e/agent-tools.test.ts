@@ -361,7 +361,7 @@ function scanArgv(secret: string): {stop(): Promise<{seen: string[]; scans: numb
 			}
 
 			count++;
-			await new Promise(resolve => setTimeout(resolve, 10));
+			await new Promise(resolve => setTimeout(resolve, 10)); // the sampling interval of the process table while the run goes, not a wait
 		}
 
 		return count;

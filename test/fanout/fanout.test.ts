@@ -1,6 +1,7 @@
 // The fan-out scheduler with real fake-codex runs: the parallel limit, events and snapshots, cancel
 // one, cancel all.
 
+import {writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {Fanout, type FanoutEvent, type StartBatch} from '../../source/codex/fanout.js';
@@ -10,7 +11,7 @@ import {FAKE_CODEX, isAlive, readPids, tempDir} from '../codex/support.js';
 import {waitUntil} from '../support/wait.js';
 
 /** Each batch a real run of the fake codex (no store: the scheduler does not need one). */
-function fakeStarter(mode: string, dir = tempDir()): {start: StartBatch; pidFile: string} {
+function fakeStarter(mode: string, dir = tempDir(), fakeEnv: NodeJS.ProcessEnv = {}): {start: StartBatch; pidFile: string} {
 	const pidFile = path.join(dir, 'pids');
 	const start: StartBatch = async ({runId, itemIds}) => startRun({
 		runId,
@@ -20,16 +21,19 @@ function fakeStarter(mode: string, dir = tempDir()): {start: StartBatch; pidFile
 		dbPath: path.join(dir, 'sift.db'),
 		codex: FAKE_CODEX,
 		stateDir: path.join(dir, 'state'),
-		timeoutMs: 20_000,
+		timeoutMs: 120_000, // a bound on a run the test holds at a gate, on a loaded machine; never reached
 		killGraceMs: 500,
-		env: {...process.env, FAKE_CODEX_MODE: mode, FAKE_CODEX_PIDFILE: pidFile},
+		env: {...process.env, FAKE_CODEX_MODE: mode, FAKE_CODEX_PIDFILE: pidFile, ...fakeEnv},
 	});
 	return {start, pidFile};
 }
 
 describe('Fanout', () => {
 	it('runs batches at most `parallel` at once, tells every change, and keeps a board snapshot per change', async () => {
-		const {start} = fakeStarter('slow');
+		// Each run waits at its first step until the test has seen two going and the third queued (the step gate).
+		const dir = tempDir();
+		const stepGate = path.join(dir, 'step-gate');
+		const {start} = fakeStarter('normal', dir, {FAKE_CODEX_STEP_GATE: stepGate});
 		const fanout = new Fanout({parallel: 2, start});
 		const events: FanoutEvent[] = [];
 		const snapshots = new Set<unknown>();
@@ -42,6 +46,9 @@ describe('Fanout', () => {
 		const runs = [fanout.add(['a', 'b']), fanout.add(['c']), fanout.add(['d'])];
 		expect(fanout.snapshot().map(run => run.state)).toEqual(['starting', 'starting', 'queued']);
 		expect(fanout.free).toBe(-1);
+		await waitUntil(() => fanout.snapshot().filter(run => run.currentStep?.startsWith('list_record_items') === true).length === 2, 'two runs at their first step', {timeoutMs: 60_000});
+		expect(fanout.snapshot().map(run => run.state)).toEqual(['running', 'running', 'queued']);
+		writeFileSync(stepGate, '');
 		await fanout.idle();
 		expect(most).toBe(2);
 		const board = fanout.snapshot();
@@ -67,7 +74,7 @@ describe('Fanout', () => {
 		const replayed: RunUpdate[] = [];
 		for await (const update of fanout.updatesOf(runs[0]!.runId)!) replayed.push(update);
 		expect(replayed.filter(update => update.type === 'step')).toHaveLength(9);
-	}, 60_000);
+	}, 180_000);
 
 	it('cancel(runId) stops one run; a queued batch cancelled never starts; cancelAll leaves no process', async () => {
 		const {start, pidFile} = fakeStarter('hang');

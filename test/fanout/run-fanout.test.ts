@@ -1,11 +1,13 @@
 // `sift run --where/--batch/--parallel` with the fake codex: overlap, JSON Lines, worst-outcome
 // exit, Ctrl+C and SIGTERM leave no process.
 
-import {readFileSync} from 'node:fs';
+import {existsSync, readFileSync, writeFileSync} from 'node:fs';
+import path from 'node:path';
 import {execa} from 'execa';
 import {beforeAll, describe, expect, it} from 'vitest';
 import {ensureBuilt, sift, SIFT_ENTRY} from '../support/cli.js';
-import {isAlive, readPids} from '../codex/support.js';
+import {isAlive, readPids, tempDir} from '../codex/support.js';
+import {waitUntil} from '../support/wait.js';
 import {execRunIds, fanoutSetup, mostAtOnce, runRows} from './support.js';
 
 beforeAll(() => ensureBuilt());
@@ -14,11 +16,19 @@ const SUMMARY_KEYS = ['run_id', 'outcome', 'text', 'error', 'usage', 'duration_m
 const jsonLines = (stdout: string) => stdout.trimEnd().split('\n').map(line => JSON.parse(line) as Record<string, unknown>);
 
 describe('sift run: fan-out', () => {
-	it('--where over 25 items, --batch 10 --parallel 2: three runs, two at once (never three), JSON Lines, each item once', () => {
-		const setup = fanoutSetup(25, {FAKE_CODEX_MODE: 'slow'});
+	it('--where over 25 items, --batch 10 --parallel 2: three runs, two at once (never three), JSON Lines, each item once', async () => {
+		// The runs hold before their answers until two have started (the answer gate): then they overlap for sure.
+		const answerGate = path.join(tempDir(), 'answer-gate');
+		const setup = fanoutSetup(25, {FAKE_CODEX_MODE: 'normal', FAKE_CODEX_ANSWER_GATE: answerGate});
 		const everyId = jsonLines(sift(['list', '--db', setup.db, '--all', '--json'], setup.env).stdout).map(item => item.id as string);
 		expect(everyId).toHaveLength(25);
-		const result = sift(['run', 'Triage', '--db', setup.db, '--where', '', '--batch', '10', '--parallel', '2', '--json'], setup.env);
+		const running = execa(process.execPath, [SIFT_ENTRY, 'run', 'Triage', '--db', setup.db, '--where', '', '--batch', '10', '--parallel', '2', '--json'], {env: {...process.env, ...setup.env}, reject: false});
+		const started = () => (existsSync(setup.env.FAKE_CODEX_PIDFILE!) ? readPids(setup.env.FAKE_CODEX_PIDFILE!).length : 0);
+		await waitUntil(() => started() === 2, 'two runs started', {timeoutMs: 60_000});
+		expect(started()).toBe(2);
+		writeFileSync(answerGate, '');
+		const finished = await running;
+		const result = {code: finished.exitCode, stdout: String(finished.stdout), stderr: String(finished.stderr)};
 		expect(result.code, result.stderr).toBe(0);
 		const lines = jsonLines(result.stdout);
 		expect(lines).toHaveLength(3);

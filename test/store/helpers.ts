@@ -6,6 +6,9 @@ import {join} from 'node:path';
 import {expect} from 'vitest';
 import {mulberry32} from '../../demo-data/generate.js';
 import {tempDir as kitTempDir} from '../support/temp.js';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import {openAsyncStore, type AsyncStore} from '../../store/api.js';
 import {openStore, StoreError, type Store, type StoreErrorBody, type StoreOptions, type Values} from '../../store/index.js';
 
 export const DAY_MS = 86_400_000;
@@ -219,4 +222,35 @@ export function refusedUnchanged(path: string, work: () => unknown): StoreErrorB
 	const body = refusal(work);
 	expect(fileDigest(path), 'the database file is unchanged').toBe(before);
 	return body;
+}
+
+/** Runs SQL on a SQLite store file through a handle of its own: how a migration test takes a store back to an older schema. */
+export function onSqlite(file: string, sql: string): void {
+	const db = new Database(file);
+	try {
+		db.exec(sql);
+	} finally {
+		db.close();
+	}
+}
+
+/** Runs SQL on a PostgreSQL store through a connection of its own, as another program would. */
+export async function onPostgres(url: string, sql: string): Promise<void> {
+	const client = new pg.Client({connectionString: url});
+	await client.connect();
+	try {
+		await client.query(sql);
+	} finally {
+		await client.end();
+	}
+}
+
+/** Opens the store at `location` (which upgrades an older one), runs `check` on it, and closes it whatever happens. */
+export async function afterUpgrade(location: string, check: (store: AsyncStore) => Promise<void>): Promise<void> {
+	const store = await openAsyncStore(location);
+	try {
+		await check(store);
+	} finally {
+		await store.close();
+	}
 }

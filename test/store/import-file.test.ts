@@ -123,7 +123,7 @@ async function holdWriteLock(db: string, holdMs: number) {
 		const db = new Database(process.argv[1]);
 		db.exec('BEGIN IMMEDIATE');
 		process.stdout.write('locked\\n');
-		setTimeout(() => { db.exec('COMMIT'); db.close(); }, Number(process.argv[2]));`;
+		setTimeout(() => { db.exec('COMMIT'); db.close(); }, Number(process.argv[2]));`; // the lock held this long is the wait under test
 	const child = spawn(process.execPath, ['-e', script, db, String(holdMs)], {cwd: root, stdio: ['ignore', 'pipe', 'inherit']});
 	const [chunk] = await once(child.stdout, 'data') as [Buffer];
 	expect(String(chunk)).toBe('locked\n');

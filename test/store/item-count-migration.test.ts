@@ -3,13 +3,12 @@
 
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import pg from 'pg';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {openAsyncStore, type AsyncStore} from '../../store/api.js';
 import {MIGRATIONS} from '../../store/postgres/schema.js';
 import {tempDir} from '../codex/support.js';
 import {createTestDatabase, describePg, type TestDatabase} from '../support/pg.js';
-import {human, kitChannel} from './helpers.js';
+import {afterUpgrade, human, kitChannel, onPostgres, onSqlite} from './helpers.js';
 import {SCHEMA_VERSION} from '../../store/sqlite/database.js';
 
 const titled = (count: number, prefix: string) => Array.from({length: count}, (_, index) => ({values: {title: `${prefix} ${index}`}}));
@@ -22,27 +21,6 @@ async function twoChannels(location: string): Promise<void> {
 		await made.importChannel({channel: {...kitChannel, id: 'kit2', name: 'Kit 2'}, items: titled(3, 'two')});
 	} finally {
 		await made.close();
-	}
-}
-
-/** Runs SQL on a PostgreSQL store through a connection of its own, as another program would. */
-async function onPostgres(url: string, sql: string): Promise<void> {
-	const client = new pg.Client({connectionString: url});
-	await client.connect();
-	try {
-		await client.query(sql);
-	} finally {
-		await client.end();
-	}
-}
-
-/** Runs SQL on a SQLite store file through a handle of its own. */
-function onSqlite(file: string, sql: string): void {
-	const db = new Database(file);
-	try {
-		db.exec(sql);
-	} finally {
-		db.close();
 	}
 }
 
@@ -61,12 +39,7 @@ describe('a SQLite store of schema 9', () => {
 		await twoChannels(file);
 		// What schema 10 adds, taken back: the store as schema 9 left it.
 		onSqlite(file, 'DROP TRIGGER items_counted_in; DROP TRIGGER items_counted_out; ALTER TABLE channels DROP COLUMN item_count; PRAGMA user_version = 9');
-		const store = await openAsyncStore(file);
-		try {
-			await countsAfterUpgrade(store);
-		} finally {
-			await store.close();
-		}
+		await afterUpgrade(file, countsAfterUpgrade);
 
 		const reopened = new Database(file, {readonly: true});
 		expect(reopened.pragma('user_version', {simple: true})).toBe(SCHEMA_VERSION);

@@ -80,7 +80,7 @@ describe('a write that meets another process\'s write lock', () => {
 		try {
 			const before = fileDigest(db);
 			// The wait's clock is the test's: still waiting 1 ms short of the bound, busy at it.
-			vi.useFakeTimers({toFake: ['Date', 'setTimeout', 'clearTimeout']});
+			vi.useFakeTimers({toFake: ['Date', 'setTimeout', 'clearTimeout']}); // an injected clock: no real time passes
 			let settled = false;
 			const outcome = edit(store, id, 'never').catch((caught: unknown) => caught).finally(() => {
 				settled = true;

@@ -52,7 +52,7 @@ describe('several processes on one file', () => {
 		let before = store.latestSequence('race');
 		for (let round = 0; round < kills; round++) {
 			const delay = 20 + Math.floor(Math.random() * 131);
-			const result = await runEditor(['churn', store.path, ids.join(',')], control => setTimeout(control.kill, delay));
+			const result = await runEditor(['churn', store.path, ids.join(',')], control => setTimeout(control.kill, delay)); // a random kill moment is the behaviour under test
 			expect(result.signal, result.stdout + result.stderr).toBe('SIGKILL');
 			expect(result.stdout).toMatch(/^ready\n(edit\n)*$/);
 			// The killed writer's work is readable right away by another connection.

@@ -3,13 +3,12 @@
 
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import pg from 'pg';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {openAsyncStore, type AsyncStore} from '../../store/api.js';
 import {MIGRATIONS} from '../../store/postgres/schema.js';
 import {tempDir} from '../codex/support.js';
 import {createTestDatabase, describePg, type TestDatabase} from '../support/pg.js';
-import {kitChannel} from './helpers.js';
+import {afterUpgrade, kitChannel, onPostgres, onSqlite} from './helpers.js';
 import {SCHEMA_VERSION} from '../../store/sqlite/database.js';
 
 /** A run in propose mode proposes on the upgraded store; the run's older edits are still read. */
@@ -33,17 +32,9 @@ describe('a SQLite store of schema 6', () => {
 		await made.editItem({channelId: 'kit', itemId: item!.id, values: {points: 3}, actor: {kind: 'agent', run_id: 'run-old'}});
 		await made.close();
 		// Back to what schema 6 had: no cause, no mode, no proposals.
-		const old = new Database(file);
-		old.exec('DROP TABLE proposals; ALTER TABLE events DROP COLUMN cause; ALTER TABLE runs DROP COLUMN mode; ALTER TABLE runs DROP COLUMN proposals');
-		old.pragma('user_version = 6');
-		old.close();
+		onSqlite(file, 'DROP TABLE proposals; ALTER TABLE events DROP COLUMN cause; ALTER TABLE runs DROP COLUMN mode; ALTER TABLE runs DROP COLUMN proposals; PRAGMA user_version = 6');
 
-		const store = await openAsyncStore(file);
-		try {
-			await proposesAfterUpgrade(store);
-		} finally {
-			await store.close();
-		}
+		await afterUpgrade(file, proposesAfterUpgrade);
 
 		const reopened = new Database(file, {readonly: true});
 		expect(reopened.pragma('user_version', {simple: true})).toBe(SCHEMA_VERSION);
@@ -66,21 +57,10 @@ describePg('a PostgreSQL store at migration 5', () => {
 		const [item] = (await made.listPage('kit')).items;
 		await made.editItem({channelId: 'kit', itemId: item!.id, values: {points: 3}, actor: {kind: 'agent', run_id: 'run-old'}});
 		await made.close();
-		const client = new pg.Client({connectionString: url});
-		await client.connect();
-		try {
-			// What migration 6 adds, taken back (and the later ones: indexes, and 9's item count): the store as migration 5 left it.
-			await client.query('DROP TABLE proposals; ALTER TABLE events DROP COLUMN cause; ALTER TABLE runs DROP COLUMN mode, DROP COLUMN proposals; DROP TRIGGER items_counted_in ON items; DROP TRIGGER items_counted_out ON items; ALTER TABLE channels DROP COLUMN item_count; DELETE FROM schema_version WHERE version >= 6');
-		} finally {
-			await client.end();
-		}
+		// What migration 6 adds, taken back (and the later ones: indexes, and 9's item count): the store as migration 5 left it.
+		await onPostgres(url, 'DROP TABLE proposals; ALTER TABLE events DROP COLUMN cause; ALTER TABLE runs DROP COLUMN mode, DROP COLUMN proposals; DROP TRIGGER items_counted_in ON items; DROP TRIGGER items_counted_out ON items; ALTER TABLE channels DROP COLUMN item_count; DELETE FROM schema_version WHERE version >= 6');
 
-		const store = await openAsyncStore(url);
-		try {
-			await proposesAfterUpgrade(store);
-		} finally {
-			await store.close();
-		}
+		await afterUpgrade(url, proposesAfterUpgrade);
 
 		expect(MIGRATIONS.find(migration => migration.version === 6)).toMatchObject({name: 'review: proposals, event causes, run modes'});
 	});

@@ -2,13 +2,11 @@
 // and the follow-ups' kind on open: their follow-ups read as refusals, and a link works at once.
 
 import path from 'node:path';
-import Database from 'better-sqlite3';
-import pg from 'pg';
 import {afterAll, beforeAll, expect, it, describe} from 'vitest';
 import {openAsyncStore, type AsyncStore} from '../../store/api.js';
 import {tempDir} from '../codex/support.js';
 import {createTestDatabase, describePg, type TestDatabase} from '../support/pg.js';
-import {agent, human, kitChannel} from './helpers.js';
+import {afterUpgrade, agent, human, kitChannel, onPostgres, onSqlite} from './helpers.js';
 
 /** A kit store with one agent follow-up (a refused status). */
 async function withFollowUp(location: string): Promise<void> {
@@ -34,15 +32,8 @@ describe('a SQLite store of schema 10', () => {
 	it('is upgraded to 11 on open: the sync tables, follow-ups with their kind', async () => {
 		const file = path.join(tempDir(), 'v10.db');
 		await withFollowUp(file);
-		const db = new Database(file);
-		db.exec('DROP TABLE sync_links; DROP TABLE sync_bases; DROP TABLE sync_outbox; DROP TABLE item_comments; ALTER TABLE followups DROP COLUMN kind; ALTER TABLE followups DROP COLUMN base; ALTER TABLE followups DROP COLUMN ours; ALTER TABLE followups DROP COLUMN theirs; PRAGMA user_version = 10');
-		db.close();
-		const store = await openAsyncStore(file);
-		try {
-			await upgradedWorks(store);
-		} finally {
-			await store.close();
-		}
+		onSqlite(file, 'DROP TABLE sync_links; DROP TABLE sync_bases; DROP TABLE sync_outbox; DROP TABLE item_comments; ALTER TABLE followups DROP COLUMN kind; ALTER TABLE followups DROP COLUMN base; ALTER TABLE followups DROP COLUMN ours; ALTER TABLE followups DROP COLUMN theirs; PRAGMA user_version = 10');
+		await afterUpgrade(file, upgradedWorks);
 	});
 });
 
@@ -56,19 +47,8 @@ describePg('a PostgreSQL store at migration 9', () => {
 	it('gets migration 10 on open: the sync tables, follow-ups with their kind', async () => {
 		const url = await database.freshSchemaUrl();
 		await withFollowUp(url);
-		const client = new pg.Client({connectionString: url});
-		await client.connect();
-		try {
-			await client.query('DROP TABLE sync_links, sync_bases, sync_outbox, item_comments; ALTER TABLE followups DROP COLUMN kind, DROP COLUMN base, DROP COLUMN ours, DROP COLUMN theirs; DELETE FROM schema_version WHERE version >= 10');
-		} finally {
-			await client.end();
-		}
+		await onPostgres(url, 'DROP TABLE sync_links, sync_bases, sync_outbox, item_comments; ALTER TABLE followups DROP COLUMN kind, DROP COLUMN base, DROP COLUMN ours, DROP COLUMN theirs; DELETE FROM schema_version WHERE version >= 10');
 
-		const store = await openAsyncStore(url);
-		try {
-			await upgradedWorks(store);
-		} finally {
-			await store.close();
-		}
+		await afterUpgrade(url, upgradedWorks);
 	});
 });

@@ -14,6 +14,8 @@
 // FAKE_CODEX_TOOL_DELAY_MS  pause before each tool call completes, as a tool that takes that long (default 0)
 // FAKE_CODEX_ANSWER_GATE  a file: the answer (the agent message) is written only once it exists, so a
 //                      test holds the run mid-way, sees what came before, and lets it go (or cancels it)
+// FAKE_CODEX_STEP_GATE  a file: each tool call completes only once it exists, so a test sees a step
+//                      still running (its spinner), does what it wants meanwhile, and lets the run go on
 // FAKE_CODEX_MODE_BY_ITEM  JSON {"<item id>": mode}: a run whose prompt names that item plays that
 //                      mode instead of FAKE_CODEX_MODE (the first id of the map named in the prompt wins)
 // FAKE_CODEX_PIDFILE   append this process's pid, and any grandchild's, one per line
@@ -170,6 +172,7 @@ async function untilExists(file) {
 async function emitLine(line, delay) {
 	if (delay > 0) await sleep(delay);
 	if (env.FAKE_CODEX_ANSWER_GATE && typeof line === 'object' && line.item?.type === 'agent_message') await untilExists(env.FAKE_CODEX_ANSWER_GATE);
+	if (env.FAKE_CODEX_STEP_GATE && typeof line === 'object' && line.type === 'item.completed' && line.item?.type === 'mcp_tool_call') await untilExists(env.FAKE_CODEX_STEP_GATE);
 	if (toolDelay > 0 && typeof line === 'object' && line.type === 'item.completed' && line.item?.type === 'mcp_tool_call') await sleep(toolDelay);
 	const text = typeof line === 'string' ? line : JSON.stringify(line);
 	if (typeof line === 'object' && line.type?.startsWith('item.') && line.item?.type !== 'agent_message') mark('first_step');

@@ -203,7 +203,7 @@ export class PtyApp {
 	async exitWithin(timeoutMs: number): Promise<number | 'still running'> {
 		let timer: NodeJS.Timeout | undefined;
 		const late = new Promise<'still running'>(resolve => {
-			timer = setTimeout(resolve, timeoutMs, 'still running');
+			timer = setTimeout(resolve, timeoutMs, 'still running'); // the caller's deadline: exiting within it is what is asked
 		});
 		try {
 			return await Promise.race([this.exited, late]);
@@ -216,7 +216,7 @@ export class PtyApp {
 	async quit(timeoutMs = 5000): Promise<number | null> {
 		if (this.exitCode !== null) return this.exitCode;
 		this.press('q');
-		const timer = setTimeout(() => {
+		const timer = setTimeout(() => { // a deadline: an app that does not quit is killed, not waited on
 			try {
 				this.proc.kill('SIGKILL');
 			} catch {}

@@ -98,7 +98,7 @@ async function serve(
 	const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
 	requests.push({method: request.method ?? '', path, headers: request.headers, body, tools: offeredTools(body)});
 	if (options.delayMs) {
-		await new Promise(resolve => setTimeout(resolve, options.delayMs));
+		await new Promise(resolve => setTimeout(resolve, options.delayMs)); // the scripted endpoint's latency, when a test asks for one
 	}
 	if (request.method !== 'POST' || !path.endsWith('/responses')) {
 		sendJson(response, 404, {error: {message: `no route for ${request.method} ${path}`, type: 'invalid_request_error'}});

@@ -12,7 +12,7 @@ export async function waitUntil(check: () => boolean | Promise<boolean>, what: s
 	for (;;) {
 		if (await check()) return;
 		if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-		await sleep(intervalMs);
+		await sleep(intervalMs); // the poll's interval between looks at the condition, not a wait for time
 	}
 }
 

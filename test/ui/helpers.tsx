@@ -9,9 +9,19 @@ import {App} from '../../source/ui/app.js';
 import type {Opening} from '../../source/ui/first-screen.js';
 import {makeTheme} from '../../source/ui/theme.js';
 import {present} from '../support/present.js';
+import {setImmediate as nextTurn} from 'node:timers/promises';
+import {effectsUnderWay} from '../../source/ui/hooks/effects.js';
 import {waitUntil} from '../support/wait.js';
 
-export const tick = (ms = 0) => new Promise(resolve => setTimeout(resolve, ms));
+/**
+ * Resolves once the app has handled what was typed: a turn of the event loop (Ink holds a lone
+ * Escape until then, in case a sequence follows, and React runs the commit's effects) and then no
+ * effect's work under way (the store reads a key asked for have answered and been drawn).
+ */
+export async function settled(): Promise<void> {
+	await nextTurn();
+	await waitUntil(() => effectsUnderWay() === 0, 'the app to finish the work a key started', {intervalMs: 2});
+}
 
 /** Renders the whole app on a store, NO_COLOR so frames compare as plain text. */
 export function renderApp(store: AsyncStore, options: {dbPath?: string; stateDir?: string; codex?: string; env?: NodeJS.ProcessEnv; endpoint?: string; opening?: Opening} = {}) {
@@ -27,14 +37,12 @@ export function renderApp(store: AsyncStore, options: {dbPath?: string; stateDir
 	);
 	return {
 		...instance,
-		/** Types keys and waits for the app to settle. */
+		/** Types keys, each once the app has handled the one before, and waits for the app to settle. */
 		async keys(...keys: string[]) {
 			for (const key of keys) {
 				instance.stdin.write(key);
-				await tick(15);
+				await settled();
 			}
-
-			await tick(30);
 		},
 		frame: () => instance.lastFrame() ?? '',
 		async waitFor(test: (frame: string) => boolean, timeoutMs = 10_000) {

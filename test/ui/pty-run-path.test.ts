@@ -4,7 +4,7 @@
 // step; a finished run's time and step count agree in header, pane, footer and history (all at
 // 80×24 and 200×60)
 
-import {existsSync, readdirSync, readFileSync} from 'node:fs';
+import {existsSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {ptyDemo} from '../support/pty-fixtures.js';
@@ -59,7 +59,9 @@ describe('the one run path', () => {
 
 	for (const size of SIZES) {
 		it(`the cancel question goes away when its run ends (${size.cols}×${size.rows})`, async () => {
-			const {app} = launch(`question-${size.cols}`, [], {FAKE_CODEX_MODE: 'slow', FAKE_CODEX_DELAY_MS: '250'}, size);
+			// The run holds before its answer until the question is up (the answer gate), then ends on its own.
+			const answerGate = path.join(scratch, `question-gate-${size.cols}`);
+			const {app} = launch(`question-${size.cols}`, [], {FAKE_CODEX_MODE: 'normal', FAKE_CODEX_ANSWER_GATE: answerGate}, size);
 			await app.waitFor('BUG-0030', 15_000);
 			app.press('c');
 			await app.waitFor('Run Codex on', 10_000);
@@ -67,6 +69,7 @@ describe('the one run path', () => {
 			await app.waitFor('Codex running', 15_000);
 			app.press('x');
 			await app.waitFor('Cancel the Codex run?', 10_000);
+			writeFileSync(answerGate, '');
 			const ended = await app.waitFor(text => text.includes('Codex ok') && !text.includes('Cancel the Codex run?'), 30_000, 'the run over and the question gone');
 			expect(ended).not.toContain('y/n');
 			// y now answers nothing: the list still has the keys.

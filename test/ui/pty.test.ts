@@ -1,6 +1,6 @@
 // The built app in a pseudo-terminal.
 
-import {readFileSync} from 'node:fs';
+import {readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {StoreError} from '../../store/index.js';
@@ -20,7 +20,7 @@ function start(options: {env?: NodeJS.ProcessEnv; cols?: number; rows?: number} 
 		args: ['--db', demo.db.dbPath, '--codex', FAKE_CODEX],
 		cols: options.cols ?? 140,
 		rows: options.rows ?? 36,
-		env: {SIFT_STATE_DIR: demo.db.stateDir, FAKE_CODEX_MODE: 'slow', ...options.env},
+		env: {SIFT_STATE_DIR: demo.db.stateDir, FAKE_CODEX_MODE: 'normal', ...options.env},
 	});
 	return app;
 }
@@ -92,20 +92,23 @@ describe('the TUI in a pseudo-terminal', () => {
 	});
 
 	it('runs Codex on marked rows: steps show live, and a row edited meanwhile changes in place', async () => {
-		const app = start({env: {FAKE_CODEX_MODE: 'slow', FAKE_CODEX_DELAY_MS: '400'}});
+		// The run waits at its first step until the test has edited a row (the step gate), then runs to its end.
+		const stepGate = path.join(demo.db.dir, 'step-gate');
+		const app = start({env: {FAKE_CODEX_STEP_GATE: stepGate}});
 		await app.waitFor('BUG-1600');
 		app.press(' ', ' ');
 		await app.waitFor('2 marked');
 		app.press('c');
 		await app.waitFor('Run Codex on 2 marked records');
 		app.press(KEYS.enter);
-		await app.waitFor(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] list_record_items bugs/, 15_000, 'a running step with a spinner');
+		await app.waitFor(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] list_record_items bugs/, 60_000, 'a running step with a spinner');
 		// Another writer (as Codex's MCP server would) edits a visible row while the run works.
 		const target = idOfTicket(demo.store, 'BUG-1596');
 		demo.store.editItem({channelId: 'bugs', itemId: target, values: {status: 'wont_fix', owner: 'ren'}, actor: {kind: 'agent', run_id: 'run-live'}, expectedVersion: 1});
 		// How fast the row changes is a benchmark (event to row); here only that it does, mid-run.
 		const live = await app.waitFor(text => /Won't fix\s+Ren/.test(rowOf(text, 'BUG-1596')), 10_000, 'the edited row');
 		expect(live).toMatch(/Codex running/);
+		writeFileSync(stepGate, '');
 		// Wait for the whole finished pane: a frame can be read while it is still being drawn.
 		const done = await app.waitFor(text => text.includes('✓ Codex ok') && text.includes('usage:'), 20_000, 'the finished run pane');
 		expect(done).toMatch(/✓ list_record_items bugs\s+3 items/);

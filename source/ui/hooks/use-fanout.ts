@@ -23,7 +23,7 @@ export type StartOutcome = {ok: true; batches: number} | {ok: false; text: strin
  * Fanout through `attach`. Each start carries the session's earlier turns (its transcript).
  * Unmounting cancels every run.
  */
-export function useFanout(settings: FanoutSettings, db: AsyncStore | null, onFinish?: FinishListener) {
+export function useFanout(settings: FanoutSettings, db: AsyncStore, onFinish?: FinishListener) {
 	const [board, dispatch] = useReducer(boardReducer, EMPTY_BOARD);
 	const fanouts = useRef<Fanout[]>([]);
 	const settingsRef = useRef(settings);
@@ -55,17 +55,12 @@ export function useFanout(settings: FanoutSettings, db: AsyncStore | null, onFin
 
 	/** A Fanout that starts each batch as a recorded run (loaded on first use: the first frame does not wait for it). */
 	const create = useCallback(async (instruction: string, transcript: Turn[] = []) => {
-		const [{Fanout}, {startStoreRun}, {startRun}] = await Promise.all([import('../../codex/fanout.js'), import('../../codex/run-token.js'), import('../../codex/runner.js')]);
+		const [{Fanout}, {batchStarter}] = await Promise.all([import('../../codex/fanout.js'), import('../../codex/run-token.js')]);
 		const current = settingsRef.current;
 		const stateDir = current.stateDir ?? resolveStateDir(current.env ?? process.env);
 		const {batch: _batch, parallel, endpoint, agentMode, ...run} = current;
-		return new Fanout({
-			parallel,
-			async start({runId, itemIds}) {
-				const options = {...run, stateDir, instruction, itemIds, transcript, runId, mode: agentMode?.()};
-				return db ? startStoreRun(db, options, endpoint) : startRun(options);
-			},
-		});
+		// The agent mode is read as each batch starts: a batch proposes or writes as the screen says then.
+		return new Fanout({parallel, start: batchStarter(db, () => ({...run, stateDir, instruction, transcript, mode: agentMode?.()}), endpoint)});
 	}, [db]);
 
 	/**
