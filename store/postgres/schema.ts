@@ -298,6 +298,15 @@ CREATE INDEX IF NOT EXISTS not_duplicates_by_b ON not_duplicates(channel_id, ite
 ALTER TABLE proposals ADD COLUMN IF NOT EXISTS confidence double precision;
 `,
 	},
+	{
+		version: 14,
+		name: 'sort by short text and multi_select: an order index on each (sort:title, sort:labels)',
+		// Whatever of pgChannelIndexes a channel lacks: its short text and multi_select order indexes (store/query/sql.ts orderKeySql).
+		sql: '-- each channel\'s indexes depend on its fields: made by `then`',
+		then: async client => {
+			for (const sql of await missingChannelIndexes(client)) await client.query(sql);
+		},
+	},
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
