@@ -35,6 +35,7 @@ import {runFinishMessage, runStatus} from './run-status.js';
 import {tuiRunSettings, type RunSettings} from './run-settings.js';
 import type {ListQuery, ScreenState, Transition} from './state.js';
 import {openingScreen, readOtherChannels} from './first-screen.js';
+import {readColumnChoices} from './features/columns/effects.js';
 import type {LockWaits} from './lock-waits.js';
 import {LOCK_WAIT_FOOTER} from '../text/lock-wait.js';
 import {absoluteIndex, rowAt} from './window.js';
@@ -196,6 +197,11 @@ export function Screen({store, channel, summary, otherIds = [], dbPath, run: run
 		othersChecked.current = true;
 		void readOtherChannels(store, otherIds).then(others => dispatch({type: 'configProblemsChecked', problems: configProblems(config, [channel, ...others])}), () => undefined);
 	}, [dispatch, store, channel, otherIds, config, rowsShown]);
+	// The views' kept column choices (`|`, features/columns), read once the first rows are up.
+	useEffect(() => {
+		if (!rowsShown) return;
+		void readColumnChoices(stateDir, channel.id).then(choices => dispatch({type: 'columnChoicesLoaded', choices}), () => undefined);
+	}, [dispatch, stateDir, channel.id, rowsShown]);
 	// The record pane's markdown lexer loads once the first rows are up, so the first Enter finds it.
 	useEffect(() => {
 		if (!rowsShown) return;
