@@ -12,8 +12,8 @@ import {tempDir} from '../support/temp.js';
 import {waitUntil} from '../support/wait.js';
 
 const launch = suiteLauncher();
-const LINK = 'https://example.com/issues/7?q=a&b=c d';
-const OPENED = 'https://example.com/issues/7?q=a&b=c%20d';
+const LINK = 'https://example.com/issues/7?q=a&b=c';
+const OPENED = LINK;
 
 let dir = '';
 let db = '';
