@@ -154,6 +154,24 @@ describe('value columns on SQLite', () => {
 		reopened.close();
 	});
 
+	it('a schema-13 store (short text and lists without columns or indexes) is migrated once: every column filled in the new layout, sort:title and sort:tags indexed', () => {
+		const path = join(tempDir(), 'v13.db');
+		const store = openStore(path, {create: true});
+		store.importChannel({channel: kitChannel, items: kitItems(60)});
+		// Schema 13: the columns held another layout (here: emptied) and short text and lists had no index.
+		for (const key of ['title', 'summary', 'reporter', 'phone', 'site', 'tags']) store.db.exec(`DROP INDEX "items:kit:${key}"`);
+		store.db.exec(`UPDATE items SET ${Array.from({length: 16}, (_, index) => `v${index + 1} = NULL`).join(', ')}`);
+		store.db.pragma('user_version = 13');
+		store.close();
+		const reopened = openStore(path);
+		expect(reopened.db.pragma('user_version', {simple: true})).toBe(SCHEMA_VERSION);
+		expect(Object.values(mismatches(reopened)).every(count => count === 0)).toBe(true);
+		const titles = allPages(reopened, 'sort:title').map(item => String(item.preview.title).toLowerCase());
+		expect(titles).toEqual([...titles].sort());
+		expect(reopened.db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name IN ('items:kit:title', 'items:kit:tags')").get()).toEqual({n: 2});
+		reopened.close();
+	});
+
 	it('a channel with more indexed fields than columns keeps the further ones indexed on data, and they still sort and filter', () => {
 		const fields = Array.from({length: 18}, (_, index) => ({key: `n${index + 1}`, label: `N${index + 1}`, type: 'number', is_required: false, is_unique: false, config: {}})) as Field[];
 		const store = openStore(join(tempDir(), 'wide.db'), {create: true});
