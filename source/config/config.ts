@@ -133,12 +133,20 @@ export function viewsNoChannelRuns(loaded: LoadedConfig, channels: ReadonlyArray
  * channel can run. The one check behind both `sift doctor` and the TUI's `:problems`.
  */
 export function configProblems(loaded: LoadedConfig, channels: readonly ChannelOfConfig[], now = new Date()): string[] {
+	return [...new Set([...knownConfigProblems(loaded, channels, now), ...viewsNoChannelRuns(loaded, channels, now)])];
+}
+
+/**
+ * The problems `channels` show when they may not be all of the database's: the file's own and
+ * each channel's, but not the top-level views no channel runs (one not read yet may run them).
+ * The TUI's first frame says these; the rest follow once the other channels are read.
+ */
+export function knownConfigProblems(loaded: LoadedConfig, channels: readonly ChannelOfConfig[], now = new Date()): string[] {
 	const problems = new Set(loaded.problems);
 	for (const channel of channels) {
 		for (const problem of settingsForChannel(loaded, channel, now).problems) problems.add(`${problem} (channel ${channel.id})`);
 	}
 
-	for (const problem of viewsNoChannelRuns(loaded, channels, now)) problems.add(problem);
 	return [...problems];
 }
 

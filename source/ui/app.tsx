@@ -110,7 +110,7 @@ export function App(props: AppProps) {
 		}
 
 		case 'screen': {
-			content = <Screen key={loaded.channel.id} store={store} channel={loaded.channel} summary={loaded.summary} others={loaded.others} dbPath={props.dbPath} run={props.run} config={props.config} lockWaits={props.lockWaits} syncNotices={props.syncNotices} pollRetryMaxMs={props.pollRetryMaxMs} onSwitchChannel={setChosen} start={loaded.start}/>;
+			content = <Screen key={loaded.channel.id} store={store} channel={loaded.channel} summary={loaded.summary} otherIds={loaded.otherIds} dbPath={props.dbPath} run={props.run} config={props.config} lockWaits={props.lockWaits} syncNotices={props.syncNotices} pollRetryMaxMs={props.pollRetryMaxMs} onSwitchChannel={setChosen} start={loaded.start}/>;
 			break;
 		}
 	}

@@ -4,7 +4,7 @@
 
 import type {AsyncStore} from '../../store/api.js';
 import type {Channel, ChannelSummary} from '../../store/index.js';
-import {configProblems as problemsOfConfig, settingsForChannel, type LoadedConfig} from '../config/config.js';
+import {configProblems as problemsOfConfig, knownConfigProblems, settingsForChannel, type LoadedConfig} from '../config/config.js';
 import {readListing} from './features/list/effects.js';
 import {problemsMessage} from './features/problems/slice.js';
 import {initialScreen, reduce} from './reducer.js';
@@ -14,8 +14,8 @@ import type {ScreenEvent, Transition} from './state.js';
 export type Opening =
 	| {kind: 'channels'; channels: ChannelSummary[]}
 	/** `start`: the screen's first state and effects, its first listing answered, when they were made before the screen mounted. */
-	/** `others`: the database's other channels, which the config's problems are checked against too. */
-	| {kind: 'screen'; channel: Channel; summary: ChannelSummary; others: Channel[]; start?: Transition}
+	/** `otherIds`: the database's other channels, which the config's problems are checked against too once the first rows are drawn (readOtherChannels). */
+	| {kind: 'screen'; channel: Channel; summary: ChannelSummary; otherIds: string[]; start?: Transition}
 	| {kind: 'missing'; channelId: string};
 
 /** What opens: the channel asked for (or the only one), else the chooser, else the empty screen. */
@@ -29,20 +29,29 @@ export async function openingOf(store: AsyncStore, channelId: string | undefined
 	}
 
 	if (!names.some(channel => channel.id === id)) return {kind: 'missing', channelId: id};
-	// Another channel deleted meanwhile is one the config need not be checked against.
-	const others = Promise.all(names.filter(name => name.id !== id).map(async name => store.getChannel(name.id).catch(() => undefined)));
-	const [channel, summary, found] = await Promise.all([store.getChannel(id), store.channelSummary(id), others]);
-	return {kind: 'screen', channel, summary, others: found.filter((other): other is Channel => other !== undefined)};
+	// Only this channel before the first frame: the others' fields matter to `:problems` alone.
+	const [channel, summary] = await Promise.all([store.getChannel(id), store.channelSummary(id)]);
+	return {kind: 'screen', channel, summary, otherIds: names.filter(name => name.id !== id).map(name => name.id)};
 }
 
-/** `others`: the database's other channels; the config's problems are those `sift doctor` finds over all of them. */
+/** The channels `ids` as they are now; one deleted meanwhile is one the config need not be checked against. */
+export async function readOtherChannels(store: AsyncStore, ids: readonly string[]): Promise<Channel[]> {
+	const found = await Promise.all(ids.map(async id => store.getChannel(id).catch(() => undefined)));
+	return found.filter((other): other is Channel => other !== undefined);
+}
+
+/**
+ * `others`: the database's other channels, the config's problems being those `sift doctor` finds
+ * over all of them; undefined when they are not read yet (then the problems only they can tell
+ * follow in a `configProblemsChecked` event).
+ */
 export type OpeningScreen = {channel: Channel; summary: ChannelSummary; others?: readonly Channel[]; config: LoadedConfig; size: {columns: number; rows: number}; batch: number};
 
 /** The screen's first state and the effects it starts with: the config's views and hotkeys for this channel, and its problems. */
-export function openingScreen({channel, summary, others = [], config, size, batch}: OpeningScreen): Transition {
+export function openingScreen({channel, summary, others, config, size, batch}: OpeningScreen): Transition {
 	const settings = settingsForChannel(config, {id: channel.id, fields: channel.fields});
 	// Each problem is one line of `:problems`; the footer only says how many there are.
-	const configProblems = problemsOfConfig(config, [channel, ...others]);
+	const configProblems = others ? problemsOfConfig(config, [channel, ...others]) : knownConfigProblems(config, [channel]);
 	return initialScreen({channelId: channel.id, fields: channel.fields, size, total: summary.item_count, followUpCount: 0, runBatch: batch, views: settings.views, hotkeys: settings.hotkeys, instruction: config.config.instruction, message: problemsMessage(configProblems), defaultView: settings.defaultView, configProblems, propose: config.config.agent_mode === 'propose', advanceAfterEdit: config.config.advance_after_edit});
 }
 

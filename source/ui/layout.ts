@@ -22,7 +22,7 @@ export function screenLayout(size: {columns: number; rows: number}, overlay: Ove
 	const bodyHeight = Math.max(1, size.rows - HEADER_ROWS - 2 - 1);
 	// The record full screen (record-view.ts) takes the whole body.
 	if (overlay.kind === 'record') return {columns: size.columns, bodyHeight, side: false, paneWidth: size.columns, paneHeight: bodyHeight, listWidth: size.columns, listHeight: bodyHeight};
-	const paneContent = overlay.kind === 'instruction' || overlay.kind === 'filter' || overlay.kind === 'fieldEdit' ? overlay.kind : pane;
+	const paneContent = overlay.kind === 'instruction' || overlay.kind === 'filter' || overlay.kind === 'fieldEdit' || overlay.kind === 'columns' ? overlay.kind : pane;
 	const paneOpen = paneContent !== 'none';
 	const side = size.columns >= SIDE_PANE_COLUMNS;
 	const paneWidth = paneOpen && side ? Math.min(72, Math.floor(size.columns * 0.42)) : size.columns;

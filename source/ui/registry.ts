@@ -9,6 +9,8 @@ import type {Key} from '#ink';
 import {LIST_KEYS, type ListAction} from '../config/key-table.js';
 import {BOARD} from './features/board/slice.js';
 import {BOARD_VIEW} from './features/board/view.js';
+import {COLUMNS} from './features/columns/slice.js';
+import {COLUMNS_VIEW} from './features/columns/view.js';
 import {CONFIRM} from './features/confirm/slice.js';
 import {CONFIRM_VIEW} from './features/confirm/view.js';
 import type {AnySlice, Binding, EffectKind, EffectTable, OverlayKind, Scope} from './features/feature.js';
@@ -65,6 +67,7 @@ export const FEATURES = {
 	problems: {...PROBLEMS, view: PROBLEMS_VIEW},
 	syncConflicts: {...SYNC_CONFLICTS, view: SYNC_CONFLICTS_VIEW},
 	similar: {...SIMILAR, view: SIMILAR_VIEW},
+	columns: {...COLUMNS, view: COLUMNS_VIEW},
 } as const satisfies {[K in OverlayKind]: AnySlice<K>};
 
 type Features = typeof FEATURES;

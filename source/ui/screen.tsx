@@ -3,7 +3,7 @@ import {useCallback, useEffect, useMemo, useRef} from 'react';
 import type {AsyncStore} from '../../store/api.js';
 import type {Channel, ChannelSummary, Field} from '../../store/index.js';
 import {resolveStateDir} from '../codex/paths.js';
-import {defaultConfig, type LoadedConfig} from '../config/config.js';
+import {configProblems, defaultConfig, type LoadedConfig} from '../config/config.js';
 import {sanitize, sanitizeValue} from '../text/sanitize.js';
 import {Body} from './components/body.js';
 import {Footer} from './components/footer.js';
@@ -34,7 +34,8 @@ import {activeView, columnFields, tabCounts} from './model/views.js';
 import {runFinishMessage, runStatus} from './run-status.js';
 import {tuiRunSettings, type RunSettings} from './run-settings.js';
 import type {ListQuery, ScreenState, Transition} from './state.js';
-import {openingScreen} from './first-screen.js';
+import {openingScreen, readOtherChannels} from './first-screen.js';
+import {readColumnChoices} from './features/columns/effects.js';
 import type {LockWaits} from './lock-waits.js';
 import {LOCK_WAIT_FOOTER} from '../text/lock-wait.js';
 import {absoluteIndex, rowAt} from './window.js';
@@ -45,8 +46,8 @@ export type ScreenProps = {
 	/** The channel and its counts, read before the screen opens. */
 	channel: Channel;
 	summary: ChannelSummary;
-	/** The database's other channels: the config's problems are checked against them too. */
-	others?: readonly Channel[];
+	/** The database's other channels: the config's problems are checked against them too, once the first rows are drawn. */
+	otherIds?: readonly string[];
 	dbPath: string;
 	/** The runs' settings; a `c` on more than `batch` items fans out, `parallel` runs at once. */
 	run: Omit<RunSettings, 'dbPath' | 'channelId'> & {batch?: number; parallel?: number};
@@ -100,7 +101,7 @@ function positionOf(state: ScreenState): number | null {
  * The triage screen of one channel. It only wires: the state machine (reducer.ts) decides, the
  * hooks perform its effects and feed it keys, store events and run updates, the components draw.
  */
-export function Screen({store, channel, summary, others, dbPath, run: runOptions, pollRetryMaxMs, config: givenConfig, lockWaits, syncNotices, onSwitchChannel, start}: ScreenProps) {
+export function Screen({store, channel, summary, otherIds = [], dbPath, run: runOptions, pollRetryMaxMs, config: givenConfig, lockWaits, syncNotices, onSwitchChannel, start}: ScreenProps) {
 	const size = useTerminalSize();
 	const config = useMemo(() => givenConfig ?? defaultConfig(), [givenConfig]);
 	const stateDir = useMemo(() => runOptions.stateDir ?? resolveStateDir(runOptions.env ?? process.env), [runOptions.stateDir, runOptions.env]);
@@ -155,7 +156,7 @@ export function Screen({store, channel, summary, others, dbPath, run: runOptions
 
 	const {state, dispatch, current, rowsShown} = useScreen(
 		// Made before the screen mounted, with its first listing answered (first-screen.ts); else here.
-		() => start ?? openingScreen({channel, summary, others, config, size, batch}),
+		() => start ?? openingScreen({channel, summary, others: otherIds.length === 0 ? [] : undefined, config, size, batch}),
 		{store, stateDir, startRun, cancelRun, quit, pollEvents: events.poll, configFile: config.path, switchChannel: onSwitchChannel, board: {
 			cancel: cancelBoardRun,
 			cancelAll: board.cancelAll,
@@ -189,6 +190,18 @@ export function Screen({store, channel, summary, others, dbPath, run: runOptions
 		void store.countOpenFollowUps(channel.id).then(count => dispatch({type: 'followUpCount', count}), () => undefined);
 		void store.proposals.countOpen(channel.id).then(count => dispatch({type: 'proposalCount', count}), () => undefined);
 	}, [dispatch, store, channel.id, rowsShown]);
+	// The other channels' fields, for the config's problems only they can tell (`:problems`), read once the first rows are up.
+	const othersChecked = useRef(otherIds.length === 0);
+	useEffect(() => {
+		if (!rowsShown || othersChecked.current) return;
+		othersChecked.current = true;
+		void readOtherChannels(store, otherIds).then(others => dispatch({type: 'configProblemsChecked', problems: configProblems(config, [channel, ...others])}), () => undefined);
+	}, [dispatch, store, channel, otherIds, config, rowsShown]);
+	// The views' kept column choices (`|`, features/columns), read once the first rows are up.
+	useEffect(() => {
+		if (!rowsShown) return;
+		void readColumnChoices(stateDir, channel.id).then(choices => dispatch({type: 'columnChoicesLoaded', choices}), () => undefined);
+	}, [dispatch, stateDir, channel.id, rowsShown]);
 	// The record pane's markdown lexer loads once the first rows are up, so the first Enter finds it.
 	useEffect(() => {
 		if (!rowsShown) return;

@@ -23,7 +23,7 @@ export type StartOptions = {store: AsyncStore; dbPath: string; channelId?: strin
 async function openingBeforeMount({store, channelId, config, run}: StartOptions): Promise<Opening | undefined> {
 	try {
 		const opening = await openingOf(store, channelId);
-		return await withFirstListing(store, opening, (channel, summary) => openingScreen({channel, summary, others: opening.kind === 'screen' ? opening.others : [], config: config ?? defaultConfig(), size: measure(process.stdout), batch: run.batch ?? DEFAULT_BATCH_SIZE}));
+		return await withFirstListing(store, opening, (channel, summary) => openingScreen({channel, summary, others: opening.kind === 'screen' && opening.otherIds.length === 0 ? [] : undefined, config: config ?? defaultConfig(), size: measure(process.stdout), batch: run.batch ?? DEFAULT_BATCH_SIZE}));
 	} catch {
 		return undefined;
 	}

@@ -56,6 +56,8 @@ export const postgresDialect: Dialect = {
 	contains: lowered => `strpos(${lowered}, ?) > 0`,
 	meta: column => `(${column} COLLATE "C")`,
 	false: 'false',
+	bytes: text => `(${text} COLLATE "C")`,
+	listHolds: (key, option) => `((data->'${key}') @> ${postgresDialect.string(JSON.stringify([option]))}::jsonb)`,
 	// The matches gathered once from the channel's GIN index (a hashed subplan), then tested per
 	// row: a test of each row's own text would make its words (to_tsvector) row by row.
 	fullText: (keys, channelId) => `seq IN (SELECT seq FROM items AS matched WHERE matched.${channelScopeSql(channelId)} AND ${pgTextVector(keys)} @@ to_tsquery('simple', ?))`,

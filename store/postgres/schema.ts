@@ -309,6 +309,15 @@ ALTER TABLE proposals ADD COLUMN IF NOT EXISTS confidence double precision;
 			for (const sql of await missingChannelIndexes(client)) await client.query(sql);
 		},
 	},
+	{
+		version: 15,
+		name: 'sort by short text and multi_select: an order index on each (sort:title, sort:labels)',
+		// Whatever of pgChannelIndexes a channel lacks: its short text and multi_select order indexes (store/query/sql.ts orderKeySql).
+		sql: '-- each channel\'s indexes depend on its fields: made by `then`',
+		then: async client => {
+			for (const sql of await missingChannelIndexes(client)) await client.query(sql);
+		},
+	},
 ];
 
 export const PG_SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

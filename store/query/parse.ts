@@ -28,10 +28,23 @@ export const isShortText = (field: Field) => ['text', 'email', 'url'].includes(f
 export const isLongText = (field: Field) => ['text', 'email', 'url'].includes(field.type) && field.config?.long === true && !field.is_unique;
 
 /**
- * Fields a page can be sorted by: each has an index for it, so every page costs the same at any
- * depth. Plain text is not sortable unless unique (it is not indexed).
+ * Fields with an order of their own: select (option order), boolean, numbers, dates, and unique
+ * text (its bytes). A page of one axis value walks (axis, field, seq) for these (store/query/sql.ts).
  */
-export const isSortable = (field: Field) => field.type === 'select' || field.type === 'boolean' || ORDERED_TYPES.has(field.type) || (TEXT_TYPES.has(field.type) && field.is_unique);
+export const hasValueOrder = (field: Field) => field.type === 'select' || field.type === 'boolean' || ORDERED_TYPES.has(field.type) || (TEXT_TYPES.has(field.type) && field.is_unique === true);
+
+/**
+ * Short text that is not unique (`title`, `author`): sorted by its first EXACT_PREFIX_CHARACTERS
+ * characters with the ASCII letters lowercased, ties by creation (store/query/sql.ts textOrderSql).
+ */
+export const sortsAsText = (field: Field) => TEXT_TYPES.has(field.type) && field.is_unique !== true && field.config?.long !== true;
+
+/**
+ * Fields a page can be sorted by: each has an index for it, so every page costs the same at any
+ * depth. Long text is not sortable; a multi_select sorts by the first of its values in option
+ * order (store/query/sql.ts listRankSql).
+ */
+export const isSortable = (field: Field) => hasValueOrder(field) || sortsAsText(field) || field.type === 'multi_select';
 
 /** Fields a term can name: everything stored (formulas are computed on read, so not queryable). */
 const isQueryable = (field: Field) => field.type !== 'formula';
@@ -139,7 +152,7 @@ class TermParser {
 		if (!sortable.includes(key)) {
 			sortable.push('created', 'updated');
 			const field = this.fields.get(key);
-			const why = field ? `${key} cannot be sorted (a ${field.type} field${TEXT_TYPES.has(field.type) ? ' that is not unique' : ''})` : `${key} is not a field of this channel`;
+			const why = field ? `${key} cannot be sorted (a ${field.type === 'text' && field.config?.long === true ? 'long text' : field.type} field)` : `${key} is not a field of this channel`;
 			throw this.refuse(token, `${why}; sortable: ${sortable.join(', ')}`, {known: sortable});
 		}
 

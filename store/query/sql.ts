@@ -8,7 +8,7 @@
 
 import type {Channel, Field} from '../types.js';
 import type {Position} from './cursor.js';
-import {isLongText, isMetaKey, isShortText, isSortable, type MetaKey} from './parse.js';
+import {hasValueOrder, isLongText, isMetaKey, isShortText, isSortable, sortsAsText, type MetaKey} from './parse.js';
 import type {Term} from './types.js';
 
 export type SqlPart = {sql: string; params: unknown[]};
@@ -52,6 +52,13 @@ export type Dialect = {
 	meta(column: MetaKey): string;
 	/** The boolean false. */
 	false: string;
+	/** `text` compared byte by byte (SQLite's BINARY; PostgreSQL's COLLATE "C", whatever the database's collation). */
+	bytes(text: string): string;
+	/**
+	 * True when the multi_select `key` holds the option `value`, as an expression an index can
+	 * hold (no subquery): what listRankSql is made of.
+	 */
+	listHolds(key: string, value: string): string;
 	/**
 	 * True when the long text fields `keys` (isLongText) hold a word that starts with the `?`
 	 * parameter, which is `fullTextQuery` of the needle: FTS5 on SQLite, text search on PostgreSQL.
@@ -83,8 +90,26 @@ export function rankSql(dialect: Dialect, field: Field): string {
 	return `(CASE ${dialect.text(field.key)} ${cases} END)`;
 }
 
-/** What a field is ordered, compared and (for selects) filtered by: option order for selects, else the value. */
-export const orderKeySql = (dialect: Dialect, field: Field) => (field.type === 'select' ? rankSql(dialect, field) : dialect.typed(field));
+/**
+ * A multi_select's order: the position of the first of its values in option order (`labels:
+ * [ui, bug]` sorts as `bug` when bug is the earlier option); NULL when empty or unset. A chain of
+ * membership tests, so an index can hold it on both databases.
+ */
+export function listRankSql(dialect: Dialect, field: Field): string {
+	const cases = (field.config.options ?? []).map((option, index) => `WHEN ${dialect.listHolds(field.key, option.value)} THEN ${index}`).join(' ');
+	return cases === '' ? '(NULL)' : `(CASE ${cases} END)`;
+}
+
+/** A short text's order (sortsAsText): its exact index's key (its first EXACT_PREFIX_CHARACTERS, ASCII lowercased), byte by byte. */
+export const textOrderSql = (dialect: Dialect, key: string) => dialect.bytes(exactKeySql(dialect, key));
+
+/** What a field is ordered, compared and (for selects) filtered by: option order for selects, the first value's option for multi_selects, the lowercased prefix of short text, else the value. */
+export function orderKeySql(dialect: Dialect, field: Field): string {
+	if (field.type === 'select') return rankSql(dialect, field);
+	if (field.type === 'multi_select') return listRankSql(dialect, field);
+	if (sortsAsText(field)) return textOrderSql(dialect, field.key);
+	return dialect.typed(field);
+}
 
 /** What a sort key orders by: a field's order key, or the created_at / updated_at column. */
 export const sortKeySql = (dialect: Dialect, channel: {fieldsByKey: Map<string, Field>}, key: string) => (isMetaKey(key) ? dialect.meta(key) : orderKeySql(dialect, channel.fieldsByKey.get(key)!));
@@ -139,6 +164,9 @@ const axisIndexKey = (axisKey: string, sortKey: string) => `${axisKey}.${sortKey
 export function axisOrderKey(channel: {fields: readonly Field[]}, sortKey: string, terms: readonly Term[]): string | undefined {
 	const axis = axisOf(channel);
 	if (!axis || sortKey === 'id' || sortKey === axis.key || sortKey === 'updated_at') return undefined;
+	// Text and multi_select sorts have no (axis, key, seq) index: they walk their own (channelIndexes).
+	const field = channel.fields.find(candidate => candidate.key === sortKey);
+	if (field && !hasValueOrder(field)) return undefined;
 	const keepsOne = terms.some(term => term.kind === 'any_of' && !term.negated && term.key === axis.key && term.values.length === 1);
 	return keepsOne ? axisIndexKey(axis.key, sortKey) : undefined;
 }
@@ -181,7 +209,7 @@ export function channelIndexes(dialect: Dialect, nameOf: IndexNamer, channel: Ch
 		// Not updated_at: every edit moves it, and would rewrite this index too.
 		add(nameOf(channel.id, axisIndexKey(axis.key, 'created_at'), 'order'), `${axisKey}, ${dialect.meta('created_at')}`);
 		for (const field of channel.fields) {
-			if (field !== axis && isSortable(field)) add(nameOf(channel.id, axisIndexKey(axis.key, field.key), 'order'), `${axisKey}, ${orderKeySql(dialect, field)}`);
+			if (field !== axis && hasValueOrder(field)) add(nameOf(channel.id, axisIndexKey(axis.key, field.key), 'order'), `${axisKey}, ${orderKeySql(dialect, field)}`);
 		}
 	}
 

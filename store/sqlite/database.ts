@@ -207,7 +207,7 @@ function openWritable(path: string, options: OpenOptions): Db {
  * Bump when the schema changes. Steps run in order inside one transaction and are idempotent;
  * SCHEMA_SQL then creates whatever is missing (IF NOT EXISTS).
  */
-export const SCHEMA_VERSION = 13;
+export const SCHEMA_VERSION = 14;
 
 /**
  * v3: idempotency keys belong to a channel and an actor (before, one global namespace: a key used
@@ -247,7 +247,7 @@ function addItemCount(db: Db): void {
  * that skipped a version number comes up to date all the same.
  */
 const MIGRATION_STEPS: Array<(db: Db) => void> = [scopeIdempotencyKeys, addRunColumns, addValueColumns, addTokenScope, addReviewColumns, addItemCount, addFollowUpKind, addProposalConfidence];
-/** v3: per-channel partial indexes replace the indexes over every channel's rows; v5: on value columns; v6: on created_at and updated_at too; v8: on the axis and each sort key (store/query/sql.ts axisOf); v9: full-text search of long text (store/sqlite/full-text.ts); v12: multi-select membership (store/sqlite/members.ts). Each is idempotent, so a store skipping a number upgrades alike. */
+/** v3: per-channel partial indexes replace the indexes over every channel's rows; v5: on value columns; v6: on created_at and updated_at too; v8: on the axis and each sort key (store/query/sql.ts axisOf); v9: full-text search of long text (store/sqlite/full-text.ts); v12: multi-select membership (store/sqlite/members.ts); v14: short text and multi_select fields sort, so they take value columns too (the columns are filled again in the new layout). Each is idempotent, so a store skipping a number upgrades alike. */
 const AFTER_SCHEMA_STEPS: Array<(db: Db) => void> = [addFullText, addMembers, migrateToChannelIndexes];
 
 /**

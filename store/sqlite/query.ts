@@ -18,7 +18,7 @@ export type {Position} from '../query/cursor.js';
 export const valueSql = (channel: {fields: readonly Field[]}, key: string) => valueColumnOf(channel, key) ?? jsonValueSql(key);
 
 /** What every channel's dialect shares: all but where a field's value is read from. */
-const sharedDialect: Omit<Dialect, 'value' | 'text' | 'typed'> = {
+const sharedDialect: Omit<Dialect, 'value' | 'text' | 'typed' | 'listHolds'> = {
 	string: sqlString,
 	emptyList: key => `json_array_length(data, '$.${key}') = 0`,
 	// The membership table (store/sqlite/members.ts): SQLite reads the value's items once, in seq
@@ -29,6 +29,8 @@ const sharedDialect: Omit<Dialect, 'value' | 'text' | 'typed'> = {
 	contains: lowered => `instr(${lowered}, ?) > 0`,
 	meta: column => column,
 	false: '0',
+	// SQLite compares text by its bytes already (BINARY).
+	bytes: text => text,
 	// The FTS5 table the triggers of store/sqlite/full-text.ts keep: every channel's long text by seq.
 	fullText: () => 'items.seq IN (SELECT rowid FROM items_text WHERE items_text MATCH ?)',
 	fullTextQuery: matchText,
@@ -49,7 +51,11 @@ export function sqliteDialect(channel: {fields: readonly Field[]}): Dialect {
 	if (!dialect) {
 		const value = (key: string) => valueSql(channel, key);
 		// json_extract (and so a value column) gives strings as text, numbers as numbers and booleans as 0 and 1: already ordered.
-		dialect = {...sharedDialect, value, text: value, typed: field => value(field.key)};
+		// A list's value is its JSON text (`["bug","ui"]`, as json_extract gives it): an element is
+		// `"value"` between commas once the brackets are commas too; a quote inside a value is escaped,
+		// so `,"bug",` is never part of another value.
+		const listHolds = (key: string, option: string) => `instr(',' || substr(${value(key)}, 2, length(${value(key)}) - 2) || ',', ${sqlString(`,${JSON.stringify(option)},`)}) > 0`;
+		dialect = {...sharedDialect, value, text: value, typed: field => value(field.key), listHolds};
 		dialects.set(channel.fields, dialect);
 	}
 

@@ -39,7 +39,7 @@ function columnsOf(channel: {fields: readonly Field[]}): ReadonlyMap<string, Col
 	let columns = columnsCache.get(channel.fields);
 	if (!columns) {
 		const indexed = channel.fields.filter(field => isIndexed(field)).slice(0, VALUE_COLUMN_COUNT);
-		columns = new Map(indexed.map((field, index) => [field.key, {column: VALUE_COLUMNS[index]!, bound: isSortable(field)}]));
+		columns = new Map(indexed.map((field, index) => [field.key, {column: VALUE_COLUMNS[index]!, bound: isSortable(field) && field.type !== 'multi_select'}]));
 		columnsCache.set(channel.fields, columns);
 	}
 
@@ -56,7 +56,7 @@ export type ValueColumn = {key: string; column: string; /** Its SQL: one `?`, fo
 /**
  * The value columns of `keys` (those that have one), each with the SQL that writes it: a sortable
  * field's value is a scalar, bound from JS as json_extract would give it (columnValue); any other
- * (a unique list, say) is copied out of the item's JSON by json_extract itself. Binding saves
+ * (a multi_select's list, say) is copied out of the item's JSON by json_extract itself. Binding saves
  * parsing the item's JSON once per column: 3-4 µs of a six-field edit's 48 (npm run bench).
  */
 export function valueColumnsFor(channel: {fields: readonly Field[]}, keys: Iterable<string>): ValueColumn[] {

@@ -168,10 +168,12 @@ describe('refusals name the term, what is wrong, and what is allowed', () => {
 	});
 
 	it('sorts: unknown or unsortable fields list the sortable ones; one sort term only', () => {
-		const sortable = ['id', 'code', 'points', 'ratio', 'due', 'done', 'status', 'price', 'pct', 'stars', 'created', 'updated'];
+		const sortable = ['id', 'title', 'code', 'summary', 'points', 'ratio', 'due', 'done', 'reporter', 'phone', 'site', 'status', 'tags', 'price', 'pct', 'stars', 'created', 'updated'];
 		expect(refused('sort:colour')).toEqual({error: 'bad_query', term: 'sort:colour', message: `colour is not a field of this channel; sortable: ${sortable.join(', ')}`, known: sortable});
-		expect(refused('sort:-title')).toMatchObject({term: 'sort:-title', message: `title cannot be sorted (a text field that is not unique); sortable: ${sortable.join(', ')}`});
-		expect(refused('sort:tags')).toMatchObject({message: expect.stringMatching(/^tags cannot be sorted \(a multi_select field\)/) as string});
+		expect(refused('sort:-notes')).toMatchObject({term: 'sort:-notes', message: `notes cannot be sorted (a long text field); sortable: ${sortable.join(', ')}`});
+		expect(refused('sort:meta')).toMatchObject({message: expect.stringMatching(/^meta cannot be sorted \(a json field\)/) as string});
+		expect(parseQuery('sort:-title', channel)).toMatchObject({sort: {key: 'title', descending: true}});
+		expect(parseQuery('sort:tags', channel)).toMatchObject({sort: {key: 'tags', descending: false}});
 		expect(refused('sort:due sort:-points')).toEqual({error: 'bad_query', term: 'sort:-points', message: 'a query takes one sort term'});
 		expect(refused('-sort:due')).toEqual({error: 'bad_query', term: '-sort:due', message: 'a sort term cannot be negated; write sort:-field for descending order'});
 		// An object's own machinery is no metadata name.

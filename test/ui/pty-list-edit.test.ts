@@ -105,9 +105,9 @@ describe('the : line\'s errors (defect 9)', () => {
 		it(`at ${cols}×${rows}: no doubled or stray colon`, async () => {
 			const app = start(cols, rows);
 			await app.waitFor('BUG-1000');
-			app.type(':sort title');
+			app.type(':sort description');
 			app.press(KEYS.enter);
-			await app.waitFor(/^title cannot be sorted/m, 10_000, 'the sort refusal');
+			await app.waitFor(/^description cannot be sorted/m, 10_000, 'the sort refusal');
 			app.type(':set');
 			app.press(KEYS.enter);
 			const screen = await app.waitFor(/^:set takes a field and a value/m, 10_000, 'the set refusal');

@@ -103,9 +103,9 @@ describe('views, the config file, the : line and sort', () => {
 		app.press(KEYS.enter);
 		await app.waitFor('No item is named BUG-9999');
 		app.press(':');
-		app.type('sort title');
+		app.type('sort description');
 		app.press(KEYS.enter);
-		await app.waitFor(/title cannot be sorted.*sortable: id, ticket/);
+		await app.waitFor(/description cannot be sorted.*sortable: id, ticket/);
 		expect(await app.quit()).toBe(0);
 	});
 

@@ -196,3 +196,67 @@ describe('the TUI\'s start with its opening read before it mounts', () => {
 		expect(startWithListing(start, otherGeneration)).toBe(start);
 	});
 });
+
+/** The demo store with a second channel whose fields are held until `release`, and the sync reads noted. */
+function otherChannelStore(store: AsyncStore) {
+	const otherAsked: string[] = [];
+	const syncReads: string[] = [];
+	let release!: () => void;
+	const gate = new Promise<void>(resolve => {
+		release = resolve;
+	});
+	const other = {id: 'other', name: 'Other', fields: []};
+	const watched = new Proxy(store, {
+		get(target, property) {
+			const value = Reflect.get(target, property, target) as unknown;
+			if (property === 'listChannelNames') return async () => [...await target.listChannelNames(), {id: 'other', name: 'Other', created_at: '2026-01-01T00:00:00.000Z'}];
+			if (property === 'getChannel') {
+				return async (id: string) => {
+					if (id !== 'other') return target.getChannel(id);
+					otherAsked.push(id);
+					await gate;
+					return other;
+				};
+			}
+
+			if (property === 'sync') {
+				return new Proxy(target.sync, {get(sync, name) {
+					const method = Reflect.get(sync, name, sync) as unknown;
+					if (typeof method !== 'function') return method;
+					return (...args: unknown[]) => {
+						syncReads.push(String(name));
+						return (method as (...args: unknown[]) => unknown).apply(sync, args);
+					};
+				}});
+			}
+
+			return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+		},
+	});
+	return {store: watched, otherAsked, syncReads, release};
+}
+
+describe('the TUI\'s start with other channels in the database', () => {
+	it('draws the first frame without reading the other channels (only `:problems` needs them): they are read once the rows are up; an unlinked channel\'s sync is one link lookup', async () => {
+		const {store, otherAsked, syncReads, release} = otherChannelStore(demo.store);
+		try {
+			// The other channel's read is held for good: the opening and its first page still come.
+			const opening = await withFirstListing(store, await openingOf(store, 'bugs'), (channel, summary) => openingScreen({channel, summary, config: defaultConfig(), size: {columns: 100, rows: 24}, batch: DEFAULT_BATCH_SIZE}));
+			expect(opening.kind).toBe('screen');
+			expect(otherAsked).toEqual([]);
+			const app = renderApp(store, {opening});
+			try {
+				await app.waitFor(frame => /row 1\b/.test(frame));
+				expect(app.frames[0]).toMatch(/row 1\b/);
+				await waitUntil(() => otherAsked.length === 1, 'the other channel read after the first rows');
+				await waitUntil(() => syncReads.includes('getLink'), 'the sync link looked up');
+				// Not linked: nothing more of the sync state is read.
+				expect(syncReads.filter(read => read !== 'getLink' && read !== 'itemComments')).toEqual([]);
+			} finally {
+				app.unmount();
+			}
+		} finally {
+			release();
+		}
+	});
+});

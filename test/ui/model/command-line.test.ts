@@ -53,8 +53,9 @@ describe(':sort', () => {
 	});
 
 	it('refuses what cannot be sorted in the query language\'s words, naming the sortable fields', () => {
-		expect(refusal(':sort title')).toBe('title cannot be sorted (a text field that is not unique); sortable: id, ticket, status, owner, severity, points, area, due, done, created, updated');
-		expect(refusal(':sort colour')).toBe('colour is not a field of this channel; sortable: id, ticket, status, owner, severity, points, area, due, done, created, updated');
+		expect(refusal(':sort description')).toBe('description cannot be sorted (a long text field); sortable: id, ticket, title, status, owner, severity, points, area, due, reporter, tags, done, created, updated');
+		expect(refusal(':sort colour')).toBe('colour is not a field of this channel; sortable: id, ticket, title, status, owner, severity, points, area, due, reporter, tags, done, created, updated');
+		expect(command(':sort -title')).toEqual({kind: 'sort', sort: '-title'});
 	});
 
 	it('refuses no field or more than one', () => {
@@ -170,7 +171,7 @@ describe(':channel', () => {
 
 describe('refusals as the footer says them (defect 9)', () => {
 	it('have no doubled or stray colon: a leading one is the command written', () => {
-		const lines = [':sort title', ':sort', ':set', ':set status', ':set colour red', ':set due someday', ':view', ':view Nope', ':view save', ':q now', ':frob this', ':channel', 'sort title'];
+		const lines = [':sort description', ':sort', ':set', ':set status', ':set colour red', ':set due someday', ':view', ':view Nope', ':view save', ':q now', ':frob this', ':channel', 'sort description'];
 		for (const line of lines) {
 			const result = parseCommand(line, {...context, fields: bugFields, now: new Date(2026, 0, 7)});
 			const {message} = reduce(listed(), {type: 'commandParsed', result}).state;
@@ -179,6 +180,6 @@ describe('refusals as the footer says them (defect 9)', () => {
 			expect(message?.text, line).toMatch(/^(?!:)|^:(sort|set|view|q|channel)\b/);
 		}
 
-		expect(reduce(listed(), {type: 'commandParsed', result: parseCommand(':sort title', {...context, fields: bugFields})}).state.message?.text).toMatch(/^title cannot be sorted/);
+		expect(reduce(listed(), {type: 'commandParsed', result: parseCommand(':sort description', {...context, fields: bugFields})}).state.message?.text).toMatch(/^description cannot be sorted/);
 	});
 });

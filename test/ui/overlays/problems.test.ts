@@ -44,6 +44,16 @@ const CASES: {[T in keyof typeof PROBLEMS.events]: () => void} = {
 		expect(said.overlay).toEqual({kind: 'none'});
 		expect(said.message).toEqual({text: 'The config file has no problems.', tone: 'ok'});
 	},
+	configProblemsChecked() {
+		// The other channels read after the first rows: the whole list replaces the first frame's, and the footer's count follows.
+		const first = withProblems(PROBLEMS_OF_A_FILE.slice(0, 1));
+		const checked = reduce(first, {type: 'configProblemsChecked', problems: PROBLEMS_OF_A_FILE.slice(0, 2)}).state;
+		expect(checked.configProblems).toEqual(PROBLEMS_OF_A_FILE.slice(0, 2));
+		expect(checked.message).toEqual({text: '2 problems in the config file (ignored): :problems lists them', tone: 'warn'});
+		// A footer saying something else keeps it.
+		const busy = {...first, message: {text: 'Saved.', tone: 'ok' as const}};
+		expect(reduce(busy, {type: 'configProblemsChecked', problems: PROBLEMS_OF_A_FILE.slice(0, 2)}).state.message).toEqual({text: 'Saved.', tone: 'ok'});
+	},
 };
 
 describe('the problems slice', () => {

@@ -4,7 +4,8 @@
 
 import {describe, expect, it} from 'vitest';
 import {screenLayout} from '../../../source/ui/layout.js';
-import {RECORD} from '../../../source/ui/features/record/slice.js';
+import {noLink, RECORD} from '../../../source/ui/features/record/slice.js';
+import {webAddress} from '../../../source/ui/open-url.js';
 import {scopeOf} from '../../../source/ui/registry.js';
 import {initialScreen, reduce} from '../../../source/ui/reducer.js';
 import {recordExtent} from '../../../source/ui/record-view.js';
@@ -21,7 +22,35 @@ function withRecord(lines: number): {state: ScreenState; height: number} {
 	return {state, height: screenLayout(state.size, state.overlay, state.pane).paneHeight};
 }
 
+/** The list with a url field, its first row's link `address` (a preview value). */
+function withLink(address: unknown): ScreenState {
+	const state = listed();
+	const urlField = {key: 'url', label: 'URL', type: 'url', is_required: false, is_unique: false, config: {}} as const;
+	const rows = state.window.rows.map((row, index) => (index === 0 ? {...row, preview: {...row.preview, url: address}} : row));
+	return {...state, fields: [...state.fields, urlField], window: {...state.window, rows}};
+}
+
 const CASES: {[T in keyof typeof RECORD.events]: () => void} = {
+	openLink() {
+		// A row with an http(s) link: the whole item is read and its link handed to the opener.
+		const linked = reduce(withLink('https://github.com/o/r/issues/1'), {type: 'openLink'});
+		expect(linked.effects).toEqual([{kind: 'openLink', id: idOf(300)}]);
+		expect(noLink(withLink('https://github.com/o/r/issues/1'))).toBeNull();
+		// None, or not http(s): nothing is opened, and the key's disabled reason says why.
+		for (const address of [undefined, 'javascript:alert(1)', 'file:///etc/passwd', 'not a link']) {
+			const refused = reduce(withLink(address), {type: 'openLink'});
+			expect(refused.effects).toEqual([]);
+			expect(refused.state.message?.text).toMatch(/^No URL on this record/);
+		}
+
+		expect(webAddress(' http://example.com/a b ')).toBe('http://example.com/a%20b');
+	},
+	linkOpened() {
+		const state = listed();
+		expect(reduce(state, {type: 'linkOpened', address: 'https://example.com/x', ok: true}).state.message).toEqual({text: 'Opened https://example.com/x', tone: 'ok'});
+		// No opener: the link, sanitised, to copy.
+		expect(reduce(state, {type: 'linkOpened', address: 'https://example.com/\u001b[31mx', ok: false, why: 'no xdg-open here'}).state.message).toEqual({text: 'no xdg-open here: https://example.com/␛[31mx', tone: 'warn'});
+	},
 	scrollPane() {
 		// Nothing read yet: nothing to scroll.
 		expect(reduce(listed(), {type: 'scrollPane', move: {lines: 5}}).state.paneScroll).toBe(0);

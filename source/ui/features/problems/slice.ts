@@ -8,6 +8,20 @@ import {cellWidth} from '../../width.js';
 import {bodyRows} from '../rows.js';
 import {none, say, type OverlaySlice} from '../feature.js';
 
+declare module '../../state.js' {
+	interface EventVariants {
+		/** Every problem of the config, once the database's other channels were read after the first rows (first-screen.ts readOtherChannels). */
+		problems: {type: 'configProblemsChecked'; problems: string[]};
+	}
+}
+
+/** The whole list of problems in place of the first frame's: the footer's count follows when it still shows the old one (or nothing). */
+function problemsChecked(state: ScreenState, problems: string[]): ScreenState {
+	const shown = problemsMessage(state.configProblems);
+	const footerHadCount = state.message === null || (shown !== undefined && state.message.text === shown.text);
+	return {...state, configProblems: problems, message: footerHadCount ? problemsMessage(problems) ?? null : state.message};
+}
+
 /** The footer's word on the config's problems when the screen opens: how many, and where to read them. */
 export const problemsMessage = (problems: readonly string[]) => (problems.length === 0 ? undefined : {text: `${counted(problems.length, 'problem')} in the config file (ignored): :problems lists them`, tone: 'warn' as const});
 
@@ -90,5 +104,6 @@ export const PROBLEMS = {
 	},
 	events: {
 		openProblems: state => none(openProblems(state)),
+		configProblemsChecked: (state, {problems}) => none(problemsChecked(state, problems)),
 	},
-} satisfies OverlaySlice<'problems', 'openProblems'>;
+} satisfies OverlaySlice<'problems', 'openProblems' | 'configProblemsChecked'>;
