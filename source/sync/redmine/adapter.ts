@@ -115,8 +115,10 @@ export class RedmineAdapter implements TrackerAdapter {
 			let serverNow: number | undefined;
 			for (;;) {
 				const filter = cursor === undefined ? '' : `&updated_on=${encodeURIComponent(`>=${cursor}`)}`;
+				const sent = performance.now();
 				const response = await client.request<Raw>('GET', `/issues.json?project_id=${encodeURIComponent(project)}&subproject_id=!*&status_id=*&sort=updated_on,id&limit=${PAGE}&offset=${offset}${filter}`);
-				serverNow ??= response.date;
+				// The server's clock when it ran the query: its answer's Date, less the time the round trip took.
+				serverNow ??= response.date === undefined ? undefined : response.date - (performance.now() - sent);
 				const listed = Array.isArray(response.data?.issues) ? response.data.issues as Raw[] : [];
 				const records: RemoteRecord[] = [];
 				for (const entry of listed) {
