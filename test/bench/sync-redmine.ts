@@ -153,7 +153,7 @@ export async function benchSyncRedmine(quick: boolean): Promise<void> {
 		rows.push({case: 'push SIGKILLed at 50 random points', requests: `${killedAfterPut} kills after a PUT began`, time: seconds(wholePush), 'peak RSS': '', result: `${duplicates} duplicate writes or journal entries, ${missing} lost (final push exit ${final.code})`});
 		printTable(`Redmine sync against a live Redmine 5.0 (Debian's package, WEBrick behind Rack::Lock, SQLite store${quick ? ', --quick' : ''})`, rows, [
 			'peak RSS: this process (sift\'s engine and adapter, the store); the Redmine server runs apart',
-			'Redmine has no ETags or conditional requests: an idle poll costs one list request (updated_on>= the last change seen, minus a 10 s overlap, the issues seen at their updated_on skipped)',
+			'Redmine has no ETags or conditional requests: an idle poll costs one list request (updated_on>= 10 s before the last change seen or the last pull\'s start, whichever is later; the issues seen at their updated_on skipped)',
 			'time of the kill row: one whole push run (the kills land uniformly in 0–1.2× that); duplicates counted from the server\'s log (PUTs per issue) and its journals',
 		]);
 	} finally {
