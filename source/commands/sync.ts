@@ -157,7 +157,7 @@ async function addRedmine(context: CommandContext, url: string): Promise<number>
 		const key = channel.fields.find(field => field.key === 'number');
 		if (!key || key.type !== 'number' || !key.is_unique) throw Object.assign(new Error(`channel ${channelId} needs a unique number field "number" for the issue ids`), {expected: true});
 		const {url: root} = redmineRemote(remote);
-		const state = {since: null, seen: {}, read_only: Object.fromEntries(Object.entries(mapping.readOnly).filter(([, field]) => has.has(field))), custom_fields: Object.fromEntries(Object.entries(mapping.customFields).filter(([field]) => has.has(field))), local_only: mapping.localOnly, url: root, project};
+		const state = {since: null, listed_at: null, seen: {}, read_only: Object.fromEntries(Object.entries(mapping.readOnly).filter(([, field]) => has.has(field))), custom_fields: Object.fromEntries(Object.entries(mapping.customFields).filter(([field]) => has.has(field))), local_only: mapping.localOnly, url: root, project};
 		const link = await store.sync.link({channel_id: channelId, tracker: 'redmine', remote, key_field: 'number', fields, state});
 		output(context, {link, created: !existing, local_only: [...missing, ...mapping.localOnly], notes: shape.notes}, () => sanitize([
 			`${existing ? 'linked channel' : 'created channel'} ${channelId} ⇄ redmine ${remote}; synced: ${link.fields.map(field => field.key).join(', ')}`,

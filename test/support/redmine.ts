@@ -6,18 +6,22 @@
 // seeded database (test/support/redmine-seed.rb) is a template cached under the OS temp dir, keyed
 // by the package's version and the seed, and copied per suite. The server is WEBrick through
 // rackup, behind Rack::Lock (SQLite cannot take parallel writes), started once per suite in its own
-// process group and killed with it. SIFT_TEST_REDMINE=off skips the Redmine suites and says so;
+// process group and killed with it. A holding proxy in front of it forwards sift's requests, counts
+// them, and can keep back the answer of one the server carried out (a push's crash window for a
+// real SIGKILL). SIFT_TEST_REDMINE=off skips the Redmine suites and says so;
 // otherwise a missing Redmine fails them.
 
 import {execFile, spawn, type ChildProcess} from 'node:child_process';
 import {createHash, randomBytes} from 'node:crypto';
 import {copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs';
+import {createServer as createHttpServer, type ServerResponse} from 'node:http';
 import {createServer} from 'node:net';
 import {tmpdir} from 'node:os';
 import {dirname, join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {afterAll, beforeAll, describe, it} from 'vitest';
 import {liveGroupMembers} from './processes.js';
+import type {KillLoopTracker} from './push-kill-loop.js';
 import {present} from './present.js';
 import {waitUntil} from './wait.js';
 
@@ -265,5 +269,83 @@ export function useRedmine(): {readonly server: RedmineServer} {
 		get server() {
 			return present(server, 'Redmine is started in beforeAll');
 		},
+	};
+}
+
+/** A proxy in front of a Redmine: what sift sent through it, and a write's answer held back. */
+export type RedmineProxy = {
+	url: string;
+	/** Every request forwarded, in order. */
+	readonly requests: Array<{method: string; path: string}>;
+	/** Resolves once the next request `match` takes was carried out by Redmine; its answer is never sent. */
+	holdNext(match: (method: string, path: string) => boolean): Promise<void>;
+	stop(): Promise<void>;
+};
+
+/** Starts a holding proxy on a spare loopback port in front of `server`. */
+export async function startRedmineProxy(server: RedmineServer): Promise<RedmineProxy> {
+	const requests: Array<{method: string; path: string}> = [];
+	const holds: Array<{match: (method: string, path: string) => boolean; reached: () => void}> = [];
+	const held: ServerResponse[] = [];
+	const proxy = createHttpServer((request, response) => {
+		const chunks: Buffer[] = [];
+		request.on('data', (chunk: Buffer) => chunks.push(chunk));
+		request.on('end', () => {
+			void (async () => {
+				const method = request.method ?? 'GET';
+				const path = request.url ?? '/';
+				requests.push({method, path});
+				const headers: Record<string, string> = {};
+				for (const [name, value] of Object.entries(request.headers)) if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name)) headers[name] = value;
+				const answer = await fetch(`${server.url}${path}`, {method, headers, body: chunks.length > 0 ? Buffer.concat(chunks) : undefined, redirect: 'manual'});
+				const body = Buffer.from(await answer.arrayBuffer());
+				const hold = holds.findIndex(candidate => candidate.match(method, path.split('?')[0]!));
+				if (hold >= 0) {
+					// Carried out by Redmine; the answer stays here until the client is gone.
+					held.push(response);
+					holds.splice(hold, 1)[0]!.reached();
+					return;
+				}
+
+				const out: Record<string, string> = {};
+				answer.headers.forEach((value, name) => {
+					if (!['content-encoding', 'transfer-encoding', 'content-length', 'connection'].includes(name)) out[name] = value;
+				});
+				response.writeHead(answer.status, out).end(body);
+			})().catch((error: unknown) => {
+				response.writeHead(502).end(String(error));
+			});
+		});
+	});
+	await new Promise<void>(resolve => proxy.listen(0, '127.0.0.1', resolve));
+	return {
+		url: `http://127.0.0.1:${(proxy.address() as {port: number}).port}`,
+		requests,
+		holdNext: match => new Promise(resolve => holds.push({match, reached: resolve})),
+		async stop() {
+			for (const response of held.splice(0)) response.destroy();
+			proxy.closeAllConnections();
+			await new Promise(resolve => proxy.close(resolve));
+		},
+	};
+}
+
+/**
+ * Issues `ids` of the live Redmine as a kill loop's tracker, sift reaching it through `proxy`: a
+ * title taken twice shows as a second PUT through the proxy or a second journal entry setting it.
+ */
+export function redmineKillTracker(server: RedmineServer, proxy: RedmineProxy, ids: number[]): KillLoopTracker {
+	type Journal = {details: Array<{name: string; new_value: string | null}>};
+	const issue = async (id: string) => (await server.api<{issue: {subject: string; journals: Journal[]}}>('GET', `/issues/${id}.json?include=journals`)).issue;
+	return {
+		ids: ids.map(String),
+		write: 'PUT',
+		holdNext: match => proxy.holdNext(match),
+		async writes(id, title) {
+			const puts = proxy.requests.filter(request => request.method === 'PUT' && request.path.split('?')[0] === `/issues/${id}.json`).length;
+			const journaled = (await issue(id)).journals.filter(journal => journal.details.some(detail => detail.name === 'subject' && detail.new_value === title)).length;
+			return Math.max(puts, journaled);
+		},
+		title: async id => (await issue(id)).subject,
 	};
 }

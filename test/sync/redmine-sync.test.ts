@@ -3,8 +3,11 @@
 // comments), edits on both sides with a clash resolved through `sift followups resolve`, the push
 // read back from Redmine's own API; the refusals Redmine gives (a status the workflow forbids, a
 // 422, a closed version, a member removed) as follow-ups with nothing half-applied; a push
-// interrupted after its request confirmed without a second write; a wrong key and HTML where JSON
-// was expected, each one line, the key in no output and not in the store.
+// interrupted after its request confirmed without a second write, and the real `sift sync push`
+// SIGKILLed at seeded points in its crash window (a holding proxy keeps back Redmine's answer); an
+// idle re-sync at its floor of one list request, with journals read only for issues that changed;
+// a wrong key and HTML where JSON was expected, each one line, the key in no output and not in the
+// store.
 
 import {createServer, type Server} from 'node:http';
 import {readFileSync} from 'node:fs';
@@ -13,11 +16,12 @@ import Sqlite from 'better-sqlite3';
 import pg from 'pg';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {openAsyncStore} from '../../store/index.js';
-import {pushChannel} from '../../source/sync/engine-loop.js';
+import {pullChannel, pushChannel} from '../../source/sync/engine-loop.js';
 import {connectRedmine} from '../../source/sync/redmine/connect.js';
 import {ensureBuilt, siftAsync, tempDir, type CliResult} from '../support/cli.js';
 import {createTestDatabase, PG_OFF, type TestDatabase} from '../support/pg.js';
-import {describeRedmine, useRedmine, type RedmineServer} from '../support/redmine.js';
+import {pushKillLoop} from '../support/push-kill-loop.js';
+import {describeRedmine, redmineKillTracker, startRedmineProxy, useRedmine, type RedmineServer} from '../support/redmine.js';
 
 type Raw = Record<string, any>;
 
@@ -29,6 +33,21 @@ describeRedmine('sync with a live Redmine', () => {
 		if (!PG_OFF) database = await createTestDatabase();
 	}, 600_000);
 	afterAll(async () => database?.drop());
+
+	/** A second project whose 101 issues (over a page) all changed within one second, an hour ago: made once for both stores. */
+	let idleProject: Promise<string> | undefined;
+	const IDLE_ISSUES = 101;
+	const makeIdleProject = async () => redmine.server.rails(`
+		admin = User.find_by!(login: 'admin')
+		User.current = admin
+		project = Project.create!(name: 'Idle', identifier: 'idle', tracker_ids: Tracker.pluck(:id), enabled_module_names: ['issue_tracking'])
+		Issue.transaction do
+			${IDLE_ISSUES}.times { |n| Issue.create!(project: project, tracker: project.trackers.first, author: admin, subject: "Idle #{n}", priority: IssuePriority.default || IssuePriority.first) }
+		end
+		an_hour_ago = Time.now.utc.change(usec: 0) - 3600
+		Issue.where(project_id: project.id).update_all(created_on: an_hour_ago, updated_on: an_hour_ago)
+		puts 'idle'
+	`);
 
 	const targets = [
 		{name: 'sqlite', enabled: true, fresh: async () => join(tempDir('sift-redmine-cli-'), 'store.db')},
@@ -196,6 +215,57 @@ describeRedmine('sync with a live Redmine', () => {
 				expect(await store.sync.outbox('sift')).toEqual([]);
 			} finally {
 				await store.close();
+			}
+		}, 600_000);
+
+		it('an idle re-sync is one list request, however many issues changed just before; only a changed issue is read with its journals', async () => {
+			idleProject ??= makeIdleProject();
+			await idleProject;
+			db = await target.fresh();
+			expect((await run(['sync', 'add', 'redmine', server().url, '--project', 'idle', '--channel', 'idle'])).code).toBe(0);
+			const store = await openAsyncStore(db);
+			try {
+				const {adapter, client} = connectRedmine({url: server().url, env: {REDMINE_API_KEY: server().apiKey}});
+				const link = async () => (await store.sync.getLink('idle'))!;
+				const issueReads = () => server().logged('GET', /^\/issues\/\d+\.json/);
+				expect((await pullChannel(store, adapter, await link())).created).toBe(IDLE_ISSUES);
+				// Every issue changed in one second, far inside the overlap of the newest change seen: the list starts from when this pull began instead.
+				let requests = client.requests;
+				let reads = issueReads();
+				const idle = await pullChannel(store, adapter, await link());
+				expect(idle.created + idle.updated).toBe(0);
+				expect(client.requests - requests).toBe(1);
+				expect(issueReads() - reads).toBe(0);
+
+				const [changed] = (await server().api<{issues: Raw[]}>('GET', '/issues.json?project_id=idle&sort=id&limit=1')).issues;
+				await server().api('PUT', `/issues/${changed!.id}.json`, {issue: {subject: `Changed on ${target.name}`, notes: 'A later note'}});
+				requests = client.requests;
+				reads = issueReads();
+				const after = await pullChannel(store, adapter, await link());
+				expect(after.updated).toBe(1);
+				// The list, and the one changed issue read whole with its journals.
+				expect(client.requests - requests).toBe(2);
+				expect(issueReads() - reads).toBe(1);
+				const [match] = await store.findItemsNamed('idle', String(changed!.id));
+				expect((await store.readItem('idle', match!.item_id)).values.title).toBe(`Changed on ${target.name}`);
+			} finally {
+				await store.close();
+			}
+		}, 600_000);
+
+		it('`sift sync push` SIGKILLed at 3 seeded points in its crash window: no journal entry twice, no change lost', async () => {
+			const ids: number[] = [];
+			for (let n = 0; n < 9; n++) ids.push(await newIssue(`Killed push ${n}`));
+			const proxy = await startRedmineProxy(server());
+			try {
+				db = await target.fresh();
+				expect((await run(['sync', 'add', 'redmine', proxy.url, '--project', 'sift'])).code).toBe(0);
+				expect((await run(['sync', 'sift'])).code).toBe(0);
+				const result = await pushKillLoop({tracker: redmineKillTracker(server(), proxy, ids), db, channel: 'sift', env: env(), points: 3, seed: 33});
+				expect(result).toMatchObject({points: 3, changes: 9, duplicates: 0, lost: 0});
+				expect(result.killed).toBeGreaterThan(0);
+			} finally {
+				await proxy.stop();
 			}
 		}, 600_000);
 

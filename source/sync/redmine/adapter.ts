@@ -4,7 +4,8 @@
 // Redmine keeps seconds only and has no ETags, so each pull lists from a little before the newest
 // change seen, pages by keyset (updated_on, then an offset inside one second) so an edit made while
 // paging cannot shift an issue out of view, and skips an issue it already applied at the same
-// updated_on; an idle re-sync is then one list request, the floor. Each changed issue is read
+// updated_on. The list starts an overlap before the newest change or before the last pull began,
+// whichever is later, so an idle re-sync is one list request, the floor. Each changed issue is read
 // whole with its journals (notes become read-only comments). Push: one PUT per issue with only the
 // changed fields, names turned into the server's ids, a member gone or a version no longer open
 // refused before sending, then a re-read: a value the server did not keep (a status the workflow
@@ -40,6 +41,17 @@ export function redmineRemote(remote: string): {url: string; project: string} {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+
+/**
+ * Where a pull's list starts: the overlap before the newest change seen, or before the moment the
+ * last pull began listing when that is later. A change older than that moment minus the overlap
+ * had committed by then and was listed, so once the tracker is quiet for an overlap the list holds
+ * only what is new, and an idle poll is the one list request, however many issues changed just
+ * before it.
+ */
+export function listFrom(since: string, listedAt: string | null, overlapMs: number): number {
+	return Math.max(Date.parse(since), listedAt === null ? 0 : Date.parse(listedAt) || 0) - overlapMs;
+}
 
 /** The names a push turns into ids, read once per push. */
 type Lookups = {trackers: Named[]; statuses: Named[]; priorities: Named[]; categories: Named[]; members: Named[]; versions: Named[]};
@@ -95,7 +107,7 @@ export class RedmineAdapter implements TrackerAdapter {
 		const overlapMs = this.overlapMs;
 		const readIssue = this.readIssue.bind(this);
 		async function* pages(): AsyncGenerator<RemoteRecord[]> {
-			const from = since === null ? undefined : iso(Date.parse(since) - overlapMs);
+			const from = since === null ? undefined : iso(listFrom(since, state.listed_at, overlapMs));
 			const seen: Record<string, string> = {};
 			let newest = since === null ? 0 : Date.parse(since);
 			let cursor = from;
@@ -103,8 +115,10 @@ export class RedmineAdapter implements TrackerAdapter {
 			let serverNow: number | undefined;
 			for (;;) {
 				const filter = cursor === undefined ? '' : `&updated_on=${encodeURIComponent(`>=${cursor}`)}`;
+				const sent = performance.now();
 				const response = await client.request<Raw>('GET', `/issues.json?project_id=${encodeURIComponent(project)}&subproject_id=!*&status_id=*&sort=updated_on,id&limit=${PAGE}&offset=${offset}${filter}`);
-				serverNow ??= response.date;
+				// The server's clock when it ran the query: its answer's Date, less the time the round trip took.
+				serverNow ??= response.date === undefined ? undefined : response.date - (performance.now() - sent);
 				const listed = Array.isArray(response.data?.issues) ? response.data.issues as Raw[] : [];
 				const records: RemoteRecord[] = [];
 				for (const entry of listed) {
@@ -135,10 +149,11 @@ export class RedmineAdapter implements TrackerAdapter {
 			}
 
 			const nextSince = newest > 0 ? iso(newest) : since;
+			const listedAt = serverNow === undefined ? state.listed_at : iso(Math.floor(serverNow / 1000) * 1000);
 			// Kept: what a later pull's overlap can list again.
-			const window = nextSince === null ? 0 : Date.parse(nextSince) - overlapMs;
+			const window = nextSince === null ? 0 : listFrom(nextSince, listedAt, overlapMs);
 			const keep = Object.fromEntries(Object.entries({...state.seen, ...seen}).filter(([, updated]) => Date.parse(updated) >= window));
-			next = {...state, since: nextSince, seen: keep};
+			next = {...state, since: nextSince, listed_at: listedAt, seen: keep};
 		}
 
 		return {pages: pages(), state: () => ({...next})};

@@ -200,6 +200,11 @@ export function customWire(custom: MappedCustomField, value: unknown): string | 
 export type RedmineState = {
 	/** Newest updated_on seen (ISO); the next pull lists from a little before it. */
 	since: string | null;
+	/**
+	 * When the last whole pull began listing, on Redmine's clock (the Date of its first list answer,
+	 * to the second): every change older than this minus the overlap was visible to that pull.
+	 */
+	listed_at: string | null;
 	/** Issues already applied at their updated_on, inside the overlap window: id → updated_on. */
 	seen: Record<string, string>;
 	read_only: Record<string, string>;
@@ -214,6 +219,7 @@ export function redmineState(state: Record<string, unknown>): RedmineState {
 	const object = (value: unknown) => (typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {});
 	return {
 		since: typeof state.since === 'string' ? state.since : null,
+		listed_at: typeof state.listed_at === 'string' ? state.listed_at : null,
 		seen: object(state.seen) as Record<string, string>,
 		read_only: object(state.read_only) as Record<string, string>,
 		custom_fields: object(state.custom_fields) as Record<string, MappedCustomField>,
