@@ -1,15 +1,15 @@
 // The round trip with a live Redmine 5 (test/support/redmine.ts) through the TUI's sync conflicts
-// screen, on a SQLite store (the PostgreSQL store's round trip is test/sync/redmine-sync.test.ts):
-// three issues pulled, each retitled both in sift and on Redmine, a pull that makes them three
+// screen, on a SQLite store and on a PostgreSQL one: three issues pulled, each retitled both in sift and on Redmine, a pull that makes them three
 // conflicts, the built app in a pseudo-terminal resolving them with t, o and a typed value (v), then
 // `sift sync push`, and Redmine's own API read back: theirs kept, ours and the typed title sent once.
 
 import {join} from 'node:path';
-import {beforeAll, expect, it} from 'vitest';
+import {afterAll, beforeAll, expect, it} from 'vitest';
 import {openAsyncStore} from '../../store/api.js';
 import {ensureBuilt, siftAsync, tempDir} from '../support/cli.js';
 import {suiteLauncher} from '../support/pty-fixtures.js';
 import {KEYS} from '../support/pty.js';
+import {createTestDatabase, notePgOff, PG_OFF, type TestDatabase} from '../support/pg.js';
 import {describeRedmine, useRedmine} from '../support/redmine.js';
 
 type Journal = {details: Array<{name: string; new_value: string | null}>};
@@ -18,15 +18,19 @@ describeRedmine('Redmine conflicts resolved in the TUI', () => {
 	const redmine = useRedmine();
 	const launch = suiteLauncher();
 	beforeAll(() => ensureBuilt());
+	let database: TestDatabase | undefined;
+	afterAll(async () => database?.drop());
+	if (PG_OFF) notePgOff();
 
-	it('pull, a clash on three issues, t, o and v on the conflicts screen, push: Redmine holds the choices', async () => {
+	it.each(PG_OFF ? ['sqlite'] : ['sqlite', 'postgres'])('%s store: pull, a clash on three issues, t, o and v on the conflicts screen, push: Redmine holds the choices', async backend => {
 		const server = redmine.server;
 		const dir = tempDir('sift-pty-redmine-');
-		const db = join(dir, 'store.db');
+		const pgStore = async () => (database ??= await createTestDatabase()).freshSchemaUrl();
+		const db = backend === 'postgres' ? await pgStore() : join(dir, 'store.db');
 		const env = {REDMINE_API_KEY: server.apiKey, XDG_CONFIG_HOME: dir, SIFT_STATE_DIR: join(dir, 'state')};
 		const sift = async (args: string[]) => siftAsync([...args, '--db', db], env);
 		const ids: number[] = [];
-		for (const n of [1, 2, 3]) ids.push(await server.createIssue({subject: `Clash ${n}`, tracker_id: server.seed.trackers.Bug}));
+		for (const n of [1, 2, 3]) ids.push(await server.createIssue({subject: `Clash ${backend} ${n}`, tracker_id: server.seed.trackers.Bug}));
 		expect((await sift(['sync', 'add', 'redmine', server.url, '--project', 'sift'])).code).toBe(0);
 		expect((await sift(['sync', 'sift'])).code).toBe(0);
 
