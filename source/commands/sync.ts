@@ -6,6 +6,8 @@
 import type {AsyncStore} from '../../store/index.js';
 import type {SyncLink} from '../../store/sync/types.js';
 import {durationMs} from '../config/config-file.js';
+import {SMALL_PAGE_CACHE_KIB} from '../../store/index.js';
+import {heapBudget} from '../sync/heap-budget.js';
 import {syncChannel, untriedEdit, watchChannels, type SyncOutcome, type SyncProgress} from '../sync/engine-loop.js';
 import {repoParts} from '../sync/github/adapter.js';
 import {channelForRepository, connectGithub} from '../sync/github/connect.js';
@@ -65,7 +67,7 @@ async function runLinks(context: CommandContext, store: AsyncStore, links: SyncL
 	let conflicts = false;
 	for (const link of links) {
 		try {
-			const outcome = await syncChannel(store, (await connect(link)).adapter, link, what, {progress: progressWriter(context), notice: message => context.stderr.write(`sift: ${sanitize(message)}\n`)});
+			const outcome = await syncChannel(store, (await connect(link)).adapter, link, what, {progress: progressWriter(context), notice: message => context.stderr.write(`sift: ${sanitize(message)}\n`), afterPage: heapBudget()});
 			if (progressWriter(context)) context.stderr.write('\r\u001b[2K');
 			// A refusal the tracker gave is a follow-up for a person, as a conflict is: not in step.
 			conflicts ||= outcome.conflicts > 0 || (outcome.push !== undefined && outcome.push.failed + outcome.push.refused > 0);
@@ -209,7 +211,8 @@ const command: Command = async context => {
 
 	const what = {pull: action !== 'push', push: action !== 'pull'};
 	if (!context.flags.watch) {
-		const store = await openExistingStore(context);
+		// A pull writes each page once and reads little back: SQLite's small page cache will do (its default here is 16 MB).
+		const store = await openExistingStore(context, undefined, {pageCacheKiB: SMALL_PAGE_CACHE_KIB});
 		try {
 			const links = await linksOf(store, channel);
 			const {code, results} = await runLinks(context, store, links, what, connectionPool(connectOptions(context)));
@@ -224,7 +227,7 @@ const command: Command = async context => {
 	const stop = () => controller.abort();
 	process.once('SIGINT', stop);
 	process.once('SIGTERM', stop);
-	const store = await openExistingStore(context);
+	const store = await openExistingStore(context, undefined, {pageCacheKiB: SMALL_PAGE_CACHE_KIB});
 	try {
 		const connect = connectionPool(connectOptions(context, controller.signal));
 		const links = await linksOf(store, channel);

@@ -186,7 +186,7 @@ export function Screen({store, channel, summary, others, dbPath, run: runOptions
 	useEffect(() => {
 		// The header's follow-up and proposal counts, read once the first rows are up (use-screen.ts).
 		if (!rowsShown) return;
-		void store.countOpenFollowUps(channel.id).then(count => dispatch({type: 'followUpCount', count}), () => undefined);
+		void store.countOpenFollowUps(channel.id, 'refused').then(count => dispatch({type: 'followUpCount', count}), () => undefined);
 		void store.proposals.countOpen(channel.id).then(count => dispatch({type: 'proposalCount', count}), () => undefined);
 	}, [dispatch, store, channel.id, rowsShown]);
 	// The record pane's markdown lexer loads once the first rows are up, so the first Enter finds it.
