@@ -8,7 +8,7 @@ import type {SyncLink} from '../../store/sync/types.js';
 import {durationMs} from '../config/config-file.js';
 import {SMALL_PAGE_CACHE_KIB} from '../../store/index.js';
 import {heapBudget} from '../sync/heap-budget.js';
-import {syncChannel, untriedEdit, watchChannels, type SyncOutcome, type SyncProgress} from '../sync/engine-loop.js';
+import {describeProgress, syncChannel, untriedEdit, watchChannels, type SyncOutcome, type SyncProgress} from '../sync/engine-loop.js';
 import {repoParts} from '../sync/github/adapter.js';
 import {channelForRepository, connectGithub} from '../sync/github/connect.js';
 import {githubLinkFields, readGithubMap} from '../sync/github/mapping.js';
@@ -24,10 +24,7 @@ const ACTIONS = new Set(['add', 'list', 'remove', 'pull', 'push', 'status']);
 
 function progressWriter(context: CommandContext): ((progress: SyncProgress) => void) | undefined {
 	if (!(context.stderr as {isTTY?: boolean}).isTTY) return undefined;
-	return progress => {
-		const eta = progress.etaSeconds === undefined ? '' : `, about ${Math.ceil(progress.etaSeconds)} s left`;
-		context.stderr.write(`\r\u001b[2Ksift sync: ${progress.phase} ${progress.done}${progress.total === undefined ? '' : `/${progress.total}`} (${progress.ratePerSecond.toFixed(0)}/s${eta})`);
-	};
+	return progress => context.stderr.write(`\r\u001b[2Ksift sync: ${describeProgress(progress)}`);
 }
 
 const connectOptions = (context: CommandContext, signal?: AbortSignal) => ({env: context.env, config: context.flags.config, notice: (message: string) => context.stderr.write(`sift: ${sanitize(message)}\n`), signal});

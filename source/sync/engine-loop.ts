@@ -8,6 +8,7 @@
 import type {AsyncStore, Channel} from '../../store/index.js';
 import type {OutboxEntry, PullOutcome, RemoteComments, RemoteRecord, SyncLink, TrackerKind} from '../../store/sync/types.js';
 import {systemClock, type WatchClock} from '../codex/watch-loop.js';
+import {thousands} from '../text/format.js';
 
 /** What a pull yields: pages of records, then (once they are read) the adapter's new cursor. */
 export type PullRun = {
@@ -65,6 +66,16 @@ export function byRemoteIssue(entries: OutboxEntry[], trackerName: string): {ref
 }
 
 export type SyncProgress = {phase: 'pull' | 'comments' | 'push'; done: number; total?: number; ratePerSecond: number; etaSeconds?: number};
+
+/**
+ * A progress in words, as `sift sync` writes it to a terminal's stderr and the TUI's header shows
+ * it while its live sync pulls: `pulling 1,200/10,000 issues (350/s, about 25 s left)`.
+ */
+export function describeProgress(progress: SyncProgress): string {
+	const noun = progress.phase === 'push' ? 'changes' : progress.phase === 'comments' ? 'comments' : 'records';
+	const eta = progress.etaSeconds === undefined ? '' : `, about ${thousands(Math.ceil(progress.etaSeconds))} s left`;
+	return `${progress.phase === 'push' ? 'pushing' : 'pulling'} ${thousands(progress.done)}${progress.total === undefined ? '' : `/${thousands(progress.total)}`} ${noun} (${thousands(Math.round(progress.ratePerSecond))}/s${eta})`;
+}
 
 export type SyncRunOptions = {
 	clock?: WatchClock;
