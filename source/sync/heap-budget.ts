@@ -9,7 +9,7 @@ import vm from 'node:vm';
 const MB = 1024 * 1024;
 
 /** The heap a pull keeps below: room for a page of records and the store's work on it above what sift holds live. */
-export const PULL_HEAP_BUDGET_MB = 32;
+export const PULL_HEAP_BUDGET_MB = 24;
 
 let collector: (() => void) | null | undefined;
 
