@@ -11,12 +11,12 @@ import type {NotDuplicateResult} from './not-duplicates.js';
 import type {NameMatch} from './lookup.js';
 import type {RunEnd, RunRow, RunStart, UnfinishedRun} from './runs.js';
 import type {TokenIdentity, TokenInfo, TokenRequest} from './token-rules.js';
-import type {Actor, Channel, ChannelName, ChannelSummary, DeleteResult, EditResult, EventPage, FollowUp, Item, Page, SchemaChange, SchemaChangeResult} from './types.js';
+import type {Actor, Channel, ChannelName, ChannelSummary, DeleteResult, EditResult, EventPage, FollowUp, FollowUpKind, Item, Page, SchemaChange, SchemaChangeResult} from './types.js';
 import type {EditRequest, Validator} from './writes.js';
 import type {UpsertRequest, UpsertResult} from './upsert-rules.js';
 import type {SyncApi} from './sync/types.js';
 
-export type {CommentsQuery, ConflictChoice, ItemComments, OutboxEntry, PullOutcome, RemoteComment, RemoteRecord, SyncApi, SyncedField, SyncLink, SyncStatus, TrackerKind} from './sync/types.js';
+export type {CommentsQuery, ConflictChoice, ItemComments, OutboxEntry, PullOutcome, RemoteComment, RemoteComments, RemoteRecord, SyncApi, SyncedField, SyncLink, SyncStatus, TrackerKind} from './sync/types.js';
 
 export type {UpsertRefusal, UpsertRequest, UpsertResult, UpsertRow} from './upsert-rules.js';
 import type {FieldCountsQuery, ProposalFieldCounts, ProposalQuery, ProposalRow} from './proposals.js';
@@ -175,7 +175,8 @@ export interface AsyncStore {
 	latestSequence(channelId: string): Promise<number>;
 
 	listFollowUps(query?: FollowUpQuery): Promise<FollowUp[]>;
-	countOpenFollowUps(channelId: string): Promise<number>;
+	/** `kind`: refusals or sync conflicts alone; absent: both. */
+	countOpenFollowUps(channelId: string, kind?: FollowUpKind): Promise<number>;
 	dismissFollowUp(id: number): Promise<FollowUp>;
 
 	readonly runs: RunsApi;

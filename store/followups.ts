@@ -3,13 +3,14 @@
 // store/postgres/followups.ts.
 
 import {notFound, StoreError} from './errors.js';
-import type {FollowUpStatus} from './types.js';
+import type {FollowUpKind, FollowUpStatus} from './types.js';
 
-export type FollowUpQuery = {channelId?: string; status?: FollowUpStatus; itemId?: string; runId?: string; limit?: number};
+/** `kind`: refusals or sync conflicts alone (the TUI's F lists refusals; C lists conflicts). */
+export type FollowUpQuery = {channelId?: string; status?: FollowUpStatus; itemId?: string; runId?: string; kind?: FollowUpKind; limit?: number};
 
 /** The columns a follow-up query filters on, with their values: only the ones asked for. */
 export function followUpFilters(query: FollowUpQuery): Array<[column: string, value: string]> {
-	const filters: Array<[string, string | undefined]> = [['channel_id', query.channelId], ['status', query.status], ['item_id', query.itemId], ['run_id', query.runId]];
+	const filters: Array<[string, string | undefined]> = [['channel_id', query.channelId], ['status', query.status], ['item_id', query.itemId], ['run_id', query.runId], ['kind', query.kind]];
 	return filters.filter((filter): filter is [string, string] => filter[1] !== undefined);
 }
 

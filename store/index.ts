@@ -19,7 +19,7 @@ export {SMALL_PAGE_CACHE_KIB} from './spill-map.js';
 export type {ImportSource} from './sqlite/import.js';
 export type {ImportItem} from './write-rules.js';
 export type {FollowUpQuery} from './followups.js';
-export type {CommentsQuery, ConflictChoice, ItemComments, OutboxEntry, PullOutcome, RemoteComment, RemoteRecord, SyncApi, SyncedField, SyncLink, SyncStatus, TrackerKind} from './sync/types.js';
+export type {CommentsQuery, ConflictChoice, ItemComments, OutboxEntry, PullOutcome, RemoteComment, RemoteComments, RemoteRecord, SyncApi, SyncedField, SyncLink, SyncStatus, TrackerKind} from './sync/types.js';
 export * from './types.js';
 export {parseQuery, isRefusal, type ParseOptions} from './query/parse.js';
 export type {Query, QueryRefusal, Term, Sort} from './query/types.js';

@@ -6,7 +6,9 @@
 import type {AsyncStore} from '../../store/index.js';
 import type {SyncLink} from '../../store/sync/types.js';
 import {durationMs} from '../config/config-file.js';
-import {syncChannel, untriedEdit, watchChannels, type SyncOutcome, type SyncProgress} from '../sync/engine-loop.js';
+import {SMALL_PAGE_CACHE_KIB} from '../../store/index.js';
+import {heapBudget} from '../sync/heap-budget.js';
+import {describeProgress, syncChannel, untriedEdit, watchChannels, type SyncOutcome, type SyncProgress} from '../sync/engine-loop.js';
 import {repoParts} from '../sync/github/adapter.js';
 import {channelForRepository, connectGithub} from '../sync/github/connect.js';
 import {githubLinkFields, readGithubMap} from '../sync/github/mapping.js';
@@ -22,10 +24,7 @@ const ACTIONS = new Set(['add', 'list', 'remove', 'pull', 'push', 'status']);
 
 function progressWriter(context: CommandContext): ((progress: SyncProgress) => void) | undefined {
 	if (!(context.stderr as {isTTY?: boolean}).isTTY) return undefined;
-	return progress => {
-		const eta = progress.etaSeconds === undefined ? '' : `, about ${Math.ceil(progress.etaSeconds)} s left`;
-		context.stderr.write(`\r\u001b[2Ksift sync: ${progress.phase} ${progress.done}${progress.total === undefined ? '' : `/${progress.total}`} (${progress.ratePerSecond.toFixed(0)}/s${eta})`);
-	};
+	return progress => context.stderr.write(`\r\u001b[2Ksift sync: ${describeProgress(progress)}`);
 }
 
 const connectOptions = (context: CommandContext, signal?: AbortSignal) => ({env: context.env, config: context.flags.config, notice: (message: string) => context.stderr.write(`sift: ${sanitize(message)}\n`), signal});
@@ -65,7 +64,7 @@ async function runLinks(context: CommandContext, store: AsyncStore, links: SyncL
 	let conflicts = false;
 	for (const link of links) {
 		try {
-			const outcome = await syncChannel(store, (await connect(link)).adapter, link, what, {progress: progressWriter(context), notice: message => context.stderr.write(`sift: ${sanitize(message)}\n`)});
+			const outcome = await syncChannel(store, (await connect(link)).adapter, link, what, {progress: progressWriter(context), notice: message => context.stderr.write(`sift: ${sanitize(message)}\n`), afterPage: heapBudget()});
 			if (progressWriter(context)) context.stderr.write('\r\u001b[2K');
 			// A refusal the tracker gave is a follow-up for a person, as a conflict is: not in step.
 			conflicts ||= outcome.conflicts > 0 || (outcome.push !== undefined && outcome.push.failed + outcome.push.refused > 0);
@@ -209,7 +208,8 @@ const command: Command = async context => {
 
 	const what = {pull: action !== 'push', push: action !== 'pull'};
 	if (!context.flags.watch) {
-		const store = await openExistingStore(context);
+		// A pull writes each page once and reads little back: SQLite's small page cache will do (its default here is 16 MB).
+		const store = await openExistingStore(context, undefined, {pageCacheKiB: SMALL_PAGE_CACHE_KIB});
 		try {
 			const links = await linksOf(store, channel);
 			const {code, results} = await runLinks(context, store, links, what, connectionPool(connectOptions(context)));
@@ -224,7 +224,7 @@ const command: Command = async context => {
 	const stop = () => controller.abort();
 	process.once('SIGINT', stop);
 	process.once('SIGTERM', stop);
-	const store = await openExistingStore(context);
+	const store = await openExistingStore(context, undefined, {pageCacheKiB: SMALL_PAGE_CACHE_KIB});
 	try {
 		const connect = connectionPool(connectOptions(context, controller.signal));
 		const links = await linksOf(store, channel);

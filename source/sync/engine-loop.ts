@@ -6,12 +6,19 @@
 // runs the watch loop with a rate-limit-aware interval and backoff on server or network errors.
 
 import type {AsyncStore, Channel} from '../../store/index.js';
-import type {OutboxEntry, PullOutcome, RemoteRecord, SyncLink, TrackerKind} from '../../store/sync/types.js';
+import type {OutboxEntry, PullOutcome, RemoteComments, RemoteRecord, SyncLink, TrackerKind} from '../../store/sync/types.js';
 import {systemClock, type WatchClock} from '../codex/watch-loop.js';
+import {thousands} from '../text/format.js';
 
 /** What a pull yields: pages of records, then (once they are read) the adapter's new cursor. */
 export type PullRun = {
 	pages: AsyncIterable<RemoteRecord[]>;
+	/** Comments added after the pages (a first pull's streamed listing, by remote id); each list adds to its record's. */
+	comments?: AsyncIterable<RemoteComments[]>;
+	/** How many records the pages hold at most, once the first is read (a progress's total), if the tracker says. */
+	expected?(): number | undefined;
+	/** Likewise for the comments. */
+	commentsExpected?(): number | undefined;
 	/** The state to save once every page is applied (read after the pages end). */
 	state(): Record<string, unknown>;
 	/** The link moved (a rename): the new remote name (the adapter keeps it in its state). */
@@ -58,7 +65,17 @@ export function byRemoteIssue(entries: OutboxEntry[], trackerName: string): {ref
 	return {refused, byIssue};
 }
 
-export type SyncProgress = {phase: 'pull' | 'push'; done: number; total?: number; ratePerSecond: number; etaSeconds?: number};
+export type SyncProgress = {phase: 'pull' | 'comments' | 'push'; done: number; total?: number; ratePerSecond: number; etaSeconds?: number};
+
+/**
+ * A progress in words, as `sift sync` writes it to a terminal's stderr and the TUI's header shows
+ * it while its live sync pulls: `pulling 1,200/10,000 issues (350/s, about 25 s left)`.
+ */
+export function describeProgress(progress: SyncProgress): string {
+	const noun = progress.phase === 'push' ? 'changes' : progress.phase === 'comments' ? 'comments' : 'records';
+	const eta = progress.etaSeconds === undefined ? '' : `, about ${thousands(Math.ceil(progress.etaSeconds))} s left`;
+	return `${progress.phase === 'push' ? 'pushing' : 'pulling'} ${thousands(progress.done)}${progress.total === undefined ? '' : `/${thousands(progress.total)}`} ${noun} (${thousands(Math.round(progress.ratePerSecond))}/s${eta})`;
+}
 
 export type SyncRunOptions = {
 	clock?: WatchClock;
@@ -66,6 +83,8 @@ export type SyncRunOptions = {
 	progress?: (progress: SyncProgress) => void;
 	/** Lines worth telling the user (options grown, a rename followed). */
 	notice?: (message: string) => void;
+	/** Run after each page a pull applies (heap-budget.ts: a long pull's memory bound). */
+	afterPage?: () => void;
 };
 
 export type PushOutcome = {sent: number; failed: number; refused: number; confirmed: number};
@@ -127,7 +146,23 @@ export async function pullChannel(store: AsyncStore, adapter: TrackerAdapter, li
 		const outcome = await store.sync.applyRemote(link.channel_id, records);
 		for (const key of Object.keys(total) as Array<keyof PullOutcome>) total[key] += outcome[key];
 		done += records.length;
-		options.progress?.({phase: 'pull', done, ...rateOf(clock, started, done)});
+		options.afterPage?.();
+		const expected = run.expected?.();
+		const totalNow = expected === undefined ? undefined : Math.max(expected, done);
+		options.progress?.({phase: 'pull', done, ...(totalNow === undefined ? {} : {total: totalNow}), ...rateOf(clock, started, done, totalNow)});
+	}
+
+	if (run.comments) {
+		const commentsStarted = clock.now();
+		let comments = 0;
+		for await (const lists of run.comments) {
+			total.comments += await store.sync.addComments(link.channel_id, lists);
+			comments += lists.reduce((sum, list) => sum + list.comments.length, 0);
+			options.afterPage?.();
+			const expected = run.commentsExpected?.();
+			const totalNow = expected === undefined ? undefined : Math.max(expected, comments);
+			options.progress?.({phase: 'comments', done: comments, ...(totalNow === undefined ? {} : {total: totalNow}), ...rateOf(clock, commentsStarted, comments, totalNow)});
+		}
 	}
 
 	// The adapter keeps the new name in its state (saved below), and reaches the repository by it from now on.

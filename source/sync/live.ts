@@ -5,7 +5,8 @@
 
 import type {AsyncStore} from '../../store/index.js';
 import type {WatchClock} from '../codex/watch-loop.js';
-import {syncChannel, untriedEdit, watchChannels, type SyncOutcome} from './engine-loop.js';
+import {syncChannel, untriedEdit, watchChannels, type SyncOutcome, type SyncProgress} from './engine-loop.js';
+import {heapBudget} from './heap-budget.js';
 import {connectGithub} from './github/connect.js';
 import {tokenFilePath} from './github/token.js';
 import {durationMs} from '../config/config-file.js';
@@ -21,6 +22,8 @@ export type LiveSyncOptions = {
 	clock?: WatchClock;
 	/** After each channel's round. */
 	onRound?: (outcome: SyncOutcome) => void;
+	/** The work of a round under way (a first pull of a large repository takes minutes). */
+	onProgress?: (progress: SyncProgress) => void;
 	/** A failed round (retried after a backoff), or the end of the loop (no token, no access): the message, never the token. */
 	onError?: (message: string, fatal: boolean) => void;
 };
@@ -41,7 +44,7 @@ export function keepInStep(store: AsyncStore, options: LiveSyncOptions): LiveSyn
 		await watchChannels(async () => {
 			for (const link of await watched()) {
 				if (signal.aborted) return;
-				options.onRound?.(await syncChannel(store, connection.adapter, link, {pull: true, push: true}));
+				options.onRound?.(await syncChannel(store, connection.adapter, link, {pull: true, push: true}, {progress: options.onProgress, afterPage: heapBudget()}));
 			}
 		}, {intervalMs: options.intervalMs, signal, clock: options.clock, rate: () => connection.client.rate, onError: error => say(error, false), localEdit: untriedEdit(store, async () => (await watched()).map(link => link.channel_id))});
 	})().catch((error: unknown) => {
@@ -56,7 +59,7 @@ export function keepInStep(store: AsyncStore, options: LiveSyncOptions): LiveSyn
 }
 
 /** What the loop tells whoever shows it: a round done, or a failure in words. */
-export type LiveNotice = {kind: 'round'} | {kind: 'error'; message: string; fatal: boolean};
+export type LiveNotice = {kind: 'round'} | {kind: 'progress'; progress: SyncProgress} | {kind: 'error'; message: string; fatal: boolean};
 
 /**
  * The loop the config asks for (`sync: {live: true, interval}`), on `channels` (absent: every
@@ -71,6 +74,7 @@ export function liveSyncFromConfig(store: AsyncStore, config: Pick<LoadedConfig,
 		env,
 		tokenFile: tokenFilePath(configFile, sync.github_token_file),
 		onRound: () => notify({kind: 'round'}),
+		onProgress: progress => notify({kind: 'progress', progress}),
 		onError: (message, fatal) => notify({kind: 'error', message, fatal}),
 	});
 }

@@ -181,13 +181,17 @@ export function Screen({store, channel, summary, otherIds = [], dbPath, run: run
 	useEffect(() => lockWaits?.subscribe(() => dispatch({type: 'say', text: LOCK_WAIT_FOOTER, tone: 'warn'})), [dispatch, lockWaits]);
 	// A live sync round moves the header's last pull and what waits (its changes reach the list as the channel's events); a failure is said.
 	useEffect(() => syncNotices?.subscribe(notice => {
-		if (notice.kind === 'round') void readSyncMarks(store, channel.id).then(sync => dispatch({type: 'syncState', sync}), () => undefined);
-		else dispatch({type: 'say', text: `Sync: ${notice.message}${notice.fatal ? ' (live sync stopped)' : ' (retrying)'}`, tone: notice.fatal ? 'error' : 'warn'});
+		if (notice.kind === 'round') {
+			dispatch({type: 'syncProgress', progress: null});
+			void readSyncMarks(store, channel.id).then(sync => dispatch({type: 'syncState', sync}), () => undefined);
+		} else if (notice.kind === 'progress') {
+			dispatch({type: 'syncProgress', progress: notice.progress});
+		} else dispatch({type: 'say', text: `Sync: ${notice.message}${notice.fatal ? ' (live sync stopped)' : ' (retrying)'}`, tone: notice.fatal ? 'error' : 'warn'});
 	}), [dispatch, syncNotices, store, channel.id]);
 	useEffect(() => {
 		// The header's follow-up and proposal counts, read once the first rows are up (use-screen.ts).
 		if (!rowsShown) return;
-		void store.countOpenFollowUps(channel.id).then(count => dispatch({type: 'followUpCount', count}), () => undefined);
+		void store.countOpenFollowUps(channel.id, 'refused').then(count => dispatch({type: 'followUpCount', count}), () => undefined);
 		void store.proposals.countOpen(channel.id).then(count => dispatch({type: 'proposalCount', count}), () => undefined);
 	}, [dispatch, store, channel.id, rowsShown]);
 	// The other channels' fields, for the config's problems only they can tell (`:problems`), read once the first rows are up.
@@ -261,7 +265,7 @@ export function Screen({store, channel, summary, otherIds = [], dbPath, run: run
 				run={state.boardShown ? boardStatus(board.board.runs, watch.on) : runStatus(latestView, now, frame)}
 				newItems={state.newItems}
 				live={events.live}
-				sync={state.sync ? {text: syncSummary(state.sync, now), conflicts: state.sync.conflicts} : null}
+				sync={state.sync ? {text: syncSummary(state.sync, now, state.syncProgress), conflicts: state.sync.conflicts} : null}
 			/>
 			{/* A queue's own tab (Follow-ups, Review) counts its open entries, the header's count: what a person resolves (model/views.ts). */}
 			<Tabs width={size.columns} views={state.views} active={state.query.view} counts={tabCounts(state.views, state.viewCounts, {followUps: state.followUpCount, proposals: state.proposalCount})} sort={state.query.sort}/>

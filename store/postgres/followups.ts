@@ -3,7 +3,7 @@
 import type pg from 'pg';
 import {checkDismissable, followUpFilters, type FollowUpQuery} from '../followups.js';
 import type {FollowUpOpening} from '../edit-plan.js';
-import type {FollowUp} from '../types.js';
+import type {FollowUp, FollowUpKind} from '../types.js';
 
 export type FollowUpRow = Omit<FollowUp, 'allowed' | 'min' | 'max'> & {allowed: FollowUp['allowed'] | null; min: number | null; max: number | null};
 
@@ -72,7 +72,7 @@ export async function listFollowUps(pool: pg.Pool, query: FollowUpQuery = {}): P
 	return rows.map(row => followUpFromRow(row));
 }
 
-export async function countOpenFollowUps(pool: pg.Pool, channelId: string): Promise<number> {
-	const {rows} = await pool.query<{n: number}>("SELECT count(*) AS n FROM followups WHERE channel_id = $1 AND status = 'open'", [channelId]);
+export async function countOpenFollowUps(pool: pg.Pool, channelId: string, kind?: FollowUpKind): Promise<number> {
+	const {rows} = await pool.query<{n: number}>(`SELECT count(*) AS n FROM followups WHERE channel_id = $1 AND status = 'open'${kind === undefined ? '' : ' AND kind = $2'}`, kind === undefined ? [channelId] : [channelId, kind]);
 	return rows[0]!.n;
 }

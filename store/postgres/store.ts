@@ -15,7 +15,7 @@ import {StoreError} from '../errors.js';
 import {checkWriteScope} from '../grants.js';
 import type {FollowUpQuery} from '../followups.js';
 import type {ItemsPage, ItemsQuery, PageQuery} from '../pages.js';
-import type {Actor, Channel, ChannelName, ChannelSummary, EditResult, EventPage, FollowUp, Item, Page} from '../types.js';
+import type {Actor, Channel, ChannelName, ChannelSummary, EditResult, EventPage, FollowUp, FollowUpKind, Item, Page} from '../types.js';
 import type {EditRequest, Validator} from '../writes.js';
 import {validateValues} from '../validate.js';
 import {itemNotFound} from '../write-rules.js';
@@ -56,7 +56,7 @@ function guarded<T extends object>(target: Target, api: T, writes: ReadonlySet<s
 const RUN_WRITES = new Set(['start', 'end', 'setProcessGroup', 'revert']);
 const PROPOSAL_WRITES = new Set(['accept', 'decline']);
 const TOKEN_WRITES = new Set(['create', 'revoke', 'touch']);
-const SYNC_WRITES = new Set(['link', 'unlink', 'saveState', 'applyRemote', 'markSending', 'markSent', 'markFailed', 'resolveConflict']);
+const SYNC_WRITES = new Set(['link', 'unlink', 'saveState', 'applyRemote', 'addComments', 'markSending', 'markSent', 'markFailed', 'resolveConflict']);
 
 class PgStore implements AsyncStore {
 	readonly backend = 'postgres' as const;
@@ -259,8 +259,8 @@ class PgStore implements AsyncStore {
 		return this.read(async () => listFollowUps(this.pool, query));
 	}
 
-	countOpenFollowUps(channelId: string): Promise<number> {
-		return this.read(async () => countOpenFollowUps(this.pool, channelId));
+	countOpenFollowUps(channelId: string, kind?: FollowUpKind): Promise<number> {
+		return this.read(async () => countOpenFollowUps(this.pool, channelId, kind));
 	}
 
 	dismissFollowUp(id: number): Promise<FollowUp> {

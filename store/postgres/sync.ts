@@ -12,9 +12,9 @@ import {StoreError} from '../errors.js';
 import type {FollowUp} from '../types.js';
 import {FOLLOWUP_COLUMNS, followUpFromRow, type FollowUpRow} from './followups.js';
 import {ITEM_COLUMNS, planIo, planItemOf, type PgItem, type PgItemRow, type PgItemWriter} from './writes.js';
-import {checkLink, localOnly, notLinked, planApplyRemote, planMarkFailed, planMarkSent, planResolveConflict, runSyncPlanAsync, SYNC_ACTOR, type StoredEntry, type SyncIo, type SyncPlan} from '../sync/plan.js';
+import {checkLink, localOnly, notLinked, planAddComments, planApplyRemote, planMarkFailed, planMarkSent, planResolveConflict, runSyncPlanAsync, SYNC_ACTOR, type StoredEntry, type SyncIo, type SyncPlan} from '../sync/plan.js';
 import {commentsSql, commentsLimit, commentsPage, type CommentRow} from '../sync/comments.js';
-import type {ConflictChoice, NewSyncLink, OutboxEntry, PullOutcome, RemoteRecord, SyncApi, SyncLink, SyncStatus} from '../sync/types.js';
+import type {ConflictChoice, NewSyncLink, OutboxEntry, PullOutcome, RemoteComments, RemoteRecord, SyncApi, SyncLink, SyncStatus} from '../sync/types.js';
 import type {Validator} from '../writes.js';
 
 type LinkRow = SyncLink;
@@ -68,8 +68,8 @@ export function pgSync(pool: pg.Pool, channels: PgChannelCatalog, writer: PgItem
 				const item = await planIo(client).item({step: 'item', channelId: channel.id, itemId: created.item.id});
 				return item!;
 			},
-			async comments({channelId, itemId, comments}) {
-				await client.query('DELETE FROM item_comments WHERE item_id = $1', [itemId]);
+			async comments({channelId, itemId, comments, add}) {
+				if (!add) await client.query('DELETE FROM item_comments WHERE item_id = $1', [itemId]);
 				for (const comment of comments) {
 					await client.query(`INSERT INTO item_comments (channel_id, item_id, remote_id, author, body, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
 						ON CONFLICT (item_id, remote_id) DO UPDATE SET author = excluded.author, body = excluded.body, created_at = excluded.created_at, updated_at = excluded.updated_at`,
@@ -124,6 +124,7 @@ export function pgSync(pool: pg.Pool, channels: PgChannelCatalog, writer: PgItem
 			if (!rowCount) throw notLinked(channelId);
 		},
 		applyRemote: async (channelId: string, records: RemoteRecord[]): Promise<PullOutcome> => run(planApplyRemote<PgItem>(channelId, records, validate), channelId),
+		addComments: async (channelId: string, lists: RemoteComments[]): Promise<number> => run(planAddComments<PgItem>(channelId, lists), channelId),
 		async outbox(channelId, limit = 100): Promise<OutboxEntry[]> {
 			const link = await getLink(pool, channelId);
 			if (!link) throw notLinked(channelId);

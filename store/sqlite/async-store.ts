@@ -16,7 +16,7 @@ import {CountWorkers} from './count-worker.js';
 import {openStore, type Store} from './store.js';
 import {touchToken} from './tokens.js';
 import {LockWaiter} from './write-lock.js';
-import type {Actor, Channel, ChannelName, ChannelSummary, EditResult, EventPage, FollowUp, Item, Page} from '../types.js';
+import type {Actor, Channel, ChannelName, ChannelSummary, EditResult, EventPage, FollowUp, FollowUpKind, Item, Page} from '../types.js';
 import type {NotDuplicateResult} from '../not-duplicates.js';
 import type {EditRequest} from '../writes.js';
 import {checkWriteScope} from '../grants.js';
@@ -94,6 +94,7 @@ export class SqliteAsyncStore implements AsyncStore {
 			getLink: async channelId => engine.getLink(channelId),
 			saveState: async (channelId, state, at) => write(() => engine.saveState(channelId, state, at)),
 			applyRemote: async (channelId, records) => write(() => engine.applyRemote(channelId, records)),
+			addComments: async (channelId, lists) => write(() => engine.addComments(channelId, lists)),
 			outbox: async (channelId, limit) => engine.outbox(channelId, limit),
 			markSending: async ids => write(() => engine.markSending(ids)),
 			markSent: async (id, remoteValue) => write(() => engine.markSent(id, remoteValue)),
@@ -226,8 +227,8 @@ export class SqliteAsyncStore implements AsyncStore {
 		return this.file.listFollowUps(query);
 	}
 
-	async countOpenFollowUps(channelId: string): Promise<number> {
-		return this.file.countOpenFollowUps(channelId);
+	async countOpenFollowUps(channelId: string, kind?: FollowUpKind): Promise<number> {
+		return this.file.countOpenFollowUps(channelId, kind);
 	}
 
 	async dismissFollowUp(id: number): Promise<FollowUp> {

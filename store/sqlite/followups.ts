@@ -5,7 +5,7 @@ import {immediate} from './write-lock.js';
 import type {Db} from './db.js';
 import {checkDismissable, followUpFilters, type FollowUpQuery} from '../followups.js';
 import type {FollowUpOpening} from '../edit-plan.js';
-import type {FollowUp} from '../types.js';
+import type {FollowUp, FollowUpKind} from '../types.js';
 
 export type FollowUpRow = Omit<FollowUp, 'attempted' | 'allowed' | 'min' | 'max' | 'base' | 'ours' | 'theirs'> & {attempted: string; allowed: string | null; min: number | null; max: number | null; base: string | null; ours: string | null; theirs: string | null};
 
@@ -104,6 +104,7 @@ export function listFollowUps(db: Db, query: FollowUpQuery = {}): FollowUp[] {
 	return rows.map(row => followUpFromRow(row));
 }
 
-export function countOpenFollowUps(db: Db, channelId: string): number {
+export function countOpenFollowUps(db: Db, channelId: string, kind?: FollowUpKind): number {
+	if (kind !== undefined) return (db.prepare("SELECT count(*) AS n FROM followups WHERE channel_id = ? AND status = 'open' AND kind = ?").get(channelId, kind) as {n: number}).n;
 	return (db.prepare("SELECT count(*) AS n FROM followups WHERE channel_id = ? AND status = 'open'").get(channelId) as {n: number}).n;
 }

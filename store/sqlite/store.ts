@@ -19,7 +19,7 @@ import type {SimilarQuery} from '../similar.js';
 import {markNotDuplicate, notDuplicatesOf} from './not-duplicates.js';
 import type {SearchQuery} from '../search.js';
 import type {ItemsQuery, PageQuery} from '../pages.js';
-import type {Actor, Channel, ChannelName, ChannelSummary, EditResult, EventPage, FollowUp, Item} from '../types.js';
+import type {Actor, Channel, ChannelName, ChannelSummary, EditResult, EventPage, FollowUp, FollowUpKind, Item} from '../types.js';
 import {ItemWriter} from './writes.js';
 import {SqliteSync} from './sync.js';
 import {upsertItems} from './upsert.js';
@@ -185,8 +185,8 @@ export class Store {
 		return listFollowUps(this.db, query);
 	}
 
-	countOpenFollowUps(channelId: string): number {
-		return countOpenFollowUps(this.db, channelId);
+	countOpenFollowUps(channelId: string, kind?: FollowUpKind): number {
+		return countOpenFollowUps(this.db, channelId, kind);
 	}
 
 	dismissFollowUp(id: number): FollowUp {

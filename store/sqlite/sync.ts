@@ -7,12 +7,13 @@ import type {ChannelCatalog} from './channels.js';
 import type {Db} from './db.js';
 import {immediate} from './write-lock.js';
 import {StoreError} from '../errors.js';
+import type {Statement} from 'better-sqlite3';
 import type {FollowUp} from '../types.js';
 import {followUpFromRow, type FollowUpRow} from './followups.js';
 import type {ItemWriter} from './writes.js';
-import {checkLink, localOnly, notLinked, planApplyRemote, planMarkFailed, planMarkSent, planResolveConflict, runSyncPlan, SYNC_ACTOR, type StoredEntry, type SyncIo, type SyncPlan} from '../sync/plan.js';
+import {checkLink, localOnly, notLinked, planAddComments, planApplyRemote, planMarkFailed, planMarkSent, planResolveConflict, runSyncPlan, SYNC_ACTOR, type StoredEntry, type SyncIo, type SyncPlan} from '../sync/plan.js';
 import {commentsSql, commentsLimit, commentsPage, type CommentRow} from '../sync/comments.js';
-import type {CommentsQuery, ConflictChoice, ItemComments, NewSyncLink, OutboxEntry, PullOutcome, RemoteRecord, SyncLink, SyncStatus} from '../sync/types.js';
+import type {CommentsQuery, ConflictChoice, ItemComments, NewSyncLink, OutboxEntry, PullOutcome, RemoteComments, RemoteRecord, SyncLink, SyncStatus} from '../sync/types.js';
 
 /** v11: links to trackers, each field's base, the outbox, the tracker's comments, and follow-ups' kind with a conflict's three values. */
 export const SYNC_SCHEMA_SQL = `
@@ -83,9 +84,21 @@ type SqliteItem = NonNullable<ReturnType<ItemWriter['item']>>;
 /** The sync engine on one SQLite file (SyncApi, synchronously: store/sqlite/async-store.ts wraps it). */
 export class SqliteSync {
 	private readonly io;
+	/**
+	 * Each statement prepared once: a pull runs a few per record, and a statement prepared per call
+	 * holds SQLite memory outside the JS heap until the collector finalises it (a first pull of
+	 * 10,000 issues made some 200,000 of them).
+	 */
+	private readonly statements = new Map<string, Statement>();
 
 	constructor(private readonly db: Db, private readonly channels: ChannelCatalog, private readonly writer: ItemWriter) {
 		this.io = {...writer.planIo, ...this.syncIo()};
+	}
+
+	private statement(sql: string): Statement {
+		let statement = this.statements.get(sql);
+		if (!statement) this.statements.set(sql, statement = this.db.prepare(sql));
+		return statement;
 	}
 
 	private run<T>(plan: SyncPlan<SqliteItem, T>): T {
@@ -101,7 +114,7 @@ export class SqliteSync {
 			}
 
 			const at = new Date().toISOString();
-			this.db.prepare(`INSERT INTO sync_links (channel_id, tracker, remote, key_field, fields, state, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+			this.statement(`INSERT INTO sync_links (channel_id, tracker, remote, key_field, fields, state, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
 				ON CONFLICT (channel_id) DO UPDATE SET fields = excluded.fields, state = CASE WHEN ? THEN excluded.state ELSE state END`)
 				.run(checked.channel_id, checked.tracker, checked.remote, checked.key_field, JSON.stringify(checked.fields.map(({key, remote, kind}) => ({key, remote, kind}))), JSON.stringify(checked.state ?? {}), at, checked.state === undefined ? 0 : 1);
 			return this.getLink(link.channel_id)!;
@@ -111,24 +124,24 @@ export class SqliteSync {
 	unlink(channelId: string): void {
 		immediate(this.db, () => {
 			if (!this.getLink(channelId)) throw notLinked(channelId);
-			this.db.prepare('DELETE FROM sync_links WHERE channel_id = ?').run(channelId);
-			this.db.prepare("DELETE FROM sync_bases WHERE channel_id = ? AND source = 'sync'").run(channelId);
-			this.db.prepare('DELETE FROM sync_outbox WHERE channel_id = ?').run(channelId);
+			this.statement('DELETE FROM sync_links WHERE channel_id = ?').run(channelId);
+			this.statement("DELETE FROM sync_bases WHERE channel_id = ? AND source = 'sync'").run(channelId);
+			this.statement('DELETE FROM sync_outbox WHERE channel_id = ?').run(channelId);
 		});
 	}
 
 	links(): SyncLink[] {
-		return (this.db.prepare('SELECT * FROM sync_links ORDER BY channel_id').all() as LinkRow[]).map(linkFromRow);
+		return (this.statement('SELECT * FROM sync_links ORDER BY channel_id').all() as LinkRow[]).map(linkFromRow);
 	}
 
 	getLink(channelId: string): SyncLink | undefined {
-		const row = this.db.prepare('SELECT * FROM sync_links WHERE channel_id = ?').get(channelId) as LinkRow | undefined;
+		const row = this.statement('SELECT * FROM sync_links WHERE channel_id = ?').get(channelId) as LinkRow | undefined;
 		return row && linkFromRow(row);
 	}
 
 	saveState(channelId: string, state: Record<string, unknown>, at: {pulled?: string; pushed?: string}): void {
 		immediate(this.db, () => {
-			const changed = this.db.prepare('UPDATE sync_links SET state = ?, last_pull_at = coalesce(?, last_pull_at), last_push_at = coalesce(?, last_push_at) WHERE channel_id = ?')
+			const changed = this.statement('UPDATE sync_links SET state = ?, last_pull_at = coalesce(?, last_pull_at), last_push_at = coalesce(?, last_push_at) WHERE channel_id = ?')
 				.run(JSON.stringify(state), at.pulled ?? null, at.pushed ?? null, channelId).changes;
 			if (changed === 0) throw notLinked(channelId);
 		});
@@ -138,17 +151,21 @@ export class SqliteSync {
 		return this.run(planApplyRemote<SqliteItem>(channelId, records, this.writer.validator));
 	}
 
+	addComments(channelId: string, lists: RemoteComments[]): number {
+		return this.run(planAddComments<SqliteItem>(channelId, lists));
+	}
+
 	outbox(channelId: string, limit = 100): OutboxEntry[] {
 		const link = this.getLink(channelId);
 		if (!link) throw notLinked(channelId);
-		const rows = this.db.prepare(`SELECT o.*, CAST(json_extract(i.data, '$.' || json_quote(?)) AS TEXT) AS remote_id FROM sync_outbox o LEFT JOIN items i ON i.id = o.item_id
+		const rows = this.statement(`SELECT o.*, CAST(json_extract(i.data, '$.' || json_quote(?)) AS TEXT) AS remote_id FROM sync_outbox o LEFT JOIN items i ON i.id = o.item_id
 			WHERE o.channel_id = ? AND o.state IN ('pending', 'sending') ORDER BY o.id LIMIT ?`).all(link.key_field, channelId, limit) as Array<EntryRow & {remote_id: string | null}>;
 		return rows.map(row => ({...row, base: JSON.parse(row.base) as unknown, value: JSON.parse(row.value) as unknown}));
 	}
 
 	markSending(ids: number[]): void {
 		immediate(this.db, () => {
-			const mark = this.db.prepare("UPDATE sync_outbox SET state = 'sending', attempts = attempts + 1 WHERE id = ? AND state <> 'held'");
+			const mark = this.statement("UPDATE sync_outbox SET state = 'sending', attempts = attempts + 1 WHERE id = ? AND state <> 'held'");
 			for (const id of ids) mark.run(id);
 		});
 	}
@@ -164,7 +181,7 @@ export class SqliteSync {
 	status(channelId: string): SyncStatus {
 		const link = this.getLink(channelId);
 		if (!link) throw notLinked(channelId);
-		const counts = this.db.prepare(`SELECT
+		const counts = this.statement(`SELECT
 			(SELECT count(*) FROM sync_outbox WHERE channel_id = @channel AND state <> 'held') AS pending,
 			(SELECT count(*) FROM sync_outbox WHERE channel_id = @channel AND state = 'held') AS held,
 			(SELECT count(*) FROM followups WHERE channel_id = @channel AND status = 'open' AND kind = 'sync_conflict') AS conflicts`).get({channel: channelId}) as {pending: number; held: number; conflicts: number};
@@ -176,11 +193,11 @@ export class SqliteSync {
 	}
 
 	itemComments(itemId: string, query?: CommentsQuery): ItemComments {
-		return commentsPage(this.db.prepare(commentsSql('?', '?')).all(itemId, commentsLimit(query)) as CommentRow[]);
+		return commentsPage(this.statement(commentsSql('?', '?')).all(itemId, commentsLimit(query)) as CommentRow[]);
 	}
 
 	private syncIo(): SyncIo<SqliteItem> {
-		const db = this.db;
+		const db = {prepare: (sql: string) => this.statement(sql)};
 		return {
 			link: ({channelId}) => this.getLink(channelId),
 			byKey: ({channel, field, value}) => this.writer.itemWithUnique(channel, field, value),
@@ -210,8 +227,8 @@ export class SqliteSync {
 				db.prepare('DELETE FROM sync_outbox WHERE item_id = ?').run(itemId);
 			},
 			create: ({channel, values, createdAt, updatedAt}) => this.writer.item(channel.id, this.writer.insert(channel, values, SYNC_ACTOR, createdAt, {updated_at: updatedAt}).item.id)!,
-			comments: ({channelId, itemId, comments}) => {
-				db.prepare('DELETE FROM item_comments WHERE item_id = ?').run(itemId);
+			comments: ({channelId, itemId, comments, add}) => {
+				if (!add) db.prepare('DELETE FROM item_comments WHERE item_id = ?').run(itemId);
 				const insert = db.prepare('INSERT OR REPLACE INTO item_comments (channel_id, item_id, remote_id, author, body, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
 				for (const comment of comments) insert.run(channelId, itemId, String(comment.remote_id), comment.author ?? null, String(comment.body), comment.created_at, comment.updated_at);
 			},

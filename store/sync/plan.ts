@@ -11,7 +11,7 @@ import {planEdit, queueForSync, type PlanItem, type PlanStep, type FollowUpOpeni
 import type {Actor, Field, FollowUp, Values} from '../types.js';
 import type {Validator} from '../writes.js';
 import {canonicalJson, mergeRecord, sameCanonical, type FieldMeeting, type MergeKind} from './merge.js';
-import type {ConflictChoice, NewSyncLink, PullOutcome, RemoteComment, RemoteRecord, SyncLink, TrackerKind} from './types.js';
+import type {ConflictChoice, NewSyncLink, PullOutcome, RemoteComment, RemoteComments, RemoteRecord, SyncLink, TrackerKind} from './types.js';
 
 /** Whose base a base row is: the tracker's (the last value both sides agreed on) or an import's (the last value it wrote). */
 export type BaseSource = 'sync' | 'import';
@@ -41,8 +41,8 @@ export type SyncOnlyStep<_R extends PlanItem> =
 	| {step: 'forget'; itemId: string}
 	/** Creates an item as the tracker has it, at the tracker's times, actor sync; answers the item. */
 	| {step: 'create'; channel: LoadedChannel; values: Values; createdAt: string; updatedAt: string}
-	/** Replaces an item's comments. */
-	| {step: 'comments'; channelId: string; itemId: string; comments: RemoteComment[]}
+	/** Replaces an item's comments (`add`: keeps the others, replacing only those of the same remote id). */
+	| {step: 'comments'; channelId: string; itemId: string; comments: RemoteComment[]; add?: boolean}
 	/** A follow-up (locked where the backend locks rows). */
 	| {step: 'followUp'; id: number}
 	| {step: 'closeFollowUp'; id: number; at: string};
@@ -281,6 +281,24 @@ export function* planApplyRemote<R extends PlanItem>(channelId: string, records:
 	}
 
 	return outcome;
+}
+
+/** SyncApi.addComments, one transaction: each list added to its record's comments; a remote id with no item skipped. */
+export function* planAddComments<R extends PlanItem>(channelId: string, lists: RemoteComments[]): SyncPlan<R, number> {
+	if (!Array.isArray(lists) || lists.some(list => typeof list?.remote_id !== 'string' || !Array.isArray(list.comments))) throw invalidArgument('comments must be a list of {remote_id, comments: [...]}');
+	const link = yield* linkOf<R>(channelId);
+	const channel = (yield {step: 'channel', channelId}) as LoadedChannel;
+	const keyField = channel.fieldsByKey.get(link.key_field);
+	if (!keyField) throw invalidArgument(`the link's key field ${quote(link.key_field)} is no longer a field of channel ${channelId}`);
+	let written = 0;
+	for (const list of lists) {
+		const item = (yield {step: 'byKey', channel, field: keyField, value: keyValue(keyField, {remote_id: list.remote_id, values: {}, created_at: '', updated_at: ''})}) as R | undefined;
+		if (!item || list.comments.length === 0) continue;
+		yield {step: 'comments', channelId, itemId: item.id, comments: list.comments, add: true};
+		written += list.comments.length;
+	}
+
+	return written;
 }
 
 /** A field's base when none is kept: the queued entry's, else ours (nothing of ours is waiting to be sent). */

@@ -42,6 +42,9 @@ export type RemoteRecord = {
 
 export type RemoteComment = {remote_id: string; author: string | null; body: string; created_at: string; updated_at: string};
 
+/** Comments of one record, by its remote id (SyncApi.addComments). */
+export type RemoteComments = {remote_id: string; comments: RemoteComment[]};
+
 export type CommentsQuery = {limit?: number};
 
 /** A record's comments as read back (SyncApi.itemComments): the newest `limit`, oldest first; `total`: how many it has. */
@@ -84,6 +87,13 @@ export interface SyncApi {
 	saveState(channelId: string, state: Record<string, unknown>, at: {pulled?: string; pushed?: string}): Promise<void>;
 	/** Three-way per synced field against the base (store/sync/merge.ts), one transaction per call, actor 'sync'. */
 	applyRemote(channelId: string, records: RemoteRecord[]): Promise<PullOutcome>;
+	/**
+	 * Adds the tracker's comments to the records of these remote ids (a comment already kept is
+	 * replaced by its remote id), one transaction per call; a remote id with no item is skipped.
+	 * A first pull streams the repository's comment listing through it a page at a time, after the
+	 * records came with empty lists. Returns how many comments were written.
+	 */
+	addComments(channelId: string, lists: RemoteComments[]): Promise<number>;
 	/** Entries to send, oldest first ('pending' and 'sending'; never 'held'). */
 	outbox(channelId: string, limit?: number): Promise<OutboxEntry[]>;
 	/** Journal: mark entries 'sending' BEFORE the request is made. */

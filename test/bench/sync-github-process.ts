@@ -1,6 +1,7 @@
 // Benchmark: the built CLI against the fake GitHub in a process of its own
 // (test/bench/workers/fake-github.ts), on SQLite: the peak RSS of the sift process alone on a
-// first `sift sync pull` of N issues with 3N comments (GNU time's maximum resident set), and
+// first `sift sync pull` of N issues with 3N comments (GNU time's maximum resident set) beside
+// `sift --version`'s (the floor: the code loaded, nothing done), and
 // under `sift sync --watch` the time from a person's edit (committed to the store, as the TUI
 // makes it) to the fake taking its PATCH, over 20 edits: median and p90.
 
@@ -69,6 +70,8 @@ export async function benchSyncGithubProcess(quick: boolean): Promise<void> {
 		const env = {GITHUB_TOKEN: fake.token, GH_TOKEN: '', SIFT_GITHUB_API: fake.url, SIFT_NO_GH: '1', XDG_CONFIG_HOME: tempDir('sift-bench-config-')};
 		const added = await siftAsync(['sync', 'add', 'github', FIXTURE_REPO, '--db', db], env);
 		if (added.code !== 0) throw new Error(`sift sync add exited ${added.code}: ${added.stderr}`);
+		// The floor: the same process doing nothing but start (its code loaded, no store, no request).
+		const floor = await peakRss(['--version'], env);
 		let started = performance.now();
 		const pull = await peakRss(['sync', 'pull', 'rust', '--db', db], env);
 		const pullSeconds = (performance.now() - started) / 1000;
@@ -102,6 +105,7 @@ export async function benchSyncGithubProcess(quick: boolean): Promise<void> {
 		watch = undefined;
 		if (ended.code !== 0) throw new Error(`sift sync --watch exited ${ended.code}: ${ended.stderr.slice(-500)}`);
 		printTable(`The sift CLI against the fake GitHub in its own process (SQLite${quick ? ', --quick' : ''})`, [
+			{case: 'sift --version (the floor: start-up alone)', time: '', result: `peak RSS ${Math.round(floor.mb)} MB`},
 			{case: `sift sync pull, first: ${formatNumber(issues)} issues, ${formatNumber(issues / 3 * 9)} comments`, time: `${pullSeconds.toFixed(2)} s`, result: `peak RSS ${Math.round(pull.mb)} MB (goal ≤ 150)`},
 			{case: `sift sync --watch --interval ${WATCH_INTERVAL}: ${EDITS} edits, edit to PATCH`, time: `${watchSeconds.toFixed(2)} s`, result: `median ${Math.round(median(latencies))} ms, p90 ${Math.round(percentile(latencies, 0.9))} ms, max ${Math.round(Math.max(...latencies))} ms (goal ≤ 2,000)`},
 		], ['peak RSS: GNU time\'s maximum resident set of the sift process alone; the fake GitHub runs in another process', 'edit to PATCH: from the edit\'s commit in this process to the fake taking the write, on one clock']);

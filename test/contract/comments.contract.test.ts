@@ -1,5 +1,6 @@
 // A record's pulled tracker comments read back on both backends (store/sync/comments.ts): the
-// newest `limit`, oldest first, with their total; a later pull replaces them; the text is kept as
+// newest `limit`, oldest first, with their total; a later pull replaces them, a first pull's
+// streamed pages add to them; the text is kept as
 // the tracker sent it (the screen sanitises it when it draws); a bad limit is refused by name.
 
 import {describe, expect, it} from 'vitest';
@@ -55,6 +56,15 @@ describe.each(BACKENDS)('pulled comments on $name', (backend: Backend) => {
 		const raw = 'red \u001B[31malert\u001B[0m\nsecond line';
 		await store.sync.applyRemote('kit', [issue('7', [{...comment('2', 3, raw), author: null}])]);
 		expect(await store.sync.itemComments(seven)).toEqual({total: 1, comments: [{remote_id: '2', author: null, body: raw, created_at: at(3), updated_at: at(3)}]});
+	});
+
+	it('adds comments a page at a time (a first pull\'s streamed listing): kept beside the others, replaced by remote id, unknown records skipped', async () => {
+		const {store, idOf} = await pulled([issue('7', []), issue('8', [])]);
+		expect(await store.sync.addComments('kit', [{remote_id: '7', comments: [comment('1', 2)]}, {remote_id: '99', comments: [comment('5', 2)]}])).toBe(1);
+		expect(await store.sync.addComments('kit', [{remote_id: '7', comments: [comment('2', 3), comment('1', 2, 'edited')]}, {remote_id: '8', comments: [comment('3', 4)]}])).toBe(3);
+		expect(await store.sync.itemComments(await idOf('7'))).toMatchObject({total: 2, comments: [{remote_id: '1', body: 'edited'}, {remote_id: '2'}]});
+		expect(await store.sync.itemComments(await idOf('8'))).toMatchObject({total: 1, comments: [{remote_id: '3'}]});
+		expect(await refusalOf(() => store.sync.addComments('kit', [{remote_id: '7'} as never]))).toMatchObject({error: 'invalid_argument'});
 	});
 
 	it('refuses a limit that is not a whole number from 1 to 500, naming it', async () => {

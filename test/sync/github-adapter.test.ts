@@ -41,6 +41,12 @@ async function pullAll(link: SyncLink): Promise<{records: RemoteRecord[]; state:
 	const run = adapter.pull(link, typeof link.state.since === 'string' ? link.state.since : null);
 	const records: RemoteRecord[] = [];
 	for await (const page of run.pages) records.push(...page);
+	// A first pull's comments come after the pages, a listing page at a time: added to their records here, as the store adds them.
+	const byId = new Map(records.map(record => [record.remote_id, record]));
+	for await (const lists of run.comments ?? []) {
+		for (const list of lists) byId.get(list.remote_id)?.comments?.push(...list.comments);
+	}
+
 	return {records, state: run.state(), renamed: run.renamedTo?.()};
 }
 

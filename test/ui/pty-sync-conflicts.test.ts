@@ -1,7 +1,8 @@
 // The sync conflicts screen (C) on the built app in a pseudo-terminal: a channel linked to a
 // tracker holds three conflicts made through the sync engine (a person's edit, then a pull that
 // changed the same field otherwise); one is resolved with ours, one with theirs, one with a typed
-// value, each checked in the store; the tracker's hostile text reaches the terminal escaped.
+// value, each checked in the store; the tracker's hostile text reaches the terminal escaped. F,
+// the follow-up queue, lists refusals only and points at C.
 
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {openAsyncStore, type AsyncStore} from '../../store/api.js';
@@ -53,6 +54,12 @@ describe('the sync conflicts screen in a pseudo-terminal', () => {
 		expect(first.split('\n')[0]).toMatch(/⇅ acme\/app · pulled (\d{4}-\d\d-\d\d )?\d\d:\d\d · (pushed|\d+ to push) · 3 conflicts \(C\)/);
 		expect(rowOf(first, 'GH-1').slice(0, 2)).toBe(' !');
 		expect(rowOf(first, 'GH-2').slice(0, 2)).toBe(' !');
+		// F lists refusals only: the conflicts are C's, and F says so.
+		app.press('F');
+		const queue = await app.waitFor('3 sync conflicts — press C');
+		expect(queue).toContain('No open follow-ups');
+		app.press(KEYS.escape);
+		await app.waitFor(current => !current.includes('press C'));
 		app.press('C');
 		await app.waitFor('Sync conflicts: 3');
 		// The title's conflict, chosen, shows its three values; the tracker's escape sequence arrives escaped.

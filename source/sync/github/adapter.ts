@@ -1,13 +1,13 @@
 // The GitHub adapter: translates between GitHub's REST API and the sync engine's shapes, nothing
 // more. Pull: issues updated since the cursor (oldest first, 100 a page, by the Link header), a
 // conditional first request (a 304 means nothing changed and costs nothing), a safety overlap on
-// `since`, comments read-only (the repository's whole list on a first pull, each touched issue's
-// list after). Push: labels and assignees as additions and removals, the scalar fields of an item
+// `since`, comments read-only (on a first pull the repository's whole listing, streamed a page at a
+// time after the issues; after it, each touched issue's list). Push: labels and assignees as additions and removals, the scalar fields of an item
 // in one PATCH, a body over GitHub's limit refused before sending, and a check of what the issue
 // holds for an entry a crash left 'sending'.
 
 import {sameCanonical} from '../../../store/sync/merge.js';
-import type {OutboxEntry, RemoteComment, RemoteRecord, SyncedField, SyncLink} from '../../../store/sync/types.js';
+import type {OutboxEntry, RemoteComment, RemoteComments, RemoteRecord, SyncedField, SyncLink} from '../../../store/sync/types.js';
 import {byRemoteIssue, type PullRun, type PushResult, type PushUnit, type TrackerAdapter} from '../engine-loop.js';
 import {GithubError, type GithubClient, type GithubResponse} from './client.js';
 import {commentIssue, commentOf, GITHUB_BODY_LIMIT, issueRecord} from './mapping.js';
@@ -56,6 +56,16 @@ export function repoParts(remote: string): {owner: string; repo: string} {
 
 const nextLink = (response: GithubResponse): string | undefined => /<([^>]+)>;\s*rel="next"/.exec(String(response.headers.link ?? ''))?.[1];
 
+/** Items a list request asks for a page. */
+const PER_PAGE = 100;
+
+/** How many items a paged list holds at most, from its first answer's `last` link (a progress's total). */
+function listedAtMost(response: GithubResponse<unknown[]>): number {
+	const last = /<([^>]+)>;\s*rel="last"/.exec(String(response.headers.link ?? ''))?.[1];
+	const pages = last ? Number(new URL(last).searchParams.get('page')) : 1;
+	return Number.isSafeInteger(pages) && pages > 1 ? pages * PER_PAGE : response.data.length;
+}
+
 export class GithubAdapter implements TrackerAdapter {
 	readonly tracker = 'github' as const;
 
@@ -65,9 +75,10 @@ export class GithubAdapter implements TrackerAdapter {
 		return this.client.rate;
 	}
 
-	/** Every page of a list, following the Link header. */
-	private async *pages<T>(remote: string, route: string, parameters: Record<string, unknown>): AsyncGenerator<T[]> {
+	/** Every page of a list, following the Link header (`first`: told the first answer). */
+	private async *pages<T>(remote: string, route: string, parameters: Record<string, unknown>, first?: (response: GithubResponse<T[]>) => void): AsyncGenerator<T[]> {
 		let response = await this.client.request<T[]>(remote, route, parameters);
+		if (response) first?.(response);
 		while (response) {
 			yield response.data;
 			const next = nextLink(response);
@@ -86,15 +97,17 @@ export class GithubAdapter implements TrackerAdapter {
 		const state = githubState(link.state);
 		let next: GithubState = state;
 		let renamed: string | undefined;
+		let expected: number | undefined;
+		let remote = link.remote;
 		const client = this.client;
-		const pullComments = this.pullComments.bind(this);
+		const changedComments = this.changedComments.bind(this);
 		const overlapMs = this.overlapMs;
+		const firstPull = since === null;
 		async function* pages(): AsyncGenerator<RemoteRecord[]> {
-			let remote = link.remote;
 			const {owner, repo} = repoParts(remote);
 			const conditional = since !== null && state.etag !== null && state.since === since;
 			const first = await client.request<Raw[]>(remote, 'GET /repos/{owner}/{repo}/issues', {
-				owner, repo, state: 'all', sort: 'updated', direction: 'asc', per_page: 100,
+				owner, repo, state: 'all', sort: 'updated', direction: 'asc', per_page: PER_PAGE,
 				...(since === null ? {} : {since}),
 				...(conditional ? {headers: {'if-none-match': state.etag}} : {}),
 			});
@@ -106,8 +119,10 @@ export class GithubAdapter implements TrackerAdapter {
 				remote = renamed;
 			}
 
+			expected = listedAtMost(first);
 			const target = repoParts(remote);
-			const comments = await pullComments(remote, target, since);
+			// A first pull gives every issue an empty list here and streams the repository's comments after (comments()).
+			const changed = firstPull ? new Map<number, RemoteComment[]>() : await changedComments(remote, target, since);
 			const seen = new Set<number>();
 			let newest = since === null ? 0 : Date.parse(since) + overlapMs;
 			const onePage = nextLink(first) === undefined;
@@ -119,9 +134,9 @@ export class GithubAdapter implements TrackerAdapter {
 					if (!record) continue;
 					seen.add(raw.number as number);
 					newest = Math.max(newest, Date.parse(record.updated_at));
-					const list = comments.byIssue.get(raw.number as number);
+					const list = changed.get(raw.number as number);
 					if (list) record.comments = list;
-					else if (comments.complete) record.comments = [];
+					else if (firstPull) record.comments = [];
 					records.push(record);
 				}
 
@@ -132,7 +147,7 @@ export class GithubAdapter implements TrackerAdapter {
 
 			// An issue whose comments changed but which the issue list did not bring: read it whole.
 			const missing: RemoteRecord[] = [];
-			for (const [number, list] of comments.byIssue) {
+			for (const [number, list] of changed) {
 				if (seen.has(number)) continue;
 				const issue = await client.request<Raw>(remote, 'GET /repos/{owner}/{repo}/issues/{issue_number}', {...target, issue_number: number});
 				const record = issue && issueRecord(issue.data, link.fields, state.read_only, link.key_field);
@@ -146,39 +161,46 @@ export class GithubAdapter implements TrackerAdapter {
 			next = {...state, since: nextSince, etag, ...(renamed ? {remote: renamed} : {})};
 		}
 
-		return {pages: pages(), state: () => ({...next}), renamedTo: () => renamed};
-	}
-
-	/**
-	 * Comments, complete per issue: on a first pull the repository's whole list (one listing, not a
-	 * request per issue); after, the issues with comments changed since the cursor, each read whole.
-	 */
-	private async pullComments(remote: string, target: {owner: string; repo: string}, since: string | null): Promise<{byIssue: Map<number, RemoteComment[]>; complete: boolean}> {
-		const byIssue = new Map<number, RemoteComment[]>();
-		const listing = this.pages<Raw>(remote, 'GET /repos/{owner}/{repo}/issues/comments', {...target, sort: 'created', direction: 'asc', per_page: 100, ...(since === null ? {} : {since})});
-		if (since === null) {
+		let commentsExpected: number | undefined;
+		const pages$ = this.pages.bind(this);
+		/**
+		 * A first pull's comments: the repository's whole listing (one listing, not a request per
+		 * issue), a page at a time, grouped by issue, so no more than a page is ever held.
+		 */
+		async function* comments(): AsyncGenerator<RemoteComments[]> {
+			if (!firstPull) return;
+			const listing = pages$<Raw>(remote, 'GET /repos/{owner}/{repo}/issues/comments', {...repoParts(remote), sort: 'created', direction: 'asc', per_page: PER_PAGE}, response => (commentsExpected = listedAtMost(response)));
 			for await (const page of listing) {
+				const byIssue = new Map<number, RemoteComment[]>();
 				for (const raw of page) {
 					const number = commentIssue(raw);
 					if (number !== undefined) (byIssue.get(number) ?? byIssue.set(number, []).get(number)!).push(commentOf(raw));
 				}
-			}
 
-			return {byIssue, complete: true};
+				yield [...byIssue].map(([number, list]) => ({remote_id: String(number), comments: list}));
+			}
 		}
 
+		return {pages: pages(), comments: comments(), state: () => ({...next}), renamedTo: () => renamed, expected: () => expected, commentsExpected: () => commentsExpected};
+	}
+
+	/** After a first pull: the issues with comments changed since the cursor, each issue's list read whole. */
+	private async changedComments(remote: string, target: {owner: string; repo: string}, since: string | null): Promise<Map<number, RemoteComment[]>> {
+		const byIssue = new Map<number, RemoteComment[]>();
 		const touched = new Set<number>();
-		for await (const page of listing) for (const raw of page) {
-			const number = commentIssue(raw);
-			if (number !== undefined) touched.add(number);
+		for await (const page of this.pages<Raw>(remote, 'GET /repos/{owner}/{repo}/issues/comments', {...target, sort: 'created', direction: 'asc', per_page: PER_PAGE, ...(since === null ? {} : {since})})) {
+			for (const raw of page) {
+				const number = commentIssue(raw);
+				if (number !== undefined) touched.add(number);
+			}
 		}
 
 		for (const number of touched) {
-			const list = await this.all<Raw>(remote, 'GET /repos/{owner}/{repo}/issues/{issue_number}/comments', {...target, issue_number: number, per_page: 100});
+			const list = await this.all<Raw>(remote, 'GET /repos/{owner}/{repo}/issues/{issue_number}/comments', {...target, issue_number: number, per_page: PER_PAGE});
 			byIssue.set(number, list.map(commentOf));
 		}
 
-		return {byIssue, complete: false};
+		return byIssue;
 	}
 
 	private field(link: SyncLink, entry: OutboxEntry): SyncedField {

@@ -7,6 +7,7 @@ import {tabCounts} from '../../../source/ui/model/views.js';
 import {DEFAULT_VIEWS} from '../../../source/config/schema.js';
 import type {ScreenState, Transition} from '../../../source/ui/state.js';
 import {LIST} from '../../../source/ui/features/list/slice.js';
+import {syncSummary} from '../../../source/ui/sync-marks.js';
 import {initialScreen, listRows, reduce} from '../../../source/ui/reducer.js';
 import {fields, plain, idOf, page, item, listed, effect, run1} from './fixtures.js';
 
@@ -165,6 +166,16 @@ const CASES: {[T in keyof typeof LIST.events]: () => void} = {
 		expect(reduce(synced, {type: 'syncState', sync: null}).state.sync).toBeNull();
 		// r reads it again (a channel linked while the screen was open).
 		expect(reduce(listed(), {type: 'reload'}).effects.map(each => each.kind)).toContain('readSyncState');
+	},
+	syncProgress() {
+		// The live sync's first pull says how far it got; the header's words carry it instead of the last pull, until the round ends.
+		const sync = {remote: 'acme/app', lastPullAt: null, pending: 0, conflicts: 0, unpushed: new Set<string>(), conflicted: new Set<string>()};
+		const progress = {phase: 'pull' as const, done: 1200, total: 10_000, ratePerSecond: 350, etaSeconds: 25.1};
+		const pulling = reduce(reduce(listed(), {type: 'syncState', sync}).state, {type: 'syncProgress', progress}).state;
+		expect(pulling.syncProgress).toBe(progress);
+		expect(syncSummary(pulling.sync!, 0, pulling.syncProgress)).toBe('⇅ acme/app · pulling 1,200/10,000 records (350/s, about 26 s left) · pushed');
+		expect(reduce(pulling, {type: 'syncProgress', progress: null}).state.syncProgress).toBeNull();
+		expect(syncSummary(sync, 0, null)).toBe('⇅ acme/app · never pulled · pushed');
 	},
 	followUpCount() {
 		expect(reduce(listed(), {type: 'followUpCount', count: 7}).state.followUpCount).toBe(7);

@@ -2,7 +2,7 @@ import {Box, Text} from '#ink';
 import type {Field} from '../../../../store/index.js';
 import {queueOptions} from '../../edit.js';
 import type {QueueEntry} from '../../state.js';
-import {formatValue} from '../../../text/format.js';
+import {counted, formatValue} from '../../../text/format.js';
 import {allowedText} from '../../../text/refusal.js';
 import {sanitize, sanitizeValue} from '../../../text/sanitize.js';
 import type {TextState} from '../../text-input.js';
@@ -25,9 +25,17 @@ export type QueueProps = {
 	now: number;
 	problem: string | null;
 	confirmDismiss: boolean;
+	/** Open sync conflicts of the channel: C lists them, so the queue only says how many. */
+	syncConflicts?: number;
 	width: number;
 	height: number;
 };
+
+/** The line pointing at C, when the channel has sync conflicts open. */
+function SyncConflictsLine({count}: {count: number}) {
+	const theme = useTheme();
+	return count > 0 ? <Text color={theme.color('yellow')} wrap="truncate-end">{`${counted(count, 'sync conflict')} — press C`}</Text> : null;
+}
 
 /** One open follow-up: the record, the field, what Codex tried, why it was refused, what is allowed. */
 export function Queue(props: QueueProps) {
@@ -38,6 +46,7 @@ export function Queue(props: QueueProps) {
 			<Box flexDirection="column" width={props.width} height={props.height}>
 				<Text bold>Follow-ups</Text>
 				<Text color={theme.color('green')}>No open follow-ups: everything Codex tried was set or resolved.</Text>
+				<SyncConflictsLine count={props.syncConflicts ?? 0}/>
 				<Text dimColor>Esc closes.</Text>
 			</Box>
 		);
@@ -85,6 +94,7 @@ export function Queue(props: QueueProps) {
 			{props.typing ? <TypedPreview field={field} text={props.typing.value} now={props.now}/> : null}
 			{props.problem ? <Text color={theme.color('red')} wrap="wrap">{props.problem}</Text> : null}
 			{props.confirmDismiss ? <Text color={theme.color('yellow')} bold>Dismiss this follow-up? It will not come back unless Codex tries again. y/n</Text> : null}
+			<SyncConflictsLine count={props.syncConflicts ?? 0}/>
 		</Box>
 	);
 }
@@ -96,6 +106,6 @@ export const FOLLOWUPS_VIEW = {
 		const {entry, followUps} = state.queue;
 		const field = entry ? state.fields.find(each => each.key === entry.followUp.key) ?? null : null;
 		const nameKeys = [nameField(state.fields)?.key, titleField(state.fields)?.key].filter((key): key is string => key !== undefined);
-		return <Queue entry={entry} index={overlay.index} total={followUps.length} field={field} nameKeys={nameKeys} optionCursor={overlay.optionCursor} typing={overlay.typing} now={overlay.now ?? 0} problem={overlay.problem} confirmDismiss={overlay.confirmDismiss} width={layout.columns} height={layout.bodyHeight}/>;
+		return <Queue entry={entry} index={overlay.index} total={followUps.length} field={field} nameKeys={nameKeys} optionCursor={overlay.optionCursor} typing={overlay.typing} now={overlay.now ?? 0} problem={overlay.problem} confirmDismiss={overlay.confirmDismiss} syncConflicts={state.sync?.conflicts ?? 0} width={layout.columns} height={layout.bodyHeight}/>;
 	},
 } satisfies FeatureView<'queue'>;

@@ -11,15 +11,18 @@ import {reviewEffects} from '../review/slice.js';
 import {listBinding, none, say, type EventOf, type OverlaySlice} from '../feature.js';
 import {LIST_EFFECTS} from './effects.js';
 import type {SyncMarks} from '../../sync-marks.js';
+import type {SyncProgress} from '../../../sync/engine-loop.js';
 
 declare module '../../state.js' {
 	interface ScreenState {
 		/** The channel's sync with its tracker, as last read (null: not synced): the header's words and the rows' marks. */
 		sync: SyncMarks | null;
+		/** The live sync's round under way, while it says how far it got (null between rounds). */
+		syncProgress: SyncProgress | null;
 	}
 
 	interface EventVariants {
-		list: {type: 'syncState'; sync: SyncMarks | null};
+		list: {type: 'syncState'; sync: SyncMarks | null} | {type: 'syncProgress'; progress: SyncProgress | null};
 	}
 
 	interface EffectVariants {
@@ -134,7 +137,7 @@ function storeEvents(state: ScreenState, {events, at}: EventOf<'storeEvents'>): 
 export const LIST = {
 	scope: () => 'list',
 	effects: LIST_EFFECTS,
-	initial: {sync: null} as Pick<ScreenState, 'sync'>,
+	initial: {sync: null, syncProgress: null} as Pick<ScreenState, 'sync' | 'syncProgress'>,
 	scopes: {list: 'List'},
 	bindings: [
 		listBinding('down', {type: 'move', rows: 1}),
@@ -198,6 +201,7 @@ export const LIST = {
 		detailLoaded: (state, event) => none(event.for === state.detailFor ? {...state, detail: event.detail} : state),
 		followUpCount: followUpsCounted,
 		syncState: (state, {sync}) => none({...state, sync}),
+		syncProgress: (state, {progress}) => none({...state, syncProgress: progress}),
 		expire(state, event) {
 			if (state.changed.size === 0) return none(state);
 			const changed = new Map([...state.changed].filter(([, until]) => until > event.at));
@@ -214,4 +218,4 @@ export const LIST = {
 			return none(event.quiet ? next : say(next, 'The channel\'s schema changed; showing it.', 'info'));
 		},
 	},
-} satisfies OverlaySlice<'none', 'move' | 'top' | 'bottom' | 'openDetail' | 'back' | 'mark' | 'markAll' | 'togglePane' | 'reload' | 'resize' | 'listed' | 'pageLoaded' | 'loadFailed' | 'rowRead' | 'storeEvents' | 'detailLoaded' | 'followUpCount' | 'syncState' | 'expire' | 'say' | 'effectFailed' | 'channelChanged' | 'schemaLoaded'>;
+} satisfies OverlaySlice<'none', 'move' | 'top' | 'bottom' | 'openDetail' | 'back' | 'mark' | 'markAll' | 'togglePane' | 'reload' | 'resize' | 'listed' | 'pageLoaded' | 'loadFailed' | 'rowRead' | 'storeEvents' | 'detailLoaded' | 'followUpCount' | 'syncState' | 'syncProgress' | 'expire' | 'say' | 'effectFailed' | 'channelChanged' | 'schemaLoaded'>;

@@ -7,8 +7,7 @@ import {QUEUE_LIMIT, type EffectTable} from '../feature.js';
 export const SYNC_CONFLICTS_EFFECTS = {
 	loadSyncConflicts(effect, {state, on, later}) {
 		later(async () => {
-			const open = await on.store.listFollowUps({channelId: state.channelId, status: 'open', limit: QUEUE_LIMIT});
-			const conflicts = open.filter(followUp => followUp.kind === 'sync_conflict');
+			const conflicts = await on.store.listFollowUps({channelId: state.channelId, status: 'open', kind: 'sync_conflict', limit: QUEUE_LIMIT});
 			const names = new Map<string, string>();
 			for (const id of new Set(conflicts.map(followUp => followUp.item_id))) {
 				const item = await on.store.readItem(state.channelId, id).catch(() => null);
