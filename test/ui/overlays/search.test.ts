@@ -34,7 +34,7 @@ const CASES: {[T in keyof typeof SEARCH.events]: () => void} = {
 		expect(open.effects.at(-1)).toEqual({kind: 'countSearch', text: 'crash', where: 'crash'});
 		const counted = reduce(open.state, {type: 'searchCounted', text: 'crash', count: 12}).state;
 		expect(searchNote(counted.overlay as never)).toEqual({text: '12 matches', tone: 'info'});
-		// A count for a line typed on since is dropped; one not in time shows nothing.
+		// A count for a line typed on since is dropped; one that failed (null) shows nothing.
 		const older = reduce(open.state, {type: 'searchCounted', text: 'cras', count: 30}).state;
 		expect(searchNote(older.overlay as never)).toBeNull();
 		expect(searchNote(reduce(open.state, {type: 'searchCounted', text: 'crash', count: null}).state.overlay as never)).toBeNull();
