@@ -203,6 +203,19 @@ describe.each(BACKENDS)('GitHub sync on $name', (backend: Backend) => {
 			expect(fake.issue(27001)).toMatchObject({state: 'closed', state_reason: 'duplicate'});
 		});
 
+		it('with duplicate_status closing the state too: closed as a duplicate, not as completed, and a re-pull agrees', async () => {
+			const {copy, original} = await withDuplicateRelation();
+			await store.changeChannel('rust', {kind: 'set_field', key: 'duplicate_of', config: {channel_id: 'rust', duplicate_status: 'closed', status_field: 'state'}});
+			await store.editItem({channelId: 'rust', itemId: copy.id, values: {duplicate_of: original.id}, actor: human});
+			expect((await store.sync.outbox('rust')).map(entry => entry.field).sort()).toEqual(['duplicate_of', 'state']);
+			expect(await push()).toMatchObject({sent: 2, failed: 0});
+			expect(fake.issue(27001)).toMatchObject({state: 'closed', state_reason: 'duplicate'});
+			expect(duplicateComments(27001)).toHaveLength(1);
+			expect(await pull()).toMatchObject({conflicts: 0});
+			expect((await itemOf(27001)).values).toMatchObject({duplicate_of: original.id, state: 'closed', state_reason: 'duplicate'});
+			expect(await store.sync.outbox('rust')).toEqual([]);
+		});
+
 		it('a crash after the comment went: the retry closes the issue without a second comment', async () => {
 			const {copy, original} = await withDuplicateRelation();
 			await store.editItem({channelId: 'rust', itemId: copy.id, values: {duplicate_of: original.id}, actor: human});

@@ -256,6 +256,7 @@ export class GithubAdapter implements TrackerAdapter {
 			for (const entry of group) {
 				const field = this.field(link, entry);
 				if (field.remote === GITHUB_DUPLICATE) {
+					// Before the item's PATCH of scalars: the close is made with reason duplicate, not a plain close first.
 					units.push({entries: [entry], send: async () => [await this.sendDuplicate(link, number, entry, context)]});
 				} else if (field.kind === 'set') {
 					units.push({entries: [entry], send: async () => [await this.sendSet(link, number, field, entry)]});
