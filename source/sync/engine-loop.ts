@@ -38,13 +38,16 @@ export type PushUnit = {
 	send(): Promise<PushResult[]>;
 };
 
+/** What a push may ask of the store: the remote id of another item of the channel (a relation's target). */
+export type PushContext = {remoteIdOf(itemId: string): Promise<string | null>};
+
 export interface TrackerAdapter {
 	readonly tracker: TrackerKind;
 	pull(link: SyncLink, since: string | null): PullRun;
 	/** The requests that send `entries` (entries of one item may share one request). */
-	push(link: SyncLink, entries: OutboxEntry[]): Promise<PushUnit[]>;
+	push(link: SyncLink, entries: OutboxEntry[], context?: PushContext): Promise<PushUnit[]>;
 	/** Whether the tracker already holds the entry's value (a crash after the request): its value there when it does. */
-	remoteHas(link: SyncLink, entry: OutboxEntry): Promise<{holds: true; remoteValue: unknown} | {holds: false}>;
+	remoteHas(link: SyncLink, entry: OutboxEntry, context?: PushContext): Promise<{holds: true; remoteValue: unknown} | {holds: false}>;
 	/** The rate limit the tracker reported last, if it says. */
 	rateLimit?(): {remaining: number; resetAt: number} | undefined;
 }
@@ -186,6 +189,13 @@ export async function pushChannel(store: AsyncStore, adapter: TrackerAdapter, li
 	const tried = new Set<number>();
 	let done = 0;
 	let worked = false;
+	const context: PushContext = {
+		async remoteIdOf(itemId) {
+			const item = await store.readItem(link.channel_id, itemId).catch(() => undefined);
+			const key = item?.values[link.key_field];
+			return key === null || key === undefined ? null : String(key);
+		},
+	};
 	// The outbox a page at a time, until a page brings nothing not yet tried.
 	for (;;) {
 		const entries = (await store.sync.outbox(link.channel_id, OUTBOX_PAGE)).filter(entry => !tried.has(entry.id));
@@ -199,7 +209,7 @@ export async function pushChannel(store: AsyncStore, adapter: TrackerAdapter, li
 				continue;
 			}
 
-			const check = await adapter.remoteHas(link, entry);
+			const check = await adapter.remoteHas(link, entry, context);
 			if (check.holds) {
 				await store.sync.markSent(entry.id, check.remoteValue);
 				outcome.confirmed++;
@@ -208,7 +218,7 @@ export async function pushChannel(store: AsyncStore, adapter: TrackerAdapter, li
 			}
 		}
 
-		const units = await adapter.push(link, fresh);
+		const units = await adapter.push(link, fresh, context);
 		const total = done + units.reduce((sum, unit) => sum + unit.entries.length, 0);
 		for (const unit of units) {
 			if (unit.refused !== undefined) {

@@ -1,13 +1,13 @@
 // The GitHub adapter, the engine loop and the store's sync engine together, on both backends,
 // against the fake GitHub (every exchange checked against GitHub's OpenAPI document): a first pull
 // into an empty channel, an idle re-pull that costs one 304, pushes GitHub shows, a conflict held
-// on both sides, options grown for a new label, and an entry a crash left 'sending' confirmed
-// without a second write.
+// on both sides, options grown for a new label, an entry a crash left 'sending' confirmed
+// without a second write, and the duplicate relation closing an issue as a duplicate exactly once.
 
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
 import type {AsyncStore} from '../../store/contract.js';
 import {pullChannel, pushChannel, syncChannel} from '../../source/sync/engine-loop.js';
-import {currentRemote, GithubAdapter} from '../../source/sync/github/adapter.js';
+import {currentRemote, duplicateComment, GithubAdapter} from '../../source/sync/github/adapter.js';
 import {GithubClient} from '../../source/sync/github/client.js';
 import {channelForRepository} from '../../source/sync/github/connect.js';
 import {githubLinkFields} from '../../source/sync/github/mapping.js';
@@ -164,5 +164,82 @@ describe.each(BACKENDS)('GitHub sync on $name', (backend: Backend) => {
 		expect(await push()).toMatchObject({confirmed: 0, sent: 1});
 		expect(fake.issue(27005).title).toBe('After the crash');
 		expect(fake.writesTo(27005)).toHaveLength(1);
+	});
+
+	describe('the duplicate relation', () => {
+		/** The channel with a duplicate_of relation to itself, linked again so the link pushes it; 27001 open, 27002 its original. */
+		const withDuplicateRelation = async () => {
+			fake.edit(27001, issue => {
+				issue.state = 'open';
+				issue.state_reason = null;
+				issue.closed_at = null;
+			});
+			await pull();
+			await store.changeChannel('rust', {kind: 'add_field', key: 'duplicate_of', type: 'relation', config: {channel_id: 'rust'}});
+			const mapped = githubLinkFields(await store.getChannel('rust'));
+			expect(mapped.fields).toContainEqual({key: 'duplicate_of', remote: 'duplicate_of', kind: 'scalar'});
+			await store.sync.link({channel_id: 'rust', tracker: 'github', remote: FIXTURE_REPO, key_field: mapped.keyField, fields: mapped.fields});
+			return {copy: await itemOf(27001), original: await itemOf(27002)};
+		};
+
+		const duplicateComments = (number: number) => fake.writesTo(number).filter(write => write.change === `comment:${duplicateComment('27002')}`);
+
+		it('set, closes the issue as a duplicate with one comment; a re-pull keeps the relation; cleared, GitHub is left alone', async () => {
+			const {copy, original} = await withDuplicateRelation();
+			await store.editItem({channelId: 'rust', itemId: copy.id, values: {duplicate_of: original.id}, actor: human});
+			expect((await store.sync.outbox('rust')).map(entry => entry.field)).toEqual(['duplicate_of']);
+			expect(await push()).toMatchObject({sent: 1, failed: 0});
+			expect(fake.issue(27001)).toMatchObject({state: 'closed', state_reason: 'duplicate'});
+			expect(fake.writesTo(27001).map(write => write.change)).toEqual(['comment:Duplicate of #27002', 'state']);
+			expect(await store.sync.outbox('rust')).toEqual([]);
+			expect(await pull()).toMatchObject({conflicts: 0, created: 0});
+			expect((await itemOf(27001)).values).toMatchObject({duplicate_of: original.id, state: 'closed', state_reason: 'duplicate'});
+			expect(await store.sync.outbox('rust')).toEqual([]);
+
+			await store.editItem({channelId: 'rust', itemId: copy.id, values: {duplicate_of: null}, actor: human});
+			const before = fake.writes.length;
+			expect(await push()).toMatchObject({sent: 1, failed: 0});
+			expect(fake.writes.length).toBe(before);
+			expect(fake.issue(27001)).toMatchObject({state: 'closed', state_reason: 'duplicate'});
+		});
+
+		it('with duplicate_status closing the state too: closed as a duplicate, not as completed, and a re-pull agrees', async () => {
+			const {copy, original} = await withDuplicateRelation();
+			await store.changeChannel('rust', {kind: 'set_field', key: 'duplicate_of', config: {channel_id: 'rust', duplicate_status: 'closed', status_field: 'state'}});
+			await store.editItem({channelId: 'rust', itemId: copy.id, values: {duplicate_of: original.id}, actor: human});
+			expect((await store.sync.outbox('rust')).map(entry => entry.field).sort()).toEqual(['duplicate_of', 'state']);
+			expect(await push()).toMatchObject({sent: 2, failed: 0});
+			expect(fake.issue(27001)).toMatchObject({state: 'closed', state_reason: 'duplicate'});
+			expect(duplicateComments(27001)).toHaveLength(1);
+			expect(await pull()).toMatchObject({conflicts: 0});
+			expect((await itemOf(27001)).values).toMatchObject({duplicate_of: original.id, state: 'closed', state_reason: 'duplicate'});
+			expect(await store.sync.outbox('rust')).toEqual([]);
+		});
+
+		it('a crash after the comment went: the retry closes the issue without a second comment', async () => {
+			const {copy, original} = await withDuplicateRelation();
+			await store.editItem({channelId: 'rust', itemId: copy.id, values: {duplicate_of: original.id}, actor: human});
+			// The push as far as the crash: journaled, the comment posted, the close never made.
+			await store.sync.markSending((await store.sync.outbox('rust')).map(entry => entry.id));
+			fake.addComment(27001, duplicateComment('27002'), 'sift-bot');
+			expect(await push()).toMatchObject({confirmed: 0, sent: 1});
+			expect(fake.issue(27001)).toMatchObject({state: 'closed', state_reason: 'duplicate'});
+			expect(fake.writesTo(27001).map(write => write.change)).toEqual(['state']);
+			expect(await store.sync.outbox('rust')).toEqual([]);
+		});
+
+		it('a crash after both requests went: confirmed from the issue, nothing sent again', async () => {
+			const {copy, original} = await withDuplicateRelation();
+			await store.editItem({channelId: 'rust', itemId: copy.id, values: {duplicate_of: original.id}, actor: human});
+			const [entry] = await store.sync.outbox('rust');
+			await store.sync.markSending([entry!.id]);
+			const [unit] = await adapter.push(await link(), [entry!], {remoteIdOf: async itemId => String((await store.readItem('rust', itemId)).values.number)});
+			await unit!.send();
+			expect(duplicateComments(27001)).toHaveLength(1);
+			expect(await push()).toMatchObject({confirmed: 1, sent: 0});
+			expect(duplicateComments(27001)).toHaveLength(1);
+			expect(fake.writesTo(27001)).toHaveLength(2);
+			expect(await store.sync.outbox('rust')).toEqual([]);
+		});
 	});
 });

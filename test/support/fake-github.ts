@@ -362,6 +362,14 @@ export class FakeGithub {
 
 		if (method === 'GET' && sub === '') return this.send(method, path, response, 200, issue, {etag: this.etag(issue)}, true, request);
 		if (method === 'GET' && sub === '/comments') return list(repo.comments.filter(comment => comment.issue_url.endsWith(`/issues/${number}`)));
+		if (method === 'POST' && sub === '/comments') {
+			const comment = this.comment(repo, number, String(body?.body ?? ''), 'sift-bot', this.tick());
+			repo.comments.push(comment);
+			issue.comments = (issue.comments as number) + 1;
+			write(`comment:${comment.body as string}`);
+			return this.send(method, path, response, 201, comment);
+		}
+
 		if (method === 'PATCH' && sub === '') {
 			const changes: string[] = [];
 			if (body?.title !== undefined && body.title !== issue.title) {

@@ -4,13 +4,14 @@
 // `since`, comments read-only (on a first pull the repository's whole listing, streamed a page at a
 // time after the issues; after it, each touched issue's list). Push: labels and assignees as additions and removals, the scalar fields of an item
 // in one PATCH, a body over GitHub's limit refused before sending, and a check of what the issue
-// holds for an entry a crash left 'sending'.
+// holds for an entry a crash left 'sending'. The duplicate relation closes the issue as a duplicate
+// with one "Duplicate of #N" comment; a retry after a crash first looks for what already went.
 
 import {sameCanonical} from '../../../store/sync/merge.js';
 import type {OutboxEntry, RemoteComment, RemoteComments, RemoteRecord, SyncedField, SyncLink} from '../../../store/sync/types.js';
-import {byRemoteIssue, type PullRun, type PushResult, type PushUnit, type TrackerAdapter} from '../engine-loop.js';
+import {byRemoteIssue, type PullRun, type PushContext, type PushResult, type PushUnit, type TrackerAdapter} from '../engine-loop.js';
 import {GithubError, type GithubClient, type GithubResponse} from './client.js';
-import {commentIssue, commentOf, GITHUB_BODY_LIMIT, issueRecord} from './mapping.js';
+import {commentIssue, commentOf, GITHUB_BODY_LIMIT, GITHUB_DUPLICATE, issueRecord} from './mapping.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- GitHub's REST objects are read field by field, each checked where it is used
 type Raw = Record<string, any>;
@@ -29,6 +30,9 @@ export type GithubState = {
 
 /** How far back each pull reaches before the newest change it saw (clock skew, same-second edits). */
 export const SINCE_OVERLAP_MS = 2 * 60_000;
+
+/** The comment that says an issue duplicates #number (GitHub's own wording, which it links). */
+export const duplicateComment = (number: string): string => `Duplicate of #${number}`;
 
 const asSet = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
 
@@ -218,12 +222,20 @@ export class GithubAdapter implements TrackerAdapter {
 		}
 	}
 
-	async remoteHas(given: SyncLink, entry: OutboxEntry): Promise<{holds: true; remoteValue: unknown} | {holds: false}> {
+	async remoteHas(given: SyncLink, entry: OutboxEntry, context?: PushContext): Promise<{holds: true; remoteValue: unknown} | {holds: false}> {
 		const link = current(given);
 		if (entry.remote_id === null) return {holds: false};
+		const field = this.field(link, entry);
+		if (field.remote === GITHUB_DUPLICATE) {
+			if (typeof entry.value !== 'string') return {holds: true, remoteValue: entry.value ?? null};
+			const target = await context?.remoteIdOf(entry.value);
+			if (!target) return {holds: false};
+			const done = await this.duplicateDone(link, Number(entry.remote_id), duplicateComment(target));
+			return done.commented && done.closed ? {holds: true, remoteValue: entry.value} : {holds: false};
+		}
+
 		const issue = await this.readIssue(link, Number(entry.remote_id));
 		if (!issue) return {holds: false};
-		const field = this.field(link, entry);
 		const record = issueRecord(issue, [field], {}, link.key_field);
 		const there = record?.values[field.key];
 		if (field.kind === 'scalar') return sameCanonical(there, entry.value) ? {holds: true, remoteValue: there} : {holds: false};
@@ -232,7 +244,7 @@ export class GithubAdapter implements TrackerAdapter {
 		return add.every(value => have.has(value)) && remove.every(value => !have.has(value)) ? {holds: true, remoteValue: entry.value} : {holds: false};
 	}
 
-	async push(given: SyncLink, entries: OutboxEntry[]): Promise<PushUnit[]> {
+	async push(given: SyncLink, entries: OutboxEntry[], context?: PushContext): Promise<PushUnit[]> {
 		const link = current(given);
 		const {refused: units, byIssue} = byRemoteIssue(entries, 'GitHub');
 
@@ -243,7 +255,10 @@ export class GithubAdapter implements TrackerAdapter {
 			const scalars: OutboxEntry[] = [];
 			for (const entry of group) {
 				const field = this.field(link, entry);
-				if (field.kind === 'set') {
+				if (field.remote === GITHUB_DUPLICATE) {
+					// Before the item's PATCH of scalars: the close is made with reason duplicate, not a plain close first.
+					units.push({entries: [entry], send: async () => [await this.sendDuplicate(link, number, entry, context)]});
+				} else if (field.kind === 'set') {
 					units.push({entries: [entry], send: async () => [await this.sendSet(link, number, field, entry)]});
 				} else if (field.remote === 'body' && typeof entry.value === 'string' && entry.value.length > GITHUB_BODY_LIMIT) {
 					units.push({entries: [entry], refused: `the body of #${number} is ${entry.value.length.toLocaleString('en-US')} characters; GitHub keeps at most ${GITHUB_BODY_LIMIT.toLocaleString('en-US')}`, send: async () => []});
@@ -313,6 +328,39 @@ export class GithubAdapter implements TrackerAdapter {
 		}
 
 		return results;
+	}
+
+	/** What an issue holds of a close as duplicate: the comment with exactly this text, and the closed state. */
+	private async duplicateDone(link: SyncLink, number: number, text: string): Promise<{commented: boolean; closed: boolean}> {
+		const issue = await this.readIssue(link, number);
+		if (!issue) return {commented: false, closed: false};
+		const comments = await this.all<Raw>(link.remote, 'GET /repos/{owner}/{repo}/issues/{issue_number}/comments', {...repoParts(link.remote), issue_number: number, per_page: PER_PAGE});
+		return {commented: comments.some(comment => typeof comment.body === 'string' && comment.body.trim() === text), closed: issue.state === 'closed' && issue.state_reason === 'duplicate'};
+	}
+
+	/**
+	 * The duplicate relation set: one "Duplicate of #N" comment, then the issue closed as a duplicate.
+	 * Cleared, it leaves GitHub as it is (reopening is a person's call). An entry a crash left
+	 * 'sending' first reads what the issue holds, so neither the comment nor the close goes twice.
+	 */
+	private async sendDuplicate(link: SyncLink, number: number, entry: OutboxEntry, context: PushContext | undefined): Promise<PushResult> {
+		if (typeof entry.value !== 'string') return {id: entry.id, ok: true, remoteValue: entry.value ?? null};
+		const target = await context?.remoteIdOf(entry.value);
+		if (!target) return {id: entry.id, ok: false, error: `the record ${entry.field} of #${number} names has no GitHub issue to point to`, followUp: true};
+		const text = duplicateComment(target);
+		const issueTarget = {...repoParts(link.remote), issue_number: number};
+		try {
+			const done = entry.state === 'sending' ? await this.duplicateDone(link, number, text) : {commented: false, closed: false};
+			if (!done.commented) await this.client.request(link.remote, 'POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {...issueTarget, body: text});
+			if (!done.closed) {
+				const issue = (await this.client.request<Raw>(link.remote, 'PATCH /repos/{owner}/{repo}/issues/{issue_number}', {...issueTarget, state: 'closed', state_reason: 'duplicate'}))!.data;
+				if (issue.state !== 'closed') return {id: entry.id, ok: false, error: `GitHub kept #${number} open instead of closing it as a duplicate of #${target} (no push access?)`, followUp: true};
+			}
+		} catch (error) {
+			return (await this.failure(link, number, [entry], error))[0]!;
+		}
+
+		return {id: entry.id, ok: true, remoteValue: entry.value};
 	}
 
 	private async sendSet(link: SyncLink, number: number, field: SyncedField, entry: OutboxEntry): Promise<PushResult> {

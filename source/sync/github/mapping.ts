@@ -1,6 +1,7 @@
 // How a GitHub issue maps to a sift channel's fields for sync: which fields sync two ways (title,
 // body, state, state reason, labels, assignees, milestone), which are read-only (number, author,
-// dates, URL, pull request), an optional map file renaming them or keeping some local, and the
+// dates, URL, pull request), the channel's duplicate relation (push only: closes the issue as a
+// duplicate), an optional map file renaming them or keeping some local, and the
 // translation of REST issues and comments into RemoteRecords. The issue → values mapping itself is
 // the importer's (source/import/github.ts), so `sift import --format github` and sync agree.
 
@@ -24,6 +25,12 @@ export const GITHUB_SYNCED: ReadonlyArray<{remote: string; kind: 'scalar' | 'set
 /** GitHub's read-only fields: pulled into the item, never pushed. `number` is the key. */
 export const GITHUB_READ_ONLY = ['number', 'author', 'created_on', 'updated_on', 'closed_on', 'url', 'is_pull_request'] as const;
 
+/**
+ * The duplicate relation's remote name: push only. Setting it closes the issue as a duplicate with
+ * a "Duplicate of #N" comment; GitHub has no field to pull it back from, so a pull never brings it.
+ */
+export const GITHUB_DUPLICATE = 'duplicate_of';
+
 /** The longest body GitHub keeps (characters). */
 export const GITHUB_BODY_LIMIT = 65_536;
 
@@ -36,7 +43,7 @@ export type GithubFieldMap = FieldMap;
 export {MapFileError} from '../map-file.js';
 
 /** Reads a map file: `fields: {labels: tags, body: null}` (remote name → sift key, null: keep local). */
-export const readGithubMap = (path: string): GithubFieldMap => readFieldMap(path, {tracker: 'GitHub', known: new Set([...GITHUB_SYNCED.map(entry => entry.remote), ...GITHUB_READ_ONLY]), neverLocal: ['number']});
+export const readGithubMap = (path: string): GithubFieldMap => readFieldMap(path, {tracker: 'GitHub', known: new Set([...GITHUB_SYNCED.map(entry => entry.remote), GITHUB_DUPLICATE, ...GITHUB_READ_ONLY]), neverLocal: ['number']});
 
 /** The sift key for a GitHub field under `map` (null: local). */
 const keyFor = (map: GithubFieldMap, remote: string) => (Object.hasOwn(map, remote) ? map[remote]! : remote);
@@ -52,6 +59,11 @@ export function githubLinkFields(channel: Channel, map: GithubFieldMap = {}): {k
 		if (has.has(key)) fields.push({key, remote, kind});
 		else missing.push(key);
 	}
+
+	// Only a relation of the channel to itself is a duplicate relation; anything else by that name stays local.
+	const duplicateKey = keyFor(map, GITHUB_DUPLICATE);
+	const duplicate = channel.fields.find(field => field.key === duplicateKey);
+	if (duplicate?.type === 'relation' && duplicate.config.channel_id === channel.id) fields.push({key: duplicate.key, remote: GITHUB_DUPLICATE, kind: 'scalar'});
 
 	const readOnly: Record<string, string> = {};
 	for (const remote of GITHUB_READ_ONLY) {
@@ -70,7 +82,10 @@ export function issueRecord(raw: unknown, fields: readonly SyncedField[], readOn
 	if (typeof issue === 'string') return undefined;
 	const all = issueValues(issue);
 	const values: Record<string, unknown> = {[keyField]: issue.number};
-	for (const field of fields) values[field.key] = all[field.remote] ?? (field.kind === 'set' ? [] : null);
+	for (const field of fields) {
+		if (field.remote !== GITHUB_DUPLICATE) values[field.key] = all[field.remote] ?? (field.kind === 'set' ? [] : null);
+	}
+
 	for (const [remote, key] of Object.entries(readOnly)) values[key] = all[remote] ?? null;
 	const created = (raw as Raw).created_at as string;
 	return {remote_id: String(issue.number), values, created_at: created, updated_at: ((raw as Raw).updated_at as string | undefined) ?? created};
