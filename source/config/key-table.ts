@@ -44,7 +44,7 @@ const TABLE = {
 	scrollPaneDown: {keys: ['J'], label: 'J', description: 'scroll the record pane down (long descriptions)'},
 	scrollPaneUp: {keys: ['K'], label: 'K', description: 'scroll the record pane up'},
 	fullRecord: {keys: ['Z'], label: 'Z', description: 'the record full screen (PgDn and Space page it)'},
-	openLink: {keys: ['O'], label: 'O', description: 'open the record\'s link (a url field, GitHub\'s or Redmine\'s url) in the browser; without xdg-open or open, the footer shows it to copy'},
+	openLink: {keys: ['O'], label: 'O', description: 'open the record\'s link in the browser (no opener: shown to copy)'},
 	reload: {keys: ['r'], label: 'r', description: 'reload from the newest record'},
 	view: {keys: ['1', '2', '3', '4', '5', '6', '7', '8', '9'], label: '1–9', description: 'switch to the view of that tab', hint: 'views'},
 	command: {keys: [':'], label: ':', description: 'command: :BUG-0042 :sort -due :view NAME :set F V :q', hint: 'command'},

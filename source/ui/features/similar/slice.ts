@@ -104,10 +104,10 @@ export const SIMILAR = {
 	initial: {similar: {hits: null, problem: null, marking: null}} as Pick<ScreenState, 'similar'>,
 	scopes: {similar: 'Similar records (S)'},
 	bindings: [
-		bind('list', 'similar', ['S'], 'S', 'similar records: the ones whose text resembles this one\'s; mark a duplicate, or not one', {type: 'openSimilar'}),
+		bind('list', 'similar', ['S'], 'S', 'similar records: mark one a duplicate, or not one', {type: 'openSimilar'}),
 		bind('similar', 'down', ['j', 'down'], 'j ↓', 'next candidate', {type: 'cursor', delta: 1}, {hint: 'move'}),
 		bind('similar', 'up', ['k', 'up'], 'k ↑', 'previous candidate', {type: 'cursor', delta: -1}),
-		bind('similar', 'duplicate', ['d'], 'd', 'set the record as a duplicate of this candidate (the duplicate relation, and its status)', {type: 'markSimilarDuplicate'}, {hint: 'duplicate', disabled: cannotMarkDuplicate}),
+		bind('similar', 'duplicate', ['d'], 'd', 'set the record as a duplicate of this one (status follows)', {type: 'markSimilarDuplicate'}, {hint: 'duplicate', disabled: cannotMarkDuplicate}),
 		bind('similar', 'notDuplicate', ['n'], 'n', 'not a duplicate: never offered for this record again', {type: 'markNotDuplicate'}, {hint: 'not a duplicate', disabled: cannotMarkNot}),
 		bind('similar', 'open', ['enter'], 'Enter', 'open the candidate in the list', {type: 'openSimilarCandidate'}, {hint: 'open', disabled: cannotPick}),
 		bind('similar', 'reload', ['r'], 'r', 'read the similar records again', {type: 'reloadSimilar'}),
