@@ -3,9 +3,11 @@
 // fails the suite loudly; only SIFT_TEST_PG=off skips the PostgreSQL suites, and says so.
 
 import {randomBytes} from 'node:crypto';
+import {join} from 'node:path';
 import pg from 'pg';
 import {afterAll, beforeAll, describe, it} from 'vitest';
 import {present} from './present.js';
+import {tempDir} from './temp.js';
 
 export const PG_ADMIN_URL = process.env.SIFT_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -108,4 +110,24 @@ export function useTestDatabase(): TestDatabase {
 		freshSchemaUrl: async () => made().freshSchemaUrl(),
 		drop: async () => made().drop(),
 	};
+}
+
+/** Where a CLI suite keeps its stores on one backend: a SQLite file per store, or a fresh schema of the suite's own database. */
+export type CliStoreTarget = {name: 'sqlite' | 'postgres'; setUp(): Promise<void>; tearDown(): Promise<void>; fresh(): Promise<string>};
+
+/** The backends a CLI suite runs on (PostgreSQL unless SIFT_TEST_PG=off), each giving `--db` values; `prefix` names the SQLite temp dirs. */
+export function cliStoreTargets(prefix: string): CliStoreTarget[] {
+	let database: TestDatabase | undefined;
+	const sqlite: CliStoreTarget = {name: 'sqlite', async setUp() {}, async tearDown() {}, fresh: async () => join(tempDir(prefix), 'store.db')};
+	const postgres: CliStoreTarget = {
+		name: 'postgres',
+		async setUp() {
+			database = await createTestDatabase();
+		},
+		async tearDown() {
+			await database?.drop();
+		},
+		fresh: async () => present(database, 'the test database is made in setUp').freshSchemaUrl(),
+	};
+	return PG_OFF ? [sqlite] : [sqlite, postgres];
 }

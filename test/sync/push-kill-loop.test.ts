@@ -1,26 +1,17 @@
 // `sift sync push` SIGKILLed at 10 seeded random points in its crash window (the bench runs 200:
 // test/bench/sync-github.ts), on SQLite and PostgreSQL: no change is sent twice, none is lost.
 
-import {join} from 'node:path';
 import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest';
 import {ensureBuilt, siftAsync, tempDir} from '../support/cli.js';
 import {FIXTURE_REPO, startFakeGithub, type FakeGithub} from '../support/fake-github.js';
-import {createTestDatabase, PG_OFF, type TestDatabase} from '../support/pg.js';
+import {cliStoreTargets} from '../support/pg.js';
 import {pushKillLoop} from '../support/push-kill-loop.js';
 
-let database: TestDatabase | undefined;
-const TARGETS = [
-	{name: 'sqlite', enabled: true, async setUp() {}, async tearDown() {}, fresh: async () => join(tempDir('sift-kill-loop-'), 'store.db')},
-	{name: 'postgres', enabled: !PG_OFF, async setUp() {
-		database = await createTestDatabase();
-	}, async tearDown() {
-		await database?.drop();
-	}, fresh: async () => database!.freshSchemaUrl()},
-];
+const TARGETS = cliStoreTargets('sift-kill-loop-');
 
 beforeAll(() => ensureBuilt());
 
-describe.each(TARGETS.filter(target => target.enabled))('a push killed at random points on $name', target => {
+describe.each(TARGETS)('a push killed at random points on $name', target => {
 	let fake: FakeGithub;
 	beforeAll(async () => target.setUp());
 	afterAll(async () => target.tearDown());

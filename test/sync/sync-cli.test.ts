@@ -10,23 +10,14 @@ import {join} from 'node:path';
 import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest';
 import {ensureBuilt, siftAsync, siftChild, tempDir, type CliResult} from '../support/cli.js';
 import {FIXTURE_REPO, startFakeGithub, type FakeGithub} from '../support/fake-github.js';
-import {createTestDatabase, PG_OFF, type TestDatabase} from '../support/pg.js';
+import {cliStoreTargets} from '../support/pg.js';
 import {waitUntil} from '../support/wait.js';
 
-type Target = {name: string; enabled: boolean; setUp(): Promise<void>; tearDown(): Promise<void>; fresh(): Promise<string>};
-let database: TestDatabase | undefined;
-const TARGETS: Target[] = [
-	{name: 'sqlite', enabled: true, async setUp() {}, async tearDown() {}, fresh: async () => join(tempDir('sift-sync-cli-'), 'store.db')},
-	{name: 'postgres', enabled: !PG_OFF, async setUp() {
-		database = await createTestDatabase();
-	}, async tearDown() {
-		await database?.drop();
-	}, fresh: async () => database!.freshSchemaUrl()},
-];
+const TARGETS = cliStoreTargets('sift-sync-cli-');
 
 beforeAll(() => ensureBuilt());
 
-describe.each(TARGETS.filter(target => target.enabled))('sift sync on $name', target => {
+describe.each(TARGETS)('sift sync on $name', target => {
 	let fake: FakeGithub;
 	let db: string;
 	const outputs: CliResult[] = [];
